@@ -1,0 +1,190 @@
+"""Pure value types shared by every layer: rating periods, game results, player states, rated games.
+
+Everything here is a frozen dataclass or an enum, validated on construction, with no database, clock
+or I/O. Scores are exact ``Decimal`` values 1, 0.5 and 0, never binary floats (shared/DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ledger.errors import InvalidInput
+
+_PERIOD_RE = re.compile(r"^(\d{4})-(\d{2})$")
+
+ONE = Decimal(1)
+HALF = Decimal("0.5")
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, order=True)
+class Period:
+    """A rating period: one calendar month, written ``YYYY-MM`` (FIDE B.02 §7.1).
+
+    Closing period ``2026-11`` publishes the rating list in force from 1 December 2026.
+    Ordered chronologically. Raises ``InvalidInput`` for a malformed text or a month outside 1-12.
+    """
+
+    year: int
+    month: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.month <= 12 or not 1 <= self.year <= 9999:
+            raise InvalidInput(f"period: {self.year:04d}-{self.month:02d} is not a valid month")
+
+    @classmethod
+    def parse(cls, text: str) -> Period:
+        """Parse ``"YYYY-MM"``; raise ``InvalidInput`` naming the field ``period`` otherwise."""
+        m = _PERIOD_RE.match(text.strip())
+        if not m:
+            raise InvalidInput(f"period: {text!r} is not a period; write YYYY-MM, e.g. 2026-11")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    @classmethod
+    def of(cls, day: dt.date) -> Period:
+        """The period a date falls in."""
+        return cls(day.year, day.month)
+
+    @property
+    def start(self) -> dt.date:
+        """First day of the period."""
+        return dt.date(self.year, self.month, 1)
+
+    @property
+    def end(self) -> dt.date:
+        """Last day of the period."""
+        return self.next().start - dt.timedelta(days=1)
+
+    def next(self) -> Period:
+        """The following month."""
+        return Period(self.year + (self.month == 12), self.month % 12 + 1)
+
+    def previous(self) -> Period:
+        """The preceding month."""
+        return Period(self.year - (self.month == 1), (self.month - 2) % 12 + 1)
+
+    def list_date(self) -> dt.date:
+        """Date from which the list published by closing this period is in force (the 1st of next month)."""
+        return self.next().start
+
+    def __str__(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}"
+
+
+class Result(enum.Enum):
+    """A game's result, from White's point of view, in the notation ``ledger game add`` accepts.
+
+    Only ``WHITE_WINS``, ``DRAW`` and ``BLACK_WINS`` can be rated; forfeits (``+/-``, ``-/+``,
+    ``-/-``) are recorded and never rated (FIDE B.02 §5.1).
+    """
+
+    WHITE_WINS = "1-0"
+    DRAW = "1/2-1/2"
+    BLACK_WINS = "0-1"
+    WHITE_FORFEIT_WIN = "+/-"
+    BLACK_FORFEIT_WIN = "-/+"
+    DOUBLE_FORFEIT = "-/-"
+
+    @classmethod
+    def parse(cls, text: str) -> Result:
+        """Parse a result token; ``½-½`` is accepted for a draw. Raise ``InvalidInput`` (field ``result``)."""
+        token = text.strip().replace("½", "1/2")
+        for member in cls:
+            if member.value == token:
+                return member
+        accepted = ", ".join(m.value for m in cls)
+        raise InvalidInput(f"result: {text!r} is not a result; use one of {accepted} (or ½-½)")
+
+    @property
+    def is_played(self) -> bool:
+        """True for a game played over the board (not a forfeit)."""
+        return self in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
+
+    @property
+    def white_score(self) -> Decimal:
+        """White's points: 1, 0.5 or 0 (a forfeit counts in standings, never in ratings)."""
+        return {
+            Result.WHITE_WINS: ONE,
+            Result.DRAW: HALF,
+            Result.BLACK_WINS: ZERO,
+            Result.WHITE_FORFEIT_WIN: ONE,
+            Result.BLACK_FORFEIT_WIN: ZERO,
+            Result.DOUBLE_FORFEIT: ZERO,
+        }[self]
+
+    @property
+    def black_score(self) -> Decimal:
+        """Black's points: 1, 0.5 or 0."""
+        if self is Result.DOUBLE_FORFEIT:
+            return ZERO
+        return ONE - self.white_score
+
+
+class KReason(enum.Enum):
+    """Why a player has the K-factor they have (FIDE B.02 §8.3.3; shared/RULES.md §4)."""
+
+    REACHED_2400 = "reached-2400"
+    JUNIOR = "junior"
+    NEW_PLAYER = "new-player"
+    STANDARD = "standard"
+    EXPLICIT = "explicit"
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """A player's state on the rating list in force at the start of a period.
+
+    - ``rating``: published rating (int), or ``None`` for an unrated player.
+    - ``birth_year``: year of birth, or ``None`` if unknown (then never a junior).
+    - ``rated_games``: rated games completed before this period (prior games included); ``None``
+      when the history is unknown, which the ledger treats as established (30 or more).
+    - ``reached_2400`` / ``reached_2300``: a published rating has ever been at least 2400 / 2300.
+    """
+
+    rating: int | None
+    birth_year: int | None = None
+    rated_games: int | None = 0
+    reached_2400: bool = False
+    reached_2300: bool = False
+
+    def __post_init__(self) -> None:
+        if self.rating is not None and self.rating < 0:
+            raise InvalidInput(f"rating: {self.rating} is negative")
+        if self.rated_games is not None and self.rated_games < 0:
+            raise InvalidInput(f"rated games: {self.rated_games} is negative")
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """One recorded game as the period close sees it.
+
+    - ``game_id``: the ledger's id (any hashable int for pure use).
+    - ``event_key``: groups games of one tournament (the 2022 edition caps one game per event).
+    - ``white_id`` / ``black_id``: player ids (different).
+    - ``white_rating`` / ``black_rating``: each player's published rating in force on the event's
+      start date, or ``None`` if unrated then (FIDE Title Regs §1.4.6a).
+    - ``result``: the ``Result``; ``played``: False when the game lasted less than one move each
+      (TRF ``W D L``, a PGN with fewer than two half-moves), so it is not rated (B.02 §5.1).
+    """
+
+    game_id: int
+    event_key: int | str | None
+    white_id: int
+    black_id: int
+    white_rating: int | None
+    black_rating: int | None
+    result: Result
+    played: bool = True
+
+    def __post_init__(self) -> None:
+        if self.white_id == self.black_id:
+            raise InvalidInput(f"game {self.game_id}: a player cannot play themselves")
+
+    @property
+    def is_rateable(self) -> bool:
+        """True when the game counts for ratings at all: played over the board, not a forfeit."""
+        return self.result.is_played and self.played

@@ -1,0 +1,71 @@
+"""Errors the ledger raises, each carrying the CLI exit code it maps to.
+
+No layer below the CLI prints or exits: it raises one of these, and ``ledger.cli`` turns it into a
+message on stderr and the exit code. Exit codes (shared/DESIGN.md, Conventions): 1 refused by the
+ledger, 2 usage, 3 import rejected, 4 the database needs ``ledger init``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class LedgerError(Exception):
+    """Base class: the ledger refused the request (exit code 1)."""
+
+    exit_code = 1
+
+
+class NotFound(LedgerError):
+    """A named player, event or period does not exist (exit code 1)."""
+
+
+class Ambiguous(LedgerError):
+    """A player reference matches more than one player (exit code 1)."""
+
+
+class InvalidInput(LedgerError):
+    """A value given on the command line is malformed; the message names the field (exit code 1)."""
+
+
+class PeriodError(LedgerError):
+    """A period cannot be closed, or a date falls inside a closed period (exit code 1)."""
+
+
+class NeedsInit(LedgerError):
+    """The database is missing or behind the latest schema revision: run ``ledger init`` (exit 4)."""
+
+    exit_code = 4
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in an input file.
+
+    Attributes: ``file`` (path as given), ``line`` (1-based, or None when the problem is not tied to
+    a line), ``field`` (the tag, column or field name), ``message`` (what is wrong), ``severity``
+    ("error" blocks the import, "warning" does not).
+    """
+
+    file: str
+    line: int | None
+    field: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.severity}: {self.field}: {self.message}"
+
+
+class ImportRejected(LedgerError):
+    """An import file has errors; nothing was written (exit code 3).
+
+    ``problems`` holds every problem found (errors and warnings), each with file, line and field.
+    """
+
+    exit_code = 3
+
+    def __init__(self, message: str, problems: list[Problem]) -> None:
+        super().__init__(message)
+        self.problems = problems

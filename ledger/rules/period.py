@@ -1,0 +1,218 @@
+"""Rating one period: FIDE B.02 §8.3 (change = K x sum(S - PD), rounded once, half away from zero).
+
+``rate_period`` turns player states and the period's games into one ``PeriodResult`` per rated player
+who has at least one rated game, with a per-game audit. It writes nothing; the caller stores it.
+All sums are exact ``Decimal`` values built from two-decimal table values; the only rounding is
+``round_half_away_from_zero`` on the period total (§8.3.4).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from ledger.domain import KReason, Period, PlayerState, RatedGame
+from ledger.rules.editions import Edition
+from ledger.rules.expected import cap_difference, expected_score, rule_400_applies_to
+from ledger.rules.kfactor import cap_k, k_factor
+
+
+def round_half_away_from_zero(value: Decimal) -> int:
+    """Round an exact value to a whole number, halves away from zero: 4.5 -> 5, -2.5 -> -3 (§8.3.4)."""
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One rated game from one player's point of view.
+
+    ``own_rating`` / ``opponent_rating``: published ratings in force at the event's start (ints);
+    ``score``: the player's points, ``Decimal`` 1, 0.5 or 0; ``event_key`` groups a tournament.
+    """
+
+    game_id: int
+    event_key: int | str | None
+    opponent_id: int
+    own_rating: int
+    opponent_rating: int
+    score: Decimal
+
+
+@dataclass(frozen=True)
+class GameAudit:
+    """How one game entered the change.
+
+    ``difference`` is the real D (own - opponent); ``counted_difference`` the D used after the
+    400-point rule; ``capped`` whether the rule changed it; ``expected`` the two-decimal PD.
+    """
+
+    game_id: int
+    opponent_id: int
+    own_rating: int
+    opponent_rating: int
+    difference: int
+    counted_difference: int
+    capped: bool
+    expected: Decimal
+    score: Decimal
+
+    @property
+    def surplus(self) -> Decimal:
+        """S - PD for this game."""
+        return self.score - self.expected
+
+
+@dataclass(frozen=True)
+class PeriodResult:
+    """One player's period: the K used and why, the games, the exact and the rounded change.
+
+    - ``k``: K applied to every game of the period (after the 700 cap); ``k_before_cap``: K from
+      the rules; ``k_capped``: True when the 700 rule reduced it.
+    - ``score`` / ``expected``: sums of S and PD; ``surplus`` = score - expected (exact Decimal).
+    - ``change_exact`` = k x surplus (exact); ``change`` its one rounding; ``rating_after`` =
+      ``rating_before`` + ``change``.
+    """
+
+    player_id: int
+    rating_before: int
+    k: int
+    k_before_cap: int
+    k_reason: KReason
+    games: tuple[GameAudit, ...]
+    score: Decimal
+    expected: Decimal
+    surplus: Decimal
+    change_exact: Decimal
+    change: int
+    rating_after: int
+
+    @property
+    def k_capped(self) -> bool:
+        """True when K x n > 700 cut K."""
+        return self.k != self.k_before_cap
+
+    @property
+    def n(self) -> int:
+        """Rated games in the period."""
+        return len(self.games)
+
+
+def _counted_differences(games: Sequence[PlayerGame], edition: Edition) -> list[tuple[int, int]]:
+    """(real D, counted D) per game under ``edition``'s 400-point rule, from the player's own view.
+
+    2024-03 and later: every game's D is limited to +-400 (2025-10: not for players rated 2650+).
+    2022-01: in each event only the game with the largest |D| (the first such, in the order
+    given) is limited; a game with no event is a tournament of its own.
+    """
+    real = [g.own_rating - g.opponent_rating for g in games]
+    if edition is not Edition.E2022_01:
+        return [
+            (d, cap_difference(d) if rule_400_applies_to(g.own_rating, edition) else d)
+            for d, g in zip(real, games, strict=True)
+        ]
+    largest: dict[object, int] = {}
+    for i, (d, g) in enumerate(zip(real, games, strict=True)):
+        event: object = g.event_key if g.event_key is not None else ("game", g.game_id)
+        j = largest.get(event)
+        if j is None or abs(d) > abs(real[j]):
+            largest[event] = i
+    chosen = set(largest.values())
+    return [(d, cap_difference(d) if i in chosen else d) for i, d in enumerate(real)]
+
+
+def rate_player(
+    player_id: int,
+    rating_before: int,
+    games: Sequence[PlayerGame],
+    edition: Edition,
+    k: int,
+    k_reason: KReason = KReason.EXPLICIT,
+) -> PeriodResult:
+    """Rate one player's period with a given K (the 700 cap applied here).
+
+    ``games`` are the player's rated games (non-empty is not required: no games, no change).
+    Pass ``k`` explicitly to reproduce a calculation whose K is known (FIDE's own pages);
+    ``rate_period`` passes the K from ``k_factor``. Returns a ``PeriodResult``.
+    """
+    k_used = cap_k(k, len(games))
+    audits = []
+    for game, (d, counted) in zip(games, _counted_differences(games, edition), strict=True):
+        audits.append(
+            GameAudit(
+                game_id=game.game_id,
+                opponent_id=game.opponent_id,
+                own_rating=game.own_rating,
+                opponent_rating=game.opponent_rating,
+                difference=d,
+                counted_difference=counted,
+                capped=counted != d,
+                expected=expected_score(counted),
+                score=game.score,
+            )
+        )
+    score = sum((a.score for a in audits), Decimal(0))
+    expected = sum((a.expected for a in audits), Decimal(0))
+    surplus = score - expected
+    change_exact = k_used * surplus
+    change = round_half_away_from_zero(change_exact)
+    return PeriodResult(
+        player_id=player_id,
+        rating_before=rating_before,
+        k=k_used,
+        k_before_cap=k,
+        k_reason=k_reason,
+        games=tuple(audits),
+        score=score,
+        expected=expected,
+        surplus=surplus,
+        change_exact=change_exact,
+        change=change,
+        rating_after=rating_before + change,
+    )
+
+
+def player_games(games: Sequence[RatedGame]) -> dict[int, list[PlayerGame]]:
+    """Split games into each rated player's rated games (FIDE B.02 §5.1, §8.3.1).
+
+    A game counts for a player only if it was played (no forfeit, at least one move each) and
+    both the player and the opponent had a published rating at the event's start. Returns
+    player id -> games in the order given.
+    """
+    by_player: dict[int, list[PlayerGame]] = defaultdict(list)
+    for g in games:
+        if not g.is_rateable or g.white_rating is None or g.black_rating is None:
+            continue
+        by_player[g.white_id].append(
+            PlayerGame(g.game_id, g.event_key, g.black_id, g.white_rating, g.black_rating,
+                       g.result.white_score)
+        )
+        by_player[g.black_id].append(
+            PlayerGame(g.game_id, g.event_key, g.white_id, g.black_rating, g.white_rating,
+                       g.result.black_score)
+        )
+    return dict(by_player)
+
+
+def rate_period(
+    states: Mapping[int, PlayerState],
+    games: Sequence[RatedGame],
+    period: Period,
+    edition: Edition,
+) -> dict[int, PeriodResult]:
+    """Rate every rated player of ``period``.
+
+    ``states``: player id -> ``PlayerState`` on the list in force at the period's start (every
+    player in ``games`` must be present; a ``KeyError`` otherwise). ``games``: the period's games.
+    Players unrated at the period's start get no result here (initial ratings are separate).
+    Returns player id -> ``PeriodResult`` for each player with at least one rated game.
+    """
+    results: dict[int, PeriodResult] = {}
+    for player_id, own_games in player_games(games).items():
+        state = states[player_id]
+        if state.rating is None:
+            continue
+        k, reason = k_factor(state, period)
+        results[player_id] = rate_player(player_id, state.rating, own_games, edition, k, reason)
+    return results
