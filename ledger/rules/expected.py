@@ -49,4 +49,4 @@ def rule_400_applies_to(own_rating: int, edition: Edition) -> bool:
 
 def logistic_expected(difference: int) -> float:
     """Classic Elo expected score 1 / (1 + 10^(-D/400)), a float, for comparison only."""
-    return 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** (-difference / 400.0)))

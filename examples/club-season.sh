@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A small fictional club season: Riverside Chess Club, September and October 2026.
+# Registers players in different K situations, imports the September tournament (PGN),
+# types in the October club games, closes both rating periods and prints the rating list.
+# Usage: bash examples/club-season.sh [DB]   (default: a fresh examples/out/riverside.db)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+db="${1:-$here/out/riverside.db}"
+mkdir -p "$(dirname "$db")"
+rm -f "$db" "$db-wal" "$db-shm"
+export LEDGER_DB="$db"
+
+ledger init
+# K 10: a published rating has reached 2400
+ledger player add "Okafor, Grace" --fide-id 90001001 --rating 2412 --prior-games 240 --title IM --federation IRL --sex F --birth-year 1994 --reached-2400 > /dev/null
+# K 20: reached 2300 once, so no longer a K 40 player
+ledger player add "Novak, Petra" --fide-id 90001002 --rating 2150 --prior-games 80 --federation IRL --sex F --birth-year 1990 --reached-2300 > /dev/null
+# K 20: established adults
+ledger player add "Lindqvist, Erik" --fide-id 90001003 --rating 1985 --prior-games 150 --federation SWE --sex M --birth-year 1979 > /dev/null
+ledger player add "Byrne, Sean" --fide-id 90001004 --rating 1850 --prior-games 300 --federation IRL --sex M --birth-year 1968 > /dev/null
+# K 40: fewer than 30 rated games (12 before the season, 17 after it)
+ledger player add "Moreau, Claire" --fide-id 90001005 --rating 1740 --prior-games 12 --federation FRA --sex F --birth-year 1985 > /dev/null
+# K 40: a junior (born 2011) under 2300
+ledger player add "Tanaka, Hiro" --fide-id 90001006 --rating 1620 --prior-games 45 --federation IRL --sex M --birth-year 2011 > /dev/null
+# Unrated: games against her are recorded but not rated for her opponents
+ledger player add "Silva, Ana" --federation POR --sex F --birth-year 2001 > /dev/null
+
+# September: the Riverside Autumn Open (round robin, one forfeit: recorded, never rated)
+ledger import "$here/riverside-autumn-open-2026.pgn"
+
+# October: club league games typed in
+ledger game add "Okafor" "Lindqvist" 1-0 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
+ledger game add "Byrne" "Novak" 1/2-1/2 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
+ledger game add "Tanaka" "Moreau" 1-0 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
+ledger game add "Silva" "Byrne" 0-1 --date 2026-10-10 --event "Club League 2026-27" --round 2 > /dev/null
+ledger game add "Moreau" "Okafor" ½-½ --date 2026-10-17 --event "Club League 2026-27" --round 3 > /dev/null
+ledger game add "Lindqvist" "Tanaka" 0-1 --date 2026-10-17 --event "Club League 2026-27" --round 3 > /dev/null
+ledger game add "Novak" "Silva" +/- --date 2026-10-24 --event "Club League 2026-27" --round 4 > /dev/null
+
+ledger period close 2026-09
+ledger period close 2026-10
+ledger list

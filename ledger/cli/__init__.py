@@ -1,0 +1,1 @@
+"""The command line (Typer): thin wrappers around one service call each."""

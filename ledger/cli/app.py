@@ -1,0 +1,235 @@
+"""The ``ledger`` command line: parse arguments, call one service, render a Rich table or JSON.
+
+Exit codes (shared/DESIGN.md): 0 ok, 1 refused by the ledger, 2 usage, 3 import rejected,
+4 the database needs ``ledger init``. Errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+
+from ledger.cli import render
+from ledger.config import ENV_VAR, resolve_db
+from ledger.errors import ImportRejected, LedgerError
+from ledger.services import games, imports, lists, periods, players
+from ledger.services.session import init_ledger, open_ledger
+
+app = typer.Typer(
+    name="ledger",
+    help="A FIDE rating ledger: record games, close monthly rating periods, publish rating lists.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+player_app = typer.Typer(help="Register players and look them up.", no_args_is_help=True)
+game_app = typer.Typer(help="Record games and list them.", no_args_is_help=True)
+period_app = typer.Typer(help="Close rating periods and list the closed ones.",
+                         no_args_is_help=True)
+app.add_typer(player_app, name="player")
+app.add_typer(game_app, name="game")
+app.add_typer(period_app, name="period")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+
+
+def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Turn a ``LedgerError`` into a message on stderr and its exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except ImportRejected as exc:
+            render.problems(exc.problems)
+            render.error(str(exc))
+            raise typer.Exit(exc.exit_code) from None
+        except LedgerError as exc:
+            render.error(str(exc))
+            raise typer.Exit(exc.exit_code) from None
+
+    return wrapper
+
+
+def _db(ctx: typer.Context) -> str:
+    obj: dict[str, Any] = ctx.obj or {}
+    return resolve_db(obj.get("db"))
+
+
+@app.callback()
+def main_callback(
+    ctx: typer.Context,
+    db: Annotated[str | None, typer.Option(
+        "--db", help=f"Ledger database: a SQLite file or a SQLAlchemy URL "
+        f"(default: ${ENV_VAR}, then ./ledger.db).", show_default=False)] = None,
+) -> None:
+    """A FIDE rating ledger: record games, close monthly rating periods, publish rating lists."""
+    ctx.obj = {"db": db}
+
+
+@app.command()
+@reports_errors
+def init(ctx: typer.Context) -> None:
+    """Create the ledger database, or upgrade an older one to the latest schema."""
+    db = _db(ctx)
+    before, after = init_ledger(db)
+    if before == after:
+        render.say(f"ledger at {db} is up to date (revision {after})")
+    elif before is None:
+        render.say(f"created ledger at {db} (revision {after})")
+    else:
+        render.say(f"upgraded ledger at {db} from revision {before} to {after}")
+
+
+@player_app.command("add")
+@reports_errors
+def player_add(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help='Name as "Surname, Name".')],
+    fide_id: Annotated[int | None, typer.Option("--fide-id", help="FIDE id.")] = None,
+    birth_year: Annotated[int | None, typer.Option("--birth-year", help="Year of birth.")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", help="M or F.")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", help="e.g. ENG.")] = None,
+    title: Annotated[str | None, typer.Option("--title", help="GM, IM, FM, CM, WGM ...")] = None,
+    rating: Annotated[int | None, typer.Option(
+        "--rating", help="Published rating the player brings (omit: unrated).")] = None,
+    prior_games: Annotated[int, typer.Option(
+        "--prior-games", help="Rated games played before entering the ledger.")] = 0,
+    reached_2400: Annotated[bool, typer.Option(
+        "--reached-2400", help="A published rating has reached 2400 (K 10 for ever).")] = False,
+    reached_2300: Annotated[bool, typer.Option(
+        "--reached-2300", help="A published rating has reached 2300 (no junior K 40).")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Register a player with the history FIDE's K rules need."""
+    view = players.add_player(open_ledger(_db(ctx)), players.NewPlayer(
+        name=name, fide_id=fide_id, birth_year=birth_year,
+        sex=sex.upper() if sex else None, federation=federation.upper() if federation else None,
+        title=title.upper() if title else None, rating=rating, prior_games=prior_games,
+        reached_2400=reached_2400, reached_2300=reached_2300))
+    render.player(view, json_out, added=True)
+
+
+@player_app.command("list")
+@reports_errors
+def player_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List every player with the rating in force for the next close."""
+    render.player_list(players.list_players(open_ledger(_db(ctx))), json_out)
+
+
+@player_app.command("show")
+@reports_errors
+def player_show(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Show one player: rating, K and why, rated games, history known or not."""
+    render.player(players.show_player(open_ledger(_db(ctx)), player), json_out)
+
+
+@game_app.command("add")
+@reports_errors
+def game_add(
+    ctx: typer.Context,
+    white: Annotated[str, typer.Argument(help="White: id, FIDE id or name.")],
+    black: Annotated[str, typer.Argument(help="Black: id, FIDE id or name.")],
+    result: Annotated[str, typer.Argument(
+        help="1-0, 0-1, 1/2-1/2 (or ½-½); forfeits +/-, -/+, -/- are recorded, never rated.")],
+    date: Annotated[str, typer.Option("--date", help="Date played, YYYY-MM-DD.")],
+    event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
+    round_: Annotated[str | None, typer.Option("--round", help="Round, e.g. 3 or 3.1.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Record one game."""
+    view = games.add_game(open_ledger(_db(ctx)), white, black, result, date, event, round_)
+    render.game_list([view], json_out, title="Recorded")
+
+
+@game_app.command("list")
+@reports_errors
+def game_list(
+    ctx: typer.Context,
+    period: Annotated[str | None, typer.Option("--period", help="YYYY-MM.")] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only this player's games.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List recorded games by date."""
+    render.game_list(games.list_games(open_ledger(_db(ctx)), period, player), json_out)
+
+
+@app.command("import")
+@reports_errors
+def import_file(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A PGN file.", exists=True, dir_okay=False)],
+    register_players: Annotated[bool, typer.Option(
+        "--register-players", help="Register unknown players from the file's tags.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Report what would happen; write nothing.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Import games from a PGN file: all or nothing; errors name file, line and tag."""
+    if file.suffix.lower() != ".pgn":
+        render.error(f"{file}: only PGN files can be imported so far (.pgn)")
+        raise typer.Exit(2)
+    report = imports.import_pgn(open_ledger(_db(ctx)), str(file),
+                                register_players=register_players, dry_run=dry_run)
+    render.import_report(report, json_out)
+
+
+@period_app.command("close")
+@reports_errors
+def period_close(
+    ctx: typer.Context,
+    period: Annotated[str | None, typer.Argument(
+        help="YYYY-MM (default: the earliest open period with games).")] = None,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Show the full computation; write nothing.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Close a rating period under FIDE's rules and publish its rating list."""
+    report = periods.close_period(open_ledger(_db(ctx)), period, dry_run=dry_run)
+    render.close_report(report, json_out)
+
+
+@period_app.command("list")
+@reports_errors
+def period_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List closed periods with their rule edition."""
+    render.period_list(periods.list_periods(open_ledger(_db(ctx))), json_out)
+
+
+@app.command("list")
+@reports_errors
+def rating_list(
+    ctx: typer.Context,
+    period: Annotated[str | None, typer.Option(
+        "--period", help="YYYY-MM (default: the latest closed period).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Print the rating list published by closing a period."""
+    render.rating_list(lists.rating_list(open_ledger(_db(ctx)), period), json_out)
+
+
+@app.command("history")
+@reports_errors
+def history(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Show a player's rating history, one row per rated period."""
+    render.history(lists.history(open_ledger(_db(ctx)), player), json_out)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

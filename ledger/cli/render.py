@@ -1,0 +1,272 @@
+"""Rendering service results: Rich tables for people, JSON for programs, errors on stderr."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ledger.errors import Problem
+from ledger.services.games import GameView
+from ledger.services.imports import ImportReport
+from ledger.services.lists import PlayerHistory, RatingList
+from ledger.services.periods import CloseReport, PeriodView
+from ledger.services.players import PlayerView
+
+
+def _out() -> Console:
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=max(console.width, 160))
+    return console
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def say(text: str) -> None:
+    """A line for the user on stdout."""
+    _out().print(text, markup=False)
+
+
+def error(text: str) -> None:
+    """An error message on stderr."""
+    _err().print(f"error: {text}", markup=False, style="bold red")
+
+
+def problems(items: Iterable[Problem]) -> None:
+    """Every problem of a file on stderr, one per line."""
+    console = _err()
+    for p in items:
+        console.print(str(p), markup=False, style="red" if p.severity == "error" else "yellow")
+
+
+def _num(value: Decimal) -> int | float:
+    """A Decimal for JSON: an int when whole, else its exact decimal text as a JSON number."""
+    if value == value.to_integral_value():
+        return int(value)
+    return float(str(value))
+
+
+def _json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _signed(n: int | Decimal) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _player_dict(v: PlayerView) -> dict[str, Any]:
+    return {"id": v.id, "name": v.name, "fide_id": v.fide_id, "birth_year": v.birth_year,
+            "sex": v.sex, "federation": v.federation, "title": v.title, "rating": v.rating,
+            "rated_games": v.rated_games, "history_unknown": v.history_unknown,
+            "reached_2400": v.reached_2400, "reached_2300": v.reached_2300,
+            "k": v.k, "k_reason": v.k_reason.value, "next_period": v.next_period}
+
+
+def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
+    """One player, as key/value lines or JSON."""
+    if as_json:
+        _json(_player_dict(v))
+        return
+    table = Table(title=("Registered" if added else None), show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    games = ("unknown: treated as established (30 or more)" if v.history_unknown
+             else str(v.rated_games))
+    for label, value in (
+        ("id", f"#{v.id}"), ("name", v.name), ("FIDE id", v.fide_id), ("title", v.title),
+        ("federation", v.federation), ("sex", v.sex), ("birth year", v.birth_year),
+        ("rating", v.rating if v.rating is not None else "unrated"),
+        ("rated games", games),
+        ("reached 2400", "yes" if v.reached_2400 else "no"),
+        ("reached 2300", "yes" if v.reached_2300 else "no"),
+        (f"K for {v.next_period}", f"{v.k} ({v.k_reason.value})"),
+    ):
+        table.add_row(label, "" if value is None else str(value))
+    _out().print(table)
+
+
+def player_list(views: list[PlayerView], as_json: bool) -> None:
+    """All players."""
+    if as_json:
+        _json({"players": [_player_dict(v) for v in views]})
+        return
+    table = Table(title=f"Players ({len(views)})")
+    for col in ("id", "name", "FIDE id", "fed", "title", "born", "rating", "games", "K"):
+        table.add_column(col, justify="right" if col in ("id", "rating", "games", "K") else "left")
+    for v in views:
+        table.add_row(f"#{v.id}", v.name, str(v.fide_id or ""), v.federation or "",
+                      v.title or "", str(v.birth_year or ""),
+                      str(v.rating) if v.rating is not None else "unrated",
+                      "?" if v.rated_games is None else str(v.rated_games), str(v.k))
+    _out().print(table)
+
+
+def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> None:
+    """Games, by date."""
+    if as_json:
+        _json({"games": [{"id": g.id, "date": g.date.isoformat(), "period": g.period,
+                          "white": g.white, "black": g.black, "result": g.result,
+                          "rated": g.rateable, "event": g.event, "round": g.round}
+                         for g in views]})
+        return
+    table = Table(title=f"{title} ({len(views)})")
+    for col in ("id", "date", "period", "event", "round", "white", "black", "result", "rated"):
+        table.add_column(col)
+    for g in views:
+        table.add_row(str(g.id), g.date.isoformat(), g.period, g.event or "", g.round or "",
+                      g.white, g.black, g.result, "yes" if g.rateable else "no")
+    _out().print(table)
+
+
+def import_report(r: ImportReport, as_json: bool) -> None:
+    """What an import did; warnings on stderr."""
+    if as_json:
+        _json({"file": r.file, "dry_run": r.dry_run, "games_in_file": r.games_in_file,
+               "recorded": r.recorded, "already_recorded": r.already_recorded,
+               "players_matched": r.players_matched,
+               "players_registered": r.players_registered,
+               "not_rated": dict(r.not_rated), "periods": dict(r.periods),
+               "problems": [vars(p) for p in r.problems]})
+        return
+    problems(r.problems)
+    verb = "would record" if r.dry_run else "recorded"
+    lines = [
+        f"{r.file}: {r.games_in_file} games in the file; {verb} {r.recorded}, "
+        f"{r.already_recorded} already in the ledger",
+        f"players: {r.players_matched} matched, {len(r.players_registered)} registered"
+        + (" (history unknown: treated as established)" if r.players_registered else ""),
+    ]
+    if r.periods:
+        lines.append("periods: " + ", ".join(f"{p} ({n} games)" for p, n in sorted(r.periods.items())))
+    if r.not_rated:
+        lines.append("recorded, not rated: "
+                     + ", ".join(f"{n} {reason}" for reason, n in sorted(r.not_rated.items())))
+    if r.dry_run:
+        lines.append("dry run: nothing was written")
+    for line in lines:
+        say(line)
+
+
+def _close_dict(r: CloseReport) -> dict[str, Any]:
+    return {
+        "period": r.period, "edition": r.edition, "dry_run": r.dry_run,
+        "games": r.games, "not_rated": dict(r.not_rated),
+        "results": [{
+            "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
+            "rating_before": p.result.rating_before, "games": p.result.n,
+            "score": _num(p.result.score), "expected": _num(p.result.expected),
+            "surplus": _num(p.result.surplus), "k": p.result.k,
+            "k_reason": p.result.k_reason.value, "k_capped": p.result.k_capped,
+            "change_exact": _num(p.result.change_exact), "change": p.result.change,
+            "rating_after": p.result.rating_after,
+            "per_game": [{"game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
+                          "opponent_rating": a.opponent_rating, "difference": a.difference,
+                          "counted_difference": a.counted_difference,
+                          "expected": _num(a.expected), "score": _num(a.score)}
+                         for a in p.result.games],
+        } for p in r.players],
+    }
+
+
+def close_report(r: CloseReport, as_json: bool) -> None:
+    """A period close: one row per rated player; with a dry run, every game as well."""
+    if as_json:
+        _json(_close_dict(r))
+        return
+    state = "dry run, nothing written" if r.dry_run else "closed"
+    table = Table(title=f"Rating period {r.period} ({state}; rules of {r.edition})")
+    for col in ("name", "FIDE id", "before", "games", "score", "expected", "K", "K reason",
+                "K x (S - PD)", "change", "after"):
+        table.add_column(col, justify="left" if col in ("name", "K reason") else "right")
+    for p in r.players:
+        res = p.result
+        reason = res.k_reason.value + (f", capped from {res.k_before_cap}" if res.k_capped else "")
+        table.add_row(p.name, str(p.fide_id or ""), str(res.rating_before), str(res.n),
+                      f"{res.score:.1f}", f"{res.expected:.2f}", str(res.k), reason,
+                      _signed(res.change_exact.quantize(Decimal("0.01"))), _signed(res.change),
+                      str(res.rating_after))
+    console = _out()
+    console.print(table)
+    if r.dry_run:
+        for p in r.players:
+            games = Table(title=f"{p.name}: K {p.result.k}", title_justify="left")
+            for col in ("opponent", "rating", "D", "D counted", "PD", "S", "S - PD"):
+                games.add_column(col, justify="left" if col == "opponent" else "right")
+            for a in p.result.games:
+                games.add_row(p.opponents[a.opponent_id], str(a.opponent_rating),
+                              str(a.difference), str(a.counted_difference), f"{a.expected:.2f}",
+                              f"{a.score:.1f}", _signed(a.surplus))
+            games.add_row("sum", "", "", "", f"{p.result.expected:.2f}", f"{p.result.score:.1f}",
+                          _signed(p.result.surplus))
+            console.print(games)
+    not_rated = ", ".join(f"{n} {why}" for why, n in sorted(r.not_rated.items()))
+    say(f"{r.games} games in {r.period}; {len(r.players)} players rated"
+        + (f"; not rated: {not_rated}" if not_rated else ""))
+
+
+def period_list(views: list[PeriodView], as_json: bool) -> None:
+    """Closed periods."""
+    if as_json:
+        _json({"periods": [{"period": v.period, "edition": v.edition,
+                            "closed_at": v.closed_at.isoformat(timespec="seconds"),
+                            "players_rated": v.players, "games": v.games} for v in views]})
+        return
+    table = Table(title="Closed rating periods")
+    for col in ("period", "rules of", "closed at (UTC)", "players rated", "games"):
+        table.add_column(col)
+    for v in views:
+        table.add_row(v.period, v.edition, v.closed_at.isoformat(sep=" ", timespec="seconds"),
+                      str(v.players), str(v.games))
+    _out().print(table)
+
+
+def rating_list(rl: RatingList, as_json: bool) -> None:
+    """A published rating list."""
+    if as_json:
+        _json({"period": rl.period, "in_force_from": rl.in_force_from, "players": [
+            {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
+             "federation": r.federation, "title": r.title, "rating": r.rating,
+             "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
+             "birth_year": r.birth_year} for r in rl.rows]})
+        return
+    table = Table(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
+    for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born"):
+        table.add_column(col, justify="right" if col in ("rank", "rating", "games", "K") else "left")
+    for r in rl.rows:
+        table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
+                      r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""))
+    _out().print(table)
+
+
+def history(h: PlayerHistory, as_json: bool) -> None:
+    """A player's history, one row per rated period."""
+    if as_json:
+        _json({"player": _player_dict(h.player), "periods": [
+            {"period": r.period, "rating_before": r.rating_before, "games": r.games,
+             "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
+             "k_reason": r.k_reason, "k_capped": r.k_capped,
+             "change_exact": _num(r.change_exact), "change": r.change,
+             "rating_after": r.rating_after} for r in h.periods]})
+        return
+    v = h.player
+    rating = v.rating if v.rating is not None else "unrated"
+    table = Table(title=f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): "
+                        f"rating {rating}, K {v.k} ({v.k_reason.value}) for {v.next_period}")
+    for col in ("period", "before", "games", "score", "expected", "K", "K reason", "change",
+                "after"):
+        table.add_column(col, justify="left" if col in ("period", "K reason") else "right")
+    for r in h.periods:
+        table.add_row(r.period, str(r.rating_before), str(r.games), f"{r.score:.1f}",
+                      f"{r.expected:.2f}",
+                      str(r.k), r.k_reason + (" (capped)" if r.k_capped else ""),
+                      _signed(r.change), str(r.rating_after))
+    _out().print(table)
+    if not h.periods:
+        say("no rated periods yet")

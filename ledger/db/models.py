@@ -1,0 +1,164 @@
+"""The ledger's tables as typed SQLAlchemy 2.x models.
+
+Facts (players, the history each brings on entering the ledger, events, games) are kept apart from
+what a period close derives (``periods``, ``period_results``, ``period_games``), which is written once
+and never updated. Exact numbers are stored as integers: scores in half-points, expected scores and
+exact changes in hundredths.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base with a naming convention, so constraints have names on SQLite too."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class Player(Base):
+    """A player: identity and the fixed facts FIDE's K rules need (birth year)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    fide_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    birth_year: Mapped[int | None]
+    sex: Mapped[str | None] = mapped_column(String(1))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    title: Mapped[str | None] = mapped_column(String(4))
+    registered_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+
+
+class PlayerEntry(Base):
+    """The rating history a player brings into the ledger, in force from a rating period on.
+
+    ``effective_from`` is the period (``YYYY-MM``) whose list first carries ``rating``; NULL means
+    in force from the start. ``prior_games`` NULL means unknown (treated as established).
+    """
+
+    __tablename__ = "player_entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    effective_from: Mapped[str | None] = mapped_column(String(7))
+    rating: Mapped[int | None]
+    prior_games: Mapped[int | None]
+    reached_2400: Mapped[bool] = mapped_column(default=False)
+    reached_2300: Mapped[bool] = mapped_column(default=False)
+    source: Mapped[str] = mapped_column(String(200))
+    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+
+
+class Event(Base):
+    """A tournament or match. Its games belong to the period of its end date."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("name", "start_date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    site: Mapped[str | None] = mapped_column(String(200))
+    start_date: Mapped[dt.date] = mapped_column(Date)
+    end_date: Mapped[dt.date] = mapped_column(Date)
+    source: Mapped[str | None] = mapped_column(String(500))
+
+
+class Game(Base):
+    """One recorded game. ``result`` is a ``ledger.domain.Result`` value; ``played`` is False when
+    the game lasted less than one move each. ``period`` is the rating period it belongs to."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("white_id <> black_id", name="different_players"),
+        Index("ix_games_period", "period"),
+        Index("ix_games_event_round", "event_id", "round"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
+    round: Mapped[str | None] = mapped_column(String(20))
+    date: Mapped[dt.date] = mapped_column(Date)
+    period: Mapped[str] = mapped_column(String(7))
+    white_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    black_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    result: Mapped[str] = mapped_column(String(8))
+    played: Mapped[bool] = mapped_column(default=True)
+    source: Mapped[str | None] = mapped_column(String(500))
+    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+
+
+class RatingPeriod(Base):
+    """A closed rating period and the rule edition it was rated under."""
+
+    __tablename__ = "periods"
+
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    edition: Mapped[str] = mapped_column(String(7))
+    closed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+
+
+class PeriodResult(Base):
+    """One player's result for one closed period (written once, never updated)."""
+
+    __tablename__ = "period_results"
+
+    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    rating_before: Mapped[int]
+    games: Mapped[int]
+    score_halves: Mapped[int]
+    expected_hundredths: Mapped[int]
+    k: Mapped[int]
+    k_before_cap: Mapped[int]
+    k_reason: Mapped[str] = mapped_column(String(20))
+    change_hundredths: Mapped[int]
+    change: Mapped[int]
+    rating_after: Mapped[int]
+
+
+class PeriodGame(Base):
+    """How one game entered one player's period result (the audit trail of a rating)."""
+
+    __tablename__ = "period_games"
+    __table_args__ = (
+        Index("ix_period_games_period_player", "period", "player_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    period: Mapped[str] = mapped_column(ForeignKey("periods.period"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    own_rating: Mapped[int]
+    opponent_rating: Mapped[int]
+    difference: Mapped[int]
+    counted_difference: Mapped[int]
+    expected_hundredths: Mapped[int]
+    score_halves: Mapped[int]

@@ -1,0 +1,1 @@
+"""Pure text <-> records, one module per format: text in, records plus problems out."""

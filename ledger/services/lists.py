@@ -1,0 +1,124 @@
+"""The rating list a closed period publishes, and one player's rating history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.models import Player, RatingPeriod
+from ledger.domain import KReason, Period
+from ledger.errors import NotFound, PeriodError
+from ledger.rules.kfactor import k_factor
+from ledger.services.games import last_closed_period
+from ledger.services.players import PlayerView, player_views, resolve
+from ledger.services.session import transaction
+from ledger.services.state import load_histories
+
+
+@dataclass(frozen=True)
+class ListRow:
+    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next period."""
+
+    rank: int
+    player_id: int
+    name: str
+    fide_id: int | None
+    federation: str | None
+    title: str | None
+    rating: int
+    games: int
+    k: int
+    k_reason: KReason
+    birth_year: int | None
+
+
+@dataclass(frozen=True)
+class RatingList:
+    """The list published by closing ``period``, in force from ``in_force_from`` (YYYY-MM-DD)."""
+
+    period: str
+    in_force_from: str
+    rows: list[ListRow]
+
+
+def _closed(session: Session, period: str | None) -> Period:
+    if period is None:
+        last = last_closed_period(session)
+        if last is None:
+            raise PeriodError("no rating list yet: no period has been closed (`ledger period close`)")
+        return last
+    wanted = Period.parse(period)
+    if session.get(RatingPeriod, str(wanted)) is None:
+        raise NotFound(f"period: {wanted} is not closed, so it has published no rating list")
+    return wanted
+
+
+def rating_list(engine: Engine, period: str | None = None) -> RatingList:
+    """``ledger list``: the list published by closing ``period`` (default: the latest closed).
+
+    Every player with a published rating, by rating then name; equal ratings share a rank.
+    Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
+    """
+    with transaction(engine, dry_run=True) as session:
+        closed = _closed(session, period)
+        following = closed.next()
+        histories = load_histories(session, None, through=closed)
+        games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)
+                                     .where(PeriodResultRow.period == str(closed))).all())
+        rows = []
+        for p in session.scalars(select(Player)):
+            state = histories[p.id].state(closed, results_through=closed)
+            if state.rating is None:
+                continue
+            k, reason = k_factor(state, following)
+            rows.append(ListRow(0, p.id, p.name, p.fide_id, p.federation, p.title, state.rating,
+                                games.get(p.id, 0), k, reason, p.birth_year))
+        rows.sort(key=lambda r: (-r.rating, r.name, r.player_id))
+        ranked: list[ListRow] = []
+        for i, row in enumerate(rows, start=1):
+            rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else i
+            ranked.append(replace(row, rank=rank))
+        return RatingList(str(closed), str(following.start), ranked)
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One closed period of a player's history (exact values: score, expected, change)."""
+
+    period: str
+    rating_before: int
+    games: int
+    score: Decimal
+    expected: Decimal
+    k: int
+    k_reason: str
+    k_capped: bool
+    change_exact: Decimal
+    change: int
+    rating_after: int
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    """A player and one row per period in which they were rated."""
+
+    player: PlayerView
+    periods: list[HistoryRow]
+
+
+def history(engine: Engine, ref: str) -> PlayerHistory:
+    """``ledger history``: the player ``ref`` names and their period results, oldest first."""
+    with transaction(engine, dry_run=True) as session:
+        player = resolve(session, ref)
+        rows = session.scalars(select(PeriodResultRow).where(PeriodResultRow.player_id == player.id)
+                               .order_by(PeriodResultRow.period))
+        periods = [HistoryRow(r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
+                              Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason,
+                              r.k != r.k_before_cap, Decimal(r.change_hundredths).scaleb(-2),
+                              r.change, r.rating_after)
+                   for r in rows]
+        return PlayerHistory(player_views(session, [player.id])[0], periods)

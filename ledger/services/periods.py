@@ -1,0 +1,182 @@
+"""Closing a rating period (FIDE B.02 §7-§8) in one transaction, and listing closed periods.
+
+Loading is set-based: the period's games with their events in one query, and the histories of
+every player in them in three more, whatever the number of players.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from sqlalchemy import Engine, func, insert, select, union
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Event, Game, PeriodGame, Player, RatingPeriod
+from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.domain import Period, RatedGame, Result
+from ledger.errors import PeriodError
+from ledger.rules.editions import Edition, edition_for
+from ledger.rules.period import PeriodResult, rate_period
+from ledger.services.games import last_closed_period
+from ledger.services.session import transaction
+from ledger.services.state import load_histories
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """One line of a close: who, and the rules' ``PeriodResult`` (with its per-game audit)."""
+
+    player_id: int
+    name: str
+    fide_id: int | None
+    result: PeriodResult
+    opponents: dict[int, str]
+
+
+@dataclass
+class CloseReport:
+    """What closing a period did (or, with ``dry_run``, would do)."""
+
+    period: str
+    edition: str
+    dry_run: bool
+    players: list[RatedPlayer]
+    games: int = 0
+    not_rated: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True)
+class PeriodView:
+    """A closed period: edition, when, how many players were rated and games recorded."""
+
+    period: str
+    edition: str
+    closed_at: dt.datetime
+    players: int
+    games: int
+
+
+def _target_period(session: Session, named: Period | None) -> Period:
+    last = last_closed_period(session)
+    open_games = select(func.min(Game.period))
+    if last is not None:
+        open_games = open_games.where(Game.period > str(last))
+    earliest = session.scalar(open_games)
+    if named is None:
+        if earliest is None:
+            raise PeriodError("nothing to close: no games are recorded in open periods")
+        return Period.parse(earliest)
+    if last is not None and named <= last:
+        raise PeriodError(f"period {named} is already closed (periods up to {last} are closed)")
+    if earliest is not None and Period.parse(earliest) < named:
+        raise PeriodError(f"period {earliest} has games and is not closed yet: "
+                          f"close it before {named}")
+    return named
+
+
+def _not_rated_reason(g: RatedGame) -> str | None:
+    if not g.result.is_played:
+        return "forfeit"
+    if not g.played:
+        return "less than one move"
+    if g.white_rating is None or g.black_rating is None:
+        return "unrated player"
+    return None
+
+
+def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = False,
+                 edition: Edition | None = None) -> CloseReport:
+    """``ledger period close``: rate the earliest open period (or ``period``, which must be it).
+
+    Writes the period with its edition, one result row per rated player and one audit row per
+    game and player, all in one transaction; ``dry_run`` computes everything and writes nothing.
+    Raises ``PeriodError`` for a closed period, a later period while an earlier one has games, or a
+    period before 2022-01. ``edition`` overrides the edition in force (for tests only).
+    """
+    named = Period.parse(period) if period else None
+    with transaction(engine, dry_run=dry_run) as session:
+        target = _target_period(session, named)
+        used = edition or edition_for(target)
+        rows = session.execute(
+            select(Game, Event.start_date).outerjoin(Event, Game.event_id == Event.id)
+            .where(Game.period == str(target)).order_by(Game.date, Game.id)).all()
+        ids = union(select(Game.white_id).where(Game.period == str(target)),
+                    select(Game.black_id).where(Game.period == str(target)))
+        histories = load_histories(session, select(ids.subquery().c[0]), through=target.previous())
+        rated_games = []
+        for game, event_start in rows:
+            start_period = Period.of(event_start or game.date)
+            rated_games.append(RatedGame(
+                game_id=game.id, event_key=game.event_id,
+                white_id=game.white_id, black_id=game.black_id,
+                white_rating=histories[game.white_id].rating(start_period),
+                black_rating=histories[game.black_id].rating(start_period),
+                result=Result(game.result), played=game.played))
+        states = {pid: h.state(target) for pid, h in histories.items()}
+        results = rate_period(states, rated_games, target, used)
+        report = _report(session, target, used, results, rated_games, dry_run)
+        if not dry_run:
+            _write(session, target, used, results)
+        return report
+
+
+def _report(session: Session, target: Period, used: Edition, results: dict[int, PeriodResult],
+            games: list[RatedGame], dry_run: bool) -> CloseReport:
+    wanted = set(results) | {a.opponent_id for r in results.values() for a in r.games}
+    names = {pid: (name, fide) for pid, name, fide in session.execute(
+        select(Player.id, Player.name, Player.fide_id).where(Player.id.in_(wanted)))}
+    players = [RatedPlayer(pid, names[pid][0], names[pid][1], r,
+                           {a.opponent_id: names[a.opponent_id][0] for a in r.games})
+               for pid, r in results.items()]
+    players.sort(key=lambda p: (-p.result.rating_after, p.name))
+    not_rated = Counter(reason for g in games if (reason := _not_rated_reason(g)) is not None)
+    return CloseReport(str(target), used.value, dry_run, players, len(games), not_rated)
+
+
+def _write(session: Session, target: Period, used: Edition,
+           results: dict[int, PeriodResult]) -> None:
+    session.add(RatingPeriod(period=str(target), edition=used.value))
+    session.flush()
+    if not results:
+        return
+    session.execute(insert(PeriodResultRow), [_result_row(target, r) for r in results.values()])
+    session.execute(insert(PeriodGame), _audit_rows(target, results))
+
+
+def _hundredths(value: Decimal) -> int:
+    scaled = value * 100
+    if scaled != scaled.to_integral_value():
+        raise ValueError(f"{value} is not a whole number of hundredths")
+    return int(scaled)
+
+
+def _result_row(target: Period, r: PeriodResult) -> dict[str, object]:
+    return dict(period=str(target), player_id=r.player_id, rating_before=r.rating_before,
+                games=r.n, score_halves=int(r.score * 2),
+                expected_hundredths=_hundredths(r.expected), k=r.k, k_before_cap=r.k_before_cap,
+                k_reason=r.k_reason.value, change_hundredths=_hundredths(r.change_exact),
+                change=r.change, rating_after=r.rating_after)
+
+
+def _audit_rows(target: Period, results: dict[int, PeriodResult]) -> list[dict[str, object]]:
+    return [dict(game_id=a.game_id, player_id=r.player_id, period=str(target),
+                 opponent_id=a.opponent_id, own_rating=a.own_rating,
+                 opponent_rating=a.opponent_rating, difference=a.difference,
+                 counted_difference=a.counted_difference,
+                 expected_hundredths=_hundredths(a.expected), score_halves=int(a.score * 2))
+            for r in results.values() for a in r.games]
+
+
+def list_periods(engine: Engine) -> list[PeriodView]:
+    """``ledger period list``: closed periods, oldest first."""
+    with transaction(engine, dry_run=True) as session:
+        rated = dict(session.execute(select(PeriodResultRow.period, func.count())
+                                     .group_by(PeriodResultRow.period)).all())
+        games = dict(session.execute(select(Game.period, func.count())
+                                     .group_by(Game.period)).all())
+        return [PeriodView(p.period, p.edition, p.closed_at, rated.get(p.period, 0),
+                           games.get(p.period, 0))
+                for p in session.scalars(select(RatingPeriod).order_by(RatingPeriod.period))]

@@ -1,0 +1,204 @@
+"""Registering players, finding them by id, FIDE id or name, and showing what the ledger knows."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Game, Player, PlayerEntry, RatingPeriod
+from ledger.domain import KReason, Period
+from ledger.errors import Ambiguous, InvalidInput, NotFound
+from ledger.rules.kfactor import k_factor
+from ledger.services.session import transaction
+from ledger.services.state import load_histories
+
+TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+_FED_RE = re.compile(r"^[A-Z]{3}$")
+MIN_RATING, MAX_RATING = 100, 3500
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    """What ``ledger player add`` registers. ``rating`` None: unrated. ``prior_games`` None:
+    unknown history, treated as established (30 or more rated games)."""
+
+    name: str
+    fide_id: int | None = None
+    birth_year: int | None = None
+    sex: str | None = None
+    federation: str | None = None
+    title: str | None = None
+    rating: int | None = None
+    prior_games: int | None = 0
+    reached_2400: bool = False
+    reached_2300: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A player as the CLI shows them: identity, current published rating, K now and why."""
+
+    id: int
+    name: str
+    fide_id: int | None
+    birth_year: int | None
+    sex: str | None
+    federation: str | None
+    title: str | None
+    rating: int | None
+    rated_games: int | None
+    reached_2400: bool
+    reached_2300: bool
+    k: int
+    k_reason: KReason
+    history_unknown: bool
+    next_period: str
+
+
+def validate_new_player(p: NewPlayer) -> None:
+    """Raise ``InvalidInput`` naming the field for any invalid value."""
+    if not p.name.strip():
+        raise InvalidInput("name: must not be empty")
+    if p.fide_id is not None and p.fide_id <= 0:
+        raise InvalidInput(f"fide-id: {p.fide_id} is not a FIDE id")
+    if p.birth_year is not None and not 1880 <= p.birth_year <= 2100:
+        raise InvalidInput(f"birth-year: {p.birth_year} is not a plausible year of birth")
+    if p.sex is not None and p.sex not in ("M", "F"):
+        raise InvalidInput(f"sex: {p.sex!r} must be M or F")
+    if p.federation is not None and not _FED_RE.match(p.federation):
+        raise InvalidInput(f"federation: {p.federation!r} must be a three-letter code such as ENG")
+    if p.title is not None and p.title not in TITLES:
+        raise InvalidInput(f"title: {p.title!r} must be one of {', '.join(TITLES)}")
+    if p.rating is not None and not MIN_RATING <= p.rating <= MAX_RATING:
+        raise InvalidInput(f"rating: {p.rating} is outside {MIN_RATING}..{MAX_RATING}")
+    if p.prior_games is not None and p.prior_games < 0:
+        raise InvalidInput(f"prior-games: {p.prior_games} must be 0 or more")
+
+
+def first_open_period(session: Session) -> Period | None:
+    """The period after the last closed one, or None when none is closed yet."""
+    last = session.scalar(select(func.max(RatingPeriod.period)))
+    return Period.parse(last).next() if last else None
+
+
+def register(session: Session, p: NewPlayer, *, source: str,
+             effective_from: Period | None) -> Player:
+    """Insert a player and the entry they bring, inside the caller's transaction."""
+    validate_new_player(p)
+    if p.fide_id is not None:
+        clash = session.scalar(select(Player).where(Player.fide_id == p.fide_id))
+        if clash is not None:
+            raise InvalidInput(f"fide-id: {p.fide_id} already belongs to {clash.name} (#{clash.id})")
+    player = Player(name=p.name.strip(), fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
+                    federation=p.federation, title=p.title)
+    session.add(player)
+    session.flush()
+    rating = p.rating
+    session.add(PlayerEntry(
+        player_id=player.id,
+        effective_from=str(effective_from) if effective_from else None,
+        rating=rating,
+        prior_games=p.prior_games,
+        reached_2400=p.reached_2400 or (rating is not None and rating >= 2400),
+        reached_2300=p.reached_2300 or (rating is not None and rating >= 2300),
+        source=source,
+    ))
+    return player
+
+
+def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
+    """``ledger player add``: register a player; the rating is in force for every open period.
+
+    Raises ``InvalidInput`` for a bad field or a FIDE id already in the ledger.
+    """
+    with transaction(engine) as session:
+        player = register(session, p, source="ledger player add",
+                          effective_from=first_open_period(session))
+        session.flush()
+        return player_views(session, [player.id])[0]
+
+
+def resolve(session: Session, ref: str) -> Player:
+    """The player ``ref`` names: ``#ID`` or a number (internal id or FIDE id), or a name.
+
+    A name matches exactly (ignoring case), else as a unique part of one name. Raises ``NotFound``
+    or ``Ambiguous`` (listing the candidates).
+    """
+    text = ref.strip()
+    if not text:
+        raise InvalidInput("player: empty player reference")
+    if text.startswith("#") and text[1:].isdigit():
+        player = session.get(Player, int(text[1:]))
+        if player is None:
+            raise NotFound(f"player: no player with id {text}")
+        return player
+    if text.isdigit():
+        by_fide = session.scalar(select(Player).where(Player.fide_id == int(text)))
+        by_id = session.get(Player, int(text))
+        if by_fide is not None and by_id is not None and by_fide.id != by_id.id:
+            raise Ambiguous(f"player: {text} is the FIDE id of {by_fide.name} and the id of "
+                            f"{by_id.name}; write #{by_id.id} for the id")
+        found = by_fide or by_id
+        if found is None:
+            raise NotFound(f"player: no player with id or FIDE id {text}")
+        return found
+    exact = list(session.scalars(select(Player).where(func.lower(Player.name) == text.lower())))
+    if len(exact) == 1:
+        return exact[0]
+    candidates = exact or list(session.scalars(
+        select(Player).where(func.lower(Player.name).contains(text.lower(), autoescape=True))
+        .order_by(Player.name).limit(11)))
+    if not candidates:
+        raise NotFound(f"player: no player named {text!r}")
+    if len(candidates) > 1:
+        listed = "; ".join(f"#{c.id} {c.name}" + (f" (FIDE {c.fide_id})" if c.fide_id else "")
+                           for c in candidates[:10])
+        raise Ambiguous(f"player: {text!r} matches several players: {listed}")
+    return candidates[0]
+
+
+def player_views(session: Session, ids: list[int] | None) -> list[PlayerView]:
+    """Players (``ids``, or all) with their state on the list in force for the next close."""
+    query = select(Player).order_by(Player.name, Player.id)
+    if ids is not None:
+        query = query.where(Player.id.in_(ids))
+    players = list(session.scalars(query))
+    open_period = first_open_period(session)
+    last_closed = open_period.previous() if open_period else None
+    next_period = open_period or _earliest_game_period(session)
+    histories = load_histories(session, ids, through=last_closed or Period(1, 1))
+    views = []
+    for p in players:
+        history = histories[p.id]
+        state = history.state(next_period) if last_closed is None else history.state(
+            next_period, results_through=last_closed)
+        k, reason = k_factor(state, next_period)
+        views.append(PlayerView(
+            id=p.id, name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
+            federation=p.federation, title=p.title, rating=state.rating,
+            rated_games=state.rated_games, reached_2400=state.reached_2400,
+            reached_2300=state.reached_2300, k=k, k_reason=reason,
+            history_unknown=state.rated_games is None, next_period=str(next_period)))
+    return views
+
+
+def _earliest_game_period(session: Session) -> Period:
+    """The first period with games, or this month when the ledger has none yet."""
+    first = session.scalar(select(func.min(Game.period)))
+    return Period.parse(first) if first else Period.of(dt.date.today())
+
+
+def list_players(engine: Engine) -> list[PlayerView]:
+    """``ledger player list``: every player, by name, with the rating in force for the next close."""
+    with transaction(engine, dry_run=True) as session:
+        return player_views(session, None)
+
+
+def show_player(engine: Engine, ref: str) -> PlayerView:
+    """``ledger player show``: one player (see ``resolve`` for ``ref``)."""
+    with transaction(engine, dry_run=True) as session:
+        return player_views(session, [resolve(session, ref).id])[0]

@@ -1,0 +1,128 @@
+"""Players' rating histories, loaded set-based, and their state on any rating list.
+
+A player's published rating for a period comes from the latest of: the entries they brought
+(``player_entries``, in force from ``effective_from``) and the results of closed periods (in force
+from the month after). Loading takes two queries for any number of players, never one per player.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlalchemy import Select, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import PeriodResult, Player, PlayerEntry
+from ledger.domain import Period, PlayerState
+
+_BEGINNING = (0, 0)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A rating a player brought, in force from ``effective_from`` (None: from the start)."""
+
+    entry_id: int
+    effective_from: Period | None
+    rating: int | None
+    prior_games: int | None
+    reached_2400: bool
+    reached_2300: bool
+
+
+@dataclass(frozen=True)
+class ClosedResult:
+    """A closed period's outcome for the player: games rated and the new published rating."""
+
+    period: Period
+    games: int
+    rating_after: int
+
+
+@dataclass
+class History:
+    """Everything the ledger knows of one player's ratings, oldest first."""
+
+    birth_year: int | None
+    entries: list[Entry] = field(default_factory=list)
+    results: list[ClosedResult] = field(default_factory=list)
+
+    def _entries_through(self, period: Period) -> list[Entry]:
+        return [e for e in self.entries if e.effective_from is None or e.effective_from <= period]
+
+    def _latest_entry(self, period: Period) -> Entry | None:
+        entries = self._entries_through(period)
+        if not entries:
+            return None
+        return max(entries, key=lambda e: (_key(e.effective_from), e.entry_id))
+
+    def rating(self, period: Period, *, results_through: Period | None = None) -> int | None:
+        """The published rating in force for ``period``.
+
+        Uses entries in force by ``period`` and results of periods before it (or through
+        ``results_through`` when given, for the list published by closing that period).
+        A result and an entry in force from the same month: the entry (an official list) wins.
+        """
+        last = results_through if results_through is not None else period.previous()
+        # (in force from, entry wins a tie, rating)
+        candidates: list[tuple[tuple[int, int], int, int | None]] = [
+            (_key(r.period.next()), 0, r.rating_after) for r in self.results if r.period <= last]
+        entry = self._latest_entry(period)
+        if entry is not None:
+            candidates.append((_key(entry.effective_from), 1, entry.rating))
+        if not candidates:
+            return None
+        return max(candidates, key=lambda c: (c[0], c[1]))[2]
+
+    def state(self, period: Period, *, results_through: Period | None = None) -> PlayerState:
+        """The ``PlayerState`` on the list in force for ``period`` (see ``rating``)."""
+        last = results_through if results_through is not None else period.previous()
+        results = [r for r in self.results if r.period <= last]
+        entries = self._entries_through(period)
+        latest = self._latest_entry(period)
+        published = [e.rating for e in entries if e.rating is not None]
+        published += [r.rating_after for r in results]
+        rated_games: int | None
+        if latest is not None and latest.prior_games is None:
+            rated_games = None
+        else:
+            prior = latest.prior_games if latest is not None else 0
+            rated_games = (prior or 0) + sum(r.games for r in results)
+        return PlayerState(
+            rating=self.rating(period, results_through=results_through),
+            birth_year=self.birth_year,
+            rated_games=rated_games,
+            reached_2400=any(e.reached_2400 for e in entries) or any(r >= 2400 for r in published),
+            reached_2300=any(e.reached_2300 for e in entries) or any(r >= 2300 for r in published),
+        )
+
+
+def _key(period: Period | None) -> tuple[int, int]:
+    return _BEGINNING if period is None else (period.year, period.month)
+
+
+def load_histories(
+    session: Session, player_ids: Select[tuple[int]] | list[int] | None, *, through: Period
+) -> dict[int, History]:
+    """Histories of the players selected by ``player_ids`` (a SELECT of ids, a list, or None for
+    everyone), with closed results up to and including ``through``. Three queries in all."""
+    players = select(Player.id, Player.birth_year)
+    entries = select(PlayerEntry).order_by(PlayerEntry.id)
+    results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
+                     PeriodResult.rating_after).where(PeriodResult.period <= str(through))
+    if player_ids is not None:
+        players = players.where(Player.id.in_(player_ids))
+        entries = entries.where(PlayerEntry.player_id.in_(player_ids))
+        results = results.where(PeriodResult.player_id.in_(player_ids))
+    histories = {pid: History(birth_year) for pid, birth_year in session.execute(players)}
+    for e in session.scalars(entries):
+        histories[e.player_id].entries.append(Entry(
+            e.id, Period.parse(e.effective_from) if e.effective_from else None, e.rating,
+            e.prior_games, e.reached_2400, e.reached_2300))
+    by_player: dict[int, list[ClosedResult]] = defaultdict(list)
+    for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
+        by_player[pid].append(ClosedResult(Period.parse(period), games, rating_after))
+    for pid, rows in by_player.items():
+        histories[pid].results = rows
+    return histories

@@ -1,0 +1,37 @@
+"""Loading a period is set-based: the number of statements a close issues does not grow with the
+number of players (shared/DESIGN.md, data flow step 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, event
+
+from ledger.services.games import add_game
+from ledger.services.periods import close_period
+from ledger.services.players import NewPlayer, add_player
+from ledger.services.session import init_ledger, open_ledger
+
+
+def _statements_in_close(tmp_path: Path, players: int) -> int:
+    db = str(tmp_path / f"n{players}.db")
+    init_ledger(db)
+    engine: Engine = open_ledger(db)
+    try:
+        names = [f"Player, {i:03d}" for i in range(players)]
+        for i, name in enumerate(names):
+            add_player(engine, NewPlayer(name, rating=1500 + 10 * i, prior_games=100))
+        for i in range(0, players, 2):  # one game per pair, all in 2025-11
+            add_game(engine, names[i], names[i + 1], "1-0", "2025-11-05")
+        seen: list[str] = []
+        event.listen(engine, "before_cursor_execute",
+                     lambda *args: seen.append(args[2]))
+        report = close_period(engine, "2025-11")
+        assert len(report.players) == players
+        return len(seen)
+    finally:
+        engine.dispose()
+
+
+def test_close_issues_the_same_statements_for_4_and_40_players(tmp_path: Path) -> None:
+    assert _statements_in_close(tmp_path, 4) == _statements_in_close(tmp_path, 40)

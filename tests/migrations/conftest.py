@@ -1,0 +1,28 @@
+"""Fixtures for pytest-alembic: a fresh SQLite ledger file and the ledger's own migrations.
+
+pytest-alembic's built-in tests are imported into test_migrations.py (the plugin's own collection
+is pointed at an unused path in pyproject.toml: see shared/DESIGN.md, "Known traps").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pytest_alembic.config import Config
+from sqlalchemy import Engine
+
+from ledger.db.engine import make_engine
+from ledger.db.migrate import migrations_dir
+
+
+@pytest.fixture
+def alembic_config() -> Config:
+    return Config(config_options={"script_location": str(migrations_dir())})
+
+
+@pytest.fixture
+def alembic_engine(tmp_path) -> Iterator[Engine]:  # type: ignore[no-untyped-def]
+    engine = make_engine(str(tmp_path / "migrations.db"))
+    yield engine
+    engine.dispose()

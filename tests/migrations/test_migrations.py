@@ -1,0 +1,101 @@
+"""Migrations: one head, upgrade from empty, models and DDL agree, up/down consistent, and a
+populated ledger upgrades from every earlier revision with its facts and results intact."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from alembic.script import ScriptDirectory
+from pytest_alembic.tests import (  # noqa: F401  (pytest collects these imported tests)
+    test_model_definitions_match_ddl,
+    test_single_head_revision,
+    test_up_down_consistency,
+    test_upgrade,
+)
+from sqlalchemy import Connection, text
+
+from ledger.db import migrate
+from ledger.db.engine import make_engine
+from ledger.services.lists import rating_list
+from ledger.services.periods import close_period
+from ledger.services.session import init_ledger, open_ledger
+
+
+def _populate_0001(conn: Connection) -> None:
+    """Facts as revision 0001's schema holds them: two players, one event, one decisive game."""
+    conn.execute(text(
+        "INSERT INTO players (id, name, fide_id, registered_at) VALUES "
+        "(1, 'Alpha, Ann', 90000001, '2026-01-01 00:00:00'), "
+        "(2, 'Beta, Bob', 90000002, '2026-01-01 00:00:00')"))
+    conn.execute(text(
+        "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
+        " reached_2300, source, recorded_at) VALUES "
+        "(1, NULL, 1800, 100, 0, 0, 'test', '2026-01-01 00:00:00'), "
+        "(2, NULL, 1700, 100, 0, 0, 'test', '2026-01-01 00:00:00')"))
+    conn.execute(text(
+        "INSERT INTO events (id, name, start_date, end_date) VALUES "
+        "(1, 'Upgrade Cup', '2026-01-10', '2026-01-10')"))
+    conn.execute(text(
+        "INSERT INTO games (event_id, round, date, period, white_id, black_id, result, played,"
+        " recorded_at) VALUES (1, '1', '2026-01-10', '2026-01', 1, 2, '1-0', 1,"
+        " '2026-01-10 00:00:00')"))
+
+
+#: How to fill a ledger at each revision. A new revision must add its own entry here.
+POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001}
+
+
+def _revisions() -> list[str]:
+    script = ScriptDirectory.from_config(migrate.alembic_config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def test_every_revision_has_a_population() -> None:
+    assert set(_revisions()) == set(POPULATE), "add a POPULATE entry for each new revision"
+
+
+@pytest.mark.parametrize("revision", _revisions())
+def test_populated_ledger_upgrades_from_every_revision(tmp_path: Path, revision: str) -> None:
+    db = str(tmp_path / f"at-{revision}.db")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, revision)
+        with engine.begin() as conn:
+            POPULATE[revision](conn)
+    finally:
+        engine.dispose()
+
+    before, after = init_ledger(db)  # what `ledger init` does to an older ledger
+    assert (before, after) == (revision, migrate.head_revision())
+
+    engine = open_ledger(db)
+    try:
+        report = close_period(engine, "2026-01")
+        # D = 1800 - 1700 = +100 -> PD .64; 20 x (1 - .64) = +7.2 -> +7; the loser -7.2 -> -7
+        changes = {p.name: p.result.change for p in report.players}
+        assert changes == {"Alpha, Ann": 7, "Beta, Bob": -7}
+        ratings = {r.name: r.rating for r in rating_list(engine).rows}
+        assert ratings == {"Alpha, Ann": 1807, "Beta, Bob": 1693}
+    finally:
+        engine.dispose()
+
+
+def test_init_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
+    db = str(tmp_path / "ledger.db")
+    assert init_ledger(db) == (None, migrate.head_revision())
+    engine = make_engine(db)
+    try:
+        with engine.begin() as conn:
+            _populate_0001(conn)
+    finally:
+        engine.dispose()
+    head = migrate.head_revision()
+    assert init_ledger(db) == (head, head)
+    engine = make_engine(db)
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM games")).scalar_one() == 1
+    finally:
+        engine.dispose()
