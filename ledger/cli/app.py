@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
+from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.cli import render
 from ledger.config import ENV_VAR, resolve_db
@@ -37,7 +38,7 @@ app.add_typer(period_app, name="period")
 P = ParamSpec("P")
 R = TypeVar("R")
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.", metavar="")]
 
 
 def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -54,8 +55,21 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except LedgerError as exc:
             render.error(str(exc))
             raise typer.Exit(exc.exit_code) from None
+        except SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+            render.error(f"database error: {reason}")
+            raise typer.Exit(1) from None
 
     return wrapper
+
+
+def _run(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+    """Open the ledger (refusing one that needs ``ledger init``), call one service, close it."""
+    engine = open_ledger(_db(ctx))
+    try:
+        return service(engine, *args, **kwargs)
+    finally:
+        engine.dispose()
 
 
 def _db(ctx: typer.Context) -> str:
@@ -80,6 +94,8 @@ def init(ctx: typer.Context) -> None:
     """Create the ledger database, or upgrade an older one to the latest schema."""
     db = _db(ctx)
     before, after = init_ledger(db)
+    if "://" not in db:
+        db = str(Path(db).resolve())
     if before == after:
         render.say(f"ledger at {db} is up to date (revision {after})")
     elif before is None:
@@ -103,13 +119,13 @@ def player_add(
     prior_games: Annotated[int, typer.Option(
         "--prior-games", help="Rated games played before entering the ledger.")] = 0,
     reached_2400: Annotated[bool, typer.Option(
-        "--reached-2400", help="A published rating has reached 2400 (K 10 for ever).")] = False,
+        "--reached-2400", metavar="", help="A published rating has reached 2400 (K 10 for ever).")] = False,
     reached_2300: Annotated[bool, typer.Option(
-        "--reached-2300", help="A published rating has reached 2300 (no junior K 40).")] = False,
+        "--reached-2300", metavar="", help="A published rating has reached 2300 (no junior K 40).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Register a player with the history FIDE's K rules need."""
-    view = players.add_player(open_ledger(_db(ctx)), players.NewPlayer(
+    view = _run(ctx, players.add_player, players.NewPlayer(
         name=name, fide_id=fide_id, birth_year=birth_year,
         sex=sex.upper() if sex else None, federation=federation.upper() if federation else None,
         title=title.upper() if title else None, rating=rating, prior_games=prior_games,
@@ -121,7 +137,7 @@ def player_add(
 @reports_errors
 def player_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """List every player with the rating in force for the next close."""
-    render.player_list(players.list_players(open_ledger(_db(ctx))), json_out)
+    render.player_list(_run(ctx, players.list_players), json_out)
 
 
 @player_app.command("show")
@@ -132,10 +148,10 @@ def player_show(
     json_out: JsonOpt = False,
 ) -> None:
     """Show one player: rating, K and why, rated games, history known or not."""
-    render.player(players.show_player(open_ledger(_db(ctx)), player), json_out)
+    render.player(_run(ctx, players.show_player, player), json_out)
 
 
-@game_app.command("add")
+@game_app.command("add", context_settings={"ignore_unknown_options": True})
 @reports_errors
 def game_add(
     ctx: typer.Context,
@@ -149,7 +165,7 @@ def game_add(
     json_out: JsonOpt = False,
 ) -> None:
     """Record one game."""
-    view = games.add_game(open_ledger(_db(ctx)), white, black, result, date, event, round_)
+    view = _run(ctx, games.add_game, white, black, result, date, event, round_)
     render.game_list([view], json_out, title="Recorded")
 
 
@@ -162,7 +178,7 @@ def game_list(
     json_out: JsonOpt = False,
 ) -> None:
     """List recorded games by date."""
-    render.game_list(games.list_games(open_ledger(_db(ctx)), period, player), json_out)
+    render.game_list(_run(ctx, games.list_games, period, player), json_out)
 
 
 @app.command("import")
@@ -171,16 +187,16 @@ def import_file(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="A PGN file.", exists=True, dir_okay=False)],
     register_players: Annotated[bool, typer.Option(
-        "--register-players", help="Register unknown players from the file's tags.")] = False,
+        "--register-players", metavar="", help="Register unknown players from the file's tags.")] = False,
     dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Report what would happen; write nothing.")] = False,
+        "--dry-run", metavar="", help="Report what would happen; write nothing.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Import games from a PGN file: all or nothing; errors name file, line and tag."""
     if file.suffix.lower() != ".pgn":
         render.error(f"{file}: only PGN files can be imported so far (.pgn)")
         raise typer.Exit(2)
-    report = imports.import_pgn(open_ledger(_db(ctx)), str(file),
+    report = _run(ctx, imports.import_pgn, str(file),
                                 register_players=register_players, dry_run=dry_run)
     render.import_report(report, json_out)
 
@@ -192,11 +208,11 @@ def period_close(
     period: Annotated[str | None, typer.Argument(
         help="YYYY-MM (default: the earliest open period with games).")] = None,
     dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Show the full computation; write nothing.")] = False,
+        "--dry-run", metavar="", help="Show the full computation; write nothing.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Close a rating period under FIDE's rules and publish its rating list."""
-    report = periods.close_period(open_ledger(_db(ctx)), period, dry_run=dry_run)
+    report = _run(ctx, periods.close_period, period, dry_run=dry_run)
     render.close_report(report, json_out)
 
 
@@ -204,7 +220,7 @@ def period_close(
 @reports_errors
 def period_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """List closed periods with their rule edition."""
-    render.period_list(periods.list_periods(open_ledger(_db(ctx))), json_out)
+    render.period_list(_run(ctx, periods.list_periods), json_out)
 
 
 @app.command("list")
@@ -216,7 +232,7 @@ def rating_list(
     json_out: JsonOpt = False,
 ) -> None:
     """Print the rating list published by closing a period."""
-    render.rating_list(lists.rating_list(open_ledger(_db(ctx)), period), json_out)
+    render.rating_list(_run(ctx, lists.rating_list, period), json_out)
 
 
 @app.command("history")
@@ -227,7 +243,7 @@ def history(
     json_out: JsonOpt = False,
 ) -> None:
     """Show a player's rating history, one row per rated period."""
-    render.history(lists.history(open_ledger(_db(ctx)), player), json_out)
+    render.history(_run(ctx, lists.history, player), json_out)
 
 
 def main() -> None:

@@ -57,6 +57,10 @@ def _json(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _signed(n: int | Decimal) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -70,7 +74,9 @@ def _player_dict(v: PlayerView) -> dict[str, Any]:
 
 
 def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
-    """One player, as key/value lines or JSON."""
+    """One player, as key/value lines or JSON; notes on stderr."""
+    for note in v.notes:
+        _err().print(f"note: {note}", markup=False, style="yellow")
     if as_json:
         _json(_player_dict(v))
         return
@@ -86,7 +92,8 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
         ("rated games", games),
         ("reached 2400", "yes" if v.reached_2400 else "no"),
         ("reached 2300", "yes" if v.reached_2300 else "no"),
-        (f"K for {v.next_period}", f"{v.k} ({v.k_reason.value})"),
+        (f"K for {v.next_period}", f"{v.k} ({v.k_reason.value})" if v.rating is not None
+         else "none while unrated"),
     ):
         table.add_row(label, "" if value is None else str(value))
     _out().print(table)
@@ -98,30 +105,35 @@ def player_list(views: list[PlayerView], as_json: bool) -> None:
         _json({"players": [_player_dict(v) for v in views]})
         return
     table = Table(title=f"Players ({len(views)})")
-    for col in ("id", "name", "FIDE id", "fed", "title", "born", "rating", "games", "K"):
-        table.add_column(col, justify="right" if col in ("id", "rating", "games", "K") else "left")
+    for col in ("id", "name", "FIDE id", "fed", "title", "born", "rating", "rated games", "K"):
+        table.add_column(col, justify="left" if col in ("name", "FIDE id", "fed", "title") else "right")
     for v in views:
         table.add_row(f"#{v.id}", v.name, str(v.fide_id or ""), v.federation or "",
                       v.title or "", str(v.birth_year or ""),
                       str(v.rating) if v.rating is not None else "unrated",
-                      "?" if v.rated_games is None else str(v.rated_games), str(v.k))
+                      "?" if v.rated_games is None else str(v.rated_games),
+                      str(v.k) if v.rating is not None else "-")
     _out().print(table)
 
 
 def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> None:
-    """Games, by date."""
+    """Games, by date, with their rating status; notes (what moved) on stderr."""
+    for g in views:
+        for note in g.notes:
+            _err().print(f"note: {note}", markup=False, style="yellow")
     if as_json:
         _json({"games": [{"id": g.id, "date": g.date.isoformat(), "period": g.period,
                           "white": g.white, "black": g.black, "result": g.result,
-                          "rated": g.rateable, "event": g.event, "round": g.round}
+                          "status": g.status, "rated": g.status == "rated",
+                          "event": g.event, "round": g.round}
                          for g in views]})
         return
     table = Table(title=f"{title} ({len(views)})")
-    for col in ("id", "date", "period", "event", "round", "white", "black", "result", "rated"):
+    for col in ("id", "date", "period", "event", "round", "white", "black", "result", "status"):
         table.add_column(col)
     for g in views:
         table.add_row(str(g.id), g.date.isoformat(), g.period, g.event or "", g.round or "",
-                      g.white, g.black, g.result, "yes" if g.rateable else "no")
+                      g.white, g.black, g.result, g.status)
     _out().print(table)
 
 
@@ -132,13 +144,15 @@ def import_report(r: ImportReport, as_json: bool) -> None:
                "recorded": r.recorded, "already_recorded": r.already_recorded,
                "players_matched": r.players_matched,
                "players_registered": r.players_registered,
-               "not_rated": dict(r.not_rated), "periods": dict(r.periods),
+               "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
                "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems)
+    for note in r.notes:
+        _err().print(f"note: {note}", markup=False, style="yellow")
     verb = "would record" if r.dry_run else "recorded"
     lines = [
-        f"{r.file}: {r.games_in_file} games in the file; {verb} {r.recorded}, "
+        f"{r.file}: {_count(r.games_in_file, 'game')} in the file; {verb} {r.recorded}, "
         f"{r.already_recorded} already in the ledger",
         f"players: {r.players_matched} matched, {len(r.players_registered)} registered"
         + (" (history unknown: treated as established)" if r.players_registered else ""),
@@ -147,7 +161,7 @@ def import_report(r: ImportReport, as_json: bool) -> None:
         lines.append("periods: " + ", ".join(f"{p} ({n} games)" for p, n in sorted(r.periods.items())))
     if r.not_rated:
         lines.append("recorded, not rated: "
-                     + ", ".join(f"{n} {reason}" for reason, n in sorted(r.not_rated.items())))
+                     + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:
@@ -206,9 +220,12 @@ def close_report(r: CloseReport, as_json: bool) -> None:
             games.add_row("sum", "", "", "", f"{p.result.expected:.2f}", f"{p.result.score:.1f}",
                           _signed(p.result.surplus))
             console.print(games)
-    not_rated = ", ".join(f"{n} {why}" for why, n in sorted(r.not_rated.items()))
-    say(f"{r.games} games in {r.period}; {len(r.players)} players rated"
-        + (f"; not rated: {not_rated}" if not_rated else ""))
+    not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
+    say(f"{_count(r.games, 'game')} in {r.period}; {_count(len(r.players), 'player')} rated"
+        + (f"; games not rated: {not_rated}" if not_rated else ""))
+    if r.adjustments:
+        say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "
+            "0.4 x (2000 - R) on the 1 March 2024 list")
 
 
 def period_list(views: list[PeriodView], as_json: bool) -> None:
@@ -239,6 +256,7 @@ def rating_list(rl: RatingList, as_json: bool) -> None:
     table = Table(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
     for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born"):
         table.add_column(col, justify="right" if col in ("rank", "rating", "games", "K") else "left")
+    table.caption = f"games: rated games in {rl.period}; K: the K-factor for the next period"
     for r in rl.rows:
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
                       r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""))
@@ -253,7 +271,7 @@ def history(h: PlayerHistory, as_json: bool) -> None:
              "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
              "k_reason": r.k_reason, "k_capped": r.k_capped,
              "change_exact": _num(r.change_exact), "change": r.change,
-             "rating_after": r.rating_after} for r in h.periods]})
+             "rating_after": r.rating_after, "note": r.note} for r in h.periods]})
         return
     v = h.player
     rating = v.rating if v.rating is not None else "unrated"
@@ -265,7 +283,8 @@ def history(h: PlayerHistory, as_json: bool) -> None:
     for r in h.periods:
         table.add_row(r.period, str(r.rating_before), str(r.games), f"{r.score:.1f}",
                       f"{r.expected:.2f}",
-                      str(r.k), r.k_reason + (" (capped)" if r.k_capped else ""),
+                      str(r.k) if r.note is None else "",
+                      r.k_reason + (" (capped)" if r.k_capped else "") if r.note is None else r.note,
                       _signed(r.change), str(r.rating_after))
     _out().print(table)
     if not h.periods:

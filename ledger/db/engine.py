@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
-from ledger.errors import NeedsInit
+from ledger.errors import LedgerError, NeedsInit
 
 
 def database_url(db: str) -> str:
@@ -39,6 +39,8 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
     """
     url = database_url(db)
     path = sqlite_path(url)
+    if path is not None and path.is_dir():
+        raise LedgerError(f"--db: {path} is a directory, not a ledger file")
     if must_exist and path is not None and not path.exists():
         raise NeedsInit(f"no ledger at {path}: run `ledger init` to create it")
     if path is None or make_url(url).get_backend_name() != "sqlite":

@@ -1,7 +1,8 @@
 """The ledger's tables as typed SQLAlchemy 2.x models.
 
 Facts (players, the history each brings on entering the ledger, events, games) are kept apart from
-what a period close derives (``periods``, ``period_results``, ``period_games``), which is written once
+what a period close derives (``periods``, ``period_results``, ``period_games``,
+``rating_adjustments``), which is written once
 and never updated. Exact numbers are stored as integers: scores in half-points, expected scores and
 exact changes in hundredths.
 """
@@ -162,3 +163,17 @@ class PeriodGame(Base):
     counted_difference: Mapped[int]
     expected_hundredths: Mapped[int]
     score_halves: Mapped[int]
+
+
+class RatingAdjustment(Base):
+    """A change a published list made outside any game: the 1 March 2024 raise of every rating
+    below 2000 (written once by the close that publishes that list, never updated)."""
+
+    __tablename__ = "rating_adjustments"
+
+    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    rating_before: Mapped[int]
+    adjustment: Mapped[int]
+    rating_after: Mapped[int]
+    rule: Mapped[str] = mapped_column(String(100))

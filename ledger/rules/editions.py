@@ -52,3 +52,21 @@ def edition_for(period: Period) -> Edition:
         f"period {period}: rule editions before 1 January 2022 are not supported yet; "
         "the ledger can close periods from 2022-01 on"
     )
+
+
+#: The period whose close publishes the 1 March 2024 list, the one list on which FIDE raised every
+#: rating below 2000 (shared/RULES.md §8).
+RAISE_2024_PERIOD = Period(2024, 2)
+RAISE_2024_CEILING = 2000
+
+
+def list_adjustment(closed: Period, rating: int) -> int:
+    """Points added to ``rating`` on the list published by closing ``closed``.
+
+    Only the 1 March 2024 list (closing 2024-02): a rating R below 2000 was raised once by
+    round(0.4 x (2000 - R)); 0.4 x an integer never ends in .5, so the rounding has no tie.
+    Every other list: 0. ``list_adjustment(Period(2024, 2), 1600) == 160``.
+    """
+    if closed != RAISE_2024_PERIOD or rating >= RAISE_2024_CEILING:
+        return 0
+    return (4 * (RAISE_2024_CEILING - rating) + 5) // 10

@@ -7,14 +7,15 @@ A game belongs to the rating period in which its event ended (a game with no eve
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import Engine, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
-from ledger.db.models import Event, Game, Player, RatingPeriod
+from ledger.db.models import Event, Game, PeriodGame, Player, RatingPeriod
 from ledger.domain import Period, Result
 from ledger.errors import InvalidInput, PeriodError
+from ledger.rules.editions import edition_for
 from ledger.services.players import resolve
 from ledger.services.session import transaction
 
@@ -41,26 +42,60 @@ def check_open(period: Period, last_closed: Period | None, what: str) -> None:
             "are closed; late results are not supported yet)")
 
 
-def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
-                   *, site: str | None = None, source: str | None = None,
-                   exact_start: bool = False) -> tuple[Event, Period]:
-    """Find or create the event ``name`` for games dated ``start``..``end``; return it and its period.
+def check_date(day: dt.date, today: dt.date, field: str = "date") -> None:
+    """Refuse a game date the ledger could never rate: after ``today``, or before the first rule
+    edition it implements (2022-01). Raises ``InvalidInput`` naming ``field``."""
+    if day > today:
+        raise InvalidInput(f"{field}: {day} is in the future (today is {today})")
+    try:
+        edition_for(Period.of(day))
+    except PeriodError as exc:
+        raise InvalidInput(f"{field}: {day} cannot be rated: {exc}") from None
 
-    An event is reused while its period is open (``exact_start``: only one with that start date);
-    its dates widen to cover the new games, and if its end moves to a later month its games move
-    with it. Raises ``PeriodError`` if the event's period would be closed.
-    """
-    last_closed = last_closed_period(session)
-    query = select(Event).where(Event.name == name)
+
+def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
+               exact_start: bool) -> list[Event]:
+    query = select(Event).where(func.lower(Event.name) == name.lower())
     query = (query.where(Event.start_date == start) if exact_start
              else query.where(Event.start_date <= end))
-    candidates = list(session.scalars(query.order_by(Event.start_date.desc())))
-    event = next((e for e in candidates
-                  if last_closed is None or Period.of(e.end_date) > last_closed), None)
+    return list(session.scalars(query.order_by(Event.start_date.desc())))
+
+
+def _open_one(candidates: list[Event], last_closed: Period | None) -> Event | None:
+    return next((e for e in candidates
+                 if last_closed is None or Period.of(e.end_date) > last_closed), None)
+
+
+def find_event(session: Session, name: str, start: dt.date, end: dt.date,
+               *, exact_start: bool = False) -> Event | None:
+    """The recorded event ``place_in_event`` would use for these games, if any (no writes):
+    the same name (ignoring case) starting on ``start`` (``exact_start``) or by ``end``; an event
+    in a closed period only when nothing open matches."""
+    candidates = _same_name(session, name, start, end, exact_start)
+    return _open_one(candidates, last_closed_period(session)) or next(iter(candidates), None)
+
+
+def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
+                   *, site: str | None = None, source: str | None = None,
+                   exact_start: bool = False, notes: list[str] | None = None) -> tuple[Event, Period]:
+    """Find or create the event ``name`` for games dated ``start``..``end``; return it and its period.
+
+    Names match ignoring case. An event is reused while its period is open (``exact_start``: only
+    the one with that start date); its dates widen to cover the new games, and if its end moves to a
+    later month its games move with it (a game belongs to the period its event ended in). What
+    moved, or a new event started beside a closed one of the same name, is added to ``notes``.
+    Raises ``PeriodError`` if the event's period would be closed.
+    """
+    last_closed = last_closed_period(session)
+    candidates = _same_name(session, name, start, end, exact_start)
+    event = _open_one(candidates, last_closed)
     if event is None:
         if exact_start and candidates:
             raise PeriodError(f"event {name!r} starting {start} is in closed period "
                               f"{Period.of(candidates[0].end_date)}")
+        if candidates and notes is not None:
+            notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
+                         f"closed period {Period.of(candidates[0].end_date)}")
         event = Event(name=name, site=site, start_date=start, end_date=end, source=source)
         session.add(event)
         session.flush()
@@ -70,8 +105,12 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         event.end_date = max(event.end_date, end)
         new_period = Period.of(event.end_date)
         if new_period != old_period:
+            moved = session.scalar(select(func.count()).where(Game.event_id == event.id))
             session.execute(update(Game).where(Game.event_id == event.id)
                             .values(period=str(new_period)))
+            if moved and notes is not None:
+                notes.append(f"event {event.name!r} now ends on {event.end_date}: its {moved} "
+                             f"earlier game(s) move from period {old_period} to {new_period}")
     period = Period.of(event.end_date)
     check_open(period, last_closed, f"event {name!r} (ends {event.end_date})")
     return event, period
@@ -100,7 +139,9 @@ def existing_games(session: Session, event_id: int | None,
 
 @dataclass(frozen=True)
 class GameView:
-    """A recorded game as listed: names, result, date, event, round, period, whether rateable."""
+    """A recorded game as listed: names, result, date, event, round, period and its ``status``:
+    ``forfeit``, ``no moves`` (never rated), ``open`` (its period is not closed yet), ``rated`` or
+    ``not rated`` (closed; not rated when a player had no published rating)."""
 
     id: int
     date: dt.date
@@ -108,34 +149,35 @@ class GameView:
     white: str
     black: str
     result: str
-    played: bool
+    status: str
     event: str | None
     round: str | None
-
-    @property
-    def rateable(self) -> bool:
-        """Played over the board (not a forfeit, at least one move each)."""
-        return Result(self.result).is_played and self.played
+    notes: tuple[str, ...] = ()
 
 
 def add_game(engine: Engine, white: str, black: str, result: str, date: str,
-             event: str | None = None, round_: str | None = None) -> GameView:
-    """``ledger game add``: record one game.
+             event: str | None = None, round_: str | None = None,
+             *, today: dt.date | None = None) -> GameView:
+    """``ledger game add``: record one game; returns it with ``notes`` on what moved.
 
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
-    twice, a bad result or date, a date in a closed period, a game already recorded.
+    twice, a bad result or date, a date in the future (after ``today``) or before 2022, a date in
+    a closed period, a game already recorded.
     """
     parsed_result = Result.parse(result)
     day = parse_date(date)
+    check_date(day, today or dt.date.today())
     if round_ is not None and not round_.strip():
         round_ = None
+    notes: list[str] = []
     with transaction(engine) as session:
         w, b = resolve(session, white), resolve(session, black)
         if w.id == b.id:
             raise InvalidInput(f"black: {b.name} cannot play themselves (white is the same player)")
         check_open(Period.of(day), last_closed_period(session), f"date: {day}")
         if event is not None and event.strip():
-            ev, period = place_in_event(session, event.strip(), day, day, source="ledger game add")
+            ev, period = place_in_event(session, event.strip(), day, day,
+                                        source="ledger game add", notes=notes)
             event_id: int | None = ev.id
         else:
             period, event_id = Period.of(day), None
@@ -149,13 +191,25 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
                     source="ledger game add")
         session.add(game)
         session.flush()
-        return _views(session, [game.id], None, None)[0]
+        return replace(_views(session, [game.id], None, None)[0], notes=tuple(notes))
+
+
+def _status(result: str, played: bool, closed: bool, rated: bool) -> str:
+    if not Result(result).is_played:
+        return "forfeit"
+    if not played:
+        return "no moves"
+    if not closed:
+        return "open"
+    return "rated" if rated else "not rated"
 
 
 def _views(session: Session, ids: list[int] | None, period: Period | None,
            player_id: int | None) -> list[GameView]:
     white, black = aliased(Player), aliased(Player)
-    query = (select(Game, white.name, black.name, Event.name)
+    rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id).exists()
+    closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period).exists()
+    query = (select(Game, white.name, black.name, Event.name, rated, closed)
              .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
              .outerjoin(Event, Game.event_id == Event.id)
              .order_by(Game.date, Game.id))
@@ -165,8 +219,9 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
         query = query.where(Game.period == str(period))
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
-    return [GameView(g.id, g.date, g.period, w, b, g.result, g.played, e, g.round)
-            for g, w, b, e in session.execute(query)]
+    return [GameView(g.id, g.date, g.period, w, b, g.result,
+                     _status(g.result, g.played, is_closed, is_rated), e, g.round)
+            for g, w, b, e, is_rated, is_closed in session.execute(query)]
 
 
 def list_games(engine: Engine, period: str | None = None,

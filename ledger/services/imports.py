@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, Player
+from ledger.db.models import Game, Player
 from ledger.domain import Period
 from ledger.errors import ImportRejected, LedgerError, Problem
 from ledger.formats.pgn import PgnGame, read_pgn_file
 from ledger.services.games import (
     GameKey,
     existing_games,
+    find_event,
     game_key,
     last_closed_period,
     place_in_event,
@@ -43,6 +44,7 @@ class ImportReport:
     not_rated: Counter[str] = field(default_factory=Counter)
     periods: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -151,8 +153,7 @@ def _record(session: Session, name: str, games: list[PgnGame], register_players:
         start, end = (min(starts) if starts else min(dates)), max(dates)
         event = None
         if event_name is not None:
-            event = session.scalar(select(Event).where(Event.name == event_name,
-                                                       Event.start_date == start))
+            event = find_event(session, event_name, start, end, exact_start=bool(starts))
         known = existing_games(session, event.id if event else None, (min(dates), end))
         fresh = _skip_recorded(name, event.id if event else None, known, event_games, report)
         if not fresh:
@@ -168,7 +169,8 @@ def _record(session: Session, name: str, games: list[PgnGame], register_players:
             _closed_errors(name, fresh, last_closed, report)
             continue
         event, period = place_in_event(session, event_name, start, end,
-                                       site=event_games[0][0].site, source=name, exact_start=True)
+                                       site=event_games[0][0].site, source=name,
+                                       exact_start=bool(starts), notes=report.notes)
         _add_games(session, name, event.id, period, fresh, report)
     _cross_check_ratings(session, name, paired, report)
 

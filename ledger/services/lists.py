@@ -9,7 +9,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.db.models import Player, RatingPeriod
+from ledger.db.models import Player, RatingAdjustment, RatingPeriod
 from ledger.domain import KReason, Period
 from ledger.errors import NotFound, PeriodError
 from ledger.rules.kfactor import k_factor
@@ -87,7 +87,9 @@ def rating_list(engine: Engine, period: str | None = None) -> RatingList:
 
 @dataclass(frozen=True)
 class HistoryRow:
-    """One closed period of a player's history (exact values: score, expected, change)."""
+    """One closed period of a player's history (exact values: score, expected, change).
+
+    A list adjustment (the 1 March 2024 raise) is a row of its own with 0 games and a ``note``."""
 
     period: str
     rating_before: int
@@ -100,6 +102,7 @@ class HistoryRow:
     change_exact: Decimal
     change: int
     rating_after: int
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,4 +124,11 @@ def history(engine: Engine, ref: str) -> PlayerHistory:
                               r.k != r.k_before_cap, Decimal(r.change_hundredths).scaleb(-2),
                               r.change, r.rating_after)
                    for r in rows]
+        adjustments = session.scalars(select(RatingAdjustment)
+                                      .where(RatingAdjustment.player_id == player.id))
+        periods += [HistoryRow(a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0,
+                               "list adjustment", False, Decimal(a.adjustment), a.adjustment,
+                               a.rating_after, note=a.rule)
+                    for a in adjustments]
+        periods.sort(key=lambda h: (h.period, h.note is not None))
         return PlayerHistory(player_views(session, [player.id])[0], periods)

@@ -14,11 +14,11 @@ from decimal import Decimal
 from sqlalchemy import Engine, func, insert, select, union
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, PeriodGame, Player, RatingPeriod
+from ledger.db.models import Event, Game, PeriodGame, Player, RatingAdjustment, RatingPeriod
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import Period, RatedGame, Result
 from ledger.errors import PeriodError
-from ledger.rules.editions import Edition, edition_for
+from ledger.rules.editions import RAISE_2024_PERIOD, Edition, edition_for, list_adjustment
 from ledger.rules.period import PeriodResult, rate_period
 from ledger.services.games import last_closed_period
 from ledger.services.session import transaction
@@ -46,6 +46,7 @@ class CloseReport:
     players: list[RatedPlayer]
     games: int = 0
     not_rated: Counter[str] = field(default_factory=Counter)
+    adjustments: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,17 +89,22 @@ def _not_rated_reason(g: RatedGame) -> str | None:
 
 
 def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = False,
-                 edition: Edition | None = None) -> CloseReport:
+                 edition: Edition | None = None, today: dt.date | None = None) -> CloseReport:
     """``ledger period close``: rate the earliest open period (or ``period``, which must be it).
 
     Writes the period with its edition, one result row per rated player and one audit row per
     game and player, all in one transaction; ``dry_run`` computes everything and writes nothing.
     Raises ``PeriodError`` for a closed period, a later period while an earlier one has games, or a
-    period before 2022-01. ``edition`` overrides the edition in force (for tests only).
+    period before 2022-01, or a period that has not ended by ``today`` (default: the date today).
+    ``edition`` overrides the edition in force (for tests only).
     """
     named = Period.parse(period) if period else None
+    today = today or dt.date.today()
     with transaction(engine, dry_run=dry_run) as session:
         target = _target_period(session, named)
+        if target.end >= today:
+            raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
+                              f"it can be closed from {target.next().start}")
         used = edition or edition_for(target)
         rows = session.execute(
             select(Game, Event.start_date).outerjoin(Event, Game.event_id == Event.id)
@@ -117,10 +123,32 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
                 result=Result(game.result), played=game.played))
         states = {pid: h.state(target) for pid, h in histories.items()}
         results = rate_period(states, rated_games, target, used)
+        adjustments = _list_adjustments(session, target, results)
         report = _report(session, target, used, results, rated_games, dry_run)
+        report.adjustments = len(adjustments)
         if not dry_run:
-            _write(session, target, used, results)
+            _write(session, target, used, results, adjustments)
         return report
+
+
+def _list_adjustments(session: Session, target: Period,
+                      results: dict[int, PeriodResult]) -> list[dict[str, object]]:
+    """Rows for the ratings the list published by closing ``target`` changes outside any game
+    (only the 1 March 2024 raise: ``ledger.rules.editions.list_adjustment``)."""
+    if target != RAISE_2024_PERIOD:
+        return []
+    histories = load_histories(session, None, through=target.previous())
+    rows = []
+    for pid, history in histories.items():
+        rating = results[pid].rating_after if pid in results else history.rating(target)
+        if rating is None:
+            continue
+        raise_by = list_adjustment(target, rating)
+        if raise_by:
+            rows.append(dict(period=str(target), player_id=pid, rating_before=rating,
+                             adjustment=raise_by, rating_after=rating + raise_by,
+                             rule="1 March 2024 list: +0.4 x (2000 - R) below 2000"))
+    return rows
 
 
 def _report(session: Session, target: Period, used: Edition, results: dict[int, PeriodResult],
@@ -136,14 +164,15 @@ def _report(session: Session, target: Period, used: Edition, results: dict[int, 
     return CloseReport(str(target), used.value, dry_run, players, len(games), not_rated)
 
 
-def _write(session: Session, target: Period, used: Edition,
-           results: dict[int, PeriodResult]) -> None:
+def _write(session: Session, target: Period, used: Edition, results: dict[int, PeriodResult],
+           adjustments: list[dict[str, object]]) -> None:
     session.add(RatingPeriod(period=str(target), edition=used.value))
     session.flush()
-    if not results:
-        return
-    session.execute(insert(PeriodResultRow), [_result_row(target, r) for r in results.values()])
-    session.execute(insert(PeriodGame), _audit_rows(target, results))
+    if results:
+        session.execute(insert(PeriodResultRow), [_result_row(target, r) for r in results.values()])
+        session.execute(insert(PeriodGame), _audit_rows(target, results))
+    if adjustments:
+        session.execute(insert(RatingAdjustment), adjustments)
 
 
 def _hundredths(value: Decimal) -> int:

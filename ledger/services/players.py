@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
@@ -57,6 +57,7 @@ class PlayerView:
     k_reason: KReason
     history_unknown: bool
     next_period: str
+    notes: tuple[str, ...] = ()
 
 
 def validate_new_player(p: NewPlayer) -> None:
@@ -116,10 +117,14 @@ def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
     Raises ``InvalidInput`` for a bad field or a FIDE id already in the ledger.
     """
     with transaction(engine) as session:
+        namesakes = list(session.scalars(
+            select(Player).where(func.lower(Player.name) == p.name.strip().lower())))
         player = register(session, p, source="ledger player add",
                           effective_from=first_open_period(session))
         session.flush()
-        return player_views(session, [player.id])[0]
+        notes = tuple(f"{n.name} (#{n.id}) has the same name: refer to them by id or FIDE id"
+                      for n in namesakes)
+        return replace(player_views(session, [player.id])[0], notes=notes)
 
 
 def resolve(session: Session, ref: str) -> Player:

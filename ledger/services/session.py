@@ -6,10 +6,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ledger.db import migrate
 from ledger.db.engine import make_engine
+from ledger.errors import LedgerError
 
 
 def open_ledger(db: str) -> Engine:
@@ -18,8 +20,19 @@ def open_ledger(db: str) -> Engine:
     Raises ``NeedsInit`` (exit 4) when the file is missing or the schema is behind the latest revision.
     """
     engine = make_engine(db, must_exist=True)
-    migrate.require_current(engine)
+    try:
+        migrate.require_current(engine)
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        raise LedgerError(f"cannot open the ledger at {db}: {_reason(exc)}") from None
+    except BaseException:
+        engine.dispose()
+        raise
     return engine
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    return str(getattr(exc, "orig", None) or exc).splitlines()[0]
 
 
 def init_ledger(db: str) -> tuple[str | None, str | None]:
@@ -27,6 +40,8 @@ def init_ledger(db: str) -> tuple[str | None, str | None]:
     engine = make_engine(db)
     try:
         return migrate.upgrade(engine)
+    except SQLAlchemyError as exc:
+        raise LedgerError(f"cannot create or upgrade the ledger at {db}: {_reason(exc)}") from None
     finally:
         engine.dispose()
 

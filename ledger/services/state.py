@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import PeriodResult, Player, PlayerEntry
+from ledger.db.models import PeriodResult, Player, PlayerEntry, RatingAdjustment
 from ledger.domain import Period, PlayerState
 
 _BEGINNING = (0, 0)
@@ -33,11 +33,15 @@ class Entry:
 
 @dataclass(frozen=True)
 class ClosedResult:
-    """A closed period's outcome for the player: games rated and the new published rating."""
+    """A closed period's outcome for the player: games rated and the new published rating.
+
+    ``order`` 0 is the period result, 1 a list adjustment made after it (the 1 March 2024 raise).
+    """
 
     period: Period
     games: int
     rating_after: int
+    order: int = 0
 
 
 @dataclass
@@ -65,12 +69,13 @@ class History:
         A result and an entry in force from the same month: the entry (an official list) wins.
         """
         last = results_through if results_through is not None else period.previous()
-        # (in force from, entry wins a tie, rating)
+        # (in force from, then result < adjustment < entry, rating)
         candidates: list[tuple[tuple[int, int], int, int | None]] = [
-            (_key(r.period.next()), 0, r.rating_after) for r in self.results if r.period <= last]
+            (_key(r.period.next()), r.order, r.rating_after)
+            for r in self.results if r.period <= last]
         entry = self._latest_entry(period)
         if entry is not None:
-            candidates.append((_key(entry.effective_from), 1, entry.rating))
+            candidates.append((_key(entry.effective_from), 2, entry.rating))
         if not candidates:
             return None
         return max(candidates, key=lambda c: (c[0], c[1]))[2]
@@ -106,15 +111,19 @@ def load_histories(
     session: Session, player_ids: Select[tuple[int]] | list[int] | None, *, through: Period
 ) -> dict[int, History]:
     """Histories of the players selected by ``player_ids`` (a SELECT of ids, a list, or None for
-    everyone), with closed results up to and including ``through``. Three queries in all."""
+    everyone), with closed results and list adjustments up to and including ``through``. Four
+    queries in all."""
     players = select(Player.id, Player.birth_year)
     entries = select(PlayerEntry).order_by(PlayerEntry.id)
     results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
                      PeriodResult.rating_after).where(PeriodResult.period <= str(through))
+    adjustments = select(RatingAdjustment.player_id, RatingAdjustment.period,
+                         RatingAdjustment.rating_after).where(RatingAdjustment.period <= str(through))
     if player_ids is not None:
         players = players.where(Player.id.in_(player_ids))
         entries = entries.where(PlayerEntry.player_id.in_(player_ids))
         results = results.where(PeriodResult.player_id.in_(player_ids))
+        adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
     histories = {pid: History(birth_year) for pid, birth_year in session.execute(players)}
     for e in session.scalars(entries):
         histories[e.player_id].entries.append(Entry(
@@ -123,6 +132,8 @@ def load_histories(
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
         by_player[pid].append(ClosedResult(Period.parse(period), games, rating_after))
+    for pid, period, rating_after in session.execute(adjustments):
+        by_player[pid].append(ClosedResult(Period.parse(period), 0, rating_after, order=1))
     for pid, rows in by_player.items():
-        histories[pid].results = rows
+        histories[pid].results = sorted(rows, key=lambda r: (r.period, r.order))
     return histories

@@ -1,4 +1,4 @@
-"""initial schema: players, entries, events, games, periods, results
+"""initial schema: players, entries, events, games, periods, results, adjustments
 
 Revision ID: 0001
 Revises:
@@ -130,9 +130,26 @@ def upgrade() -> None:
     with op.batch_alter_table('period_games', schema=None) as batch_op:
         batch_op.create_index('ix_period_games_period_player', ['period', 'player_id'], unique=False)
 
+    op.create_table('rating_adjustments',
+    sa.Column('period', sa.String(length=7), nullable=False),
+    sa.Column('player_id', sa.Integer(), nullable=False),
+    sa.Column('rating_before', sa.Integer(), nullable=False),
+    sa.Column('adjustment', sa.Integer(), nullable=False),
+    sa.Column('rating_after', sa.Integer(), nullable=False),
+    sa.Column('rule', sa.String(length=100), nullable=False),
+    sa.ForeignKeyConstraint(['period'], ['periods.period'], name=op.f('fk_rating_adjustments_period_periods')),
+    sa.ForeignKeyConstraint(['player_id'], ['players.id'], name=op.f('fk_rating_adjustments_player_id_players')),
+    sa.PrimaryKeyConstraint('period', 'player_id', name=op.f('pk_rating_adjustments'))
+    )
+    with op.batch_alter_table('rating_adjustments', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_rating_adjustments_player_id'), ['player_id'], unique=False)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('rating_adjustments', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_rating_adjustments_player_id'))
+
+    op.drop_table('rating_adjustments')
     with op.batch_alter_table('period_games', schema=None) as batch_op:
         batch_op.drop_index('ix_period_games_period_player')
 

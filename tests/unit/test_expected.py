@@ -141,3 +141,34 @@ def test_logistic_d_0() -> None:
 def test_logistic_d_minus_400() -> None:
     # 1 / (1 + 10^1) = 1 / 11 = 0.0909...
     assert logistic_expected(-400) == pytest.approx(1 / 11)
+
+
+# ---------------------------------------------------------------------------
+# The one-time raise on the 1 March 2024 list (RULES.md §8): +round(0.4 x (2000 - R)) below 2000
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rating", "raise_by"),
+    [
+        (1600, 160),  # 0.4 x 400 = 160
+        (1000, 400),  # 0.4 x 1000 = 400
+        (1999, 0),    # 0.4 x 1 = 0.4 -> 0
+        (1998, 1),    # 0.4 x 2 = 0.8 -> 1
+        (1995, 2),    # 0.4 x 5 = 2.0
+        (1618, 153),  # 0.4 x 382 = 152.8 -> 153
+        (2000, 0),    # not below 2000
+        (2400, 0),
+    ],
+)
+def test_march_2024_raise(rating: int, raise_by: int) -> None:
+    from ledger.rules.editions import list_adjustment
+
+    assert list_adjustment(Period(2024, 2), rating) == raise_by
+
+
+def test_no_raise_on_other_lists() -> None:
+    from ledger.rules.editions import list_adjustment
+
+    assert list_adjustment(Period(2024, 1), 1600) == 0
+    assert list_adjustment(Period(2024, 3), 1600) == 0

@@ -1,0 +1,85 @@
+"""What the ledger refuses or reports when games are entered and periods closed: dates it could
+never rate, periods not yet ended, events that move to a later period, the status of each game,
+and the one-time 1 March 2024 raise shown in a player's history."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy import Engine
+
+from ledger.errors import InvalidInput, PeriodError
+from ledger.services.games import add_game, list_games
+from ledger.services.lists import history
+from ledger.services.periods import close_period
+from ledger.services.players import NewPlayer, add_player
+
+
+def _players(engine: Engine) -> None:
+    add_player(engine, NewPlayer("Player, A", rating=1800, prior_games=100))
+    add_player(engine, NewPlayer("Player, B", rating=1700, prior_games=100))
+    add_player(engine, NewPlayer("Player, New"))  # unrated
+
+
+def test_future_date_refused(engine: Engine) -> None:
+    _players(engine)
+    with pytest.raises(InvalidInput, match=r"date: 2026-12-01 is in the future"):
+        add_game(engine, "Player, A", "Player, B", "1-0", "2026-12-01",
+                 today=dt.date(2026, 11, 30))
+    assert list_games(engine) == []
+
+
+def test_period_not_ended_cannot_be_closed(engine: Engine) -> None:
+    _players(engine)
+    # a month in the future would lock every month before it: refused
+    with pytest.raises(PeriodError, match="2027-03 has not ended yet"):
+        close_period(engine, "2027-03", today=dt.date(2026, 11, 30))
+    add_game(engine, "Player, A", "Player, B", "1-0", "2026-11-02", today=dt.date(2026, 11, 30))
+    # 30 November is still part of period 2026-11: it closes from 1 December on
+    with pytest.raises(PeriodError, match="2026-11 has not ended yet .* from 2026-12-01"):
+        close_period(engine, today=dt.date(2026, 11, 30))
+    report = close_period(engine, today=dt.date(2026, 12, 1))
+    # D = +100 -> PD .64; 20 x (1 - .64) = +7.2 -> +7
+    assert {p.name: p.result.change for p in report.players} == {"Player, A": 7, "Player, B": -7}
+
+
+def test_event_running_into_next_month_moves_with_a_note(engine: Engine) -> None:
+    _players(engine)
+    first = add_game(engine, "Player, A", "Player, B", "1-0", "2025-11-28", event="Winter Open",
+                     round_="1")
+    assert first.period == "2025-11" and first.notes == ()
+    second = add_game(engine, "Player, B", "Player, A", "1/2-1/2", "2025-12-02",
+                      event="winter open", round_="2")  # names match ignoring case
+    assert second.period == "2025-12"
+    assert second.notes == ("event 'Winter Open' now ends on 2025-12-02: its 1 earlier game(s) "
+                            "move from period 2025-11 to 2025-12",)
+    assert [g.period for g in list_games(engine)] == ["2025-12", "2025-12"]
+
+
+def test_game_status_through_a_close(engine: Engine) -> None:
+    _players(engine)
+    add_game(engine, "Player, A", "Player, B", "1-0", "2025-11-03")
+    add_game(engine, "Player, A", "Player, New", "1-0", "2025-11-04")
+    add_game(engine, "Player, B", "Player, A", "+/-", "2025-11-05")
+    assert [g.status for g in list_games(engine)] == ["open", "open", "forfeit"]
+    close_period(engine, "2025-11")
+    # the game against the unrated player is not rated for Player, A (B.02 §8.3.1)
+    assert [g.status for g in list_games(engine)] == ["rated", "not rated", "forfeit"]
+
+
+def test_march_2024_raise_is_a_row_of_its_own_in_history(engine: Engine) -> None:
+    add_player(engine, NewPlayer("Player, Left", rating=1600, prior_games=100))
+    add_player(engine, NewPlayer("Player, Right", rating=1990, prior_games=100))
+    add_game(engine, "Player, Left", "Player, Right", "1-0", "2024-02-10")
+    report = close_period(engine, "2024-02")
+    # D = 1600 - 1990 = -390 -> band 375-391 -> .91 for Right, .09 for Left
+    # Left: 20 x (1 - .09) = +18.2 -> +18 -> 1618; Right: 20 x (0 - .91) = -18.2 -> -18 -> 1972
+    assert report.adjustments == 2
+    rows = history(engine, "Player, Left").periods
+    # 1 March 2024 list: 1618 + round(0.4 x (2000 - 1618)) = 1618 + round(152.8) = 1771
+    assert [(r.period, r.games, r.change, r.rating_after, r.note is not None) for r in rows] == [
+        ("2024-02", 1, 18, 1618, False), ("2024-02", 0, 153, 1771, True)]
+    right = history(engine, "Player, Right").periods
+    # 1972 + round(0.4 x 28) = 1972 + round(11.2) = 1983
+    assert [r.rating_after for r in right] == [1972, 1983]
