@@ -1,7 +1,8 @@
 """Alembic environment for the ledger.
 
-Accepts a Connection in ``config.attributes["connection"]`` (how ``ledger init`` and the tests run
-it) or an Engine (pytest-alembic), else builds an engine from ``sqlalchemy.url`` (the developer's ``alembic`` command line).
+Accepts a Connection in ``config.attributes["connection"]`` (how ``ledger init`` and the tests
+run it) or an Engine (pytest-alembic), else builds an engine from ``sqlalchemy.url`` (the
+developer's ``alembic`` command line).
 ``render_as_batch`` lets SQLite alter tables. Revisions never import the ORM models.
 """
 

@@ -7,6 +7,7 @@ writes everything in one transaction (or nothing, on any error or with ``dry_run
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from ledger.errors import ImportRejected, LedgerError, Problem
 from ledger.formats.pgn import PgnGame, read_pgn_file
 from ledger.services.games import (
     GameKey,
+    check_date,
     existing_games,
     find_event,
     game_key,
@@ -115,19 +117,29 @@ class _Matcher:
 
 
 def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
-               dry_run: bool = False) -> ImportReport:
+               dry_run: bool = False, today: dt.date | None = None) -> ImportReport:
     """``ledger import FILE.pgn``: record the file's games in one transaction.
 
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
-    tag: unreadable games, unknown players (without ``register_players``), games in a closed
-    period, a game already recorded with another result. Games already recorded are skipped.
+    tag: unreadable games, unknown players (without ``register_players``), dates in the future
+    (after ``today``) or before 2022, games in a closed period, a game already recorded with
+    another result. Games already recorded are skipped.
     """
     readout = read_pgn_file(path)
     name = str(path)
     report = ImportReport(name, dry_run, games_in_file=len(readout.games) + len(readout.errors))
     report.problems.extend(readout.problems)
+    today = today or dt.date.today()
+    datable = []
+    for g in readout.games:
+        try:
+            check_date(g.date, today, field="Date")
+        except LedgerError as exc:
+            report.problems.append(Problem(name, g.line, "Date", str(exc).removeprefix("Date: ")))
+        else:
+            datable.append(g)
     with transaction(engine, dry_run=dry_run) as session:
-        _record(session, name, readout.games, register_players, report)
+        _record(session, name, datable, register_players, report)
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
     return report

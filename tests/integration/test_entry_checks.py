@@ -83,3 +83,23 @@ def test_march_2024_raise_is_a_row_of_its_own_in_history(engine: Engine) -> None
     right = history(engine, "Player, Right").periods
     # 1972 + round(0.4 x 28) = 1972 + round(11.2) = 1983
     assert [r.rating_after for r in right] == [1972, 1983]
+
+
+def test_import_refuses_dates_it_could_never_rate(engine: Engine, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ledger.errors import ImportRejected
+    from ledger.services.imports import import_pgn
+
+    _players(engine)
+    game = ('[Event "Club"]\n[Date "{date}"]\n[Round "{r}"]\n[White "Player, A"]\n'
+            '[Black "Player, B"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n')
+    pgn = tmp_path / "dates.pgn"
+    pgn.write_text(game.format(date="2021.12.30", r=1) + game.format(date="2026.12.01", r=2),
+                   encoding="utf-8")
+    with pytest.raises(ImportRejected) as rejected:
+        import_pgn(engine, str(pgn), today=dt.date(2026, 11, 30))
+    # the second game starts on line 10 (9 lines per game above)
+    assert [(p.line, p.field) for p in rejected.value.problems if p.severity == "error"] == [
+        (1, "Date"), (10, "Date")]
+    assert "2022" in rejected.value.problems[0].message
+    assert "future" in rejected.value.problems[1].message
+    assert list_games(engine) == []
