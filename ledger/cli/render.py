@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ledger.errors import Problem
 from ledger.services.games import GameView
@@ -16,6 +17,17 @@ from ledger.services.imports import ImportReport
 from ledger.services.lists import PlayerHistory, RatingList
 from ledger.services.periods import CloseReport, PeriodView
 from ledger.services.players import PlayerView
+
+
+class PlainTable(Table):
+    """A Rich table whose title, caption and cells are plain text, never console markup: names
+    come from users and files, and ``[red]`` in a name must print as typed."""
+
+    def __init__(self, *args: Any, title: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, title=Text(title) if title is not None else None, **kwargs)
+
+    def add_row(self, *renderables: Any, **kwargs: Any) -> None:
+        super().add_row(*(Text(c) if isinstance(c, str) else c for c in renderables), **kwargs)
 
 
 def _out() -> Console:
@@ -80,7 +92,7 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     if as_json:
         _json(_player_dict(v))
         return
-    table = Table(title=("Registered" if added else None), show_header=False, box=None)
+    table = PlainTable(title=("Registered" if added else None), show_header=False, box=None)
     table.add_column(style="bold")
     table.add_column()
     games = ("unknown: treated as established (30 or more)" if v.history_unknown
@@ -104,7 +116,7 @@ def player_list(views: list[PlayerView], as_json: bool) -> None:
     if as_json:
         _json({"players": [_player_dict(v) for v in views]})
         return
-    table = Table(title=f"Players ({len(views)})")
+    table = PlainTable(title=f"Players ({len(views)})")
     for col in ("id", "name", "FIDE id", "fed", "title", "born", "rating", "rated games", "K"):
         table.add_column(col, justify="left" if col in ("name", "FIDE id", "fed", "title") else "right")
     for v in views:
@@ -128,7 +140,7 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
                           "event": g.event, "round": g.round}
                          for g in views]})
         return
-    table = Table(title=f"{title} ({len(views)})")
+    table = PlainTable(title=f"{title} ({len(views)})")
     for col in ("id", "date", "period", "event", "round", "white", "black", "result", "status"):
         table.add_column(col)
     for g in views:
@@ -195,7 +207,7 @@ def close_report(r: CloseReport, as_json: bool) -> None:
         _json(_close_dict(r))
         return
     state = "dry run, nothing written" if r.dry_run else "closed"
-    table = Table(title=f"Rating period {r.period} ({state}; rules of {r.edition})")
+    table = PlainTable(title=f"Rating period {r.period} ({state}; rules of {r.edition})")
     for col in ("name", "FIDE id", "before", "games", "score", "expected", "K", "K reason",
                 "K x (S - PD)", "change", "after"):
         table.add_column(col, justify="left" if col in ("name", "K reason") else "right")
@@ -210,7 +222,7 @@ def close_report(r: CloseReport, as_json: bool) -> None:
     console.print(table)
     if r.dry_run:
         for p in r.players:
-            games = Table(title=f"{p.name}: K {p.result.k}", title_justify="left")
+            games = PlainTable(title=f"{p.name}: K {p.result.k}", title_justify="left")
             for col in ("opponent", "rating", "D", "D counted", "PD", "S", "S - PD"):
                 games.add_column(col, justify="left" if col == "opponent" else "right")
             for a in p.result.games:
@@ -235,7 +247,7 @@ def period_list(views: list[PeriodView], as_json: bool) -> None:
                             "closed_at": v.closed_at.isoformat(timespec="seconds"),
                             "players_rated": v.players, "games": v.games} for v in views]})
         return
-    table = Table(title="Closed rating periods")
+    table = PlainTable(title="Closed rating periods")
     for col in ("period", "rules of", "closed at (UTC)", "players rated", "games"):
         table.add_column(col)
     for v in views:
@@ -253,10 +265,10 @@ def rating_list(rl: RatingList, as_json: bool) -> None:
              "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
              "birth_year": r.birth_year} for r in rl.rows]})
         return
-    table = Table(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
+    table = PlainTable(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
     for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born"):
         table.add_column(col, justify="right" if col in ("rank", "rating", "games", "K") else "left")
-    table.caption = f"games: rated games in {rl.period}; K: the K-factor for the next period"
+    table.caption = Text(f"games: rated games in {rl.period}; K: the K-factor for the next period")
     for r in rl.rows:
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
                       r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""))
@@ -275,7 +287,7 @@ def history(h: PlayerHistory, as_json: bool) -> None:
         return
     v = h.player
     rating = v.rating if v.rating is not None else "unrated"
-    table = Table(title=f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): "
+    table = PlainTable(title=f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): "
                         f"rating {rating}, K {v.k} ({v.k_reason.value}) for {v.next_period}")
     for col in ("period", "before", "games", "score", "expected", "K", "K reason", "change",
                 "after"):

@@ -1,8 +1,11 @@
 """Engines for the ledger's database: SQLite by default, any SQLAlchemy URL (PostgreSQL) otherwise.
 
-SQLite gets foreign keys, WAL, a busy timeout and the two pysqlite hooks from SQLAlchemy's docs
+SQLite gets foreign keys, a busy timeout and the two pysqlite hooks from SQLAlchemy's docs
 ("Serializable isolation / Savepoints / Transactional DDL") so that transactions, savepoints and
-migrations are really transactional on Python 3.11.
+migrations are really transactional on Python 3.11. A transaction that will write starts with
+``BEGIN IMMEDIATE`` (engine option ``ledger_write``), so two writers queue on the busy timeout
+instead of one failing with "database is locked" halfway. WAL is switched on by ``ledger init``
+only: opening a file never changes it.
 """
 
 from __future__ import annotations
@@ -10,42 +13,58 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from ledger.errors import LedgerError, NeedsInit
 
-
-def database_url(db: str) -> str:
-    """A SQLAlchemy URL for ``db``: a URL is kept as is, anything else is a SQLite file path."""
-    if "://" in db:
-        return db
-    return f"sqlite:///{Path(db).expanduser()}"
+#: Seconds a command waits for another one that holds the write lock.
+BUSY_TIMEOUT_SECONDS = 30
 
 
-def sqlite_path(url: str) -> Path | None:
+def database_url(db: str) -> URL:
+    """A SQLAlchemy URL for ``db``: a URL is parsed, anything else is a SQLite file path taken
+    literally (``?`` and ``%`` are part of the name). Raises ``LedgerError`` naming ``--db``."""
+    try:
+        if "://" in db:
+            return make_url(db)
+        return URL.create("sqlite", database=str(Path(db).expanduser()))
+    except (ArgumentError, RuntimeError, ValueError) as exc:
+        raise LedgerError(f"--db: {db!r} is neither a file path nor a database URL ({exc})") from None
+
+
+def sqlite_path(url: URL) -> Path | None:
     """The file of a SQLite URL, or None for other databases and in-memory SQLite."""
-    u = make_url(url)
-    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
         return None
-    return Path(u.database)
+    return Path(url.database)
 
 
 def make_engine(db: str, *, must_exist: bool = False) -> Engine:
     """Create the engine for ``db`` (path or URL).
 
     With ``must_exist`` a SQLite file that does not exist raises ``NeedsInit`` instead of being
-    created empty (every command but ``ledger init``).
+    created empty (every command but ``ledger init``). Raises ``LedgerError`` for an in-memory
+    database (it would keep nothing), a directory, or a database whose driver is not installed.
     """
     url = database_url(db)
     path = sqlite_path(url)
+    if url.get_backend_name() == "sqlite" and path is None:
+        raise LedgerError(f"--db: {db!r} is an in-memory database, which keeps nothing; give a file")
     if path is not None and path.is_dir():
         raise LedgerError(f"--db: {path} is a directory, not a ledger file")
     if must_exist and path is not None and not path.exists():
         raise NeedsInit(f"no ledger at {path}: run `ledger init` to create it")
-    if path is None or make_url(url).get_backend_name() != "sqlite":
-        return create_engine(url)
-    engine = create_engine(url, connect_args={"timeout": 30})
+    try:
+        if path is None:
+            return create_engine(url)
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+    except ImportError as exc:
+        raise LedgerError(f"--db: the database driver for {url.drivername!r} is not installed "
+                          f"({exc.name}); for PostgreSQL: pip install 'psycopg[binary]'") from None
+    except ArgumentError as exc:
+        raise LedgerError(f"--db: {db!r} cannot be used: {exc}") from None
     _install_sqlite_hooks(engine)
     return engine
 
@@ -53,14 +72,27 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
 def _install_sqlite_hooks(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Let SQLAlchemy, not pysqlite, emit BEGIN (SQLAlchemy docs, pysqlite "Serializable isolation").
+        # Let SQLAlchemy, not pysqlite, emit BEGIN (SQLAlchemy docs: pysqlite "Serializable
+        # isolation / Savepoints / Transactional DDL").
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_SECONDS * 1000}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN")
+        write = conn.get_execution_options().get("ledger_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def use_wal(engine: Engine) -> None:
+    """Switch a SQLite ledger to write-ahead logging (readers never wait for a writer)."""
+    if engine.url.get_backend_name() == "sqlite":
+        raw = engine.raw_connection()  # outside any transaction, as the pragma requires
+        try:
+            cursor = raw.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.close()
+        finally:
+            raw.close()

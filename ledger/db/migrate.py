@@ -12,9 +12,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, inspect
 
-from ledger.errors import NeedsInit
+from ledger.errors import LedgerError, NeedsInit
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -47,17 +47,42 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
+def known_revisions() -> set[str]:
+    """Every revision id in this installation's migrations."""
+    return {r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+
+
+def _refuse_unknown(engine: Engine, current: str | None) -> None:
+    if current is not None and current not in known_revisions():
+        raise LedgerError(f"the database was made by a newer version of ledger (schema revision "
+                          f"{current}); install that version to use it")
+
+
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
-    """Upgrade the database to ``revision`` in one transaction; return (before, after) revisions."""
+    """Upgrade the database to ``revision`` in one transaction; return (before, after) revisions.
+
+    Raises ``LedgerError`` for a database of another program (tables, no ledger revision) or of a
+    newer ledger; neither is touched.
+    """
     before = current_revision(engine)
+    _refuse_unknown(engine, before)
+    if before is None:
+        with engine.connect() as conn:
+            tables = sorted(inspect(conn).get_table_names())
+        if tables:
+            listed = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
+            raise LedgerError(f"the database is not a ledger: it already holds other tables "
+                              f"({listed}); give ledger a new file")
     with engine.begin() as conn:
         command.upgrade(alembic_config(conn), revision)
     return before, current_revision(engine)
 
 
 def require_current(engine: Engine) -> None:
-    """Raise ``NeedsInit`` unless the database is at the latest revision."""
+    """Raise ``NeedsInit`` unless the database is at the latest revision (``LedgerError`` when a
+    newer ledger made it)."""
     current, head = current_revision(engine), head_revision()
+    _refuse_unknown(engine, current)
     if current != head:
         state = "is not a ledger yet" if current is None else f"is at revision {current}, not {head}"
         raise NeedsInit(f"the database {state}: run `ledger init` to create or upgrade it")

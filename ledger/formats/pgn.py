@@ -70,6 +70,8 @@ _DATE = re.compile(r"([0-9?]{4})\.([0-9?]{2})\.([0-9?]{2})")
 _RATING = re.compile(r"[0-9]{1,4}")
 _FIDE_ID = re.compile(r"[0-9]{1,10}")
 
+# The end of a complete PGN file: the last game's termination marker (PGN §8.2.6), then blanks.
+_ENDS_WITH_TERMINATION = re.compile(r"(?:1-0|0-1|1/2-1/2|½-½|\*)\s*$")
 _NO_VALUE = frozenset({"", "?", "-"})
 _PGN_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2"})
 # The tags this reader uses; the same tag twice with different values is an error for these only.
@@ -97,6 +99,10 @@ NO_MOVES_DRAW = "no moves: a draw without play, not rated (FIDE B.02 §5.1)"
 ONE_SIDE_MOVED = "fewer than one move each: not rated (FIDE B.02 §5.1)"
 UNFINISHED = "unfinished game (*): not a result"
 DOUBLE_FORFEIT = "0-0 is a double forfeit or unplayed game; record it with `ledger game add ... -/-`"
+NO_TERMINATION = ("the moves end without a game termination marker (1-0, 0-1, 1/2-1/2 or *), "
+                  "as every PGN game must: is the file cut short?")
+CUT_SHORT = ("the file ends inside this game, with no game termination marker (1-0, 0-1, "
+             "1/2-1/2 or *) after its moves, as every PGN game must have: is the file cut short?")
 NOT_A_RATING = "not a rating: ignored"
 NOT_A_FIDE_ID = "not a FIDE id: ignored"
 
@@ -303,7 +309,13 @@ def _read_text(text: str, filename: str) -> PgnReadout:
             continue
         if game is None:
             break
-        record, game_problems = _convert(builder, lines.between(start, stream.tell()), filename)
+        game_lines = lines.between(start, stream.tell())
+        record, game_problems = _convert(builder, game_lines, filename)
+        at_end = stream.tell() >= len(text)
+        if record is not None and at_end and not _ENDS_WITH_TERMINATION.search(text):
+            line = game_lines[-1][0] if game_lines else None
+            game_problems.append(Problem(filename, line, "moves", CUT_SHORT))
+            record = None
         problems.extend(sorted(game_problems, key=lambda p: p.line or 0))
         if record is not None:
             games.append(record)

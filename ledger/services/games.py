@@ -228,6 +228,6 @@ def list_games(engine: Engine, period: str | None = None,
                player: str | None = None) -> list[GameView]:
     """``ledger game list``: games by date, optionally of one period and/or one player."""
     wanted = Period.parse(period) if period else None
-    with transaction(engine, dry_run=True) as session:
+    with transaction(engine, write=False) as session:
         player_id = resolve(session, player).id if player else None
         return _views(session, None, wanted, player_id)

@@ -63,7 +63,7 @@ def rating_list(engine: Engine, period: str | None = None) -> RatingList:
     Every player with a published rating, by rating then name; equal ratings share a rank.
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
     """
-    with transaction(engine, dry_run=True) as session:
+    with transaction(engine, write=False) as session:
         closed = _closed(session, period)
         following = closed.next()
         histories = load_histories(session, None, through=closed)
@@ -115,7 +115,7 @@ class PlayerHistory:
 
 def history(engine: Engine, ref: str) -> PlayerHistory:
     """``ledger history``: the player ``ref`` names and their period results, oldest first."""
-    with transaction(engine, dry_run=True) as session:
+    with transaction(engine, write=False) as session:
         player = resolve(session, ref)
         rows = session.scalars(select(PeriodResultRow).where(PeriodResultRow.player_id == player.id)
                                .order_by(PeriodResultRow.period))

@@ -201,7 +201,7 @@ def _audit_rows(target: Period, results: dict[int, PeriodResult]) -> list[dict[s
 
 def list_periods(engine: Engine) -> list[PeriodView]:
     """``ledger period list``: closed periods, oldest first."""
-    with transaction(engine, dry_run=True) as session:
+    with transaction(engine, write=False) as session:
         rated = dict(session.execute(select(PeriodResultRow.period, func.count())
                                      .group_by(PeriodResultRow.period)).all())
         games = dict(session.execute(select(Game.period, func.count())

@@ -199,11 +199,11 @@ def _earliest_game_period(session: Session) -> Period:
 
 def list_players(engine: Engine) -> list[PlayerView]:
     """``ledger player list``: every player, by name, with the rating in force for the next close."""
-    with transaction(engine, dry_run=True) as session:
+    with transaction(engine, write=False) as session:
         return player_views(session, None)
 
 
 def show_player(engine: Engine, ref: str) -> PlayerView:
     """``ledger player show``: one player (see ``resolve`` for ``ref``)."""
-    with transaction(engine, dry_run=True) as session:
+    with transaction(engine, write=False) as session:
         return player_views(session, [resolve(session, ref).id])[0]

@@ -10,7 +10,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ledger.db import migrate
-from ledger.db.engine import make_engine
+from ledger.db.engine import make_engine, use_wal
 from ledger.errors import LedgerError
 
 
@@ -39,7 +39,9 @@ def init_ledger(db: str) -> tuple[str | None, str | None]:
     """Create the ledger at ``db`` or upgrade it to the latest revision; return (before, after)."""
     engine = make_engine(db)
     try:
-        return migrate.upgrade(engine)
+        revisions = migrate.upgrade(engine)
+        use_wal(engine)
+        return revisions
     except SQLAlchemyError as exc:
         raise LedgerError(f"cannot create or upgrade the ledger at {db}: {_reason(exc)}") from None
     finally:
@@ -47,9 +49,12 @@ def init_ledger(db: str) -> tuple[str | None, str | None]:
 
 
 @contextmanager
-def transaction(engine: Engine, *, dry_run: bool = False) -> Iterator[Session]:
-    """One transaction: committed when the block ends, rolled back on any error or with ``dry_run``."""
-    with Session(engine, expire_on_commit=False) as session, session.begin():
+def transaction(engine: Engine, *, write: bool = True, dry_run: bool = False) -> Iterator[Session]:
+    """One transaction: committed when the block ends, rolled back on any error, with
+    ``dry_run``, or when it only reads (``write=False``). A writing transaction takes the write
+    lock when it begins (SQLite ``BEGIN IMMEDIATE``), so concurrent writers wait their turn."""
+    bind = engine.execution_options(ledger_write=True) if write else engine
+    with Session(bind, expire_on_commit=False) as session, session.begin():
         yield session
-        if dry_run:
+        if dry_run or not write:
             session.rollback()

@@ -649,3 +649,26 @@ def test_pgn_like_token_soup_never_raises(pieces: list[str]) -> None:
     for game in readout.games:
         assert 1 <= game.line <= lines
         assert game.white and game.black and game.white.casefold() != game.black.casefold()
+
+
+def test_a_file_cut_short_is_an_error_on_its_last_game(tmp_path: Path) -> None:
+    whole = one_tag_per_line(
+        '[Date "2025.11.01"][White "A"][Black "B"][Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n'
+        '[Date "2025.11.02"][White "C"][Black "D"][Result "0-1"]\n\n1. d4 d5 2. c4 dxc4 0-1\n'
+    )
+    # the second game starts on line 8 (4 tags, a blank, the moves and a blank are lines 1-7)
+    lines = whole.splitlines()
+    assert lines[7] == '[Date "2025.11.02"]'
+    cut_in_moves = "\n".join(lines[:-1]) + "\n1. d4 d5 2. c4"
+    cut_after_tags = "\n".join(lines[:11]) + "\n"  # all four tags, no moves: not a forfeit
+    for text in (cut_in_moves, cut_after_tags):
+        readout = read_pgn_file(write(tmp_path, text))
+        assert [g.white for g in readout.games] == ["A"]
+        assert [(p.field, p.severity) for p in readout.errors] == [("moves", "error")]
+        assert "cut short" in readout.errors[0].message
+        assert readout.errors[0].line is not None and readout.errors[0].line >= 8
+    cut_in_a_tag = "\n".join(lines[:10]) + '\n[Result "0-'
+    readout = read_pgn_file(write(tmp_path, cut_in_a_tag))
+    assert [g.white for g in readout.games] == ["A"]
+    assert [(p.line, p.field) for p in readout.errors] == [(8, "Result")]  # no Result tag
+    assert [g.white for g in read_pgn_file(write(tmp_path, whole)).games] == ["A", "C"]
