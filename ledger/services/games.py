@@ -7,6 +7,7 @@ A game belongs to the rating period in which its event ended (a game with no eve
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, replace
 
 from sqlalchemy import Engine, func, or_, select, update
@@ -21,11 +22,22 @@ from ledger.services.session import transaction
 
 
 def parse_date(text: str, field: str = "date") -> dt.date:
-    """Parse ``YYYY-MM-DD``; raise ``InvalidInput`` naming ``field``."""
+    """Parse ``YYYY-MM-DD`` (that form only); raise ``InvalidInput`` naming ``field``."""
     try:
+        if not _DATE_RE.fullmatch(text.strip()):
+            raise ValueError
         return dt.date.fromisoformat(text.strip())
     except ValueError:
         raise InvalidInput(f"{field}: {text!r} is not a date; write YYYY-MM-DD") from None
+
+
+def clean_label(text: str | None, field: str, limit: int) -> str | None:
+    """An event name or round as stored: trimmed, None when empty; ``InvalidInput`` if too long."""
+    if text is None or not text.strip():
+        return None
+    if len(text.strip()) > limit:
+        raise InvalidInput(f"{field}: {len(text.strip())} characters; at most {limit}")
+    return text.strip()
 
 
 def last_closed_period(session: Session) -> Period | None:
@@ -42,6 +54,13 @@ def check_open(period: Period, last_closed: Period | None, what: str) -> None:
             "are closed; late results are not supported yet)")
 
 
+_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+MAX_ROUND, MAX_EVENT = 20, 200
+#: A game joins a recorded event of the same name only within this many days of its dates;
+#: further away it starts a new event (an annual event keeps its name from year to year).
+EVENT_REACH_DAYS = 31
+
+
 def check_date(day: dt.date, today: dt.date, field: str = "date") -> None:
     """Refuse a game date the ledger could never rate: after ``today``, or before the first rule
     edition it implements (2022-01). Raises ``InvalidInput`` naming ``field``."""
@@ -55,9 +74,10 @@ def check_date(day: dt.date, today: dt.date, field: str = "date") -> None:
 
 def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
                exact_start: bool) -> list[Event]:
+    reach = dt.timedelta(days=EVENT_REACH_DAYS)
     query = select(Event).where(func.lower(Event.name) == name.lower())
     query = (query.where(Event.start_date == start) if exact_start
-             else query.where(Event.start_date <= end))
+             else query.where(Event.start_date <= end + reach, Event.end_date >= start - reach))
     return list(session.scalars(query.order_by(Event.start_date.desc())))
 
 
@@ -81,7 +101,8 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     """Find or create the event ``name`` for games dated ``start``..``end``; return it and its period.
 
     Names match ignoring case. An event is reused while its period is open (``exact_start``: only
-    the one with that start date); its dates widen to cover the new games, and if its end moves to a
+    the one with that start date; otherwise one within ``EVENT_REACH_DAYS`` of these dates); its
+    dates widen to cover the new games, and if its end moves to a
     later month its games move with it (a game belongs to the period its event ended in). What
     moved, or a new event started beside a closed one of the same name, is added to ``notes``.
     Raises ``PeriodError`` if the event's period would be closed.
@@ -167,16 +188,16 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     parsed_result = Result.parse(result)
     day = parse_date(date)
     check_date(day, today or dt.date.today())
-    if round_ is not None and not round_.strip():
-        round_ = None
+    round_ = clean_label(round_, "round", MAX_ROUND)
+    event = clean_label(event, "event", MAX_EVENT)
     notes: list[str] = []
     with transaction(engine) as session:
         w, b = resolve(session, white), resolve(session, black)
         if w.id == b.id:
             raise InvalidInput(f"black: {b.name} cannot play themselves (white is the same player)")
         check_open(Period.of(day), last_closed_period(session), f"date: {day}")
-        if event is not None and event.strip():
-            ev, period = place_in_event(session, event.strip(), day, day,
+        if event is not None:
+            ev, period = place_in_event(session, event, day, day,
                                         source="ledger game add", notes=notes)
             event_id: int | None = ev.id
         else:
@@ -227,7 +248,7 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
 def list_games(engine: Engine, period: str | None = None,
                player: str | None = None) -> list[GameView]:
     """``ledger game list``: games by date, optionally of one period and/or one player."""
-    wanted = Period.parse(period) if period else None
+    wanted = Period.parse(period) if period is not None else None
     with transaction(engine, write=False) as session:
-        player_id = resolve(session, player).id if player else None
+        player_id = resolve(session, player).id if player is not None else None
         return _views(session, None, wanted, player_id)

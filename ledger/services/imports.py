@@ -97,7 +97,9 @@ class _Matcher:
                 name=name, fide_id=fide_id, title=getattr(g, f"{side}_title"), rating=elo,
                 prior_games=None), source=f"import {self.file}", effective_from=Period.of(start))
         except LedgerError as exc:
-            self._error(g, tag, str(exc))
+            field = {"rating": f"{tag}Elo", "fide-id": f"{tag}FideId",
+                     "title": f"{tag}Title"}.get(str(exc).split(":")[0], tag)
+            self._error(g, field, str(exc))
             return None
         self.report.players_registered.append(name)
         if fide_id is not None:
@@ -155,7 +157,8 @@ def _record(session: Session, name: str, games: list[PgnGame], register_players:
     for g, w, b in paired:
         assert w is not None and b is not None
         if w.id == b.id:
-            report.problems.append(Problem(name, g.line, "Black", f"{b.name} cannot play themselves"))
+            report.problems.append(Problem(name, g.line, "Black", f"White and Black are the same "
+                                           f"ledger player, {b.name} (#{b.id})"))
             continue
         by_event[g.event].append((g, w, b))
     last_closed = last_closed_period(session)

@@ -98,7 +98,7 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     period before 2022-01, or a period that has not ended by ``today`` (default: the date today).
     ``edition`` overrides the edition in force (for tests only).
     """
-    named = Period.parse(period) if period else None
+    named = Period.parse(period) if period is not None else None
     today = today or dt.date.today()
     with transaction(engine, dry_run=dry_run) as session:
         target = _target_period(session, named)

@@ -18,7 +18,13 @@ from ledger.services.state import load_histories
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 _FED_RE = re.compile(r"^[A-Z]{3}$")
-MIN_RATING, MAX_RATING = 100, 3500
+#: Ratings a player can bring: from the lowest floor of any supported edition (1000, 2022-2024).
+MIN_RATING, MAX_RATING = 1000, 3500
+MAX_NAME = 200
+MAX_FIDE_ID = 9_999_999_999
+MAX_PRIOR_GAMES = 100_000
+MAX_ID = 2**62
+_ID_RE = re.compile(r"#?[0-9]{1,30}")
 
 
 @dataclass(frozen=True)
@@ -62,9 +68,12 @@ class PlayerView:
 
 def validate_new_player(p: NewPlayer) -> None:
     """Raise ``InvalidInput`` naming the field for any invalid value."""
-    if not p.name.strip():
-        raise InvalidInput("name: must not be empty")
-    if p.fide_id is not None and p.fide_id <= 0:
+    name = p.name.strip()
+    if not any(ch.isalpha() for ch in name):
+        raise InvalidInput(f"name: {p.name!r} has no letters; write it as \"Surname, Name\"")
+    if len(name) > MAX_NAME:
+        raise InvalidInput(f"name: {len(name)} characters; at most {MAX_NAME}")
+    if p.fide_id is not None and not 0 < p.fide_id <= MAX_FIDE_ID:
         raise InvalidInput(f"fide-id: {p.fide_id} is not a FIDE id")
     if p.birth_year is not None and not 1880 <= p.birth_year <= 2100:
         raise InvalidInput(f"birth-year: {p.birth_year} is not a plausible year of birth")
@@ -76,8 +85,8 @@ def validate_new_player(p: NewPlayer) -> None:
         raise InvalidInput(f"title: {p.title!r} must be one of {', '.join(TITLES)}")
     if p.rating is not None and not MIN_RATING <= p.rating <= MAX_RATING:
         raise InvalidInput(f"rating: {p.rating} is outside {MIN_RATING}..{MAX_RATING}")
-    if p.prior_games is not None and p.prior_games < 0:
-        raise InvalidInput(f"prior-games: {p.prior_games} must be 0 or more")
+    if p.prior_games is not None and not 0 <= p.prior_games <= MAX_PRIOR_GAMES:
+        raise InvalidInput(f"prior-games: {p.prior_games} must be 0 to {MAX_PRIOR_GAMES}")
 
 
 def first_open_period(session: Session) -> Period | None:
@@ -128,22 +137,24 @@ def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
 
 
 def resolve(session: Session, ref: str) -> Player:
-    """The player ``ref`` names: ``#ID`` or a number (internal id or FIDE id), or a name.
+    """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
 
-    A name matches exactly (ignoring case), else as a unique part of one name. Raises ``NotFound``
-    or ``Ambiguous`` (listing the candidates).
+    A name matches exactly, else ignoring case (Unicode case folding: ``åberg`` finds
+    ``Åberg``), else as a unique part of one name. Raises ``NotFound`` or ``Ambiguous`` (listing
+    the candidates); ``InvalidInput`` for an empty reference.
     """
     text = ref.strip()
     if not text:
         raise InvalidInput("player: empty player reference")
-    if text.startswith("#") and text[1:].isdigit():
-        player = session.get(Player, int(text[1:]))
-        if player is None:
-            raise NotFound(f"player: no player with id {text}")
-        return player
-    if text.isdigit():
-        by_fide = session.scalar(select(Player).where(Player.fide_id == int(text)))
-        by_id = session.get(Player, int(text))
+    if _ID_RE.fullmatch(text):
+        number = int(text.lstrip("#"))
+        by_id = session.get(Player, number) if number <= MAX_ID else None
+        if text.startswith("#"):
+            if by_id is None:
+                raise NotFound(f"player: no player with id {text}")
+            return by_id
+        by_fide = (session.scalar(select(Player).where(Player.fide_id == number))
+                   if number <= MAX_FIDE_ID else None)
         if by_fide is not None and by_id is not None and by_fide.id != by_id.id:
             raise Ambiguous(f"player: {text} is the FIDE id of {by_fide.name} and the id of "
                             f"{by_id.name}; write #{by_id.id} for the id")
@@ -151,19 +162,23 @@ def resolve(session: Session, ref: str) -> Player:
         if found is None:
             raise NotFound(f"player: no player with id or FIDE id {text}")
         return found
-    exact = list(session.scalars(select(Player).where(func.lower(Player.name) == text.lower())))
+    exact = list(session.scalars(select(Player).where(Player.name == text)))
     if len(exact) == 1:
         return exact[0]
-    candidates = exact or list(session.scalars(
-        select(Player).where(func.lower(Player.name).contains(text.lower(), autoescape=True))
-        .order_by(Player.name).limit(11)))
-    if not candidates:
+    if not exact:
+        folded = text.casefold()
+        names = session.execute(select(Player.id, Player.name).order_by(Player.name)).all()
+        ids = [pid for pid, name in names if name.casefold() == folded]
+        if not ids:
+            ids = [pid for pid, name in names if folded in name.casefold()]
+        exact = [p for pid in ids[:11] if (p := session.get(Player, pid)) is not None]
+    if not exact:
         raise NotFound(f"player: no player named {text!r}")
-    if len(candidates) > 1:
+    if len(exact) > 1:
         listed = "; ".join(f"#{c.id} {c.name}" + (f" (FIDE {c.fide_id})" if c.fide_id else "")
-                           for c in candidates[:10])
+                           for c in exact[:10])
         raise Ambiguous(f"player: {text!r} matches several players: {listed}")
-    return candidates[0]
+    return exact[0]
 
 
 def player_views(session: Session, ids: list[int] | None) -> list[PlayerView]:
