@@ -7,11 +7,14 @@ teardown so that no connection is left for the garbage collector (pytest runs wi
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.engine import make_url
 
 from ledger.services.session import init_ledger, open_ledger
 
@@ -28,12 +31,32 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+#: Run the service tests on another database too: a server URL such as
+#: postgresql+psycopg://postgres:pg@localhost/postgres (each test gets a database of its own).
+SERVER_URL = os.environ.get("LEDGER_TEST_DATABASE_URL")
+
+
 @pytest.fixture
-def ledger_db(tmp_path: Path) -> str:
-    """A freshly initialised ledger in its own SQLite file; returns the path as a string."""
-    path = tmp_path / "ledger.db"
-    init_ledger(str(path))
-    return str(path)
+def ledger_db(tmp_path: Path) -> Iterator[str]:
+    """A freshly initialised ledger in its own SQLite file (returned as a path string), or, with
+    ``LEDGER_TEST_DATABASE_URL`` set, in a fresh database on that server (returned as a URL)."""
+    if not SERVER_URL:
+        path = tmp_path / "ledger.db"
+        init_ledger(str(path))
+        yield str(path)
+        return
+    name = f"ledger_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(SERVER_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"CREATE DATABASE {name}")
+        url = make_url(SERVER_URL).set(database=name).render_as_string(hide_password=False)
+        init_ledger(url)
+        yield url
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        admin.dispose()
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.cli import render
@@ -94,8 +95,8 @@ def init(ctx: typer.Context) -> None:
     """Create the ledger database, or upgrade an older one to the latest schema."""
     db = _db(ctx)
     before, after = init_ledger(db)
-    if "://" not in db:
-        db = str(Path(db).resolve())
+    db = (make_url(db).render_as_string(hide_password=True) if "://" in db
+          else str(Path(db).resolve()))
     if before == after:
         render.say(f"ledger at {db} is up to date (revision {after})")
     elif before is None:
