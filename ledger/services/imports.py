@@ -68,6 +68,8 @@ class _Matcher:
             self.by_name[p.name].append(p)
 
     def find(self, g: PgnGame, side: str) -> Player | None:
+        """The ledger player for ``side`` ("white" or "black") of ``g``: by FIDE id, then exact
+        name; registered from the tags when allowed. None (with an error recorded) otherwise."""
         name: str = getattr(g, side)
         fide_id: int | None = getattr(g, f"{side}_fide_id")
         tag = side.capitalize()
