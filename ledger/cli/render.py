@@ -82,7 +82,9 @@ def _player_dict(v: PlayerView) -> dict[str, Any]:
             "sex": v.sex, "federation": v.federation, "title": v.title, "rating": v.rating,
             "rated_games": v.rated_games, "history_unknown": v.history_unknown,
             "reached_2400": v.reached_2400, "reached_2300": v.reached_2300,
-            "k": v.k, "k_reason": v.k_reason.value, "next_period": v.next_period}
+            "k": v.k if v.rating is not None else None,
+            "k_reason": v.k_reason.value if v.rating is not None else None,
+            "next_period": v.next_period}
 
 
 def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
@@ -174,6 +176,8 @@ def import_report(r: ImportReport, as_json: bool) -> None:
     if r.not_rated:
         lines.append("recorded, not rated: "
                      + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
+    if not r.games_in_file:
+        lines.append("no games were found in the file")
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:
@@ -287,8 +291,9 @@ def history(h: PlayerHistory, as_json: bool) -> None:
         return
     v = h.player
     rating = v.rating if v.rating is not None else "unrated"
+    k = f"K {v.k} ({v.k_reason.value})" if v.rating is not None else "no K while unrated"
     table = PlainTable(title=f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): "
-                        f"rating {rating}, K {v.k} ({v.k_reason.value}) for {v.next_period}")
+                       f"rating {rating}, {k} for {v.next_period}")
     for col in ("period", "before", "games", "score", "expected", "K", "K reason", "change",
                 "after"):
         table.add_column(col, justify="left" if col in ("period", "K reason") else "right")

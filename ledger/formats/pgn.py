@@ -43,8 +43,8 @@ import datetime as dt
 import io
 import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TextIO
 
 import chess
@@ -129,6 +129,7 @@ class PgnGame:
       ``WHITE_FORFEIT_WIN`` / ``BLACK_FORFEIT_WIN``.
     - ``played``: False when one side never moved (fewer than two half-moves in the main line,
       null moves not counted), so the game is not rated (FIDE B.02 §5.1).
+    - ``tag_lines``: tag name -> 1-based line of that tag, so later problems can point at it.
     """
 
     line: int
@@ -147,6 +148,11 @@ class PgnGame:
     black_title: str | None
     result: Result
     played: bool
+    tag_lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+
+    def line_of(self, tag: str) -> int:
+        """The line of ``tag`` in the file, or the game's first line when it has no such tag."""
+        return self.tag_lines.get(tag, self.line)
 
 
 @dataclass(frozen=True)
@@ -491,6 +497,7 @@ def _convert(
         black_title=_text(out, "BlackTitle", _NO_VALUE),
         result=result,
         played=played,
+        tag_lines={name: tag.line for name, tag in scan.tags.items()},
     )
     return record, out.problems
 

@@ -192,7 +192,7 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     event = clean_label(event, "event", MAX_EVENT)
     notes: list[str] = []
     with transaction(engine) as session:
-        w, b = resolve(session, white), resolve(session, black)
+        w, b = resolve(session, white, "white"), resolve(session, black, "black")
         if w.id == b.id:
             raise InvalidInput(f"black: {b.name} cannot play themselves (white is the same player)")
         check_open(Period.of(day), last_closed_period(session), f"date: {day}")

@@ -117,7 +117,7 @@ class _Matcher:
         return player
 
     def _error(self, g: PgnGame, tag: str, message: str) -> None:
-        self.report.problems.append(Problem(self.file, g.line, tag, message))
+        self.report.problems.append(Problem(self.file, g.line_of(tag), tag, message))
 
 
 def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
@@ -134,32 +134,34 @@ def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
     report = ImportReport(name, dry_run, games_in_file=len(readout.games) + len(readout.errors))
     report.problems.extend(readout.problems)
     today = today or dt.date.today()
-    datable = []
+    undatable: set[int] = set()
     for g in readout.games:
         try:
             check_date(g.date, today, field="Date")
         except LedgerError as exc:
-            report.problems.append(Problem(name, g.line, "Date", str(exc).removeprefix("Date: ")))
-        else:
-            datable.append(g)
+            undatable.add(g.line)
+            report.problems.append(Problem(name, g.line_of("Date"), "Date",
+                                           str(exc).removeprefix("Date: ")))
     with transaction(engine, dry_run=dry_run) as session:
-        _record(session, name, datable, register_players, report)
+        _record(session, name, readout.games, undatable, register_players, report)
+        report.problems.sort(key=lambda p: (p.line or 0, p.severity != "error"))
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
     return report
 
 
-def _record(session: Session, name: str, games: list[PgnGame], register_players: bool,
-            report: ImportReport) -> None:
+def _record(session: Session, name: str, games: list[PgnGame], undatable: set[int],
+            register_players: bool, report: ImportReport) -> None:
+    """Match every game's players, then place the games that can be placed, so that one run
+    reports every problem of the file (the caller rolls everything back if there is any)."""
     matcher = _Matcher(session, name, register_players, report)
     paired = [(g, matcher.find(g, "white"), matcher.find(g, "black")) for g in games]
-    if any(p.severity == "error" for p in report.problems):
-        return
     by_event: dict[str | None, list[tuple[PgnGame, Player, Player]]] = defaultdict(list)
     for g, w, b in paired:
-        assert w is not None and b is not None
+        if w is None or b is None or g.line in undatable:
+            continue
         if w.id == b.id:
-            report.problems.append(Problem(name, g.line, "Black", f"White and Black are the same "
+            report.problems.append(Problem(name, g.line_of("Black"), "Black", f"White and Black are the same "
                                            f"ledger player, {b.name} (#{b.id})"))
             continue
         by_event[g.event].append((g, w, b))
@@ -189,7 +191,7 @@ def _record(session: Session, name: str, games: list[PgnGame], register_players:
                                        site=event_games[0][0].site, source=name,
                                        exact_start=bool(starts), notes=report.notes)
         _add_games(session, name, event.id, period, fresh, report)
-    _cross_check_ratings(session, name, paired, report)
+    _cross_check_ratings(session, name, [x for x in paired if x[0].line not in undatable], report)
 
 
 def _closed(period: Period, last_closed: Period | None) -> bool:
@@ -210,7 +212,7 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
         elif old.result != g.result.value or old.played != g.played:
             where = f"game {old.id}" if old.id is not None else "earlier in the file"
             report.problems.append(Problem(
-                name, g.line, "Result", f"{w.name} v {b.name} round {g.round or '-'} is "
+                name, g.line_of("Result"), "Result", f"{w.name} v {b.name} round {g.round or '-'} is "
                 f"recorded as {old.result} ({where}); the file says {g.result.value}"))
         else:
             report.already_recorded += 1
@@ -220,7 +222,7 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
 def _closed_errors(name: str, games: list[tuple[PgnGame, Player, Player]],
                    last_closed: Period | None, report: ImportReport) -> None:
     for g, _, _ in games:
-        report.problems.append(Problem(name, g.line, "Date", f"{g.date} is in a closed period "
+        report.problems.append(Problem(name, g.line_of("Date"), "Date", f"{g.date} is in a closed period "
                                f"(periods up to {last_closed} are closed)"))
 
 
@@ -260,7 +262,7 @@ def _cross_check_ratings(session: Session, name: str,
             if ledger_rating != elo and (player.id, elo) not in warned:
                 warned.add((player.id, elo))
                 report.problems.append(Problem(
-                    name, g.line, tag, f"{player.name}: the file says {elo}, the ledger's "
+                    name, g.line_of(tag), tag, f"{player.name}: the file says {elo}, the ledger's "
                     f"published rating is {ledger_rating or 'unrated'}; the ledger's is used",
                     severity="warning"))
 

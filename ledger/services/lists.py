@@ -53,6 +53,10 @@ def _closed(session: Session, period: str | None) -> Period:
         return last
     wanted = Period.parse(period)
     if session.get(RatingPeriod, str(wanted)) is None:
+        last = last_closed_period(session)
+        if last is not None and wanted < last:
+            raise NotFound(f"period: {wanted} published no rating list of its own (it had no "
+                           f"games when a later period was closed); see `ledger period list`")
         raise NotFound(f"period: {wanted} is not closed, so it has published no rating list")
     return wanted
 

@@ -136,31 +136,31 @@ def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
         return replace(player_views(session, [player.id])[0], notes=notes)
 
 
-def resolve(session: Session, ref: str) -> Player:
+def resolve(session: Session, ref: str, field: str = "player") -> Player:
     """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
 
     A name matches exactly, else ignoring case (Unicode case folding: ``åberg`` finds
     ``Åberg``), else as a unique part of one name. Raises ``NotFound`` or ``Ambiguous`` (listing
-    the candidates); ``InvalidInput`` for an empty reference.
+    the candidates); ``InvalidInput`` for an empty reference. Messages start with ``field``.
     """
     text = ref.strip()
     if not text:
-        raise InvalidInput("player: empty player reference")
+        raise InvalidInput(f"{field}: empty player reference")
     if _ID_RE.fullmatch(text):
         number = int(text.lstrip("#"))
         by_id = session.get(Player, number) if number <= MAX_ID else None
         if text.startswith("#"):
             if by_id is None:
-                raise NotFound(f"player: no player with id {text}")
+                raise NotFound(f"{field}: no player with id {text}")
             return by_id
         by_fide = (session.scalar(select(Player).where(Player.fide_id == number))
                    if number <= MAX_FIDE_ID else None)
         if by_fide is not None and by_id is not None and by_fide.id != by_id.id:
-            raise Ambiguous(f"player: {text} is the FIDE id of {by_fide.name} and the id of "
+            raise Ambiguous(f"{field}: {text} is the FIDE id of {by_fide.name} and the id of "
                             f"{by_id.name}; write #{by_id.id} for the id")
         found = by_fide or by_id
         if found is None:
-            raise NotFound(f"player: no player with id or FIDE id {text}")
+            raise NotFound(f"{field}: no player with id or FIDE id {text}")
         return found
     exact = list(session.scalars(select(Player).where(Player.name == text)))
     if len(exact) == 1:
@@ -173,11 +173,11 @@ def resolve(session: Session, ref: str) -> Player:
             ids = [pid for pid, name in names if folded in name.casefold()]
         exact = [p for pid in ids[:11] if (p := session.get(Player, pid)) is not None]
     if not exact:
-        raise NotFound(f"player: no player named {text!r}")
+        raise NotFound(f"{field}: no player named {text!r}")
     if len(exact) > 1:
         listed = "; ".join(f"#{c.id} {c.name}" + (f" (FIDE {c.fide_id})" if c.fide_id else "")
                            for c in exact[:10])
-        raise Ambiguous(f"player: {text!r} matches several players: {listed}")
+        raise Ambiguous(f"{field}: {text!r} matches several players: {listed}")
     return exact[0]
 
 

@@ -97,9 +97,9 @@ def test_import_refuses_dates_it_could_never_rate(engine: Engine, tmp_path) -> N
                    encoding="utf-8")
     with pytest.raises(ImportRejected) as rejected:
         import_pgn(engine, str(pgn), today=dt.date(2026, 11, 30))
-    # the second game starts on line 10 (9 lines per game above)
+    # each game is 9 lines; the Date tag is its 2nd line: lines 2 and 11
     assert [(p.line, p.field) for p in rejected.value.problems if p.severity == "error"] == [
-        (1, "Date"), (10, "Date")]
+        (2, "Date"), (11, "Date")]
     assert "2022" in rejected.value.problems[0].message
     assert "future" in rejected.value.problems[1].message
     assert list_games(engine) == []

@@ -91,11 +91,10 @@ def test_c21_elo_tags_cross_checked_ledger_ratings_used(engine: Engine, tmp_path
     assert w.file == path
     assert "2210" in w.message and "1900" in w.message
     # Each game is 11 lines (8 tags, blank, moves, blank): the third starts on line 23 and its
-    # BlackElo tag is on line 30. Problems found by the service (not by the reader) point at the
-    # game's first line, as PgnGame.line does, and name the tag in ``field``.
+    # BlackElo tag is on line 30. Problems found by the service point at the tag they name.
     assert line_of(path, '[Event "', 3) == 23
     assert line_of(path, '[BlackElo "2210"]') == 30
-    assert w.line == 23
+    assert w.line == 30
     assert count(engine, "games") == 3
 
     result = {p.name: p.result for p in close_period(engine, "2025-11").players}["Player, A"]
@@ -180,10 +179,12 @@ def test_unknown_player_without_register_is_rejected(engine: Engine, tmp_path: P
     problems = errors(caught.value)
     game1, game2 = line_of(path, '[Event "', 1), line_of(path, '[Event "', 2)
     assert (game1, game2) == (1, 10)
-    # Player, B is Black in game 1; Player, Z is White in game 2.
+    # Player, B is Black in game 1 (its Black tag: line 5); Player, Z is White in game 2 (line 13).
+    black1, white2 = line_of(path, '[Black "Player, B"]'), line_of(path, '[White "Player, Z"]')
+    assert (black1, white2) == (5, 13)
     by_field = {(line, field): message for line, field, message in problems}
-    assert (game1, "Black") in by_field and "Player, B" in by_field[(game1, "Black")]
-    assert (game2, "White") in by_field and "Player, Z" in by_field[(game2, "White")]
+    assert (black1, "Black") in by_field and "Player, B" in by_field[(black1, "Black")]
+    assert (white2, "White") in by_field and "Player, Z" in by_field[(white2, "White")]
     assert count(engine, "games") == 0
     assert count(engine, "players") == 1
 
@@ -251,7 +252,7 @@ def test_same_game_other_result_in_second_file_rejected(engine: Engine, tmp_path
     problems = errors(caught.value)
     assert len(problems) == 1
     line, field, message = problems[0]
-    assert (line, field) == (1, "Result")
+    assert (line, field) == (6, "Result")  # the Result tag is the 6th line of the game
     assert "1-0" in message and "0-1" in message
     assert count(engine, "games") == 1
 
@@ -270,7 +271,7 @@ def test_game_in_a_closed_period_is_rejected(engine: Engine, tmp_path: Path) -> 
     with pytest.raises(ImportRejected) as caught:
         import_pgn(engine, late)
     problems = errors(caught.value)
-    assert [(line, field) for line, field, _ in problems] == [(1, "Date")]
+    assert [(line, field) for line, field, _ in problems] == [(2, "Date")]  # the Date tag
     assert "closed" in problems[0][2]
     assert count(engine, "games") == 1
 

@@ -179,8 +179,8 @@ def test_c21_as_printed_with_all_tags_on_one_line_reads_the_same(tmp_path: Path)
     per_line = read_pgn_file(write(tmp_path, c21_text(), "per_line.pgn"))
     assert one_line.problems == []
     assert [g.line for g in one_line.games] == [1, 4, 7]
-    strip_line = [g.__dict__ | {"line": 0} for g in one_line.games]
-    assert strip_line == [g.__dict__ | {"line": 0} for g in per_line.games]
+    strip_line = [g.__dict__ | {"line": 0, "tag_lines": {}} for g in one_line.games]
+    assert strip_line == [g.__dict__ | {"line": 0, "tag_lines": {}} for g in per_line.games]
 
 
 # --------------------------------------------------------------------------------------------
