@@ -69,3 +69,8 @@ class ImportRejected(LedgerError):
     def __init__(self, message: str, problems: list[Problem]) -> None:
         super().__init__(message)
         self.problems = problems
+
+
+def database_reason(exc: Exception) -> str:
+    """The first line of what the database driver said (SQLAlchemy wraps it as ``exc.orig``)."""
+    return str(getattr(exc, "orig", None) or exc).splitlines()[0]

@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.cli import render
 from ledger.config import ENV_VAR, resolve_db
-from ledger.errors import ImportRejected, LedgerError
+from ledger.errors import ImportRejected, LedgerError, database_reason
 from ledger.services import games, imports, lists, periods, players
 from ledger.services.session import init_ledger, open_ledger
 
@@ -57,8 +57,7 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
             render.error(str(exc))
             raise typer.Exit(exc.exit_code) from None
         except SQLAlchemyError as exc:
-            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-            render.error(f"database error: {reason}")
+            render.error(f"database error: {database_reason(exc)}")
             raise typer.Exit(1) from None
 
     return wrapper

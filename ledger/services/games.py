@@ -19,6 +19,7 @@ from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import edition_for
 from ledger.services.players import resolve
 from ledger.services.session import transaction
+from ledger.services.state import last_closed_period
 
 
 def parse_date(text: str, field: str = "date") -> dt.date:
@@ -38,12 +39,6 @@ def clean_label(text: str | None, field: str, limit: int) -> str | None:
     if len(text.strip()) > limit:
         raise InvalidInput(f"{field}: {len(text.strip())} characters; at most {limit}")
     return text.strip()
-
-
-def last_closed_period(session: Session) -> Period | None:
-    """The latest closed period, or None."""
-    last = session.scalar(select(func.max(RatingPeriod.period)))
-    return Period.parse(last) if last else None
 
 
 def check_open(period: Period, last_closed: Period | None, what: str) -> None:

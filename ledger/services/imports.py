@@ -24,12 +24,11 @@ from ledger.services.games import (
     existing_games,
     find_event,
     game_key,
-    last_closed_period,
     place_in_event,
 )
 from ledger.services.players import NewPlayer, register
 from ledger.services.session import transaction
-from ledger.services.state import load_histories
+from ledger.services.state import last_closed_period, load_histories
 
 
 @dataclass

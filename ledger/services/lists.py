@@ -13,10 +13,9 @@ from ledger.db.models import Player, RatingAdjustment, RatingPeriod
 from ledger.domain import KReason, Period
 from ledger.errors import NotFound, PeriodError
 from ledger.rules.kfactor import k_factor
-from ledger.services.games import last_closed_period
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.session import transaction
-from ledger.services.state import load_histories
+from ledger.services.state import last_closed_period, load_histories
 
 
 @dataclass(frozen=True)

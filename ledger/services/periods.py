@@ -20,9 +20,8 @@ from ledger.domain import Period, RatedGame, Result
 from ledger.errors import PeriodError
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, edition_for, list_adjustment
 from ledger.rules.period import PeriodResult, rate_period
-from ledger.services.games import last_closed_period
 from ledger.services.session import transaction
-from ledger.services.state import load_histories
+from ledger.services.state import last_closed_period, load_histories
 
 
 @dataclass(frozen=True)

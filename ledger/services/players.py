@@ -9,12 +9,12 @@ from dataclasses import dataclass, replace
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, Player, PlayerEntry, RatingPeriod
+from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import KReason, Period
 from ledger.errors import Ambiguous, InvalidInput, NotFound
 from ledger.rules.kfactor import k_factor
 from ledger.services.session import transaction
-from ledger.services.state import load_histories
+from ledger.services.state import last_closed_period, load_histories
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 _FED_RE = re.compile(r"^[A-Z]{3}$")
@@ -91,8 +91,8 @@ def validate_new_player(p: NewPlayer) -> None:
 
 def first_open_period(session: Session) -> Period | None:
     """The period after the last closed one, or None when none is closed yet."""
-    last = session.scalar(select(func.max(RatingPeriod.period)))
-    return Period.parse(last).next() if last else None
+    last = last_closed_period(session)
+    return last.next() if last else None
 
 
 def register(session: Session, p: NewPlayer, *, source: str,

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db import migrate
 from ledger.db.engine import make_engine, use_wal
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, database_reason
 
 
 def open_ledger(db: str) -> Engine:
@@ -24,15 +24,12 @@ def open_ledger(db: str) -> Engine:
         migrate.require_current(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
-        raise LedgerError(f"cannot open the ledger at {db}: {_reason(exc)}") from None
+        raise LedgerError(f"cannot open the ledger at {db}: {database_reason(exc)}") from None
     except BaseException:
         engine.dispose()
         raise
     return engine
 
-
-def _reason(exc: SQLAlchemyError) -> str:
-    return str(getattr(exc, "orig", None) or exc).splitlines()[0]
 
 
 def init_ledger(db: str) -> tuple[str | None, str | None]:
@@ -43,7 +40,7 @@ def init_ledger(db: str) -> tuple[str | None, str | None]:
         use_wal(engine)
         return revisions
     except SQLAlchemyError as exc:
-        raise LedgerError(f"cannot create or upgrade the ledger at {db}: {_reason(exc)}") from None
+        raise LedgerError(f"cannot create or upgrade the ledger at {db}: {database_reason(exc)}") from None
     finally:
         engine.dispose()
 

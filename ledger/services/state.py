@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import PeriodResult, Player, PlayerEntry, RatingAdjustment
+from ledger.db.models import PeriodResult, Player, PlayerEntry, RatingAdjustment, RatingPeriod
 from ledger.domain import Period, PlayerState
 
 _BEGINNING = (0, 0)
@@ -101,6 +101,12 @@ class History:
             reached_2400=any(e.reached_2400 for e in entries) or any(r >= 2400 for r in published),
             reached_2300=any(e.reached_2300 for e in entries) or any(r >= 2300 for r in published),
         )
+
+
+def last_closed_period(session: Session) -> Period | None:
+    """The latest closed period (every period up to it is closed), or None."""
+    last = session.scalar(select(func.max(RatingPeriod.period)))
+    return Period.parse(last) if last else None
 
 
 def _key(period: Period | None) -> tuple[int, int]:
