@@ -267,15 +267,17 @@ def rating_list(rl: RatingList, as_json: bool) -> None:
             {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
              "federation": r.federation, "title": r.title, "rating": r.rating,
              "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
-             "birth_year": r.birth_year} for r in rl.rows]})
+             "birth_year": r.birth_year, "inactive": r.inactive} for r in rl.rows]})
         return
     table = PlainTable(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
-    for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born"):
+    for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born", "flag"):
         table.add_column(col, justify="right" if col in ("rank", "rating", "games", "K") else "left")
-    table.caption = Text(f"games: rated games in {rl.period}; K: the K-factor for the next period")
+    table.caption = Text(f"games: rated games in {rl.period}; K: the K-factor for the next period; "
+                         "flag i: inactive, no rated game in the last 12 periods")
     for r in rl.rows:
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
-                      r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""))
+                      r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""),
+                      "i" if r.inactive else "")
     _out().print(table)
 
 

@@ -15,12 +15,14 @@ from ledger.errors import NotFound, PeriodError
 from ledger.rules.kfactor import k_factor
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period, load_histories
+from ledger.services.state import first_closed_period, last_closed_period, load_histories
 
 
 @dataclass(frozen=True)
 class ListRow:
-    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next period."""
+    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next
+    period; ``inactive``: flagged ``i``, no rated game in the 12 periods ending with the list's
+    (``ledger.rules.activity``)."""
 
     rank: int
     player_id: int
@@ -33,6 +35,7 @@ class ListRow:
     k: int
     k_reason: KReason
     birth_year: int | None
+    inactive: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,15 +63,18 @@ def _closed(session: Session, period: str | None) -> Period:
     return wanted
 
 
-def rating_list(engine: Engine, period: str | None = None) -> RatingList:
+def rating_list(engine: Engine, period: str | None = None, *,
+                active_only: bool = False) -> RatingList:
     """``ledger list``: the list published by closing ``period`` (default: the latest closed).
 
     Every player with a published rating, by rating then name; equal ratings share a rank.
+    ``active_only`` leaves out players flagged inactive (ranks count the players shown).
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
     """
     with transaction(engine, write=False) as session:
         closed = _closed(session, period)
         following = closed.next()
+        first_closed = first_closed_period(session) or closed
         histories = load_histories(session, None, through=closed)
         games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)
                                      .where(PeriodResultRow.period == str(closed))).all())
@@ -77,9 +83,12 @@ def rating_list(engine: Engine, period: str | None = None) -> RatingList:
             state = histories[p.id].state(closed, results_through=closed)
             if state.rating is None:
                 continue
+            inactive = histories[p.id].inactive(closed, first_closed)
+            if active_only and inactive:
+                continue
             k, reason = k_factor(state, following)
             rows.append(ListRow(0, p.id, p.name, p.fide_id, p.federation, p.title, state.rating,
-                                games.get(p.id, 0), k, reason, p.birth_year))
+                                games.get(p.id, 0), k, reason, p.birth_year, inactive))
         rows.sort(key=lambda r: (-r.rating, r.name, r.player_id))
         ranked: list[ListRow] = []
         for i, row in enumerate(rows, start=1):
