@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from ledger.services.games import add_game
+from ledger.services.games import add_game, list_games
 from ledger.services.lists import rating_list
 from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.players import NewPlayer, add_player, show_player
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int | None = 100,
@@ -56,3 +56,23 @@ def test_inactivity_set_after_twelve_months_and_cleared_by_one_game(engine: Engi
     active = rating_list(engine, "2026-03", active_only=True).rows
     assert [(r.rank, r.name) for r in active] == [(1, "Player, A"), (1, "Player, C"),
                                                   (1, "Player, D")]
+
+
+# ------------------------------------------------------------------------------------------------
+# RULES §2 / §8.3.1: a rated player's game v an unrated player is recorded, not rated for them
+
+
+def test_rated_player_beats_unrated_and_draws_2000(engine: Engine) -> None:
+    player(engine, "Rated, Player", 1900)  # 100 games, adult -> K 20
+    player(engine, "Unrated, Player", None, prior_games=0)
+    player(engine, "Strong, Player", 2000)
+    add_game(engine, "Rated, Player", "Unrated, Player", "1-0", "2025-11-03")
+    add_game(engine, "Rated, Player", "Strong, Player", "1/2-1/2", "2025-11-10")
+    report = close_period(engine, "2025-11")
+    rated = {p.name: p.result for p in report.players}["Rated, Player"]
+    # only the draw: D = -100 -> 1 - .64 = .36; 0.5 - .36 = +0.14; 20 x 0.14 = +2.8 -> +3
+    assert (rated.n, rated.change, rated.rating_after) == (1, 3, 1903)
+    # rated games: 100 + 1 (the win v the unrated player is not a rated game for them)
+    assert show_player(engine, "Rated, Player").rated_games == 101
+    assert [(g.white, g.status) for g in list_games(engine, None, "Unrated, Player")] == [
+        ("Rated, Player", "not rated")]
