@@ -5,11 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from ledger.db.models import (
+    Game,
+    InitialRating,
+    InitialRatingGame,
+    Player,
+    RatingAdjustment,
+    RatingPeriod,
+)
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.db.models import Player, RatingAdjustment, RatingPeriod
 from ledger.domain import KReason, Period
 from ledger.errors import NotFound, PeriodError
 from ledger.rules.kfactor import k_factor
@@ -78,6 +85,7 @@ def rating_list(engine: Engine, period: str | None = None, *,
         histories = load_histories(session, None, through=closed)
         games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)
                                      .where(PeriodResultRow.period == str(closed))).all())
+        games |= _initial_games_in(session, closed)
         rows = []
         for p in session.scalars(select(Player)):
             state = histories[p.id].state(closed, results_through=closed)
@@ -95,6 +103,18 @@ def rating_list(engine: Engine, period: str | None = None, *,
             rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else i
             ranked.append(replace(row, rank=rank))
         return RatingList(str(closed), str(following.start), ranked)
+
+
+def _initial_games_in(session: Session, closed: Period) -> dict[int, int]:
+    """Player id -> games of ``closed`` in the pool of an initial rating its close published."""
+    return dict(session.execute(
+        select(InitialRatingGame.player_id, func.count())
+        .join(Game, Game.id == InitialRatingGame.game_id)
+        .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+              & (InitialRating.player_id == InitialRatingGame.player_id))
+        .where(InitialRatingGame.period == str(closed), Game.period == str(closed),
+               InitialRating.published.is_(True))
+        .group_by(InitialRatingGame.player_id)).all())
 
 
 @dataclass(frozen=True)
