@@ -20,6 +20,7 @@ from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import KReason, Period
 from ledger.errors import NotFound, PeriodError
 from ledger.rules.kfactor import k_factor
+from ledger.services.life import RatingLife, rating_life
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.session import transaction
 from ledger.services.state import first_closed_period, last_closed_period, load_histories
@@ -139,10 +140,12 @@ class HistoryRow:
 
 @dataclass(frozen=True)
 class PlayerHistory:
-    """A player and one row per period in which they were rated."""
+    """A player, one row per period in which they were rated, and the life of their rating
+    (pool in progress, initial ratings with their computation, drops below the floor)."""
 
     player: PlayerView
     periods: list[HistoryRow]
+    life: RatingLife
 
 
 def history(engine: Engine, ref: str) -> PlayerHistory:
@@ -163,4 +166,5 @@ def history(engine: Engine, ref: str) -> PlayerHistory:
                                a.rating_after, note=a.rule)
                     for a in adjustments]
         periods.sort(key=lambda h: (h.period, h.note is not None))
-        return PlayerHistory(player_views(session, [player.id])[0], periods)
+        view = player_views(session, [player.id])[0]
+        return PlayerHistory(view, periods, rating_life(session, player.id, view.rating is not None))

@@ -290,3 +290,37 @@ def test_rated_before_an_older_event_plays_it_as_rated(engine: Engine) -> None:
     assert (results["New, Player"].n, results["New, Player"].k,
             results["New, Player"].rating_after) == (2, 40, 1820)
     assert report.initial == []
+
+
+def test_closing_2024_02_tests_the_1000_floor_before_the_raise(engine: Engine) -> None:
+    player(engine, "Low, Player", 1010)  # 100 games, adult -> K 20
+    player(engine, "Same, Player", 1010)
+    opponents = [f"Opp, {c}" for c in "ABCDE"]
+    players_rated(engine, 1800, *opponents)
+    unrated(engine, "New, Player")
+    add_game(engine, "Low, Player", "Same, Player", "0-1", "2024-02-03")
+    games_of(engine, "New, Player", [(o, "1/2-1/2", f"2024-02-{i + 5:02d}")
+                                     for i, o in enumerate(opponents)])
+    report = close_period(engine, "2024-02")
+    # Low: v 1010, D = 0 -> .50; 20 x -0.50 = -10 -> 1000: not below the 1000 floor of the
+    # 2022 edition; Same: +10 -> 1020. New: 2022 edition, 2.5 of 5 v 1800 -> Ra 1800, +0 -> 1800.
+    assert report.dropped == []
+    [new] = report.initial
+    assert new.rating.rating == 1800
+    # the 1 March 2024 list raises every rating below 2000 by round(0.4 x (2000 - R)):
+    # 1000 -> +400 -> 1400; 1020 -> +392 -> 1412; the new 1800 -> +80 -> 1880; 1800s -> 1880
+    ratings = {r.name: r.rating for r in rating_list(engine, "2024-02").rows}
+    assert (ratings["Low, Player"], ratings["Same, Player"], ratings["New, Player"],
+            ratings["Opp, A"]) == (1400, 1412, 1880, 1880)
+
+
+def test_a_rating_below_1000_in_2024_02_is_dropped_and_not_raised(engine: Engine) -> None:
+    player(engine, "Low, Player", 1005)
+    player(engine, "Same, Player", 1005)
+    add_game(engine, "Low, Player", "Same, Player", "0-1", "2024-02-03")
+    report = close_period(engine, "2024-02")
+    # 20 x -0.50 = -10 -> 995 < 1000 (2022 edition): unrated from the 1 March 2024 list
+    assert [(d.name, d.rating, d.floor) for d in report.dropped] == [("Low, Player", 995, 1000)]
+    ratings = {r.name: r.rating for r in rating_list(engine, "2024-02").rows}
+    # Same: 1015 -> +0.4 x 985 = 394 -> 1409
+    assert ratings == {"Same, Player": 1409}
