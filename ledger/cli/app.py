@@ -229,10 +229,12 @@ def rating_list(
     ctx: typer.Context,
     period: Annotated[str | None, typer.Option(
         "--period", help="YYYY-MM (default: the latest closed period).")] = None,
+    active: Annotated[bool, typer.Option(
+        "--active", metavar="", help="Only active players (leave out those flagged i).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print the rating list published by closing a period."""
-    render.rating_list(_run(ctx, lists.rating_list, period), json_out)
+    """Print the rating list published by closing a period (flag i: inactive)."""
+    render.rating_list(_run(ctx, lists.rating_list, period, active_only=active), json_out)
 
 
 @app.command("history")

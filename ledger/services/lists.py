@@ -5,22 +5,32 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from ledger.db.models import (
+    Game,
+    InitialRating,
+    InitialRatingGame,
+    Player,
+    RatingAdjustment,
+    RatingPeriod,
+)
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.db.models import Player, RatingAdjustment, RatingPeriod
 from ledger.domain import KReason, Period
 from ledger.errors import NotFound, PeriodError
 from ledger.rules.kfactor import k_factor
+from ledger.services.life import RatingLife, rating_life
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period, load_histories
+from ledger.services.state import first_closed_period, last_closed_period, load_histories
 
 
 @dataclass(frozen=True)
 class ListRow:
-    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next period."""
+    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next
+    period; ``inactive``: flagged ``i``, no rated game in the 12 periods ending with the list's
+    (``ledger.rules.activity``)."""
 
     rank: int
     player_id: int
@@ -33,6 +43,7 @@ class ListRow:
     k: int
     k_reason: KReason
     birth_year: int | None
+    inactive: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,32 +71,51 @@ def _closed(session: Session, period: str | None) -> Period:
     return wanted
 
 
-def rating_list(engine: Engine, period: str | None = None) -> RatingList:
+def rating_list(engine: Engine, period: str | None = None, *,
+                active_only: bool = False) -> RatingList:
     """``ledger list``: the list published by closing ``period`` (default: the latest closed).
 
     Every player with a published rating, by rating then name; equal ratings share a rank.
+    ``active_only`` leaves out players flagged inactive (ranks count the players shown).
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
     """
     with transaction(engine, write=False) as session:
         closed = _closed(session, period)
         following = closed.next()
+        first_closed = first_closed_period(session) or closed
         histories = load_histories(session, None, through=closed)
         games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)
                                      .where(PeriodResultRow.period == str(closed))).all())
+        games |= _initial_games_in(session, closed)
         rows = []
         for p in session.scalars(select(Player)):
             state = histories[p.id].state(closed, results_through=closed)
             if state.rating is None:
                 continue
+            inactive = histories[p.id].inactive(closed, first_closed)
+            if active_only and inactive:
+                continue
             k, reason = k_factor(state, following)
             rows.append(ListRow(0, p.id, p.name, p.fide_id, p.federation, p.title, state.rating,
-                                games.get(p.id, 0), k, reason, p.birth_year))
+                                games.get(p.id, 0), k, reason, p.birth_year, inactive))
         rows.sort(key=lambda r: (-r.rating, r.name, r.player_id))
         ranked: list[ListRow] = []
         for i, row in enumerate(rows, start=1):
             rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else i
             ranked.append(replace(row, rank=rank))
         return RatingList(str(closed), str(following.start), ranked)
+
+
+def _initial_games_in(session: Session, closed: Period) -> dict[int, int]:
+    """Player id -> games of ``closed`` in the pool of an initial rating its close published."""
+    return dict(session.execute(
+        select(InitialRatingGame.player_id, func.count())
+        .join(Game, Game.id == InitialRatingGame.game_id)
+        .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+              & (InitialRating.player_id == InitialRatingGame.player_id))
+        .where(InitialRatingGame.period == str(closed), Game.period == str(closed),
+               InitialRating.published.is_(True))
+        .group_by(InitialRatingGame.player_id)).all())
 
 
 @dataclass(frozen=True)
@@ -110,10 +140,12 @@ class HistoryRow:
 
 @dataclass(frozen=True)
 class PlayerHistory:
-    """A player and one row per period in which they were rated."""
+    """A player, one row per period in which they were rated, and the life of their rating
+    (pool in progress, initial ratings with their computation, drops below the floor)."""
 
     player: PlayerView
     periods: list[HistoryRow]
+    life: RatingLife
 
 
 def history(engine: Engine, ref: str) -> PlayerHistory:
@@ -134,4 +166,5 @@ def history(engine: Engine, ref: str) -> PlayerHistory:
                                a.rating_after, note=a.rule)
                     for a in adjustments]
         periods.sort(key=lambda h: (h.period, h.note is not None))
-        return PlayerHistory(player_views(session, [player.id])[0], periods)
+        view = player_views(session, [player.id])[0]
+        return PlayerHistory(view, periods, rating_life(session, player.id, view.rating is not None))
