@@ -264,3 +264,15 @@ def test_performance_event_by_part_of_its_name_or_id(runner: CliRunner, seed_eve
                           "Autumn Blitz", "--json").stdout)
     assert (blitz["games"], blitz["ra"], blitz["p"], blitz["dp"], blitz["rp"]) == (
         1, 2250, 0, -800, 1450)
+
+
+def test_names_with_console_markup_print_as_typed(runner: CliRunner, db: str,
+                                                  engine: Engine) -> None:
+    add(engine, "[bold]Hero[/bold], X", 1900)
+    add(engine, "Rival [/red] Y", 1800)
+    add_game(engine, "#1", "#2", "1/2-1/2", "2025-11-05", "[red]Open[/red]", "1")
+    perf = ok(runner, db, "performance", "#1", "--event", "#1")
+    assert "[bold]Hero[/bold], X" in perf.stdout and "[red]Open[/red]" in perf.stdout
+    assert "Rival [/red] Y" in perf.stdout
+    what = ok(runner, db, "whatif", "#1", "#2", "--period", "2025-11")
+    assert "[bold]Hero[/bold], X" in what.stdout and "Rival [/red] Y" in what.stdout
