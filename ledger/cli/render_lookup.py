@@ -34,8 +34,8 @@ def _perf_dict(p: Performance) -> dict[str, Any]:
     return {"games": p.n, "points": _num(_exact(p.points)),
             "wins": p.wins, "draws": p.draws, "losses": p.losses,
             "opponents_sum": p.opponents_sum, "ra_exact": str(p.ra_exact), "ra": p.ra,
-            "p_exact": str(p.p_exact), "p": _num(Decimal(p.p).scaleb(-2)), "dp": p.dp,
-            "rp": p.rp, "algorithm_of_400_exact": str(p.algorithm_of_400_exact),
+            "p_exact": str(p.p_exact), "p": _num(Decimal(p.p).scaleb(-2)), "p_percent": p.p,
+            "dp": p.dp, "rp": p.rp, "algorithm_of_400_exact": str(p.algorithm_of_400_exact),
             "algorithm_of_400": p.algorithm_of_400}
 
 

@@ -74,6 +74,7 @@ def test_performance_seed_event_json(runner: CliRunner, seed_event: str) -> None
         9, 5, 2322, 0.56, 43, 2365)
     # Algorithm of 400: (20898 + 400 x (4 - 3)) / 9 = 21298 / 9 = 2366.44 -> 2366
     assert (data["algorithm_of_400"], data["algorithm_of_400_exact"]) == (2366, "21298/9")
+    assert (data["p_percent"], data["p_exact"], data["ra_exact"]) == (56, "5/9", "2322")
     assert len(data["per_game"]) == 10
     counted = [g for g in data["per_game"] if g["counted"]]
     assert [g["counted_rating"] for g in counted] == [r for r, _ in SEED]
