@@ -28,6 +28,13 @@ class InvalidInput(LedgerError):
     """A value given on the command line is malformed; the message names the field (exit code 1)."""
 
 
+class UsageError(LedgerError):
+    """Command-line arguments that cannot be read; the message lists each one with its position
+    and its text (exit code 2, like any other usage error)."""
+
+    exit_code = 2
+
+
 class PeriodError(LedgerError):
     """A period cannot be closed, or a date falls inside a closed period (exit code 1)."""
 

@@ -248,6 +248,10 @@ def history(
     render.history(_run(ctx, lists.history, player), json_out)
 
 
+# The `calc` group and the `performance` and `whatif` commands register themselves on `app`.
+from ledger.cli import calc, lookup  # noqa: E402, F401
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

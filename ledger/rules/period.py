@@ -129,16 +129,22 @@ def rate_player(
     edition: Edition,
     k: int,
     k_reason: KReason = KReason.EXPLICIT,
+    *,
+    fide_rules: bool = True,
 ) -> PeriodResult:
     """Rate one player's period with a given K (the 700 cap applied here).
 
     ``games`` are the player's rated games (non-empty is not required: no games, no change).
     Pass ``k`` explicitly to reproduce a calculation whose K is known (FIDE's own pages);
-    ``rate_period`` passes the K from ``k_factor``. Returns a ``PeriodResult``.
+    ``rate_period`` passes the K from ``k_factor``. ``fide_rules=False`` is the seeds' plain
+    worksheet (``ledger calc change`` without ``--fide-rules``): every game with its real D and no
+    700 cap. Returns a ``PeriodResult``.
     """
-    k_used = cap_k(k, len(games))
+    k_used = cap_k(k, len(games)) if fide_rules else k
+    counted_differences = (_counted_differences(games, edition) if fide_rules else
+                           [(d, d) for d in (g.own_rating - g.opponent_rating for g in games)])
     audits = []
-    for game, (d, counted) in zip(games, _counted_differences(games, edition), strict=True):
+    for game, (d, counted) in zip(games, counted_differences, strict=True):
         audits.append(
             GameAudit(
                 game_id=game.game_id,

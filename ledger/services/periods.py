@@ -11,11 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import Engine, func, insert, select, union
+from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
-    Event,
     Game,
     InitialRatingGame,
     PeriodGame,
@@ -26,12 +25,13 @@ from ledger.db.models import (
 )
 from ledger.db.models import InitialRating as InitialRatingRow
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.domain import Period, RatedGame, Result
+from ledger.domain import Period, RatedGame
 from ledger.errors import PeriodError
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, edition_for, list_adjustment
 from ledger.rules.initial import InitialRating, Pool, rate_pool
 from ledger.rules.period import PeriodResult, rate_period
 from ledger.services.pools import load_pools
+from ledger.services.rated_games import load_rated_games
 from ledger.services.session import transaction
 from ledger.services.state import last_closed_period, load_histories
 
@@ -142,21 +142,9 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
             raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
                               f"it can be closed from {target.next().start}")
         used = edition or edition_for(target)
-        rows = session.execute(
-            select(Game, Event.start_date).outerjoin(Event, Game.event_id == Event.id)
-            .where(Game.period == str(target)).order_by(Game.date, Game.id)).all()
-        ids = union(select(Game.white_id).where(Game.period == str(target)),
-                    select(Game.black_id).where(Game.period == str(target)))
-        histories = load_histories(session, select(ids.subquery().c[0]), through=target.previous())
-        rated_games = []
-        for game, event_start in rows:
-            start_period = Period.of(event_start or game.date)
-            rated_games.append(RatedGame(
-                game_id=game.id, event_key=game.event_id,
-                white_id=game.white_id, black_id=game.black_id,
-                white_rating=histories[game.white_id].rating(start_period),
-                black_rating=histories[game.black_id].rating(start_period),
-                result=Result(game.result), played=game.played))
+        loaded, histories = load_rated_games(session, Game.period == str(target),
+                                             through=target.previous())
+        rated_games = [g.rated for g in loaded]
         states = {pid: h.state(target) for pid, h in histories.items()}
         results = rate_period(states, rated_games, target, used)
         drops = {pid: r.rating_after for pid, r in results.items()

@@ -1,0 +1,57 @@
+"""``ledger performance`` and ``ledger whatif``: questions players ask about their own games. Each
+parses its arguments, calls one service and renders it (``ledger.cli.render_lookup``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ledger.cli import render_lookup
+from ledger.cli.app import JsonOpt, _run, app, reports_errors
+from ledger.rules.performance import Norm
+from ledger.services import performance as performance_service
+from ledger.services import whatif as whatif_service
+
+PlayerArg = Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")]
+
+
+@app.command("performance")
+@reports_errors
+def performance(
+    ctx: typer.Context,
+    player: PlayerArg,
+    event: Annotated[str | None, typer.Option(
+        "--event", help="The event: its name (or part of it) or #ID.")] = None,
+    period: Annotated[str | None, typer.Option("--period", help="The rating period, YYYY-MM.")] = None,
+    norm: Annotated[Norm | None, typer.Option(
+        "--norm", case_sensitive=False,
+        help="Check a title norm: GM, IM, WGM or WIM (with --event).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Performance rating Rp = Ra + dp over an event or a period, and norms.
+
+    Title Regulations 1.4.6-1.4.9 and table 8.1.1, with the algorithm of 400 beside it for
+    comparison; --norm checks the rating floor, Rp, the opponents' average and the 35 % score.
+    """
+    report = _run(ctx, performance_service.player_performance, player, event=event,
+                  period=period, norm=norm.value if norm else None)
+    render_lookup.performance(report, json_out)
+
+
+@app.command("whatif")
+@reports_errors
+def whatif(
+    ctx: typer.Context,
+    player: PlayerArg,
+    opponent: Annotated[str, typer.Argument(help="The opponent: id, FIDE id, or name.")],
+    period: Annotated[str | None, typer.Option(
+        "--period", help="An open rating period, YYYY-MM (default: this month).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """What a win, a draw or a loss would do to both players' ratings this period.
+
+    From the ledger's current state and K, with the games both already have in the period.
+    """
+    render_lookup.whatif(_run(ctx, whatif_service.what_if, player, opponent, period=period),
+                         json_out)
