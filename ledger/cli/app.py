@@ -15,7 +15,7 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from ledger.cli import render
+from ledger.cli import publish, render
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
 from ledger.services import games, imports, lists, periods, players
@@ -229,10 +229,27 @@ def rating_list(
     ctx: typer.Context,
     period: Annotated[str | None, typer.Option(
         "--period", help="YYYY-MM (default: the latest closed period).")] = None,
+    fmt: Annotated[publish.ListFormat | None, typer.Option(
+        "--format", help="table (default), csv, json, txt (FIDE's fixed columns) or html.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", help="Write to this file instead of stdout.", dir_okay=False)] = None,
+    club: Annotated[str | None, typer.Option(
+        "--club", help=f"Club name heading the html page (default: ${publish.CLUB_ENV}).")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", help="Only this federation.")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", help="Only M or only F.")] = None,
+    junior: Annotated[bool, typer.Option(
+        "--junior", metavar="", help="Only juniors: 18 or under in the list's year.")] = False,
+    min_games: Annotated[int | None, typer.Option(
+        "--min-games", help="Only players with at least N rated games in the period.")] = None,
+    top: Annotated[int | None, typer.Option(
+        "--top", help="Only ranks 1 to N (ties at rank N all kept).")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print the rating list published by closing a period."""
-    render.rating_list(_run(ctx, lists.rating_list, period), json_out)
+    """Print the rating list published by closing a period, or write it as csv, txt or html."""
+    chosen = publish.choose_format(fmt, json_out)
+    selection = lists.ListSelection(federation.upper() if federation else None,
+                                    sex.upper() if sex else None, junior, min_games, top)
+    publish.publish(_run(ctx, lists.rating_list, period, selection), chosen, output, club)
 
 
 @app.command("history")

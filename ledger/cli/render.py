@@ -260,14 +260,19 @@ def period_list(views: list[PeriodView], as_json: bool) -> None:
     _out().print(table)
 
 
-def rating_list(rl: RatingList, as_json: bool) -> None:
-    """A published rating list."""
+def rating_list_dict(rl: RatingList) -> dict[str, Any]:
+    """A published rating list as JSON data."""
+    return {"period": rl.period, "in_force_from": rl.in_force_from, "players": [
+        {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
+         "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
+         "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
+         "birth_year": r.birth_year} for r in rl.rows]}
+
+
+def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -> None:
+    """A published rating list (on ``console``, default stdout)."""
     if as_json:
-        _json({"period": rl.period, "in_force_from": rl.in_force_from, "players": [
-            {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
-             "federation": r.federation, "title": r.title, "rating": r.rating,
-             "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
-             "birth_year": r.birth_year} for r in rl.rows]})
+        _json(rating_list_dict(rl))
         return
     table = PlainTable(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
     for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born"):
@@ -276,7 +281,7 @@ def rating_list(rl: RatingList, as_json: bool) -> None:
     for r in rl.rows:
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
                       r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""))
-    _out().print(table)
+    (console or _out()).print(table)
 
 
 def history(h: PlayerHistory, as_json: bool) -> None:
