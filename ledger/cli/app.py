@@ -266,3 +266,6 @@ def history(
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+from ledger.cli import period_report  # noqa: E402,F401  (registers `ledger period report`)

@@ -83,7 +83,9 @@ class ListSelection:
                 and (self.min_games is None or row.games >= self.min_games))
 
 
-def _closed(session: Session, period: str | None) -> Period:
+def published_period(session: Session, period: str | None) -> Period:
+    """The closed period whose list is asked for: ``period`` (YYYY-MM) or, for None, the latest
+    closed. Raises ``PeriodError`` when none is closed, ``NotFound`` for a period not closed."""
     if period is None:
         last = last_closed_period(session)
         if last is None:
@@ -108,7 +110,7 @@ def rating_list(engine: Engine, period: str | None = None,
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
     """
     with transaction(engine, write=False) as session:
-        closed = _closed(session, period)
+        closed = published_period(session, period)
         following = closed.next()
         histories = load_histories(session, None, through=closed)
         games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)

@@ -1,0 +1,81 @@
+"""Rendering ``ledger period report`` and the extras of ``ledger history`` (peak, sparkline)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.cli.render import PlainTable, _count, _json, _num, _out, _signed, say
+from ledger.services.reports import PeriodReport, RatingChange
+
+
+def _change_dict(c: RatingChange) -> dict[str, Any]:
+    return {"player_id": c.player_id, "name": c.name, "rating_before": c.rating_before,
+            "games": c.games, "score": _num(c.score), "expected": _num(c.expected), "k": c.k,
+            "change": c.change, "rating_after": c.rating_after}
+
+
+def period_report_dict(r: PeriodReport) -> dict[str, Any]:
+    """The report as JSON data."""
+    return {
+        "period": r.period, "edition": r.edition, "in_force_from": r.in_force_from,
+        "players_rated": r.players_rated, "games_rated": len(r.games),
+        "not_rated": dict(r.not_rated),
+        "gains": [_change_dict(c) for c in r.gains],
+        "losses": [_change_dict(c) for c in r.losses],
+        "k_changes": [{"player_id": k.player_id, "name": k.name, "k_before": k.k_before,
+                       "reason_before": k.reason_before.value, "k_after": k.k_after,
+                       "reason_after": k.reason_after.value, "why": k.why} for k in r.k_changes],
+        "games": [{"id": g.game.id, "date": g.game.date.isoformat(), "event": g.game.event,
+                   "round": g.game.round, "white": g.game.white, "black": g.game.black,
+                   "result": g.game.result, "white_rating": g.white_rating,
+                   "black_rating": g.black_rating,
+                   "white_expected": None if g.white_expected is None else _num(g.white_expected),
+                   "black_expected": None if g.black_expected is None else _num(g.black_expected)}
+                  for g in r.games],
+    }
+
+
+def _changes_table(title: str, changes: list[RatingChange]) -> PlainTable:
+    table = PlainTable(title=title, title_justify="left")
+    for col in ("name", "before", "games", "score", "expected", "K", "change", "after"):
+        table.add_column(col, justify="left" if col == "name" else "right")
+    for c in changes:
+        table.add_row(c.name, str(c.rating_before), str(c.games), f"{c.score:.1f}",
+                      f"{c.expected:.2f}", str(c.k), _signed(c.change), str(c.rating_after))
+    return table
+
+
+def period_report(r: PeriodReport, as_json: bool) -> None:
+    """A closed period: gains, losses, K changes and the games rated."""
+    if as_json:
+        _json(period_report_dict(r))
+        return
+    console = _out()
+    not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
+    say(f"Rating period {r.period} (rules of {r.edition}); its list is in force from "
+        f"{r.in_force_from}: {_count(r.players_rated, 'player')} rated, "
+        f"{_count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
+    console.print(_changes_table("Biggest gains", r.gains) if r.gains else "no rating went up")
+    console.print(_changes_table("Biggest losses", r.losses) if r.losses else "no rating went down")
+    if r.k_changes:
+        table = PlainTable(title=f"K-factor changes from {r.period} to the next period",
+                           title_justify="left")
+        for col in ("name", "K was", "K now", "why"):
+            table.add_column(col, justify="right" if col.startswith("K") else "left")
+        for k in r.k_changes:
+            table.add_row(k.name, f"{k.k_before} ({k.reason_before.value})",
+                          f"{k.k_after} ({k.reason_after.value})", k.why)
+        console.print(table)
+    else:
+        say("no K-factor changes for the next period")
+    games = PlainTable(title="Games rated", title_justify="left")
+    for col in ("date", "event", "round", "white", "rating", "black", "rating", "result",
+                "PD white", "PD black"):
+        games.add_column(col, justify="right" if col in ("rating", "PD white", "PD black") else "left")
+    for g in r.games:
+        games.add_row(g.game.date.isoformat(), g.game.event or "", g.game.round or "", g.game.white,
+                      str(g.white_rating or ""), g.game.black, str(g.black_rating or ""),
+                      g.game.result,
+                      "" if g.white_expected is None else f"{g.white_expected:.2f}",
+                      "" if g.black_expected is None else f"{g.black_expected:.2f}")
+    console.print(games)
