@@ -243,12 +243,15 @@ def rating_list(
         "--min-games", help="Only players with at least N rated games in the period.")] = None,
     top: Annotated[int | None, typer.Option(
         "--top", help="Only ranks 1 to N (ties at rank N all kept).")] = None,
+    active: Annotated[bool, typer.Option(
+        "--active", metavar="", help="Only active players (leave out those flagged i).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print the rating list published by closing a period, or write it as csv, txt or html."""
+    """Print the rating list published by closing a period (flag i: inactive), or write it as
+    csv, txt or html."""
     chosen = publish.choose_format(fmt, json_out)
     selection = lists.ListSelection(federation.upper() if federation else None,
-                                    sex.upper() if sex else None, junior, min_games, top)
+                                    sex.upper() if sex else None, junior, min_games, top, active)
     publish.publish(_run(ctx, lists.rating_list, period, selection), chosen, output, club)
 
 

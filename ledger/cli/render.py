@@ -266,7 +266,7 @@ def rating_list_dict(rl: RatingList) -> dict[str, Any]:
         {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
          "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
          "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
-         "birth_year": r.birth_year} for r in rl.rows]}
+         "birth_year": r.birth_year, "inactive": r.inactive} for r in rl.rows]}
 
 
 def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -> None:
@@ -275,12 +275,14 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
         _json(rating_list_dict(rl))
         return
     table = PlainTable(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
-    for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born"):
+    for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born", "flag"):
         table.add_column(col, justify="right" if col in ("rank", "rating", "games", "K") else "left")
-    table.caption = Text(f"games: rated games in {rl.period}; K: the K-factor for the next period")
+    table.caption = Text(f"games: rated games in {rl.period}; K: the K-factor for the next period; "
+                         "flag i: inactive, no rated game in the last 12 periods")
     for r in rl.rows:
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
-                      r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""))
+                      r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""),
+                      "i" if r.inactive else "")
     (console or _out()).print(table)
 
 

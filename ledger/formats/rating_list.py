@@ -20,7 +20,8 @@ class ListedPlayer(Protocol):
     ("Surname, Name"), ``federation`` (three letters or None), ``sex`` ("M", "F" or None),
     ``title`` (GM, IM, FM, CM, WGM, WIM, WFM, WCM or None), ``rating`` (the published rating),
     ``games`` (rated games in the period), ``k`` (the K-factor for the next period),
-    ``birth_year`` (or None).
+    ``birth_year`` (or None), ``inactive`` (flagged ``i``: no rated game in the last 12 rating
+    periods, shared/RULES.md §6).
     """
 
     @property
@@ -43,6 +44,8 @@ class ListedPlayer(Protocol):
     def k(self) -> int: ...
     @property
     def birth_year(self) -> int | None: ...
+    @property
+    def inactive(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -61,5 +64,6 @@ def women_title(title: str | None) -> str | None:
 
 
 def flag(player: ListedPlayer) -> str:
-    """FIDE's list ``Flag``: ``w`` for a woman (as FIDE's own lists write it), else empty."""
-    return "w" if player.sex == "F" else ""
+    """FIDE's list ``Flag``: ``w`` for a woman, ``i`` for an inactive player, ``wi`` for both
+    (as FIDE's own lists write it), else empty."""
+    return ("w" if player.sex == "F" else "") + ("i" if player.inactive else "")

@@ -9,7 +9,7 @@ A program reading the file gets the quote too: strip one leading ``'`` before an
 characters to recover the original text. Numbers written by the ledger never start with one.
 
 Columns: rank, fide_id, name, title, federation, sex, rating, games (rated games in the period),
-k (K for the next period), birth_year, flag (FIDE's list flag: ``w`` woman).
+k (K for the next period), birth_year, flag (FIDE's list flag: ``w`` woman, ``i`` inactive, ``wi``).
 """
 
 from __future__ import annotations

@@ -50,6 +50,9 @@ td { border-bottom: 1px solid var(--line); }
 .title span { display: inline-block; padding: 0 6px; border-radius: 4px; background: #fbe7b5;
               color: #6b4a00; font-size: 12px; font-weight: 700; }
 .id, .fed { color: var(--muted); }
+tr.inactive td { color: var(--muted); }
+.flag { margin-left: 6px; padding: 0 5px; border: 1px solid var(--line); border-radius: 4px;
+        font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 footer { color: var(--muted); font-size: 13px; margin-top: 12px; }
 @media print { body { background: #fff; } header { color: #000; background: none; padding: 0; }
   .sheet { box-shadow: none; } thead th { position: static; } }
@@ -95,10 +98,12 @@ def long_date(heading: ListHeading) -> str:
 
 def _row(p: ListedPlayer) -> str:
     title = f"<span>{_e(p.title)}</span>" if p.title else ""
-    cells = (_e(p.rank), _e(p.name), title, _e(p.federation), _e(p.fide_id), _e(p.rating),
+    name = _e(p.name) + (' <span class="flag">inactive</span>' if p.inactive else "")
+    cells = (_e(p.rank), name, title, _e(p.federation), _e(p.fide_id), _e(p.rating),
              _e(p.games), _e(p.k), _e(p.birth_year))
-    return "<tr>" + "".join(f'<td class="{cls}">{cell}</td>'
-                            for cell, (_, cls, _, _) in zip(cells, COLUMNS, strict=True)) + "</tr>"
+    row = '<tr class="inactive">' if p.inactive else "<tr>"
+    return row + "".join(f'<td class="{cls}">{cell}</td>'
+                         for cell, (_, cls, _, _) in zip(cells, COLUMNS, strict=True)) + "</tr>"
 
 
 def _head() -> str:
@@ -141,8 +146,8 @@ def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
         "</table>",
         "</div>",
         f"<footer>{count}. Ratings under the FIDE Rating Regulations; games: rated games in "
-        f"{_e(heading.period)}; K: the K-factor for the next period. Click a column heading to "
-        "sort.</footer>",
+        f"{_e(heading.period)}; K: the K-factor for the next period; inactive: no rated game in the "
+        "last 12 rating periods (the rating stands). Click a column heading to sort.</footer>",
         "</main>",
         f"<script>{SORT_SCRIPT}</script>",
         "</body>",

@@ -10,7 +10,8 @@ padded with spaces, so a tool that reads FIDE lists by their header reads this o
 Departures a reader may notice: ``ID Number`` is blank for a player without a FIDE id; ``OTit``
 (arbiter and trainer titles) is always blank, as the ledger does not record them; a name longer than
 60 characters is cut to 60 and control characters in it become spaces, so every line keeps its
-columns. ``Flag`` is ``w`` for a woman, as FIDE writes it.
+columns. ``Flag`` is ``w`` for a woman and ``i`` for an inactive player (``wi`` both), as FIDE
+writes it.
 """
 
 from __future__ import annotations

@@ -13,6 +13,19 @@ from ledger.domain import Period
 from ledger.errors import PeriodError
 
 
+class InitialMethod(enum.Enum):
+    """The edition's formula for an initial rating Ru (shared/RULES.md §6, §8).
+
+    - ``TWO_1800_DRAWS`` (since 1 March 2024): two hypothetical opponents rated 1800, both drawn;
+      Ru = Ra + dp(p) over n + 2 games.
+    - ``RA_PLUS_20`` (1 Jan 2022 - 29 Feb 2024): Ra of the rated opponents only; at 50 % or more,
+      Ru = Ra + 20 per half point above 50 %; below 50 %, Ru = Ra + dp(p).
+    """
+
+    TWO_1800_DRAWS = "two-1800-draws"
+    RA_PLUS_20 = "ra-plus-20"
+
+
 class Edition(enum.Enum):
     """A rule edition, named by the month it took effect.
 
@@ -32,6 +45,25 @@ class Edition(enum.Enum):
         """First day the edition applies."""
         year, month = self.value.split("-")
         return dt.date(int(year), int(month), 1)
+
+    @property
+    def rating_floor(self) -> int:
+        """The lowest published rating (§7.1.4, §8.2.3; shared/RULES.md §6, §8): 1000 before
+        1 March 2024, 1400 since. A rating below it makes the player unrated from the next list,
+        and an initial rating below it is not published."""
+        return 1000 if self is Edition.E2022_01 else 1400
+
+    @property
+    def initial_method(self) -> InitialMethod:
+        """How an unrated player's initial rating Ru is computed (§8.2; shared/RULES.md §6, §8)."""
+        if self is Edition.E2022_01:
+            return InitialMethod.RA_PLUS_20
+        return InitialMethod.TWO_1800_DRAWS
+
+    @property
+    def initial_cap(self) -> int | None:
+        """The most an initial rating may be (2200 since 1 March 2024; None: no cap)."""
+        return None if self is Edition.E2022_01 else 2200
 
     @classmethod
     def parse(cls, text: str) -> Edition:

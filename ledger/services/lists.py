@@ -16,12 +16,14 @@ from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior, k_factor
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period, load_histories
+from ledger.services.state import first_closed_period, last_closed_period, load_histories
 
 
 @dataclass(frozen=True)
 class ListRow:
-    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next period."""
+    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next
+    period; ``inactive``: flagged ``i``, no rated game in the 12 periods ending with the list's
+    (``ledger.rules.activity``)."""
 
     rank: int
     player_id: int
@@ -34,6 +36,7 @@ class ListRow:
     k: int
     k_reason: KReason
     birth_year: int | None
+    inactive: bool = False
     sex: str | None = None
 
 
@@ -50,6 +53,7 @@ class RatingList:
 class ListSelection:
     """Which players a published list shows (``ledger list`` filters); None keeps everyone.
 
+    - ``active``: leave out players flagged inactive (``rules.activity``);
     - ``federation``: three-letter code; ``sex``: "M" or "F" (unknown sex never matches);
     - ``junior``: 18 or under in the year of the list's date (born in or after that year - 18;
       unknown birth year: not a junior), as B.02 §8.3.3 counts a junior's age for K;
@@ -63,6 +67,7 @@ class ListSelection:
     junior: bool = False
     min_games: int | None = None
     top: int | None = None
+    active: bool = False
 
     def __post_init__(self) -> None:
         if self.sex is not None and self.sex not in ("M", "F"):
@@ -80,7 +85,8 @@ class ListSelection:
         return ((self.federation is None or row.federation == self.federation)
                 and (self.sex is None or row.sex == self.sex)
                 and (not self.junior or is_junior(row.birth_year, list_month))
-                and (self.min_games is None or row.games >= self.min_games))
+                and (self.min_games is None or row.games >= self.min_games)
+                and not (self.active and row.inactive))
 
 
 def published_period(session: Session, period: str | None) -> Period:
@@ -102,16 +108,18 @@ def published_period(session: Session, period: str | None) -> Period:
 
 
 def rating_list(engine: Engine, period: str | None = None,
-                selection: ListSelection | None = None) -> RatingList:
+                selection: ListSelection | None = None, *, active_only: bool = False) -> RatingList:
     """``ledger list``: the list published by closing ``period`` (default: the latest closed).
 
     Every player with a published rating (only those ``selection`` keeps), by rating then name;
-    equal ratings share a rank, counted within the selection.
+    equal ratings share a rank, counted within the selection (ranks count the players shown).
+    ``active_only`` is ``ListSelection(active=True)``: it leaves out players flagged inactive.
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
     """
     with transaction(engine, write=False) as session:
         closed = published_period(session, period)
         following = closed.next()
+        first_closed = first_closed_period(session) or closed
         histories = load_histories(session, None, through=closed)
         games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)
                                      .where(PeriodResultRow.period == str(closed))).all())
@@ -120,9 +128,12 @@ def rating_list(engine: Engine, period: str | None = None,
             state = histories[p.id].state(closed, results_through=closed)
             if state.rating is None:
                 continue
+            inactive = histories[p.id].inactive(closed, first_closed)
             k, reason = k_factor(state, following)
             rows.append(ListRow(0, p.id, p.name, p.fide_id, p.federation, p.title, state.rating,
-                                games.get(p.id, 0), k, reason, p.birth_year, p.sex))
+                                games.get(p.id, 0), k, reason, p.birth_year, inactive, p.sex))
+        if active_only:
+            selection = replace(selection or ListSelection(), active=True)
         if selection is not None:
             rows = [r for r in rows if selection.keeps(r, following)]
         rows.sort(key=lambda r: (-r.rating, r.name, r.player_id))

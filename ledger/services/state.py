@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult, Player, PlayerEntry, RatingAdjustment, RatingPeriod
 from ledger.domain import Period, PlayerState
+from ledger.rules.activity import is_inactive
 
 _BEGINNING = (0, 0)
 
@@ -101,6 +102,25 @@ class History:
             reached_2400=any(e.reached_2400 for e in entries) or any(r >= 2400 for r in published),
             reached_2300=any(e.reached_2300 for e in entries) or any(r >= 2300 for r in published),
         )
+
+
+    def inactive(self, closed: Period, first_closed: Period) -> bool:
+        """Whether the player is flagged ``i`` on the list published by closing ``closed``
+        (``ledger.rules.activity.is_inactive``). The clock starts at the player's first entry with
+        a rating (``first_closed``, the ledger's first closed period, for one in force from the
+        start) or, for a player first rated in the ledger, at the period that rated them."""
+        rated = [r.period for r in self.results if r.games > 0 and r.period <= closed]
+        since = [e.effective_from or first_closed for e in self.entries if e.rating is not None]
+        since += rated[:1]
+        if not since:
+            return False
+        return is_inactive(closed, max(rated, default=None), min(since))
+
+
+def first_closed_period(session: Session) -> Period | None:
+    """The earliest closed period, or None."""
+    first = session.scalar(select(func.min(RatingPeriod.period)))
+    return Period.parse(first) if first else None
 
 
 def last_closed_period(session: Session) -> Period | None:

@@ -114,3 +114,28 @@ def test_bad_options(db: str, tmp_path: Path) -> None:
     assert "output" in result.stderr and str(missing) in result.stderr
     assert "Traceback" not in result.stderr
     assert not missing.parent.exists()
+
+
+def test_inactive_flag_in_every_format(tmp_path: Path) -> None:
+    path = str(tmp_path / "idle.db")
+    assert run("--db", path, "init").exit_code == 0
+    for name, sex in (("Alpha, Ann", "F"), ("Beta, Bea", "F"), ("Gamma, Gil", "M")):
+        assert run("--db", path, "player", "add", name, "--rating", "1800", "--sex", sex,
+                   "--prior-games", "100").exit_code == 0
+    for white, black, day, period in (("Alpha", "Beta", "2025-01-10", "2025-01"),
+                                      ("Alpha", "Gamma", "2026-01-10", "2026-01")):
+        assert run("--db", path, "game", "add", white, black, "1/2-1/2", "--date", day).exit_code == 0
+        assert run("--db", path, "period", "close", period).exit_code == 0
+    # The 12 periods ending with 2026-01 are 2025-02 .. 2026-01: Beta's only game was in 2025-01,
+    # so Beta is inactive on the list of 1 February 2026. All three stay 1800 (draws at D = 0).
+    txt = run("--db", path, "list", "--format", "txt").stdout.split("\n")
+    assert [(line[15:76].rstrip(), line[128:132]) for line in txt[1:4]] == [
+        ("Alpha, Ann", "w   "), ("Beta, Bea", "wi  "), ("Gamma, Gil", "    ")]
+    rows = list(csv.reader(io.StringIO(run("--db", path, "list", "--format", "csv").stdout,
+                                       newline="")))
+    assert [(r[2], r[-1]) for r in rows[1:]] == [("Alpha, Ann", "w"), ("Beta, Bea", "wi"),
+                                                  ("Gamma, Gil", "")]
+    page = run("--db", path, "list", "--format", "html").stdout
+    assert 'Beta, Bea <span class="flag">inactive</span>' in page
+    active = run("--db", path, "list", "--format", "csv", "--active", "--sex", "F").stdout
+    assert [r[2] for r in csv.reader(io.StringIO(active, newline=""))][1:] == ["Alpha, Ann"]

@@ -540,3 +540,20 @@ def test_opponent_still_capped_when_higher_player_is_exempt() -> None:
     assert r.games[0].counted_difference == -400
     assert r.change_exact == Decimal("-1.60")
     assert r.change == -2
+
+
+# --- RULES §2 / §8.3.1: games v unrated opponents are not in n for the 700 cap ------------------
+
+
+def test_game_v_unrated_opponent_not_counted_in_n_for_the_700_cap() -> None:
+    # Player 1: 1800, 10 rated games before -> K 40 (new player). 17 draws v 1800s (players
+    # 2..18) and a win v unrated 99. n = 17 (not 18): 40 x 17 = 680 <= 700 -> K stays 40
+    # (with n = 18 it would be floor(700 / 18) = 38). Each draw: D = 0 -> .50; S - PD = 0.
+    states = {1: PlayerState(rating=1800, birth_year=1980, rated_games=10), 99: PlayerState(None)}
+    g = Games()
+    for opponent in range(2, 19):
+        states[opponent] = adult(1800)
+        g.add(1, opponent, 1800, 1800, DRAW)
+    g.add(1, 99, 1800, None, W)
+    result = rate_period(states, g.games, NOV_2025, Edition.E2025_10)[1]
+    assert (result.n, result.k, result.k_before_cap, result.change) == (17, 40, 40, 0)

@@ -29,6 +29,7 @@ class Row:
     games: int
     k: int
     birth_year: int | None
+    inactive: bool = False
 
 
 #: FIDE's list of 1 May 2013 is the one published after the April 2013 period.
@@ -108,6 +109,15 @@ def test_txt_keeps_its_columns_with_awkward_values() -> None:
     assert lines[1][84:94] == "CM        "  # CM is not a women's title: WTit blank
 
 
+def test_txt_flags_inactive_players() -> None:
+    text = rating_list_txt.write(MAY13, [
+        Row(1, 1, "Idle, Ida", "ENG", "F", None, 1900, 0, 20, 1970, inactive=True),
+        Row(2, 2, "Idle, Ian", "ENG", "M", None, 1800, 0, 20, 1970, inactive=True),
+        Row(3, 3, "Busy, Bea", "ENG", "F", None, 1700, 4, 20, 1970)])
+    # FIDE's Flag column (128-131): w woman, i inactive, wi both
+    assert [line[128:132] for line in text.split("\n")[1:4]] == ["wi  ", "i   ", "w   "]
+
+
 def test_txt_refuses_a_number_too_wide_for_its_column() -> None:
     with pytest.raises(ValueError, match="Gms"):
         rating_list_txt.write(MAY13, [Row(1, 1, "A, B", None, None, None, 1500, 1000, 20, None)])
@@ -142,6 +152,14 @@ def test_csv_neutralises_formulas_and_stays_rfc4180() -> None:
     for row in read:
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+def test_csv_flag_column() -> None:
+    text = rating_list_csv.write(MAY13, [
+        Row(1, 1, "Idle, Ida", "ENG", "F", None, 1900, 0, 20, 1970, inactive=True),
+        Row(2, 2, "Idle, Ian", "ENG", "M", None, 1800, 0, 20, 1970, inactive=True),
+        Row(3, 3, "Busy, Bo", "ENG", "M", None, 1700, 4, 20, 1970)])
+    assert [r[-1] for r in csv.reader(io.StringIO(text, newline=""))] == ["flag", "wi", "i", ""]
 
 
 def test_csv_leaves_ordinary_text_alone() -> None:
@@ -236,6 +254,16 @@ def test_html_escapes_names_and_sorts() -> None:
     assert "http://" not in page and "https://" not in page and "src=" not in page
     csp = next(m for m in parsed.metas if m.get("http-equiv") == "Content-Security-Policy")
     assert (csp["content"] or "").startswith("default-src 'none'")
+
+
+def test_html_marks_inactive_players() -> None:
+    page = rating_list_html.write(MAY13, [
+        Row(1, 1, "Idle, Ida", "ENG", "F", None, 1900, 0, 20, 1970, inactive=True),
+        Row(2, 3, "Busy, Bo", "ENG", "M", None, 1700, 4, 20, 1970)])
+    parsed = Page()
+    parsed.feed(page)
+    assert [r[1] for r in parsed.rows] == ["Idle, Ida inactive", "Busy, Bo"]
+    assert page.count('<tr class="inactive">') == 1
 
 
 def test_html_of_an_empty_list() -> None:
