@@ -15,7 +15,7 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from ledger.cli import publish, render
+from ledger.cli import publish, render, render_reports
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
 from ledger.services import games, imports, lists, periods, players
@@ -260,10 +260,12 @@ def rating_list(
 def history(
     ctx: typer.Context,
     player: Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")],
+    chart: Annotated[Path | None, typer.Option(
+        "--chart", help="Also draw rating over time into this PNG (800 x 400).", dir_okay=False)] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Show a player's rating history, one row per rated period."""
-    render.history(_run(ctx, lists.history, player), json_out)
+    """Show a player's rating history, one row per rated period, with the peak and a sparkline."""
+    render_reports.history(_run(ctx, lists.history, player), json_out, chart)
 
 
 def main() -> None:

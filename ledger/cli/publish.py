@@ -72,16 +72,17 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     return buffer.getvalue()
 
 
-def write_output(text: str, output: Path) -> None:
-    """Write ``text`` (UTF-8, line ends as given) to ``output`` whole: into a temporary file
-    beside it, then renamed over it. Raises ``LedgerError`` naming the file when it cannot."""
+def write_output(data: str | bytes, output: Path) -> None:
+    """Write ``data`` (text as UTF-8 with its line ends as given, or bytes) to ``output`` whole:
+    into a temporary file beside it, then renamed over it. Raises ``LedgerError`` naming the
+    file when it cannot."""
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent or Path("."))
     except OSError as exc:
         raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, output)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

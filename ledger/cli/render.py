@@ -286,15 +286,20 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
     (console or _out()).print(table)
 
 
+def history_dict(h: PlayerHistory) -> dict[str, Any]:
+    """A player's history as JSON data."""
+    return {"player": _player_dict(h.player), "periods": [
+        {"period": r.period, "rating_before": r.rating_before, "games": r.games,
+         "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
+         "k_reason": r.k_reason, "k_capped": r.k_capped,
+         "change_exact": _num(r.change_exact), "change": r.change,
+         "rating_after": r.rating_after, "note": r.note} for r in h.periods]}
+
+
 def history(h: PlayerHistory, as_json: bool) -> None:
     """A player's history, one row per rated period."""
     if as_json:
-        _json({"player": _player_dict(h.player), "periods": [
-            {"period": r.period, "rating_before": r.rating_before, "games": r.games,
-             "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
-             "k_reason": r.k_reason, "k_capped": r.k_capped,
-             "change_exact": _num(r.change_exact), "change": r.change,
-             "rating_after": r.rating_after, "note": r.note} for r in h.periods]})
+        _json(history_dict(h))
         return
     v = h.player
     rating = v.rating if v.rating is not None else "unrated"

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from ledger.cli import render
+from ledger.cli.publish import write_output
 from ledger.cli.render import PlainTable, _count, _json, _num, _out, _signed, say
+from ledger.errors import LedgerError
+from ledger.formats.sparkline import sparkline
+from ledger.services.history_summary import peak, period_points
+from ledger.services.lists import PlayerHistory
 from ledger.services.reports import PeriodReport, RatingChange
 
 
@@ -79,3 +86,48 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
                       "" if g.white_expected is None else f"{g.white_expected:.2f}",
                       "" if g.black_expected is None else f"{g.black_expected:.2f}")
     console.print(games)
+
+
+def history_sparkline(h: PlayerHistory) -> str:
+    """The sparkline of the rating the player brought into the first period, then the rating
+    after each period (one block each)."""
+    if not h.periods:
+        return ""
+    return sparkline([h.periods[0].rating_before] + [p.rating for p in period_points(h)])
+
+
+def draw_chart(h: PlayerHistory, path: Path) -> None:
+    """Write the history chart (``formats.rating_chart``) to ``path``; ``LedgerError`` when
+    there is nothing to draw or the file cannot be written."""
+    points = period_points(h)
+    if not points:
+        raise LedgerError(f"chart: {h.player.name} has no rated periods to draw")
+    from ledger.formats import rating_chart  # matplotlib loads only when a chart is asked for
+
+    chart = rating_chart.draw([rating_chart.ChartPoint(p.period, p.rating, p.k_note)
+                               for p in points], f"{h.player.name}: published rating")
+    write_output(chart.png, path)
+
+
+def history(h: PlayerHistory, as_json: bool, chart: Path | None = None) -> None:
+    """A player's history (``render.history``), the peak and the sparkline; with ``chart``,
+    the chart written to that file first (nothing printed if it cannot be)."""
+    if chart is not None:
+        draw_chart(h, chart)
+    top = peak(h)
+    if as_json:
+        _json({**render.history_dict(h),
+               "peak": None if top is None else {"rating": top.rating, "period": top.period,
+                                                  "in_force_from": top.in_force_from},
+               "sparkline": history_sparkline(h),
+               "chart": None if chart is None else str(chart)})
+        return
+    render.history(h, False)
+    if top is not None:
+        where = (f"published by closing {top.period}" if top.period is not None
+                 else "the rating brought into the ledger")
+        say(f"peak: {top.rating}, in force from {top.in_force_from} ({where})")
+        points = period_points(h)
+        say(f"trend: {h.periods[0].rating_before} {history_sparkline(h)} {points[-1].rating}")
+    if chart is not None:
+        say(f"chart written to {chart}")
