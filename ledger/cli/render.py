@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
 from ledger.errors import Problem
 from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
@@ -92,7 +93,7 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     for note in v.notes:
         _err().print(f"note: {note}", markup=False, style="yellow")
     if as_json:
-        _json(_player_dict(v))
+        _json(_player_dict(v) | (life_dict(v.life) if v.life else {}))
         return
     table = PlainTable(title=("Registered" if added else None), show_header=False, box=None)
     table.add_column(style="bold")
@@ -111,6 +112,8 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     ):
         table.add_row(label, "" if value is None else str(value))
     _out().print(table)
+    for line in life_lines(v.life) if v.life else []:
+        say(line)
 
 
 def player_list(views: list[PlayerView], as_json: bool) -> None:
@@ -202,6 +205,11 @@ def _close_dict(r: CloseReport) -> dict[str, Any]:
                           "expected": _num(a.expected), "score": _num(a.score)}
                          for a in p.result.games],
         } for p in r.players],
+        "initial_ratings": [{"player_id": n.player_id, "name": n.name,
+                             "games_disregarded": len(n.pool.disregarded)}
+                            | computation_dict(r.period, n.rating) for n in r.initial],
+        "floor_drops": [{"player_id": d.player_id, "name": d.name, "rating": d.rating,
+                         "floor": d.floor} for d in r.dropped],
     }
 
 
@@ -242,6 +250,10 @@ def close_report(r: CloseReport, as_json: bool) -> None:
     if r.adjustments:
         say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "
             "0.4 x (2000 - R) on the 1 March 2024 list")
+    for n in r.initial:
+        say(f"{n.name}: " + "\n".join(computation_lines(r.period, n.rating)))
+    for d in r.dropped:
+        say(f"{d.name}: {d.rating} is below the floor {d.floor}: unrated from this list on")
 
 
 def period_list(views: list[PeriodView], as_json: bool) -> None:
@@ -293,7 +305,7 @@ def history_dict(h: PlayerHistory) -> dict[str, Any]:
          "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
          "k_reason": r.k_reason, "k_capped": r.k_capped,
          "change_exact": _num(r.change_exact), "change": r.change,
-         "rating_after": r.rating_after, "note": r.note} for r in h.periods]}
+         "rating_after": r.rating_after, "note": r.note} for r in h.periods]} | life_dict(h.life)
 
 
 def history(h: PlayerHistory, as_json: bool) -> None:
@@ -316,5 +328,7 @@ def history(h: PlayerHistory, as_json: bool) -> None:
                       r.k_reason + (" (capped)" if r.k_capped else "") if r.note is None else r.note,
                       _signed(r.change), str(r.rating_after))
     _out().print(table)
-    if not h.periods:
+    if not h.periods and not h.life.initial:
         say("no rated periods yet")
+    for line in life_lines(h.life):
+        say(line)

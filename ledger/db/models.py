@@ -2,9 +2,9 @@
 
 Facts (players, the history each brings on entering the ledger, events, games) are kept apart from
 what a period close derives (``periods``, ``period_results``, ``period_games``,
-``rating_adjustments``), which is written once
-and never updated. Exact numbers are stored as integers: scores in half-points, expected scores and
-exact changes in hundredths.
+``rating_adjustments``, ``initial_ratings``, ``initial_rating_games``, ``rating_floor_drops``),
+which is written once and never updated. Exact numbers are stored as integers: scores in
+half-points, expected scores and exact changes in hundredths.
 """
 
 from __future__ import annotations
@@ -177,3 +177,54 @@ class RatingAdjustment(Base):
     adjustment: Mapped[int]
     rating_after: Mapped[int]
     rule: Mapped[str] = mapped_column(String(100))
+
+
+class InitialRating(Base):
+    """An unrated player's initial rating Ru as one close computed it from their pool (FIDE B.02
+    §8.2; written once, never updated). A row whose ``published`` is False (Ru below the floor)
+    leaves the player unrated and their pool growing. Ra is (``opponents_sum`` + 1800 x
+    ``hypothetical``) / (``games`` + ``hypothetical``); ``rating`` is Ru after the ``cap``."""
+
+    __tablename__ = "initial_ratings"
+
+    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    method: Mapped[str] = mapped_column(String(20))
+    games: Mapped[int]
+    opponents_sum: Mapped[int]
+    score_halves: Mapped[int]
+    hypothetical: Mapped[int]
+    p_hundredths: Mapped[int]
+    dp: Mapped[int]
+    bonus: Mapped[int]
+    ru: Mapped[int]
+    cap: Mapped[int | None]
+    rating: Mapped[int]
+    floor: Mapped[int]
+    published: Mapped[bool]
+    disregarded: Mapped[int]
+
+
+class InitialRatingGame(Base):
+    """One game of the pool an initial rating was computed from (the audit trail of Ru)."""
+
+    __tablename__ = "initial_rating_games"
+
+    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    opponent_rating: Mapped[int]
+    score_halves: Mapped[int]
+
+
+class RatingFloorDrop(Base):
+    """A rating that fell below the floor at a close (1400; 1000 before March 2024): the player is
+    unrated from the list that close publishes; their rated-games count is kept."""
+
+    __tablename__ = "rating_floor_drops"
+
+    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    rating: Mapped[int]
+    floor: Mapped[int]

@@ -173,25 +173,30 @@ def rate_player(
     )
 
 
-def player_games(games: Sequence[RatedGame]) -> dict[int, list[PlayerGame]]:
-    """Split games into each rated player's rated games (FIDE B.02 §5.1, §8.3.1).
+def player_games(games: Sequence[RatedGame],
+                 current: Mapping[int, int | None] | None = None) -> dict[int, list[PlayerGame]]:
+    """Split games into each rated player's rated games (FIDE B.02 §5.1, §8.3.1, §8.2.4).
 
     A game counts for a player only if it was played (no forfeit, at least one move each) and
-    both the player and the opponent had a published rating at the event's start. Returns
-    player id -> games in the order given.
+    the opponent had a published rating at the event's start. The player's own rating is theirs
+    at the event's start; when they were unrated then but ``current`` (player id -> published
+    rating on the list in force for the period) gives them a rating, they play the event as a
+    rated player with it (§8.2.4), while for their opponents the game stays one against an
+    unrated player. Returns player id -> games in the order given.
     """
+    now = current or {}
     by_player: dict[int, list[PlayerGame]] = defaultdict(list)
     for g in games:
-        if not g.is_rateable or g.white_rating is None or g.black_rating is None:
+        if not g.is_rateable:
             continue
-        by_player[g.white_id].append(
-            PlayerGame(g.game_id, g.event_key, g.black_id, g.white_rating, g.black_rating,
-                       g.result.white_score)
-        )
-        by_player[g.black_id].append(
-            PlayerGame(g.game_id, g.event_key, g.white_id, g.black_rating, g.white_rating,
-                       g.result.black_score)
-        )
+        sides = ((g.white_id, g.white_rating, g.black_id, g.black_rating, g.result.white_score),
+                 (g.black_id, g.black_rating, g.white_id, g.white_rating, g.result.black_score))
+        for pid, own, opponent, opponent_rating, score in sides:
+            own = own if own is not None else now.get(pid)
+            if own is None or opponent_rating is None:
+                continue
+            by_player[pid].append(
+                PlayerGame(g.game_id, g.event_key, opponent, own, opponent_rating, score))
     return dict(by_player)
 
 
@@ -205,11 +210,13 @@ def rate_period(
 
     ``states``: player id -> ``PlayerState`` on the list in force at the period's start (every
     player in ``games`` must be present; a ``KeyError`` otherwise). ``games``: the period's games.
-    Players unrated at the period's start get no result here (initial ratings are separate).
+    Players unrated at the period's start get no result here (initial ratings are separate); a
+    player rated on that list but unrated at an event's start plays it as rated (§8.2.4).
     Returns player id -> ``PeriodResult`` for each player with at least one rated game.
     """
     results: dict[int, PeriodResult] = {}
-    for player_id, own_games in player_games(games).items():
+    current = {pid: state.rating for pid, state in states.items()}
+    for player_id, own_games in player_games(games, current).items():
         state = states[player_id]
         if state.rating is None:
             continue

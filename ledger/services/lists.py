@@ -6,14 +6,22 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from ledger.db.models import (
+    Game,
+    InitialRating,
+    InitialRatingGame,
+    Player,
+    RatingAdjustment,
+    RatingPeriod,
+)
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.db.models import Player, RatingAdjustment, RatingPeriod
 from ledger.domain import KReason, Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior, k_factor
+from ledger.services.life import RatingLife, rating_life
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.session import transaction
 from ledger.services.state import first_closed_period, last_closed_period, load_histories
@@ -123,6 +131,7 @@ def rating_list(engine: Engine, period: str | None = None,
         histories = load_histories(session, None, through=closed)
         games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)
                                      .where(PeriodResultRow.period == str(closed))).all())
+        games |= _initial_games_in(session, closed)
         rows = []
         for p in session.scalars(select(Player)):
             state = histories[p.id].state(closed, results_through=closed)
@@ -144,6 +153,18 @@ def rating_list(engine: Engine, period: str | None = None,
         if selection is not None and selection.top is not None:
             ranked = [r for r in ranked if r.rank <= selection.top]
         return RatingList(str(closed), str(following.start), ranked)
+
+
+def _initial_games_in(session: Session, closed: Period) -> dict[int, int]:
+    """Player id -> games of ``closed`` in the pool of an initial rating its close published."""
+    return dict(session.execute(
+        select(InitialRatingGame.player_id, func.count())
+        .join(Game, Game.id == InitialRatingGame.game_id)
+        .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+              & (InitialRating.player_id == InitialRatingGame.player_id))
+        .where(InitialRatingGame.period == str(closed), Game.period == str(closed),
+               InitialRating.published.is_(True))
+        .group_by(InitialRatingGame.player_id)).all())
 
 
 @dataclass(frozen=True)
@@ -168,10 +189,12 @@ class HistoryRow:
 
 @dataclass(frozen=True)
 class PlayerHistory:
-    """A player and one row per period in which they were rated."""
+    """A player, one row per period in which they were rated, and the life of their rating
+    (pool in progress, initial ratings with their computation, drops below the floor)."""
 
     player: PlayerView
     periods: list[HistoryRow]
+    life: RatingLife
 
 
 def history(engine: Engine, ref: str) -> PlayerHistory:
@@ -192,4 +215,5 @@ def history(engine: Engine, ref: str) -> PlayerHistory:
                                a.rating_after, note=a.rule)
                     for a in adjustments]
         periods.sort(key=lambda h: (h.period, h.note is not None))
-        return PlayerHistory(player_views(session, [player.id])[0], periods)
+        view = player_views(session, [player.id])[0]
+        return PlayerHistory(view, periods, rating_life(session, player.id, view.rating is not None))

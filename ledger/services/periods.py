@@ -14,12 +14,24 @@ from decimal import Decimal
 from sqlalchemy import Engine, func, insert, select, union
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, PeriodGame, Player, RatingAdjustment, RatingPeriod
+from ledger.db.models import (
+    Event,
+    Game,
+    InitialRatingGame,
+    PeriodGame,
+    Player,
+    RatingAdjustment,
+    RatingFloorDrop,
+    RatingPeriod,
+)
+from ledger.db.models import InitialRating as InitialRatingRow
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import Period, RatedGame, Result
 from ledger.errors import PeriodError
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, edition_for, list_adjustment
+from ledger.rules.initial import InitialRating, Pool, rate_pool
 from ledger.rules.period import PeriodResult, rate_period
+from ledger.services.pools import load_pools
 from ledger.services.session import transaction
 from ledger.services.state import last_closed_period, load_histories
 
@@ -35,6 +47,27 @@ class RatedPlayer:
     opponents: dict[int, str]
 
 
+@dataclass(frozen=True)
+class NewlyRated:
+    """An unrated player whose pool reached 5 games at this close: the pool and the whole
+    computation of Ru (``rating.published`` False: below the floor, the pool goes on)."""
+
+    player_id: int
+    name: str
+    pool: Pool
+    rating: InitialRating
+
+
+@dataclass(frozen=True)
+class FloorDrop:
+    """A rating that fell below the floor at this close: unrated from the list it publishes."""
+
+    player_id: int
+    name: str
+    rating: int
+    floor: int
+
+
 @dataclass
 class CloseReport:
     """What closing a period did (or, with ``dry_run``, would do)."""
@@ -46,6 +79,8 @@ class CloseReport:
     games: int = 0
     not_rated: Counter[str] = field(default_factory=Counter)
     adjustments: int = 0
+    initial: list[NewlyRated] = field(default_factory=list)
+    dropped: list[FloorDrop] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -92,7 +127,9 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     """``ledger period close``: rate the earliest open period (or ``period``, which must be it).
 
     Writes the period with its edition, one result row per rated player and one audit row per
-    game and player, all in one transaction; ``dry_run`` computes everything and writes nothing.
+    game and player, the initial ratings of unrated players whose pool reached 5 games (with the
+    pool's games) and the ratings that fell below the floor, all in one transaction; ``dry_run``
+    computes everything and writes nothing.
     Raises ``PeriodError`` for a closed period, a later period while an earlier one has games, or a
     period before 2022-01, or a period that has not ended by ``today`` (default: the date today).
     ``edition`` overrides the edition in force (for tests only).
@@ -122,25 +159,49 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
                 result=Result(game.result), played=game.played))
         states = {pid: h.state(target) for pid, h in histories.items()}
         results = rate_period(states, rated_games, target, used)
-        adjustments = _list_adjustments(session, target, results)
-        report = _report(session, target, used, results, rated_games, dry_run)
+        drops = {pid: r.rating_after for pid, r in results.items()
+                 if r.rating_after < used.rating_floor}
+        initial = _initial_ratings(session, target, used,
+                                   [pid for pid, st in states.items() if st.rating is None])
+        new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
+        new_ratings |= {pid: ir.rating for pid, (_, ir) in initial.items() if ir.published}
+        adjustments = _list_adjustments(session, target, new_ratings, set(drops))
+        report = _report(session, target, used, results, rated_games, dry_run, initial, drops)
         report.adjustments = len(adjustments)
         if not dry_run:
             _write(session, target, used, results, adjustments)
+            _write_life(session, target, used, initial, drops)
         return report
 
 
-def _list_adjustments(session: Session, target: Period,
-                      results: dict[int, PeriodResult]) -> list[dict[str, object]]:
+def _initial_ratings(session: Session, target: Period, used: Edition,
+                     unrated: list[int]) -> dict[int, tuple[Pool, InitialRating]]:
+    """Ru for each player unrated at ``target``'s start whose pool gained a game in ``target``
+    and holds at least 5 games (FIDE B.02 §8.2), by the edition ``used``."""
+    pools = load_pools(session, unrated, target, ratings_through=target.previous())
+    rated = {}
+    for pid, pool in pools.items():
+        if not any(g.period == target for g in pool.games):
+            continue
+        computed = rate_pool(pool, used)
+        if computed is not None:
+            rated[pid] = (pool, computed)
+    return rated
+
+
+def _list_adjustments(session: Session, target: Period, new_ratings: dict[int, int],
+                      dropped: set[int]) -> list[dict[str, object]]:
     """Rows for the ratings the list published by closing ``target`` changes outside any game
-    (only the 1 March 2024 raise: ``ledger.rules.editions.list_adjustment``)."""
+    (only the 1 March 2024 raise: ``ledger.rules.editions.list_adjustment``). ``new_ratings``:
+    ratings this close gives (period results and published initial ratings); ``dropped``:
+    players this close makes unrated."""
     if target != RAISE_2024_PERIOD:
         return []
     histories = load_histories(session, None, through=target.previous())
     rows = []
     for pid, history in histories.items():
-        rating = results[pid].rating_after if pid in results else history.rating(target)
-        if rating is None:
+        rating = new_ratings[pid] if pid in new_ratings else history.rating(target)
+        if rating is None or pid in dropped:
             continue
         raise_by = list_adjustment(target, rating)
         if raise_by:
@@ -151,8 +212,10 @@ def _list_adjustments(session: Session, target: Period,
 
 
 def _report(session: Session, target: Period, used: Edition, results: dict[int, PeriodResult],
-            games: list[RatedGame], dry_run: bool) -> CloseReport:
-    wanted = set(results) | {a.opponent_id for r in results.values() for a in r.games}
+            games: list[RatedGame], dry_run: bool, initial: dict[int, tuple[Pool, InitialRating]],
+            drops: dict[int, int]) -> CloseReport:
+    wanted = set(results) | set(initial) | {a.opponent_id for r in results.values()
+                                            for a in r.games}
     names = {pid: (name, fide) for pid, name, fide in session.execute(
         select(Player.id, Player.name, Player.fide_id).where(Player.id.in_(wanted)))}
     players = [RatedPlayer(pid, names[pid][0], names[pid][1], r,
@@ -160,7 +223,13 @@ def _report(session: Session, target: Period, used: Edition, results: dict[int, 
                for pid, r in results.items()]
     players.sort(key=lambda p: (-p.result.rating_after, p.name))
     not_rated = Counter(reason for g in games if (reason := _not_rated_reason(g)) is not None)
-    return CloseReport(str(target), used.value, dry_run, players, len(games), not_rated)
+    report = CloseReport(str(target), used.value, dry_run, players, len(games), not_rated)
+    report.initial = sorted((NewlyRated(pid, names[pid][0], pool, ir)
+                             for pid, (pool, ir) in initial.items()),
+                            key=lambda n: (-n.rating.rating, n.name))
+    report.dropped = sorted((FloorDrop(pid, names[pid][0], rating, used.rating_floor)
+                             for pid, rating in drops.items()), key=lambda d: d.name)
+    return report
 
 
 def _write(session: Session, target: Period, used: Edition, results: dict[int, PeriodResult],
@@ -172,6 +241,26 @@ def _write(session: Session, target: Period, used: Edition, results: dict[int, P
         session.execute(insert(PeriodGame), _audit_rows(target, results))
     if adjustments:
         session.execute(insert(RatingAdjustment), adjustments)
+
+
+def _write_life(session: Session, target: Period, used: Edition,
+                initial: dict[int, tuple[Pool, InitialRating]], drops: dict[int, int]) -> None:
+    """Write what the close derived for unrated players and the floor (never updated)."""
+    if initial:
+        session.execute(insert(InitialRatingRow), [dict(
+            period=str(target), player_id=pid, method=ir.method.value, games=ir.games,
+            opponents_sum=ir.opponents_sum, score_halves=int(ir.points * 2),
+            hypothetical=ir.hypothetical, p_hundredths=ir.p_hundredths, dp=ir.dp, bonus=ir.bonus,
+            ru=ir.ru, cap=ir.cap, rating=ir.rating, floor=ir.floor, published=ir.published,
+            disregarded=len(pool.disregarded)) for pid, (pool, ir) in initial.items()])
+        session.execute(insert(InitialRatingGame), [dict(
+            period=str(target), player_id=pid, game_id=g.game_id, opponent_id=g.opponent_id,
+            opponent_rating=g.opponent_rating, score_halves=int(g.score * 2))
+            for pid, (pool, _) in initial.items() for g in pool.games])
+    if drops:
+        session.execute(insert(RatingFloorDrop), [dict(
+            period=str(target), player_id=pid, rating=rating, floor=used.rating_floor)
+            for pid, rating in drops.items()])
 
 
 def _hundredths(value: Decimal) -> int:

@@ -13,6 +13,7 @@ from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import KReason, Period
 from ledger.errors import Ambiguous, InvalidInput, NotFound
 from ledger.rules.kfactor import k_factor
+from ledger.services.life import RatingLife, rating_life
 from ledger.services.session import transaction
 from ledger.services.state import last_closed_period, load_histories
 
@@ -46,7 +47,8 @@ class NewPlayer:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """A player as the CLI shows them: identity, current published rating, K now and why."""
+    """A player as the CLI shows them: identity, current published rating, K now and why;
+    ``life`` (``player show`` only): pool in progress, initial ratings, drops below the floor."""
 
     id: int
     name: str
@@ -64,6 +66,7 @@ class PlayerView:
     history_unknown: bool
     next_period: str
     notes: tuple[str, ...] = ()
+    life: RatingLife | None = None
 
 
 def validate_new_player(p: NewPlayer) -> None:
@@ -219,6 +222,8 @@ def list_players(engine: Engine) -> list[PlayerView]:
 
 
 def show_player(engine: Engine, ref: str) -> PlayerView:
-    """``ledger player show``: one player (see ``resolve`` for ``ref``)."""
+    """``ledger player show``: one player (see ``resolve`` for ``ref``), with the life of their
+    rating (``ledger.services.life``)."""
     with transaction(engine, write=False) as session:
-        return player_views(session, [resolve(session, ref).id])[0]
+        view = player_views(session, [resolve(session, ref).id])[0]
+        return replace(view, life=rating_life(session, view.id, view.rating is not None))

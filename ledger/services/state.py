@@ -1,8 +1,10 @@
 """Players' rating histories, loaded set-based, and their state on any rating list.
 
 A player's published rating for a period comes from the latest of: the entries they brought
-(``player_entries``, in force from ``effective_from``) and the results of closed periods (in force
-from the month after). Loading takes two queries for any number of players, never one per player.
+(``player_entries``, in force from ``effective_from``) and what closed periods derived, in force
+from the month after: period results, published initial ratings, list adjustments and drops below
+the rating floor (which make the player unrated). Loading takes a fixed number of queries for any
+number of players, never one per player.
 """
 
 from __future__ import annotations
@@ -13,7 +15,15 @@ from dataclasses import dataclass, field
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import PeriodResult, Player, PlayerEntry, RatingAdjustment, RatingPeriod
+from ledger.db.models import (
+    InitialRating,
+    PeriodResult,
+    Player,
+    PlayerEntry,
+    RatingAdjustment,
+    RatingFloorDrop,
+    RatingPeriod,
+)
 from ledger.domain import Period, PlayerState
 from ledger.rules.activity import is_inactive
 
@@ -36,12 +46,14 @@ class Entry:
 class ClosedResult:
     """A closed period's outcome for the player: games rated and the new published rating.
 
-    ``order`` 0 is the period result, 1 a list adjustment made after it (the 1 March 2024 raise).
+    ``order`` 0 is the period result or a published initial rating (``games``: its pool), 1 a
+    list adjustment made after it (the 1 March 2024 raise), 2 a drop below the rating floor
+    (``rating_after`` None: unrated from the next list; the games count is kept).
     """
 
     period: Period
     games: int
-    rating_after: int
+    rating_after: int | None
     order: int = 0
 
 
@@ -70,13 +82,13 @@ class History:
         A result and an entry in force from the same month: the entry (an official list) wins.
         """
         last = results_through if results_through is not None else period.previous()
-        # (in force from, then result < adjustment < entry, rating)
+        # (in force from, then result < adjustment < floor drop < entry, rating)
         candidates: list[tuple[tuple[int, int], int, int | None]] = [
             (_key(r.period.next()), r.order, r.rating_after)
             for r in self.results if r.period <= last]
         entry = self._latest_entry(period)
         if entry is not None:
-            candidates.append((_key(entry.effective_from), 2, entry.rating))
+            candidates.append((_key(entry.effective_from), 3, entry.rating))
         if not candidates:
             return None
         return max(candidates, key=lambda c: (c[0], c[1]))[2]
@@ -88,7 +100,7 @@ class History:
         entries = self._entries_through(period)
         latest = self._latest_entry(period)
         published = [e.rating for e in entries if e.rating is not None]
-        published += [r.rating_after for r in results]
+        published += [r.rating_after for r in results if r.rating_after is not None]
         rated_games: int | None
         if latest is not None and latest.prior_games is None:
             rated_games = None
@@ -103,6 +115,12 @@ class History:
             reached_2300=any(e.reached_2300 for e in entries) or any(r >= 2300 for r in published),
         )
 
+
+    def pool_starts(self, period: Period) -> Period | None:
+        """The first period an unrated player's pool may reach back to when ``period`` closes: the
+        one after their latest drop below the rating floor before it (None: no drop)."""
+        drops = [r.period for r in self.results if r.rating_after is None and r.period < period]
+        return max(drops).next() if drops else None
 
     def inactive(self, closed: Period, first_closed: Period) -> bool:
         """Whether the player is flagged ``i`` on the list published by closing ``closed``
@@ -137,19 +155,26 @@ def load_histories(
     session: Session, player_ids: Select[tuple[int]] | list[int] | None, *, through: Period
 ) -> dict[int, History]:
     """Histories of the players selected by ``player_ids`` (a SELECT of ids, a list, or None for
-    everyone), with closed results and list adjustments up to and including ``through``. Four
-    queries in all."""
+    everyone), with closed results, initial ratings, list adjustments and floor drops up to and
+    including ``through``. Six queries in all."""
     players = select(Player.id, Player.birth_year)
     entries = select(PlayerEntry).order_by(PlayerEntry.id)
     results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
                      PeriodResult.rating_after).where(PeriodResult.period <= str(through))
     adjustments = select(RatingAdjustment.player_id, RatingAdjustment.period,
                          RatingAdjustment.rating_after).where(RatingAdjustment.period <= str(through))
+    initial = select(InitialRating.player_id, InitialRating.period, InitialRating.games,
+                     InitialRating.rating).where(InitialRating.period <= str(through),
+                                                 InitialRating.published.is_(True))
+    drops = select(RatingFloorDrop.player_id, RatingFloorDrop.period).where(
+        RatingFloorDrop.period <= str(through))
     if player_ids is not None:
         players = players.where(Player.id.in_(player_ids))
         entries = entries.where(PlayerEntry.player_id.in_(player_ids))
         results = results.where(PeriodResult.player_id.in_(player_ids))
         adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
+        initial = initial.where(InitialRating.player_id.in_(player_ids))
+        drops = drops.where(RatingFloorDrop.player_id.in_(player_ids))
     histories = {pid: History(birth_year) for pid, birth_year in session.execute(players)}
     for e in session.scalars(entries):
         histories[e.player_id].entries.append(Entry(
@@ -158,8 +183,12 @@ def load_histories(
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
         by_player[pid].append(ClosedResult(Period.parse(period), games, rating_after))
+    for pid, period, games, rating in session.execute(initial):
+        by_player[pid].append(ClosedResult(Period.parse(period), games, rating))
     for pid, period, rating_after in session.execute(adjustments):
         by_player[pid].append(ClosedResult(Period.parse(period), 0, rating_after, order=1))
+    for pid, period in session.execute(drops):
+        by_player[pid].append(ClosedResult(Period.parse(period), 0, None, order=2))
     for pid, rows in by_player.items():
         histories[pid].results = sorted(rows, key=lambda r: (r.period, r.order))
     return histories

@@ -50,3 +50,50 @@ def test_list_flags_inactive_players_and_active_hides_them(db: str) -> None:
     assert cells(table, "Alpha, Ann")[-1] == ""
     active = json.loads(ok("--db", db, "list", "--active", "--json").stdout)["players"]
     assert [p["name"] for p in active] == ["Alpha, Ann", "Gamma, Gil"]
+
+
+def test_unrated_player_gets_an_initial_rating_through_the_cli(db: str) -> None:
+    for r in (1600, 1700, 1800, 1900, 2000):
+        ok("--db", db, "player", "add", f"Opp, {r}", "--rating", str(r), "--prior-games", "100")
+    added = json.loads(ok("--db", db, "player", "add", "New, Nina", "--json").stdout)
+    assert (added["rating"], added["k"]) == (None, None)
+    for opponent, result, date in (("Opp, 1600", "1-0", "2025-10-04"),
+                                   ("Opp, 1700", "1-0", "2025-10-11"),
+                                   ("Opp, 1800", "1/2-1/2", "2025-10-18"),
+                                   ("Opp, 1900", "1/2-1/2", "2025-10-25")):
+        ok("--db", db, "game", "add", "New, Nina", opponent, result, "--date", date)
+    ok("--db", db, "period", "close", "2025-10")
+    # pool in progress: 4 games, opponents' average (1600 + 1700 + 1800 + 1900) / 4 = 1750,
+    # 3 points, 1 more game needed
+    shown = json.loads(ok("--db", db, "player", "show", "New, Nina", "--json").stdout)
+    assert shown["pool"] == {"as_of": "2025-11", "games": 4, "opponents_average": 1750,
+                             "opponents_average_exact": "1750", "score": 3, "games_needed": 1,
+                             "games_disregarded": 0, "first_period": "2025-10"}
+    assert shown["initial_ratings"] == []
+    text = ok("--db", db, "player", "show", "New, Nina").stdout
+    assert ("pool for 2025-11: 4 games since 2025-10, opponents' average 1750.00, score 3.0; "
+            "1 more game needed") in text
+
+    ok("--db", db, "game", "add", "New, Nina", "Opp, 2000", "1/2-1/2", "--date", "2025-11-08")
+    closed = json.loads(ok("--db", db, "period", "close", "--json").stdout)
+    # RULES §6: Ra = (9000 + 3600) / 7 = 1800; p = 4.5 / 7 = .643 -> .64 -> dp 102; Ru 1902
+    [initial] = closed["initial_ratings"]
+    assert (initial["name"], initial["ra"], initial["p"], initial["dp"], initial["ru"],
+            initial["rating"], initial["published"]) == ("New, Nina", 1800, 0.64, 102, 1902,
+                                                         1902, True)
+    listed = {p["name"]: p for p in json.loads(ok("--db", db, "list", "--json").stdout)["players"]}
+    # K 40: 5 rated games (fewer than 30); 1 game of the pool in 2025-11
+    assert (listed["New, Nina"]["rating"], listed["New, Nina"]["k"],
+            listed["New, Nina"]["games"]) == (1902, 40, 1)
+
+    history = ok("--db", db, "history", "New, Nina").stdout
+    assert ("initial rating at the close of 2025-11: 5 games, 3.5 points, plus 2 hypothetical "
+            "opponents rated 1800, both drawn") in history
+    assert "Ra = (9000 + 3600) / 7 = 1800.00" in history
+    assert "p = (3.5 + 1) / 7 = 0.64 -> 0.64; dp = +102 (table 8.1.1)" in history
+    assert "Ru = 1902.00 -> 1902; cap 2200: not reached" in history
+    assert "floor 1400: published" in history
+    data = json.loads(ok("--db", db, "history", "New, Nina", "--json").stdout)
+    assert data["pool"] is None  # rated now
+    assert [(i["period"], i["ra_exact"], i["p_exact"], i["rating"])
+            for i in data["initial_ratings"]] == [("2025-11", "1800", "9/14", 1902)]

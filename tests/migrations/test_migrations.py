@@ -43,8 +43,30 @@ def _populate_0001(conn: Connection) -> None:
         " '2026-01-10 00:00:00')"))
 
 
+def _populate_0004(conn: Connection) -> None:
+    """0001's facts, an unrated third player and a closed 2025-12 whose initial rating for them was
+    below the floor (not published: they stay off the list)."""
+    _populate_0001(conn)
+    conn.execute(text(
+        "INSERT INTO players (id, name, registered_at) VALUES (3, 'Gamma, Gil', "
+        "'2026-01-01 00:00:00')"))
+    conn.execute(text(
+        "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
+        " reached_2300, source, recorded_at) VALUES "
+        "(3, NULL, NULL, 0, 0, 0, 'test', '2026-01-01 00:00:00')"))
+    conn.execute(text(
+        "INSERT INTO periods (period, edition, closed_at) VALUES "
+        "('2025-12', '2025-10', '2026-01-02 00:00:00')"))
+    conn.execute(text(
+        "INSERT INTO initial_ratings (period, player_id, method, games, opponents_sum,"
+        " score_halves, hypothetical, p_hundredths, dp, bonus, ru, cap, rating, floor, published,"
+        " disregarded) VALUES ('2025-12', 3, 'two-1800-draws', 5, 7000, 1, 2, 21, -230, 0, 1284,"
+        " 2200, 1284, 1400, 0, 0)"))
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
-POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001}
+POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
+                                                     "0004": _populate_0004}
 
 
 def _revisions() -> list[str]:

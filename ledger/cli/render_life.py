@@ -1,0 +1,117 @@
+"""Rendering the life of a rating: a pool in progress, an initial rating's whole computation and
+drops below the rating floor, as text lines and as JSON (used by ``render``)."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+from ledger.rules.editions import InitialMethod
+from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, InitialRating
+from ledger.services.life import PoolView, RatingLife
+
+
+def two_decimals(value: Fraction) -> Decimal:
+    """An exact value shown to two decimals, half up: 12600/7 -> 1800.00, 13600/7 -> 1942.86."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def _plain(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(str(value))
+
+
+def pool_dict(pool: PoolView) -> dict[str, Any]:
+    """A pool in progress for JSON (average to two decimals, and exact as a fraction)."""
+    return {"as_of": pool.as_of, "games": pool.games,
+            "opponents_average": _plain(two_decimals(pool.average)) if pool.average else None,
+            "opponents_average_exact": str(pool.average) if pool.average else None,
+            "score": _plain(pool.points), "games_needed": pool.needed,
+            "games_disregarded": pool.disregarded, "first_period": pool.first_period}
+
+
+def computation_dict(period: str, c: InitialRating) -> dict[str, Any]:
+    """An initial rating's whole computation for JSON."""
+    return {"period": period, "method": c.method.value, "games": c.games,
+            "score": _plain(c.points), "opponents_sum": c.opponents_sum,
+            "hypothetical_opponents": c.hypothetical,
+            "hypothetical_rating": HYPOTHETICAL_RATING if c.hypothetical else None,
+            "ra": _plain(two_decimals(c.ra)), "ra_exact": str(c.ra),
+            "p": _plain(Decimal(c.p_hundredths).scaleb(-2)), "p_exact": str(c.p),
+            "dp": c.dp, "bonus": c.bonus, "ru_exact": str(c.ru_exact), "ru": c.ru,
+            "cap": c.cap, "capped": c.capped, "rating": c.rating, "floor": c.floor,
+            "published": c.published}
+
+
+def life_dict(life: RatingLife) -> dict[str, Any]:
+    """Pool, initial ratings and floor drops for JSON."""
+    return {"pool": pool_dict(life.pool) if life.pool else None,
+            "initial_ratings": [computation_dict(i.period, i.computation) for i in life.initial],
+            "floor_drops": [{"period": d.period, "rating": d.rating, "floor": d.floor}
+                            for d in life.drops]}
+
+
+def pool_line(pool: PoolView) -> str:
+    """``pool for 2025-11: 4 games, opponents' average 1800.00, score 2.5, 1 more game needed``."""
+    if not pool.games:
+        text = f"pool for {pool.as_of}: no games against rated opponents yet"
+    else:
+        assert pool.average is not None
+        text = (f"pool for {pool.as_of}: {pool.games} game{'s' if pool.games != 1 else ''} "
+                f"since {pool.first_period}, opponents' average {two_decimals(pool.average)}, "
+                f"score {pool.points:.1f}")
+    if pool.needed:
+        text += f"; {pool.needed} more game{'s' if pool.needed != 1 else ''} needed " \
+                f"(at least {MIN_POOL_GAMES} against rated opponents)"
+    else:
+        text += "; enough games: the next close computes an initial rating"
+    if pool.disregarded:
+        text += f"; {pool.disregarded} games of a first event with zero points disregarded"
+    return text
+
+
+def computation_lines(period: str, c: InitialRating) -> list[str]:
+    """The whole computation of Ru, one step a line."""
+    n = c.games + c.hypothetical
+    points = Fraction(c.points)
+    if c.method is InitialMethod.TWO_1800_DRAWS:
+        lines = [
+            f"initial rating at the close of {period}: {c.games} games, {c.points:.1f} points, "
+            f"plus {c.hypothetical} hypothetical opponents rated {HYPOTHETICAL_RATING}, both drawn",
+            f"  Ra = ({c.opponents_sum} + {c.hypothetical * HYPOTHETICAL_RATING}) / {n} = "
+            f"{two_decimals(c.ra)}",
+            f"  p = ({c.points:.1f} + {Fraction(c.hypothetical, 2)}) / {n} = {two_decimals(c.p)} "
+            f"-> {Decimal(c.p_hundredths).scaleb(-2)}; dp = {c.dp:+d} (table 8.1.1)",
+        ]
+    else:
+        lines = [
+            f"initial rating at the close of {period}: {c.games} games, {c.points:.1f} points "
+            "(rules of 2022-01: rated opponents only)",
+            f"  Ra = {c.opponents_sum} / {c.games} = {two_decimals(c.ra)}",
+        ]
+        if points * 2 >= c.games:
+            lines.append(f"  p = {c.points:.1f} / {c.games} = {two_decimals(c.p)}: 20 per half point "
+                         f"above 50 % -> {c.bonus:+d}")
+        else:
+            lines.append(f"  p = {c.points:.1f} / {c.games} = {two_decimals(c.p)} -> "
+                         f"{Decimal(c.p_hundredths).scaleb(-2)}; dp = {c.dp:+d} (table 8.1.1)")
+    lines.append(f"  Ru = {two_decimals(c.ru_exact)} -> {c.ru}"
+                 + (f"; capped at {c.cap} -> {c.rating}" if c.capped else
+                    (f"; cap {c.cap}: not reached" if c.cap is not None else "; no cap")))
+    lines.append(f"  floor {c.floor}: " + ("published" if c.published else
+                                           "below it, not published; the pool goes on"))
+    return lines
+
+
+def life_lines(life: RatingLife) -> list[str]:
+    """Text lines: floor drops, every initial rating's computation, and the pool in progress."""
+    lines: list[str] = []
+    for i in life.initial:
+        lines += computation_lines(i.period, i.computation)
+    for d in life.drops:
+        lines.append(f"fell below the floor at the close of {d.period}: {d.rating} < {d.floor}, "
+                     "unrated from that list on (rated games kept); a new pool starts")
+    if life.pool is not None:
+        lines.append(pool_line(life.pool))
+    return lines

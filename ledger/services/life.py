@@ -1,0 +1,102 @@
+"""What the ledger knows of an unrated player's way to a rating, for ``player show`` and
+``history``: the pool in progress, every initial rating a close computed, drops below the floor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Game, InitialRating, RatingFloorDrop
+from ledger.domain import Period
+from ledger.rules.editions import InitialMethod
+from ledger.rules.initial import HYPOTHETICAL_RATING
+from ledger.rules.initial import InitialRating as Computation
+from ledger.services.pools import load_pools
+from ledger.services.state import last_closed_period
+
+
+@dataclass(frozen=True)
+class PoolView:
+    """An unrated player's pool as the next close would see it (``as_of``, YYYY-MM): games
+    counted, ``average`` opponent rating (exact ``Fraction``, None with no games), ``points``
+    (Decimal), games still ``needed`` for 5, games ``disregarded`` (a first event with zero
+    points) and the earliest period counted."""
+
+    as_of: str
+    games: int
+    average: Fraction | None
+    points: Decimal
+    needed: int
+    disregarded: int
+    first_period: str | None
+
+
+@dataclass(frozen=True)
+class InitialView:
+    """An initial rating a close computed (``period``), with the whole computation."""
+
+    period: str
+    computation: Computation
+
+
+@dataclass(frozen=True)
+class FloorDropView:
+    """A rating that fell below ``floor`` at the close of ``period``."""
+
+    period: str
+    rating: int
+    floor: int
+
+
+@dataclass(frozen=True)
+class RatingLife:
+    """``pool``: in progress (unrated players only); ``initial``: every computation of Ru, oldest
+    first; ``drops``: every fall below the floor."""
+
+    pool: PoolView | None
+    initial: tuple[InitialView, ...]
+    drops: tuple[FloorDropView, ...]
+
+
+def _computation(row: InitialRating) -> Computation:
+    """The rules' value object rebuilt from a stored row (every stored number as written)."""
+    games = row.games + row.hypothetical
+    points = Decimal(row.score_halves) / 2
+    ra = Fraction(row.opponents_sum + HYPOTHETICAL_RATING * row.hypothetical, games)
+    return Computation(
+        method=InitialMethod(row.method), games=row.games, opponents_sum=row.opponents_sum,
+        points=points, hypothetical=row.hypothetical, ra=ra,
+        p=(Fraction(points) + Fraction(row.hypothetical, 2)) / games,
+        p_hundredths=row.p_hundredths, dp=row.dp, bonus=row.bonus,
+        ru_exact=ra + row.dp + row.bonus, ru=row.ru, cap=row.cap, rating=row.rating,
+        floor=row.floor)
+
+
+def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
+    """The life of ``player_id``'s rating; ``rated``: whether they have a published rating now
+    (then no pool is shown)."""
+    initial = tuple(InitialView(r.period, _computation(r)) for r in session.scalars(
+        select(InitialRating).where(InitialRating.player_id == player_id)
+        .order_by(InitialRating.period)))
+    drops = tuple(FloorDropView(d.period, d.rating, d.floor) for d in session.scalars(
+        select(RatingFloorDrop).where(RatingFloorDrop.player_id == player_id)
+        .order_by(RatingFloorDrop.period)))
+    pool = None
+    if not rated:
+        last = last_closed_period(session)
+        latest = session.scalar(select(func.max(Game.period)).where(
+            (Game.white_id == player_id) | (Game.black_id == player_id)))
+        candidates = [p for p in (last.next() if last else None,
+                                  Period.parse(latest) if latest else None) if p is not None]
+        if candidates:
+            as_of = max(candidates)
+            found = load_pools(session, [player_id], as_of,
+                               ratings_through=last or Period(1, 1))[player_id]
+            pool = PoolView(str(as_of), found.n, found.average, found.points, found.needed,
+                            len(found.disregarded),
+                            str(found.first_period) if found.first_period else None)
+    return RatingLife(pool, initial, drops)
