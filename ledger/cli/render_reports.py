@@ -10,7 +10,7 @@ from ledger.cli.publish import write_output
 from ledger.cli.render import PlainTable, _count, _json, _num, _out, _signed, say
 from ledger.errors import LedgerError
 from ledger.formats.sparkline import sparkline
-from ledger.services.history_summary import peak, period_points
+from ledger.services.history_summary import peak, period_points, rating_brought
 from ledger.services.lists import PlayerHistory
 from ledger.services.reports import PeriodReport, RatingChange
 
@@ -29,6 +29,10 @@ def period_report_dict(r: PeriodReport) -> dict[str, Any]:
         "not_rated": dict(r.not_rated),
         "gains": [_change_dict(c) for c in r.gains],
         "losses": [_change_dict(c) for c in r.losses],
+        "new_ratings": [{"player_id": n.player_id, "name": n.name, "rating": n.rating,
+                         "games": n.games, "score": _num(n.score)} for n in r.new_ratings],
+        "floor_drops": [{"player_id": d.player_id, "name": d.name, "rating": d.rating,
+                         "floor": d.floor} for d in r.floor_drops],
         "k_changes": [{"player_id": k.player_id, "name": k.name, "k_before": k.k_before,
                        "reason_before": k.reason_before.value, "k_after": k.k_after,
                        "reason_after": k.reason_after.value, "why": k.why} for k in r.k_changes],
@@ -64,6 +68,15 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
         f"{_count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
     console.print(_changes_table("Biggest gains", r.gains) if r.gains else "no rating went up")
     console.print(_changes_table("Biggest losses", r.losses) if r.losses else "no rating went down")
+    if r.new_ratings:
+        table = PlainTable(title="New ratings", title_justify="left")
+        for col in ("name", "rating", "games", "score"):
+            table.add_column(col, justify="left" if col == "name" else "right")
+        for n in r.new_ratings:
+            table.add_row(n.name, str(n.rating), str(n.games), f"{n.score:.1f}")
+        console.print(table)
+    for d in r.floor_drops:
+        say(f"{d.name}: {d.rating} is below the floor {d.floor}, unrated from this list")
     if r.k_changes:
         table = PlainTable(title=f"K-factor changes from {r.period} to the next period",
                            title_justify="left")
@@ -88,12 +101,15 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
     console.print(games)
 
 
+def _trend(h: PlayerHistory) -> list[int]:
+    brought = rating_brought(h)
+    return ([] if brought is None else [brought]) + [p.rating for p in period_points(h)]
+
+
 def history_sparkline(h: PlayerHistory) -> str:
-    """The sparkline of the rating the player brought into the first period, then the rating
-    after each period (one block each)."""
-    if not h.periods:
-        return ""
-    return sparkline([h.periods[0].rating_before] + [p.rating for p in period_points(h)])
+    """The sparkline of the rating the player brought into the first period (if any), then the
+    rating published after each period (one block each)."""
+    return sparkline(_trend(h))
 
 
 def draw_chart(h: PlayerHistory, path: Path) -> None:
@@ -127,7 +143,7 @@ def history(h: PlayerHistory, as_json: bool, chart: Path | None = None) -> None:
         where = (f"published by closing {top.period}" if top.period is not None
                  else "the rating brought into the ledger")
         say(f"peak: {top.rating}, in force from {top.in_force_from} ({where})")
-        points = period_points(h)
-        say(f"trend: {h.periods[0].rating_before} {history_sparkline(h)} {points[-1].rating}")
+        trend = _trend(h)
+        say(f"trend: {trend[0]} {history_sparkline(h)} {trend[-1]}")
     if chart is not None:
         say(f"chart written to {chart}")

@@ -1,5 +1,6 @@
-"""``ledger period report``: what closing a period changed: the biggest gains and losses, the
-K-factors that changed for the next period and why, and the games rated (read-only)."""
+"""``ledger period report``: what closing a period changed: the biggest gains and losses, new
+(initial) ratings and ratings dropped below the floor, the K-factors that changed for the next
+period and why, and the games rated (read-only)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ from decimal import Decimal
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, PeriodGame, Player, RatingPeriod
+from ledger.db.models import (
+    Game,
+    InitialRating,
+    InitialRatingGame,
+    PeriodGame,
+    Player,
+    RatingFloorDrop,
+    RatingPeriod,
+)
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import KReason, Period, PlayerState
 from ledger.errors import InvalidInput
@@ -52,6 +61,28 @@ class KChange:
 
 
 @dataclass(frozen=True)
+class NewRating:
+    """An initial rating Ru the close published (FIDE B.02 §8.2): from ``games`` pooled games
+    with ``score`` points."""
+
+    player_id: int
+    name: str
+    rating: int
+    games: int
+    score: Decimal
+
+
+@dataclass(frozen=True)
+class FloorDrop:
+    """A rating that fell below the ``floor`` at the close: unrated from the list it publishes."""
+
+    player_id: int
+    name: str
+    rating: int
+    floor: int
+
+
+@dataclass(frozen=True)
 class RatedGameView:
     """A game rated in the period, with each side's rating used and expected score (PD), None
     for a side for whom the game was not rated (an unrated player)."""
@@ -67,7 +98,9 @@ class RatedGameView:
 class PeriodReport:
     """A closed period in summary. ``gains``/``losses``: the largest rating changes (at most
     ``top`` each, largest first, ties by name); ``not_rated``: games recorded but not rated, by
-    reason (forfeit, no moves, unrated player: one of them had no published rating)."""
+    reason (forfeit, no moves, initial rating pool: counted for an unrated player's initial
+    rating, unrated player: not rated for anyone); ``new_ratings`` and ``floor_drops``: players
+    who enter and leave the list with this close."""
 
     period: str
     edition: str
@@ -78,6 +111,8 @@ class PeriodReport:
     k_changes: list[KChange]
     games: list[RatedGameView]
     not_rated: Counter[str] = field(default_factory=Counter)
+    new_ratings: list[NewRating] = field(default_factory=list)
+    floor_drops: list[FloorDrop] = field(default_factory=list)
 
 
 def _why(before: PlayerState, after: PlayerState, reason_before: KReason, reason_after: KReason,
@@ -118,11 +153,16 @@ def _rated_games(session: Session, closed: Period) -> tuple[list[RatedGameView],
         select(PeriodGame).where(PeriodGame.period == str(closed)))}
     colours = {gid: (w, b) for gid, w, b in session.execute(
         select(Game.id, Game.white_id, Game.black_id).where(Game.period == str(closed)))}
+    pooled = set(session.scalars(select(InitialRatingGame.game_id)
+                                 .where(InitialRatingGame.period == str(closed))))
     rated: list[RatedGameView] = []
     not_rated: Counter[str] = Counter()
     for view in period_game_views(session, closed):
         if view.status != "rated":
-            not_rated["unrated player" if view.status == "not rated" else view.status] += 1
+            if view.status == "not rated":
+                not_rated["initial rating pool" if view.id in pooled else "unrated player"] += 1
+            else:
+                not_rated[view.status] += 1
             continue
         white, black = (audit.get((view.id, pid)) for pid in colours[view.id])
         rated.append(RatedGameView(
@@ -158,6 +198,15 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5) ->
         gains = sorted((r for r in results if r.change > 0), key=lambda r: (-r.change, r.name))
         losses = sorted((r for r in results if r.change < 0), key=lambda r: (r.change, r.name))
         games, not_rated = _rated_games(session, closed)
+        new = [NewRating(r.player_id, names[r.player_id], r.rating, r.games,
+                         Decimal(r.score_halves) / 2)
+               for r in session.scalars(select(InitialRating).where(
+                   InitialRating.period == str(closed), InitialRating.published.is_(True)))]
+        drops = [FloorDrop(d.player_id, names[d.player_id], d.rating, d.floor)
+                 for d in session.scalars(select(RatingFloorDrop)
+                                          .where(RatingFloorDrop.period == str(closed)))]
         return PeriodReport(str(closed), edition, str(closed.list_date()), len(results),
                             gains[:top], losses[:top], _k_changes(session, closed, names),
-                            games, not_rated)
+                            games, not_rated,
+                            sorted(new, key=lambda n: (-n.rating, n.name)),
+                            sorted(drops, key=lambda d: d.name))

@@ -117,3 +117,27 @@ def test_chart_of_a_player_without_periods_is_refused(c07: Engine, ledger_db: st
     assert result.exit_code == 1
     assert "no rated periods" in result.stderr
     assert not out.exists()
+
+
+def test_a_history_that_starts_with_an_initial_rating(engine: Engine) -> None:
+    for rating in (1600, 1700, 1800, 1900, 2000):
+        player(engine, f"Rated, {rating}", rating)
+    add_player(engine, NewPlayer(name="New, Una"))
+    for day, opponent, result in (("2025-11-03", 1600, "1-0"), ("2025-11-04", 1700, "1-0"),
+                                  ("2025-11-05", 1800, "1-0"), ("2025-11-06", 1900, "1/2-1/2"),
+                                  ("2025-11-07", 2000, "0-1")):
+        add_game(engine, "New, Una", f"Rated, {opponent}", result, day)
+    close_period(engine, "2025-11")
+    # Ru = 1902 (RULES §6 example), published by closing 2025-11
+    add_game(engine, "New, Una", "Rated, 1900", "1-0", "2025-12-03")
+    close_period(engine, "2025-12")
+    # December: 1902 v 1900 (still 1900: her games did not count for him): D = 2 -> .50;
+    # 1 - .50 = 0.50; K 40 (5 rated games < 30) -> +20 -> 1922
+    h = history(engine, "New, Una")
+    assert [(p.period, p.rating, p.k) for p in period_points(h)] == [
+        ("2025-11", 1902, None), ("2025-12", 1922, 40)]
+    top = peak(h)
+    assert top is not None
+    assert (top.rating, top.period, top.in_force_from) == (1922, "2025-12", "2026-01-01")
+    # no rating brought: the trend starts at the initial rating; 1902 -> level 0, 1922 -> 7
+    assert history_sparkline(h) == "▁█"

@@ -102,3 +102,27 @@ def test_period_report_json(december: Engine, ledger_db: str, tmp_path: Path) ->
     table = CliRunner().invoke(app, ["--db", ledger_db, "period", "report", "2025-12"])
     assert table.exit_code == 0
     assert "no longer a junior in 2026 (born 2007)" in " ".join(table.stdout.split())
+
+
+def test_new_ratings_and_floor_drops(engine: Engine) -> None:
+    for rating in (1600, 1700, 1800, 1900, 2000):
+        player(engine, f"Rated, {rating}", rating)
+    player(engine, "New, Una", None)
+    player(engine, "Low, Lou", 1402)
+    for day, opponent, result in (("2025-11-03", 1600, "1-0"), ("2025-11-04", 1700, "1-0"),
+                                  ("2025-11-05", 1800, "1-0"), ("2025-11-06", 1900, "1/2-1/2"),
+                                  ("2025-11-07", 2000, "0-1")):
+        add_game(engine, "New, Una", f"Rated, {opponent}", result, day)
+    add_game(engine, "Rated, 1600", "Low, Lou", "1-0", "2025-11-10")
+    close_period(engine, "2025-11")
+    r = period_report(engine, "2025-11")
+    # RULES §6: opponents 1600..2000 and 3.5 points, with two hypothetical 1800 draws:
+    # Ra = (9000 + 3600) / 7 = 1800; p = 4.5 / 7 = .643 -> .64 -> dp 102; Ru = 1902 (>= 1400)
+    assert [(n.name, n.rating, n.games, n.score) for n in r.new_ratings] == [
+        ("New, Una", 1902, 5, Decimal("3.5"))]
+    # Lou 1402 lost to 1600: D = -198 -> band 198-206 -> .76, Lou .24; 0 - .24 = -0.24;
+    # K 20 -> -4.8 -> -5 -> 1397, below the 1400 floor
+    assert [(d.name, d.rating, d.floor) for d in r.floor_drops] == [("Low, Lou", 1397, 1400)]
+    # the five games of Una's pool are not rated for her rated opponents (§8.3.1)
+    assert dict(r.not_rated) == {"initial rating pool": 5}
+    assert len(r.games) == 1
