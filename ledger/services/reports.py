@@ -26,6 +26,7 @@ from ledger.errors import InvalidInput
 from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior, k_factor
 from ledger.services.games import GameView, period_game_views
 from ledger.services.lists import published_period
+from ledger.services.periods import FloorDrop
 from ledger.services.session import transaction
 from ledger.services.state import load_histories
 
@@ -70,16 +71,6 @@ class NewRating:
     rating: int
     games: int
     score: Decimal
-
-
-@dataclass(frozen=True)
-class FloorDrop:
-    """A rating that fell below the ``floor`` at the close: unrated from the list it publishes."""
-
-    player_id: int
-    name: str
-    rating: int
-    floor: int
 
 
 @dataclass(frozen=True)
