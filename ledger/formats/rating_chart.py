@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -73,7 +73,7 @@ def draw(points: Sequence[ChartPoint], title: str) -> Chart:
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
-    plotted_x = np.asarray(line.get_xdata(), dtype=np.int64).tolist()
-    plotted_y = np.asarray(line.get_ydata(), dtype=np.int64).tolist()
+    plotted_x = [int(v) for v in cast("Sequence[float]", line.get_xdata())]
+    plotted_y = [int(v) for v in cast("Sequence[float]", line.get_ydata())]
     return Chart(buffer.getvalue(), [points[i].period for i in plotted_x], plotted_y,
                  [points[i].period for i in marked])
