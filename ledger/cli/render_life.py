@@ -12,10 +12,11 @@ from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, InitialRat
 from ledger.services.life import PoolView, RatingLife
 
 
-def two_decimals(value: Fraction) -> Decimal:
-    """An exact value shown to two decimals, half up: 12600/7 -> 1800.00, 13600/7 -> 1942.86."""
+def two_decimals(value: Fraction, places: int = 2) -> Decimal:
+    """An exact value shown to ``places`` decimals, half up: 12600/7 -> 1800.00, 13600/7 ->
+    1942.86; with ``places`` 3, 9/14 -> 0.643."""
     exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
 def _plain(value: Decimal) -> int | float:
@@ -81,7 +82,7 @@ def computation_lines(period: str, c: InitialRating) -> list[str]:
             f"plus {c.hypothetical} hypothetical opponents rated {HYPOTHETICAL_RATING}, both drawn",
             f"  Ra = ({c.opponents_sum} + {c.hypothetical * HYPOTHETICAL_RATING}) / {n} = "
             f"{two_decimals(c.ra)}",
-            f"  p = ({c.points:.1f} + {Fraction(c.hypothetical, 2)}) / {n} = {two_decimals(c.p)} "
+            f"  p = ({c.points:.1f} + {Fraction(c.hypothetical, 2)}) / {n} = {two_decimals(c.p, 3)} "
             f"-> {Decimal(c.p_hundredths).scaleb(-2)}; dp = {c.dp:+d} (table 8.1.1)",
         ]
     else:
@@ -91,10 +92,10 @@ def computation_lines(period: str, c: InitialRating) -> list[str]:
             f"  Ra = {c.opponents_sum} / {c.games} = {two_decimals(c.ra)}",
         ]
         if points * 2 >= c.games:
-            lines.append(f"  p = {c.points:.1f} / {c.games} = {two_decimals(c.p)}: 20 per half point "
+            lines.append(f"  p = {c.points:.1f} / {c.games} = {two_decimals(c.p, 3)}: 20 per half point "
                          f"above 50 % -> {c.bonus:+d}")
         else:
-            lines.append(f"  p = {c.points:.1f} / {c.games} = {two_decimals(c.p)} -> "
+            lines.append(f"  p = {c.points:.1f} / {c.games} = {two_decimals(c.p, 3)} -> "
                          f"{Decimal(c.p_hundredths).scaleb(-2)}; dp = {c.dp:+d} (table 8.1.1)")
     lines.append(f"  Ru = {two_decimals(c.ru_exact)} -> {c.ru}"
                  + (f"; capped at {c.cap} -> {c.rating}" if c.capped else

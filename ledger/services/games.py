@@ -13,7 +13,15 @@ from dataclasses import dataclass, replace
 from sqlalchemy import Engine, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
-from ledger.db.models import Event, Game, PeriodGame, Player, RatingPeriod
+from ledger.db.models import (
+    Event,
+    Game,
+    InitialRating,
+    InitialRatingGame,
+    PeriodGame,
+    Player,
+    RatingPeriod,
+)
 from ledger.domain import Period, Result
 from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import edition_for
@@ -156,8 +164,9 @@ def existing_games(session: Session, event_id: int | None,
 @dataclass(frozen=True)
 class GameView:
     """A recorded game as listed: names, result, date, event, round, period and its ``status``:
-    ``forfeit``, ``no moves`` (never rated), ``open`` (its period is not closed yet), ``rated`` or
-    ``not rated`` (closed; not rated when a player had no published rating)."""
+    ``forfeit``, ``no moves`` (never rated), ``open`` (its period is not closed yet), ``rated``,
+    ``initial rating`` (counted only in an unrated player's published initial rating) or ``not
+    rated`` (closed; not rated when a player had no published rating)."""
 
     id: int
     date: dt.date
@@ -210,22 +219,29 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         return replace(_views(session, [game.id], None, None)[0], notes=tuple(notes))
 
 
-def _status(result: str, played: bool, closed: bool, rated: bool) -> str:
+def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool) -> str:
     if not Result(result).is_played:
         return "forfeit"
     if not played:
         return "no moves"
     if not closed:
         return "open"
-    return "rated" if rated else "not rated"
+    if rated:
+        return "rated"
+    return "initial rating" if initial else "not rated"
 
 
 def _views(session: Session, ids: list[int] | None, period: Period | None,
            player_id: int | None) -> list[GameView]:
     white, black = aliased(Player), aliased(Player)
     rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id).exists()
+    initial = (select(InitialRatingGame.game_id)
+               .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+                     & (InitialRating.player_id == InitialRatingGame.player_id))
+               .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True))
+               .exists())
     closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period).exists()
-    query = (select(Game, white.name, black.name, Event.name, rated, closed)
+    query = (select(Game, white.name, black.name, Event.name, rated, closed, initial)
              .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
              .outerjoin(Event, Game.event_id == Event.id)
              .order_by(Game.date, Game.id))
@@ -236,8 +252,8 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
     return [GameView(g.id, g.date, g.period, w, b, g.result,
-                     _status(g.result, g.played, is_closed, is_rated), e, g.round)
-            for g, w, b, e, is_rated, is_closed in session.execute(query)]
+                     _status(g.result, g.played, is_closed, is_rated, in_initial), e, g.round)
+            for g, w, b, e, is_rated, is_closed, in_initial in session.execute(query)]
 
 
 def list_games(engine: Engine, period: str | None = None,

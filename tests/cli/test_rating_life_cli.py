@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
+from ledger.cli.render_life import computation_lines
+from ledger.rules.editions import Edition
+from ledger.rules.initial import initial_rating
 
 
 @pytest.fixture
@@ -90,10 +94,36 @@ def test_unrated_player_gets_an_initial_rating_through_the_cli(db: str) -> None:
     assert ("initial rating at the close of 2025-11: 5 games, 3.5 points, plus 2 hypothetical "
             "opponents rated 1800, both drawn") in history
     assert "Ra = (9000 + 3600) / 7 = 1800.00" in history
-    assert "p = (3.5 + 1) / 7 = 0.64 -> 0.64; dp = +102 (table 8.1.1)" in history
+    assert "p = (3.5 + 1) / 7 = 0.643 -> 0.64; dp = +102 (table 8.1.1)" in history
     assert "Ru = 1902.00 -> 1902; cap 2200: not reached" in history
     assert "floor 1400: published" in history
     data = json.loads(ok("--db", db, "history", "New, Nina", "--json").stdout)
     assert data["pool"] is None  # rated now
     assert [(i["period"], i["ra_exact"], i["p_exact"], i["rating"])
             for i in data["initial_ratings"]] == [("2025-11", "1800", "9/14", 1902)]
+
+
+def test_computation_lines_for_both_editions() -> None:
+    # 2022 edition: Ra = 10000 / 5 = 2000; 3 of 5 = .60: one half point above 2.5 -> +20 -> 2020
+    old = initial_rating([1900, 1950, 2000, 2050, 2100], Decimal(3), Edition.E2022_01)
+    assert computation_lines("2023-05", old) == [
+        "initial rating at the close of 2023-05: 5 games, 3.0 points (rules of 2022-01: rated "
+        "opponents only)",
+        "  Ra = 10000 / 5 = 2000.00",
+        "  p = 3.0 / 5 = 0.600: 20 per half point above 50 % -> +20",
+        "  Ru = 2020.00 -> 2020; no cap",
+        "  floor 1000: published",
+    ]
+    # 2 of 5 = .40 -> dp -72 -> 1928
+    below = initial_rating([2000] * 5, Decimal(2), Edition.E2022_01)
+    assert computation_lines("2023-05", below)[2] == (
+        "  p = 2.0 / 5 = 0.400 -> 0.40; dp = -72 (table 8.1.1)")
+    # since 2024-03, 5 wins v 2000s: Ra 13600 / 7 = 1942.86; p 6 / 7 = .857 -> .86 -> dp 309;
+    # 2251.86 -> 2252 -> capped at 2200
+    capped = initial_rating([2000] * 5, Decimal(5), Edition.E2025_10)
+    assert computation_lines("2025-11", capped)[1:] == [
+        "  Ra = (10000 + 3600) / 7 = 1942.86",
+        "  p = (5.0 + 1) / 7 = 0.857 -> 0.86; dp = +309 (table 8.1.1)",
+        "  Ru = 2251.86 -> 2252; capped at 2200 -> 2200",
+        "  floor 1400: published",
+    ]

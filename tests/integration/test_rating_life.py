@@ -4,7 +4,7 @@ by hand beside it from tables 8.1.1 and 8.1.2."""
 
 from __future__ import annotations
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from ledger.services.games import add_game, list_games
 from ledger.services.lists import rating_list
@@ -119,6 +119,7 @@ def test_rules_example_through_the_close(engine: Engine) -> None:
     assert (row.rating, row.games, row.k, row.inactive) == (1902, 5, 40, False)
     view = show_player(engine, "New, Player")
     assert (view.rating, view.rated_games, view.k) == (1902, 5, 40)
+    assert {g.status for g in list_games(engine, None, "New, Player")} == {"initial rating"}
 
 
 def test_pool_of_two_two_and_one_games_rated_at_the_third_close(engine: Engine) -> None:
@@ -184,6 +185,7 @@ def test_half_point_v_1400s_not_published_and_the_pool_goes_on(engine: Engine) -
     [new] = close_period(engine, "2025-10").initial
     # Ra = (7000 + 3600) / 7 = 1514.29; p = 1.5 / 7 = .21 -> dp -230 -> 1284 < 1400
     assert (new.rating.rating, new.rating.published) == (1284, False)
+    assert {g.status for g in list_games(engine, None, "New, Player")} == {"not rated"}
     assert "New, Player" not in {r.name for r in rating_list(engine, "2025-10").rows}
     assert show_player(engine, "New, Player").rating is None
     games_of(engine, "New, Player", [(o, "1-0", f"2025-11-{i + 4:02d}")
@@ -324,3 +326,50 @@ def test_a_rating_below_1000_in_2024_02_is_dropped_and_not_raised(engine: Engine
     ratings = {r.name: r.rating for r in rating_list(engine, "2024-02").rows}
     # Same: 1015 -> +0.4 x 985 = 394 -> 1409
     assert ratings == {"Same, Player": 1409}
+
+
+# ------------------------------------------------------------------------------------------------
+# Derived data is written once per close; recomputing from the facts reproduces it (DESIGN.md)
+
+DERIVED = ("initial_rating_games", "initial_ratings", "rating_floor_drops", "rating_adjustments",
+           "period_games", "period_results")
+
+
+def _derived(engine: Engine) -> dict[str, list[tuple[object, ...]]]:
+    with engine.connect() as conn:
+        return {t: sorted(tuple(r) for r in conn.execute(text(f"SELECT * FROM {t}")))
+                for t in DERIVED}
+
+
+def test_recomputing_from_the_facts_reproduces_initial_ratings_and_drops(engine: Engine) -> None:
+    first = [f"First, {c}" for c in "ABCDEFG"]
+    second = [f"Second, {c}" for c in "ABCDE"]
+    players_rated(engine, 1600, *first, *second)
+    unrated(engine, "New, Player")
+    unrated(engine, "Slow, Player")
+    games_of(engine, "New, Player", [(o, "1-0" if i == 0 else "0-1", f"2025-05-{i + 4:02d}")
+                                     for i, o in enumerate(first[:5])])
+    games_of(engine, "Slow, Player", [(o, "1/2-1/2", f"2025-05-{i + 4:02d}")
+                                      for i, o in enumerate(second[:3])])
+    games_of(engine, "New, Player", [(o, "0-1", f"2025-06-{i + 2:02d}")
+                                     for i, o in enumerate(first)])
+    games_of(engine, "New, Player", [(o, "1-0" if i == 0 else "0-1", f"2025-07-{i + 4:02d}")
+                                     for i, o in enumerate(second)])
+    games_of(engine, "Slow, Player", [(o, "1-0", f"2025-07-{i + 20:02d}")
+                                      for i, o in enumerate(second[3:])])
+    periods = ("2025-05", "2025-06", "2025-07")
+    for period in periods:
+        close_period(engine, period)
+    before = _derived(engine)
+    # 1499 published (2025-05), dropped at 1398 (2025-06), 1499 again (2025-07); Slow: 3 draws
+    # and 2 wins v 1600: 3.5 of 5 -> Ra (8000 + 3600) / 7 = 1657.14, p 4.5 / 7 = .64 -> dp 102
+    # -> 1759.14 -> 1759
+    assert [(r[0], r[1], r[12]) for r in before["initial_ratings"]] == [
+        ("2025-05", 13, 1499), ("2025-07", 13, 1499), ("2025-07", 14, 1759)]
+    assert [(r[0], r[2]) for r in before["rating_floor_drops"]] == [("2025-06", 1398)]
+    with engine.begin() as conn:
+        for table in (*DERIVED, "periods"):
+            conn.execute(text(f"DELETE FROM {table}"))
+    for period in periods:
+        close_period(engine, period)
+    assert _derived(engine) == before
