@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from ledger.db.models import (
     Game,
     InitialRating,
-    InitialRatingGame,
     PeriodGame,
     Player,
     RatingFloorDrop,
@@ -89,8 +88,8 @@ class RatedGameView:
 class PeriodReport:
     """A closed period in summary. ``gains``/``losses``: the largest rating changes (at most
     ``top`` each, largest first, ties by name); ``not_rated``: games recorded but not rated, by
-    reason (forfeit, no moves, initial rating pool: counted for an unrated player's initial
-    rating, unrated player: not rated for anyone); ``new_ratings`` and ``floor_drops``: players
+    reason: the game's status (forfeit, no moves, initial rating: counted only in a published
+    initial rating) or ``unrated player`` (rated for nobody); ``new_ratings`` and ``floor_drops``: players
     who enter and leave the list with this close."""
 
     period: str
@@ -144,16 +143,11 @@ def _rated_games(session: Session, closed: Period) -> tuple[list[RatedGameView],
         select(PeriodGame).where(PeriodGame.period == str(closed)))}
     colours = {gid: (w, b) for gid, w, b in session.execute(
         select(Game.id, Game.white_id, Game.black_id).where(Game.period == str(closed)))}
-    pooled = set(session.scalars(select(InitialRatingGame.game_id)
-                                 .where(InitialRatingGame.period == str(closed))))
     rated: list[RatedGameView] = []
     not_rated: Counter[str] = Counter()
     for view in period_game_views(session, closed):
         if view.status != "rated":
-            if view.status == "not rated":
-                not_rated["initial rating pool" if view.id in pooled else "unrated player"] += 1
-            else:
-                not_rated[view.status] += 1
+            not_rated["unrated player" if view.status == "not rated" else view.status] += 1
             continue
         white, black = (audit.get((view.id, pid)) for pid in colours[view.id])
         rated.append(RatedGameView(

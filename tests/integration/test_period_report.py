@@ -123,6 +123,7 @@ def test_new_ratings_and_floor_drops(engine: Engine) -> None:
     # Lou 1402 lost to 1600: D = -198 -> band 198-206 -> .76, Lou .24; 0 - .24 = -0.24;
     # K 20 -> -4.8 -> -5 -> 1397, below the 1400 floor
     assert [(d.name, d.rating, d.floor) for d in r.floor_drops] == [("Low, Lou", 1397, 1400)]
-    # the five games of Una's pool are not rated for her rated opponents (§8.3.1)
-    assert dict(r.not_rated) == {"initial rating pool": 5}
+    # the five games of Una's pool count only for her initial rating, not for her rated
+    # opponents (§8.3.1)
+    assert dict(r.not_rated) == {"initial rating": 5}
     assert len(r.games) == 1
