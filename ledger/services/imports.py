@@ -11,7 +11,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, Player
@@ -26,6 +26,7 @@ from ledger.services.games import (
     game_key,
     place_in_event,
 )
+from ledger.services.matching import PlayerIndex
 from ledger.services.players import NewPlayer, register
 from ledger.services.session import transaction
 from ledger.services.state import last_closed_period, load_histories
@@ -56,36 +57,26 @@ class _Matcher:
     file: str
     register_unknown: bool
     report: ImportReport
-    by_fide: dict[int, Player] = field(default_factory=dict)
-    by_name: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
+    index: PlayerIndex = field(init=False)
     matched: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        for p in self.session.scalars(select(Player)):
-            if p.fide_id is not None:
-                self.by_fide[p.fide_id] = p
-            self.by_name[p.name].append(p)
+        self.index = PlayerIndex.load(self.session)
 
     def find(self, g: PgnGame, side: str) -> Player | None:
-        """The ledger player for ``side`` ("white" or "black") of ``g``: by FIDE id, then exact
-        name; registered from the tags when allowed. None (with an error recorded) otherwise."""
+        """The ledger player for ``side`` ("white" or "black") of ``g``: by FIDE id, then name
+        (``PlayerIndex.match``); registered from the tags when allowed. None (with an error
+        recorded) otherwise."""
         name: str = getattr(g, side)
         fide_id: int | None = getattr(g, f"{side}_fide_id")
         tag = side.capitalize()
-        if fide_id is not None and fide_id in self.by_fide:
-            return self._seen(self.by_fide[fide_id])
-        candidates = self.by_name.get(name, [])
-        if len(candidates) > 1:
-            listed = "; ".join(f"#{c.id} (FIDE {c.fide_id or '-'})" for c in candidates)
-            self._error(g, tag, f"{name!r} matches several players: {listed}; add {tag}FideId")
+        found = self.index.match(name, fide_id)
+        if found.error is not None:
+            self._error(g, f"{tag}FideId" if "FIDE id" in found.error and fide_id else tag,
+                        found.error)
             return None
-        if candidates:
-            player = candidates[0]
-            if fide_id is not None and player.fide_id is not None and player.fide_id != fide_id:
-                self._error(g, f"{tag}FideId", f"{name!r} is in the ledger with FIDE id "
-                            f"{player.fide_id}, the file says {fide_id}")
-                return None
-            return self._seen(player)
+        if found.player is not None:
+            return self._seen(found.player)
         if not self.register_unknown:
             self._error(g, tag, f"unknown player {name!r}"
                         + (f" (FIDE id {fide_id})" if fide_id else "")
@@ -103,9 +94,7 @@ class _Matcher:
             self._error(g, field, str(exc))
             return None
         self.report.players_registered.append(name)
-        if fide_id is not None:
-            self.by_fide[fide_id] = player
-        self.by_name[name].append(player)
+        self.index.add(player)
         self.matched.add(player.id)
         return player
 

@@ -4,12 +4,15 @@ by hand beside it from tables 8.1.1 and 8.1.2."""
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, text
+from pathlib import Path
+
+from sqlalchemy import Engine, event, text
 
 from ledger.services.games import add_game, list_games
 from ledger.services.lists import rating_list
 from ledger.services.periods import close_period
 from ledger.services.players import NewPlayer, add_player, show_player
+from ledger.services.session import init_ledger, open_ledger
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int | None = 100,
@@ -373,3 +376,29 @@ def test_recomputing_from_the_facts_reproduces_initial_ratings_and_drops(engine:
     for period in periods:
         close_period(engine, period)
     assert _derived(engine) == before
+
+
+def _statements_in_close_with_unrated(tmp_path: Path, unrated_players: int) -> int:
+    db = str(tmp_path / f"u{unrated_players}.db")
+    init_ledger(db)
+    engine = open_ledger(db)
+    try:
+        opponents = [f"Opp, {c}" for c in "ABCDE"]
+        players_rated(engine, 1800, *opponents)
+        for i in range(unrated_players):
+            unrated(engine, f"New, {i:03d}")
+            games_of(engine, f"New, {i:03d}", [(o, "1/2-1/2", f"2025-10-{j + 1:02d}")
+                                               for j, o in enumerate(opponents)])
+        seen: list[str] = []
+        event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+        report = close_period(engine, "2025-10")
+        assert len(report.initial) == unrated_players
+        return len(seen)
+    finally:
+        engine.dispose()
+
+
+def test_pools_load_set_based(tmp_path: Path) -> None:
+    # the close's statements do not grow with the number of unrated players
+    assert (_statements_in_close_with_unrated(tmp_path, 2)
+            == _statements_in_close_with_unrated(tmp_path, 12))

@@ -1,0 +1,71 @@
+"""Matching a file's player to a ledger player: FIDE id, then name and birth year (issue 3)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+
+from ledger.services.matching import PlayerIndex
+from ledger.services.players import NewPlayer, register
+from ledger.services.session import transaction
+
+
+def _ledger(engine: Engine) -> None:
+    with transaction(engine) as session:
+        for p in (NewPlayer("Smith, John", fide_id=1001, birth_year=1980, rating=1800),
+                  NewPlayer("Smith, John", birth_year=1995, rating=1700),
+                  NewPlayer("Åberg, Nils", birth_year=2001, rating=1600),
+                  NewPlayer("Jones, Ann", fide_id=2002, rating=1900)):
+            register(session, p, source="test", effective_from=None)
+
+
+def test_fide_id_decides_before_the_name(engine: Engine) -> None:
+    _ledger(engine)
+    with transaction(engine, write=False) as session:
+        index = PlayerIndex.load(session)
+        # The file's name is spelled differently, but FIDE id 2002 is Jones.
+        found = index.match("Jones, Anne", 2002, None)
+        assert found.player is not None and found.player.name == "Jones, Ann"
+
+
+def test_name_and_birth_year_tell_namesakes_apart(engine: Engine) -> None:
+    _ledger(engine)
+    with transaction(engine, write=False) as session:
+        index = PlayerIndex.load(session)
+        young = index.match("SMITH, JOHN", None, 1995)
+        assert young.player is not None and young.player.birth_year == 1995
+        # Without a birth year or FIDE id, two Smiths: an error naming both candidates.
+        both = index.match("Smith, John")
+        assert both.player is None and both.error is not None
+        assert "#1 (FIDE 1001, born 1980)" in both.error and "#2 (FIDE -, born 1995)" in both.error
+        # A third birth year is nobody in the ledger.
+        assert index.match("Smith, John", None, 1960).player is None
+        assert index.match("Smith, John", None, 1960).error is None
+
+
+def test_case_folding_beyond_ascii(engine: Engine) -> None:
+    _ledger(engine)
+    with transaction(engine, write=False) as session:
+        found = PlayerIndex.load(session).match("ÅBERG,  NILS", None, 2001)
+        assert found.player is not None and found.player.name == "Åberg, Nils"
+
+
+def test_a_namesake_with_another_fide_id_is_an_error_not_a_match(engine: Engine) -> None:
+    _ledger(engine)
+    with transaction(engine, write=False) as session:
+        index = PlayerIndex.load(session)
+        clash = index.match("Jones, Ann", 9999, None)
+        assert clash.player is None
+        assert clash.error == "'Jones, Ann' is in the ledger with FIDE id 2002; the file says 9999"
+        # FIDE id 3003 with Smith's name born 1995: the 1995 Smith has no FIDE id yet -> match.
+        smith = index.match("Smith, John", 3003, 1995)
+        assert smith.player is not None and smith.player.birth_year == 1995
+
+
+def test_registered_players_join_the_index(engine: Engine) -> None:
+    with transaction(engine) as session:
+        index = PlayerIndex.load(session)
+        assert index.match("New, Player", 4004).player is None
+        player = register(session, NewPlayer("New, Player", fide_id=4004), source="t",
+                          effective_from=None)
+        index.add(player)
+        assert index.match("new, player").player is player
