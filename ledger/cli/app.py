@@ -15,7 +15,7 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from ledger.cli import render
+from ledger.cli import publish, render, render_reports
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
 from ledger.services import games, imports, lists, periods, players
@@ -229,12 +229,30 @@ def rating_list(
     ctx: typer.Context,
     period: Annotated[str | None, typer.Option(
         "--period", help="YYYY-MM (default: the latest closed period).")] = None,
+    fmt: Annotated[publish.ListFormat | None, typer.Option(
+        "--format", help="table (default), csv, json, txt (FIDE's fixed columns) or html.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", help="Write to this file instead of stdout.", dir_okay=False)] = None,
+    club: Annotated[str | None, typer.Option(
+        "--club", help=f"Club name heading the html page (default: ${publish.CLUB_ENV}).")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", help="Only this federation.")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", help="Only M or only F.")] = None,
+    junior: Annotated[bool, typer.Option(
+        "--junior", metavar="", help="Only juniors: 18 or under in the list's year.")] = False,
+    min_games: Annotated[int | None, typer.Option(
+        "--min-games", help="Only players with at least N rated games in the period.")] = None,
+    top: Annotated[int | None, typer.Option(
+        "--top", help="Only ranks 1 to N (ties at rank N all kept).")] = None,
     active: Annotated[bool, typer.Option(
         "--active", metavar="", help="Only active players (leave out those flagged i).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print the rating list published by closing a period (flag i: inactive)."""
-    render.rating_list(_run(ctx, lists.rating_list, period, active_only=active), json_out)
+    """Print the rating list published by closing a period (flag i: inactive), or write it as
+    csv, txt or html."""
+    chosen = publish.choose_format(fmt, json_out)
+    selection = lists.ListSelection(federation.upper() if federation else None,
+                                    sex.upper() if sex else None, junior, min_games, top, active)
+    publish.publish(_run(ctx, lists.rating_list, period, selection), chosen, output, club)
 
 
 @app.command("history")
@@ -242,10 +260,12 @@ def rating_list(
 def history(
     ctx: typer.Context,
     player: Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")],
+    chart: Annotated[Path | None, typer.Option(
+        "--chart", help="Also draw rating over time into this PNG (800 x 400).", dir_okay=False)] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Show a player's rating history, one row per rated period."""
-    render.history(_run(ctx, lists.history, player), json_out)
+    """Show a player's rating history, one row per rated period, with the peak and a sparkline."""
+    render_reports.history(_run(ctx, lists.history, player), json_out, chart)
 
 
 # The `calc` group and the `performance` and `whatif` commands register themselves on `app`.
@@ -255,3 +275,6 @@ from ledger.cli import calc, lookup  # noqa: E402, F401
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+from ledger.cli import period_report  # noqa: E402,F401  (registers `ledger period report`)

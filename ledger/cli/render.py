@@ -272,14 +272,19 @@ def period_list(views: list[PeriodView], as_json: bool) -> None:
     _out().print(table)
 
 
-def rating_list(rl: RatingList, as_json: bool) -> None:
-    """A published rating list."""
+def rating_list_dict(rl: RatingList) -> dict[str, Any]:
+    """A published rating list as JSON data."""
+    return {"period": rl.period, "in_force_from": rl.in_force_from, "players": [
+        {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
+         "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
+         "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
+         "birth_year": r.birth_year, "inactive": r.inactive} for r in rl.rows]}
+
+
+def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -> None:
+    """A published rating list (on ``console``, default stdout)."""
     if as_json:
-        _json({"period": rl.period, "in_force_from": rl.in_force_from, "players": [
-            {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
-             "federation": r.federation, "title": r.title, "rating": r.rating,
-             "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
-             "birth_year": r.birth_year, "inactive": r.inactive} for r in rl.rows]})
+        _json(rating_list_dict(rl))
         return
     table = PlainTable(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
     for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born", "flag"):
@@ -290,19 +295,23 @@ def rating_list(rl: RatingList, as_json: bool) -> None:
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
                       r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""),
                       "i" if r.inactive else "")
-    _out().print(table)
+    (console or _out()).print(table)
+
+
+def history_dict(h: PlayerHistory) -> dict[str, Any]:
+    """A player's history as JSON data."""
+    return {"player": _player_dict(h.player), "periods": [
+        {"period": r.period, "rating_before": r.rating_before, "games": r.games,
+         "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
+         "k_reason": r.k_reason, "k_capped": r.k_capped,
+         "change_exact": _num(r.change_exact), "change": r.change,
+         "rating_after": r.rating_after, "note": r.note} for r in h.periods]} | life_dict(h.life)
 
 
 def history(h: PlayerHistory, as_json: bool) -> None:
     """A player's history, one row per rated period."""
     if as_json:
-        _json({"player": _player_dict(h.player), "periods": [
-            {"period": r.period, "rating_before": r.rating_before, "games": r.games,
-             "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
-             "k_reason": r.k_reason, "k_capped": r.k_capped,
-             "change_exact": _num(r.change_exact), "change": r.change,
-             "rating_after": r.rating_after, "note": r.note} for r in h.periods]}
-              | life_dict(h.life))
+        _json(history_dict(h))
         return
     v = h.player
     rating = v.rating if v.rating is not None else "unrated"

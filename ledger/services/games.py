@@ -263,3 +263,8 @@ def list_games(engine: Engine, period: str | None = None,
     with transaction(engine, write=False) as session:
         player_id = resolve(session, player).id if player is not None else None
         return _views(session, None, wanted, player_id)
+
+
+def period_game_views(session: Session, period: Period) -> list[GameView]:
+    """Every game recorded in ``period``, by date, with its status, inside the caller's session."""
+    return _views(session, None, period, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -18,8 +19,8 @@ from ledger.db.models import (
 )
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import KReason, Period
-from ledger.errors import NotFound, PeriodError
-from ledger.rules.kfactor import k_factor
+from ledger.errors import InvalidInput, NotFound, PeriodError
+from ledger.rules.kfactor import is_junior, k_factor
 from ledger.services.life import RatingLife, rating_life
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.session import transaction
@@ -44,6 +45,7 @@ class ListRow:
     k_reason: KReason
     birth_year: int | None
     inactive: bool = False
+    sex: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,49 @@ class RatingList:
     rows: list[ListRow]
 
 
-def _closed(session: Session, period: str | None) -> Period:
+@dataclass(frozen=True)
+class ListSelection:
+    """Which players a published list shows (``ledger list`` filters); None keeps everyone.
+
+    - ``active``: leave out players flagged inactive (``rules.activity``);
+    - ``federation``: three-letter code; ``sex``: "M" or "F" (unknown sex never matches);
+    - ``junior``: 18 or under in the year of the list's date (born in or after that year - 18;
+      unknown birth year: not a junior), as B.02 §8.3.3 counts a junior's age for K;
+    - ``min_games``: at least this many rated games in the period;
+    - ``top``: only ranks 1 to ``top`` after the other filters (a tie at the edge keeps everyone
+      sharing that rank).
+    """
+
+    federation: str | None = None
+    sex: str | None = None
+    junior: bool = False
+    min_games: int | None = None
+    top: int | None = None
+    active: bool = False
+
+    def __post_init__(self) -> None:
+        if self.sex is not None and self.sex not in ("M", "F"):
+            raise InvalidInput(f"sex: {self.sex!r} must be M or F")
+        if self.federation is not None and not re.fullmatch(r"[A-Z]{3}", self.federation):
+            raise InvalidInput(f"federation: {self.federation!r} must be a three-letter code such as ENG")
+        if self.min_games is not None and self.min_games < 0:
+            raise InvalidInput(f"min-games: {self.min_games} must be 0 or more")
+        if self.top is not None and self.top < 1:
+            raise InvalidInput(f"top: {self.top} must be 1 or more")
+
+    def keeps(self, row: ListRow, list_month: Period) -> bool:
+        """Whether ``row`` passes every filter but ``top``, on the list in force in ``list_month``
+        (junior: ``rules.kfactor.is_junior`` for that month, the K rules' own test)."""
+        return ((self.federation is None or row.federation == self.federation)
+                and (self.sex is None or row.sex == self.sex)
+                and (not self.junior or is_junior(row.birth_year, list_month))
+                and (self.min_games is None or row.games >= self.min_games)
+                and not (self.active and row.inactive))
+
+
+def published_period(session: Session, period: str | None) -> Period:
+    """The closed period whose list is asked for: ``period`` (YYYY-MM) or, for None, the latest
+    closed. Raises ``PeriodError`` when none is closed, ``NotFound`` for a period not closed."""
     if period is None:
         last = last_closed_period(session)
         if last is None:
@@ -71,16 +115,17 @@ def _closed(session: Session, period: str | None) -> Period:
     return wanted
 
 
-def rating_list(engine: Engine, period: str | None = None, *,
-                active_only: bool = False) -> RatingList:
+def rating_list(engine: Engine, period: str | None = None,
+                selection: ListSelection | None = None, *, active_only: bool = False) -> RatingList:
     """``ledger list``: the list published by closing ``period`` (default: the latest closed).
 
-    Every player with a published rating, by rating then name; equal ratings share a rank.
-    ``active_only`` leaves out players flagged inactive (ranks count the players shown).
+    Every player with a published rating (only those ``selection`` keeps), by rating then name;
+    equal ratings share a rank, counted within the selection (ranks count the players shown).
+    ``active_only`` is ``ListSelection(active=True)``: it leaves out players flagged inactive.
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
     """
     with transaction(engine, write=False) as session:
-        closed = _closed(session, period)
+        closed = published_period(session, period)
         following = closed.next()
         first_closed = first_closed_period(session) or closed
         histories = load_histories(session, None, through=closed)
@@ -93,16 +138,20 @@ def rating_list(engine: Engine, period: str | None = None, *,
             if state.rating is None:
                 continue
             inactive = histories[p.id].inactive(closed, first_closed)
-            if active_only and inactive:
-                continue
             k, reason = k_factor(state, following)
             rows.append(ListRow(0, p.id, p.name, p.fide_id, p.federation, p.title, state.rating,
-                                games.get(p.id, 0), k, reason, p.birth_year, inactive))
+                                games.get(p.id, 0), k, reason, p.birth_year, inactive, p.sex))
+        if active_only:
+            selection = replace(selection or ListSelection(), active=True)
+        if selection is not None:
+            rows = [r for r in rows if selection.keeps(r, following)]
         rows.sort(key=lambda r: (-r.rating, r.name, r.player_id))
         ranked: list[ListRow] = []
         for i, row in enumerate(rows, start=1):
             rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else i
             ranked.append(replace(row, rank=rank))
+        if selection is not None and selection.top is not None:
+            ranked = [r for r in ranked if r.rank <= selection.top]
         return RatingList(str(closed), str(following.start), ranked)
 
 

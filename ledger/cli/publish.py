@@ -1,0 +1,101 @@
+"""``ledger list --format ... --output FILE``: a published rating list in the format people read,
+on stdout or into a file (written whole or not at all)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import io
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from ledger.cli import render
+from ledger.domain import Period
+from ledger.errors import LedgerError
+from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt
+from ledger.formats.rating_list import ListHeading
+from ledger.services.lists import RatingList
+
+#: Where the page's heading comes from when ``--club`` is not given.
+CLUB_ENV = "LEDGER_CLUB"
+DEFAULT_CLUB = "Rating list"
+
+
+class ListFormat(enum.StrEnum):
+    """The formats ``ledger list`` writes."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    TXT = "txt"
+    HTML = "html"
+
+
+def choose_format(fmt: ListFormat | None, as_json: bool) -> ListFormat:
+    """``--json`` is ``--format json``; asking for both json and another format is a usage
+    error (exit 2)."""
+    if as_json and fmt not in (None, ListFormat.JSON):
+        render.error(f"format: --json and --format {fmt} contradict each other; use one")
+        raise typer.Exit(2)
+    return ListFormat.JSON if as_json else (fmt or ListFormat.TABLE)
+
+
+def club_name(club: str | None) -> str:
+    """The page heading: ``--club``, else $LEDGER_CLUB, else "Rating list"."""
+    return (club or os.environ.get(CLUB_ENV) or DEFAULT_CLUB).strip() or DEFAULT_CLUB
+
+
+def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
+    """The list ``rl`` written in ``fmt`` (the table as plain text, without colours)."""
+    heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
+                          club_name(club))
+    if fmt is ListFormat.JSON:
+        return json.dumps(render.rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
+    if fmt is ListFormat.TXT:
+        try:
+            return rating_list_txt.write(heading, rl.rows)
+        except ValueError as exc:
+            raise LedgerError(f"txt: {exc}") from None
+    if fmt is ListFormat.CSV:
+        return rating_list_csv.write(heading, rl.rows)
+    if fmt is ListFormat.HTML:
+        return rating_list_html.write(heading, rl.rows)
+    buffer = io.StringIO()
+    render.rating_list(rl, False, Console(file=buffer, width=160, highlight=False,
+                                          color_system=None))
+    return buffer.getvalue()
+
+
+def write_output(data: str | bytes, output: Path) -> None:
+    """Write ``data`` (text as UTF-8 with its line ends as given, or bytes) to ``output`` whole:
+    into a temporary file beside it, then renamed over it. Raises ``LedgerError`` naming the
+    file when it cannot."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent or Path("."))
+    except OSError as exc:
+        raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, output)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
+
+
+def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | None) -> None:
+    """Print the list on stdout (the table through Rich) or write it to ``output``."""
+    if output is None:
+        if fmt is ListFormat.TABLE:
+            render.rating_list(rl, False)
+            return
+        sys.stdout.write(list_text(rl, fmt, club))
+        return
+    write_output(list_text(rl, fmt, club), output)
+    render.say(f"wrote the {fmt} rating list of {rl.period} ({len(rl.rows)} players) to {output}")

@@ -1,0 +1,197 @@
+"""``ledger period report``: what closing a period changed: the biggest gains and losses, new
+(initial) ratings and ratings dropped below the floor, the K-factors that changed for the next
+period and why, and the games rated (read-only)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import (
+    Game,
+    InitialRating,
+    PeriodGame,
+    Player,
+    RatingFloorDrop,
+    RatingPeriod,
+)
+from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.domain import KReason, Period, PlayerState
+from ledger.errors import InvalidInput
+from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior, k_factor
+from ledger.services.games import GameView, period_game_views
+from ledger.services.lists import published_period
+from ledger.services.periods import FloorDrop
+from ledger.services.session import transaction
+from ledger.services.state import load_histories
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One player's result in the period: published rating before and after, games, score,
+    expected score (sum of PD), K used (after the 700 cap) and the rounded change."""
+
+    player_id: int
+    name: str
+    rating_before: int
+    rating_after: int
+    change: int
+    games: int
+    score: Decimal
+    expected: Decimal
+    k: int
+
+
+@dataclass(frozen=True)
+class KChange:
+    """A K-factor that differs between the period reported (``k_before``) and the next one
+    (``k_after``, from the list this period published), with the reasons and ``why`` in words."""
+
+    player_id: int
+    name: str
+    k_before: int
+    reason_before: KReason
+    k_after: int
+    reason_after: KReason
+    why: str
+
+
+@dataclass(frozen=True)
+class NewRating:
+    """An initial rating Ru the close published (FIDE B.02 §8.2): from ``games`` pooled games
+    with ``score`` points."""
+
+    player_id: int
+    name: str
+    rating: int
+    games: int
+    score: Decimal
+
+
+@dataclass(frozen=True)
+class RatedGameView:
+    """A game rated in the period, with each side's rating used and expected score (PD), None
+    for a side for whom the game was not rated (an unrated player)."""
+
+    game: GameView
+    white_rating: int | None
+    black_rating: int | None
+    white_expected: Decimal | None
+    black_expected: Decimal | None
+
+
+@dataclass
+class PeriodReport:
+    """A closed period in summary. ``gains``/``losses``: the largest rating changes (at most
+    ``top`` each, largest first, ties by name); ``not_rated``: games recorded but not rated, by
+    reason: the game's status (forfeit, no moves, initial rating: counted only in a published
+    initial rating) or ``unrated player`` (rated for nobody); ``new_ratings`` and ``floor_drops``: players
+    who enter and leave the list with this close."""
+
+    period: str
+    edition: str
+    in_force_from: str
+    players_rated: int
+    gains: list[RatingChange]
+    losses: list[RatingChange]
+    k_changes: list[KChange]
+    games: list[RatedGameView]
+    not_rated: Counter[str] = field(default_factory=Counter)
+    new_ratings: list[NewRating] = field(default_factory=list)
+    floor_drops: list[FloorDrop] = field(default_factory=list)
+
+
+def _why(before: PlayerState, after: PlayerState, reason_before: KReason, reason_after: KReason,
+         following: Period) -> str:
+    """The words for a K change, from the two states (FIDE B.02 §8.3.3; shared/RULES.md §4)."""
+    if reason_after is KReason.REACHED_2400:
+        return f"published rating reached 2400 ({after.rating} on this list): K 10 for ever"
+    if reason_before is KReason.JUNIOR:
+        if after.reached_2300 and not before.reached_2300:
+            return f"published rating reached 2300 ({after.rating}): junior K 40 ends"
+        if not is_junior(after.birth_year, following):
+            return f"no longer a junior in {following.year} (born {after.birth_year})"
+    if reason_before is KReason.NEW_PLAYER and reason_after is KReason.STANDARD:
+        return f"{after.rated_games} rated games completed ({NEW_PLAYER_GAMES} needed for K 20)"
+    return f"{reason_before.value} -> {reason_after.value}"
+
+
+def _k_changes(session: Session, closed: Period, names: dict[int, str]) -> list[KChange]:
+    following = closed.next()
+    changes = []
+    for pid, history in load_histories(session, None, through=closed).items():
+        before, after = history.state(closed), history.state(closed, results_through=closed)
+        if before.rating is None or after.rating is None:
+            continue
+        (k_before, r_before), (k_after, r_after) = k_factor(before, closed), k_factor(after, following)
+        if k_before != k_after:
+            changes.append(KChange(pid, names[pid], k_before, r_before, k_after, r_after,
+                                   _why(before, after, r_before, r_after, following)))
+    return sorted(changes, key=lambda c: (c.name, c.player_id))
+
+
+def _hundredths(value: int) -> Decimal:
+    return Decimal(value).scaleb(-2)
+
+
+def _rated_games(session: Session, closed: Period) -> tuple[list[RatedGameView], Counter[str]]:
+    audit = {(a.game_id, a.player_id): a for a in session.scalars(
+        select(PeriodGame).where(PeriodGame.period == str(closed)))}
+    colours = {gid: (w, b) for gid, w, b in session.execute(
+        select(Game.id, Game.white_id, Game.black_id).where(Game.period == str(closed)))}
+    rated: list[RatedGameView] = []
+    not_rated: Counter[str] = Counter()
+    for view in period_game_views(session, closed):
+        if view.status != "rated":
+            not_rated["unrated player" if view.status == "not rated" else view.status] += 1
+            continue
+        white, black = (audit.get((view.id, pid)) for pid in colours[view.id])
+        rated.append(RatedGameView(
+            view,
+            white.own_rating if white else black.opponent_rating if black else None,
+            black.own_rating if black else white.opponent_rating if white else None,
+            _hundredths(white.expected_hundredths) if white else None,
+            _hundredths(black.expected_hundredths) if black else None))
+    return rated, not_rated
+
+
+def _change(row: PeriodResultRow, name: str) -> RatingChange:
+    return RatingChange(row.player_id, name, row.rating_before, row.rating_after, row.change,
+                        row.games, Decimal(row.score_halves) / 2,
+                        _hundredths(row.expected_hundredths), row.k)
+
+
+def period_report(engine: Engine, period: str | None = None, *, top: int = 5) -> PeriodReport:
+    """``ledger period report``: the closed ``period`` (default: the latest closed) in summary.
+
+    ``top``: how many gains and how many losses to show (1 or more). Raises ``PeriodError`` when
+    no period is closed, ``NotFound`` for a period that is not closed, ``InvalidInput`` for a bad
+    ``top``.
+    """
+    if top < 1:
+        raise InvalidInput(f"top: {top} must be 1 or more")
+    with transaction(engine, write=False) as session:
+        closed = published_period(session, period)
+        edition = session.get_one(RatingPeriod, str(closed)).edition
+        names = dict(session.execute(select(Player.id, Player.name)).all())
+        results = [_change(r, names[r.player_id]) for r in session.scalars(
+            select(PeriodResultRow).where(PeriodResultRow.period == str(closed)))]
+        gains = sorted((r for r in results if r.change > 0), key=lambda r: (-r.change, r.name))
+        losses = sorted((r for r in results if r.change < 0), key=lambda r: (r.change, r.name))
+        games, not_rated = _rated_games(session, closed)
+        new = [NewRating(r.player_id, names[r.player_id], r.rating, r.games,
+                         Decimal(r.score_halves) / 2)
+               for r in session.scalars(select(InitialRating).where(
+                   InitialRating.period == str(closed), InitialRating.published.is_(True)))]
+        drops = [FloorDrop(d.player_id, names[d.player_id], d.rating, d.floor)
+                 for d in session.scalars(select(RatingFloorDrop)
+                                          .where(RatingFloorDrop.period == str(closed)))]
+        return PeriodReport(str(closed), edition, str(closed.list_date()), len(results),
+                            gains[:top], losses[:top], _k_changes(session, closed, names),
+                            games, not_rated,
+                            sorted(new, key=lambda n: (-n.rating, n.name)),
+                            sorted(drops, key=lambda d: d.name))
