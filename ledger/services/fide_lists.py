@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
@@ -35,13 +35,15 @@ from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.services.games import parse_date
 from ledger.services.matching import Match, PlayerIndex, _name_key
-from ledger.services.players import NewPlayer, register
+from ledger.services.players import NewPlayer, validate_new_player
 from ledger.services.session import transaction
 from ledger.services.state import Entry, History, last_closed_period, load_histories
 
 #: ``progress(phase, done, total)``: phase "reading" (lines) or "recording" (players).
 Progress = Callable[[str, int, int], None]
 _PROGRESS_EVERY = 1000
+_BATCH = 5000
+_IDS_PER_QUERY = 500
 #: The identity fields a list brings, in the order changes are reported.
 IDENTITY_FIELDS = ("name", "fide_id", "federation", "sex", "title", "w_title", "o_title",
                    "foa_title", "birth_year")
@@ -146,7 +148,8 @@ class _Import:
             self.by_name[_name_key(p.name)].append(p)
         total = len(self.readout.players)
         kept_identity = 0
-        rows: list[ListRating] = []
+        rows: list[dict[str, Any]] = []
+        self.unknown: list[ListPlayer] = []
         for i, p in enumerate(self.readout.players, start=1):
             if self.progress is not None and (i % _PROGRESS_EVERY == 0 or i == total):
                 self.progress("recording", i, total)
@@ -158,8 +161,10 @@ class _Import:
             row = self._list_rating(player, p)
             if row is not None:
                 rows.append(row)
-        self.session.add_all(rows)
-        self.session.flush()
+        for start in range(0, len(self.unknown), _BATCH):
+            rows.extend(self._register(self.unknown[start:start + _BATCH]))
+        if rows:
+            self.session.execute(insert(ListRating), rows)
         if kept_identity:
             self.report.notes.append(
                 f"{kept_identity} players are on a newer list already: their identity is kept "
@@ -173,19 +178,20 @@ class _Import:
                                             severity))
 
     def _find(self, p: ListPlayer) -> Player | None:
-        """The ledger player ``p`` is (matched), or a new one (registered); None on error."""
+        """The ledger player ``p`` is; None when unknown (kept in ``unknown``, registered
+        afterwards) or on error."""
         found = self.index.match(p.name, p.fide_id, p.birth_year)
         if found.player is not None and found.player.fide_id is None:
             found = self._unambiguous_on_list(found, p)
         if found.error is not None and found.candidates:
             self._problem(p, "name", found.error)
             return None
-        if found.error is not None and not found.candidates:
-            found = Match()  # a namesake with another FIDE id: on FIDE's list, another player
         if found.player is not None:
             self.report.players_matched += 1
             return found.player
-        return self._register(p)
+        # unknown, or a namesake with another FIDE id: on FIDE's own list, another player
+        self.unknown.append(p)
+        return None
 
     def _unambiguous_on_list(self, found: Match, p: ListPlayer) -> Match:
         """A ledger player without FIDE id matched by name: refuse when other lines of the list
@@ -202,24 +208,53 @@ class _Import:
                          candidates=(found.player,))
         return found
 
-    def _register(self, p: ListPlayer) -> Player | None:
-        rating = p.rating if self.pool == "standard" else None
-        try:
-            player = register(self.session, NewPlayer(
-                name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
-                federation=p.federation, title=p.title, rating=rating, prior_games=None),
-                source=self.source, effective_from=self.period)
-        except LedgerError as exc:
-            key = str(exc).split(":")[0].replace("-", "_")
-            self._problem(p, key, str(exc))
-            return None
-        player.w_title, player.o_title, player.foa_title = p.w_title, p.o_title, p.foa_title
-        self.index.add(player)
-        self.newest_list[player.id] = self.day
-        self.report.players_registered += 1
-        if rating is not None:
-            self.report.published += 1
-        return player
+    def _register(self, unknown: list[ListPlayer]) -> list[dict[str, Any]]:
+        """Register the players the ledger does not know, as ``players.register`` does but with
+        one INSERT per table for the batch (a full FIDE list has over a million players), with
+        the rating they bring in force from the list's period (standard lists; unrated
+        otherwise), prior games unknown. Returns their new list_ratings rows."""
+        new: list[tuple[ListPlayer, NewPlayer]] = []
+        for p in unknown:
+            person = NewPlayer(name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
+                               federation=p.federation, title=p.title,
+                               rating=p.rating if self.pool == "standard" else None,
+                               prior_games=None)
+            try:
+                validate_new_player(person)
+            except LedgerError as exc:
+                self._problem(p, str(exc).split(":")[0].replace("-", "_"), str(exc))
+                continue
+            new.append((p, person))
+        if not new:
+            return []
+        self.session.execute(insert(Player), [
+            {"name": person.name, "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
+             "federation": p.federation, "title": p.title, "w_title": p.w_title,
+             "o_title": p.o_title, "foa_title": p.foa_title} for p, person in new])
+        # every new player has a FIDE id of their own: read the ids back by it
+        ids: dict[int | None, int] = {}
+        for start in range(0, len(new), _IDS_PER_QUERY):
+            fide_ids = [p.fide_id for p, _ in new[start:start + _IDS_PER_QUERY]]
+            ids.update((fide_id, pid) for pid, fide_id in self.session.execute(
+                select(Player.id, Player.fide_id).where(Player.fide_id.in_(fide_ids))))
+        entries, rows = [], []
+        for p, person in new:
+            player_id = ids[p.fide_id]
+            rating = person.rating
+            entries.append({"player_id": player_id, "effective_from": str(self.period),
+                            "rating": rating, "prior_games": None,
+                            "reached_2400": rating is not None and rating >= 2400,
+                            "reached_2300": rating is not None and rating >= 2300,
+                            "source": self.source})
+            self.report.players_registered += 1
+            if rating is not None:
+                self.report.published += 1
+            if p.rating is None:
+                self.report.unrated += 1
+            else:
+                rows.append(self._row(player_id, p))
+        self.session.execute(insert(PlayerEntry), entries)
+        return rows
 
     def _update_identity(self, player: Player, p: ListPlayer) -> bool:
         """Bring a known player's identity to what the list says (blank fields erase nothing).
@@ -239,7 +274,7 @@ class _Import:
             self.report.updated.append(IdentityChange(player.id, player.name, p.line, changes))
         return True
 
-    def _list_rating(self, player: Player, p: ListPlayer) -> ListRating | None:
+    def _list_rating(self, player: Player, p: ListPlayer) -> dict[str, Any] | None:
         """The list_ratings row for ``p`` (None when unrated, already recorded or in conflict);
         on a standard list, the published rating too."""
         if p.rating is None:
@@ -257,11 +292,14 @@ class _Import:
             return None
         if self.pool == "standard" and player.id in self.histories:
             self._published_rating(player, p, self.histories[player.id])
+        return self._row(player.id, p)
+
+    def _row(self, player_id: int, p: ListPlayer) -> dict[str, Any]:
+        """A new list_ratings row."""
         self.report.ratings_recorded += 1
-        self.recorded[player.id] = row = ListRating(
-            player_id=player.id, list_date=self.day, pool=self.pool, rating=p.rating,
-            games=p.games, k=p.k, flag=p.flag, source=Path(self.readout.file).name[:500])
-        return row
+        return {"player_id": player_id, "list_date": self.day, "pool": self.pool,
+                "rating": p.rating, "games": p.games, "k": p.k, "flag": p.flag,
+                "source": Path(self.readout.file).name[:500]}
 
     def _published_rating(self, player: Player, p: ListPlayer, history: History) -> None:
         """A known player's standard rating on the list: the ledger's published rating from the
