@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -54,6 +56,21 @@ def test_both_blitz_lists_import_with_1506_players(runner: CliRunner, db: str,
         assert report["layout"] == "TXT single list" and report["problems"] == []
     assert report["players_matched"] == 1506 and report["players_registered"] == 0
     assert len(players(runner, db)) == 1506
+    with closing(sqlite3.connect(db)) as conn:
+        printed = conn.execute(
+            "SELECT p.fide_id, l.list_date, l.rating, l.games, l.k, p.birth_year FROM list_ratings l "
+            "JOIN players p ON p.id = l.player_id WHERE p.fide_id IN (5500222, 7600950, 400270) "
+            "ORDER BY p.fide_id, l.list_date").fetchall()
+    assert printed == [
+        # apr13 line 87: "400270   Arkell, Keith C ... ENG M   GM     2512  0   20 1961      "
+        # may13 line 86: "400270   Arkell, Keith C ... ENG M   GM     2492  10  20 1961      "
+        (400270, "2013-04-01", 2512, 0, 20, 1961), (400270, "2013-05-01", 2492, 10, 20, 1961),
+        # apr13 line 2: "5500222  Abbes, Ali ... TUN M             FI   2128  0   20 1973      "
+        # may13 line 2: "5500222  Abbes, Ali ... TUN M   CM        FI   2075  8   20 1973      "
+        (5500222, "2013-04-01", 2128, 0, 20, 1973), (5500222, "2013-05-01", 2075, 8, 20, 1973),
+        # apr13 line 47: "7600950  Algildah, Nibal ... SYR F   WIM  WIM   1876  6   20 1987  w   "
+        # may13 line 46: "7600950  Algildah, Nibal ... SYR F   WIM  WIM   1872  5   20 1987  w   "
+        (7600950, "2013-04-01", 1876, 6, 20, 1987), (7600950, "2013-05-01", 1872, 5, 20, 1987)]
     again = run(runner, db, blitz(shared_data, "may13"), "--format", "fide-list",
                 "--list-date", "2013-05-01", "--pool", "blitz", "--json")
     assert again.exit_code == 0

@@ -141,6 +141,12 @@ def _problems(text: str) -> list[tuple[int | None, str, str]]:
     return [(p.line, p.field, p.severity) for p in readout.problems]
 
 
+def test_rating_zero_is_unrated() -> None:
+    zero = ABBES_MAY13.replace("2075", "0   ")
+    [player] = read_fide_list(f"{MAY13_HEADER}\n{zero}\n".encode(), "zero.txt").players
+    assert (player.rating, player.games, player.k) == (None, 8, 20)
+
+
 def test_non_numeric_rating_is_refused_with_line_and_column() -> None:
     bad = ABBES_MAY13.replace("2075", "20x5")
     readout = read_fide_list(f"{MAY13_HEADER}\n{bad}\n".encode(), "bad.txt", pool="blitz")
@@ -176,6 +182,14 @@ def test_not_utf8_is_read_as_cp1252_with_a_warning() -> None:
     [warning] = readout.problems
     assert (warning.line, warning.field, warning.severity) == (2, "encoding", "warning")
     assert "CP1252" in warning.message
+
+
+def test_bytes_cp1252_does_not_define_are_read_as_latin1() -> None:
+    data = f"{MAY13_HEADER}\n{ABBES_MAY13}\n".encode().replace(b"Abbes", b"Abb\x81s")
+    readout = read_fide_list(data, "odd.txt")
+    assert [p.name for p in readout.players] == ["Abb\x81s, Ali"]
+    [warning] = readout.problems
+    assert (warning.line, warning.severity) == (2, "warning") and "Latin-1" in warning.message
 
 
 def test_xml_entity_expansion_is_refused() -> None:
