@@ -264,7 +264,7 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
                                 f"unknown column {token!r}: ignored", WARNING))
     rating_column = by_key[(which, "rating")].token if single else None
     month = _MONTH_TOKEN.fullmatch(rating_column) if rating_column else None
-    list_month = (2000 + int(month.group(2)), _MONTHS.index(month.group(1).upper()) + 1) \
+    list_month = (_century(int(month.group(2))), _MONTHS.index(month.group(1).upper()) + 1) \
         if month else None
     layout = ("TXT single list" if single else
               "TXT combined list with FOA" if "foa_title" in by_key else "TXT combined list")
@@ -305,6 +305,11 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
         progress(total, total)
     return FideListReadout(file, layout, players, _in_line_order(problems), total,
                            rating_column, list_month)
+
+
+def _century(yy: int) -> int:
+    """The year of a two-digit list month (``jul09`` -> 2009; FIDE's lists began in 1971)."""
+    return 1900 + yy if yy >= 70 else 2000 + yy
 
 
 def _in_line_order(problems: list[Problem]) -> list[Problem]:

@@ -81,6 +81,19 @@ def test_single_list_header_names_the_month(shared_data: Path) -> None:
     assert (readout.rating_column, readout.list_month, readout.lines) == ("may13", (2013, 5), 1507)
 
 
+def test_older_header_spellings() -> None:
+    # Written by hand in the style of the lists before 2012 (upper-case names, TITL, GAMES, BORN);
+    # the columns still come from where each header token starts.
+    text = ("ID_NUMBER NAME                              TITL FED  JUL09 GAMES  BORN  FLAG\n"
+            "400270    Arkell, Keith C                   g    ENG  2520  11     1961  i\n")
+    readout = read_fide_list(text.encode(), "jul09.txt")
+    assert readout.problems == []
+    assert (readout.rating_column, readout.list_month) == ("JUL09", (2009, 7))
+    [p] = readout.players
+    assert (p.fide_id, p.name, p.title, p.federation, p.rating, p.games, p.k, p.birth_year,
+            p.flag) == (400270, "Arkell, Keith C", "GM", "ENG", 2520, 11, None, 1961, "i")
+
+
 def test_short_woman_titles_of_old_lists_are_expanded(shared_data: Path) -> None:
     # apr13: "2915235  Antova, Gabriela ... BUL F   WF   WF                  1688  0   20 2002  w   "
     p = _by_id(_list(shared_data, "apr13"))[2915235]
