@@ -15,10 +15,10 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from ledger.cli import publish, render, render_reports
+from ledger.cli import list_import, publish, render, render_reports
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
-from ledger.services import games, imports, lists, periods, players
+from ledger.services import fide_lists, games, imports, lists, periods, players
 from ledger.services.session import init_ledger, open_ledger
 
 app = typer.Typer(
@@ -190,15 +190,39 @@ def import_file(
         "--register-players", metavar="", help="Register unknown players from the file's tags.")] = False,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", metavar="", help="Report what would happen; write nothing.")] = False,
+    format_: Annotated[str | None, typer.Option(
+        "--format", help="fide-list: a FIDE rating list (TXT of any era, or XML).")] = None,
+    list_date: Annotated[str | None, typer.Option(
+        "--list-date", help="fide-list: the list's date, YYYY-MM-DD.")] = None,
+    pool: Annotated[str, typer.Option(
+        "--pool", help="fide-list: standard, rapid or blitz column of a combined list.")] = "standard",
+    quiet: Annotated[bool, typer.Option("--quiet", metavar="", help="No progress bar.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import games from a PGN file: all or nothing; errors name file, line and tag."""
+    """Import games from a PGN file, or a FIDE rating list (--format fide-list): all or nothing;
+    errors name file, line and tag or column."""
+    if format_ == "fide-list" or list_date is not None:
+        fide_list_import(ctx, file, format_, list_date, pool, dry_run, quiet, json_out)
+        return
     if file.suffix.lower() != ".pgn":
         render.error(f"{file}: only PGN files can be imported so far (.pgn)")
         raise typer.Exit(2)
     report = _run(ctx, imports.import_pgn, str(file),
                                 register_players=register_players, dry_run=dry_run)
     render.import_report(report, json_out)
+
+
+def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_date: str | None,
+                     pool: str, dry_run: bool, quiet: bool, json_out: bool) -> None:
+    """``ledger import LIST --format fide-list --list-date YYYY-MM-DD [--pool P]``."""
+    if format_ != "fide-list" or list_date is None or pool not in ("standard", "rapid", "blitz"):
+        render.error("a FIDE rating list needs --format fide-list, --list-date YYYY-MM-DD and "
+                     "--pool standard|rapid|blitz")
+        raise typer.Exit(2)
+    with list_import.progress_bar(quiet) as progress:
+        report = _run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
+                      dry_run=dry_run, progress=progress)
+    list_import.list_import_report(report, json_out)
 
 
 @period_app.command("close")

@@ -44,7 +44,12 @@ def _utcnow() -> dt.datetime:
 
 
 class Player(Base):
-    """A player: identity and the fixed facts FIDE's K rules need (birth year)."""
+    """A player: identity and the fixed facts FIDE's K rules need (birth year).
+
+    ``title`` is the highest title (GM ... WCM); ``w_title`` the woman's title, ``o_title`` the
+    arbiter, trainer and organiser titles as FIDE's list prints them (``IA,FT``), ``foa_title``
+    the FIDE Online Arena title (AGM ... ACM).
+    """
 
     __tablename__ = "players"
 
@@ -55,6 +60,9 @@ class Player(Base):
     sex: Mapped[str | None] = mapped_column(String(1))
     federation: Mapped[str | None] = mapped_column(String(3))
     title: Mapped[str | None] = mapped_column(String(4))
+    w_title: Mapped[str | None] = mapped_column(String(4))
+    o_title: Mapped[str | None] = mapped_column(String(30))
+    foa_title: Mapped[str | None] = mapped_column(String(4))
     registered_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
 
 
@@ -228,3 +236,28 @@ class RatingFloorDrop(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     rating: Mapped[int]
     floor: Mapped[int]
+
+
+class ListRating(Base):
+    """A player's rating as printed on a FIDE rating list (``ledger import --format fide-list``):
+    published rating (None: unrated), games in the list's period and K as printed, the list's
+    flag (``i``, ``w``, ``wi`` ...). Kept for comparison only: the ledger derives K by its own
+    rules. One row per player, list date and pool (standard, rapid or blitz)."""
+
+    __tablename__ = "list_ratings"
+    __table_args__ = (
+        UniqueConstraint("player_id", "list_date", "pool"),
+        CheckConstraint("pool IN ('standard', 'rapid', 'blitz')", name="pool"),
+        Index("ix_list_ratings_list_date_pool", "list_date", "pool"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    list_date: Mapped[dt.date] = mapped_column(Date)
+    pool: Mapped[str] = mapped_column(String(8))
+    rating: Mapped[int | None]
+    games: Mapped[int | None]
+    k: Mapped[int | None]
+    flag: Mapped[str | None] = mapped_column(String(4))
+    source: Mapped[str] = mapped_column(String(500))
+    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)

@@ -19,10 +19,12 @@ from ledger.db.models import Player
 class Match:
     """The outcome of one lookup: ``player`` when found; ``error`` (a message naming the
     candidates or the conflicting FIDE id) when the file's player cannot be matched safely.
-    Both None: nobody in the ledger is this player (unknown: register them or report it)."""
+    Both None: nobody in the ledger is this player (unknown: register them or report it).
+    ``candidates``: the players an ambiguous match could be (empty for any other error)."""
 
     player: Player | None = None
     error: str | None = None
+    candidates: tuple[Player, ...] = ()
 
 
 def _name_key(name: str) -> str:
@@ -78,7 +80,8 @@ class PlayerIndex:
             return Match(candidates[0])
         if len(candidates) > 1:
             return Match(error=f"{name!r} matches several players: {_listed(candidates)}; "
-                               "give a FIDE id or a birth year to tell them apart")
+                               "give a FIDE id or a birth year to tell them apart",
+                         candidates=tuple(candidates))
         other_id = [p for p in namesakes if fide_id is not None and p.fide_id is not None
                     and (birth_year is None or p.birth_year in (None, birth_year))]
         if other_id:

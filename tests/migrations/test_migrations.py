@@ -43,6 +43,18 @@ def _populate_0001(conn: Connection) -> None:
         " '2026-01-10 00:00:00')"))
 
 
+def _populate_0003(conn: Connection) -> None:
+    """Revision 0003 adds title columns on players and the FIDE list ratings: the 0001 facts,
+    a woman's title, and a list rating kept for comparison (not a rating the ledger uses)."""
+    _populate_0001(conn)
+    conn.execute(text("UPDATE players SET title = 'WGM', w_title = 'WGM', o_title = 'IA,FT' "
+                      "WHERE id = 1"))
+    conn.execute(text(
+        "INSERT INTO list_ratings (player_id, list_date, pool, rating, games, k, flag, source,"
+        " recorded_at) VALUES (1, '2026-01-01', 'blitz', 1900, 8, 20, 'w', 'list.txt',"
+        " '2026-01-01 00:00:00')"))
+
+
 def _populate_0004(conn: Connection) -> None:
     """0001's facts, an unrated third player and a closed 2025-12 whose initial rating for them was
     below the floor (not published: they stay off the list)."""
@@ -66,6 +78,7 @@ def _populate_0004(conn: Connection) -> None:
 
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
+                                                     "0003": _populate_0003,
                                                      "0004": _populate_0004}
 
 

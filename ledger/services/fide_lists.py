@@ -1,0 +1,349 @@
+"""Importing a FIDE rating list: ``ledger import LIST --format fide-list --list-date YYYY-MM-DD``.
+
+FIDE's list is FIDE's own record of its players, so the import registers the players the ledger
+does not know and brings the identity of the ones it knows up to date (name, federation, sex,
+titles, birth year, FIDE id), reporting every change. Each player's published rating on the list,
+with games and K as printed, goes into ``list_ratings`` for comparison only: the ledger derives K
+by its own rules (FIDE B.02 §8.3.3; a list's K can be 0 or out of date).
+
+A standard list (the pool the ledger rates) also gives the ledger a published rating, in force from
+the period of the list date (a list dated 2013-05-01 is in force for period 2013-05), for every
+player whose rating the ledger does not already derive for that list; prior games unknown (treated
+as established) unless the ledger knows them. Where the ledger has published its own rating for
+that list (from a closed period) and the list's differs, that is a warning and the ledger's value is
+used. Rapid and blitz lists go into ``list_ratings`` only.
+
+Everything happens in one transaction: all or nothing; ``dry_run`` writes nothing; importing the
+same list again adds nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, func, insert, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import ListRating, Player, PlayerEntry
+from ledger.domain import Period
+from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem
+from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
+from ledger.services.games import parse_date
+from ledger.services.matching import Match, PlayerIndex, _name_key
+from ledger.services.players import NewPlayer, validate_new_player
+from ledger.services.session import transaction
+from ledger.services.state import Entry, History, last_closed_period, load_histories
+
+#: ``progress(phase, done, total)``: phase "reading" (lines) or "recording" (players).
+Progress = Callable[[str, int, int], None]
+_PROGRESS_EVERY = 1000
+_BATCH = 5000
+_IDS_PER_QUERY = 500
+#: The identity fields a list brings, in the order changes are reported.
+IDENTITY_FIELDS = ("name", "fide_id", "federation", "sex", "title", "w_title", "o_title",
+                   "foa_title", "birth_year")
+
+
+@dataclass(frozen=True)
+class IdentityChange:
+    """What a list changed in one known player's identity: field -> (before, after)."""
+
+    player_id: int
+    name: str
+    line: int
+    changes: dict[str, tuple[Any, Any]]
+
+
+@dataclass
+class ListImportReport:
+    """What a list import did (or would do, with ``dry_run``).
+
+    Counts: players on the list, matched (known to the ledger), registered, updated (identity
+    changes, listed in ``updated``), list ratings recorded and already recorded, players unrated
+    on the list, and ``published``: ratings that became the ledger's published rating (standard
+    lists only). ``problems``: every error and warning with file, line and field.
+    """
+
+    file: str
+    list_date: dt.date
+    pool: str
+    layout: str
+    dry_run: bool
+    players_in_file: int = 0
+    players_matched: int = 0
+    players_registered: int = 0
+    updated: list[IdentityChange] = field(default_factory=list)
+    ratings_recorded: int = 0
+    ratings_already_recorded: int = 0
+    unrated: int = 0
+    published: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str = "standard",
+                     dry_run: bool = False, progress: Progress | None = None) -> ListImportReport:
+    """``ledger import LIST --format fide-list``: read the list at ``path`` (TXT of any era or
+    XML), dated ``list_date`` (``YYYY-MM-DD``), taking the ``pool`` columns (standard, rapid or
+    blitz) of a combined list; a single list is the pool ``pool`` names.
+
+    Raises ``InvalidInput`` (exit 1) for a bad ``list_date`` or ``pool``; ``ImportRejected``
+    (exit 3, nothing written) listing every error with file, line and field: unreadable lines, an
+    ambiguous player (the candidates listed), a list rating for the same player, date and pool
+    already recorded with other values.
+    """
+    day = parse_date(list_date, "list-date")
+    if pool not in POOLS:
+        raise InvalidInput(f"pool: {pool!r} must be one of {', '.join(POOLS)}")
+    chosen: Pool = pool  # narrowed by the check above
+    readout = read_fide_list_file(
+        path, chosen, (lambda done, total: progress("reading", done, total)) if progress else None)
+    report = ListImportReport(path, day, pool, readout.layout, dry_run,
+                              players_in_file=len(readout.players))
+    report.problems.extend(readout.problems)
+    if readout.list_month is not None and readout.list_month != (day.year, day.month):
+        report.problems.append(Problem(path, 1, f"header ({readout.rating_column})", "the list's "
+                               f"rating column is {readout.rating_column}, but --list-date is "
+                               f"{day}: is it the right file or date?", "warning"))
+    with transaction(engine, dry_run=dry_run) as session:
+        _Import(session, readout, day, chosen, report, progress).run()
+        report.problems.sort(key=lambda p: (p.line or 0, p.severity != "error"))
+        if any(p.severity == "error" for p in report.problems):
+            raise ImportRejected(f"{path}: import rejected, nothing was written", report.problems)
+    return report
+
+
+@dataclass
+class _Import:
+    """One list import inside the caller's transaction."""
+
+    session: Session
+    readout: FideListReadout
+    day: dt.date
+    pool: Pool
+    report: ListImportReport
+    progress: Progress | None
+
+    def run(self) -> None:
+        self.period = Period.of(self.day)
+        self.last_closed = last_closed_period(self.session)
+        self.index = PlayerIndex.load(self.session)
+        self.source = f"FIDE {self.pool} list {self.day} ({Path(self.readout.file).name})"[:200]
+        self.recorded = {row.player_id: row for row in self.session.scalars(
+            select(ListRating).where(ListRating.list_date == self.day,
+                                     ListRating.pool == self.pool))}
+        self.newest_list: dict[int, dt.date] = {
+            pid: newest for pid, newest in self.session.execute(
+                select(ListRating.player_id, func.max(ListRating.list_date))
+                .group_by(ListRating.player_id))}
+        self.histories = (load_histories(self.session, None, through=self.period.previous())
+                          if self.pool == "standard" else {})
+        self.by_name: dict[str, list[ListPlayer]] = defaultdict(list)
+        for p in self.readout.players:
+            self.by_name[_name_key(p.name)].append(p)
+        total = len(self.readout.players)
+        kept_identity = 0
+        rows: list[dict[str, Any]] = []
+        self.unknown: list[ListPlayer] = []
+        for i, p in enumerate(self.readout.players, start=1):
+            if self.progress is not None and (i % _PROGRESS_EVERY == 0 or i == total):
+                self.progress("recording", i, total)
+            player = self._find(p)
+            if player is None:
+                continue
+            if not self._update_identity(player, p):
+                kept_identity += 1
+            row = self._list_rating(player, p)
+            if row is not None:
+                rows.append(row)
+        for start in range(0, len(self.unknown), _BATCH):
+            rows.extend(self._register(self.unknown[start:start + _BATCH]))
+        if rows:
+            self.session.execute(insert(ListRating), rows)
+        if kept_identity:
+            self.report.notes.append(
+                f"{kept_identity} players are on a newer list already: their identity is kept "
+                "from that list")
+        if self.pool != "standard":
+            self.report.notes.append(f"a {self.pool} list is recorded for comparison only: the "
+                                     "ledger rates the standard pool")
+
+    def _problem(self, p: ListPlayer, key: str, message: str, severity: str = "error") -> None:
+        self.report.problems.append(Problem(self.readout.file, p.line, p.where(key), message,
+                                            severity))
+
+    def _find(self, p: ListPlayer) -> Player | None:
+        """The ledger player ``p`` is; None when unknown (kept in ``unknown``, registered
+        afterwards) or on error."""
+        found = self.index.match(p.name, p.fide_id, p.birth_year)
+        if found.player is not None and found.player.fide_id is None:
+            found = self._unambiguous_on_list(found, p)
+        if found.error is not None and found.candidates:
+            self._problem(p, "name", found.error)
+            return None
+        if found.player is not None:
+            self.report.players_matched += 1
+            return found.player
+        # unknown, or a namesake with another FIDE id: on FIDE's own list, another player
+        self.unknown.append(p)
+        return None
+
+    def _unambiguous_on_list(self, found: Match, p: ListPlayer) -> Match:
+        """A ledger player without FIDE id matched by name: refuse when other lines of the list
+        could be them too (same name, birth year not ruling them out)."""
+        assert found.player is not None
+        born = found.player.birth_year
+        rivals = [q for q in self.by_name[_name_key(p.name)]
+                  if born is None or q.birth_year is None or q.birth_year == born]
+        if len(rivals) > 1:
+            lines = "; ".join(f"line {q.line} (FIDE {q.fide_id}, born {q.birth_year or '?'})"
+                              for q in rivals)
+            return Match(error=f"{found.player.name} (#{found.player.id}, no FIDE id) could be any "
+                               f"of {lines}: give the ledger player a FIDE id",
+                         candidates=(found.player,))
+        return found
+
+    def _register(self, unknown: list[ListPlayer]) -> list[dict[str, Any]]:
+        """Register the players the ledger does not know, as ``players.register`` does but with
+        one INSERT per table for the batch (a full FIDE list has over a million players), with
+        the rating they bring in force from the list's period (standard lists; unrated
+        otherwise), prior games unknown. Returns their new list_ratings rows."""
+        new: list[tuple[ListPlayer, NewPlayer]] = []
+        for p in unknown:
+            person = NewPlayer(name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
+                               federation=p.federation, title=p.title,
+                               rating=p.rating if self.pool == "standard" else None,
+                               prior_games=None)
+            try:
+                validate_new_player(person)
+            except LedgerError as exc:
+                self._problem(p, str(exc).split(":")[0].replace("-", "_"), str(exc))
+                continue
+            new.append((p, person))
+        if not new:
+            return []
+        self.session.execute(insert(Player), [
+            {"name": person.name, "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
+             "federation": p.federation, "title": p.title, "w_title": p.w_title,
+             "o_title": p.o_title, "foa_title": p.foa_title} for p, person in new])
+        # every new player has a FIDE id of their own: read the ids back by it
+        ids: dict[int | None, int] = {}
+        for start in range(0, len(new), _IDS_PER_QUERY):
+            fide_ids = [p.fide_id for p, _ in new[start:start + _IDS_PER_QUERY]]
+            ids.update((fide_id, pid) for pid, fide_id in self.session.execute(
+                select(Player.id, Player.fide_id).where(Player.fide_id.in_(fide_ids))))
+        entries, rows = [], []
+        for p, person in new:
+            player_id = ids[p.fide_id]
+            rating = person.rating
+            entries.append({"player_id": player_id, "effective_from": str(self.period),
+                            "rating": rating, "prior_games": None,
+                            "reached_2400": rating is not None and rating >= 2400,
+                            "reached_2300": rating is not None and rating >= 2300,
+                            "source": self.source})
+            self.report.players_registered += 1
+            if rating is not None:
+                self.report.published += 1
+            if p.rating is None:
+                self.report.unrated += 1
+            else:
+                rows.append(self._row(player_id, p))
+        self.session.execute(insert(PlayerEntry), entries)
+        return rows
+
+    def _update_identity(self, player: Player, p: ListPlayer) -> bool:
+        """Bring a known player's identity to what the list says (blank fields erase nothing).
+        False when a newer list is recorded for the player (its identity is kept)."""
+        newest = self.newest_list.get(player.id)
+        if newest is not None and newest > self.day:
+            return False
+        changes: dict[str, tuple[Any, Any]] = {}
+        for name in IDENTITY_FIELDS:
+            new, old = getattr(p, name), getattr(player, name)
+            if new is not None and new != old:
+                changes[name] = (old, new)
+                setattr(player, name, new)
+        if changes:
+            if "fide_id" in changes:
+                self.index.add(player)
+            self.report.updated.append(IdentityChange(player.id, player.name, p.line, changes))
+        return True
+
+    def _list_rating(self, player: Player, p: ListPlayer) -> dict[str, Any] | None:
+        """The list_ratings row for ``p`` (None when unrated, already recorded or in conflict);
+        on a standard list, the published rating too."""
+        if p.rating is None:
+            self.report.unrated += 1
+            return None
+        old = self.recorded.get(player.id)
+        if old is not None:
+            if (old.rating, old.games, old.k, old.flag) != (p.rating, p.games, p.k, p.flag):
+                self._problem(p, "rating", f"{player.name} (#{player.id}) is already recorded on "
+                              f"the {self.pool} list of {self.day} from {old.source}: rating "
+                              f"{old.rating}, games {_shown(old.games)}, K {_shown(old.k)}; this "
+                              f"file says {p.rating}, {_shown(p.games)}, {_shown(p.k)}")
+            else:
+                self.report.ratings_already_recorded += 1
+            return None
+        if self.pool == "standard" and player.id in self.histories:
+            self._published_rating(player, p, self.histories[player.id])
+        return self._row(player.id, p)
+
+    def _row(self, player_id: int, p: ListPlayer) -> dict[str, Any]:
+        """A new list_ratings row."""
+        self.report.ratings_recorded += 1
+        return {"player_id": player_id, "list_date": self.day, "pool": self.pool,
+                "rating": p.rating, "games": p.games, "k": p.k, "flag": p.flag,
+                "source": Path(self.readout.file).name[:500]}
+
+    def _published_rating(self, player: Player, p: ListPlayer, history: History) -> None:
+        """A known player's standard rating on the list: the ledger's published rating from the
+        list's period on, unless the ledger derives its own (then a difference is a warning)."""
+        assert p.rating is not None
+        period, last = self.period, self.last_closed
+        ledger_rating = history.rating(period)
+        closed = last is not None and period <= last
+        derived = last is not None and period.previous() <= last and _derived(history, period)
+        if closed or derived:
+            if ledger_rating != p.rating:
+                why = (f"period {period} is closed" if closed else
+                       f"the ledger published its own list for {period}")
+                self._problem(p, "rating", f"{player.name}: the list says {p.rating}, the ledger's "
+                              f"published rating is {ledger_rating or 'unrated'} ({why}); the "
+                              "ledger's is used", "warning")
+            return
+        latest = _latest_entry(history, period)
+        if latest is not None and latest.effective_from == period and latest.rating == p.rating:
+            return
+        self.session.add(PlayerEntry(
+            player_id=player.id, effective_from=str(period), rating=p.rating,
+            prior_games=latest.prior_games if latest is not None else None,
+            reached_2400=p.rating >= 2400, reached_2300=p.rating >= 2300, source=self.source))
+        self.report.published += 1
+
+
+def _shown(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def _latest_entry(history: History, period: Period) -> Entry | None:
+    """The entry in force for ``period`` (the latest one in force by then), or None."""
+    in_force = [e for e in history.entries if e.effective_from is None or e.effective_from <= period]
+    return max(in_force, key=lambda e: (e.effective_from is not None,
+                                        e.effective_from or period, e.entry_id), default=None)
+
+
+def _derived(history: History, period: Period) -> bool:
+    """True when the rating in force for ``period`` comes from a closed period's result (or a
+    list adjustment), not from an entry the player brought."""
+    results = [r for r in history.results if r.period < period]
+    if not results:
+        return False
+    latest = _latest_entry(history, period)
+    in_force_from = max(r.period for r in results).next()
+    return latest is None or latest.effective_from is None or latest.effective_from < in_force_from

@@ -1,0 +1,160 @@
+"""``ledger import LIST --format fide-list`` through Typer's CliRunner: the 2013 blitz lists,
+re-import, malformed lists refused with line and column (exit 3, nothing written), usage errors,
+and the progress bar's quiet modes."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from ledger.cli import list_import
+from ledger.cli.app import app
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def db(runner: CliRunner, tmp_path: Path) -> str:
+    path = str(tmp_path / "cli.db")
+    assert runner.invoke(app, ["--db", path, "init"]).exit_code == 0
+    return path
+
+
+def run(runner: CliRunner, db: str, *args: str) -> Result:
+    return runner.invoke(app, ["--db", db, "import", *args])
+
+
+def blitz(shared_data: Path, month: str) -> str:
+    return str(shared_data / f"fide_blitz_list_{month}_subset.txt")
+
+
+def players(runner: CliRunner, db: str) -> list[dict[str, object]]:
+    result = runner.invoke(app, ["--db", db, "player", "list", "--json"])
+    assert result.exit_code == 0, result.output
+    data: list[dict[str, object]] = json.loads(result.stdout)["players"]
+    return data
+
+
+def test_both_blitz_lists_import_with_1506_players(runner: CliRunner, db: str,
+                                                   shared_data: Path) -> None:
+    for month, date in (("apr13", "2013-04-01"), ("may13", "2013-05-01")):
+        result = run(runner, db, blitz(shared_data, month), "--format", "fide-list",
+                     "--list-date", date, "--pool", "blitz", "--json")
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        assert (report["players_in_file"], report["ratings_recorded"]) == (1506, 1506)
+        assert report["layout"] == "TXT single list" and report["problems"] == []
+    assert report["players_matched"] == 1506 and report["players_registered"] == 0
+    assert len(players(runner, db)) == 1506
+    with closing(sqlite3.connect(db)) as conn:
+        printed = conn.execute(
+            "SELECT p.fide_id, l.list_date, l.rating, l.games, l.k, p.birth_year FROM list_ratings l "
+            "JOIN players p ON p.id = l.player_id WHERE p.fide_id IN (5500222, 7600950, 400270) "
+            "ORDER BY p.fide_id, l.list_date").fetchall()
+    assert printed == [
+        # apr13 line 87: "400270   Arkell, Keith C ... ENG M   GM     2512  0   20 1961      "
+        # may13 line 86: "400270   Arkell, Keith C ... ENG M   GM     2492  10  20 1961      "
+        (400270, "2013-04-01", 2512, 0, 20, 1961), (400270, "2013-05-01", 2492, 10, 20, 1961),
+        # apr13 line 2: "5500222  Abbes, Ali ... TUN M             FI   2128  0   20 1973      "
+        # may13 line 2: "5500222  Abbes, Ali ... TUN M   CM        FI   2075  8   20 1973      "
+        (5500222, "2013-04-01", 2128, 0, 20, 1973), (5500222, "2013-05-01", 2075, 8, 20, 1973),
+        # apr13 line 47: "7600950  Algildah, Nibal ... SYR F   WIM  WIM   1876  6   20 1987  w   "
+        # may13 line 46: "7600950  Algildah, Nibal ... SYR F   WIM  WIM   1872  5   20 1987  w   "
+        (7600950, "2013-04-01", 1876, 6, 20, 1987), (7600950, "2013-05-01", 1872, 5, 20, 1987)]
+    again = run(runner, db, blitz(shared_data, "may13"), "--format", "fide-list",
+                "--list-date", "2013-05-01", "--pool", "blitz", "--json")
+    assert again.exit_code == 0
+    report = json.loads(again.stdout)
+    assert (report["ratings_recorded"], report["ratings_already_recorded"],
+            report["players_registered"], report["players_updated"]) == (0, 1506, 0, 0)
+
+
+def test_report_for_people(runner: CliRunner, db: str, shared_data: Path) -> None:
+    result = run(runner, db, str(shared_data / "fide_players_list_sample.xml"),
+                 "--format", "fide-list", "--list-date", "2013-05-01", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "XML combined list, standard pool, list of 2013-05-01: 11 players" in result.stdout
+    assert "players: 0 matched, 11 registered, 0 updated" in result.stdout
+    assert "dry run: nothing was written" in result.stdout
+    assert players(runner, db) == []
+
+
+MAY13_HEADER = ("ID Number      Name                                                         Fed Sex "
+                "Tit  WTit OTit           may13 Gms K  B-day Flag")
+# fide_blitz_list_may13_subset.txt lines 2 and 3, unchanged
+ABBES = ("5500222        Abbes, Ali                                                   TUN M   "
+         "CM        FI             2075  8   20 1973      ")
+ABDULAZIZ = ("9300260        Abdulaziz, Abdulla                                           UAE M   "
+             "                         1642  8   20 1996      ")
+
+
+def test_malformed_list_is_refused_with_line_and_column(runner: CliRunner, db: str,
+                                                        tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join([MAY13_HEADER, ABBES, ABDULAZIZ.replace("1642", "16A2"),
+                              ABDULAZIZ[:50]]) + "\n", encoding="utf-8")
+    result = run(runner, db, str(bad), "--format", "fide-list", "--list-date", "2013-05-01",
+                 "--pool", "blitz")
+    assert result.exit_code == 3
+    assert f"{bad}:3: error: may13 (column 110): '16A2' is not a rating" in result.stderr
+    assert f"{bad}:4: error: Fed (column 77): short line" in result.stderr
+    assert "import rejected, nothing was written" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    assert players(runner, db) == []
+
+
+def test_list_without_header_is_refused(runner: CliRunner, db: str, tmp_path: Path) -> None:
+    bad = tmp_path / "noheader.txt"
+    bad.write_text(f"{ABBES}\n", encoding="utf-8")
+    result = run(runner, db, str(bad), "--format", "fide-list", "--list-date", "2013-05-01")
+    assert result.exit_code == 3
+    assert f"{bad}:1: error: header: no header line" in result.stderr
+    assert players(runner, db) == []
+
+
+@pytest.mark.parametrize("args, code", [
+    (["--format", "fide-list"], 2),                                      # no --list-date
+    (["--format", "fide-list", "--list-date", "2013-05-01", "--pool", "bullet"], 2),
+    (["--list-date", "2013-05-01"], 2),                                   # no --format fide-list
+    (["--format", "fide-list", "--list-date", "1 May 2013"], 1),          # not YYYY-MM-DD
+])
+def test_usage_errors(runner: CliRunner, db: str, shared_data: Path, args: list[str],
+                      code: int) -> None:
+    result = run(runner, db, blitz(shared_data, "may13"), *args)
+    assert result.exit_code == code, result.output
+    assert result.stderr.startswith("error:")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal_and_without_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    with list_import.progress_bar(quiet=True) as progress:
+        assert progress is None
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    with list_import.progress_bar(quiet=False) as progress:
+        assert progress is None  # stdout is not a terminal
+    monkeypatch.setattr(sys, "stdout", _Terminal())
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    with list_import.progress_bar(quiet=False) as progress:
+        assert progress is not None
+        progress("reading", 1000, 1200)  # a short list: no bar
+        assert err.getvalue() == ""
+    with list_import.progress_bar(quiet=False) as progress:
+        assert progress is not None
+        progress("reading", 6000, 6000)  # over PROGRESS_FROM_LINES lines: a bar on stderr
+        progress("recording", 3000, 5999)
+    assert "matching and recording players" in err.getvalue()

@@ -1,0 +1,231 @@
+"""Importing FIDE rating lists through the service: registering and updating players, list
+ratings kept for comparison, published ratings for the standard pool, all or nothing.
+
+Small XML lists are written into ``tmp_path`` one element per line, so each ``<player>`` line can
+be counted by eye: the list opens on line 1, and each player below takes 10 lines (``<player>``,
+8 elements, ``</player>``), so player n starts on line 2 + 10 (n - 1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from ledger.errors import ImportRejected
+from ledger.services.fide_lists import import_fide_list
+from ledger.services.games import add_game
+from ledger.services.periods import close_period
+from ledger.services.players import NewPlayer, add_player, show_player
+
+
+def xml_list(tmp_path: Path, name: str, *players: tuple[int, str, int, int]) -> str:
+    """A standard XML list: (FIDE id, name, rating, birth year) per player, 10 lines each."""
+    body = "".join(
+        f"<player>\n<fideid>{fide_id}</fideid>\n<name>{player}</name>\n<country>ENG</country>\n"
+        f"<sex>M</sex>\n<rating>{rating}</rating>\n<games>0</games>\n<k>20</k>\n"
+        f"<birthday>{born}</birthday>\n</player>\n"
+        for fide_id, player, rating, born in players)
+    path = tmp_path / name
+    path.write_text(f"<playerslist>\n{body}</playerslist>\n", encoding="utf-8")
+    return str(path)
+
+
+def rows(engine: Engine, sql: str) -> list[tuple[object, ...]]:
+    with engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(text(sql))]
+
+
+def count(engine: Engine, table: str) -> int:
+    return int(rows(engine, f"SELECT count(*) FROM {table}")[0][0])
+
+
+def test_xml_list_registers_every_player_with_the_published_rating(
+        engine: Engine, shared_data: Path) -> None:
+    path = str(shared_data / "fide_players_list_sample.xml")
+    report = import_fide_list(engine, path, list_date="2013-05-01")
+    assert (report.players_in_file, report.players_registered, report.players_matched) == (11, 11, 0)
+    assert (report.ratings_recorded, report.published, report.problems) == (11, 11, [])
+    # <fideid>1503014</fideid> ... <rating>2843</rating> <games>10</games> <k>10</k>
+    assert rows(engine, "SELECT l.rating, l.games, l.k, l.pool, l.list_date FROM list_ratings l "
+                        "JOIN players p ON p.id = l.player_id WHERE p.fide_id = 1503014") == [
+        (2843, 10, 10, "standard", "2013-05-01")]
+    # in force from the list's period, prior games unknown (treated as established)
+    assert rows(engine, "SELECT e.effective_from, e.rating, e.prior_games, e.reached_2400 FROM "
+                        "player_entries e JOIN players p ON p.id = e.player_id "
+                        "WHERE p.fide_id = 1503014") == [("2013-05", 2843, None, 1)]
+    carlsen = show_player(engine, "1503014")
+    assert (carlsen.name, carlsen.rating, carlsen.history_unknown) == ("Carlsen, Magnus", 2843, True)
+    # <name>Ui  Laighleis , Gearoidin</name> <title>WC</title> <w_title>WC</w_title> <flag>w</flag>
+    assert rows(engine, "SELECT p.name, p.title, p.w_title, p.sex, l.flag FROM players p JOIN "
+                        "list_ratings l ON l.player_id = p.id WHERE p.fide_id = 2501171") == [
+        ("Ui Laighleis, Gearoidin", "WCM", "WCM", "F", "w")]
+
+
+def test_dry_run_writes_nothing_and_reimport_adds_nothing(engine: Engine, shared_data: Path) -> None:
+    path = str(shared_data / "fide_players_list_sample.xml")
+    dry = import_fide_list(engine, path, list_date="2013-05-01", dry_run=True)
+    assert (dry.players_registered, dry.ratings_recorded) == (11, 11)
+    assert [count(engine, t) for t in ("players", "player_entries", "list_ratings")] == [0, 0, 0]
+    import_fide_list(engine, path, list_date="2013-05-01")
+    again = import_fide_list(engine, path, list_date="2013-05-01")
+    assert (again.players_matched, again.players_registered, again.updated) == (11, 0, [])
+    assert (again.ratings_recorded, again.ratings_already_recorded, again.published) == (0, 11, 0)
+    assert [count(engine, t) for t in ("players", "player_entries", "list_ratings")] == [11, 11, 11]
+
+
+def test_rapid_pool_goes_to_the_list_table_only(engine: Engine, shared_data: Path) -> None:
+    path = str(shared_data / "fide_players_list_sample.xml")
+    report = import_fide_list(engine, path, list_date="2013-05-01", pool="rapid")
+    # only Mamedyarov (<rapid_rating>2760</rapid_rating>) and Carlsen (2845) have rapid ratings
+    assert (report.ratings_recorded, report.unrated, report.published) == (2, 9, 0)
+    assert rows(engine, "SELECT p.fide_id, l.rating, l.k FROM list_ratings l JOIN players p ON "
+                        "p.id = l.player_id ORDER BY p.fide_id") == [(1503014, 2845, 20),
+                                                                    (13401319, 2760, 20)]
+    assert rows(engine, "SELECT count(*) FROM player_entries WHERE rating IS NOT NULL") == [(0,)]
+    assert any("comparison only" in note for note in report.notes)
+
+
+def test_blitz_lists_apr13_then_may13(engine: Engine, shared_data: Path) -> None:
+    apr = str(shared_data / "fide_blitz_list_apr13_subset.txt")
+    may = str(shared_data / "fide_blitz_list_may13_subset.txt")
+    first = import_fide_list(engine, apr, list_date="2013-04-01", pool="blitz")
+    second = import_fide_list(engine, may, list_date="2013-05-01", pool="blitz")
+    assert (first.players_registered, second.players_matched, second.players_registered) == (
+        1506, 1506, 0)
+    assert rows(engine, "SELECT count(*) FROM (SELECT player_id FROM list_ratings GROUP BY "
+                        "player_id HAVING count(*) = 2) t") == [(1506,)]
+    # apr13 line 87: "400270  Arkell, Keith C ... 2512  0   20 1961"
+    # may13 line 86: "400270  Arkell, Keith C ... 2492  10  20 1961"
+    assert rows(engine, "SELECT l.list_date, l.rating, l.games, l.k FROM list_ratings l JOIN "
+                        "players p ON p.id = l.player_id WHERE p.fide_id = 400270 "
+                        "ORDER BY l.list_date") == [("2013-04-01", 2512, 0, 20),
+                                                    ("2013-05-01", 2492, 10, 20)]
+    # apr13 line 2 "Abbes, Ali ... TUN M             FI" -> may13 line 2 "TUN M   CM        FI"
+    changes = {u.name: u.changes for u in second.updated}
+    assert changes["Abbes, Ali"] == {"title": (None, "CM")}
+    # apr13 "9000410  Adnani, Moklis" is "El Adnani, Mokliss" on may13 line 371
+    assert changes["El Adnani, Mokliss"] == {"name": ("Adnani, Moklis", "El Adnani, Mokliss")}
+
+
+def test_an_older_list_keeps_the_identity_of_a_newer_one(engine: Engine, shared_data: Path) -> None:
+    import_fide_list(engine, str(shared_data / "fide_blitz_list_may13_subset.txt"),
+                     list_date="2013-05-01", pool="blitz")
+    older = import_fide_list(engine, str(shared_data / "fide_blitz_list_apr13_subset.txt"),
+                             list_date="2013-04-01", pool="blitz")
+    assert older.updated == [] and older.ratings_recorded == 1506
+    assert show_player(engine, "9000410").name == "El Adnani, Mokliss"
+
+
+def test_known_player_is_matched_by_name_and_birth_year_and_updated(
+        engine: Engine, shared_data: Path) -> None:
+    add_player(engine, NewPlayer(name="carlsen, magnus", birth_year=1990, rating=2800,
+                                 prior_games=500))
+    report = import_fide_list(engine, str(shared_data / "fide_players_list_sample.xml"),
+                              list_date="2013-05-01")
+    assert (report.players_matched, report.players_registered) == (1, 10)
+    [change] = report.updated
+    assert change.changes == {"name": ("carlsen, magnus", "Carlsen, Magnus"),
+                              "fide_id": (None, 1503014), "federation": (None, "NOR"),
+                              "sex": (None, "M"), "title": (None, "GM")}
+    # the list's 2843 is in force from 2013-05; the 500 prior games the ledger knows are kept
+    assert rows(engine, "SELECT effective_from, rating, prior_games FROM player_entries "
+                        "WHERE player_id = 1 ORDER BY id") == [(None, 2800, 500), ("2013-05", 2843, 500)]
+
+
+def test_ambiguous_player_is_an_error_listing_the_candidates(
+        engine: Engine, shared_data: Path) -> None:
+    add_player(engine, NewPlayer(name="Quinn, Mark"))
+    add_player(engine, NewPlayer(name="Quinn, Mark"))
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, str(shared_data / "fide_players_list_sample.xml"),
+                         list_date="2013-05-01")
+    [problem] = caught.value.problems
+    # <player> of "Quinn, Mark" (FIDE 2500450) starts on line 122 of the sample
+    assert (problem.line, problem.field) == (122, "name")
+    assert "#1 (FIDE -, born ?); #2 (FIDE -, born ?)" in problem.message
+    assert [count(engine, t) for t in ("players", "list_ratings")] == [2, 0]
+
+
+def test_namesake_with_another_fide_id_is_another_player(engine: Engine, tmp_path: Path) -> None:
+    add_player(engine, NewPlayer(name="Quinn, Mark", fide_id=90000001))
+    path = xml_list(tmp_path, "l.xml", (2500450, "Quinn, Mark", 2388, 1976))
+    report = import_fide_list(engine, path, list_date="2025-12-01")
+    assert (report.players_matched, report.players_registered) == (0, 1)
+
+
+def test_two_list_namesakes_for_a_player_without_fide_id_is_an_error(
+        engine: Engine, tmp_path: Path) -> None:
+    add_player(engine, NewPlayer(name="Smith, John", rating=1900, prior_games=50))
+    path = xml_list(tmp_path, "l.xml", (1001, "Smith, John", 1950, 1980),
+                    (1002, "Smith, John", 2050, 1990))
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, path, list_date="2025-12-01")
+    problems = caught.value.problems
+    assert [p.line for p in problems] == [2, 12]  # each list line could be the ledger's player
+    assert all("Smith, John (#1, no FIDE id) could be any of line 2 (FIDE 1001, born 1980); "
+               "line 12 (FIDE 1002, born 1990)" in p.message for p in problems)
+    assert count(engine, "players") == 1
+
+
+def _closed_november(engine: Engine) -> None:
+    add_player(engine, NewPlayer(name="Alpha, Ann", fide_id=90000001, rating=1800, prior_games=100))
+    add_player(engine, NewPlayer(name="Beta, Bob", fide_id=90000002, rating=1700, prior_games=100))
+    add_game(engine, "Alpha, Ann", "Beta, Bob", "1-0", "2025-11-05")
+    # D = 1800 - 1700 = +100 -> PD .64; 20 x (1 - .64) = +7.2 -> +7: Ann 1807, Bob 1693
+    close_period(engine, "2025-11")
+
+
+def test_list_for_a_list_the_ledger_published_warns_and_keeps_the_ledgers(
+        engine: Engine, tmp_path: Path) -> None:
+    _closed_november(engine)
+    path = xml_list(tmp_path, "dec.xml", (90000001, "Alpha, Ann", 1810, 1990),
+                    (90000002, "Beta, Bob", 1693, 1990))
+    report = import_fide_list(engine, path, list_date="2025-12-01")
+    [warning] = report.problems
+    assert (warning.line, warning.field, warning.severity) == (2, "rating", "warning")
+    assert "the list says 1810, the ledger's published rating is 1807" in warning.message
+    assert (report.ratings_recorded, report.published) == (2, 0)
+    assert count(engine, "player_entries") == 2
+    assert show_player(engine, "Alpha, Ann").rating == 1807
+
+
+def test_list_of_a_closed_period_is_for_comparison_only(engine: Engine, tmp_path: Path) -> None:
+    _closed_november(engine)
+    path = xml_list(tmp_path, "nov.xml", (90000001, "Alpha, Ann", 1790, 1990))
+    report = import_fide_list(engine, path, list_date="2025-11-01")
+    [warning] = report.problems
+    assert "the ledger's published rating is 1800 (period 2025-11 is closed)" in warning.message
+    assert count(engine, "player_entries") == 2
+
+
+def test_list_after_an_open_period_enters_a_published_rating(engine: Engine, tmp_path: Path) -> None:
+    _closed_november(engine)
+    # 2025-12 is open: the ledger has not derived the January list yet, so the list's is used
+    path = xml_list(tmp_path, "jan.xml", (90000001, "Alpha, Ann", 1815, 1990))
+    report = import_fide_list(engine, path, list_date="2026-01-01")
+    assert (report.published, report.problems) == (1, [])
+    assert rows(engine, "SELECT effective_from, rating, prior_games FROM player_entries "
+                        "WHERE player_id = 1 ORDER BY id") == [(None, 1800, 100), ("2026-01", 1815, 100)]
+
+
+def test_same_list_with_other_values_is_an_error(engine: Engine, tmp_path: Path) -> None:
+    import_fide_list(engine, xml_list(tmp_path, "a.xml", (1001, "Smith, John", 1950, 1980)),
+                     list_date="2025-12-01")
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, xml_list(tmp_path, "b.xml", (1001, "Smith, John", 1960, 1980),
+                                          (1002, "Doe, Jane", 1700, 1999)),
+                         list_date="2025-12-01")
+    [problem] = caught.value.problems
+    assert (problem.line, problem.field) == (2, "rating")
+    assert "already recorded on the standard list of 2025-12-01 from a.xml: rating 1950" \
+        in problem.message
+    assert [count(engine, t) for t in ("players", "list_ratings")] == [1, 1]
+
+
+def test_list_date_and_header_month_disagree(engine: Engine, shared_data: Path) -> None:
+    report = import_fide_list(engine, str(shared_data / "fide_blitz_list_may13_subset.txt"),
+                              list_date="2013-06-01", pool="blitz", dry_run=True)
+    [warning] = report.problems
+    assert (warning.line, warning.severity) == (1, "warning") and "may13" in warning.message

@@ -1,0 +1,245 @@
+"""The FIDE rating list reader: TXT lists of every era (columns from the header), the XML list,
+encodings, malformed lines with line and column, and random bytes that never crash it.
+
+Expected values are read by hand from the files in ../shared/data (the line quoted in a comment)
+or from the small combined lists written by hand below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ledger.formats.fide_list import ListPlayer, read_fide_list, read_fide_list_file
+
+# Today's combined list (players_list_foa.txt, 162 characters a line), written by hand: column
+# starts as the header gives them (shared/data/README.md): ID 0, Name 15, Fed 76, Sex 80, Tit 84,
+# WTit 89, OTit 94, FOA 109, SRtng 113, SGm 119, SK 123, RRtng 126, RGm 132, Rk 136, BRtng 139,
+# BGm 145, BK 149, B-day 152, Flag 158. The third player has only a rapid rating and a FOA title.
+COMBINED_FOA = """\
+ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
+1503014        Carlsen, Magnus                                              NOR M   GM                           2831  9   10 2827  0   20 2886  21  20 1990      
+13708694       Ju, Wenjun                                                   CHN F   GM   WGM                     2560  0   10 2487  11  20 2480  0   20 1991  w   
+35093487       Online, Olga                                                 ESP F                            AIM              1610  7   40              2009  wi  
+"""  # noqa: E501, W291
+
+# The same players on an older combined list (players_list.txt, before the FOA column): every
+# rating column starts 4 characters earlier (SRtng 109, RRtng 122, BRtng 135, B-day 148).
+COMBINED_NO_FOA = """\
+ID Number      Name                                                         Fed Sex Tit  WTit OTit           SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
+1503014        Carlsen, Magnus                                              NOR M   GM                       2831  9   10 2827  0   20 2886  21  20 1990      
+13708694       Ju, Wenjun                                                   CHN F   GM   WGM                 2560  0   10 2487  11  20 2480  0   20 1991  w   
+35093487       Online, Olga                                                 ESP F                                         1610  7   40              2009  wi  
+"""  # noqa: E501, W291
+
+MAY13_HEADER = ("ID Number      Name                                                         Fed Sex "
+                "Tit  WTit OTit           may13 Gms K  B-day Flag")
+# fide_blitz_list_may13_subset.txt line 2, unchanged.
+ABBES_MAY13 = ("5500222        Abbes, Ali                                                   TUN M   "
+               "CM        FI             2075  8   20 1973      ")
+
+
+def _list(shared_data: Path, month: str) -> list[ListPlayer]:
+    readout = read_fide_list_file(str(shared_data / f"fide_blitz_list_{month}_subset.txt"), "blitz")
+    assert readout.problems == []
+    assert readout.layout == "TXT single list"
+    return readout.players
+
+
+def _by_id(players: list[ListPlayer]) -> dict[int, ListPlayer]:
+    return {p.fide_id: p for p in players}
+
+
+def test_blitz_lists_2013_have_1506_players_with_ratings_as_printed(shared_data: Path) -> None:
+    apr, may = _by_id(_list(shared_data, "apr13")), _by_id(_list(shared_data, "may13"))
+    assert len(apr) == len(may) == 1506
+    # apr13 line 2: "5500222  Abbes, Ali ... TUN M             FI             2128  0   20 1973      "
+    a = apr[5500222]
+    assert (a.name, a.federation, a.sex, a.title, a.o_title) == ("Abbes, Ali", "TUN", "M", None, "FI")
+    assert (a.rating, a.games, a.k, a.birth_year, a.flag, a.line) == (2128, 0, 20, 1973, None, 2)
+    # may13 line 2: "5500222  Abbes, Ali ... TUN M   CM        FI             2075  8   20 1973      "
+    a = may[5500222]
+    assert (a.title, a.rating, a.games, a.k, a.birth_year) == ("CM", 2075, 8, 20, 1973)
+    # apr13 line 18: "13708660  Agmanov, Begman ... KAZ M                            2237  0   20 0000  i   "
+    g = apr[13708660]
+    assert (g.rating, g.games, g.k, g.birth_year, g.flag, g.line) == (2237, 0, 20, None, "i", 18)
+    # may13 line 46: "7600950  Algildah, Nibal ... SYR F   WIM  WIM                 1872  5   20 1987  w   "
+    n = may[7600950]
+    assert (n.sex, n.title, n.w_title, n.rating, n.games, n.k, n.birth_year, n.flag, n.line) == (
+        "F", "WIM", "WIM", 1872, 5, 20, 1987, "w", 46)
+    # may13 line 86: "400270  Arkell, Keith C ... ENG M   GM                       2492  10  20 1961      "
+    k = may[400270]
+    assert (k.name, k.title, k.rating, k.games, k.k, k.birth_year) == (
+        "Arkell, Keith C", "GM", 2492, 10, 20, 1961)
+
+
+def test_single_list_header_names_the_month(shared_data: Path) -> None:
+    readout = read_fide_list_file(str(shared_data / "fide_blitz_list_may13_subset.txt"), "blitz")
+    assert (readout.rating_column, readout.list_month, readout.lines) == ("may13", (2013, 5), 1507)
+
+
+def test_older_header_spellings() -> None:
+    # Written by hand in the style of the lists before 2012 (upper-case names, TITL, GAMES, BORN);
+    # the columns still come from where each header token starts.
+    text = ("ID_NUMBER NAME                              TITL FED  JUL09 GAMES  BORN  FLAG\n"
+            "400270    Arkell, Keith C                   g    ENG  2520  11     1961  i\n")
+    readout = read_fide_list(text.encode(), "jul09.txt")
+    assert readout.problems == []
+    assert (readout.rating_column, readout.list_month) == ("JUL09", (2009, 7))
+    [p] = readout.players
+    assert (p.fide_id, p.name, p.title, p.federation, p.rating, p.games, p.k, p.birth_year,
+            p.flag) == (400270, "Arkell, Keith C", "GM", "ENG", 2520, 11, None, 1961, "i")
+
+
+def test_short_woman_titles_of_old_lists_are_expanded(shared_data: Path) -> None:
+    # apr13: "2915235  Antova, Gabriela ... BUL F   WF   WF                  1688  0   20 2002  w   "
+    p = _by_id(_list(shared_data, "apr13"))[2915235]
+    assert (p.title, p.w_title) == ("WFM", "WFM")
+
+
+@pytest.mark.parametrize("text, layout", [(COMBINED_FOA, "TXT combined list with FOA"),
+                                          (COMBINED_NO_FOA, "TXT combined list")])
+def test_combined_lists_read_the_pool_columns_from_the_header(text: str, layout: str) -> None:
+    standard = read_fide_list(text.encode(), "list.txt", pool="standard")
+    rapid = read_fide_list(text.encode(), "list.txt", pool="rapid")
+    blitz = read_fide_list(text.encode(), "list.txt", pool="blitz")
+    assert standard.problems == rapid.problems == blitz.problems == []
+    assert standard.layout == layout
+    s, r, b = (_by_id(x.players) for x in (standard, rapid, blitz))
+    # Carlsen: SRtng 2831 SGm 9 SK 10 | RRtng 2827 RGm 0 Rk 20 | BRtng 2886 BGm 21 BK 20 | 1990
+    assert (s[1503014].rating, s[1503014].games, s[1503014].k) == (2831, 9, 10)
+    assert (r[1503014].rating, r[1503014].games, r[1503014].k) == (2827, 0, 20)
+    assert (b[1503014].rating, b[1503014].games, b[1503014].k) == (2886, 21, 20)
+    assert s[1503014].birth_year == 1990 and s[1503014].flag is None
+    # Ju Wenjun: GM, WGM, flag w; rapid 2487 with 11 games
+    ju = r[13708694]
+    assert (ju.title, ju.w_title, ju.rating, ju.games, ju.k, ju.flag) == ("GM", "WGM", 2487, 11, 20, "w")
+    # Online, Olga: blank standard and blitz (unrated), rapid 1610 7 40, FOA title on the new list
+    assert s[35093487].rating is None and b[35093487].rating is None
+    assert (r[35093487].rating, r[35093487].games, r[35093487].k) == (1610, 7, 40)
+    assert r[35093487].foa_title == ("AIM" if "FOA" in text else None)
+    assert (r[35093487].birth_year, r[35093487].flag) == (2009, "wi")
+
+
+def test_xml_list_sample(shared_data: Path) -> None:
+    readout = read_fide_list_file(str(shared_data / "fide_players_list_sample.xml"))
+    assert readout.problems == [] and readout.layout == "XML combined list"
+    players = _by_id(readout.players)
+    assert len(players) == 11
+    # <fideid>10207538</fideid> <name>A E M, Doshtagir</name> <country>BAN</country> ... <rating>1864
+    # </rating> <games>0</games> <k>30</k> <rapid_rating></rapid_rating> ... <birthday></birthday>
+    # <flag>i</flag>, the player element starting on line 22
+    d = players[10207538]
+    assert (d.name, d.federation, d.sex, d.title, d.rating, d.games, d.k) == (
+        "A E M, Doshtagir", "BAN", "M", None, 1864, 0, 30)
+    assert (d.birth_year, d.flag, d.line) == (None, "i", 22)
+    # <name> Orr  ,  Mark  J  L</name> ... <title>IM</title> <rating>2240</rating> <k>15</k>
+    # <birthday>1955</birthday>: the name is tidied
+    o = players[2500035]
+    assert (o.name, o.title, o.rating, o.k, o.birth_year) == ("Orr, Mark J L", "IM", 2240, 15, 1955)
+    # Carlsen: <rating>2843</rating> <games>10</games> <k>10</k> <blitz_rating>2856</blitz_rating>
+    blitz = _by_id(read_fide_list_file(str(shared_data / "fide_players_list_sample.xml"),
+                                       "blitz").players)
+    assert (players[1503014].rating, players[1503014].games) == (2843, 10)
+    assert (blitz[1503014].rating, blitz[1503014].games, blitz[1503014].k) == (2856, 0, 20)
+    # <rapid_rating></rapid_rating>: an empty element is unrated
+    assert blitz[10207538].rating is None and blitz[10207538].k is None
+
+
+def _problems(text: str) -> list[tuple[int | None, str, str]]:
+    readout = read_fide_list(text.encode(), "bad.txt", pool="blitz")
+    return [(p.line, p.field, p.severity) for p in readout.problems]
+
+
+def test_rating_zero_is_unrated() -> None:
+    zero = ABBES_MAY13.replace("2075", "0   ")
+    [player] = read_fide_list(f"{MAY13_HEADER}\n{zero}\n".encode(), "zero.txt").players
+    assert (player.rating, player.games, player.k) == (None, 8, 20)
+
+
+def test_non_numeric_rating_is_refused_with_line_and_column() -> None:
+    bad = ABBES_MAY13.replace("2075", "20x5")
+    readout = read_fide_list(f"{MAY13_HEADER}\n{bad}\n".encode(), "bad.txt", pool="blitz")
+    assert readout.players == []
+    [problem] = readout.problems
+    # may13 starts at 0-based offset 109, so column 110
+    assert (problem.line, problem.field, problem.severity) == (2, "may13 (column 110)", "error")
+    assert "'20x5' is not a rating" in problem.message
+
+
+def test_short_line_is_refused_with_line_and_column() -> None:
+    cut = ABBES_MAY13[:40]
+    assert _problems(f"{MAY13_HEADER}\n{ABBES_MAY13}\n{cut}\n") == [(3, "Fed (column 77)", "error")]
+
+
+def test_missing_header_is_refused() -> None:
+    readout = read_fide_list(f"{ABBES_MAY13}\n".encode(), "bad.txt")
+    [problem] = readout.problems
+    assert (problem.line, problem.field, problem.severity) == (1, "header", "error")
+    assert "no header line" in problem.message and readout.players == []
+
+
+def test_shifted_columns_are_refused() -> None:
+    shifted = "  " + ABBES_MAY13  # every value two characters to the right
+    # "TUN" moves from columns 77-79 to 79-81, across the start of the Sex column (81)
+    assert _problems(f"{MAY13_HEADER}\n{shifted}\n") == [(2, "Sex (column 81)", "error")]
+
+
+def test_not_utf8_is_read_as_cp1252_with_a_warning() -> None:
+    line = ABBES_MAY13.replace("Abbes, Ali", "Abb\xe9s, Al\xee")  # same width
+    readout = read_fide_list(f"{MAY13_HEADER}\r\n{line}\r\n".encode("cp1252"), "latin.txt")
+    assert [p.name for p in readout.players] == ["Abbés, Alî"]
+    [warning] = readout.problems
+    assert (warning.line, warning.field, warning.severity) == (2, "encoding", "warning")
+    assert "CP1252" in warning.message
+
+
+def test_bytes_cp1252_does_not_define_are_read_as_latin1() -> None:
+    data = f"{MAY13_HEADER}\n{ABBES_MAY13}\n".encode().replace(b"Abbes", b"Abb\x81s")
+    readout = read_fide_list(data, "odd.txt")
+    assert [p.name for p in readout.players] == ["Abb\x81s, Ali"]
+    [warning] = readout.problems
+    assert (warning.line, warning.severity) == (2, "warning") and "Latin-1" in warning.message
+
+
+def test_xml_entity_expansion_is_refused() -> None:
+    bomb = (b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
+            b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+            b"<playerslist><player><fideid>1</fideid><name>&b;</name></player></playerslist>")
+    readout = read_fide_list(bomb, "bomb.xml")
+    assert readout.players == [] and [p.severity for p in readout.problems] == ["error"]
+
+
+def test_xml_not_well_formed_gives_line_and_column() -> None:
+    readout = read_fide_list(b"<playerslist>\n<player>\n<fideid>1</name>\n", "bad.xml")
+    [problem] = readout.problems
+    assert problem.line == 3 and problem.field.startswith("XML (column")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=3000))
+def test_random_bytes_never_crash_the_txt_reader(data: bytes) -> None:
+    readout = read_fide_list(MAY13_HEADER.encode() + b"\n" + data, "random.txt")
+    assert all(p.file == "random.txt" and (p.line is None or 1 <= p.line <= readout.lines)
+               for p in readout.problems)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=" 0123456789abcdefMFx,-.\t\x00é", max_size=170), max_size=8))
+def test_every_random_line_gives_a_player_or_an_error(lines: list[str]) -> None:
+    readout = read_fide_list("\n".join([MAY13_HEADER, *lines]).encode(), "random.txt")
+    errors = {p.line for p in readout.problems if p.severity == "error"}
+    players = {p.line for p in readout.players}
+    assert players.isdisjoint(errors)
+    assert players | errors == {n for n, line in enumerate(lines, start=2) if line.strip()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_random_bytes_never_crash_the_xml_reader(data: bytes) -> None:
+    readout = read_fide_list(b"<playerslist><player><fideid>" + data, "random.xml")
+    assert all(p.file == "random.xml" and (p.line is None or 1 <= p.line <= readout.lines)
+               for p in readout.problems)
