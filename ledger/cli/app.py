@@ -16,8 +16,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.cli import render
+from ledger.cli.progress import import_progress
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
+from ledger.formats.detect import detect_format
 from ledger.services import games, imports, lists, periods, players
 from ledger.services.session import init_ledger, open_ledger
 
@@ -185,19 +187,36 @@ def game_list(
 @reports_errors
 def import_file(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A PGN file.", exists=True, dir_okay=False)],
+    file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file.", exists=True,
+                                         dir_okay=False)],
+    fmt: Annotated[str | None, typer.Option(
+        "--format", help=f"One of {', '.join(imports.READERS)} (default: from the content, "
+        "else the extension).")] = None,
     register_players: Annotated[bool, typer.Option(
-        "--register-players", metavar="", help="Register unknown players from the file's tags.")] = False,
+        "--register-players", metavar="", help="Register unknown players from the file.")] = False,
+    ids: Annotated[str, typer.Option(
+        "--ids", help="What the file's id column holds: fide (default) or national (a "
+        "federation's own ids, as in Krause files: ignored for matching).")] = "fide",
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", metavar="", help="Report what would happen; write nothing.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", metavar="", help="No progress bar.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import games from a PGN file: all or nothing; errors name file, line and tag."""
-    if file.suffix.lower() != ".pgn":
-        render.error(f"{file}: only PGN files can be imported so far (.pgn)")
+    """Import games from a TRF, PGN or CSV file: all or nothing; errors name file, line and field."""
+    if fmt is None:
+        with open(file, "rb") as handle:
+            fmt = detect_format(handle.read(4096), file.suffix)
+    if fmt not in imports.READERS:
+        render.error(f"{file}: {'format ' + repr(fmt) + ' is not known' if fmt else 'cannot tell the format'}"
+                     f"; give --format {'|'.join(imports.READERS)}")
         raise typer.Exit(2)
-    report = _run(ctx, imports.import_pgn, str(file),
-                                register_players=register_players, dry_run=dry_run)
+    if ids not in imports.ID_KINDS:
+        render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
+        raise typer.Exit(2)
+    with import_progress(file, quiet or json_out) as progress:
+        report = _run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
+                      ids=ids, dry_run=dry_run, progress=progress)
     render.import_report(report, json_out)
 
 
@@ -244,6 +263,11 @@ def history(
 ) -> None:
     """Show a player's rating history, one row per rated period."""
     render.history(_run(ctx, lists.history, player), json_out)
+
+
+from ledger.cli import export  # noqa: E402  (export's commands use reports_errors and _run above)
+
+app.add_typer(export.export_app, name="export")
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import edition_for
 from ledger.services.players import resolve
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period
+from ledger.services.state import is_closed, last_closed_period
 
 
 def parse_date(text: str, field: str = "date") -> dt.date:
@@ -42,8 +42,8 @@ def clean_label(text: str | None, field: str, limit: int) -> str | None:
 
 
 def check_open(period: Period, last_closed: Period | None, what: str) -> None:
-    """Raise ``PeriodError`` when ``period`` is closed (at or before ``last_closed``)."""
-    if last_closed is not None and period <= last_closed:
+    """Raise ``PeriodError`` when ``period`` is closed (``state.is_closed``)."""
+    if is_closed(period, last_closed):
         raise PeriodError(
             f"{what} falls in period {period}, which is closed (periods up to {last_closed} "
             "are closed; late results are not supported yet)")
@@ -77,8 +77,7 @@ def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
 
 
 def _open_one(candidates: list[Event], last_closed: Period | None) -> Event | None:
-    return next((e for e in candidates
-                 if last_closed is None or Period.of(e.end_date) > last_closed), None)
+    return next((e for e in candidates if not is_closed(Period.of(e.end_date), last_closed)), None)
 
 
 def find_event(session: Session, name: str, start: dt.date, end: dt.date,

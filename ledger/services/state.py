@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult, Player, PlayerEntry, RatingAdjustment, RatingPeriod
 from ledger.domain import Period, PlayerState
+from ledger.rules.editions import Edition
 
 _BEGINNING = (0, 0)
 
@@ -101,6 +102,17 @@ class History:
             reached_2400=any(e.reached_2400 for e in entries) or any(r >= 2400 for r in published),
             reached_2300=any(e.reached_2300 for e in entries) or any(r >= 2300 for r in published),
         )
+
+
+#: The first period the ledger can rate: the first rule edition it implements (2022-01). Games of
+#: earlier periods (old tournament files) are recorded, and their periods are never rated.
+FIRST_RATED_PERIOD = Period.of(min(e.effective for e in Edition))
+
+
+def is_closed(period: Period, last_closed: Period | None) -> bool:
+    """True when ``period`` is closed: at or before ``last_closed``. A period before
+    ``FIRST_RATED_PERIOD`` is never closed (never rated), so old games can always be recorded."""
+    return period >= FIRST_RATED_PERIOD and last_closed is not None and period <= last_closed
 
 
 def last_closed_period(session: Session) -> Period | None:
