@@ -11,7 +11,8 @@ from ledger.cli import render
 from ledger.cli.app import _run, reports_errors
 from ledger.services import exports
 
-export_app = typer.Typer(help="Write ledger data as files other programs read.", no_args_is_help=True)
+export_app: typer.Typer = typer.Typer(help="Write ledger data as files other programs read.",
+                                      no_args_is_help=True)
 
 
 @export_app.command("trf")

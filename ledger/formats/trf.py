@@ -153,7 +153,7 @@ def decode(raw: bytes, filename: str) -> tuple[str, list[Problem]]:
         return raw.decode("utf-8").removeprefix("\ufeff"), []
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
-        message = (f"not UTF-8 (first bad byte on this line): read as Windows-1252 (CP1252); "
+        message = ("not UTF-8 (first bad byte on this line): read as Windows-1252 (CP1252); "
                    "check the accented names, or save the file as UTF-8")
         return raw.decode("cp1252", errors="replace"), [Problem(filename, line, "encoding", message,
                                                                 WARNING)]
@@ -165,6 +165,7 @@ class _Out:
     def __init__(self, filename: str) -> None:
         self.filename = filename
         self.problems: list[Problem] = []
+        self.refused: set[int] = set()  # start ranks of player lines refused (already reported)
 
     def add(self, line: int, column: str, message: str, severity: str = ERROR) -> None:
         self.problems.append(Problem(self.filename, line, column, message, severity))
@@ -295,6 +296,8 @@ def _player(line: str, number: int, out: _Out) -> TrfPlayer | None:
     def cell(first: int, last: int) -> str:
         return line[first - 1 : last].strip()
 
+    if _DIGITS.fullmatch(line[4:8].strip()):
+        out.refused.add(int(line[4:8]))  # until the line is read in full
     if "\t" in line:
         err(line.index("\t") + 1, line.index("\t") + 1, "a tab: TRF columns are blanks only")
         return None
@@ -345,6 +348,7 @@ def _player(line: str, number: int, out: _Out) -> TrfPlayer | None:
     rounds = _trim(tuple(_rounds(line, number, out)))
     if len(out.problems) > before and any(p.severity == ERROR for p in out.problems[before:]):
         return None
+    out.refused.discard(int(rank_text))
     return TrfPlayer(
         rank=int(rank_text), name=name, sex=sex, title=title, rating=rating or None,
         federation=federation.upper() if federation else None, fide_id=fide_id or None,
@@ -477,6 +481,8 @@ def _game(p: TrfPlayer, n: int, cell: TrfRound, by_rank: dict[int, TrfPlayer],
                 "a bye needs opponent 0000 (TRF-16 round fields)")
         return None
     other = by_rank.get(cell.opponent)
+    if other is None and cell.opponent in out.refused:
+        return None  # that line has its own error
     if other is None:
         out.add(p.line, _cols(column, column + 3), f"{where}: opponent {cell.opponent} is not a "
                 "start rank in the file")

@@ -82,8 +82,8 @@ def export_trf(engine: Engine, event_ref: str) -> str:
                     raise InvalidInput(f"event: {players[pid].name} has two games in round "
                                        f"{number}; a TRF file holds one per round")
                 cells[pid][number] = TrfRound(opp, colour, code)
-            points[g.white_id] += 2 * result.white_score
-            points[g.black_id] += 2 * result.black_score
+            points[g.white_id] += int(2 * result.white_score)  # half-points
+            points[g.black_id] += int(2 * result.black_score)
             round_dates.setdefault(number, g.date)
         order = sorted(ids, key=lambda pid: (-(ratings[pid] or -1), players[pid].name, pid))
         rank = {pid: n for n, pid in enumerate(order, start=1)}

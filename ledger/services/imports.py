@@ -372,16 +372,16 @@ def _rating_checks(session: Session, name: str,
             report.not_rated[reason] += 1
     fresh_names = set(report.players_registered)
     warned: set[tuple[int, int]] = set()
-    for g, w, b in paired:
-        for player, side in ((w, g.white), (b, g.black)):
-            if player is None or side.rating is None or player.name in fresh_names:
+    for g, maybe_white, maybe_black in paired:
+        for someone, side in ((maybe_white, g.white), (maybe_black, g.black)):
+            if someone is None or side.rating is None or someone.name in fresh_names:
                 continue
-            ledger_rating = histories[player.id].rating(Period.of(g.event_start or g.date))
-            if ledger_rating != side.rating and (player.id, side.rating) not in warned:
-                warned.add((player.id, side.rating))
+            ledger_rating = histories[someone.id].rating(Period.of(g.event_start or g.date))
+            if ledger_rating != side.rating and (someone.id, side.rating) not in warned:
+                warned.add((someone.id, side.rating))
                 line, where = side.where("rating")
                 report.problems.append(Problem(
-                    name, line, where, f"{player.name}: the file says {side.rating}, the "
+                    name, line, where, f"{someone.name}: the file says {side.rating}, the "
                     f"ledger's published rating is {ledger_rating or 'unrated'}; the ledger's is "
                     "used", severity="warning"))
 
