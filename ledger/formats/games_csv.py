@@ -53,8 +53,9 @@ def read_csv(path: str, raw: bytes) -> Readout:
         missing = [c for c in REQUIRED if c not in names]
         unknown = [h for h in names if h not in COLUMNS]
         if missing or unknown:
-            message = (f"header: missing {', '.join(missing)}" if missing else "header") + (
-                f"; unknown column {', '.join(map(repr, unknown))}" if unknown else "")
+            message = "; ".join(
+                ([f"missing {', '.join(missing)}"] if missing else [])
+                + ([f"unknown column {', '.join(map(repr, unknown))}"] if unknown else []))
             return Readout([], [Problem(path, 1, "header", f"{message}: the header is "
                                         f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]")])
         line = reader.line_num

@@ -543,8 +543,8 @@ def write_trf(event: TrfEvent) -> str:
     if event.rounds:
         out.append(f"XXR {event.rounds}")
     if any(event.round_dates):
-        cells = "".join(f"  {d.strftime('%y/%m/%d') if d else '':8}" for d in event.round_dates)
-        out.append(("132" + " " * 87 + cells).rstrip())
+        cells = "".join(f"{d.strftime('%y/%m/%d') if d else '':8}  " for d in event.round_dates)
+        out.append(("132" + " " * 88 + cells).rstrip())  # round n's date from 92 + 10(n-1)
     for p in event.players:
         out.append(_player_line(p))
     return "\n".join(out) + "\n"

@@ -155,9 +155,10 @@ def test_pre_2022_periods_are_skipped_refused_and_never_block(runner: CliRunner,
     typo = run(runner, "--db", db, "game", "add", "Mirzoev Azer", "Hernandez Elvis", "1-0",
                "--date", "2021-12-31")
     assert typo.exit_code == 1 and "2022" in typo.stderr
-    # Mirzoev 2527 v Hernandez 2282 in Nov 2025: D = 245 -> band 239-245 -> PD .80;
-    # 1-0: Mirzoev +.20 x K 20 (history unknown: established; no birth year rule, 2527 >= 2400
-    # published: K 10) -> 10 x .20 = +2.0 -> +2; Hernandez (2282, K 20): 20 x -.20 = -4.0 -> -4
+    # Mirzoev 2527 v Hernandez 2282 in Nov 2025 (their Gros ratings, in force since 2010-09):
+    # D = 245 -> band 236-245 -> PD .80 / .20. Mirzoev: a published 2527 >= 2400 -> K 10;
+    # 10 x (1 - .80) = +2.0 -> +2. Hernandez (born 1981, history unknown: established) K 20;
+    # 20 x (0 - .20) = -4.0 -> -4.
     added = run(runner, "--db", db, "game", "add", "Mirzoev Azer", "Hernandez Elvis", "1-0",
                 "--date", "2025-11-05")
     assert added.exit_code == 0, added.stderr
