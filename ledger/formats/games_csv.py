@@ -64,8 +64,11 @@ def read_csv(path: str, raw: bytes) -> Readout:
             if not any(cell.strip() for cell in row):
                 continue
             rows += 1
-            game = _game(path, start, dict(zip(names, row, strict=False)), len(row) == len(names),
-                         problems)
+            if len(row) != len(names):
+                problems.append(Problem(path, start, "row", f"{len(row)} fields where the header "
+                                        f"has {len(names)}: quote a value holding a comma"))
+                continue
+            game = _game(path, start, dict(zip(names, row, strict=True)), problems)
             if game is not None:
                 games.append(game)
     except csv.Error as exc:
@@ -73,16 +76,12 @@ def read_csv(path: str, raw: bytes) -> Readout:
     return Readout(games, problems, games_in_file=rows)
 
 
-def _game(path: str, line: int, row: dict[str, str], complete: bool,
-          problems: list[Problem]) -> FileGame | None:
+def _game(path: str, line: int, row: dict[str, str], problems: list[Problem]) -> FileGame | None:
     before = len(problems)
 
     def err(column: str, message: str) -> None:
         problems.append(Problem(path, line, column, message))
 
-    if not complete:
-        err("row", f"{len(row)} fields where the header has more: every row needs each column")
-        return None
     date_text = row["date"].strip()
     day = None
     if _DATE.fullmatch(date_text):

@@ -19,8 +19,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, Table, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
@@ -306,20 +307,21 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
                    games: list[Paired], report: ImportReport) -> list[Paired]:
     """The games not yet in the ledger; a recorded one with another result is an error that
     shows both."""
-    fresh, seen = [], dict(known)
+    fresh = []
+    seen: dict[GameKey, tuple[str, bool, int | None]] = {
+        key: (g.result, g.played, g.id) for key, g in known.items()}
     for g, w, b in games:
         key = game_key(event_id, g.round, w.id, b.id, g.date)
         old = seen.get(key)
         if old is None:
             fresh.append((g, w, b))
-            seen[key] = Game(result=g.result.value, played=g.played, id=None)
-        elif old.result != g.result.value or old.played != g.played:
-            where = f"game {old.id}" if old.id is not None else "earlier in the file"
+            seen[key] = (g.result.value, g.played, None)
+        elif old[:2] != (g.result.value, g.played):
+            where = f"game {old[2]}" if old[2] is not None else "earlier in the file"
             line, field_ = g.where("result")
             report.problems.append(Problem(
                 name, line, field_, f"{w.name} v {b.name} round {g.round or '-'} is recorded as "
-                f"{_shown(old.result, old.played)} ({where}); the file says "
-                f"{_shown(g.result.value, g.played)}"))
+                f"{_shown(*old[:2])} ({where}); the file says {_shown(g.result.value, g.played)}"))
         else:
             report.already_recorded += 1
     return fresh
@@ -350,7 +352,8 @@ def _add_games(session: Session, name: str, event_id: int | None, event_period: 
         report.recorded += 1
         report.periods[str(period)] += 1
     if rows:
-        session.execute(insert(Game), rows)
+        # Core INSERT of many rows (executemany): no ORM objects for games nobody reads back
+        session.execute(insert(cast(Table, Game.__table__)), rows)
 
 
 def _rating_checks(session: Session, name: str,
