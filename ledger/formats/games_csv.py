@@ -21,7 +21,7 @@ import re
 
 from ledger.domain import Result
 from ledger.errors import InvalidInput, Problem
-from ledger.formats.records import FileGame, FilePlayer, Readout, Where
+from ledger.formats.records import FileGame, FilePlayer, Readout, Where, line_at
 
 __all__ = ["COLUMNS", "REQUIRED", "read_csv"]
 
@@ -38,7 +38,7 @@ def read_csv(path: str, raw: bytes) -> Readout:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = line_at(raw, exc.start)
         return Readout([], [Problem(path, line, "encoding", "not UTF-8 text; save the file as "
                                     "UTF-8 (CSV UTF-8 in a spreadsheet)")])
     text = text.replace("\x00", "")

@@ -52,7 +52,7 @@ import chess.pgn
 
 from ledger.domain import Result
 from ledger.errors import Problem
-from ledger.formats.records import FileGame, FilePlayer, Readout
+from ledger.formats.records import FileGame, FilePlayer, Readout, line_at
 
 __all__ = ["PgnGame", "PgnReadout", "read_pgn", "read_pgn_file", "to_records"]
 
@@ -226,8 +226,7 @@ def _bad_byte_line(path: str | os.PathLike[str]) -> int | None:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = raw[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        return before.count(b"\n") + 1
+        return line_at(raw, exc.start)
     return None
 
 

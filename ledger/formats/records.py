@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ledger.domain import Result
 from ledger.errors import Problem
 
-__all__ = ["EventDetails", "FileGame", "FilePlayer", "Readout", "Where"]
+__all__ = ["EventDetails", "FileGame", "FilePlayer", "Readout", "Where", "line_at"]
 
 #: (1-based line or None, field or column label) of a value in the file.
 Where = tuple[int | None, str]
@@ -111,3 +111,10 @@ class Readout:
     problems: list[Problem]
     games_in_file: int = 0
     players_in_file: int | None = None
+
+
+def line_at(raw: bytes, offset: int) -> int:
+    """1-based line of byte ``offset`` in ``raw``, lines ending in CR, LF or CRLF (used to place
+    the first byte a decoder refused)."""
+    before = raw[:offset]
+    return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1

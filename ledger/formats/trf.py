@@ -14,7 +14,10 @@ Results: ``1 = 0`` played; ``+ -`` forfeit win/loss; ``W D L`` a game of less th
 Only ``1 = 0`` between two players are rated (FIDE B.02 §5.1); byes are not games at all.
 Header records: ``012`` name, ``022`` city, ``032`` federation, ``042``/``052`` start and end
 dates, ``102`` chief arbiter, ``122`` time control, ``132`` round dates (``YY/MM/DD`` from column
-92), ``XXR`` number of rounds; every other record carries nothing for rating and is skipped.
+92), ``XXR`` (TRFx) or ``142`` (TRF-2026) number of rounds. Every other record carries nothing
+for rating and is skipped: ``###`` comments, TRF-2026's ``152`` ... ``362``, ``240`` byes,
+``250``-``330`` pairing and team records, ``801``/``802``, national rating records (``IRL ...``),
+TRFx ``XXC``, ``XXA``, ``DAT``. (TRF-2026, FIDE Council 12 May 2025, keeps the ``001`` layout.)
 
 Columns are characters, not bytes: the file is decoded as UTF-8 (a byte-order mark is dropped),
 else as CP1252 with a warning. Lines end in CR, LF or CRLF (only those: a form feed or a Unicode
@@ -43,7 +46,7 @@ from decimal import Decimal, InvalidOperation
 
 from ledger.domain import Result
 from ledger.errors import Problem
-from ledger.formats.records import EventDetails, FileGame, FilePlayer, Readout, Where
+from ledger.formats.records import EventDetails, FileGame, FilePlayer, Readout, Where, line_at
 
 __all__ = ["TrfEvent", "TrfPlayer", "TrfRound", "read_trf", "read_trf_text", "split_lines",
            "write_trf"]
@@ -152,7 +155,7 @@ def decode(raw: bytes, filename: str) -> tuple[str, list[Problem]]:
     try:
         return raw.decode("utf-8").removeprefix("\ufeff"), []
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
+        line = line_at(raw, exc.start)
         message = ("not UTF-8 (first bad byte on this line): read as Windows-1252 (CP1252); "
                    "check the accented names, or save the file as UTF-8")
         return raw.decode("cp1252", errors="replace"), [Problem(filename, line, "encoding", message,
@@ -243,12 +246,12 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
             header[code] = (number, line[4:].strip())
         elif code == "132":
             round_dates = _round_dates(line, number, out)
-        elif code == "XXR":
+        elif code in ("XXR", "142"):  # number of rounds: TRFx, and TRF-2026's record 142
             value = line[4:].strip()
             if _DIGITS.fullmatch(value) and 0 < int(value) <= 99:
                 rounds = int(value)
             else:
-                out.add(number, "col 5", f"XXR {value!r}: the number of rounds must be 1 to 99",
+                out.add(number, "col 5", f"{code} {value!r}: the number of rounds must be 1 to 99",
                         WARNING)
         elif not _CODE.match(line):
             out.add(number, "col 1-3", f"not a TRF record: {line[:20]!r} does not start with a "

@@ -19,7 +19,7 @@ from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import edition_for
 from ledger.services.players import resolve
 from ledger.services.session import transaction
-from ledger.services.state import is_closed, last_closed_period
+from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
 
 
 def parse_date(text: str, field: str = "date") -> dt.date:
@@ -155,8 +155,9 @@ def existing_games(session: Session, event_id: int | None,
 @dataclass(frozen=True)
 class GameView:
     """A recorded game as listed: names, result, date, event, round, period and its ``status``:
-    ``forfeit``, ``no moves`` (never rated), ``open`` (its period is not closed yet), ``rated`` or
-    ``not rated`` (closed; not rated when a player had no published rating)."""
+    ``forfeit``, ``no moves`` (never rated), ``never rated`` (a period before 2022-01), ``open``
+    (its period is not closed yet), ``rated`` or ``not rated`` (closed; not rated when a player
+    had no published rating)."""
 
     id: int
     date: dt.date
@@ -209,11 +210,13 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         return replace(_views(session, [game.id], None, None)[0], notes=tuple(notes))
 
 
-def _status(result: str, played: bool, closed: bool, rated: bool) -> str:
+def _status(result: str, played: bool, closed: bool, rated: bool, period: str) -> str:
     if not Result(result).is_played:
         return "forfeit"
     if not played:
         return "no moves"
+    if Period.parse(period) < FIRST_RATED_PERIOD:
+        return "never rated"
     if not closed:
         return "open"
     return "rated" if rated else "not rated"
@@ -235,7 +238,7 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
     return [GameView(g.id, g.date, g.period, w, b, g.result,
-                     _status(g.result, g.played, is_closed, is_rated), e, g.round)
+                     _status(g.result, g.played, is_closed, is_rated, g.period), e, g.round)
             for g, w, b, e, is_rated, is_closed in session.execute(query)]
 
 

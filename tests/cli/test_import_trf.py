@@ -91,6 +91,9 @@ def test_karl_mala_2005_imports(runner: CliRunner, db: str) -> None:
         == [("Bakhmatov,Eduard", "Reichwehr,Bernd", "-/+", "forfeit", "1")]
     event = games["games"][0]
     assert (event["event"], event["date"]) == ("9. Karl-Mala-Gedenkturnier", "2005-07-31")
+    vasquez = ok_json(run(runner, "--db", db, "game", "list", "--player", "Vasquez", "--json"))
+    # line 14: seven games, all played; a period before 2022 is never rated
+    assert [g["status"] for g in vasquez["games"]] == ["never rated"] * 7
 
 
 def test_gros_2010_trfx_imports(runner: CliRunner, db: str) -> None:

@@ -86,6 +86,16 @@ def test_round_dates_from_record_132() -> None:
     assert (problem.line, problem.field) == (6, "col 102-105")
 
 
+def test_trf_2026_records_are_read_or_skipped() -> None:
+    # TRF-2026 keeps the 001 layout; 142 gives the rounds; ###, 152, 240, 801, NRS lines carry
+    # nothing for rating
+    lines = ["### written by a 2026 program", "012 Cup", "042 2025/11/01", "052 2025/11/02",
+             "142 3", "152 W", "240 F    1", LINE_A, LINE_B,
+             "ENG    1 Player, A                     1850", "801    1 whatever"]
+    event, readout = read_trf("\r".join(lines).encode(), "x.trf")
+    assert (event.rounds, len(readout.games), readout.problems) == (3, 1, [])
+
+
 def test_format_detection() -> None:
     assert detect_format(b"012 Cup\n", ".txt") == "trf"
     assert detect_format(b"\xef\xbb\xbf[Event \"x\"]\n", "") == "pgn"
