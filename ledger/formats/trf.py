@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -81,6 +81,8 @@ _YMD = re.compile(r"([0-9]{4})\s*[-/.]\s*([0-9]{1,2})\s*[-/.]\s*([0-9]{1,2})")
 _DMY = re.compile(r"([0-9]{1,2})\s*[-/.]\s*([0-9]{1,2})\s*[-/.]\s*([0-9]{4})")
 _YY = re.compile(r"([0-9]{2})/([0-9]{2})/([0-9]{2})")
 _YEAR = re.compile(r"[0-9]{4}")
+#: Longest text the ledger keeps from each header record (its event columns).
+_HEADER_LIMITS = {"012": 200, "022": 200, "032": 100, "102": 200, "122": 200}
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,7 @@ class TrfEvent:
 
     ``start``/``end`` dates; ``round_dates`` from record ``132`` (None where not given);
     ``rounds`` from ``XXR`` (None when absent). The event's games belong to the period of ``end``.
+    ``lines``: record code (``012``, ``052``, ``132`` ...) -> its 1-based line in the file.
     """
 
     name: str | None
@@ -138,6 +141,7 @@ class TrfEvent:
     time_control: str | None = None
     rounds: int | None = None
     round_dates: tuple[dt.date | None, ...] = ()
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
 
 
 def split_lines(text: str) -> list[str]:
@@ -244,7 +248,12 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
             if line[3:4] not in ("", " "):
                 out.add(number, "col 4", f"record {code}: column 4 must be blank")
             header[code] = (number, line[4:].strip())
+            limit = _HEADER_LIMITS.get(code)
+            if limit is not None and len(header[code][1]) > limit:
+                out.add(number, "col 5", f"record {code}: {len(header[code][1])} characters; at "
+                        f"most {limit}")
         elif code == "132":
+            header[code] = (number, "")
             round_dates = _round_dates(line, number, out)
         elif code in ("XXR", "142"):  # number of rounds: TRFx, and TRF-2026's record 142
             value = line[4:].strip()
@@ -259,11 +268,16 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
     _check_ranks(players, out)
     start = _header_date(header, "042", "start date", out)
     end = _header_date(header, "052", "end date", out)
-    text = {code: value or None for code, (_, value) in header.items()}
+    if start is not None and end is not None and end < start:
+        out.add(header["052"][0], "col 5", f"record 052: the end date {end} is before the start "
+                f"date {start}")
+    text = {code: value or None for code, (_, value) in header.items()
+            if len(value) <= _HEADER_LIMITS.get(code, 200)}
     return TrfEvent(
         name=text.get("012"), players=tuple(players), city=text.get("022"),
         federation=text.get("032"), start=start, end=end, arbiter=text.get("102"),
-        time_control=text.get("122"), rounds=rounds, round_dates=round_dates)
+        time_control=text.get("122"), rounds=rounds, round_dates=round_dates,
+        lines={code: number for code, (number, _) in header.items()})
 
 
 def _header_date(header: dict[str, tuple[int, str]], code: str, what: str,
@@ -454,7 +468,8 @@ def _games(event: TrfEvent, out: _Out) -> list[FileGame]:
                 date=day or end, result=result, played=played, event=event.name, round=str(n),
                 site=event.city, event_start=details.start, event_end=end, details=details,
                 at={"result": (white.line, _cols(column + 7, column + 7)),
-                    "date": (white.line, "052" if day is None else "132")}))
+                    "date": (event.lines.get("132"), "132 round dates") if day is not None
+                    else (event.lines.get("052"), "052 end date")}))
     return games
 
 

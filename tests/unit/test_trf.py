@@ -96,6 +96,15 @@ def test_trf_2026_records_are_read_or_skipped() -> None:
     assert (event.rounds, len(readout.games), readout.problems) == (3, 1, [])
 
 
+def test_header_faults_have_their_line() -> None:
+    lines = ["012 " + "x" * 201, "042 2025/11/20", "052 2025/11/02", LINE_A, LINE_B]
+    _, readout = read_trf("\n".join(lines).encode(), "x.trf")
+    assert [(p.line, p.field) for p in readout.problems] == [(1, "col 5"), (3, "col 5"), (4, "012")]
+    assert "at most 200" in readout.problems[0].message
+    assert "before the start" in readout.problems[1].message
+    assert readout.games == []  # no event name left: no games
+
+
 def test_format_detection() -> None:
     assert detect_format(b"012 Cup\n", ".txt") == "trf"
     assert detect_format(b"\xef\xbb\xbf[Event \"x\"]\n", "") == "pgn"
