@@ -26,7 +26,7 @@ __all__ = ["EventDetails", "FileGame", "FilePlayer", "Readout", "Where", "line_a
 Where = tuple[int | None, str]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class FilePlayer:
     """A player as a file names them (one TRF ``001`` line, or one side of a PGN/CSV game).
 
@@ -53,7 +53,7 @@ class FilePlayer:
         return self.at.get(key) or self.at["name"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EventDetails:
     """What a tournament file says about its event (TRF header records ``012`` ... ``122``, ``XXR``).
 
@@ -70,7 +70,7 @@ class EventDetails:
     rounds: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileGame:
     """One game read from a file, result from White's point of view.
 

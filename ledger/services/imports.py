@@ -203,7 +203,9 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
             return report
         _record(session, name, readout.games, undatable, register_players, ids == "fide",
                 report, progress)
-        report.problems.sort(key=lambda p: (p.line or 0, p.severity != "error"))
+        # one problem per line and message (a TRF event's games share the line of record 052)
+        report.problems = sorted(dict.fromkeys(report.problems),
+                                 key=lambda p: (p.line or 0, p.severity != "error"))
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,

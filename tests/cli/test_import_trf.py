@@ -404,6 +404,19 @@ def test_same_game_with_another_result_shows_both(runner: CliRunner, db: str,
 # Rating in the file differs from the ledger's
 
 
+def test_event_in_a_closed_period_is_refused_once(runner: CliRunner, db: str,
+                                                   tmp_path: Path) -> None:
+    _players(runner, db)
+    first = _write(tmp_path, "c18.trf", "012 Club", "052 2025/11/20", C18_A, C18_B)
+    ok_json(run(runner, "--db", db, "import", first, "--json"))
+    _changes(runner, db)  # closes 2025-11
+    late = _write(tmp_path, "late.trf", "012 Late Cup", "052 2025/11/21", C18_A, C18_B)
+    result = run(runner, "--db", db, "import", late)
+    assert result.exit_code == 3
+    assert [(line, column) for line, column, _ in errors_of(result)] == [(2, "052 end date")]
+    assert "closed period" in result.stderr
+
+
 def test_file_rating_differs_warns_and_ledger_rating_used(runner: CliRunner, db: str,
                                                           tmp_path: Path) -> None:
     _players(runner, db)
