@@ -183,6 +183,15 @@ def game_list(
     render.game_list(_run(ctx, games.list_games, period, player), json_out)
 
 
+#: ``ledger import --format F`` -> the service that imports it, called as
+#: ``service(engine, path, F, register_players=, ids=, dry_run=, progress=)``. One line per format.
+IMPORTERS: dict[str, Callable[..., imports.ImportReport]] = {
+    "pgn": imports.import_file,
+    "trf": imports.import_file,
+    "csv": imports.import_file,
+}
+
+
 @app.command("import")
 @reports_errors
 def import_file(
@@ -190,7 +199,7 @@ def import_file(
     file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file.", exists=True,
                                          dir_okay=False)],
     fmt: Annotated[str | None, typer.Option(
-        "--format", help=f"One of {', '.join(imports.READERS)} (default: from the content, "
+        "--format", help=f"One of {', '.join(IMPORTERS)} (default: from the content, "
         "else the extension).")] = None,
     register_players: Annotated[bool, typer.Option(
         "--register-players", metavar="", help="Register unknown players from the file.")] = False,
@@ -207,15 +216,15 @@ def import_file(
     if fmt is None:
         with open(file, "rb") as handle:
             fmt = detect_format(handle.read(4096), file.suffix)
-    if fmt not in imports.READERS:
+    if fmt not in IMPORTERS:
         render.error(f"{file}: {'format ' + repr(fmt) + ' is not known' if fmt else 'cannot tell the format'}"
-                     f"; give --format {'|'.join(imports.READERS)}")
+                     f"; give --format {'|'.join(IMPORTERS)}")
         raise typer.Exit(2)
     if ids not in imports.ID_KINDS:
         render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
         raise typer.Exit(2)
     with import_progress(file, quiet or json_out) as progress:
-        report = _run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
+        report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
                       ids=ids, dry_run=dry_run, progress=progress)
     render.import_report(report, json_out)
 
