@@ -93,9 +93,8 @@ class Result(enum.Enum):
     def parse(cls, text: str) -> Result:
         """Parse a result token; ``½-½`` is accepted for a draw. Raise ``InvalidInput`` (field ``result``)."""
         token = text.strip().replace("½", "1/2")
-        for member in cls:
-            if member.value == token:
-                return member
+        if token in cls._value2member_map_:
+            return cls(token)
         accepted = ", ".join(m.value for m in cls)
         raise InvalidInput(f"result: {text!r} is not a result; use one of {accepted} (or ½-½)")
 

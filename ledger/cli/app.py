@@ -16,8 +16,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.cli import list_import, publish, render, render_reports
+from ledger.cli.progress import import_progress
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
+from ledger.formats.detect import detect_format
 from ledger.services import fide_lists, games, imports, lists, periods, players
 from ledger.services.session import init_ledger, open_ledger
 
@@ -181,34 +183,58 @@ def game_list(
     render.game_list(_run(ctx, games.list_games, period, player), json_out)
 
 
+#: ``ledger import --format F`` -> the service that imports it, called as
+#: ``service(engine, path, F, register_players=, ids=, dry_run=, progress=)``. One line per format.
+IMPORTERS: dict[str, Callable[..., imports.ImportReport]] = {
+    "pgn": imports.import_file,
+    "trf": imports.import_file,
+    "csv": imports.import_file,
+}
+
+
 @app.command("import")
 @reports_errors
 def import_file(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A PGN file.", exists=True, dir_okay=False)],
+    file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file, or a FIDE rating list.", exists=True,
+                                         dir_okay=False)],
+    fmt: Annotated[str | None, typer.Option(
+        "--format", help=f"One of {', '.join(IMPORTERS)} (default: from the content, "
+        "else the extension), or fide-list (a FIDE rating list, TXT of any era or XML: "
+        "needs --list-date).")] = None,
     register_players: Annotated[bool, typer.Option(
-        "--register-players", metavar="", help="Register unknown players from the file's tags.")] = False,
+        "--register-players", metavar="", help="Register unknown players from the file.")] = False,
+    ids: Annotated[str, typer.Option(
+        "--ids", help="What the file's id column holds: fide (default) or national (a "
+        "federation's own ids, as in Krause files: ignored for matching).")] = "fide",
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", metavar="", help="Report what would happen; write nothing.")] = False,
-    format_: Annotated[str | None, typer.Option(
-        "--format", help="fide-list: a FIDE rating list (TXT of any era, or XML).")] = None,
     list_date: Annotated[str | None, typer.Option(
         "--list-date", help="fide-list: the list's date, YYYY-MM-DD.")] = None,
     pool: Annotated[str, typer.Option(
         "--pool", help="fide-list: standard, rapid or blitz column of a combined list.")] = "standard",
-    quiet: Annotated[bool, typer.Option("--quiet", metavar="", help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", metavar="", help="No progress bar.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import games from a PGN file, or a FIDE rating list (--format fide-list): all or nothing;
-    errors name file, line and tag or column."""
-    if format_ == "fide-list" or list_date is not None:
-        fide_list_import(ctx, file, format_, list_date, pool, dry_run, quiet, json_out)
+    """Import games from a TRF, PGN or CSV file, or a FIDE rating list (--format fide-list): all or
+    nothing; errors name file, line and field or column."""
+    if fmt == "fide-list" or list_date is not None:
+        fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
-    if file.suffix.lower() != ".pgn":
-        render.error(f"{file}: only PGN files can be imported so far (.pgn)")
+    if fmt is None:
+        with open(file, "rb") as handle:
+            fmt = detect_format(handle.read(4096), file.suffix)
+    if fmt not in IMPORTERS:
+        render.error(f"{file}: {'format ' + repr(fmt) + ' is not known' if fmt else 'cannot tell the format'}"
+                     f"; give --format {'|'.join([*IMPORTERS, 'fide-list'])}")
         raise typer.Exit(2)
-    report = _run(ctx, imports.import_pgn, str(file),
-                                register_players=register_players, dry_run=dry_run)
+    if ids not in imports.ID_KINDS:
+        render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
+        raise typer.Exit(2)
+    with import_progress(file, quiet or json_out) as progress:
+        report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
+                      ids=ids, dry_run=dry_run, progress=progress)
     render.import_report(report, json_out)
 
 
@@ -292,13 +318,13 @@ def history(
     render_reports.history(_run(ctx, lists.history, player), json_out, chart)
 
 
-# The `calc` group and the `performance` and `whatif` commands register themselves on `app`.
-from ledger.cli import calc, lookup  # noqa: E402, F401
-
-
 def main() -> None:
     """Console-script entry point."""
     app()
 
 
-from ledger.cli import period_report  # noqa: E402,F401  (registers `ledger period report`)
+# Command modules that use ``app``, ``reports_errors`` and ``_run`` above and register themselves:
+# `calc`, `performance`, `whatif`, `period report`, and the `export` group.
+from ledger.cli import calc, export, lookup, period_report  # noqa: E402, F401
+
+app.add_typer(export.export_app, name="export")

@@ -157,8 +157,10 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
 def import_report(r: ImportReport, as_json: bool) -> None:
     """What an import did; warnings on stderr."""
     if as_json:
-        _json({"file": r.file, "dry_run": r.dry_run, "games_in_file": r.games_in_file,
-               "recorded": r.recorded, "already_recorded": r.already_recorded,
+        _json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
+               "games_in_file": r.games_in_file, "players_in_file": r.players_in_file,
+               "recorded": r.recorded, "to_rate": r.to_rate,
+               "already_recorded": r.already_recorded, "already_imported": r.already_imported,
                "players_matched": r.players_matched,
                "players_registered": r.players_registered,
                "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
@@ -169,9 +171,11 @@ def import_report(r: ImportReport, as_json: bool) -> None:
         _err().print(f"note: {note}", markup=False, style="yellow")
     verb = "would record" if r.dry_run else "recorded"
     lines = [
-        f"{r.file}: {_count(r.games_in_file, 'game')} in the file; {verb} {r.recorded}, "
-        f"{r.already_recorded} already in the ledger",
-        f"players: {r.players_matched} matched, {len(r.players_registered)} registered"
+        f"{r.file} ({r.format}): {_count(r.games_in_file, 'game')} in the file; {verb} "
+        f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger",
+        (f"players: {r.players_in_file} in the file, " if r.players_in_file is not None
+         else "players: ")
+        + f"{r.players_matched} matched, {len(r.players_registered)} registered"
         + (" (history unknown: treated as established)" if r.players_registered else ""),
     ]
     if r.periods:

@@ -98,6 +98,12 @@ class Event(Base):
     start_date: Mapped[dt.date] = mapped_column(Date)
     end_date: Mapped[dt.date] = mapped_column(Date)
     source: Mapped[str | None] = mapped_column(String(500))
+    # What a tournament file says of the event (TRF header records 022, 032, 102, 122, XXR).
+    city: Mapped[str | None] = mapped_column(String(200))
+    federation: Mapped[str | None] = mapped_column(String(100))
+    arbiter: Mapped[str | None] = mapped_column(String(200))
+    time_control: Mapped[str | None] = mapped_column(String(200))
+    rounds: Mapped[int | None]
 
 
 class Game(Base):
@@ -122,6 +128,21 @@ class Game(Base):
     played: Mapped[bool] = mapped_column(default=True)
     source: Mapped[str | None] = mapped_column(String(500))
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+
+
+class ImportedFile(Base):
+    """A file imported into the ledger, by the SHA-256 of its bytes: importing the same file
+    again adds nothing. ``games`` recorded and ``players`` registered by that import."""
+
+    __tablename__ = "imported_files"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    file_name: Mapped[str] = mapped_column(String(500))
+    format: Mapped[str] = mapped_column(String(20))
+    imported_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    games: Mapped[int]
+    players: Mapped[int]
 
 
 class RatingPeriod(Base):

@@ -52,8 +52,9 @@ import chess.pgn
 
 from ledger.domain import Result
 from ledger.errors import Problem
+from ledger.formats.records import FileGame, FilePlayer, Readout, line_at
 
-__all__ = ["PgnGame", "PgnReadout", "read_pgn", "read_pgn_file"]
+__all__ = ["PgnGame", "PgnReadout", "read_pgn", "read_pgn_file", "to_records"]
 
 ERROR = "error"
 WARNING = "warning"
@@ -225,8 +226,7 @@ def _bad_byte_line(path: str | os.PathLike[str]) -> int | None:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = raw[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        return before.count(b"\n") + 1
+        return line_at(raw, exc.start)
     return None
 
 
@@ -594,3 +594,27 @@ def _result(out: _Collector, builder: _Builder) -> tuple[Result | None, bool]:
         return Result.BLACK_FORFEIT_WIN, False
     out.warning("Result", NO_MOVES_DRAW)
     return Result.DRAW, False
+
+
+def to_records(readout: PgnReadout) -> Readout:
+    """The PGN games as the common :class:`~ledger.formats.records.FileGame` records.
+
+    Each side's values keep the line and name of their tag (``White``, ``WhiteElo``,
+    ``WhiteFideId``, ``WhiteTitle``); the game keeps those of ``Result`` and ``Date``.
+    """
+    games = []
+    for g in readout.games:
+        def side(tag: str, name: str, elo: int | None, fide_id: int | None,
+                 title: str | None, g: PgnGame = g) -> FilePlayer:
+            at = {key: (g.line_of(f"{tag}{suffix}"), f"{tag}{suffix}")
+                  for key, suffix in (("name", ""), ("rating", "Elo"), ("fide_id", "FideId"),
+                                      ("title", "Title"))}
+            return FilePlayer(name=name, at=at, fide_id=fide_id, rating=elo, title=title)
+
+        games.append(FileGame(
+            line=g.line, event=g.event, round=g.round, site=g.site, date=g.date,
+            event_start=g.event_date, result=g.result, played=g.played,
+            white=side("White", g.white, g.white_elo, g.white_fide_id, g.white_title),
+            black=side("Black", g.black, g.black_elo, g.black_fide_id, g.black_title),
+            at={key: (g.line_of(tag), tag) for key, tag in (("result", "Result"), ("date", "Date"))}))
+    return Readout(games, list(readout.problems), games_in_file=len(readout.games) + len(readout.errors))

@@ -27,7 +27,7 @@ from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import edition_for
 from ledger.services.players import resolve
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period
+from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
 
 
 def parse_date(text: str, field: str = "date") -> dt.date:
@@ -50,8 +50,8 @@ def clean_label(text: str | None, field: str, limit: int) -> str | None:
 
 
 def check_open(period: Period, last_closed: Period | None, what: str) -> None:
-    """Raise ``PeriodError`` when ``period`` is closed (at or before ``last_closed``)."""
-    if last_closed is not None and period <= last_closed:
+    """Raise ``PeriodError`` when ``period`` is closed (``state.is_closed``)."""
+    if is_closed(period, last_closed):
         raise PeriodError(
             f"{what} falls in period {period}, which is closed (periods up to {last_closed} "
             "are closed; late results are not supported yet)")
@@ -85,8 +85,7 @@ def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
 
 
 def _open_one(candidates: list[Event], last_closed: Period | None) -> Event | None:
-    return next((e for e in candidates
-                 if last_closed is None or Period.of(e.end_date) > last_closed), None)
+    return next((e for e in candidates if not is_closed(Period.of(e.end_date), last_closed)), None)
 
 
 def find_event(session: Session, name: str, start: dt.date, end: dt.date,
@@ -164,9 +163,10 @@ def existing_games(session: Session, event_id: int | None,
 @dataclass(frozen=True)
 class GameView:
     """A recorded game as listed: names, result, date, event, round, period and its ``status``:
-    ``forfeit``, ``no moves`` (never rated), ``open`` (its period is not closed yet), ``rated``,
-    ``initial rating`` (counted only in an unrated player's published initial rating) or ``not
-    rated`` (closed; not rated when a player had no published rating)."""
+    ``forfeit``, ``no moves`` (never rated), ``never rated`` (a period before 2022-01), ``open``
+    (its period is not closed yet), ``rated``, ``initial rating`` (counted only in an unrated
+    player's published initial rating) or ``not rated`` (closed; not rated when a player had no
+    published rating)."""
 
     id: int
     date: dt.date
@@ -219,11 +219,14 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         return replace(_views(session, [game.id], None, None)[0], notes=tuple(notes))
 
 
-def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool) -> str:
+def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
+            period: str) -> str:
     if not Result(result).is_played:
         return "forfeit"
     if not played:
         return "no moves"
+    if Period.parse(period) < FIRST_RATED_PERIOD:
+        return "never rated"
     if not closed:
         return "open"
     if rated:
@@ -252,7 +255,8 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
     return [GameView(g.id, g.date, g.period, w, b, g.result,
-                     _status(g.result, g.played, is_closed, is_rated, in_initial), e, g.round)
+                     _status(g.result, g.played, is_closed, is_rated, in_initial, g.period),
+                     e, g.round)
             for g, w, b, e, is_rated, is_closed, in_initial in session.execute(query)]
 
 

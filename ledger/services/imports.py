@@ -1,46 +1,90 @@
-"""Importing a file of games: all or nothing, every problem reported with file, line and field.
+"""Importing a file of games (PGN, TRF, CSV): all or nothing, every problem with file, line, field.
 
-The format module turns text into records and problems; this service matches players, registers
-unknown ones on request, places games in events and periods, skips games already recorded, and
-writes everything in one transaction (or nothing, on any error or with ``dry_run``).
+Each format module turns bytes into common records (``ledger.formats.records.FileGame``) and
+problems; this service, the same for every format, matches players (``PlayerIndex.match``: FIDE
+id, then name and birth year), registers unknown ones on request, places games in events and
+periods, skips games already recorded (by each game's natural key; a file already imported is
+known by the SHA-256 of its bytes), and writes everything in one transaction, or nothing on any
+error or with ``dry_run``.
+
+Games dated before 2022 (old tournament files) are recorded with a warning: their period is kept
+but never rated, since the ledger implements FIDE's rule editions from 1 January 2022 on.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Table, insert, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, Player
-from ledger.domain import Period
+from ledger.db.models import Event, Game, ImportedFile, Player
+from ledger.domain import Period, RatedGame
 from ledger.errors import ImportRejected, LedgerError, Problem
-from ledger.formats.pgn import PgnGame, read_pgn_file
+from ledger.formats import games_csv, pgn, trf
+from ledger.formats.records import FileGame, FilePlayer, Readout
 from ledger.services.games import (
     GameKey,
-    check_date,
     existing_games,
     find_event,
     game_key,
     place_in_event,
 )
 from ledger.services.matching import PlayerIndex
+from ledger.services.periods import not_rated_reason
 from ledger.services.players import NewPlayer, register
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period, load_histories
+from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period, load_histories
+
+#: ``(done, total)`` of the games being imported, for a progress bar.
+Progress = Callable[[int, int], None]
+
+
+def _read_pgn(path: str, raw: bytes) -> Readout:
+    return pgn.to_records(pgn.read_pgn_file(path))
+
+
+def _read_trf(path: str, raw: bytes) -> Readout:
+    return trf.read_trf(raw, path)[1]
+
+
+#: Format name -> reader of a file's (path, bytes). One line per format.
+READERS: dict[str, Callable[[str, bytes], Readout]] = {
+    "pgn": _read_pgn,
+    "trf": _read_trf,
+    "csv": games_csv.read_csv,
+}
+
+#: How the id column of a file is read: ``fide`` (FIDE ids, matched and registered) or
+#: ``national`` (a federation's own ids, as Krause files carry: ignored).
+ID_KINDS = ("fide", "national")
 
 
 @dataclass
 class ImportReport:
-    """What an import did (or would do): counts, and every warning with file and line."""
+    """What an import did (or would do): counts, and every problem with file, line and field.
+
+    ``to_rate``: recorded games that a close will rate (played, both players rated at the event's
+    start); ``not_rated``: the others by reason. ``already_imported``: the same bytes were imported
+    before (``sha256``), so nothing was added.
+    """
 
     file: str
     dry_run: bool
+    format: str = "pgn"
+    sha256: str = ""
     games_in_file: int = 0
+    players_in_file: int | None = None
     recorded: int = 0
+    to_rate: int = 0
     already_recorded: int = 0
+    already_imported: bool = False
     players_matched: int = 0
     players_registered: list[str] = field(default_factory=list)
     not_rated: Counter[str] = field(default_factory=Counter)
@@ -49,115 +93,178 @@ class ImportReport:
     notes: list[str] = field(default_factory=list)
 
 
+Paired = tuple[FileGame, Player, Player]
+
+
 @dataclass
 class _Matcher:
-    """Finds (or registers) the ledger player for a name and FIDE id seen in a file."""
+    """Finds (or registers) the ledger player for each player a file names, once per record."""
 
     session: Session
     file: str
     register_unknown: bool
+    use_ids: bool
     report: ImportReport
     index: PlayerIndex = field(init=False)
     matched: set[int] = field(default_factory=set)
+    done: dict[int, Player | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.index = PlayerIndex.load(self.session)
 
-    def find(self, g: PgnGame, side: str) -> Player | None:
-        """The ledger player for ``side`` ("white" or "black") of ``g``: by FIDE id, then name
-        (``PlayerIndex.match``); registered from the tags when allowed. None (with an error
-        recorded) otherwise."""
-        name: str = getattr(g, side)
-        fide_id: int | None = getattr(g, f"{side}_fide_id")
-        tag = side.capitalize()
-        found = self.index.match(name, fide_id)
+    def find(self, p: FilePlayer, start: dt.date) -> Player | None:
+        """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
+        year); registered from the file when allowed, with the file's rating in force from the
+        period of ``start``. None (with an error recorded) otherwise."""
+        if id(p) not in self.done:
+            self.done[id(p)] = self._find(p, start)
+        return self.done[id(p)]
+
+    def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
+        fide_id = p.fide_id if self.use_ids else None
+        found = self.index.match(p.name, fide_id, p.birth_year)
         if found.error is not None:
-            self._error(g, f"{tag}FideId" if "FIDE id" in found.error and fide_id else tag,
-                        found.error)
+            key = "fide_id" if "FIDE id" in found.error and fide_id else "name"
+            self._error(p, key, found.error)
             return None
         if found.player is not None:
-            return self._seen(found.player)
+            if found.player.id not in self.matched:
+                self.matched.add(found.player.id)
+                self.report.players_matched += 1
+            return found.player
         if not self.register_unknown:
-            self._error(g, tag, f"unknown player {name!r}"
+            self._error(p, "name", f"unknown player {p.name!r}"
                         + (f" (FIDE id {fide_id})" if fide_id else "")
                         + ": register them with `ledger player add` or import with --register-players")
             return None
-        elo: int | None = getattr(g, f"{side}_elo")
-        start = g.event_date or g.date
         try:
             player = register(self.session, NewPlayer(
-                name=name, fide_id=fide_id, title=getattr(g, f"{side}_title"), rating=elo,
-                prior_games=None), source=f"import {self.file}", effective_from=Period.of(start))
+                name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
+                federation=p.federation, title=p.title, rating=p.rating, prior_games=None),
+                source=f"import {self.file}"[:200], effective_from=Period.of(start))
         except LedgerError as exc:
-            field = {"rating": f"{tag}Elo", "fide-id": f"{tag}FideId",
-                     "title": f"{tag}Title"}.get(str(exc).split(":")[0], tag)
-            self._error(g, field, str(exc))
+            key = {"rating": "rating", "fide-id": "fide_id", "title": "title"}.get(
+                str(exc).split(":")[0], "name")
+            self._error(p, key, str(exc))
             return None
-        self.report.players_registered.append(name)
+        self.report.players_registered.append(p.name)
         self.index.add(player)
         self.matched.add(player.id)
         return player
 
-    def _seen(self, player: Player) -> Player:
-        if player.id not in self.matched:
-            self.matched.add(player.id)
-            self.report.players_matched += 1
-        return player
+    def _error(self, p: FilePlayer, key: str, message: str) -> None:
+        line, where = p.where(key)
+        self.report.problems.append(Problem(self.file, line, where, message))
 
-    def _error(self, g: PgnGame, tag: str, message: str) -> None:
-        self.report.problems.append(Problem(self.file, g.line_of(tag), tag, message))
+
+def sha256_of(raw: bytes) -> str:
+    """The SHA-256 of a file's bytes, in hex: how the ledger knows a file imported before."""
+    return hashlib.sha256(raw).hexdigest()
 
 
 def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
                dry_run: bool = False, today: dt.date | None = None) -> ImportReport:
-    """``ledger import FILE.pgn``: record the file's games in one transaction.
+    """``ledger import FILE.pgn``: ``import_file`` with the PGN reader."""
+    return import_file(engine, path, "pgn", register_players=register_players, dry_run=dry_run,
+                       today=today)
+
+
+def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool = False,
+                dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
+                progress: Progress | None = None) -> ImportReport:
+    """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``) in one
+    transaction.
+
+    ``ids="national"`` ignores the file's id column (national ids in a Krause file): players
+    match by name and birth year only and are registered without a FIDE id. ``progress`` is called
+    with (games done, games in all) while the games are matched and recorded.
 
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
-    tag: unreadable games, unknown players (without ``register_players``), dates in the future
-    (after ``today``) or before 2022, games in a closed period, a game already recorded with
-    another result. Games already recorded are skipped.
+    field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
+    dates in the future (after ``today``), games in a closed period, a game already recorded with
+    another result (both shown). Games already recorded are skipped; a file whose bytes were
+    imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
     """
-    readout = read_pgn_file(path)
+    raw = Path(path).read_bytes()
     name = str(path)
-    report = ImportReport(name, dry_run, games_in_file=len(readout.games) + len(readout.errors))
+    readout = READERS[fmt](name, raw)
+    report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
+                          games_in_file=readout.games_in_file,
+                          players_in_file=readout.players_in_file)
     report.problems.extend(readout.problems)
-    today = today or dt.date.today()
-    undatable: set[int] = set()
-    for g in readout.games:
-        try:
-            check_date(g.date, today, field="Date")
-        except LedgerError as exc:
-            undatable.add(g.line)
-            report.problems.append(Problem(name, g.line_of("Date"), "Date",
-                                           str(exc).removeprefix("Date: ")))
+    undatable = _check_dates(name, readout.games, today or dt.date.today(), report)
     with transaction(engine, dry_run=dry_run) as session:
-        _record(session, name, readout.games, undatable, register_players, report)
-        report.problems.sort(key=lambda p: (p.line or 0, p.severity != "error"))
+        earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
+        if earlier is not None:
+            report.already_imported = True
+            report.already_recorded = len(readout.games)
+            report.notes.append(f"this file was imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
+                                f"(as {earlier.file_name}): nothing to add")
+            return report
+        _record(session, name, readout.games, undatable, register_players, ids == "fide",
+                report, progress)
+        # one problem per line and message (a TRF event's games share the line of record 052)
+        report.problems = sorted(dict.fromkeys(report.problems),
+                                 key=lambda p: (p.line or 0, p.severity != "error"))
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
+        session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
+                                 games=report.recorded, players=len(report.players_registered)))
     return report
 
 
-def _record(session: Session, name: str, games: list[PgnGame], undatable: set[int],
-            register_players: bool, report: ImportReport) -> None:
+def _check_dates(name: str, games: list[FileGame], today: dt.date,
+                 report: ImportReport) -> set[int]:
+    """Refuse future dates (errors; returns those games' ids); warn once per period before
+    2022 that its games are recorded and never rated."""
+    undatable: set[int] = set()
+    warned: set[Period] = set()
+    for g in games:
+        period = Period.of(g.date)
+        line, where = g.where("date")
+        if g.date > today:
+            undatable.add(id(g))
+            report.problems.append(Problem(name, line, where, f"{g.date} is in the future "
+                                           f"(today is {today})"))
+        elif period < FIRST_RATED_PERIOD and period not in warned:
+            warned.add(period)
+            report.problems.append(Problem(
+                name, line, where, f"{g.date}: games before {FIRST_RATED_PERIOD} are recorded in "
+                "their period, which is never rated (the ledger implements FIDE's rule editions "
+                "from 1 January 2022 on)", severity="warning"))
+    return undatable
+
+
+def _record(session: Session, name: str, games: list[FileGame], undatable: set[int],
+            register_players: bool, use_ids: bool, report: ImportReport,
+            progress: Progress | None) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any)."""
-    matcher = _Matcher(session, name, register_players, report)
-    paired = [(g, matcher.find(g, "white"), matcher.find(g, "black")) for g in games]
-    by_event: dict[str | None, list[tuple[PgnGame, Player, Player]]] = defaultdict(list)
+    matcher = _Matcher(session, name, register_players, use_ids, report)
+    total = len(games)
+    paired: list[tuple[FileGame, Player | None, Player | None]] = []
+    for done, g in enumerate(games, start=1):
+        start = g.event_start or g.date
+        paired.append((g, matcher.find(g.white, start), matcher.find(g.black, start)))
+        if progress is not None and done % 1000 == 0:
+            progress(done // 2, total)
+    by_event: dict[str | None, list[Paired]] = defaultdict(list)
     for g, w, b in paired:
-        if w is None or b is None or g.line in undatable:
+        if w is None or b is None or id(g) in undatable:
             continue
         if w.id == b.id:
-            report.problems.append(Problem(name, g.line_of("Black"), "Black", f"White and Black are the same "
+            line, where = g.black.where("name")
+            report.problems.append(Problem(name, line, where, f"White and Black are the same "
                                            f"ledger player, {b.name} (#{b.id})"))
             continue
         by_event[g.event].append((g, w, b))
     last_closed = last_closed_period(session)
+    recorded: list[Paired] = []
     for event_name, event_games in by_event.items():
         dates = [g.date for g, _, _ in event_games]
-        starts = [g.event_date for g, _, _ in event_games if g.event_date is not None]
-        start, end = (min(starts) if starts else min(dates)), max(dates)
+        starts = [g.event_start for g, _, _ in event_games if g.event_start is not None]
+        ends = [g.event_end for g, _, _ in event_games if g.event_end is not None]
+        start, end = (min(starts) if starts else min(dates)), max(dates + ends)
         event = None
         if event_name is not None:
             event = find_event(session, event_name, start, end, exact_start=bool(starts))
@@ -166,91 +273,120 @@ def _record(session: Session, name: str, games: list[PgnGame], undatable: set[in
         if not fresh:
             continue
         if event_name is None:
-            late = [x for x in fresh if _closed(Period.of(x[0].date), last_closed)]
+            late = [x for x in fresh if is_closed(Period.of(x[0].date), last_closed)]
             if late:
                 _closed_errors(name, late, last_closed, report)
                 continue
             _add_games(session, name, None, None, fresh, report)
+            recorded.extend(fresh)
             continue
-        if _closed(Period.of(max(end, event.end_date if event else end)), last_closed):
+        if is_closed(Period.of(max(end, event.end_date if event else end)), last_closed):
             _closed_errors(name, fresh, last_closed, report)
             continue
         event, period = place_in_event(session, event_name, start, end,
-                                       site=event_games[0][0].site, source=name,
+                                       site=event_games[0][0].site, source=name[-500:],
                                        exact_start=bool(starts), notes=report.notes)
+        _describe(event, event_games[0][0])
         _add_games(session, name, event.id, period, fresh, report)
-    _cross_check_ratings(session, name, [x for x in paired if x[0].line not in undatable], report)
+        recorded.extend(fresh)
+        if progress is not None:
+            progress(total // 2 + len(recorded) // 2, total)
+    _rating_checks(session, name, paired, recorded, report)
 
 
-def _closed(period: Period, last_closed: Period | None) -> bool:
-    return last_closed is not None and period <= last_closed
+def _describe(event: Event, g: FileGame) -> None:
+    """Fill the event's details from the file where the ledger has none yet."""
+    d = g.details
+    if d is None:
+        return
+    for attr, value in (("city", d.city), ("federation", d.federation), ("arbiter", d.arbiter),
+                        ("time_control", d.time_control), ("rounds", d.rounds)):
+        if getattr(event, attr) is None and value is not None:
+            setattr(event, attr, value[:200] if isinstance(value, str) else value)
 
 
 def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
-                   games: list[tuple[PgnGame, Player, Player]],
-                   report: ImportReport) -> list[tuple[PgnGame, Player, Player]]:
-    """The games not yet in the ledger; a recorded one with another result is an error."""
-    fresh, seen = [], dict(known)
+                   games: list[Paired], report: ImportReport) -> list[Paired]:
+    """The games not yet in the ledger; a recorded one with another result is an error that
+    shows both."""
+    fresh = []
+    seen: dict[GameKey, tuple[str, bool, int | None]] = {
+        key: (g.result, g.played, g.id) for key, g in known.items()}
     for g, w, b in games:
-        old = seen.get(game_key(event_id, g.round, w.id, b.id, g.date))
+        key = game_key(event_id, g.round, w.id, b.id, g.date)
+        old = seen.get(key)
         if old is None:
             fresh.append((g, w, b))
-            seen[game_key(event_id, g.round, w.id, b.id, g.date)] = Game(
-                result=g.result.value, played=g.played, id=None)
-        elif old.result != g.result.value or old.played != g.played:
-            where = f"game {old.id}" if old.id is not None else "earlier in the file"
+            seen[key] = (g.result.value, g.played, None)
+        elif old[:2] != (g.result.value, g.played):
+            where = f"game {old[2]}" if old[2] is not None else "earlier in the file"
+            line, field_ = g.where("result")
             report.problems.append(Problem(
-                name, g.line_of("Result"), "Result", f"{w.name} v {b.name} round {g.round or '-'} is "
-                f"recorded as {old.result} ({where}); the file says {g.result.value}"))
+                name, line, field_, f"{w.name} v {b.name} round {g.round or '-'} is recorded as "
+                f"{_shown(*old[:2])} ({where}); the file says {_shown(g.result.value, g.played)}"))
         else:
             report.already_recorded += 1
     return fresh
 
 
-def _closed_errors(name: str, games: list[tuple[PgnGame, Player, Player]],
-                   last_closed: Period | None, report: ImportReport) -> None:
+def _shown(result: str, played: bool) -> str:
+    return result if played else f"{result} (less than one move)"
+
+
+def _closed_errors(name: str, games: list[Paired], last_closed: Period | None,
+                   report: ImportReport) -> None:
     for g, _, _ in games:
-        report.problems.append(Problem(name, g.line_of("Date"), "Date", f"{g.date} is in a closed period "
-                               f"(periods up to {last_closed} are closed)"))
+        line, where = g.where("date")
+        report.problems.append(Problem(name, line, where, f"{g.date} is in a closed period "
+                                       f"(periods up to {last_closed} are closed)"))
 
 
 def _add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
-               games: list[tuple[PgnGame, Player, Player]], report: ImportReport) -> None:
-    """Insert new games: in the event's period, or (no event) each in its own date's period."""
+               games: list[Paired], report: ImportReport) -> None:
+    """Insert new games (one multi-row INSERT): in the event's period, or (no event) each in its
+    own date's period."""
     rows = []
     for g, w, b in games:
         period = event_period or Period.of(g.date)
-        rows.append(Game(event_id=event_id, round=g.round, date=g.date, period=str(period),
+        rows.append(dict(event_id=event_id, round=g.round, date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
-                         source=f"{name}:{g.line}"))
+                         source=f"{name[-480:]}:{g.line}"))
         report.recorded += 1
         report.periods[str(period)] += 1
-        if not g.result.is_played:
-            report.not_rated["forfeit"] += 1
-        elif not g.played:
-            report.not_rated["less than one move"] += 1
-    session.add_all(rows)
-    session.flush()
+    if rows:
+        # Core INSERT of many rows (executemany): no ORM objects for games nobody reads back
+        session.execute(insert(cast(Table, Game.__table__)), rows)
 
 
-def _cross_check_ratings(session: Session, name: str,
-                         paired: list[tuple[PgnGame, Player | None, Player | None]],
-                         report: ImportReport) -> None:
-    """Warn where an Elo tag differs from the ledger's published rating (the ledger's is used)."""
-    registered = set(report.players_registered)
-    ids = [p.id for _, w, b in paired for p in (w, b) if p is not None]
-    histories = load_histories(session, ids, through=Period(9999, 12))
+def _rating_checks(session: Session, name: str,
+                   paired: list[tuple[FileGame, Player | None, Player | None]],
+                   recorded: list[Paired], report: ImportReport) -> None:
+    """Count the recorded games a close will rate (and why the others are not rated), and warn
+    where the file's rating differs from the ledger's published rating (the ledger's is used)."""
+    ids = {p.id for _, w, b in paired for p in (w, b) if p is not None}
+    histories = load_histories(session, sorted(ids), through=Period(9999, 12))
+    for g, w, b in recorded:
+        at = Period.of(g.event_start or g.date)
+        reason = not_rated_reason(RatedGame(
+            game_id=0, event_key=None, white_id=w.id, black_id=b.id,
+            white_rating=histories[w.id].rating(at), black_rating=histories[b.id].rating(at),
+            result=g.result, played=g.played))
+        if reason is None:
+            report.to_rate += 1
+        else:
+            report.not_rated[reason] += 1
+    fresh_names = set(report.players_registered)
     warned: set[tuple[int, int]] = set()
-    for g, w, b in paired:
-        for player, elo, tag in ((w, g.white_elo, "WhiteElo"), (b, g.black_elo, "BlackElo")):
-            if player is None or elo is None or player.name in registered:
+    for g, maybe_white, maybe_black in paired:
+        for someone, side in ((maybe_white, g.white), (maybe_black, g.black)):
+            if someone is None or side.rating is None or someone.name in fresh_names:
                 continue
-            at = Period.of(g.event_date or g.date)
-            ledger_rating = histories[player.id].rating(at)
-            if ledger_rating != elo and (player.id, elo) not in warned:
-                warned.add((player.id, elo))
+            ledger_rating = histories[someone.id].rating(Period.of(g.event_start or g.date))
+            if ledger_rating != side.rating and (someone.id, side.rating) not in warned:
+                warned.add((someone.id, side.rating))
+                line, where = side.where("rating")
                 report.problems.append(Problem(
-                    name, g.line_of(tag), tag, f"{player.name}: the file says {elo}, the ledger's "
-                    f"published rating is {ledger_rating or 'unrated'}; the ledger's is used",
-                    severity="warning"))
+                    name, line, where, f"{someone.name}: the file says {side.rating}, the "
+                    f"ledger's published rating is {ledger_rating or 'unrated'}; the ledger's is "
+                    "used", severity="warning"))
 

@@ -33,7 +33,7 @@ from ledger.rules.period import PeriodResult, rate_period
 from ledger.services.pools import load_pools
 from ledger.services.rated_games import load_rated_games
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period, load_histories
+from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,10 @@ class PeriodView:
 
 
 def _target_period(session: Session, named: Period | None) -> Period:
+    """The period to close: ``named``, or the earliest open one with games from 2022-01 on
+    (periods before ``FIRST_RATED_PERIOD`` are recorded, never rated, and never block a close)."""
     last = last_closed_period(session)
-    open_games = select(func.min(Game.period))
+    open_games = select(func.min(Game.period)).where(Game.period >= str(FIRST_RATED_PERIOD))
     if last is not None:
         open_games = open_games.where(Game.period > str(last))
     earliest = session.scalar(open_games)
@@ -112,7 +114,9 @@ def _target_period(session: Session, named: Period | None) -> Period:
     return named
 
 
-def _not_rated_reason(g: RatedGame) -> str | None:
+def not_rated_reason(g: RatedGame) -> str | None:
+    """Why a recorded game is not rated (``forfeit``, ``less than one move``, ``unrated player``:
+    FIDE B.02 §5.1, §8.3.1), or None when it is rated."""
     if not g.result.is_played:
         return "forfeit"
     if not g.played:
@@ -210,7 +214,7 @@ def _report(session: Session, target: Period, used: Edition, results: dict[int, 
                            {a.opponent_id: names[a.opponent_id][0] for a in r.games})
                for pid, r in results.items()]
     players.sort(key=lambda p: (-p.result.rating_after, p.name))
-    not_rated = Counter(reason for g in games if (reason := _not_rated_reason(g)) is not None)
+    not_rated = Counter(reason for g in games if (reason := not_rated_reason(g)) is not None)
     report = CloseReport(str(target), used.value, dry_run, players, len(games), not_rated)
     report.initial = sorted((NewlyRated(pid, names[pid][0], pool, ir)
                              for pid, (pool, ir) in initial.items()),

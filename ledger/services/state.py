@@ -26,6 +26,7 @@ from ledger.db.models import (
 )
 from ledger.domain import Period, PlayerState
 from ledger.rules.activity import is_inactive
+from ledger.rules.editions import Edition
 
 _BEGINNING = (0, 0)
 
@@ -139,6 +140,17 @@ def first_closed_period(session: Session) -> Period | None:
     """The earliest closed period, or None."""
     first = session.scalar(select(func.min(RatingPeriod.period)))
     return Period.parse(first) if first else None
+
+
+#: The first period the ledger can rate: the first rule edition it implements (2022-01). Games of
+#: earlier periods (old tournament files) are recorded, and their periods are never rated.
+FIRST_RATED_PERIOD = Period.of(min(e.effective for e in Edition))
+
+
+def is_closed(period: Period, last_closed: Period | None) -> bool:
+    """True when ``period`` is closed: at or before ``last_closed``. A period before
+    ``FIRST_RATED_PERIOD`` is never closed (never rated), so old games can always be recorded."""
+    return period >= FIRST_RATED_PERIOD and last_closed is not None and period <= last_closed
 
 
 def last_closed_period(session: Session) -> Period | None:

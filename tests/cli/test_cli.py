@@ -172,13 +172,13 @@ def test_import_rejected_exits_3(runner: CliRunner, two_players: str, tmp_path: 
     assert json.loads(listed.stdout)["games"] == []
 
 
-def test_import_of_a_non_pgn_file_is_usage_error(runner: CliRunner, db: str,
+def test_import_of_a_file_of_no_known_format_is_usage_error(runner: CliRunner, db: str,
                                                 tmp_path: Path) -> None:
     other = tmp_path / "games.txt"
     other.write_text("not a pgn\n", encoding="utf-8")
     result = run(runner, "--db", db, "import", str(other))
     assert result.exit_code == 2
-    assert ".pgn" in stderr_of(result)
+    assert "--format pgn|trf|csv" in stderr_of(result)
 
 
 def test_database_path_that_is_a_directory_is_a_clean_error(runner: CliRunner,

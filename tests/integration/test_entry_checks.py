@@ -85,7 +85,9 @@ def test_march_2024_raise_is_a_row_of_its_own_in_history(engine: Engine) -> None
     assert [r.rating_after for r in right] == [1972, 1983]
 
 
-def test_import_refuses_dates_it_could_never_rate(engine: Engine, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_import_refuses_future_dates_and_warns_before_2022(engine: Engine, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A future date is an error; a date before 2022 only a warning (README: games before 2022
+    are recorded, their period never rated)."""
     from ledger.errors import ImportRejected
     from ledger.services.imports import import_pgn
 
@@ -98,8 +100,8 @@ def test_import_refuses_dates_it_could_never_rate(engine: Engine, tmp_path) -> N
     with pytest.raises(ImportRejected) as rejected:
         import_pgn(engine, str(pgn), today=dt.date(2026, 11, 30))
     # each game is 9 lines; the Date tag is its 2nd line: lines 2 and 11
-    assert [(p.line, p.field) for p in rejected.value.problems if p.severity == "error"] == [
-        (2, "Date"), (11, "Date")]
-    assert "2022" in rejected.value.problems[0].message
+    assert [(p.line, p.field, p.severity) for p in rejected.value.problems] == [
+        (2, "Date", "warning"), (11, "Date", "error")]
+    assert "never rated" in rejected.value.problems[0].message
     assert "future" in rejected.value.problems[1].message
     assert list_games(engine) == []

@@ -43,6 +43,17 @@ def _populate_0001(conn: Connection) -> None:
         " '2026-01-10 00:00:00')"))
 
 
+def _populate_0002(conn: Connection) -> None:
+    """As 0001, with the event details a TRF header gives and the record of an imported file."""
+    _populate_0001(conn)
+    conn.execute(text(
+        "UPDATE events SET city = 'Kilkenny', federation = 'IRL', arbiter = 'A. Arbiter', "
+        "time_control = '90 min + 30 s', rounds = 6 WHERE id = 1"))
+    conn.execute(text(
+        "INSERT INTO imported_files (sha256, file_name, format, imported_at, games, players) "
+        "VALUES ('" + "ab" * 32 + "', 'upgrade.trf', 'trf', '2026-01-11 00:00:00', 1, 2)"))
+
+
 def _populate_0003(conn: Connection) -> None:
     """Revision 0003 adds title columns on players and the FIDE list ratings: the 0001 facts,
     a woman's title, and a list rating kept for comparison (not a rating the ledger uses)."""
@@ -78,6 +89,7 @@ def _populate_0004(conn: Connection) -> None:
 
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
+                                                     "0002": _populate_0002,
                                                      "0003": _populate_0003,
                                                      "0004": _populate_0004}
 

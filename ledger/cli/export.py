@@ -1,0 +1,32 @@
+"""``ledger export``: write ledger data in other programs' formats (TRF-16 for an event)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.cli import render
+from ledger.cli.app import _run, reports_errors
+from ledger.services import exports
+
+export_app: typer.Typer = typer.Typer(help="Write ledger data as files other programs read.",
+                                      no_args_is_help=True)
+
+
+@export_app.command("trf")
+@reports_errors
+def export_trf(
+    ctx: typer.Context,
+    event: Annotated[str, typer.Option("--event", help="The event: its name or #ID.")],
+    output: Annotated[Path | None, typer.Option(
+        "--output", help="Write to this file (default: standard output).", dir_okay=False)] = None,
+) -> None:
+    """Write an event as a TRF-16 file (FIDE Tournament Report File)."""
+    text = _run(ctx, exports.export_trf, event)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    output.write_text(text, encoding="utf-8")
+    render.say(f"{output}: event {event!r} written as TRF-16")

@@ -1,0 +1,37 @@
+"""A Rich progress bar for long imports: shown on a terminal only, for files over a few thousand
+lines, and never with ``--quiet``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+#: Files with more lines than this get a progress bar.
+PROGRESS_LINES = 3000
+
+
+def _lines(path: Path) -> int:
+    with open(path, "rb") as handle:
+        return sum(chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
+                   for chunk in iter(lambda: handle.read(1 << 20), b""))
+
+
+@contextmanager
+def import_progress(path: Path, quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """Yield a ``progress(done, total)`` callback drawing a bar on stderr, or None when the bar is
+    not wanted (``quiet``, stdout not a terminal, or a file of ``PROGRESS_LINES`` lines or fewer)."""
+    if quiet or not sys.stdout.isatty() or _lines(path) <= PROGRESS_LINES:
+        yield None
+        return
+    with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  transient=True) as bar:
+        task = bar.add_task("import", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update

@@ -1,0 +1,123 @@
+"""Read a CSV file of games (a club's spreadsheet) into common records plus problems (pure).
+
+The header row names the columns, in any order: ``date,white,black,result`` are required;
+``event,round,white_fide_id,black_fide_id`` are optional. ``date`` is ``YYYY-MM-DD``; ``result``
+takes the codes of ``ledger game add`` (``1-0``, ``0-1``, ``1/2-1/2`` or ``½-½``, forfeits
+``+/-``, ``-/+``, ``-/-``: recorded, never rated). Fields are read as RFC 4180 text (Python's
+``csv`` module): a name that starts with ``=``, ``+``, ``-`` or ``@`` is a name, never a formula.
+The file is UTF-8 (a byte-order mark, as spreadsheets write, is dropped).
+
+>>> readout = read_csv("games.csv", b"date,white,black,result\\n2025-11-05,=Player A,@Player B,1-0\\n")
+>>> [(g.white.name, g.black.name, g.result.value) for g in readout.games]
+[('=Player A', '@Player B', '1-0')]
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+
+from ledger.domain import Result
+from ledger.errors import InvalidInput, Problem
+from ledger.formats.records import FileGame, FilePlayer, Readout, Where, line_at
+
+__all__ = ["COLUMNS", "REQUIRED", "read_csv"]
+
+REQUIRED = ("date", "white", "black", "result")
+COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_ID = re.compile(r"[0-9]{1,11}")
+
+
+def read_csv(path: str, raw: bytes) -> Readout:
+    """Read a CSV file's bytes (``path`` is only copied into problems). Never raises: a row with
+    a fault gives an error on its 1-based line and column name and no game."""
+    problems: list[Problem] = []
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = line_at(raw, exc.start)
+        return Readout([], [Problem(path, line, "encoding", "not UTF-8 text; save the file as "
+                                    "UTF-8 (CSV UTF-8 in a spreadsheet)")])
+    text = text.replace("\x00", "")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=False)
+    games: list[FileGame] = []
+    rows = 0
+    try:
+        header = next(reader, None)
+        if header is None:
+            return Readout([], [])
+        names = [h.strip().lower() for h in header]
+        missing = [c for c in REQUIRED if c not in names]
+        unknown = [h for h in names if h not in COLUMNS]
+        if missing or unknown:
+            message = "; ".join(
+                ([f"missing {', '.join(missing)}"] if missing else [])
+                + ([f"unknown column {', '.join(map(repr, unknown))}"] if unknown else []))
+            return Readout([], [Problem(path, 1, "header", f"{message}: the header is "
+                                        f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]")])
+        line = reader.line_num
+        for row in reader:
+            start, line = line + 1, reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            rows += 1
+            if len(row) != len(names):
+                problems.append(Problem(path, start, "row", f"{len(row)} fields where the header "
+                                        f"has {len(names)}: quote a value holding a comma"))
+                continue
+            game = _game(path, start, dict(zip(names, row, strict=True)), problems)
+            if game is not None:
+                games.append(game)
+    except csv.Error as exc:
+        problems.append(Problem(path, reader.line_num, "csv", f"not CSV: {exc}"))
+    return Readout(games, problems, games_in_file=rows)
+
+
+def _game(path: str, line: int, row: dict[str, str], problems: list[Problem]) -> FileGame | None:
+    before = len(problems)
+
+    def err(column: str, message: str) -> None:
+        problems.append(Problem(path, line, column, message))
+
+    date_text = row["date"].strip()
+    day = None
+    if _DATE.fullmatch(date_text):
+        try:
+            day = dt.date.fromisoformat(date_text)
+        except ValueError:
+            day = None
+    if day is None:
+        err("date", f"{date_text!r} is not a date; write YYYY-MM-DD")
+    result = None
+    try:
+        result = Result.parse(row["result"])
+    except InvalidInput as exc:
+        err("result", str(exc).removeprefix("result: "))
+    players = []
+    for side in ("white", "black"):
+        name = row[side].strip()
+        if not name:
+            err(side, "no player name")
+        id_text = row.get(f"{side}_fide_id", "").strip()
+        fide_id = None
+        if id_text:
+            if _ID.fullmatch(id_text) and int(id_text) > 0:
+                fide_id = int(id_text)
+            else:
+                err(f"{side}_fide_id", f"{id_text!r} is not a FIDE id")
+        at: dict[str, Where] = {"name": (line, side), "fide_id": (line, f"{side}_fide_id")}
+        players.append(FilePlayer(name=name, at=at, fide_id=fide_id))
+    for column, limit in (("event", 200), ("round", 20)):
+        if len(row.get(column, "").strip()) > limit:
+            err(column, f"{len(row[column].strip())} characters; at most {limit}")
+    if players[0].name and players[0].name.casefold() == players[1].name.casefold():
+        err("black", f"White and Black are the same player ({players[0].name!r})")
+    if len(problems) > before or day is None or result is None:
+        return None
+    return FileGame(line=line, white=players[0], black=players[1], date=day, result=result,
+                    event=row.get("event", "").strip() or None,
+                    round=row.get("round", "").strip() or None,
+                    at={"result": (line, "result"), "date": (line, "date")})

@@ -1,0 +1,120 @@
+"""The records every file format reads into: one game with its two players and its event.
+
+PGN (``ledger.formats.pgn``), TRF (``ledger.formats.trf``) and CSV (``ledger.formats.games_csv``)
+each turn a file into a :class:`Readout` of :class:`FileGame` values plus problems; the import
+service (``ledger.services.imports``) takes it from there, whatever the format. Pure values: no
+database, no I/O.
+
+Where a value came from is kept as a :data:`Where` (1-based line, field or column label), so that
+a problem found later (an unknown player, a rating that differs from the ledger's, a game recorded
+with another result) names the file's own line and field: a PGN tag (``WhiteElo``), a TRF column
+(``col 49-52 rating``) or a CSV column (``white``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ledger.domain import Result
+from ledger.errors import Problem
+
+__all__ = ["EventDetails", "FileGame", "FilePlayer", "Readout", "Where", "line_at"]
+
+#: (1-based line or None, field or column label) of a value in the file.
+Where = tuple[int | None, str]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class FilePlayer:
+    """A player as a file names them (one TRF ``001`` line, or one side of a PGN/CSV game).
+
+    - ``name``: as written; ``fide_id``, ``birth_year``, ``rating`` (published rating the file
+      gives; None when blank or 0: unrated), ``title`` (``GM`` ... ``WCM``), ``sex`` (``M``/``F``),
+      ``federation`` (three letters): None when the file does not say.
+    - ``at``: where each value stands, keyed ``name``, ``rating``, ``fide_id``, ``title``.
+
+    Compared by identity: the import service matches each object once (a TRF player line is one
+    object shared by all its games; a PGN game makes new objects for its two sides).
+    """
+
+    name: str
+    at: Mapping[str, Where]
+    fide_id: int | None = None
+    birth_year: int | None = None
+    rating: int | None = None
+    title: str | None = None
+    sex: str | None = None
+    federation: str | None = None
+
+    def where(self, key: str) -> Where:
+        """Line and field of ``key``; falls back to the name's place."""
+        return self.at.get(key) or self.at["name"]
+
+
+@dataclass(frozen=True, slots=True)
+class EventDetails:
+    """What a tournament file says about its event (TRF header records ``012`` ... ``122``, ``XXR``).
+
+    ``start``/``end`` are the event's dates; its games belong to the period of ``end``.
+    """
+
+    name: str
+    start: dt.date | None = None
+    end: dt.date | None = None
+    city: str | None = None
+    federation: str | None = None
+    arbiter: str | None = None
+    time_control: str | None = None
+    rounds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileGame:
+    """One game read from a file, result from White's point of view.
+
+    - ``line``: first line of the game (PGN: its first tag; TRF: White's ``001`` line; CSV: its
+      row); ``at``: places of ``result`` and ``date`` (keys), for problems.
+    - ``event``: the event's name (None: no event) and ``details`` when the file describes it;
+      ``event_start``/``event_end`` bound the event when the file gives them.
+    - ``date``: the game's date (TRF: its round date, else the event's end date).
+    - ``result`` and ``played`` (False: fewer than one move each, never rated, FIDE B.02 §5.1).
+    """
+
+    line: int
+    white: FilePlayer
+    black: FilePlayer
+    date: dt.date
+    result: Result
+    played: bool = True
+    event: str | None = None
+    round: str | None = None
+    site: str | None = None
+    event_start: dt.date | None = None
+    event_end: dt.date | None = None
+    details: EventDetails | None = None
+    at: Mapping[str, Where] = field(default_factory=dict)
+
+    def where(self, key: str) -> Where:
+        """Line and field of ``key`` (``result``, ``date``); else the game's first line."""
+        return self.at.get(key) or (self.line, key)
+
+
+@dataclass
+class Readout:
+    """A file read: its ``games`` (those without errors), ``games_in_file`` (with them),
+    ``players_in_file`` (TRF: every ``001`` line; else None), and every ``problems`` found (an
+    error keeps what it concerns out of ``games``; warnings do not)."""
+
+    games: list[FileGame]
+    problems: list[Problem]
+    games_in_file: int = 0
+    players_in_file: int | None = None
+
+
+def line_at(raw: bytes, offset: int) -> int:
+    """1-based line of byte ``offset`` in ``raw``, lines ending in CR, LF or CRLF (used to place
+    the first byte a decoder refused)."""
+    before = raw[:offset]
+    return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1

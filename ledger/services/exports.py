@@ -1,0 +1,126 @@
+"""Writing an event of the ledger as a TRF-16 file (``ledger export trf``): read only.
+
+The file holds the event's header (name, city, federation, dates, arbiter, time control, rounds,
+round dates in record ``132``) and one ``001`` line per player who has a game in the event:
+start ranks by published rating at the event's start (highest first, unrated last, then name),
+the rating in force then, and one round cell per round from the recorded games (TRF-16 codes:
+``1 = 0``; ``+ -`` forfeits; ``W D L`` games of less than one move).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter, defaultdict
+from decimal import Decimal
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Event, Game, Player
+from ledger.domain import Period, Result
+from ledger.errors import Ambiguous, InvalidInput, NotFound
+from ledger.formats.trf import TrfEvent, TrfPlayer, TrfRound, write_trf
+from ledger.services.session import transaction
+from ledger.services.state import load_histories
+
+#: (White's code, Black's code) for a result, played over the board and with less than one move.
+_CODES: dict[tuple[Result, bool], tuple[str, str]] = {
+    (Result.WHITE_WINS, True): ("1", "0"), (Result.DRAW, True): ("=", "="),
+    (Result.BLACK_WINS, True): ("0", "1"), (Result.WHITE_WINS, False): ("W", "L"),
+    (Result.DRAW, False): ("D", "D"), (Result.BLACK_WINS, False): ("L", "W"),
+}
+_FORFEITS = {Result.WHITE_FORFEIT_WIN: ("+", "-"), Result.BLACK_FORFEIT_WIN: ("-", "+"),
+             Result.DOUBLE_FORFEIT: ("-", "-")}
+_ROUND = re.compile(r"([0-9]{1,3})(?:\.[0-9]+)?")
+
+
+def _event(session: Session, ref: str) -> Event:
+    """The event ``ref`` names: ``#ID`` or its name (ignoring case; several: ``Ambiguous``)."""
+    text = ref.strip()
+    if text.startswith("#") and text[1:].isdigit():
+        found = session.get(Event, int(text[1:]))
+        if found is None:
+            raise NotFound(f"event: no event with id {text}")
+        return found
+    events = list(session.scalars(select(Event).where(func.lower(Event.name) == text.lower())
+                                  .order_by(Event.start_date)))
+    if not events:
+        raise NotFound(f"event: no event named {text!r}")
+    if len(events) > 1:
+        listed = "; ".join(f"#{e.id} (from {e.start_date})" for e in events)
+        raise Ambiguous(f"event: {text!r} names several events: {listed}; write #ID")
+    return events[0]
+
+
+def export_trf(engine: Engine, event_ref: str) -> str:
+    """TRF-16 text of the event ``event_ref`` (its name, ignoring case, or ``#ID``).
+
+    Raises ``NotFound``/``Ambiguous`` for the event, ``InvalidInput`` when a game's round is not
+    a round number (``3`` or ``3.1``), a player has two games in one round, or a value does not
+    fit its TRF columns (a name over 33 characters).
+    """
+    with transaction(engine, write=False) as session:
+        event = _event(session, event_ref)
+        games = list(session.scalars(select(Game).where(Game.event_id == event.id)
+                                     .order_by(Game.round, Game.id)))
+        ids = sorted({g.white_id for g in games} | {g.black_id for g in games})
+        players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
+        at = Period.of(event.start_date)
+        histories = load_histories(session, ids, through=at.previous())
+        ratings = {pid: histories[pid].rating(at) for pid in ids}
+        cells: dict[int, dict[int, TrfRound]] = defaultdict(dict)
+        points: Counter[int] = Counter()
+        round_dates: dict[int, dt.date] = {}
+        for g in games:
+            number = _round(g.round, g.id)
+            result = Result(g.result)
+            white_code, black_code = _FORFEITS.get(result) or _CODES[(result, g.played)]
+            for pid, opp, colour, code in ((g.white_id, g.black_id, "w", white_code),
+                                           (g.black_id, g.white_id, "b", black_code)):
+                if number in cells[pid]:
+                    raise InvalidInput(f"event: {players[pid].name} has two games in round "
+                                       f"{number}; a TRF file holds one per round")
+                cells[pid][number] = TrfRound(opp, colour, code)
+            points[g.white_id] += int(2 * result.white_score)  # half-points
+            points[g.black_id] += int(2 * result.black_score)
+            round_dates.setdefault(number, g.date)
+        order = sorted(ids, key=lambda pid: (-(ratings[pid] or -1), players[pid].name, pid))
+        rank = {pid: n for n, pid in enumerate(order, start=1)}
+        standing = sorted(ids, key=lambda pid: (-points[pid], rank[pid]))
+        place = {pid: n for n, pid in enumerate(standing, start=1)}
+        rounds = max((n for c in cells.values() for n in c), default=0)
+        trf_players = []
+        for pid in order:
+            p = players[pid]
+            row = tuple(_renumber(cells[pid].get(n), rank) for n in range(1, rounds + 1))
+            trf_players.append(TrfPlayer(
+                rank=rank[pid], name=p.name, sex=p.sex, title=p.title, rating=ratings[pid],
+                federation=p.federation, fide_id=p.fide_id,
+                birth=str(p.birth_year) if p.birth_year else None,
+                points=Decimal(points[pid]) / 2, place=place[pid], rounds=row))
+        trf_event = TrfEvent(
+            name=event.name, players=tuple(trf_players), city=event.city or event.site,
+            federation=event.federation, start=event.start_date, end=event.end_date,
+            arbiter=event.arbiter, time_control=event.time_control,
+            rounds=event.rounds or rounds or None,
+            round_dates=tuple(round_dates.get(n) for n in range(1, rounds + 1)))
+        try:
+            return write_trf(trf_event)
+        except ValueError as exc:
+            raise InvalidInput(f"event: {exc}") from None
+
+
+def _round(text: str | None, game_id: int) -> int:
+    match = _ROUND.fullmatch((text or "").strip())
+    if match is None or int(match.group(1)) == 0:
+        raise InvalidInput(f"event: game {game_id} has round {text!r}; TRF needs round numbers")
+    return int(match.group(1))
+
+
+def _renumber(cell: TrfRound | None, rank: dict[int, int]) -> TrfRound:
+    """A cell with the opponent's ledger id replaced by their start rank (blank: no game)."""
+    if cell is None:
+        return TrfRound(None, "", "")
+    return TrfRound(rank[cell.opponent] if cell.opponent else None, cell.colour, cell.result)
+
