@@ -245,7 +245,10 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
         render.error("a FIDE rating list needs --format fide-list, --list-date YYYY-MM-DD and "
                      "--pool standard|rapid|blitz")
         raise typer.Exit(2)
-    with list_import.progress_bar(quiet) as progress:
+    phases = {"reading": "reading the list", "recording": "matching and recording players"}
+    with import_progress(file, quiet or json_out) as update:
+        progress = ((lambda phase, done, total: update(done, total, phases.get(phase, phase)))
+                    if update is not None else None)
         report = _run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
                       dry_run=dry_run, progress=progress)
     list_import.list_import_report(report, json_out)

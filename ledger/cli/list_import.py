@@ -2,52 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from ledger.cli import render
 from ledger.services.fide_lists import ListImportReport
-from ledger.services.fide_lists import Progress as ProgressCallback
-
-#: Files with more lines than this get a progress bar (on a terminal, without --quiet).
-PROGRESS_FROM_LINES = 5000
-_PHASES = {"reading": "reading the list", "recording": "matching and recording players"}
-
-
-@contextmanager
-def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
-    """A ``progress(phase, done, total)`` callback drawing a Rich progress bar on stderr, or None
-    when ``quiet`` or stdout is not a terminal. The bar appears only for a list of more than
-    :data:`PROGRESS_FROM_LINES` lines, and is removed when the import ends."""
-    if quiet or not sys.stdout.isatty():
-        yield None
-        return
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   console=Console(stderr=True), transient=True)
-    tasks: dict[str, TaskID] = {}
-    big = False
-
-    def advance(phase: str, done: int, total: int) -> None:
-        nonlocal big
-        big = big or (phase == "reading" and total > PROGRESS_FROM_LINES)
-        if not big:
-            return
-        if not tasks:
-            bar.start()
-        if phase not in tasks:
-            tasks[phase] = bar.add_task(_PHASES.get(phase, phase), total=total)
-        bar.update(tasks[phase], completed=done, total=total)
-
-    try:
-        yield advance
-    finally:
-        if tasks:
-            bar.stop()
 
 
 def _report_dict(r: ListImportReport) -> dict[str, Any]:

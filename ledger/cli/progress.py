@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 #: Files with more lines than this get a progress bar.
@@ -21,17 +22,18 @@ def _lines(path: Path) -> int:
 
 
 @contextmanager
-def import_progress(path: Path, quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """Yield a ``progress(done, total)`` callback drawing a bar on stderr, or None when the bar is
-    not wanted (``quiet``, stdout not a terminal, or a file of ``PROGRESS_LINES`` lines or fewer)."""
+def import_progress(path: Path, quiet: bool) -> Iterator[Callable[..., None] | None]:
+    """Yield a ``progress(done, total, phase=None)`` callback drawing a bar on stderr (``phase``,
+    when given, names what is being done), or None when the bar is not wanted (``quiet``, stdout
+    not a terminal, or a file of ``PROGRESS_LINES`` lines or fewer). Every import uses it."""
     if quiet or not sys.stdout.isatty() or _lines(path) <= PROGRESS_LINES:
         yield None
         return
-    with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=True) as bar:
-        task = bar.add_task("import", total=None)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("importing", total=None)
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        def update(done: int, total: int, phase: str | None = None) -> None:
+            bar.update(task, completed=done, total=total, description=phase or "importing")
 
         yield update

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from ledger.cli import list_import
 from ledger.cli.app import app
+from ledger.cli.progress import PROGRESS_LINES, import_progress
 
 
 @pytest.fixture
@@ -140,21 +140,14 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_progress_bar_only_on_a_terminal_and_without_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
-    with list_import.progress_bar(quiet=True) as progress:
-        assert progress is None
-    monkeypatch.setattr(sys, "stdout", io.StringIO())
-    with list_import.progress_bar(quiet=False) as progress:
-        assert progress is None  # stdout is not a terminal
+def test_the_progress_bar_names_the_phase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FIDE list uses the same bar as every import; the phase it is in is shown."""
+    big = tmp_path / "big.txt"
+    big.write_text("x\n" * (PROGRESS_LINES + 1), encoding="utf-8")
     monkeypatch.setattr(sys, "stdout", _Terminal())
     err = _Terminal()
     monkeypatch.setattr(sys, "stderr", err)
-    with list_import.progress_bar(quiet=False) as progress:
+    with import_progress(big, quiet=False) as progress:
         assert progress is not None
-        progress("reading", 1000, 1200)  # a short list: no bar
-        assert err.getvalue() == ""
-    with list_import.progress_bar(quiet=False) as progress:
-        assert progress is not None
-        progress("reading", 6000, 6000)  # over PROGRESS_FROM_LINES lines: a bar on stderr
-        progress("recording", 3000, 5999)
+        progress(3000, 5999, "matching and recording players")
     assert "matching and recording players" in err.getvalue()
