@@ -19,6 +19,10 @@ CP1252 (or Latin-1, which never fails) with a warning. Nothing here raises on ba
 is a :class:`~ledger.errors.Problem` (file, 1-based line, field with its 1-based column for TXT,
 message, severity). A player line with an error is left out of :attr:`FideListReadout.players`.
 
+A blank ID is a player without a FIDE id (FIDE's own lists always print one; the ledger's TXT
+list leaves it blank for a club player without one); a malformed ID stays an error, and so does
+a second line without FIDE id whose name and birth year do not tell it from an earlier one.
+
 >>> text = ("ID Number      Name            Fed Sex Tit  WTit OTit  may13 Gms K  B-day Flag\\n"
 ...         "5500222        Abbes, Ali      TUN M   CM   FI         2075  8   20 1973      \\n")
 >>> readout = read_fide_list(text.encode(), "may13.txt", pool="blitz")
@@ -99,7 +103,9 @@ class ListPlayer:
     """One player of a FIDE rating list, with the rating of one pool.
 
     - ``line``: 1-based line of the player's TXT line or ``<player>`` element.
-    - ``fide_id`` (int > 0), ``name`` (blanks tidied: ``"Orr  ,  Mark"`` -> ``"Orr, Mark"``).
+    - ``fide_id`` (int > 0; None when the ID column is blank: a player without a FIDE id, as
+      the ledger's own TXT list prints one).
+    - ``name`` (blanks tidied: ``"Orr  ,  Mark"`` -> ``"Orr, Mark"``).
     - ``federation`` (three capitals), ``sex`` (``M``/``F``), ``title`` (one of :data:`TITLES`;
       short forms ``WC``, ``WF``, ``g`` ... expanded), ``w_title``, ``foa_title``, ``o_title``
       (arbiter, trainer and organiser titles, as printed: ``IA,FT``): None when blank.
@@ -110,7 +116,7 @@ class ListPlayer:
     """
 
     line: int
-    fide_id: int
+    fide_id: int | None
     name: str
     federation: str | None
     sex: str | None
@@ -278,7 +284,7 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
     after_name = [c for c in columns if c.start > by_key["name"].start]
     reach = min(after_name, key=lambda c: c.start) if after_name else by_key["name"]
     players: list[ListPlayer] = []
-    seen: dict[int, int] = {}
+    seen = _Seen()
     for i in range(first + 1, total):
         if progress is not None and (i + 1) % _PROGRESS_EVERY == 0:
             progress(i + 1, total)
@@ -316,8 +322,28 @@ def _in_line_order(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.line or 0, p.severity != ERROR))
 
 
+@dataclass
+class _Seen:
+    """The players read so far: FIDE id -> line, and those without a FIDE id by name."""
+
+    lines: dict[int, int] = field(default_factory=dict)
+    without_id: dict[str, list[ListPlayer]] = field(default_factory=dict)
+
+    def add(self, player: ListPlayer) -> None:
+        if player.fide_id is not None:
+            self.lines[player.fide_id] = player.line
+        else:
+            self.without_id.setdefault(player.name.casefold(), []).append(player)
+
+    def twin(self, name: str, birth_year: int | None) -> ListPlayer | None:
+        """A player without FIDE id read before with the same name (ignoring case) and a birth
+        year that does not tell them apart (the same, or either unknown), or None."""
+        return next((p for p in self.without_id.get(name.casefold(), [])
+                     if birth_year is None or p.birth_year in (None, birth_year)), None)
+
+
 def _add_player(file: str, line: int, cells: Mapping[str, _Cell], players: list[ListPlayer],
-                seen: dict[int, int], problems: list[Problem]) -> None:
+                seen: _Seen, problems: list[Problem]) -> None:
     """Check one record's cells; append the player, or its problems."""
     errors: list[Problem] = []
 
@@ -339,10 +365,8 @@ def _add_player(file: str, line: int, cells: Mapping[str, _Cell], players: list[
             return None
         return int(value)
 
-    fide_id = number("fide_id", 10, "a FIDE id")
-    if fide_id is None and not errors:
-        fail("fide_id", "no FIDE id")
-    elif fide_id is not None and not 0 < fide_id <= MAX_FIDE_ID:
+    fide_id = number("fide_id", 10, "a FIDE id")  # blank: a player without a FIDE id
+    if fide_id is not None and not 0 < fide_id <= MAX_FIDE_ID:
         fail("fide_id", f"{fide_id} is not a FIDE id")
     name = _COMMA.sub(", ", " ".join(text("name").split()))
     if not any(ch.isalpha() for ch in name):
@@ -377,17 +401,27 @@ def _add_player(file: str, line: int, cells: Mapping[str, _Cell], players: list[
     flag = text("flag") or None
     if flag is not None and not _FLAG.fullmatch(flag):
         fail("flag", f"{flag!r} is not a list flag (i, w, wi ...)")
-    if fide_id is not None and fide_id in seen and not errors:
-        fail("fide_id", f"FIDE id {fide_id} is on line {seen[fide_id]} already")
-    if errors or fide_id is None:
+    if fide_id is not None and fide_id in seen.lines and not errors:
+        fail("fide_id", f"FIDE id {fide_id} is on line {seen.lines[fide_id]} already")
+    if fide_id is None and not errors:
+        twin = seen.twin(name, birth_year)
+        if twin is not None:
+            fail("fide_id", f"no FIDE id, and {name} (born {_year(birth_year)}) on line {twin.line} "
+                 f"(born {_year(twin.birth_year)}) has none either: the two cannot be told apart")
+    if errors:
         problems.extend(errors)
         return
-    seen[fide_id] = line
-    players.append(ListPlayer(
+    player = ListPlayer(
         line=line, fide_id=fide_id, name=name, federation=federation, sex=sex, title=title,
         w_title=w_title, o_title=o_title, foa_title=foa_title, rating=rating or None,
         games=games, k=k, birth_year=birth_year, flag=flag,
-        fields={key: cell.label for key, cell in cells.items()}))
+        fields={key: cell.label for key, cell in cells.items()})
+    seen.add(player)
+    players.append(player)
+
+
+def _year(year: int | None) -> str:
+    return "?" if year is None else str(year)
 
 
 def _title(value: str, allowed: tuple[str, ...], key: str,
@@ -462,7 +496,7 @@ def _read_xml(data: bytes, file: str, pool: Pool, progress: Progress | None) -> 
                                 "<playerslist>: not a FIDE XML rating list"))
         return FideListReadout(file, "unreadable", [], problems, lines)
     players: list[ListPlayer] = []
-    seen: dict[int, int] = {}
+    seen = _Seen()
     prefix = _XML_POOL_PREFIX[pool]
     wanted = dict(_XML_IDENTITY) | {f"{prefix}{what}": what for what in ("rating", "games", "k")}
     has_foa = False

@@ -7,7 +7,8 @@ its header token starts (0-based): ``ID Number`` 0, ``Name`` 15, ``Fed`` 76, ``S
 1 December 2026), ``Gms`` 115, ``K`` 119, ``B-day`` 122, ``Flag`` 128. Values are left-aligned and
 padded with spaces, so a tool that reads FIDE lists by their header reads this one.
 
-Departures a reader may notice: ``ID Number`` is blank for a player without a FIDE id; ``OTit``
+Departures a reader may notice: ``ID Number`` is blank for a player without a FIDE id (the
+ledger's FIDE-list import, ``formats.fide_list``, reads a blank ID as exactly that); ``OTit``
 (arbiter and trainer titles) is always blank, as the ledger does not record them; a name longer than
 60 characters is cut to 60 and control characters in it become spaces, so every line keeps its
 columns. ``Flag`` is ``w`` for a woman and ``i`` for an inactive player (``wi`` both), as FIDE

@@ -2,9 +2,11 @@
 
 FIDE's list is FIDE's own record of its players, so the import registers the players the ledger
 does not know and brings the identity of the ones it knows up to date (name, federation, sex,
-titles, birth year, FIDE id), reporting every change. Each player's published rating on the list,
-with games and K as printed, goes into ``list_ratings`` for comparison only: the ledger derives K
-by its own rules (FIDE B.02 §8.3.3; a list's K can be 0 or out of date).
+titles, birth year, FIDE id), reporting every change. A line without a FIDE id (the ledger's own
+TXT list prints one for a club player) is matched by name and birth year, and registered without
+one when unknown. Each player's published rating on the list, with games and K as printed, goes
+into ``list_ratings`` for comparison only: the ledger derives K by its own rules (FIDE B.02
+§8.3.3; a list's K can be 0 or out of date).
 
 A standard list (the pool the ledger rates) also gives the ledger a published rating, in force from
 the period of the list date (a list dated 2013-05-01 is in force for period 2013-05), for every
@@ -201,7 +203,7 @@ class _Import:
         rivals = [q for q in self.by_name[_name_key(p.name)]
                   if born is None or q.birth_year is None or q.birth_year == born]
         if len(rivals) > 1:
-            lines = "; ".join(f"line {q.line} (FIDE {q.fide_id}, born {q.birth_year or '?'})"
+            lines = "; ".join(f"line {q.line} (FIDE {q.fide_id or '-'}, born {q.birth_year or '?'})"
                               for q in rivals)
             return Match(error=f"{found.player.name} (#{found.player.id}, no FIDE id) could be any "
                                f"of {lines}: give the ledger player a FIDE id",
@@ -212,7 +214,9 @@ class _Import:
         """Register the players the ledger does not know, as ``players.register`` does but with
         one INSERT per table for the batch (a full FIDE list has over a million players), with
         the rating they bring in force from the list's period (standard lists; unrated
-        otherwise), prior games unknown. Returns their new list_ratings rows."""
+        otherwise), prior games unknown. Players without a FIDE id (rare: a club's own list)
+        are inserted one by one, the database giving each id. Returns their new list_ratings
+        rows."""
         new: list[tuple[ListPlayer, NewPlayer]] = []
         for p in unknown:
             person = NewPlayer(name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
@@ -227,19 +231,26 @@ class _Import:
             new.append((p, person))
         if not new:
             return []
-        self.session.execute(insert(Player), [
-            {"name": person.name, "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
-             "federation": p.federation, "title": p.title, "w_title": p.w_title,
-             "o_title": p.o_title, "foa_title": p.foa_title} for p, person in new])
-        # every new player has a FIDE id of their own: read the ids back by it
+        values = {p.line: {"name": person.name, "fide_id": p.fide_id, "birth_year": p.birth_year,
+                           "sex": p.sex, "federation": p.federation, "title": p.title,
+                           "w_title": p.w_title, "o_title": p.o_title, "foa_title": p.foa_title}
+                  for p, person in new}
+        # those with a FIDE id: one INSERT, the ids read back by FIDE id
+        with_id = [p for p, _ in new if p.fide_id is not None]
+        if with_id:
+            self.session.execute(insert(Player), [values[p.line] for p in with_id])
         ids: dict[int | None, int] = {}
-        for start in range(0, len(new), _IDS_PER_QUERY):
-            fide_ids = [p.fide_id for p, _ in new[start:start + _IDS_PER_QUERY]]
+        for start in range(0, len(with_id), _IDS_PER_QUERY):
+            fide_ids = [p.fide_id for p in with_id[start:start + _IDS_PER_QUERY]]
             ids.update((fide_id, pid) for pid, fide_id in self.session.execute(
                 select(Player.id, Player.fide_id).where(Player.fide_id.in_(fide_ids))))
         entries, rows = [], []
         for p, person in new:
-            player_id = ids[p.fide_id]
+            if p.fide_id is not None:
+                player_id = ids[p.fide_id]
+            else:  # no FIDE id to read it back by: the database returns the new id
+                player_id = self.session.execute(
+                    insert(Player).values(values[p.line]).returning(Player.id)).scalar_one()
             rating = person.rating
             entries.append({"player_id": player_id, "effective_from": str(self.period),
                             "rating": rating, "prior_games": None,
