@@ -18,11 +18,10 @@ from sqlalchemy import Engine, or_
 
 from ledger.db.models import Game
 from ledger.domain import KReason, Period, RatedGame, Result
-from ledger.errors import InvalidInput
+from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition, edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.rules.period import PeriodResult, rate_period
-from ledger.services.games import check_open
 from ledger.services.players import resolve
 from ledger.services.rated_games import load_rated_games
 from ledger.services.session import transaction
@@ -105,7 +104,10 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         a, b = resolve(session, player, "player"), resolve(session, opponent, "opponent")
         if a.id == b.id:
             raise InvalidInput(f"opponent: {b.name} cannot play themselves")
-        check_open(target, last_closed_period(session), f"period {target}")
+        last = last_closed_period(session)
+        if last is not None and target <= last:
+            raise PeriodError(f"period: {target} is closed (periods up to {last} are closed); "
+                              f"a what-if needs an open period, e.g. {last.next()}")
         both = (a.id, b.id)
         names = {a.id: a.name, b.id: b.name}
         loaded, histories = load_rated_games(

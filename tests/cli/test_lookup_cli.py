@@ -232,7 +232,10 @@ def test_whatif_unrated_and_refusals(runner: CliRunner, club: str) -> None:
     assert unknown.exit_code == 1 and "Nobody, Here" in unknown.stderr
     ok(runner, club, "period", "close", "2025-11")
     closed = run(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period", "2025-11")
-    assert closed.exit_code == 1 and "closed" in closed.stderr
+    assert closed.exit_code == 1 and closed.stdout == ""
+    assert closed.stderr.strip() == (
+        "error: period: 2025-11 is closed (periods up to 2025-11 are closed); a what-if needs "
+        "an open period, e.g. 2025-12")
     bad = run(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period", "2025/12")
     assert bad.exit_code == 1 and "period" in bad.stderr
 
