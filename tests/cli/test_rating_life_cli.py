@@ -167,3 +167,14 @@ def test_pool_below_the_floor_waits_for_a_new_game(db: str) -> None:
     assert "the next close computes" not in text
     assert ("enough games: the close of the next period in which they play a rated opponent "
             "computes a new initial rating") in text
+
+
+def test_history_title_of_an_unrated_player(db: str) -> None:
+    ok("--db", db, "player", "add", "Rated, Rita", "--rating", "1800", "--prior-games", "100")
+    ok("--db", db, "player", "add", "New, Ned")
+    ok("--db", db, "game", "add", "New, Ned", "Rated, Rita", "0-1", "--date", "2025-10-04")
+    ok("--db", db, "period", "close", "2025-10")
+    title = " ".join(ok("--db", db, "history", "New, Ned").stdout.split("┏")[0].split())
+    assert title == "New, Ned (#2): unrated, no K for 2025-11"
+    title = " ".join(ok("--db", db, "history", "Rated, Rita").stdout.split("┏")[0].split())
+    assert title == "Rated, Rita (#1): rating 1800, K 20 (standard) for 2025-11"
