@@ -115,7 +115,8 @@ def whatif(w: WhatIf, as_json: bool) -> None:
                "opponent": _player_dict(b),
                "outcomes": [{"result": o.label, "game": o.result.value,
                              "player": _standing_dict(o.player),
-                             "opponent": _standing_dict(o.opponent)} for o in w.outcomes]})
+                             "opponent": _standing_dict(o.opponent)} for o in w.outcomes],
+               "open_before": list(w.open_before)})
         return
 
     def who(p: WhatIfPlayer) -> str:
@@ -137,3 +138,7 @@ def whatif(w: WhatIf, as_json: bool) -> None:
         "whole period, rounded once")
     if a.rating is None or b.rating is None:
         say("a game against an unrated player is not rated for the rated player (B.02 §8.3.1)")
+    if w.open_before:
+        say(f"note: {', '.join(w.open_before)} still open with games of these players: "
+            f"{'its' if len(w.open_before) == 1 else 'their'} close comes first and may change "
+            "the ratings and K used here (from the last published list)")

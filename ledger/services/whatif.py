@@ -14,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import Engine, or_
+from sqlalchemy import Engine, or_, select, true
 
 from ledger.db.models import Game
 from ledger.domain import KReason, Period, RatedGame, Result
@@ -72,13 +72,16 @@ class Outcome:
 
 @dataclass(frozen=True)
 class WhatIf:
-    """``ledger whatif``: the ``period`` and its ``edition``, both players, three outcomes."""
+    """``ledger whatif``: the ``period`` and its ``edition``, both players, three outcomes;
+    ``open_before``: earlier open periods (YYYY-MM) holding games of either player, whose closes
+    come first and may change the ratings and K used here (the last published list)."""
 
     period: str
     edition: Edition
     player: WhatIfPlayer
     opponent: WhatIfPlayer
     outcomes: list[Outcome]
+    open_before: tuple[str, ...] = ()
 
 
 def _standing(result: PeriodResult | None, rating: int | None) -> Standing | None:
@@ -110,9 +113,14 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
                               f"a what-if needs an open period, e.g. {last.next()}")
         both = (a.id, b.id)
         names = {a.id: a.name, b.id: b.name}
+        theirs = or_(Game.white_id.in_(both), Game.black_id.in_(both))
+        open_before = tuple(session.scalars(
+            select(Game.period).distinct().where(
+                theirs, Game.period < str(target),
+                Game.period > str(last) if last is not None else true())
+            .order_by(Game.period)))
         loaded, histories = load_rated_games(
-            session, (Game.period == str(target))
-            & or_(Game.white_id.in_(both), Game.black_id.in_(both)),
+            session, (Game.period == str(target)) & theirs,
             through=target.previous(), also=both)
     games = [g.rated for g in loaded]
     states = {pid: h.state(target) for pid, h in histories.items()}
@@ -132,4 +140,4 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         sides.append(WhatIfPlayer(pid, names[pid], rating, k if rating is not None else None,
                                   reason if rating is not None else None,
                                   _standing(now.get(pid), rating)))
-    return WhatIf(str(target), edition, sides[0], sides[1], outcomes)
+    return WhatIf(str(target), edition, sides[0], sides[1], outcomes, open_before)

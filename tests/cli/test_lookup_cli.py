@@ -240,6 +240,26 @@ def test_whatif_unrated_and_refusals(runner: CliRunner, club: str) -> None:
     assert bad.exit_code == 1 and "period" in bad.stderr
 
 
+def test_whatif_says_when_an_earlier_open_period_will_change_the_ratings(
+        runner: CliRunner, club: str) -> None:
+    # A's win over C on 2025-11-03 is in 2025-11, still open: a what-if for December uses A's
+    # published 1600 (the close of 2025-11 would make it 1605), and says so.
+    data = json.loads(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
+                         "2025-12", "--json").stdout)
+    assert (data["player"]["rating"], data["open_before"]) == (1600, ["2025-11"])
+    text = " ".join(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
+                       "2025-12").stdout.split())
+    assert ("note: 2025-11 still open with games of these players: its close comes first and "
+            "may change the ratings and K used here") in text
+    # In 2025-11 itself there is nothing before it to wait for; B and D have no game at all.
+    same = json.loads(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
+                         "2025-11", "--json").stdout)
+    assert same["open_before"] == []
+    others = json.loads(ok(runner, club, "whatif", "Eighteen, B", "Newcomer, D", "--period",
+                           "2025-12", "--json").stdout)
+    assert others["open_before"] == []
+
+
 def test_whatif_after_a_close_uses_the_new_list(runner: CliRunner, club: str) -> None:
     # After closing 2025-11 A is 1605 (K 20). December, nothing recorded: a draw v B (1800):
     # D -195 -> band 189-197 .75 for B, .25 for A: +0.25 x 20 = +5 -> 1610.
@@ -247,7 +267,7 @@ def test_whatif_after_a_close_uses_the_new_list(runner: CliRunner, club: str) ->
     data = json.loads(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
                          "2025-12", "--json").stdout)
     draw = {o["result"]: o for o in data["outcomes"]}["draw"]
-    assert data["player"]["rating"] == 1605
+    assert data["player"]["rating"] == 1605 and data["open_before"] == []
     assert (draw["player"]["change_exact"], draw["player"]["rating_after"]) == (5, 1610)
 
 
