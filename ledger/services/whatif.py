@@ -73,8 +73,9 @@ class Outcome:
 @dataclass(frozen=True)
 class WhatIf:
     """``ledger whatif``: the ``period`` and its ``edition``, both players, three outcomes;
-    ``open_before``: earlier open periods (YYYY-MM) holding games of either player, whose closes
-    come first and may change the ratings and K used here (the last published list)."""
+    ``open_before``: earlier open periods (YYYY-MM) holding played games (no forfeits) of either
+    player, whose closes come first and may change the ratings and K used here (those of the
+    last published list)."""
 
     period: str
     edition: Edition
@@ -114,9 +115,10 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         both = (a.id, b.id)
         names = {a.id: a.name, b.id: b.name}
         theirs = or_(Game.white_id.in_(both), Game.black_id.in_(both))
+        played = [r.value for r in Result if r.is_played]
         open_before = tuple(session.scalars(
             select(Game.period).distinct().where(
-                theirs, Game.period < str(target),
+                theirs, Game.played, Game.result.in_(played), Game.period < str(target),
                 Game.period > str(last) if last is not None else true())
             .order_by(Game.period)))
         loaded, histories = load_rated_games(

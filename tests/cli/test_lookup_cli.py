@@ -258,6 +258,11 @@ def test_whatif_says_when_an_earlier_open_period_will_change_the_ratings(
     others = json.loads(ok(runner, club, "whatif", "Eighteen, B", "Newcomer, D", "--period",
                            "2025-12", "--json").stdout)
     assert others["open_before"] == []
+    # A forfeit is never rated: it leaves nothing for a close to change.
+    ok(runner, club, "game", "add", "Eighteen, B", "Newcomer, D", "+/-", "--date", "2025-11-05")
+    others = json.loads(ok(runner, club, "whatif", "Eighteen, B", "Newcomer, D", "--period",
+                           "2025-12", "--json").stdout)
+    assert others["open_before"] == []
 
 
 def test_whatif_after_a_close_uses_the_new_list(runner: CliRunner, club: str) -> None:
