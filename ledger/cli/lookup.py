@@ -32,7 +32,8 @@ def performance(
     """Performance rating Rp = Ra + dp over an event or a period, and norms.
 
     Title Regulations 1.4.6-1.4.9 and table 8.1.1, with the algorithm of 400 beside it for \
-comparison; --norm checks the rating floor, Rp, the opponents' average and the 35 % score.
+comparison; --norm checks the rating floor, Rp, the opponents' average, the 35 % score and \
+the 9 games.
     """
     report = _run(ctx, performance_service.player_performance, player, event=event,
                   period=period, norm=norm.value if norm else None)

@@ -135,7 +135,8 @@ def test_performance_norm_with_an_unrated_opponent(runner: CliRunner, db: str,
     assert (data["ra"], data["p"], data["dp"], data["rp"]) == (2417, 0.78, 220, 2637)
     assert data["norm"] == {"norm": "GM", "floor": 2200, "min_rp": 2600, "min_ra": 2380,
                             "min_score": 0.35, "rp_reached": True, "ra_reached": True,
-                            "score_reached": True, "reached": True}
+                            "score_reached": True, "min_games": 9, "games_reached": True,
+                            "reached": True}
     rows = {g["opponent"]: g for g in data["per_game"]}
     assert (rows["Rival, 9"]["opponent_rating"], rows["Rival, 9"]["counted_rating"]) == (None, 2200)
     assert rows["Rival, 8"]["counted_rating"] == 2150
@@ -147,7 +148,25 @@ def test_performance_norm_with_an_unrated_opponent(runner: CliRunner, db: str,
     assert (plain["games"], plain["ra"], plain["p"], plain["dp"], plain["rp"]) == (
         8, 2444, 0.88, 336, 2780)
     text = ok(runner, db, "performance", "Seeker, Noor", "--event", "Norm", "--norm", "GM")
-    assert "norm reached" in " ".join(text.stdout.split())
+    assert "games 9 >= 9? yes -> norm reached" in " ".join(text.stdout.split())
+
+
+def test_a_norm_needs_nine_games(runner: CliRunner, db: str, engine: Engine) -> None:
+    # Three wins against 2500s: Ra 2500, p 100 % -> dp 800 -> Rp 3300 >= 2600; Ra 2500 >= 2380;
+    # 3 >= 35 % x 3 = 1.05: every rating threshold is met, but 3 games < 9 (Title Regs 1.4.2a).
+    add(engine, "Sprinter, Sam", 2400)
+    for i in range(1, 4):
+        add(engine, f"Master, {i}", 2500)
+        add_game(engine, "Sprinter, Sam", f"Master, {i}", "1-0", f"2025-10-{i:02d}", "Blitz Cup",
+                 str(i))
+    data = json.loads(ok(runner, db, "performance", "Sprinter, Sam", "--event", "Blitz Cup",
+                         "--norm", "GM", "--json").stdout)
+    assert (data["rp"], data["norm"]["rp_reached"], data["norm"]["ra_reached"],
+            data["norm"]["score_reached"]) == (3300, True, True, True)
+    assert (data["norm"]["games_reached"], data["norm"]["reached"]) == (False, False)
+    text = " ".join(ok(runner, db, "performance", "Sprinter, Sam", "--event", "Blitz Cup",
+                       "--norm", "GM").stdout.split())
+    assert "games 3 >= 9? no -> no norm" in text
 
 
 def test_performance_usage_and_refusals(runner: CliRunner, seed_event: str) -> None:
