@@ -72,7 +72,8 @@ def pool_line(pool: PoolView) -> str:
         text += ("; enough games: the close of the next period in which they play a rated "
                  "opponent computes a new initial rating")
     if pool.disregarded:
-        text += f"; {pool.disregarded} games of a first event with zero points disregarded"
+        text += (f"; {pool.disregarded} game{'s' if pool.disregarded != 1 else ''} of a first "
+                 "event with zero points disregarded")
     return text
 
 

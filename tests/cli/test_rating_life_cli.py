@@ -178,3 +178,16 @@ def test_history_title_of_an_unrated_player(db: str) -> None:
     assert title == "New, Ned (#2): unrated, no K for 2025-11"
     title = " ".join(ok("--db", db, "history", "Rated, Rita").stdout.split("┏")[0].split())
     assert title == "Rated, Rita (#1): rating 1800, K 20 (standard) for 2025-11"
+
+
+def test_pool_line_counts_one_disregarded_game_in_the_singular(db: str) -> None:
+    # A loss on its own (a first event with zero points, §7.1.4) is disregarded; the win after it
+    # is the pool's one game: 1 game, average 1800, score 1, 4 more needed.
+    ok("--db", db, "player", "add", "Rated, Rita", "--rating", "1800", "--prior-games", "100")
+    ok("--db", db, "player", "add", "Zero, Zed")
+    ok("--db", db, "game", "add", "Zero, Zed", "Rated, Rita", "0-1", "--date", "2025-10-01")
+    ok("--db", db, "game", "add", "Zero, Zed", "Rated, Rita", "1-0", "--date", "2025-10-08")
+    text = " ".join(ok("--db", db, "player", "show", "Zero, Zed").stdout.split())
+    assert ("pool for 2025-10: 1 game since 2025-10, opponents' average 1800.00, score 1.0; "
+            "4 more games needed (at least 5 against rated opponents); 1 game of a first event "
+            "with zero points disregarded") in text
