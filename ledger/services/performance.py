@@ -11,6 +11,7 @@ they count as 1400 (§1.4.6d).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -70,13 +71,18 @@ class PerformanceReport:
     norm: NormCheck | None
 
 
+#: ``#ID`` of an event: ASCII digits only (``str.isdigit`` accepts ``²``, which ``int`` refuses),
+#: at most 30 of them (``int`` refuses more than 4300).
+_EVENT_ID_RE = re.compile(r"#[0-9]{1,30}")
+
+
 def _find_event(session: Session, player_id: int, ref: str) -> Event:
     """The event ``ref`` names among those the player has games in: ``#ID``, or a name (exact,
     ignoring case, else a unique part of one). Raises ``NotFound`` or ``Ambiguous``."""
     text = ref.strip()
     if not text:
         raise InvalidInput("event: empty event name")
-    if text.startswith("#") and text[1:].isdigit():
+    if _EVENT_ID_RE.fullmatch(text):
         number = int(text[1:])
         event = session.get(Event, number) if number <= MAX_ID else None
         if event is None:

@@ -207,6 +207,17 @@ def club(db: str, engine: Engine) -> str:
     return db
 
 
+@pytest.mark.parametrize("ref", ["#²", "#" + "9" * 5000])
+def test_event_ids_that_int_refuses_are_names_not_tracebacks(runner: CliRunner, seed_event: str,
+                                                             ref: str) -> None:
+    # '²' is a digit to str.isdigit but not to int(); 5000 digits exceed int()'s 4300 limit.
+    # Neither is an event id: both are looked up as a name, found nowhere, exit 1.
+    result = run(runner, seed_event, "performance", "Hero, Ann", "--event", ref)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: event: the player has no games in an event named ")
+    assert "Traceback" not in result.output and result.stdout == ""
+
+
 def test_whatif_seed(runner: CliRunner, club: str) -> None:
     data = json.loads(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
                          "2025-11", "--json").stdout)
