@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, Player
 from ledger.domain import Period
-from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, UsageError
+from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, UsageError, shown
 from ledger.rules.performance import (
     UNRATED_OPPONENT_RATING,
     Norm,
@@ -95,10 +95,11 @@ def _find_event(session: Session, player_id: int, ref: str) -> Event:
     if not matches:
         matches = [e for e in events if text.casefold() in e.name.casefold()]
     if not matches:
-        raise NotFound(f"event: the player has no games in an event named {text!r}")
+        raise NotFound(f"event: the player has no games in an event named {shown(text)}")
     if len(matches) > 1:
         listed = "; ".join(f"#{e.id} {e.name} ({e.start_date} to {e.end_date})" for e in matches[:10])
-        raise Ambiguous(f"event: {text!r} matches several events: {listed}; name one by its id")
+        raise Ambiguous(f"event: {shown(text)} matches several events: {listed}; name one by "
+                        "its id")
     return matches[0]
 
 
