@@ -33,7 +33,7 @@ def calc_expected(
         "--games", min=1, max=1000, help="Expected points over this many games.")] = 1,
     json_out: JsonOpt = False,
 ) -> None:
-    """Expected score of R1 against R2: D, PD (table 8.1.2), logistic value, odds.
+    """Expected score of R1 against R2: rating difference D, PD (table 8.1.2), logistic, odds.
 
     The 400-point rule is applied for each player as the edition in force today says.
     """

@@ -97,6 +97,7 @@ def test_calc_help_uses_the_fields_terms(runner: CliRunner) -> None:
     usage = run(runner, "calc", "change", "--help").output
     assert "GAME" in usage and "{games}" not in usage
     assert "GM|IM|WGM|WIM" in run(runner, "performance", "--help").output
+    assert "rating difference D" in " ".join(run(runner, "calc", "--help").output.split())
 
 
 # ------------------------------------------------------------------------------------------------
