@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ledger.errors import InvalidInput
+from ledger.errors import InvalidInput, shown
 
 _PERIOD_RE = re.compile(r"^(\d{4})-(\d{2})$")
 
@@ -41,7 +41,8 @@ class Period:
         """Parse ``"YYYY-MM"``; raise ``InvalidInput`` naming the field ``period`` otherwise."""
         m = _PERIOD_RE.match(text.strip())
         if not m:
-            raise InvalidInput(f"period: {text!r} is not a period; write YYYY-MM, e.g. 2026-11")
+            raise InvalidInput(f"period: {shown(text)} is not a period; write YYYY-MM, "
+                               "e.g. 2026-11")
         return cls(int(m.group(1)), int(m.group(2)))
 
     @classmethod

@@ -10,6 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def shown(text: str, limit: int = 60) -> str:
+    """``text`` as an error message quotes it (``repr``), cut to ``limit`` characters with its
+    length when longer, so that a pasted page does not flood the terminal:
+    ``shown("x" * 1000)`` -> ``'xxx...xxx'... (1000 characters)``."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 class LedgerError(Exception):
     """Base class: the ledger refused the request (exit code 1)."""
 

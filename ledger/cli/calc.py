@@ -13,8 +13,8 @@ from ledger.cli.app import JsonOpt, app, reports_errors
 from ledger.services import calc
 from ledger.services.players import MAX_RATING, MIN_RATING
 
-calc_app = typer.Typer(help="The seeds' calculators: expected score, rating change, the table "
-                       "(no database needed).", no_args_is_help=True)
+calc_app = typer.Typer(help="Rating calculators: expected score (PD), a period's rating change, "
+                       "the expected-score table (no database needed).", no_args_is_help=True)
 app.add_typer(calc_app, name="calc")
 
 
@@ -33,7 +33,7 @@ def calc_expected(
         "--games", min=1, max=1000, help="Expected points over this many games.")] = 1,
     json_out: JsonOpt = False,
 ) -> None:
-    """Expected score of R1 against R2: D, PD (table 8.1.2), logistic value, odds.
+    """Expected score of R1 against R2: rating difference D, PD (table 8.1.2), logistic, odds.
 
     The 400-point rule is applied for each player as the edition in force today says.
     """
@@ -45,7 +45,7 @@ def calc_expected(
 def calc_change(
     games: Annotated[list[str], typer.Argument(
         help="OPPONENT:RESULT, e.g. 1800:= 1400:1 2000:0 (a draw: =, 1/2, ½ or 0.5).",
-        show_default=False)],
+        show_default=False, metavar="GAME")],
     rating: Annotated[int, typer.Option(
         "--rating", min=MIN_RATING, max=MAX_RATING, help="The player's rating.",
         show_default=False)],
@@ -59,8 +59,8 @@ def calc_change(
 ) -> None:
     """A period's rating change as a worksheet: per game D, PD, S - PD, K x (S - PD).
 
-    The total is rounded once, half away from zero; --fide-rules adds the 400-point rule and
-    the 700 cap.
+    The total is rounded once, half away from zero; --fide-rules adds the 400-point rule and \
+the 700 cap.
     """
     render_calc.change(calc.change_worksheet(rating, k, games, fide_rules=fide_rules), json_out)
 

@@ -25,14 +25,15 @@ def performance(
         "--event", help="The event: its name (or part of it) or #ID.")] = None,
     period: Annotated[str | None, typer.Option("--period", help="The rating period, YYYY-MM.")] = None,
     norm: Annotated[Norm | None, typer.Option(
-        "--norm", case_sensitive=False,
+        "--norm", case_sensitive=False, metavar="GM|IM|WGM|WIM",
         help="Check a title norm: GM, IM, WGM or WIM (with --event).")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Performance rating Rp = Ra + dp over an event or a period, and norms.
 
-    Title Regulations 1.4.6-1.4.9 and table 8.1.1, with the algorithm of 400 beside it for
-    comparison; --norm checks the rating floor, Rp, the opponents' average and the 35 % score.
+    Title Regulations 1.4.6-1.4.9 and table 8.1.1, with the algorithm of 400 beside it for \
+comparison; --norm checks the rating floor, Rp, the opponents' average, the 35 % score and \
+the 9 games.
     """
     report = _run(ctx, performance_service.player_performance, player, event=event,
                   period=period, norm=norm.value if norm else None)

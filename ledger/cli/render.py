@@ -318,10 +318,10 @@ def history(h: PlayerHistory, as_json: bool) -> None:
         _json(history_dict(h))
         return
     v = h.player
-    rating = v.rating if v.rating is not None else "unrated"
-    k = f"K {v.k} ({v.k_reason.value})" if v.rating is not None else "no K while unrated"
+    status = (f"rating {v.rating}, K {v.k} ({v.k_reason.value})" if v.rating is not None
+              else "unrated, no K") + f" for {v.next_period}"
     table = PlainTable(title=f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): "
-                       f"rating {rating}, {k} for {v.next_period}")
+                       f"{status}")
     for col in ("period", "before", "games", "score", "expected", "K", "K reason", "change",
                 "after"):
         table.add_column(col, justify="left" if col in ("period", "K reason") else "right")

@@ -29,7 +29,8 @@ def pool_dict(pool: PoolView) -> dict[str, Any]:
             "opponents_average": _plain(two_decimals(pool.average)) if pool.average else None,
             "opponents_average_exact": str(pool.average) if pool.average else None,
             "score": _plain(pool.points), "games_needed": pool.needed,
-            "games_disregarded": pool.disregarded, "first_period": pool.first_period}
+            "games_disregarded": pool.disregarded, "first_period": pool.first_period,
+            "computed_at": pool.computed_at}
 
 
 def computation_dict(period: str, c: InitialRating) -> dict[str, Any]:
@@ -65,10 +66,14 @@ def pool_line(pool: PoolView) -> str:
     if pool.needed:
         text += f"; {pool.needed} more game{'s' if pool.needed != 1 else ''} needed " \
                 f"(at least {MIN_POOL_GAMES} against rated opponents)"
+    elif pool.computed_at is not None:
+        text += f"; enough games: the close of {pool.computed_at} computes an initial rating"
     else:
-        text += "; enough games: the next close computes an initial rating"
+        text += ("; enough games: the close of the next period in which they play a rated "
+                 "opponent computes a new initial rating")
     if pool.disregarded:
-        text += f"; {pool.disregarded} games of a first event with zero points disregarded"
+        text += (f"; {pool.disregarded} game{'s' if pool.disregarded != 1 else ''} of a first "
+                 "event with zero points disregarded")
     return text
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from ledger.cli.render import PlainTable, _json, _num, _out, _signed, say
-from ledger.rules.performance import NORM_MIN_SCORE, NormCheck, Performance, round_half_up
+from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
 from ledger.services.performance import PerformanceReport
 from ledger.services.whatif import Standing, WhatIf, WhatIfPlayer
 
@@ -43,7 +43,8 @@ def _norm_dict(c: NormCheck) -> dict[str, Any]:
     return {"norm": c.norm.value, "floor": c.norm.floor, "min_rp": c.norm.min_rp,
             "min_ra": c.norm.min_ra, "min_score": _num(_exact(NORM_MIN_SCORE)),
             "rp_reached": c.rp_reached, "ra_reached": c.ra_reached,
-            "score_reached": c.score_reached, "reached": c.reached}
+            "score_reached": c.score_reached, "min_games": NORM_MIN_GAMES,
+            "games_reached": c.games_reached, "reached": c.reached}
 
 
 def performance(r: PerformanceReport, as_json: bool) -> None:
@@ -82,8 +83,11 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
         yes = {True: "yes", False: "no"}
         say(f"{c.norm.value} norm: Rp {p.rp} >= {c.norm.min_rp}? {yes[c.rp_reached]}; "
             f"Ra {p.ra} >= {c.norm.min_ra}? {yes[c.ra_reached]}; score {_points(p.points)} of "
-            f"{p.n} >= 35 % ({_two_places(needed)})? {yes[c.score_reached]} -> "
+            f"{p.n} >= 35 % ({_two_places(needed)})? {yes[c.score_reached]}; games {p.n} >= "
+            f"{NORM_MIN_GAMES}? {yes[c.games_reached]} -> "
             + ("norm reached" if c.reached else "no norm"))
+        say("not checked: titled and foreign opponents, the kind of event (Title Regulations "
+            "1.4.2-1.4.5)")
 
 
 def _standing_dict(s: Standing | None) -> dict[str, Any] | None:
@@ -115,7 +119,8 @@ def whatif(w: WhatIf, as_json: bool) -> None:
                "opponent": _player_dict(b),
                "outcomes": [{"result": o.label, "game": o.result.value,
                              "player": _standing_dict(o.player),
-                             "opponent": _standing_dict(o.opponent)} for o in w.outcomes]})
+                             "opponent": _standing_dict(o.opponent)} for o in w.outcomes],
+               "open_before": list(w.open_before)})
         return
 
     def who(p: WhatIfPlayer) -> str:
@@ -137,3 +142,7 @@ def whatif(w: WhatIf, as_json: bool) -> None:
         "whole period, rounded once")
     if a.rating is None or b.rating is None:
         say("a game against an unrated player is not rated for the rated player (B.02 §8.3.1)")
+    if w.open_before:
+        say(f"note: {', '.join(w.open_before)} still open with games of these players: "
+            f"{'its' if len(w.open_before) == 1 else 'their'} close comes first and may change "
+            "the ratings and K used here (from the last published list)")

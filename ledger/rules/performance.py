@@ -37,6 +37,9 @@ from ledger.rules.tables import dp_from_p_hundredths
 UNRATED_OPPONENT_RATING = 1400
 #: The least score, as a fraction of the games, a norm needs (§1.4.9b).
 NORM_MIN_SCORE = Fraction(35, 100)
+#: The least number of games a norm needs (§1.4.2a; FIDE allows 7 in a few team events, which the
+#: ledger cannot tell apart, so it asks for 9).
+NORM_MIN_GAMES = 9
 #: Points a game can give: loss, draw, win.
 SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
 
@@ -190,7 +193,9 @@ class NormCheck:
 
     ``opponents`` in the order given; ``performance`` over the counted ratings; ``rp_reached``:
     Rp >= ``norm.min_rp``; ``ra_reached``: Ra >= ``norm.min_ra``; ``score_reached``: points at
-    least 35 % of the games (exact, no rounding); ``reached``: all three.
+    least 35 % of the games (exact, no rounding); ``games_reached``: at least 9 games (§1.4.2a);
+    ``reached``: all four. The other conditions of §1.4.2-1.4.5 (titled and foreign opponents,
+    the kind of event) are not checked.
     """
 
     norm: Norm
@@ -201,9 +206,14 @@ class NormCheck:
     score_reached: bool
 
     @property
+    def games_reached(self) -> bool:
+        """True when the games counted are at least ``NORM_MIN_GAMES`` (9)."""
+        return self.performance.n >= NORM_MIN_GAMES
+
+    @property
     def reached(self) -> bool:
-        """True when Rp, Ra and the score all reach the norm's thresholds."""
-        return self.rp_reached and self.ra_reached and self.score_reached
+        """True when Rp, Ra, the score and the number of games all reach the norm's thresholds."""
+        return self.rp_reached and self.ra_reached and self.score_reached and self.games_reached
 
 
 def norm_opponents(ratings: Sequence[int | None], norm: Norm) -> tuple[NormOpponent, ...]:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ledger.domain import HALF, ONE, ZERO, Period
-from ledger.errors import UsageError
+from ledger.errors import UsageError, shown
 from ledger.rules.editions import Edition, edition_for
 from ledger.rules.expected import (
     cap_difference,
@@ -51,7 +51,7 @@ def parse_games(tokens: list[str]) -> list[CalcGame]:
     games, problems = [], []
     for position, token in enumerate(tokens, start=1):
         found = _token_problems(token)
-        problems += [f"GAME {position} {token!r}: {p}" for p in found]
+        problems += [f"GAME {position} {shown(token)}: {p}" for p in found]
         if not found:
             opponent, _, result = token.strip().partition(":")
             games.append(CalcGame(position, token, int(opponent), RESULT_TOKENS[result.strip()]))
@@ -68,11 +68,11 @@ def _token_problems(token: str) -> list[str]:
         return ["write OPPONENT:RESULT, e.g. 1800:= or 1400:1"]
     problems = []
     if not _RATING_RE.fullmatch(opponent.strip()):
-        problems.append(f"opponent {opponent!r} is not a rating")
+        problems.append(f"opponent {shown(opponent)} is not a rating")
     elif not MIN_RATING <= int(opponent) <= MAX_RATING:
         problems.append(f"opponent {int(opponent)} is outside {MIN_RATING}..{MAX_RATING}")
     if result.strip() not in RESULT_TOKENS:
-        problems.append(f"result {result!r} is not one of {', '.join(RESULT_TOKENS)}")
+        problems.append(f"result {shown(result)} is not one of {', '.join(RESULT_TOKENS)}")
     return problems
 
 

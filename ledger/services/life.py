@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game, InitialRating, RatingFloorDrop
 from ledger.domain import Period
 from ledger.rules.editions import InitialMethod
-from ledger.rules.initial import HYPOTHETICAL_RATING
+from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, Pool
 from ledger.rules.initial import InitialRating as Computation
 from ledger.services.pools import load_pools
 from ledger.services.state import last_closed_period
@@ -24,7 +24,10 @@ class PoolView:
     """An unrated player's pool as the next close would see it (``as_of``, YYYY-MM): games
     counted, ``average`` opponent rating (exact ``Fraction``, None with no games), ``points``
     (Decimal), games still ``needed`` for 5, games ``disregarded`` (a first event with zero
-    points) and the earliest period counted."""
+    points), the earliest period counted, and ``computed_at``: the open period whose close computes
+    Ru from this pool (the first one with a pool game by which the pool holds 5 games; None when it
+    has fewer, or when none of its games is in an open period: a computation below the floor is
+    repeated only at the close of a period in which the pool gains a game)."""
 
     as_of: str
     games: int
@@ -33,6 +36,7 @@ class PoolView:
     needed: int
     disregarded: int
     first_period: str | None
+    computed_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,16 @@ def _computation(row: InitialRating) -> Computation:
         floor=row.floor)
 
 
+def _computed_at(pool: Pool, last_closed: Period | None) -> str | None:
+    """The open period whose close computes Ru from ``pool`` (see ``PoolView``), or None."""
+    counted = 0
+    for period in sorted({g.period for g in pool.games}):
+        counted += sum(1 for g in pool.games if g.period == period)
+        if counted >= MIN_POOL_GAMES and (last_closed is None or period > last_closed):
+            return str(period)
+    return None
+
+
 def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
     """The life of ``player_id``'s rating; ``rated``: whether they have a published rating now
     (then no pool is shown)."""
@@ -98,5 +112,6 @@ def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
                                ratings_through=last or Period(1, 1))[player_id]
             pool = PoolView(str(as_of), found.n, found.average, found.points, found.needed,
                             len(found.disregarded),
-                            str(found.first_period) if found.first_period else None)
+                            str(found.first_period) if found.first_period else None,
+                            _computed_at(found, last))
     return RatingLife(pool, initial, drops)

@@ -11,6 +11,7 @@ they count as 1400 (§1.4.6d).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -19,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, Player
 from ledger.domain import Period
-from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, UsageError
+from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, UsageError, shown
 from ledger.rules.performance import (
     UNRATED_OPPONENT_RATING,
     Norm,
@@ -70,13 +71,18 @@ class PerformanceReport:
     norm: NormCheck | None
 
 
+#: ``#ID`` of an event: ASCII digits only (``str.isdigit`` accepts ``²``, which ``int`` refuses),
+#: at most 30 of them (``int`` refuses more than 4300).
+_EVENT_ID_RE = re.compile(r"#[0-9]{1,30}")
+
+
 def _find_event(session: Session, player_id: int, ref: str) -> Event:
     """The event ``ref`` names among those the player has games in: ``#ID``, or a name (exact,
     ignoring case, else a unique part of one). Raises ``NotFound`` or ``Ambiguous``."""
     text = ref.strip()
     if not text:
         raise InvalidInput("event: empty event name")
-    if text.startswith("#") and text[1:].isdigit():
+    if _EVENT_ID_RE.fullmatch(text):
         number = int(text[1:])
         event = session.get(Event, number) if number <= MAX_ID else None
         if event is None:
@@ -89,10 +95,11 @@ def _find_event(session: Session, player_id: int, ref: str) -> Event:
     if not matches:
         matches = [e for e in events if text.casefold() in e.name.casefold()]
     if not matches:
-        raise NotFound(f"event: the player has no games in an event named {text!r}")
+        raise NotFound(f"event: the player has no games in an event named {shown(text)}")
     if len(matches) > 1:
         listed = "; ".join(f"#{e.id} {e.name} ({e.start_date} to {e.end_date})" for e in matches[:10])
-        raise Ambiguous(f"event: {text!r} matches several events: {listed}; name one by its id")
+        raise Ambiguous(f"event: {shown(text)} matches several events: {listed}; name one by "
+                        "its id")
     return matches[0]
 
 

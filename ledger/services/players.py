@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import KReason, Period
-from ledger.errors import Ambiguous, InvalidInput, NotFound
+from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
 from ledger.rules.kfactor import k_factor
 from ledger.services.life import RatingLife, rating_life
 from ledger.services.session import transaction
@@ -176,11 +176,11 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
             ids = [pid for pid, name in names if folded in name.casefold()]
         exact = [p for pid in ids[:11] if (p := session.get(Player, pid)) is not None]
     if not exact:
-        raise NotFound(f"{field}: no player named {text!r}")
+        raise NotFound(f"{field}: no player named {shown(text)}")
     if len(exact) > 1:
         listed = "; ".join(f"#{c.id} {c.name}" + (f" (FIDE {c.fide_id})" if c.fide_id else "")
                            for c in exact[:10])
-        raise Ambiguous(f"{field}: {text!r} matches several players: {listed}")
+        raise Ambiguous(f"{field}: {shown(text)} matches several players: {listed}")
     return exact[0]
 
 

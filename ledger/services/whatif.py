@@ -14,15 +14,14 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import Engine, or_
+from sqlalchemy import Engine, or_, select, true
 
 from ledger.db.models import Game
 from ledger.domain import KReason, Period, RatedGame, Result
-from ledger.errors import InvalidInput
+from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition, edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.rules.period import PeriodResult, rate_period
-from ledger.services.games import check_open
 from ledger.services.players import resolve
 from ledger.services.rated_games import load_rated_games
 from ledger.services.session import transaction
@@ -73,13 +72,17 @@ class Outcome:
 
 @dataclass(frozen=True)
 class WhatIf:
-    """``ledger whatif``: the ``period`` and its ``edition``, both players, three outcomes."""
+    """``ledger whatif``: the ``period`` and its ``edition``, both players, three outcomes;
+    ``open_before``: earlier open periods (YYYY-MM) holding played games (no forfeits) of either
+    player, whose closes come first and may change the ratings and K used here (those of the
+    last published list)."""
 
     period: str
     edition: Edition
     player: WhatIfPlayer
     opponent: WhatIfPlayer
     outcomes: list[Outcome]
+    open_before: tuple[str, ...] = ()
 
 
 def _standing(result: PeriodResult | None, rating: int | None) -> Standing | None:
@@ -105,12 +108,21 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         a, b = resolve(session, player, "player"), resolve(session, opponent, "opponent")
         if a.id == b.id:
             raise InvalidInput(f"opponent: {b.name} cannot play themselves")
-        check_open(target, last_closed_period(session), f"period {target}")
+        last = last_closed_period(session)
+        if last is not None and target <= last:
+            raise PeriodError(f"period: {target} is closed (periods up to {last} are closed); "
+                              f"a what-if needs an open period, e.g. {last.next()}")
         both = (a.id, b.id)
         names = {a.id: a.name, b.id: b.name}
+        theirs = or_(Game.white_id.in_(both), Game.black_id.in_(both))
+        played = [r.value for r in Result if r.is_played]
+        open_before = tuple(session.scalars(
+            select(Game.period).distinct().where(
+                theirs, Game.played, Game.result.in_(played), Game.period < str(target),
+                Game.period > str(last) if last is not None else true())
+            .order_by(Game.period)))
         loaded, histories = load_rated_games(
-            session, (Game.period == str(target))
-            & or_(Game.white_id.in_(both), Game.black_id.in_(both)),
+            session, (Game.period == str(target)) & theirs,
             through=target.previous(), also=both)
     games = [g.rated for g in loaded]
     states = {pid: h.state(target) for pid, h in histories.items()}
@@ -130,4 +142,4 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         sides.append(WhatIfPlayer(pid, names[pid], rating, k if rating is not None else None,
                                   reason if rating is not None else None,
                                   _standing(now.get(pid), rating)))
-    return WhatIf(str(target), edition, sides[0], sides[1], outcomes)
+    return WhatIf(str(target), edition, sides[0], sides[1], outcomes, open_before)

@@ -81,6 +81,25 @@ def test_every_command_has_help(runner: CliRunner) -> None:
                 assert (param.help or "").strip(), f"`ledger {' '.join(path)}` {param.name}"
 
 
+def test_help_paragraphs_have_no_hard_line_breaks() -> None:
+    # Rich help keeps a docstring's line breaks inside a paragraph, so a paragraph written over two
+    # source lines printed as "... the 400-point rule and" / "the 700 cap." on two short lines.
+    root = typer.main.get_command(app)
+    for path, command in _walk(root, ()):
+        paragraphs = (getattr(command, "help", None) or "").strip().split("\n\n")
+        for paragraph in paragraphs[1:]:
+            assert "\n" not in paragraph.strip(), (path, paragraph)
+
+
+def test_calc_help_uses_the_fields_terms(runner: CliRunner) -> None:
+    out = " ".join(run(runner, "--help").output.split())
+    assert "Rating calculators: expected score (PD)" in out and "seeds" not in out
+    usage = run(runner, "calc", "change", "--help").output
+    assert "GAME" in usage and "{games}" not in usage
+    assert "GM|IM|WGM|WIM" in run(runner, "performance", "--help").output
+    assert "rating difference D" in " ".join(run(runner, "calc", "--help").output.split())
+
+
 # ------------------------------------------------------------------------------------------------
 # Exit codes
 

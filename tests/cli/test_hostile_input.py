@@ -219,3 +219,17 @@ def test_a_month_closed_with_a_later_one_has_no_list_of_its_own(db: str) -> None
     assert run("--db", db, "period", "close", "2025-11").exit_code == 0
     clean_failure(run("--db", db, "list", "--period", "2025-10"), 1, "no rating list of its own")
     clean_failure(run("--db", db, "period", "close", "2025-10"), 1, "already closed")
+
+
+@pytest.mark.parametrize("args", [
+    ("whatif", "x" * 5000, "Player, A"),
+    ("performance", "Player, A", "--event", "e" * 5000),
+    ("list", "--period", "2026-" + "9" * 5000),
+    ("calc", "change", "--rating", "1600", "--k", "20", "9" * 5000 + ":1"),
+])
+def test_a_pasted_page_is_quoted_short_in_the_error(db: str, args: tuple[str, ...]) -> None:
+    # The message quotes the first 60 characters and says how long the text was, not 5000.
+    result = run("--db", db, *args)
+    assert result.exit_code in (1, 2)
+    clean_failure(result, result.exit_code, "characters)")
+    assert len(result.stderr) < 400, result.stderr

@@ -135,7 +135,8 @@ def test_performance_norm_with_an_unrated_opponent(runner: CliRunner, db: str,
     assert (data["ra"], data["p"], data["dp"], data["rp"]) == (2417, 0.78, 220, 2637)
     assert data["norm"] == {"norm": "GM", "floor": 2200, "min_rp": 2600, "min_ra": 2380,
                             "min_score": 0.35, "rp_reached": True, "ra_reached": True,
-                            "score_reached": True, "reached": True}
+                            "score_reached": True, "min_games": 9, "games_reached": True,
+                            "reached": True}
     rows = {g["opponent"]: g for g in data["per_game"]}
     assert (rows["Rival, 9"]["opponent_rating"], rows["Rival, 9"]["counted_rating"]) == (None, 2200)
     assert rows["Rival, 8"]["counted_rating"] == 2150
@@ -147,7 +148,25 @@ def test_performance_norm_with_an_unrated_opponent(runner: CliRunner, db: str,
     assert (plain["games"], plain["ra"], plain["p"], plain["dp"], plain["rp"]) == (
         8, 2444, 0.88, 336, 2780)
     text = ok(runner, db, "performance", "Seeker, Noor", "--event", "Norm", "--norm", "GM")
-    assert "norm reached" in " ".join(text.stdout.split())
+    assert "games 9 >= 9? yes -> norm reached" in " ".join(text.stdout.split())
+
+
+def test_a_norm_needs_nine_games(runner: CliRunner, db: str, engine: Engine) -> None:
+    # Three wins against 2500s: Ra 2500, p 100 % -> dp 800 -> Rp 3300 >= 2600; Ra 2500 >= 2380;
+    # 3 >= 35 % x 3 = 1.05: every rating threshold is met, but 3 games < 9 (Title Regs 1.4.2a).
+    add(engine, "Sprinter, Sam", 2400)
+    for i in range(1, 4):
+        add(engine, f"Master, {i}", 2500)
+        add_game(engine, "Sprinter, Sam", f"Master, {i}", "1-0", f"2025-10-{i:02d}", "Blitz Cup",
+                 str(i))
+    data = json.loads(ok(runner, db, "performance", "Sprinter, Sam", "--event", "Blitz Cup",
+                         "--norm", "GM", "--json").stdout)
+    assert (data["rp"], data["norm"]["rp_reached"], data["norm"]["ra_reached"],
+            data["norm"]["score_reached"]) == (3300, True, True, True)
+    assert (data["norm"]["games_reached"], data["norm"]["reached"]) == (False, False)
+    text = " ".join(ok(runner, db, "performance", "Sprinter, Sam", "--event", "Blitz Cup",
+                       "--norm", "GM").stdout.split())
+    assert "games 3 >= 9? no -> no norm" in text
 
 
 def test_performance_usage_and_refusals(runner: CliRunner, seed_event: str) -> None:
@@ -186,6 +205,17 @@ def club(db: str, engine: Engine) -> str:
     # Already in November: A beat C (D +200 -> .76, S - PD +0.24)
     add_game(engine, "Sixteen, A", "Fourteen, C", "1-0", "2025-11-03")
     return db
+
+
+@pytest.mark.parametrize("ref", ["#²", "#" + "9" * 5000])
+def test_event_ids_that_int_refuses_are_names_not_tracebacks(runner: CliRunner, seed_event: str,
+                                                             ref: str) -> None:
+    # '²' is a digit to str.isdigit but not to int(); 5000 digits exceed int()'s 4300 limit.
+    # Neither is an event id: both are looked up as a name, found nowhere, exit 1.
+    result = run(runner, seed_event, "performance", "Hero, Ann", "--event", ref)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: event: the player has no games in an event named ")
+    assert "Traceback" not in result.output and result.stdout == ""
 
 
 def test_whatif_seed(runner: CliRunner, club: str) -> None:
@@ -232,9 +262,37 @@ def test_whatif_unrated_and_refusals(runner: CliRunner, club: str) -> None:
     assert unknown.exit_code == 1 and "Nobody, Here" in unknown.stderr
     ok(runner, club, "period", "close", "2025-11")
     closed = run(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period", "2025-11")
-    assert closed.exit_code == 1 and "closed" in closed.stderr
+    assert closed.exit_code == 1 and closed.stdout == ""
+    assert closed.stderr.strip() == (
+        "error: period: 2025-11 is closed (periods up to 2025-11 are closed); a what-if needs "
+        "an open period, e.g. 2025-12")
     bad = run(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period", "2025/12")
     assert bad.exit_code == 1 and "period" in bad.stderr
+
+
+def test_whatif_says_when_an_earlier_open_period_will_change_the_ratings(
+        runner: CliRunner, club: str) -> None:
+    # A's win over C on 2025-11-03 is in 2025-11, still open: a what-if for December uses A's
+    # published 1600 (the close of 2025-11 would make it 1605), and says so.
+    data = json.loads(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
+                         "2025-12", "--json").stdout)
+    assert (data["player"]["rating"], data["open_before"]) == (1600, ["2025-11"])
+    text = " ".join(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
+                       "2025-12").stdout.split())
+    assert ("note: 2025-11 still open with games of these players: its close comes first and "
+            "may change the ratings and K used here") in text
+    # In 2025-11 itself there is nothing before it to wait for; B and D have no game at all.
+    same = json.loads(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
+                         "2025-11", "--json").stdout)
+    assert same["open_before"] == []
+    others = json.loads(ok(runner, club, "whatif", "Eighteen, B", "Newcomer, D", "--period",
+                           "2025-12", "--json").stdout)
+    assert others["open_before"] == []
+    # A forfeit is never rated: it leaves nothing for a close to change.
+    ok(runner, club, "game", "add", "Eighteen, B", "Newcomer, D", "+/-", "--date", "2025-11-05")
+    others = json.loads(ok(runner, club, "whatif", "Eighteen, B", "Newcomer, D", "--period",
+                           "2025-12", "--json").stdout)
+    assert others["open_before"] == []
 
 
 def test_whatif_after_a_close_uses_the_new_list(runner: CliRunner, club: str) -> None:
@@ -244,7 +302,7 @@ def test_whatif_after_a_close_uses_the_new_list(runner: CliRunner, club: str) ->
     data = json.loads(ok(runner, club, "whatif", "Sixteen, A", "Eighteen, B", "--period",
                          "2025-12", "--json").stdout)
     draw = {o["result"]: o for o in data["outcomes"]}["draw"]
-    assert data["player"]["rating"] == 1605
+    assert data["player"]["rating"] == 1605 and data["open_before"] == []
     assert (draw["player"]["change_exact"], draw["player"]["rating_after"]) == (5, 1610)
 
 

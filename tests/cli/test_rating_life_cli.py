@@ -72,7 +72,8 @@ def test_unrated_player_gets_an_initial_rating_through_the_cli(db: str) -> None:
     shown = json.loads(ok("--db", db, "player", "show", "New, Nina", "--json").stdout)
     assert shown["pool"] == {"as_of": "2025-11", "games": 4, "opponents_average": 1750,
                              "opponents_average_exact": "1750", "score": 3, "games_needed": 1,
-                             "games_disregarded": 0, "first_period": "2025-10"}
+                             "games_disregarded": 0, "first_period": "2025-10",
+                             "computed_at": None}
     assert shown["initial_ratings"] == []
     text = ok("--db", db, "player", "show", "New, Nina").stdout
     assert ("pool for 2025-11: 4 games since 2025-10, opponents' average 1750.00, score 3.0; "
@@ -127,3 +128,66 @@ def test_computation_lines_for_both_editions() -> None:
         "  Ru = 2251.86 -> 2252; capped at 2200 -> 2200",
         "  floor 1400: published",
     ]
+
+
+def test_pool_message_names_the_close_that_computes_the_initial_rating(db: str) -> None:
+    # Two games in 2025-08, two in 2025-09, one in 2025-10, nothing closed: the pool reaches 5
+    # games in 2025-10, so the close of 2025-10 computes Ru (the next close, 2025-08, does not).
+    for r in (1600, 1700, 1800, 1900, 2000):
+        ok("--db", db, "player", "add", f"Opp, {r}", "--rating", str(r), "--prior-games", "100")
+    ok("--db", db, "player", "add", "New, Nina")
+    for opponent, date in (("Opp, 1600", "2025-08-05"), ("Opp, 1700", "2025-08-12"),
+                           ("Opp, 1800", "2025-09-03"), ("Opp, 1900", "2025-09-10"),
+                           ("Opp, 2000", "2025-10-07")):
+        ok("--db", db, "game", "add", "New, Nina", opponent, "1/2-1/2", "--date", date)
+    shown = json.loads(ok("--db", db, "player", "show", "New, Nina", "--json").stdout)
+    assert (shown["pool"]["as_of"], shown["pool"]["games_needed"],
+            shown["pool"]["computed_at"]) == ("2025-10", 0, "2025-10")
+    assert "enough games: the close of 2025-10 computes an initial rating" in ok(
+        "--db", db, "player", "show", "New, Nina").stdout
+
+
+def test_pool_below_the_floor_waits_for_a_new_game(db: str) -> None:
+    # Half a point from 5 games against 1400s in 2025-10 (issue 4): Ra = (7000 + 3600) / 7 =
+    # 1514.29, p = 1.5 / 7 = .214 -> .21, dp -230 -> 1284 < 1400: not published, the pool goes
+    # on. The close of 2025-11 computes again only if the pool gains a game in 2025-11.
+    for i in range(1, 6):
+        ok("--db", db, "player", "add", f"Opp, {i}", "--rating", "1400", "--prior-games", "100")
+    ok("--db", db, "player", "add", "Weak, Will")
+    for i in range(1, 6):
+        ok("--db", db, "game", "add", "Weak, Will", f"Opp, {i}", "1/2-1/2" if i == 1 else "0-1",
+           "--date", f"2025-10-0{i}")
+    [computed] = json.loads(ok("--db", db, "period", "close", "2025-10", "--json").stdout)[
+        "initial_ratings"]
+    assert (computed["rating"], computed["published"]) == (1284, False)
+    shown = json.loads(ok("--db", db, "player", "show", "Weak, Will", "--json").stdout)
+    assert (shown["pool"]["as_of"], shown["pool"]["games"], shown["pool"]["computed_at"]) == (
+        "2025-11", 5, None)
+    text = " ".join(ok("--db", db, "player", "show", "Weak, Will").stdout.split())
+    assert "the next close computes" not in text
+    assert ("enough games: the close of the next period in which they play a rated opponent "
+            "computes a new initial rating") in text
+
+
+def test_history_title_of_an_unrated_player(db: str) -> None:
+    ok("--db", db, "player", "add", "Rated, Rita", "--rating", "1800", "--prior-games", "100")
+    ok("--db", db, "player", "add", "New, Ned")
+    ok("--db", db, "game", "add", "New, Ned", "Rated, Rita", "0-1", "--date", "2025-10-04")
+    ok("--db", db, "period", "close", "2025-10")
+    title = " ".join(ok("--db", db, "history", "New, Ned").stdout.split("┏")[0].split())
+    assert title == "New, Ned (#2): unrated, no K for 2025-11"
+    title = " ".join(ok("--db", db, "history", "Rated, Rita").stdout.split("┏")[0].split())
+    assert title == "Rated, Rita (#1): rating 1800, K 20 (standard) for 2025-11"
+
+
+def test_pool_line_counts_one_disregarded_game_in_the_singular(db: str) -> None:
+    # A loss on its own (a first event with zero points, §7.1.4) is disregarded; the win after it
+    # is the pool's one game: 1 game, average 1800, score 1, 4 more needed.
+    ok("--db", db, "player", "add", "Rated, Rita", "--rating", "1800", "--prior-games", "100")
+    ok("--db", db, "player", "add", "Zero, Zed")
+    ok("--db", db, "game", "add", "Zero, Zed", "Rated, Rita", "0-1", "--date", "2025-10-01")
+    ok("--db", db, "game", "add", "Zero, Zed", "Rated, Rita", "1-0", "--date", "2025-10-08")
+    text = " ".join(ok("--db", db, "player", "show", "Zero, Zed").stdout.split())
+    assert ("pool for 2025-10: 1 game since 2025-10, opponents' average 1800.00, score 1.0; "
+            "4 more games needed (at least 5 against rated opponents); 1 game of a first event "
+            "with zero points disregarded") in text
