@@ -217,8 +217,10 @@ def import_file(
         "--quiet", metavar="", help="No progress bar.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import games from a TRF, PGN or CSV file, or a FIDE rating list (--format fide-list): all or
-    nothing; errors name file, line and field or column."""
+    """Import a TRF, PGN or CSV file, or a FIDE rating list: all or nothing.
+
+    Errors name the file, the line and the field or column; nothing is written while any remains.
+    """
     if fmt == "fide-list" or list_date is not None:
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
@@ -300,8 +302,10 @@ def rating_list(
         "--active", metavar="", help="Only active players (leave out those flagged i).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print the rating list published by closing a period (flag i: inactive), or write it as
-    csv, txt or html."""
+    """Print the rating list published by closing a period, or write it as CSV, TXT or HTML.
+
+    Flag i: inactive (no rated game in the last 12 rating periods).
+    """
     chosen = publish.choose_format(fmt, json_out)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)

@@ -87,7 +87,7 @@ def test_help_paragraphs_have_no_hard_line_breaks() -> None:
     root = typer.main.get_command(app)
     for path, command in _walk(root, ()):
         paragraphs = (getattr(command, "help", None) or "").strip().split("\n\n")
-        for paragraph in paragraphs[1:]:
+        for paragraph in paragraphs:
             assert "\n" not in paragraph.strip(), (path, paragraph)
 
 
