@@ -8,6 +8,7 @@ be counted by eye: the list opens on line 1, and each player below takes 10 line
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -33,8 +34,10 @@ def xml_list(tmp_path: Path, name: str, *players: tuple[int, str, int, int]) -> 
 
 
 def rows(engine: Engine, sql: str) -> list[tuple[object, ...]]:
+    """Rows of a raw query; dates as ISO text (SQLite returns text, PostgreSQL ``date``)."""
     with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(text(sql))]
+        return [tuple(v.isoformat() if isinstance(v, dt.date) else v for v in r)
+                for r in conn.execute(text(sql))]
 
 
 def count(engine: Engine, table: str) -> int:
