@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A small fictional club season: Riverside Chess Club, September and October 2026.
 # Registers players in different K situations, imports the September tournament (PGN),
-# types in the October club games, closes both rating periods and prints the rating list.
+# types in the October club games, closes both rating periods, writes the list as a web page
+# and a player's rating chart beside the database, and prints the rating list.
 # Usage: bash examples/club-season.sh [DB]   (default: a fresh examples/out/riverside.db)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -39,4 +40,8 @@ ledger game add "Novak" "Silva" +/- --date 2026-10-24 --event "Club League 2026-
 
 ledger period close 2026-09
 ledger period close 2026-10
+# The list as a page for the club's website, and Tanaka's rating history as a chart
+out="$(dirname "$db")"
+ledger list --format html --club "Riverside Chess Club" --output "$out/riverside-list.html"
+ledger history "Tanaka" --chart "$out/tanaka.png" > /dev/null
 ledger list

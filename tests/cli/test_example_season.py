@@ -31,3 +31,7 @@ def test_example_season_runs_and_publishes_the_list(tmp_path: Path) -> None:
     assert "1693" in tanaka
     # the forfeit in the PGN and the forfeit and the unrated player's game in October
     assert "games not rated: forfeit 1, unrated player 1" in done.stdout
+    # the web page and the chart beside the database
+    page = (tmp_path / "riverside-list.html").read_text(encoding="utf-8")
+    assert "Riverside Chess Club" in page and "Tanaka, Hiro" in page
+    assert (tmp_path / "tanaka.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
