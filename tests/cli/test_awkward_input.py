@@ -1,0 +1,96 @@
+"""Awkward and bad input a rating officer meets, through the CLI (QA pass on issues 3 and 5):
+each bad file is refused with file, line and field or column, exit 3 for an import, and
+nothing is written (row counts checked); each bad output path is a message, never a traceback.
+
+The small event used throughout is a hand-made TRF-16 file of November 2025: four rated players,
+three rounds, six games (round 1: 1-2 1-0, 4-3 0-1; round 2: 3-1 draw, 2-4 1-0; round 3: 1-4
+1-0, 3-2 1-0).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from ledger.cli.app import app
+
+HEADER = ["012 Placeholder Autumn Cup", "022 Placeholder Town", "042 2025/11/08",
+          "052 2025/11/09", "XXR 3"]
+# 001, rank 5-8, sex 10, name 15-47, rating 49-52, fed 54-56, FIDE id 58-68, birth 70-79,
+# points 81-84, rank 86-89, round n from 92 + 10(n-1): opponent, colour, result.
+PLAYERS = [
+    "001    1 m    Alpha, Ann                        2000 ENG    90000001 1990/01/01  2.5    1"
+    "     2 w 1     3 b =     4 w 1",
+    "001    2 m    Bravo, Ben                        1900 ENG    90000002 1985/01/01  1.0    3"
+    "     1 b 0     4 w 1     3 b 0",
+    "001    3 w    Charlie, Cat                      1800 ENG    90000003 2009/01/01  2.5    2"
+    "     4 b 1     1 w =     2 w 1",
+    "001    4 m    Delta, Dan                        1700 ENG    90000004 1970/01/01  0.0    4"
+    "     3 w 0     2 b 0     1 b 0",
+]
+TABLES = ("players", "games", "events", "imported_files", "ratings")
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def db(runner: CliRunner, tmp_path: Path) -> str:
+    path = str(tmp_path / "qa.db")
+    assert runner.invoke(app, ["--db", path, "init"]).exit_code == 0
+    return path
+
+
+def run(runner: CliRunner, *args: str | Path) -> Result:
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def counts(db: str) -> dict[str, int]:
+    """Rows of each table, read with sqlite3 (not through the ledger)."""
+    with sqlite3.connect(db) as con:
+        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+
+
+def write(tmp_path: Path, name: str, data: str | bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return path
+
+
+def trf(*lines: str) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def assert_rejected(runner: CliRunner, db: str, path: Path, *expected: str,
+                    args: tuple[str, ...] = ("--register-players",)) -> Result:
+    """Import ``path``: exit 3, each of ``expected`` on stderr, no traceback, no row written."""
+    before = counts(db)
+    result = run(runner, "--db", db, "import", path, *args)
+    assert result.exit_code == 3, result.output + result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output + result.stderr
+    for text in expected:
+        assert text in result.stderr, result.stderr
+    assert counts(db) == before
+    return result
+
+
+# ------------------------------------------------------------------------------------------------
+# ledger export trf --output: a place that cannot be written is a message, not a traceback
+
+
+def test_export_into_a_missing_directory_is_a_message(runner: CliRunner, db: str,
+                                                      tmp_path: Path) -> None:
+    event = write(tmp_path, "nov.trf", trf(*HEADER, *PLAYERS))
+    assert run(runner, "--db", db, "import", event, "--register-players").exit_code == 0
+    target = tmp_path / "no-such-dir" / "out.trf"
+    result = run(runner, "--db", db, "export", "trf", "--event", "#1", "--output", target)
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"cannot write {target}" in result.stderr
+    assert not target.parent.exists()
