@@ -183,8 +183,6 @@ def import_report(r: ImportReport, as_json: bool) -> None:
     if r.not_rated:
         lines.append("recorded, not rated: "
                      + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
-    if not r.games_in_file:
-        lines.append("no games were found in the file")
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:

@@ -74,6 +74,8 @@ _WRITE_TITLE = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": 
 _SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 _DIGITS = re.compile(r"[0-9]+")
 _POINTS = re.compile(r"[0-9]{1,2}(\.[05])?")
+#: Control characters other than tab (reported on its own for player lines): never text.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _CODE = re.compile(r"(?:[0-9]{3}|[A-Z#][A-Za-z0-9#]{2})(?: |$)")
 
 # Dates as written in the wild: 2011-11-25, 2010/09/24, 2005.07.28, 28. 07. 2005, 24/09/2010, 25/11/01.
@@ -235,9 +237,17 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
     players: list[TrfPlayer] = []
     round_dates: tuple[dt.date | None, ...] = ()
     rounds: int | None = None
+    header_line = 0  # the line of XXR (or 142)
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip(" ")
         if not line.strip():
+            continue
+        control = _CONTROL.search(line)
+        if control is not None:
+            out.add(number, f"col {control.start() + 1}", f"control character "
+                    f"U+{ord(control.group()):04X}: a TRF line holds text only (is this a TRF file?)")
+            if line[:3] == "001" and _DIGITS.fullmatch(line[4:8].strip()):
+                out.refused.add(int(line[4:8]))
             continue
         code = line[:3]
         if code == "001":
@@ -258,7 +268,7 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
         elif code in ("XXR", "142"):  # number of rounds: TRFx, and TRF-2026's record 142
             value = line[4:].strip()
             if _DIGITS.fullmatch(value) and 0 < int(value) <= 99:
-                rounds = int(value)
+                rounds, header_line = int(value), number
             else:
                 out.add(number, "col 5", f"{code} {value!r}: the number of rounds must be 1 to 99",
                         WARNING)
@@ -266,6 +276,8 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
             out.add(number, "col 1-3", f"not a TRF record: {line[:20]!r} does not start with a "
                     "three-character record code (such as 012 or 001) and a blank")
     _check_ranks(players, out)
+    if rounds is not None:
+        _check_rounds(players, rounds, header_line, out)
     start = _header_date(header, "042", "start date", out)
     end = _header_date(header, "052", "end date", out)
     if start is not None and end is not None and end < start:
@@ -287,7 +299,8 @@ def _header_date(header: dict[str, tuple[int, str]], code: str, what: str,
     number, value = header[code]
     day = parse_date(value)
     if day is None:
-        out.add(number, "col 5", f"record {code}: {value!r} is not a {what} (write YYYY/MM/DD)")
+        out.add(number, "col 5", f"record {code}: {value!r} is not a valid {what} (write "
+                "YYYY/MM/DD)")
     return day
 
 
@@ -423,6 +436,16 @@ def _check_ranks(players: list[TrfPlayer], out: _Out) -> None:
         if p.rank in seen:
             out.add(p.line, "col 5-8", f"start rank {p.rank} is also on line {seen[p.rank]}")
         seen.setdefault(p.rank, p.line)
+
+
+def _check_rounds(players: list[TrfPlayer], rounds: int, header_line: int, out: _Out) -> None:
+    """A round cell after the last round that XXR (or 142) announces is an error: one of the
+    two records is wrong, and the file cannot say which."""
+    for p in players:
+        if len(p.rounds) > rounds:
+            column = 92 + 10 * rounds
+            out.add(p.line, _cols(column, column + 7), f"round {rounds + 1}: the file has "
+                    f"{rounds} rounds (line {header_line}); correct that record or this line")
 
 
 # --------------------------------------------------------------------------------------------

@@ -182,8 +182,8 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
     dates in the future (after ``today``), games in a closed period, a game already recorded with
-    another result (both shown). Games already recorded are skipped; a file whose bytes were
-    imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
+    another result (both shown), an empty file or one without a game. Games already recorded are
+    skipped; a file whose bytes were imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
     """
     raw = Path(path).read_bytes()
     name = str(path)
@@ -192,6 +192,10 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
                           games_in_file=readout.games_in_file,
                           players_in_file=readout.players_in_file)
     report.problems.extend(readout.problems)
+    if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
+        report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
+                                       else f"no games in this {fmt.upper()} file: nothing to "
+                                       "import (is it the right file?)"))
     undatable = _check_dates(name, readout.games, today or dt.date.today(), report)
     with transaction(engine, dry_run=dry_run) as session:
         earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))

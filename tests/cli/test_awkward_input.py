@@ -31,7 +31,7 @@ PLAYERS = [
     "001    4 m    Delta, Dan                        1700 ENG    90000004 1970/01/01  0.0    4"
     "     3 w 0     2 b 0     1 b 0",
 ]
-TABLES = ("players", "games", "events", "imported_files", "ratings")
+TABLES = ("players", "player_entries", "games", "events", "imported_files")
 
 
 @pytest.fixture
@@ -94,3 +94,50 @@ def test_export_into_a_missing_directory_is_a_message(runner: CliRunner, db: str
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert f"cannot write {target}" in result.stderr
     assert not target.parent.exists()
+
+
+# ------------------------------------------------------------------------------------------------
+# Files without a game: refused (exit 3), and their hash is not kept (an empty CSV later must
+# not read as "imported before as empty.trf")
+
+
+@pytest.mark.parametrize(("name", "data", "message"), [
+    ("empty.trf", b"", "error: file: the file is empty"),
+    ("empty.csv", b"", "error: file: the file is empty"),
+    ("empty.pgn", b"\n\n", "error: file: the file is empty"),
+    ("header.trf", trf(*HEADER), "error: file: no games in this TRF file"),
+    ("header.csv", "date,white,black,result\n", "error: file: no games in this CSV file"),
+])
+def test_a_file_without_games_is_refused(runner: CliRunner, db: str, tmp_path: Path, name: str,
+                                         data: str | bytes, message: str) -> None:
+    assert_rejected(runner, db, write(tmp_path, name, data), f"{name}: {message}")
+
+
+# ------------------------------------------------------------------------------------------------
+# TRF lines that cannot be trusted
+
+
+def test_a_control_character_in_a_trf_line_is_refused_with_its_column(
+        runner: CliRunner, db: str, tmp_path: Path) -> None:
+    # "Al\x00ha, Ann": the name starts in column 15, so the NUL is column 17
+    line = PLAYERS[0].replace("Alpha", "Al\x00ha")
+    path = write(tmp_path, "nul.trf", trf(*HEADER, line, *PLAYERS[1:]))
+    assert_rejected(runner, db, path, "nul.trf:6: error: col 17: control character U+0000")
+
+
+def test_a_round_beyond_xxr_is_refused_on_each_line(runner: CliRunner, db: str,
+                                                    tmp_path: Path) -> None:
+    # XXR 2 (line 5), but every line has a third round: its cell is columns 112-119
+    header = [*HEADER[:4], "XXR 2"]
+    path = write(tmp_path, "xxr.trf", trf(*header, *PLAYERS))
+    result = assert_rejected(runner, db, path)
+    for line in (6, 7, 8, 9):
+        assert (f"xxr.trf:{line}: error: col 112-119: round 3: the file has 2 rounds (line 5)"
+                in result.stderr)
+
+
+def test_an_impossible_end_date_is_named(runner: CliRunner, db: str, tmp_path: Path) -> None:
+    header = [*HEADER[:3], "052 2025/02/30", HEADER[4]]
+    path = write(tmp_path, "date.trf", trf(*header, *PLAYERS))
+    assert_rejected(runner, db, path,
+                    "date.trf:4: error: col 5: record 052: '2025/02/30' is not a valid end date")
