@@ -141,3 +141,37 @@ def test_an_impossible_end_date_is_named(runner: CliRunner, db: str, tmp_path: P
     path = write(tmp_path, "date.trf", trf(*header, *PLAYERS))
     assert_rejected(runner, db, path,
                     "date.trf:4: error: col 5: record 052: '2025/02/30' is not a valid end date")
+
+
+# ------------------------------------------------------------------------------------------------
+# CSV rows that cannot be trusted
+
+
+def test_a_quoted_line_break_inside_a_name_is_refused(runner: CliRunner, db: str,
+                                                      tmp_path: Path) -> None:
+    # the row starting on line 2 spans lines 2-3; the next row is line 4 and is fine
+    path = write(tmp_path, "qnl.csv", 'date,white,black,result\n'
+                 '2025-11-05,"Alpha,\n Ann","Bravo, Ben",1-0\n'
+                 '2025-11-06,"Bravo, Ben","Alpha, Ann",0-1\n')
+    result = assert_rejected(runner, db, path, "qnl.csv:2: error: white: a line break or "
+                             "control character (U+000A) inside the quotes")
+    assert "qnl.csv:4" not in result.stderr
+
+
+def test_a_column_given_twice_is_refused(runner: CliRunner, db: str, tmp_path: Path) -> None:
+    path = write(tmp_path, "twice.csv", "date,date,white,black,result\n"
+                 "2025-11-05,2025-11-06,A One,B Two,1-0\n")
+    assert_rejected(runner, db, path, "twice.csv:1: error: header: column 'date' given twice")
+
+
+@pytest.mark.parametrize(("row", "expected"), [
+    ("2025-02-30,A One,B Two,1-0", "bad.csv:2: error: date: '2025-02-30' is not a date"),
+    ("2025-11-05,A One,B Two,2-0", "bad.csv:2: error: result: '2-0' is not a result"),
+    ("2025-11-05,A One,a one,1-0", "bad.csv:2: error: black: White and Black are the same"),
+    ("2025-11-05,A One,B Two", "bad.csv:2: error: row: 3 fields where the header has 4"),
+    ("2025-11-05,A One,B Two,1-0,x", "bad.csv:2: error: row: 5 fields where the header has 4"),
+])
+def test_bad_csv_rows_are_named_by_line_and_column(runner: CliRunner, db: str, tmp_path: Path,
+                                                   row: str, expected: str) -> None:
+    path = write(tmp_path, "bad.csv", f"date,white,black,result\n{row}\n")
+    assert_rejected(runner, db, path, expected)
