@@ -274,6 +274,8 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             event = find_event(session, event_name, start, end, exact_start=bool(starts))
         known = existing_games(session, event.id if event else None, (min(dates), end))
         fresh = _skip_recorded(name, event.id if event else None, known, event_games, report)
+        if event_name is not None:
+            fresh = _one_game_a_round(name, known, fresh, report)
         if not fresh:
             continue
         if event_name is None:
@@ -331,6 +333,32 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
         else:
             report.already_recorded += 1
     return fresh
+
+
+def _one_game_a_round(name: str, known: dict[GameKey, Game], games: list[Paired],
+                      report: ImportReport) -> list[Paired]:
+    """The games of one event without a player who already plays in the same round (in the
+    ledger or earlier in the file): each such game is an error naming the first one."""
+    first: dict[tuple[str, int], str] = {}
+    for key, game in known.items():
+        if game.round is not None:
+            for player_id in (game.white_id, game.black_id):
+                first.setdefault((game.round, player_id), f"game {game.id} in the ledger")
+    kept = []
+    for g, w, b in games:
+        clash = [(side, p) for side, p in ((g.white, w), (g.black, b))
+                 if g.round is not None and (g.round, p.id) in first]
+        if clash:
+            side, p = clash[0]
+            line, where = side.where("name")
+            report.problems.append(Problem(name, line, where, f"{p.name} plays twice in round "
+                                           f"{g.round}: also {first[(g.round, p.id)]}"))
+            continue
+        if g.round is not None:
+            for p in (w, b):
+                first[(g.round, p.id)] = f"line {g.line}"
+        kept.append((g, w, b))
+    return kept
 
 
 def _shown(result: str, played: bool) -> str:

@@ -175,3 +175,27 @@ def test_bad_csv_rows_are_named_by_line_and_column(runner: CliRunner, db: str, t
                                                    row: str, expected: str) -> None:
     path = write(tmp_path, "bad.csv", f"date,white,black,result\n{row}\n")
     assert_rejected(runner, db, path, expected)
+
+
+# ------------------------------------------------------------------------------------------------
+# One game per player per round of an event (any format; checked by the import service)
+
+
+def test_a_player_twice_in_one_round_is_refused(runner: CliRunner, db: str,
+                                                tmp_path: Path) -> None:
+    # the same game written from both sides (colours swapped) would be rated twice
+    path = write(tmp_path, "both.csv", "date,white,black,result,event,round\n"
+                 "2025-11-05,A One,B Two,1-0,Cup,1\n2025-11-05,B Two,A One,0-1,Cup,1\n")
+    assert_rejected(runner, db, path, "both.csv:3: error: white: B Two plays twice in round 1: "
+                    "also line 2")
+
+
+def test_a_player_twice_in_one_round_across_files_is_refused(runner: CliRunner, db: str,
+                                                             tmp_path: Path) -> None:
+    first = write(tmp_path, "r1.csv", "date,white,black,result,event,round\n"
+                  "2025-11-05,A One,B Two,1-0,Cup,1\n")
+    assert run(runner, "--db", db, "import", first, "--register-players").exit_code == 0
+    second = write(tmp_path, "r1b.csv", "date,white,black,result,event,round\n"
+                   "2025-11-06,C Three,A One,1-0,Cup,1\n")
+    assert_rejected(runner, db, second, "r1b.csv:2: error: black: A One plays twice in round 1: "
+                    "also game 1 in the ledger")
