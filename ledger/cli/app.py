@@ -283,7 +283,8 @@ def rating_list(
     period: Annotated[str | None, typer.Option(
         "--period", help="YYYY-MM (default: the latest closed period).")] = None,
     fmt: Annotated[publish.ListFormat | None, typer.Option(
-        "--format", help="table (default), csv, json, txt (FIDE's fixed columns) or html.")] = None,
+        "--format", help="table, csv, json, txt (FIDE's fixed columns) or html (default: "
+        "from the --output extension, else table).")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", help="Write to this file instead of stdout.", dir_okay=False)] = None,
     club: Annotated[str | None, typer.Option(
@@ -302,7 +303,7 @@ def rating_list(
 ) -> None:
     """Print the rating list published by closing a period (flag i: inactive), or write it as
     csv, txt or html."""
-    chosen = publish.choose_format(fmt, json_out)
+    chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)
     publish.publish(_run(ctx, lists.rating_list, period, selection), chosen, output, club)

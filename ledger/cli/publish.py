@@ -37,13 +37,23 @@ class ListFormat(enum.StrEnum):
     HTML = "html"
 
 
-def choose_format(fmt: ListFormat | None, as_json: bool) -> ListFormat:
+#: ``--output`` extension -> the format written when ``--format`` is not given.
+BY_EXTENSION = {".csv": ListFormat.CSV, ".json": ListFormat.JSON, ".txt": ListFormat.TXT,
+                ".html": ListFormat.HTML, ".htm": ListFormat.HTML}
+
+
+def choose_format(fmt: ListFormat | None, as_json: bool, output: Path | None = None) -> ListFormat:
     """``--json`` is ``--format json``; asking for both json and another format is a usage
-    error (exit 2)."""
+    error (exit 2). Without either, the ``output`` file's extension decides (``list.csv`` is
+    csv, ``list.html`` html ...), else the table."""
     if as_json and fmt not in (None, ListFormat.JSON):
         render.error(f"format: --json and --format {fmt} contradict each other; use one")
         raise typer.Exit(2)
-    return ListFormat.JSON if as_json else (fmt or ListFormat.TABLE)
+    if as_json:
+        return ListFormat.JSON
+    if fmt is None and output is not None:
+        return BY_EXTENSION.get(output.suffix.lower(), ListFormat.TABLE)
+    return fmt or ListFormat.TABLE
 
 
 def club_name(club: str | None) -> str:

@@ -199,3 +199,49 @@ def test_a_player_twice_in_one_round_across_files_is_refused(runner: CliRunner, 
                    "2025-11-06,C Three,A One,1-0,Cup,1\n")
     assert_rejected(runner, db, second, "r1b.csv:2: error: black: A One plays twice in round 1: "
                     "also game 1 in the ledger")
+
+
+# ------------------------------------------------------------------------------------------------
+# ledger list --output: the format from the extension; bad places are messages
+
+
+@pytest.fixture
+def closed(runner: CliRunner, db: str, tmp_path: Path) -> str:
+    """The November 2025 event imported and its period closed."""
+    event = write(tmp_path, "nov.trf", trf(*HEADER, *PLAYERS))
+    assert run(runner, "--db", db, "import", event, "--register-players").exit_code == 0
+    assert run(runner, "--db", db, "period", "close", "2025-11").exit_code == 0
+    return db
+
+
+def test_list_output_takes_its_format_from_the_extension(runner: CliRunner, closed: str,
+                                                         tmp_path: Path) -> None:
+    out = tmp_path / "list.csv"
+    result = run(runner, "--db", closed, "list", "--output", out)
+    assert result.exit_code == 0, result.stderr
+    assert "wrote the csv rating list" in result.stdout
+    # Alpha, Ann: 2000, K 20, table 8.1.2: D 100 -> .64, D 300 -> .85, D 200 (v 1800) -> .76;
+    # sum 2.25, score 2.5: 20 x 0.25 = +5 -> 2005
+    assert out.read_text(encoding="utf-8").splitlines()[:2] == [
+        "rank,fide_id,name,title,federation,sex,rating,games,k,birth_year,flag",
+        '1,90000001,"Alpha, Ann",,ENG,M,2005,3,20,1990,']
+    page = tmp_path / "list.HTML"
+    assert run(runner, "--db", closed, "list", "--output", page).exit_code == 0
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("args", [("--output", "{tmp}/missing/list.csv"),
+                                  ("--format", "txt", "--output", "{tmp}/missing/list.txt")])
+def test_list_into_a_missing_directory_is_a_message(runner: CliRunner, closed: str,
+                                                    tmp_path: Path, args: tuple[str, ...]) -> None:
+    filled = [a.format(tmp=tmp_path) for a in args]
+    result = run(runner, "--db", closed, "list", *filled)
+    assert result.exit_code == 1
+    assert f"error: output: cannot write {filled[-1]}" in result.stderr
+    assert not (tmp_path / "missing").exists()
+
+
+def test_unknown_list_format_is_a_usage_error(runner: CliRunner, closed: str) -> None:
+    result = run(runner, "--db", closed, "list", "--format", "xml")
+    assert result.exit_code == 2
+    assert "'xml' is not one of" in result.stderr
