@@ -257,13 +257,15 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
         elif code in ("012", "022", "032", "042", "052", "102", "122"):
             if line[3:4] not in ("", " "):
                 out.add(number, "col 4", f"record {code}: column 4 must be blank")
+            _once(header, code, number, line[4:].strip(), out)
             header[code] = (number, line[4:].strip())
             limit = _HEADER_LIMITS.get(code)
             if limit is not None and len(header[code][1]) > limit:
                 out.add(number, "col 5", f"record {code}: {len(header[code][1])} characters; at "
                         f"most {limit}")
         elif code == "132":
-            header[code] = (number, "")
+            _once(header, code, number, line[4:].strip(), out)
+            header[code] = (number, line[4:].strip())
             round_dates = _round_dates(line, number, out)
         elif code in ("XXR", "142"):  # number of rounds: TRFx, and TRF-2026's record 142
             value = line[4:].strip()
@@ -290,6 +292,15 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
         federation=text.get("032"), start=start, end=end, arbiter=text.get("102"),
         time_control=text.get("122"), rounds=rounds, round_dates=round_dates,
         lines={code: number for code, (number, _) in header.items()})
+
+
+def _once(header: dict[str, tuple[int, str]], code: str, number: int, value: str,
+          out: _Out) -> None:
+    """A header record given again with another value is an error (two events in one file,
+    or an edit left behind): the file cannot say which one holds."""
+    if code in header and header[code][1] != value:
+        out.add(number, "col 1-3", f"record {code} is also on line {header[code][0]} with "
+                "another value: one event per file")
 
 
 def _header_date(header: dict[str, tuple[int, str]], code: str, what: str,

@@ -245,3 +245,16 @@ def test_unknown_list_format_is_a_usage_error(runner: CliRunner, closed: str) ->
     result = run(runner, "--db", closed, "list", "--format", "xml")
     assert result.exit_code == 2
     assert "'xml' is not one of" in result.stderr
+
+
+def test_a_header_record_given_twice_is_refused(runner: CliRunner, db: str,
+                                                tmp_path: Path) -> None:
+    # a second 052 (line 5) after the first (line 4): which end date, so which period?
+    header = [*HEADER[:4], "052 2025/11/20", HEADER[4]]
+    path = write(tmp_path, "two.trf", trf(*header, *PLAYERS))
+    assert_rejected(runner, db, path, "two.trf:5: error: col 1-3: record 052 is also on line 4 "
+                    "with another value")
+    # the same record repeated word for word says nothing new: imported
+    same = write(tmp_path, "same.trf", trf(*HEADER[:4], HEADER[3], HEADER[4], *PLAYERS))
+    assert run(runner, "--db", db, "import", same, "--register-players").exit_code == 0
+    assert counts(db)["games"] == 6
