@@ -502,6 +502,7 @@ def _games(event: TrfEvent, out: _Out) -> list[FileGame]:
                 date=day or end, result=result, played=played, event=event.name, round=str(n),
                 site=event.city, event_start=details.start, event_end=end, details=details,
                 at={"result": (white.line, _cols(column + 7, column + 7)),
+                    "start": (event.lines.get("042") or event.lines.get("052"), "042 start date"),
                     "date": (event.lines.get("132"), "132 round dates") if day is not None
                     else (event.lines.get("052"), "052 end date")}))
     return games

@@ -42,6 +42,9 @@ from ledger.services.players import NewPlayer, register
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period, load_histories
 
+#: Dates before this are typing errors (FIDE's first rating list is of 1971): refused.
+FIRST_LIST = dt.date(1970, 1, 1)
+
 #: ``(done, total)`` of the games being imported, for a progress bar.
 Progress = Callable[[int, int], None]
 
@@ -182,8 +185,9 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
     dates in the future (after ``today``), games in a closed period, a game already recorded with
-    another result (both shown), an empty file or one without a game. Games already recorded are
-    skipped; a file whose bytes were imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
+    another result (both shown), a player twice in one round of an event, dates before 1970, an
+    empty file or one without a game. Games already recorded are skipped; a file whose bytes were
+    imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
     """
     raw = Path(path).read_bytes()
     name = str(path)
@@ -219,8 +223,8 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
 
 def _check_dates(name: str, games: list[FileGame], today: dt.date,
                  report: ImportReport) -> set[int]:
-    """Refuse future dates (errors; returns those games' ids); warn once per period before
-    2022 that its games are recorded and never rated."""
+    """Refuse dates in the future or before 1970 (errors; returns those games' ids); warn once
+    per period before 2022 that its games are recorded and never rated."""
     undatable: set[int] = set()
     warned: set[Period] = set()
     for g in games:
@@ -230,6 +234,13 @@ def _check_dates(name: str, games: list[FileGame], today: dt.date,
             undatable.add(id(g))
             report.problems.append(Problem(name, line, where, f"{g.date} is in the future "
                                            f"(today is {today})"))
+        elif min(g.date, g.event_start or g.date) < FIRST_LIST:
+            undatable.add(id(g))
+            day = min(g.date, g.event_start or g.date)
+            line, where = g.where("date" if day == g.date else "start")
+            report.problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
+                                           "FIDE published its first rating list in 1971; check "
+                                           "the year"))
         elif period < FIRST_RATED_PERIOD and period not in warned:
             warned.add(period)
             report.problems.append(Problem(
@@ -340,23 +351,25 @@ def _one_game_a_round(name: str, known: dict[GameKey, Game], games: list[Paired]
     """The games of one event without a player who already plays in the same round (in the
     ledger or earlier in the file): each such game is an error naming the first one."""
     first: dict[tuple[str, int], str] = {}
-    for key, game in known.items():
+    for game in known.values():
         if game.round is not None:
             for player_id in (game.white_id, game.black_id):
                 first.setdefault((game.round, player_id), f"game {game.id} in the ledger")
     kept = []
     for g, w, b in games:
-        clash = [(side, p) for side, p in ((g.white, w), (g.black, b))
-                 if g.round is not None and (g.round, p.id) in first]
+        round_ = g.round
+        if round_ is None:
+            kept.append((g, w, b))
+            continue
+        clash = [(side, p) for side, p in ((g.white, w), (g.black, b)) if (round_, p.id) in first]
         if clash:
             side, p = clash[0]
             line, where = side.where("name")
             report.problems.append(Problem(name, line, where, f"{p.name} plays twice in round "
-                                           f"{g.round}: also {first[(g.round, p.id)]}"))
+                                           f"{round_}: also {first[(round_, p.id)]}"))
             continue
-        if g.round is not None:
-            for p in (w, b):
-                first[(g.round, p.id)] = f"line {g.line}"
+        for p in (w, b):
+            first[(round_, p.id)] = f"line {g.line}"
         kept.append((g, w, b))
     return kept
 

@@ -258,3 +258,18 @@ def test_a_header_record_given_twice_is_refused(runner: CliRunner, db: str,
     same = write(tmp_path, "same.trf", trf(*HEADER[:4], HEADER[3], HEADER[4], *PLAYERS))
     assert run(runner, "--db", db, "import", same, "--register-players").exit_code == 0
     assert counts(db)["games"] == 6
+
+
+# ------------------------------------------------------------------------------------------------
+# Dates no rating officer means: before FIDE's first rating list (1971)
+
+
+def test_a_date_before_1970_is_refused_with_its_line(runner: CliRunner, db: str,
+                                                     tmp_path: Path) -> None:
+    csv_file = write(tmp_path, "y1.csv", "date,white,black,result\n0001-01-01,A One,B Two,1-0\n")
+    assert_rejected(runner, db, csv_file, "y1.csv:2: error: date: 0001-01-01 is before 1970-01-01")
+    # a TRF whose start date (record 042, line 3) is year 1: the games' end date is fine
+    header = [HEADER[0], HEADER[1], "042 0001/01/01", *HEADER[3:]]
+    trf_file = write(tmp_path, "y1.trf", trf(*header, *PLAYERS))
+    assert_rejected(runner, db, trf_file,
+                    "y1.trf:3: error: 042 start date: 0001-01-01 is before 1970-01-01")
