@@ -442,11 +442,19 @@ def _trim(rounds: tuple[TrfRound, ...]) -> tuple[TrfRound, ...]:
 
 
 def _check_ranks(players: list[TrfPlayer], out: _Out) -> None:
+    """A start rank, or an id in columns 58-68, on two player lines is an error (two players
+    cannot share either)."""
     seen: dict[int, int] = {}
+    ids: dict[int, int] = {}
     for p in players:
         if p.rank in seen:
             out.add(p.line, "col 5-8", f"start rank {p.rank} is also on line {seen[p.rank]}")
         seen.setdefault(p.rank, p.line)
+        if p.fide_id is not None and p.fide_id in ids:
+            out.add(p.line, "col 58-68", f"id {p.fide_id} is also on line {ids[p.fide_id]}: two "
+                    "players cannot share one")
+        if p.fide_id is not None:
+            ids.setdefault(p.fide_id, p.line)
 
 
 def _check_rounds(players: list[TrfPlayer], rounds: int, header_line: int, out: _Out) -> None:

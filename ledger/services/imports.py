@@ -131,6 +131,12 @@ class _Matcher:
             self._error(p, key, found.error)
             return None
         if found.player is not None:
+            if fide_id is not None and _letters(found.player.name) != _letters(p.name):
+                line, where = p.where("fide_id")
+                self.report.problems.append(Problem(
+                    self.file, line, where, f"FIDE id {fide_id} is {found.player.name} "
+                    f"(#{found.player.id}) in the ledger; the file says {p.name!r}: check the id",
+                    severity="warning"))
             if found.player.id not in self.matched:
                 self.matched.add(found.player.id)
                 self.report.players_matched += 1
@@ -158,6 +164,11 @@ class _Matcher:
     def _error(self, p: FilePlayer, key: str, message: str) -> None:
         line, where = p.where(key)
         self.report.problems.append(Problem(self.file, line, where, message))
+
+
+def _letters(name: str) -> str:
+    """A name's letters and digits, case folded: ``Vasquez,Rodrigo`` = ``vasquez, rodrigo``."""
+    return "".join(c for c in name.casefold() if c.isalnum())
 
 
 def sha256_of(raw: bytes) -> str:

@@ -273,3 +273,33 @@ def test_a_date_before_1970_is_refused_with_its_line(runner: CliRunner, db: str,
     trf_file = write(tmp_path, "y1.trf", trf(*header, *PLAYERS))
     assert_rejected(runner, db, trf_file,
                     "y1.trf:3: error: 042 start date: 0001-01-01 is before 1970-01-01")
+
+
+# ------------------------------------------------------------------------------------------------
+# FIDE ids: two lines with one id; an id the ledger knows under another name
+
+
+def test_one_id_on_two_trf_lines_is_refused(runner: CliRunner, db: str, tmp_path: Path) -> None:
+    # Bravo's line (line 7) given Alpha's FIDE id 90000001 (line 6)
+    lines = [PLAYERS[0], PLAYERS[1].replace("90000002", "90000001"), *PLAYERS[2:]]
+    path = write(tmp_path, "dupid.trf", trf(*HEADER, *lines))
+    assert_rejected(runner, db, path, "dupid.trf:7: error: col 58-68: id 90000001 is also on "
+                    "line 6")
+
+
+def test_a_known_fide_id_under_another_name_is_a_warning(runner: CliRunner, db: str,
+                                                         tmp_path: Path) -> None:
+    added = run(runner, "--db", db, "player", "add", "Zulu, Zed", "--fide-id", "90000002",
+                "--rating", "1900")
+    assert added.exit_code == 0
+    path = write(tmp_path, "nov.trf", trf(*HEADER, *PLAYERS))
+    result = run(runner, "--db", db, "import", path, "--register-players", "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert ("nov.trf:7: warning: col 58-68 FIDE id: FIDE id 90000002 is Zulu, Zed (#1) in the "
+            "ledger; the file says 'Bravo, Ben'") in result.stderr
+    # the same name with other blanks and case is the same name: no warning
+    respelt = write(tmp_path, "respelt.trf", trf(*HEADER, *PLAYERS).replace(
+        "Bravo, Ben ", "ZULU,ZED   "))
+    quiet = run(runner, "--db", db, "import", respelt, "--register-players", "--dry-run")
+    assert quiet.exit_code == 0, quiet.stderr
+    assert "FIDE id 90000002" not in quiet.stderr
