@@ -612,10 +612,14 @@ def write_trf(event: TrfEvent) -> str:
 
 
 def _player_line(p: TrfPlayer) -> str:
-    if len(p.name) > 33 or not 0 < p.rank <= 9999:
-        raise ValueError(f"player {p.rank}: name over 33 characters or rank out of 1..9999")
+    if len(p.name) > 33:
+        raise ValueError(f"player {p.rank}, {p.name!r}: {len(p.name)} characters, and a TRF name "
+                         "has at most 33 (columns 15-47)")
+    if not 0 < p.rank <= 9999:
+        raise ValueError(f"player {p.rank}: a TRF start rank is 1 to 9999")
     if (p.rating or 0) > 9999 or (p.fide_id or 0) >= 10**11 or len(p.birth or "") > 10:
-        raise ValueError(f"player {p.rank}: a value does not fit its columns")
+        raise ValueError(f"player {p.rank}, {p.name!r}: a rating, FIDE id or birth date does not "
+                         "fit its columns")
     sex = {"M": "m", "F": "w", None: " "}[p.sex]
     title = _WRITE_TITLE.get(p.title or "", "")
     points = f"{p.points:4.1f}" if p.points is not None else ""

@@ -303,3 +303,15 @@ def test_a_known_fide_id_under_another_name_is_a_warning(runner: CliRunner, db: 
     quiet = run(runner, "--db", db, "import", respelt, "--register-players", "--dry-run")
     assert quiet.exit_code == 0, quiet.stderr
     assert "FIDE id 90000002" not in quiet.stderr
+
+
+def test_export_of_a_name_too_long_for_trf_names_it(runner: CliRunner, db: str,
+                                                    tmp_path: Path) -> None:
+    # 26 letters + blank + 14 letters = 41 characters; TRF keeps 33 (columns 15-47)
+    name = "Abcdefghijklmnopqrstuvwxyz Abcdefghijklmn"
+    path = write(tmp_path, "long.csv", "date,white,black,result,event,round\n"
+                 f"2025-11-05,{name},B Two,1-0,Cup,1\n")
+    assert run(runner, "--db", db, "import", path, "--register-players").exit_code == 0
+    result = run(runner, "--db", db, "export", "trf", "--event", "Cup")
+    assert result.exit_code == 1
+    assert f"{name!r}: 41 characters, and a TRF name has at most 33" in result.stderr
