@@ -38,6 +38,7 @@ message; a line with an error gives no player, and a game with an error is left 
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
@@ -157,7 +158,15 @@ def split_lines(text: str) -> list[str]:
 
 def decode(raw: bytes, filename: str) -> tuple[str, list[Problem]]:
     """Text of the file: UTF-8 (a leading byte-order mark dropped), else CP1252 with a warning
-    saying so (bytes CP1252 leaves undefined become U+FFFD)."""
+    saying so (bytes CP1252 leaves undefined become U+FFFD). A file starting with a UTF-16
+    byte-order mark (Windows' "Unicode") is read as UTF-16, with a warning."""
+    if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        try:
+            return raw.decode("utf-16"), [Problem(filename, 1, "encoding", "UTF-16 (byte-order "
+                                                  "mark): read as such; save TRF files as UTF-8",
+                                                  WARNING)]
+        except UnicodeDecodeError:
+            pass
     try:
         return raw.decode("utf-8").removeprefix("\ufeff"), []
     except UnicodeDecodeError as exc:

@@ -315,3 +315,26 @@ def test_export_of_a_name_too_long_for_trf_names_it(runner: CliRunner, db: str,
     result = run(runner, "--db", db, "export", "trf", "--event", "Cup")
     assert result.exit_code == 1
     assert f"{name!r}: 41 characters, and a TRF name has at most 33" in result.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# Encodings a TRF arrives in: UTF-8 with a byte-order mark, UTF-16 (Windows "Unicode"), Latin-1
+
+
+@pytest.mark.parametrize(("encoded", "warning"), [
+    (lambda text: b"\xef\xbb\xbf" + text.encode("utf-8"), None),
+    (lambda text: text.encode("utf-16"), "u.trf:1: warning: encoding: UTF-16"),
+    (lambda text: text.encode("latin-1"), "u.trf:6: warning: encoding: not UTF-8"),
+])
+def test_trf_encodings_read_the_accented_name(runner: CliRunner, db: str, tmp_path: Path,
+                                              encoded: object, warning: str | None) -> None:
+    text = trf(*HEADER, PLAYERS[0].replace("Alpha", "Alphä"), *PLAYERS[1:])
+    assert callable(encoded)
+    path = write(tmp_path, "u.trf", encoded(text))
+    result = run(runner, "--db", db, "import", path, "--register-players")
+    assert result.exit_code == 0, result.stderr
+    if warning is not None:
+        assert warning in result.stderr
+    assert counts(db)["games"] == 6
+    shown = run(runner, "--db", db, "player", "show", "90000001")
+    assert "Alphä, Ann" in shown.stdout
