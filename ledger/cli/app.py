@@ -232,9 +232,14 @@ def import_file(
     if ids not in imports.ID_KINDS:
         render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
         raise typer.Exit(2)
-    with import_progress(file, quiet or json_out) as progress:
-        report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
-                      ids=ids, dry_run=dry_run, progress=progress)
+    try:
+        with import_progress(file, quiet or json_out) as progress:
+            report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
+                          ids=ids, dry_run=dry_run, progress=progress)
+    except ImportRejected as exc:
+        if json_out:
+            render.import_rejected_json(str(file), exc.problems)
+        raise
     render.import_report(report, json_out)
 
 

@@ -154,6 +154,12 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
     _out().print(table)
 
 
+def import_rejected_json(file: str, problems: Iterable[Problem]) -> None:
+    """``ledger import --json`` of a rejected file: ``{"file", "rejected": true, "problems"}`` on
+    stdout (the same problems also go to stderr as text)."""
+    _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems]})
+
+
 def import_report(r: ImportReport, as_json: bool) -> None:
     """What an import did; warnings on stderr."""
     if as_json:

@@ -9,6 +9,7 @@ three rounds, six games (round 1: 1-2 1-0, 4-3 0-1; round 2: 3-1 draw, 2-4 1-0; 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -338,3 +339,14 @@ def test_trf_encodings_read_the_accented_name(runner: CliRunner, db: str, tmp_pa
     assert counts(db)["games"] == 6
     shown = run(runner, "--db", db, "player", "show", "90000001")
     assert "Alphä, Ann" in shown.stdout
+
+
+def test_a_rejected_import_with_json_prints_its_problems_as_json(runner: CliRunner, db: str,
+                                                                 tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.csv", "date,white,black,result\n2025-11-05,A One,B Two,2-0\n")
+    result = run(runner, "--db", db, "import", path, "--register-players", "--json")
+    assert result.exit_code == 3
+    assert json.loads(result.stdout) == {"file": str(path), "rejected": True, "problems": [{
+        "file": str(path), "line": 2, "field": "result", "severity": "error",
+        "message": "'2-0' is not a result; use one of 1-0, 1/2-1/2, 0-1, +/-, -/+, -/- (or ½-½)"}]}
+    assert "bad.csv:2: error: result" in result.stderr
