@@ -84,19 +84,43 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
 
 def write_output(data: str | bytes, output: Path) -> None:
     """Write ``data`` (text as UTF-8 with its line ends as given, or bytes) to ``output`` whole:
-    into a temporary file beside it, then renamed over it. Raises ``LedgerError`` naming the
-    file when it cannot."""
+    into a temporary file beside it, then renamed over it (keeping the replaced file's
+    permissions; a new file gets what the umask allows). A link is followed (the file it
+    names is replaced, the link kept); a device or pipe (``/dev/null``, ``/dev/stdout``) is
+    written in place, never replaced by a file. Raises ``LedgerError`` naming the file when it
+    cannot."""
+    encoded = data.encode("utf-8") if isinstance(data, str) else data
+    if output.exists() and not output.is_file():
+        try:
+            with open(output, "wb") as fh:
+                fh.write(encoded)
+        except OSError as exc:
+            raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
+        return
+    output = Path(os.path.realpath(output)) if output.is_symlink() else output
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent or Path("."))
     except OSError as exc:
         raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.write(encoded)
+        os.chmod(tmp, _mode_for(output))
         os.replace(tmp, output)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _mode_for(output: Path) -> int:
+    """The permissions a written file gets: those of the file it replaces, else what the
+    umask allows a new file (``0o644`` under the usual umask; ``mkstemp`` alone gives ``0o600``,
+    which a web server cannot read)."""
+    if output.is_file():
+        return output.stat().st_mode & 0o7777
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | None) -> None:

@@ -10,7 +10,9 @@ three rounds, six games (round 1: 1-2 1-0, 4-3 0-1; round 2: 3-1 draw, 2-4 1-0; 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -350,3 +352,48 @@ def test_a_rejected_import_with_json_prints_its_problems_as_json(runner: CliRunn
         "file": str(path), "line": 2, "field": "result", "severity": "error",
         "message": "'2-0' is not a result; use one of 1-0, 1/2-1/2, 0-1, +/-, -/+, -/- (or ½-½)"}]}
     assert "bad.csv:2: error: result" in result.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# --output onto what is not a plain file: a pipe or device (/dev/null) is written in place, a
+# link keeps pointing at its file, and a new file is readable by others (a web server)
+
+
+def test_output_into_a_pipe_keeps_the_pipe(runner: CliRunner, closed: str,
+                                           tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so the writer's open does not wait
+    try:
+        result = run(runner, "--db", closed, "list", "--format", "csv", "--output", fifo)
+        assert result.exit_code == 0, result.stderr
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # not replaced by a file
+        received = os.read(reader, 65536).decode("utf-8")
+    finally:
+        os.close(reader)
+    assert received.startswith("rank,fide_id,name,")
+
+
+def test_output_through_a_link_writes_its_file(runner: CliRunner, closed: str,
+                                               tmp_path: Path) -> None:
+    target = tmp_path / "site" / "list.csv"
+    target.parent.mkdir()
+    target.write_text("old\n", encoding="utf-8")
+    target.chmod(0o640)
+    link = tmp_path / "list.csv"
+    link.symlink_to(target)
+    assert run(runner, "--db", closed, "list", "--output", link).exit_code == 0
+    assert link.is_symlink()
+    assert target.read_text(encoding="utf-8").startswith("rank,fide_id,name,")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # the replaced file's permissions
+
+
+def test_a_new_output_file_gets_the_umask_permissions(runner: CliRunner, closed: str,
+                                                      tmp_path: Path) -> None:
+    page = tmp_path / "list.html"
+    old = os.umask(0o022)
+    try:
+        assert run(runner, "--db", closed, "list", "--output", page).exit_code == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(page.stat().st_mode) == 0o644  # 0o666 less the umask 0o022
