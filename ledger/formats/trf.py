@@ -294,6 +294,7 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
     if start is not None and end is not None and end < start:
         out.add(header["052"][0], "col 5", f"record 052: the end date {end} is before the start "
                 f"date {start}")
+    _check_round_dates(round_dates, start, end, header, out)
     text = {code: value or None for code, (_, value) in header.items()
             if len(value) <= _HEADER_LIMITS.get(code, 200)}
     return TrfEvent(
@@ -301,6 +302,24 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
         federation=text.get("032"), start=start, end=end, arbiter=text.get("102"),
         time_control=text.get("122"), rounds=rounds, round_dates=round_dates,
         lines={code: number for code, (number, _) in header.items()})
+
+
+def _check_round_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
+                       end: dt.date | None, header: dict[str, tuple[int, str]], out: _Out) -> None:
+    """A round date (record 132) before the start date (042) or after the end date (052) is an
+    error: it would move the game, and with it the event, into another rating period."""
+    for n, day in enumerate(round_dates, start=1):
+        column = 92 + 10 * (n - 1)
+        if day is None:
+            continue
+        if start is not None and day < start:
+            what, code = "before the start date", "042"
+        elif end is not None and day > end:
+            what, code = "after the end date", "052"
+        else:
+            continue
+        out.add(header["132"][0], _cols(column, column + 7), f"round {n} date {day} is {what} "
+                f"(record {code}, line {header[code][0]})")
 
 
 def _once(header: dict[str, tuple[int, str]], code: str, number: int, value: str,

@@ -397,3 +397,17 @@ def test_a_new_output_file_gets_the_umask_permissions(runner: CliRunner, closed:
     finally:
         os.umask(old)
     assert stat.S_IMODE(page.stat().st_mode) == 0o644  # 0o666 less the umask 0o022
+
+
+def test_round_dates_outside_the_event_are_refused(runner: CliRunner, db: str,
+                                                   tmp_path: Path) -> None:
+    # 132 (line 6): round 1 on the start date, round 2 after the end date 2025-11-09 (052,
+    # line 4), round 3 before the start date 2025-11-08 (042, line 3); cells at 92, 102, 112
+    dates = "132" + " " * 88 + "25/11/08  25/12/20  25/10/01"
+    path = write(tmp_path, "rd.trf", trf(*HEADER, dates, *PLAYERS))
+    result = assert_rejected(runner, db, path,
+                             "rd.trf:6: error: col 102-109: round 2 date 2025-12-20 is after "
+                             "the end date (record 052, line 4)",
+                             "rd.trf:6: error: col 112-119: round 3 date 2025-10-01 is before "
+                             "the start date (record 042, line 3)")
+    assert "col 92-99" not in result.stderr
