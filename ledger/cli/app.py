@@ -6,8 +6,9 @@ Exit codes (shared/DESIGN.md): 0 ok, 1 refused by the ledger, 2 usage, 3 import 
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
@@ -192,6 +193,18 @@ IMPORTERS: dict[str, Callable[..., imports.ImportReport]] = {
 }
 
 
+@contextlib.contextmanager
+def rejection_as_json(file: Path, json_out: bool) -> Iterator[None]:
+    """With ``--json``, a rejected import also prints its problems as JSON on stdout
+    (``render.import_rejected_json``); the error itself goes on to ``reports_errors``."""
+    try:
+        yield
+    except ImportRejected as exc:
+        if json_out:
+            render.import_rejected_json(str(file), exc.problems)
+        raise
+
+
 @app.command("import")
 @reports_errors
 def import_file(
@@ -232,14 +245,9 @@ def import_file(
     if ids not in imports.ID_KINDS:
         render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
         raise typer.Exit(2)
-    try:
-        with import_progress(file, quiet or json_out) as progress:
-            report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
-                          ids=ids, dry_run=dry_run, progress=progress)
-    except ImportRejected as exc:
-        if json_out:
-            render.import_rejected_json(str(file), exc.problems)
-        raise
+    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
+        report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
+                      ids=ids, dry_run=dry_run, progress=progress)
     render.import_report(report, json_out)
 
 
@@ -251,7 +259,7 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
                      "--pool standard|rapid|blitz")
         raise typer.Exit(2)
     phases = {"reading": "reading the list", "recording": "matching and recording players"}
-    with import_progress(file, quiet or json_out) as update:
+    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as update:
         progress = ((lambda phase, done, total: update(done, total, phases.get(phase, phase)))
                     if update is not None else None)
         report = _run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,

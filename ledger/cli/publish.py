@@ -77,7 +77,7 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     if fmt is ListFormat.HTML:
         return rating_list_html.write(heading, rl.rows)
     buffer = io.StringIO()
-    render.rating_list(rl, False, Console(file=buffer, width=160, highlight=False,
+    render.rating_list(rl, False, Console(file=buffer, width=160, highlight=False, emoji=False,
                                           color_system=None))
     return buffer.getvalue()
 

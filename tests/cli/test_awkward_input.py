@@ -411,3 +411,30 @@ def test_round_dates_outside_the_event_are_refused(runner: CliRunner, db: str,
                              "rd.trf:6: error: col 112-119: round 3 date 2025-10-01 is before "
                              "the start date (record 042, line 3)")
     assert "col 92-99" not in result.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# The wrong file picked: a wall of problems is cut at 100 lines on stderr; --json has them all
+
+
+def test_a_file_with_hundreds_of_bad_lines_lists_the_first_hundred(runner: CliRunner, db: str,
+                                                                   tmp_path: Path) -> None:
+    # 250 lines that are no TRF record: 250 errors, lines 1-250
+    path = write(tmp_path, "junk.trf", "".join(f"junk line {n}\n" for n in range(1, 251)))
+    result = assert_rejected(runner, db, path, "junk.trf:100: error: col 1-3: not a TRF record",
+                             "... and 150 more problems (150 errors, 0 warnings) not shown; "
+                             "--json lists them all")
+    assert "junk.trf:101:" not in result.stderr
+    listed = run(runner, "--db", db, "import", path, "--json")
+    assert listed.exit_code == 3
+    assert [p["line"] for p in json.loads(listed.stdout)["problems"]] == list(range(1, 251))
+
+
+def test_a_rejected_fide_list_with_json_prints_its_problems(runner: CliRunner, db: str,
+                                                            tmp_path: Path) -> None:
+    path = write(tmp_path, "list.txt", "garbage\n")
+    result = run(runner, "--db", db, "import", path, "--format", "fide-list", "--list-date",
+                 "2025-11-01", "--json")
+    assert result.exit_code == 3
+    problem = json.loads(result.stdout)["problems"][0]
+    assert (problem["line"], problem["field"], problem["severity"]) == (1, "header", "error")
