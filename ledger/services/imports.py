@@ -219,17 +219,22 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
             report.already_recorded = len(readout.games)
             report.notes.append(f"this file was imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
                                 f"(as {earlier.file_name}): nothing to add")
+            report.problems = _in_file_order(report.problems)
             return report
         _record(session, name, readout.games, undatable, register_players, ids == "fide",
                 report, progress)
-        # one problem per line and message (a TRF event's games share the line of record 052)
-        report.problems = sorted(dict.fromkeys(report.problems),
-                                 key=lambda p: (p.line or 0, p.severity != "error"))
+        report.problems = _in_file_order(report.problems)
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
                                  games=report.recorded, players=len(report.players_registered)))
     return report
+
+
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """One problem per line and message (a TRF event's games share the line of record 052),
+    by line, errors before warnings."""
+    return sorted(dict.fromkeys(problems), key=lambda p: (p.line or 0, p.severity != "error"))
 
 
 def _check_dates(name: str, games: list[FileGame], today: dt.date,

@@ -438,3 +438,20 @@ def test_a_rejected_fide_list_with_json_prints_its_problems(runner: CliRunner, d
     assert result.exit_code == 3
     problem = json.loads(result.stdout)["problems"][0]
     assert (problem["line"], problem["field"], problem["severity"]) == (1, "header", "error")
+
+
+def test_reimport_lists_its_warnings_in_file_order(runner: CliRunner, db: str,
+                                                   tmp_path: Path) -> None:
+    # Bravo's line is line 6; its round 4 cell starts at column 92 + 30 = 122, so the '+' with
+    # no opponent (an old-style bye, a warning) is column 129. The warning that 2021 is never
+    # rated is on record 052, line 3: it comes first.
+    header = [HEADER[0], "042 2021/11/08", "052 2021/11/09", "XXR 4"]
+    lines = [PLAYERS[0], PLAYERS[1] + "  0000 - +", *PLAYERS[2:]]
+    path = write(tmp_path, "old.trf", trf(*header, *lines))
+    assert run(runner, "--db", db, "import", path, "--register-players").exit_code == 0
+    again = run(runner, "--db", db, "import", path, "--json")
+    assert again.exit_code == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["already_imported"] is True
+    assert [(p["line"], p["field"]) for p in report["problems"]] == [(3, "052 end date"),
+                                                                     (6, "col 129")]
