@@ -6,8 +6,9 @@ Exit codes (shared/DESIGN.md): 0 ok, 1 refused by the ledger, 2 usage, 3 import 
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
@@ -192,6 +193,18 @@ IMPORTERS: dict[str, Callable[..., imports.ImportReport]] = {
 }
 
 
+@contextlib.contextmanager
+def rejection_as_json(file: Path, json_out: bool) -> Iterator[None]:
+    """With ``--json``, a rejected import also prints its problems as JSON on stdout
+    (``render.import_rejected_json``); the error itself goes on to ``reports_errors``."""
+    try:
+        yield
+    except ImportRejected as exc:
+        if json_out:
+            render.import_rejected_json(str(file), exc.problems)
+        raise
+
+
 @app.command("import")
 @reports_errors
 def import_file(
@@ -234,7 +247,7 @@ def import_file(
     if ids not in imports.ID_KINDS:
         render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
         raise typer.Exit(2)
-    with import_progress(file, quiet or json_out) as progress:
+    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
                       ids=ids, dry_run=dry_run, progress=progress)
     render.import_report(report, json_out)
@@ -248,7 +261,7 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
                      "--pool standard|rapid|blitz")
         raise typer.Exit(2)
     phases = {"reading": "reading the list", "recording": "matching and recording players"}
-    with import_progress(file, quiet or json_out) as update:
+    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as update:
         progress = ((lambda phase, done, total: update(done, total, phases.get(phase, phase)))
                     if update is not None else None)
         report = _run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
@@ -285,7 +298,8 @@ def rating_list(
     period: Annotated[str | None, typer.Option(
         "--period", help="YYYY-MM (default: the latest closed period).")] = None,
     fmt: Annotated[publish.ListFormat | None, typer.Option(
-        "--format", help="table (default), csv, json, txt (FIDE's fixed columns) or html.")] = None,
+        "--format", help="table, csv, json, txt (FIDE's fixed columns) or html (default: "
+        "from the --output extension, else table).")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", help="Write to this file instead of stdout.", dir_okay=False)] = None,
     club: Annotated[str | None, typer.Option(
@@ -306,7 +320,7 @@ def rating_list(
 
     Flag i: inactive (no rated game in the last 12 rating periods).
     """
-    chosen = publish.choose_format(fmt, json_out)
+    chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)
     publish.publish(_run(ctx, lists.rating_list, period, selection), chosen, output, club)

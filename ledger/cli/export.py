@@ -9,6 +9,7 @@ import typer
 
 from ledger.cli import render
 from ledger.cli.app import _run, reports_errors
+from ledger.cli.publish import write_output
 from ledger.services import exports
 
 export_app: typer.Typer = typer.Typer(help="Write ledger data as files other programs read.",
@@ -28,5 +29,5 @@ def export_trf(
     if output is None:
         typer.echo(text, nl=False)
         return
-    output.write_text(text, encoding="utf-8")
+    write_output(text, output)
     render.say(f"{output}: event {event!r} written as TRF-16")

@@ -30,7 +30,7 @@ def import_progress(path: Path, quiet: bool) -> Iterator[Callable[..., None] | N
         yield None
         return
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+                  TimeElapsedColumn(), console=Console(stderr=True, emoji=False), transient=True) as bar:
         task = bar.add_task("importing", total=None)
 
         def update(done: int, total: int, phase: str | None = None) -> None:

@@ -37,13 +37,23 @@ class ListFormat(enum.StrEnum):
     HTML = "html"
 
 
-def choose_format(fmt: ListFormat | None, as_json: bool) -> ListFormat:
+#: ``--output`` extension -> the format written when ``--format`` is not given.
+BY_EXTENSION = {".csv": ListFormat.CSV, ".json": ListFormat.JSON, ".txt": ListFormat.TXT,
+                ".html": ListFormat.HTML, ".htm": ListFormat.HTML}
+
+
+def choose_format(fmt: ListFormat | None, as_json: bool, output: Path | None = None) -> ListFormat:
     """``--json`` is ``--format json``; asking for both json and another format is a usage
-    error (exit 2)."""
+    error (exit 2). Without either, the ``output`` file's extension decides (``list.csv`` is
+    csv, ``list.html`` html ...), else the table."""
     if as_json and fmt not in (None, ListFormat.JSON):
         render.error(f"format: --json and --format {fmt} contradict each other; use one")
         raise typer.Exit(2)
-    return ListFormat.JSON if as_json else (fmt or ListFormat.TABLE)
+    if as_json:
+        return ListFormat.JSON
+    if fmt is None and output is not None:
+        return BY_EXTENSION.get(output.suffix.lower(), ListFormat.TABLE)
+    return fmt or ListFormat.TABLE
 
 
 def club_name(club: str | None) -> str:
@@ -67,26 +77,50 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     if fmt is ListFormat.HTML:
         return rating_list_html.write(heading, rl.rows)
     buffer = io.StringIO()
-    render.rating_list(rl, False, Console(file=buffer, width=160, highlight=False,
+    render.rating_list(rl, False, Console(file=buffer, width=160, highlight=False, emoji=False,
                                           color_system=None))
     return buffer.getvalue()
 
 
 def write_output(data: str | bytes, output: Path) -> None:
     """Write ``data`` (text as UTF-8 with its line ends as given, or bytes) to ``output`` whole:
-    into a temporary file beside it, then renamed over it. Raises ``LedgerError`` naming the
-    file when it cannot."""
+    into a temporary file beside it, then renamed over it (keeping the replaced file's
+    permissions; a new file gets what the umask allows). A link is followed (the file it
+    names is replaced, the link kept); a device or pipe (``/dev/null``, ``/dev/stdout``) is
+    written in place, never replaced by a file. Raises ``LedgerError`` naming the file when it
+    cannot."""
+    encoded = data.encode("utf-8") if isinstance(data, str) else data
+    if output.exists() and not output.is_file():
+        try:
+            with open(output, "wb") as fh:
+                fh.write(encoded)
+        except OSError as exc:
+            raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
+        return
+    output = Path(os.path.realpath(output)) if output.is_symlink() else output
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent or Path("."))
     except OSError as exc:
         raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.write(encoded)
+        os.chmod(tmp, _mode_for(output))
         os.replace(tmp, output)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise LedgerError(f"output: cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _mode_for(output: Path) -> int:
+    """The permissions a written file gets: those of the file it replaces, else what the
+    umask allows a new file (``0o644`` under the usual umask; ``mkstemp`` alone gives ``0o600``,
+    which a web server cannot read)."""
+    if output.is_file():
+        return output.stat().st_mode & 0o7777
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | None) -> None:

@@ -32,14 +32,14 @@ class PlainTable(Table):
 
 
 def _out() -> Console:
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     if not console.is_terminal:
-        console = Console(highlight=False, width=max(console.width, 160))
+        console = Console(highlight=False, emoji=False, width=max(console.width, 160))
     return console
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def say(text: str) -> None:
@@ -52,11 +52,23 @@ def error(text: str) -> None:
     _err().print(f"error: {text}", markup=False, style="bold red")
 
 
+#: At most this many problems are printed (a binary file picked by mistake gives thousands);
+#: ``--json`` lists them all.
+MAX_PROBLEMS_SHOWN = 100
+
+
 def problems(items: Iterable[Problem]) -> None:
-    """Every problem of a file on stderr, one per line."""
+    """The problems of a file on stderr, one per line: the first ``MAX_PROBLEMS_SHOWN``, then
+    how many more there are and of which severity."""
     console = _err()
-    for p in items:
+    listed = list(items)
+    for p in listed[:MAX_PROBLEMS_SHOWN]:
         console.print(str(p), markup=False, style="red" if p.severity == "error" else "yellow")
+    rest = listed[MAX_PROBLEMS_SHOWN:]
+    if rest:
+        errors = sum(p.severity == "error" for p in rest)
+        console.print(f"... and {len(rest)} more problems ({errors} errors, {len(rest) - errors} "
+                      "warnings) not shown; --json lists them all", markup=False, style="red")
 
 
 def _num(value: Decimal) -> int | float:
@@ -154,6 +166,12 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
     _out().print(table)
 
 
+def import_rejected_json(file: str, problems: Iterable[Problem]) -> None:
+    """``ledger import --json`` of a rejected file: ``{"file", "rejected": true, "problems"}`` on
+    stdout (the same problems also go to stderr as text)."""
+    _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems]})
+
+
 def import_report(r: ImportReport, as_json: bool) -> None:
     """What an import did; warnings on stderr."""
     if as_json:
@@ -183,8 +201,6 @@ def import_report(r: ImportReport, as_json: bool) -> None:
     if r.not_rated:
         lines.append("recorded, not rated: "
                      + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
-    if not r.games_in_file:
-        lines.append("no games were found in the file")
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:

@@ -29,6 +29,7 @@ REQUIRED = ("date", "white", "black", "result")
 COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ID = re.compile(r"[0-9]{1,11}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def read_csv(path: str, raw: bytes) -> Readout:
@@ -52,10 +53,12 @@ def read_csv(path: str, raw: bytes) -> Readout:
         names = [h.strip().lower() for h in header]
         missing = [c for c in REQUIRED if c not in names]
         unknown = [h for h in names if h not in COLUMNS]
-        if missing or unknown:
+        twice = sorted({h for h in names if names.count(h) > 1})
+        if missing or unknown or twice:
             message = "; ".join(
                 ([f"missing {', '.join(missing)}"] if missing else [])
-                + ([f"unknown column {', '.join(map(repr, unknown))}"] if unknown else []))
+                + ([f"unknown column {', '.join(map(repr, unknown))}"] if unknown else [])
+                + ([f"column {', '.join(map(repr, twice))} given twice"] if twice else []))
             return Readout([], [Problem(path, 1, "header", f"{message}: the header is "
                                         f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]")])
         line = reader.line_num
@@ -110,6 +113,11 @@ def _game(path: str, line: int, row: dict[str, str], problems: list[Problem]) ->
                 err(f"{side}_fide_id", f"{id_text!r} is not a FIDE id")
         at: dict[str, Where] = {"name": (line, side), "fide_id": (line, f"{side}_fide_id")}
         players.append(FilePlayer(name=name, at=at, fide_id=fide_id))
+    for column in ("white", "black", "event", "round"):
+        control = _CONTROL.search(row.get(column, ""))
+        if control is not None:
+            err(column, f"a line break or control character (U+{ord(control.group()):04X}) "
+                "inside the quotes: a name is one line of text")
     for column, limit in (("event", 200), ("round", 20)):
         if len(row.get(column, "").strip()) > limit:
             err(column, f"{len(row[column].strip())} characters; at most {limit}")

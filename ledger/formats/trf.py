@@ -38,6 +38,7 @@ message; a line with an error gives no player, and a game with an error is left 
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
@@ -74,6 +75,8 @@ _WRITE_TITLE = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": 
 _SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 _DIGITS = re.compile(r"[0-9]+")
 _POINTS = re.compile(r"[0-9]{1,2}(\.[05])?")
+#: Control characters other than tab (reported on its own for player lines): never text.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _CODE = re.compile(r"(?:[0-9]{3}|[A-Z#][A-Za-z0-9#]{2})(?: |$)")
 
 # Dates as written in the wild: 2011-11-25, 2010/09/24, 2005.07.28, 28. 07. 2005, 24/09/2010, 25/11/01.
@@ -155,7 +158,15 @@ def split_lines(text: str) -> list[str]:
 
 def decode(raw: bytes, filename: str) -> tuple[str, list[Problem]]:
     """Text of the file: UTF-8 (a leading byte-order mark dropped), else CP1252 with a warning
-    saying so (bytes CP1252 leaves undefined become U+FFFD)."""
+    saying so (bytes CP1252 leaves undefined become U+FFFD). A file starting with a UTF-16
+    byte-order mark (Windows' "Unicode") is read as UTF-16, with a warning."""
+    if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        try:
+            return raw.decode("utf-16"), [Problem(filename, 1, "encoding", "UTF-16 (byte-order "
+                                                  "mark): read as such; save TRF files as UTF-8",
+                                                  WARNING)]
+        except UnicodeDecodeError:
+            pass
     try:
         return raw.decode("utf-8").removeprefix("\ufeff"), []
     except UnicodeDecodeError as exc:
@@ -235,9 +246,17 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
     players: list[TrfPlayer] = []
     round_dates: tuple[dt.date | None, ...] = ()
     rounds: int | None = None
+    header_line = 0  # the line of XXR (or 142)
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip(" ")
         if not line.strip():
+            continue
+        control = _CONTROL.search(line)
+        if control is not None:
+            out.add(number, f"col {control.start() + 1}", f"control character "
+                    f"U+{ord(control.group()):04X}: a TRF line holds text only (is this a TRF file?)")
+            if line[:3] == "001" and _DIGITS.fullmatch(line[4:8].strip()):
+                out.refused.add(int(line[4:8]))
             continue
         code = line[:3]
         if code == "001":
@@ -247,18 +266,20 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
         elif code in ("012", "022", "032", "042", "052", "102", "122"):
             if line[3:4] not in ("", " "):
                 out.add(number, "col 4", f"record {code}: column 4 must be blank")
+            _once(header, code, number, line[4:].strip(), out)
             header[code] = (number, line[4:].strip())
             limit = _HEADER_LIMITS.get(code)
             if limit is not None and len(header[code][1]) > limit:
                 out.add(number, "col 5", f"record {code}: {len(header[code][1])} characters; at "
                         f"most {limit}")
         elif code == "132":
-            header[code] = (number, "")
+            _once(header, code, number, line[4:].strip(), out)
+            header[code] = (number, line[4:].strip())
             round_dates = _round_dates(line, number, out)
         elif code in ("XXR", "142"):  # number of rounds: TRFx, and TRF-2026's record 142
             value = line[4:].strip()
             if _DIGITS.fullmatch(value) and 0 < int(value) <= 99:
-                rounds = int(value)
+                rounds, header_line = int(value), number
             else:
                 out.add(number, "col 5", f"{code} {value!r}: the number of rounds must be 1 to 99",
                         WARNING)
@@ -266,11 +287,14 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
             out.add(number, "col 1-3", f"not a TRF record: {line[:20]!r} does not start with a "
                     "three-character record code (such as 012 or 001) and a blank")
     _check_ranks(players, out)
+    if rounds is not None:
+        _check_rounds(players, rounds, header_line, out)
     start = _header_date(header, "042", "start date", out)
     end = _header_date(header, "052", "end date", out)
     if start is not None and end is not None and end < start:
         out.add(header["052"][0], "col 5", f"record 052: the end date {end} is before the start "
                 f"date {start}")
+    _check_round_dates(round_dates, start, end, header, out)
     text = {code: value or None for code, (_, value) in header.items()
             if len(value) <= _HEADER_LIMITS.get(code, 200)}
     return TrfEvent(
@@ -280,6 +304,33 @@ def _read_event(lines: list[str], out: _Out) -> TrfEvent:
         lines={code: number for code, (number, _) in header.items()})
 
 
+def _check_round_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
+                       end: dt.date | None, header: dict[str, tuple[int, str]], out: _Out) -> None:
+    """A round date (record 132) before the start date (042) or after the end date (052) is an
+    error: it would move the game, and with it the event, into another rating period."""
+    for n, day in enumerate(round_dates, start=1):
+        column = 92 + 10 * (n - 1)
+        if day is None:
+            continue
+        if start is not None and day < start:
+            what, code = "before the start date", "042"
+        elif end is not None and day > end:
+            what, code = "after the end date", "052"
+        else:
+            continue
+        out.add(header["132"][0], _cols(column, column + 7), f"round {n} date {day} is {what} "
+                f"(record {code}, line {header[code][0]})")
+
+
+def _once(header: dict[str, tuple[int, str]], code: str, number: int, value: str,
+          out: _Out) -> None:
+    """A header record given again with another value is an error (two events in one file,
+    or an edit left behind): the file cannot say which one holds."""
+    if code in header and header[code][1] != value:
+        out.add(number, "col 1-3", f"record {code} is also on line {header[code][0]} with "
+                "another value: one event per file")
+
+
 def _header_date(header: dict[str, tuple[int, str]], code: str, what: str,
                  out: _Out) -> dt.date | None:
     if code not in header or not header[code][1]:
@@ -287,7 +338,8 @@ def _header_date(header: dict[str, tuple[int, str]], code: str, what: str,
     number, value = header[code]
     day = parse_date(value)
     if day is None:
-        out.add(number, "col 5", f"record {code}: {value!r} is not a {what} (write YYYY/MM/DD)")
+        out.add(number, "col 5", f"record {code}: {value!r} is not a valid {what} (write "
+                "YYYY/MM/DD)")
     return day
 
 
@@ -418,11 +470,29 @@ def _trim(rounds: tuple[TrfRound, ...]) -> tuple[TrfRound, ...]:
 
 
 def _check_ranks(players: list[TrfPlayer], out: _Out) -> None:
+    """A start rank, or an id in columns 58-68, on two player lines is an error (two players
+    cannot share either)."""
     seen: dict[int, int] = {}
+    ids: dict[int, int] = {}
     for p in players:
         if p.rank in seen:
             out.add(p.line, "col 5-8", f"start rank {p.rank} is also on line {seen[p.rank]}")
         seen.setdefault(p.rank, p.line)
+        if p.fide_id is not None and p.fide_id in ids:
+            out.add(p.line, "col 58-68", f"id {p.fide_id} is also on line {ids[p.fide_id]}: two "
+                    "players cannot share one")
+        if p.fide_id is not None:
+            ids.setdefault(p.fide_id, p.line)
+
+
+def _check_rounds(players: list[TrfPlayer], rounds: int, header_line: int, out: _Out) -> None:
+    """A round cell after the last round that XXR (or 142) announces is an error: one of the
+    two records is wrong, and the file cannot say which."""
+    for p in players:
+        if len(p.rounds) > rounds:
+            column = 92 + 10 * rounds
+            out.add(p.line, _cols(column, column + 7), f"round {rounds + 1}: the file has "
+                    f"{rounds} rounds (line {header_line}); correct that record or this line")
 
 
 # --------------------------------------------------------------------------------------------
@@ -468,6 +538,7 @@ def _games(event: TrfEvent, out: _Out) -> list[FileGame]:
                 date=day or end, result=result, played=played, event=event.name, round=str(n),
                 site=event.city, event_start=details.start, event_end=end, details=details,
                 at={"result": (white.line, _cols(column + 7, column + 7)),
+                    "start": (event.lines.get("042") or event.lines.get("052"), "042 start date"),
                     "date": (event.lines.get("132"), "132 round dates") if day is not None
                     else (event.lines.get("052"), "052 end date")}))
     return games
@@ -569,10 +640,14 @@ def write_trf(event: TrfEvent) -> str:
 
 
 def _player_line(p: TrfPlayer) -> str:
-    if len(p.name) > 33 or not 0 < p.rank <= 9999:
-        raise ValueError(f"player {p.rank}: name over 33 characters or rank out of 1..9999")
+    if len(p.name) > 33:
+        raise ValueError(f"player {p.rank}, {p.name!r}: {len(p.name)} characters, and a TRF name "
+                         "has at most 33 (columns 15-47)")
+    if not 0 < p.rank <= 9999:
+        raise ValueError(f"player {p.rank}: a TRF start rank is 1 to 9999")
     if (p.rating or 0) > 9999 or (p.fide_id or 0) >= 10**11 or len(p.birth or "") > 10:
-        raise ValueError(f"player {p.rank}: a value does not fit its columns")
+        raise ValueError(f"player {p.rank}, {p.name!r}: a rating, FIDE id or birth date does not "
+                         "fit its columns")
     sex = {"M": "m", "F": "w", None: " "}[p.sex]
     title = _WRITE_TITLE.get(p.title or "", "")
     points = f"{p.points:4.1f}" if p.points is not None else ""

@@ -42,6 +42,9 @@ from ledger.services.players import NewPlayer, register
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period, load_histories
 
+#: Dates before this are typing errors (FIDE's first rating list is of 1971): refused.
+FIRST_LIST = dt.date(1970, 1, 1)
+
 #: ``(done, total)`` of the games being imported, for a progress bar.
 Progress = Callable[[int, int], None]
 
@@ -128,6 +131,12 @@ class _Matcher:
             self._error(p, key, found.error)
             return None
         if found.player is not None:
+            if fide_id is not None and _letters(found.player.name) != _letters(p.name):
+                line, where = p.where("fide_id")
+                self.report.problems.append(Problem(
+                    self.file, line, where, f"FIDE id {fide_id} is {found.player.name} "
+                    f"(#{found.player.id}) in the ledger; the file says {p.name!r}: check the id",
+                    severity="warning"))
             if found.player.id not in self.matched:
                 self.matched.add(found.player.id)
                 self.report.players_matched += 1
@@ -157,6 +166,11 @@ class _Matcher:
         self.report.problems.append(Problem(self.file, line, where, message))
 
 
+def _letters(name: str) -> str:
+    """A name's letters and digits, case folded: ``Vasquez,Rodrigo`` = ``vasquez, rodrigo``."""
+    return "".join(c for c in name.casefold() if c.isalnum())
+
+
 def sha256_of(raw: bytes) -> str:
     """The SHA-256 of a file's bytes, in hex: how the ledger knows a file imported before."""
     return hashlib.sha256(raw).hexdigest()
@@ -182,7 +196,8 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
     dates in the future (after ``today``), games in a closed period, a game already recorded with
-    another result (both shown). Games already recorded are skipped; a file whose bytes were
+    another result (both shown), a player twice in one round of an event, dates before 1970, an
+    empty file or one without a game. Games already recorded are skipped; a file whose bytes were
     imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
     """
     raw = Path(path).read_bytes()
@@ -192,6 +207,10 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
                           games_in_file=readout.games_in_file,
                           players_in_file=readout.players_in_file)
     report.problems.extend(readout.problems)
+    if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
+        report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
+                                       else f"no games in this {fmt.upper()} file: nothing to "
+                                       "import (is it the right file?)"))
     undatable = _check_dates(name, readout.games, today or dt.date.today(), report)
     with transaction(engine, dry_run=dry_run) as session:
         earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
@@ -200,12 +219,11 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
             report.already_recorded = len(readout.games)
             report.notes.append(f"this file was imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
                                 f"(as {earlier.file_name}): nothing to add")
+            report.problems = _in_file_order(report.problems)
             return report
         _record(session, name, readout.games, undatable, register_players, ids == "fide",
                 report, progress)
-        # one problem per line and message (a TRF event's games share the line of record 052)
-        report.problems = sorted(dict.fromkeys(report.problems),
-                                 key=lambda p: (p.line or 0, p.severity != "error"))
+        report.problems = _in_file_order(report.problems)
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
@@ -213,10 +231,16 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
     return report
 
 
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """One problem per line and message (a TRF event's games share the line of record 052),
+    by line, errors before warnings."""
+    return sorted(dict.fromkeys(problems), key=lambda p: (p.line or 0, p.severity != "error"))
+
+
 def _check_dates(name: str, games: list[FileGame], today: dt.date,
                  report: ImportReport) -> set[int]:
-    """Refuse future dates (errors; returns those games' ids); warn once per period before
-    2022 that its games are recorded and never rated."""
+    """Refuse dates in the future or before 1970 (errors; returns those games' ids); warn once
+    per period before 2022 that its games are recorded and never rated."""
     undatable: set[int] = set()
     warned: set[Period] = set()
     for g in games:
@@ -226,6 +250,13 @@ def _check_dates(name: str, games: list[FileGame], today: dt.date,
             undatable.add(id(g))
             report.problems.append(Problem(name, line, where, f"{g.date} is in the future "
                                            f"(today is {today})"))
+        elif min(g.date, g.event_start or g.date) < FIRST_LIST:
+            undatable.add(id(g))
+            day = min(g.date, g.event_start or g.date)
+            line, where = g.where("date" if day == g.date else "start")
+            report.problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
+                                           "FIDE published its first rating list in 1971; check "
+                                           "the year"))
         elif period < FIRST_RATED_PERIOD and period not in warned:
             warned.add(period)
             report.problems.append(Problem(
@@ -270,6 +301,8 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             event = find_event(session, event_name, start, end, exact_start=bool(starts))
         known = existing_games(session, event.id if event else None, (min(dates), end))
         fresh = _skip_recorded(name, event.id if event else None, known, event_games, report)
+        if event_name is not None:
+            fresh = _one_game_a_round(name, known, fresh, report)
         if not fresh:
             continue
         if event_name is None:
@@ -327,6 +360,34 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
         else:
             report.already_recorded += 1
     return fresh
+
+
+def _one_game_a_round(name: str, known: dict[GameKey, Game], games: list[Paired],
+                      report: ImportReport) -> list[Paired]:
+    """The games of one event without a player who already plays in the same round (in the
+    ledger or earlier in the file): each such game is an error naming the first one."""
+    first: dict[tuple[str, int], str] = {}
+    for game in known.values():
+        if game.round is not None:
+            for player_id in (game.white_id, game.black_id):
+                first.setdefault((game.round, player_id), f"game {game.id} in the ledger")
+    kept = []
+    for g, w, b in games:
+        round_ = g.round
+        if round_ is None:
+            kept.append((g, w, b))
+            continue
+        clash = [(side, p) for side, p in ((g.white, w), (g.black, b)) if (round_, p.id) in first]
+        if clash:
+            side, p = clash[0]
+            line, where = side.where("name")
+            report.problems.append(Problem(name, line, where, f"{p.name} plays twice in round "
+                                           f"{round_}: also {first[(round_, p.id)]}"))
+            continue
+        for p in (w, b):
+            first[(round_, p.id)] = f"line {g.line}"
+        kept.append((g, w, b))
+    return kept
 
 
 def _shown(result: str, played: bool) -> str:

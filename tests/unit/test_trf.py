@@ -151,7 +151,9 @@ def trf_events(draw: st.DrawFn) -> TrfEvent:
             title=draw(st.sampled_from([None, "GM", "IM", "WFM", "CM"])),
             rating=draw(st.one_of(st.none(), st.integers(1000, 2900))),
             federation=draw(st.one_of(st.none(), st.sampled_from(["ENG", "ESP", "IRL"]))),
-            fide_id=draw(st.one_of(st.none(), st.integers(1, 10**10))),
+            # ids differ between lines (two players cannot share one): the rank is the last digits
+            fide_id=draw(st.one_of(st.none(), st.integers(0, 10**6).map(
+                lambda x, r=rank: x * 10_000 + r))),
             birth=draw(st.one_of(st.none(), _DAY.map(lambda d: d.strftime("%Y/%m/%d")))),
             points=Decimal(draw(st.integers(0, 2 * rounds))) / 2,
             place=draw(st.one_of(st.none(), st.integers(1, n))), rounds=tuple(row)))
