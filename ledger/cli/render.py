@@ -265,7 +265,9 @@ def close_report(r: CloseReport, as_json: bool) -> None:
                           _signed(p.result.surplus))
             console.print(games)
     not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
+    first = sum(1 for n in r.initial if n.rating.published)
     say(f"{_count(r.games, 'game')} in {r.period}; {_count(len(r.players), 'player')} rated"
+        + (f"; {_count(first, 'initial rating')} published" if first else "")
         + (f"; games not rated: {not_rated}" if not_rated else ""))
     if r.adjustments:
         say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "

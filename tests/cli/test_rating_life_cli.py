@@ -80,6 +80,11 @@ def test_unrated_player_gets_an_initial_rating_through_the_cli(db: str) -> None:
             "1 more game needed") in text
 
     ok("--db", db, "game", "add", "New, Nina", "Opp, 2000", "1/2-1/2", "--date", "2025-11-08")
+    # Opp 2000's game is against an unrated player: not rated for him (§8.3.1), so no player is
+    # rated; the summary still says that the close publishes Nina's initial rating
+    summary = ok("--db", db, "period", "close", "--dry-run").stdout
+    assert ("1 game in 2025-11; 0 players rated; 1 initial rating published; games not rated: "
+            "unrated player 1") in summary
     closed = json.loads(ok("--db", db, "period", "close", "--json").stdout)
     # RULES §6: Ra = (9000 + 3600) / 7 = 1800; p = 4.5 / 7 = .643 -> .64 -> dp 102; Ru 1902
     [initial] = closed["initial_ratings"]
