@@ -38,7 +38,7 @@ from ledger.services.games import (
 )
 from ledger.services.matching import PlayerIndex
 from ledger.services.periods import not_rated_reason
-from ledger.services.players import NewPlayer, register
+from ledger.services.players import NewPlayer, below_floor_note, register
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period, load_histories
 
@@ -156,6 +156,11 @@ class _Matcher:
                 str(exc).split(":")[0], "name")
             self._error(p, key, str(exc))
             return None
+        floor = below_floor_note(p.rating, Period.of(start))
+        if floor is not None:
+            line, where = p.where("rating")
+            self.report.problems.append(Problem(self.file, line, where,
+                                                floor.removeprefix("rating: "), severity="warning"))
         self.report.players_registered.append(p.name)
         self.index.add(player)
         self.matched.add(player.id)

@@ -12,10 +12,11 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import KReason, Period
 from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
+from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.services.life import RatingLife, rating_life
 from ledger.services.session import transaction
-from ledger.services.state import last_closed_period, load_histories
+from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 _FED_RE = re.compile(r"^[A-Z]{3}$")
@@ -123,6 +124,21 @@ def register(session: Session, p: NewPlayer, *, source: str,
     return player
 
 
+def below_floor_note(rating: int | None, period: Period | None) -> str | None:
+    """A note when ``rating`` (int or None) is below the rating floor of the rules in force for
+    ``period``: 1400 since March 2024, 1000 before (FIDE B.02 §7.1.4; shared/RULES.md §6, §8).
+    FIDE publishes no such rating, so it is most likely a national rating or a typo; the ledger
+    records it as given. None when the rating is at or above the floor, unrated, or its period
+    is unknown or before 2022 (no rule edition)."""
+    if rating is None or period is None or period < FIRST_RATED_PERIOD:
+        return None
+    floor = edition_for(period).rating_floor
+    if rating >= floor:
+        return None
+    return (f"rating: {rating} is below the rating floor {floor} of the rules in force for "
+            f"{period}; FIDE publishes no rating below it (recorded as given)")
+
+
 def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
     """``ledger player add``: register a player; the rating is in force for every open period.
 
@@ -136,6 +152,8 @@ def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
         session.flush()
         notes = tuple(f"{n.name} (#{n.id}) has the same name: refer to them by id or FIDE id"
                       for n in namesakes)
+        floor = below_floor_note(p.rating, first_open_period(session) or Period.of(dt.date.today()))
+        notes += (floor,) if floor else ()
         return replace(player_views(session, [player.id])[0], notes=notes)
 
 

@@ -469,3 +469,25 @@ def test_export_trf_round_trip(runner: CliRunner, db: str, tmp_path: Path) -> No
 def test_export_of_an_unknown_event_is_refused(runner: CliRunner, db: str) -> None:
     result = run(runner, "--db", db, "export", "trf", "--event", "Nowhere Open")
     assert result.exit_code == 1 and "no event named" in result.stderr
+
+
+def test_a_rating_below_the_floor_is_registered_with_a_warning(runner: CliRunner, db: str,
+                                                               tmp_path: Path) -> None:
+    # Nov 2025: the rules of 2025-10 put the floor at 1400 (RULES §6); FIDE publishes no 1200.
+    low_b = C18_B.replace("1900 XXX", "1200 XXX")
+    path = _write(tmp_path, "low.trf", "012 Placeholder Club Championship", "052 2025/11/20",
+                  "XXR 2", C18_A, low_b)
+    result = run(runner, "--db", db, "import", path, "--register-players")
+    assert result.exit_code == 0, result.stderr
+    assert re.search(r"low\.trf:5: warning: [^:]*: 1200 is below the rating floor 1400 of the rules "
+                     r"in force for 2025-11; FIDE publishes no rating below it", result.stderr)
+    shown = ok_json(run(runner, "--db", db, "player", "show", "Player, B", "--json"))
+    assert shown["rating"] == 1200  # recorded as given
+
+
+def test_player_add_below_the_floor_says_so(runner: CliRunner, db: str) -> None:
+    added = run(runner, "--db", db, "player", "add", "Low, Lou", "--rating", "1399")
+    assert added.exit_code == 0, added.stderr
+    assert "1399 is below the rating floor 1400" in " ".join(added.output.split())
+    fine = run(runner, "--db", db, "player", "add", "Fine, Fay", "--rating", "1400")
+    assert "floor" not in fine.output
