@@ -69,12 +69,18 @@ READERS: dict[str, Callable[[str, bytes], Readout]] = {
 ID_KINDS = ("fide", "national")
 
 
+#: The reason counted for a played game between rated players whose period is before 2022: the
+#: ledger records it but no rule edition it implements can rate it.
+NEVER_RATED = "period before 2022"
+
+
 @dataclass
 class ImportReport:
     """What an import did (or would do): counts, and every problem with file, line and field.
 
     ``to_rate``: recorded games that a close will rate (played, both players rated at the event's
-    start); ``not_rated``: the others by reason. ``already_imported``: the same bytes were imported
+    start, period from 2022-01); ``not_rated``: the others by reason (``NEVER_RATED`` for games
+    between rated players in a period before 2022). ``already_imported``: the same bytes were imported
     before (``sha256``), so nothing was added.
     """
 
@@ -437,6 +443,8 @@ def _rating_checks(session: Session, name: str,
             game_id=0, event_key=None, white_id=w.id, black_id=b.id,
             white_rating=histories[w.id].rating(at), black_rating=histories[b.id].rating(at),
             result=g.result, played=g.played))
+        if reason is None and Period.of(g.event_end or g.date) < FIRST_RATED_PERIOD:
+            reason = NEVER_RATED
         if reason is None:
             report.to_rate += 1
         else:
