@@ -336,6 +336,9 @@ def history(
     json_out: JsonOpt = False,
 ) -> None:
     """Show a player's rating history, one row per rated period, with the peak and a sparkline."""
+    if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
+        render.error(f"--chart {chart}: the chart is a PNG image; name the file .png")
+        raise typer.Exit(2)
     render_reports.history(_run(ctx, lists.history, player), json_out, chart)
 
 

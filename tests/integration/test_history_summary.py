@@ -119,6 +119,15 @@ def test_chart_of_a_player_without_periods_is_refused(c07: Engine, ledger_db: st
     assert not out.exists()
 
 
+def test_a_chart_into_a_file_not_named_png_is_refused(c07: Engine, ledger_db: str,
+                                                     tmp_path: Path) -> None:
+    out = tmp_path / "chart.txt"
+    result = CliRunner().invoke(app, ["--db", ledger_db, "history", "Player, S", "--chart", str(out)])
+    assert result.exit_code == 2
+    assert "the chart is a PNG image; name the file .png" in result.stderr
+    assert not out.exists()
+
+
 def test_a_history_that_starts_with_an_initial_rating(engine: Engine) -> None:
     for rating in (1600, 1700, 1800, 1900, 2000):
         player(engine, f"Rated, {rating}", rating)
