@@ -185,6 +185,11 @@ class _Import:
         if self.pool != "standard":
             self.report.notes.append(f"a {self.pool} list is recorded for comparison only: the "
                                      "ledger rates the standard pool")
+            if self.report.players_registered:
+                self.report.notes.append(
+                    f"{self.report.players_registered} players "
+                    f"{'would be registered' if self.report.dry_run else 'registered'} from the "
+                    f"list (FIDE's own record of its players), unrated in the standard pool")
 
     def _problem(self, p: ListPlayer, key: str, message: str, severity: str = "error") -> None:
         self.report.problems.append(Problem(self.readout.file, p.line, p.where(key), message,

@@ -161,6 +161,26 @@ def test_a_single_list_needs_its_pool(runner: CliRunner, db: str, shared_data: P
     assert "published ratings entered in force" not in given.stdout
 
 
+def test_a_blitz_list_says_it_registers_its_players(runner: CliRunner, db: str,
+                                                   shared_data: Path) -> None:
+    """A blitz list registers everyone on it (FIDE's own record), unrated in the standard pool:
+    the 1,506 player lines of may13 (lines 2 to 1507) into an empty ledger."""
+    args = [blitz(shared_data, "may13"), "--format", "fide-list", "--list-date", "2013-05-01",
+            "--pool", "blitz"]
+    dry = run(runner, db, *args, "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert ("note: 1506 players would be registered from the list (FIDE's own record of its "
+            "players), unrated in the standard pool") in dry.stderr
+    done = run(runner, db, *args, "--json")
+    assert done.exit_code == 0, done.output
+    assert ("1506 players registered from the list (FIDE's own record of its players), unrated "
+            "in the standard pool") in json.loads(done.stdout)["notes"]
+    listed = players(runner, db)
+    assert len(listed) == 1506 and {p["rating"] for p in listed} == {None}
+    again = run(runner, db, *args)
+    assert again.exit_code == 0 and "registered from the list" not in again.stderr
+
+
 def test_a_combined_list_defaults_to_the_standard_pool(runner: CliRunner, db: str,
                                                        shared_data: Path) -> None:
     """The XML list is combined: <rating>, <rapid_rating>, <blitz_rating> per player."""
