@@ -21,6 +21,7 @@ from ledger.cli.progress import import_progress
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
 from ledger.formats.detect import detect_format
+from ledger.formats.fide_list import POOLS
 from ledger.services import fide_lists, games, imports, lists, periods, players
 from ledger.services.session import init_ledger, open_ledger
 
@@ -224,8 +225,10 @@ def import_file(
         "--dry-run", metavar="", help="Report what would happen; write nothing.")] = False,
     list_date: Annotated[str | None, typer.Option(
         "--list-date", help="fide-list: the list's date, YYYY-MM-DD.")] = None,
-    pool: Annotated[str, typer.Option(
-        "--pool", help="fide-list: standard, rapid or blitz column of a combined list.")] = "standard",
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="fide-list: standard, rapid or blitz: the columns of a combined list "
+        "(default: standard), or the pool of a single list (required: it does not say).",
+        show_default=False)] = None,
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar.")] = False,
     json_out: JsonOpt = False,
@@ -234,7 +237,7 @@ def import_file(
 
     Errors name the file, the line and the field or column; nothing is written while any remains.
     """
-    if fmt == "fide-list" or list_date is not None:
+    if fmt == "fide-list" or list_date is not None or pool is not None:
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
     if fmt is None:
@@ -254,11 +257,20 @@ def import_file(
 
 
 def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_date: str | None,
-                     pool: str, dry_run: bool, quiet: bool, json_out: bool) -> None:
-    """``ledger import LIST --format fide-list --list-date YYYY-MM-DD [--pool P]``."""
-    if format_ != "fide-list" or list_date is None or pool not in ("standard", "rapid", "blitz"):
-        render.error("a FIDE rating list needs --format fide-list, --list-date YYYY-MM-DD and "
-                     "--pool standard|rapid|blitz")
+                     pool: str | None, dry_run: bool, quiet: bool, json_out: bool) -> None:
+    """``ledger import LIST --format fide-list --list-date YYYY-MM-DD [--pool P]``; each usage
+    error names exactly what is missing or wrong (exit 2)."""
+    if format_ != "fide-list":
+        given = " and ".join(opt for opt, value in (("--list-date", list_date), ("--pool", pool))
+                             if value is not None)
+        render.error(f"{given} {'is' if ' and ' not in given else 'are'} for a FIDE rating "
+                     "list: add --format fide-list")
+        raise typer.Exit(2)
+    if list_date is None:
+        render.error("a FIDE rating list needs --list-date YYYY-MM-DD: the date of the list")
+        raise typer.Exit(2)
+    if pool is not None and pool not in POOLS:
+        render.error(f"--pool {pool!r}: use {'|'.join(POOLS)}")
         raise typer.Exit(2)
     phases = {"reading": "reading the list", "recording": "matching and recording players"}
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as update:

@@ -17,7 +17,7 @@ from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
 from ledger.services.lists import PlayerHistory, RatingList
 from ledger.services.periods import CloseReport, PeriodView
-from ledger.services.players import PlayerView
+from ledger.services.players import PlayerView, PrintedListRating
 
 
 class PlainTable(Table):
@@ -105,7 +105,8 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     for note in v.notes:
         _err().print(f"note: {note}", markup=False, style="yellow")
     if as_json:
-        _json(_player_dict(v) | (life_dict(v.life) if v.life else {}))
+        _json(_player_dict(v) | (life_dict(v.life) if v.life else {})
+              | ({} if added else _list_ratings_dict(v.list_ratings)))
         return
     table = PlainTable(title=("Registered" if added else None), show_header=False, box=None)
     table.add_column(style="bold")
@@ -126,6 +127,34 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     _out().print(table)
     for line in life_lines(v.life) if v.life else []:
         say(line)
+    if v.list_ratings:
+        say(LIST_RATINGS_LABEL)
+        _out().print(_list_ratings_table(v.list_ratings))
+
+
+#: How ``player show`` labels FIDE's printed list ratings, in text and JSON.
+LIST_RATINGS_LABEL = ("FIDE's rating lists, as printed, for comparison only: the rating and K "
+                      "above are the ledger's own")
+
+
+def _list_ratings_dict(items: tuple[PrintedListRating, ...]) -> dict[str, Any]:
+    return {"fide_list_ratings_note": LIST_RATINGS_LABEL,
+            "fide_list_ratings": [{"pool": r.pool, "list_date": r.list_date.isoformat(),
+                                   "rating": r.rating, "games": r.games, "k": r.k, "flag": r.flag,
+                                   "source": r.source} for r in items]}
+
+
+def _list_ratings_table(items: tuple[PrintedListRating, ...]) -> Table:
+    """The latest list rating per pool, as FIDE printed it."""
+    table = PlainTable()
+    for col in ("pool", "list date", "rating", "games", "K", "flag", "list file"):
+        table.add_column(col, justify="right" if col in ("rating", "games", "K") else "left")
+    for r in items:
+        table.add_row(r.pool, r.list_date.isoformat(),
+                      "unrated" if r.rating is None else str(r.rating),
+                      *("-" if n is None else str(n) for n in (r.games, r.k)), r.flag or "",
+                      r.source)
+    return table
 
 
 def player_list(views: list[PlayerView], as_json: bool) -> None:

@@ -48,7 +48,8 @@ import defusedxml.sax
 
 from ledger.errors import Problem
 
-__all__ = ["POOLS", "FideListReadout", "ListPlayer", "Pool", "read_fide_list", "read_fide_list_file"]
+__all__ = ["POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",
+           "read_fide_list_file"]
 
 Pool = Literal["standard", "rapid", "blitz"]
 POOLS: tuple[Pool, ...] = ("standard", "rapid", "blitz")
@@ -56,6 +57,9 @@ Progress = Callable[[int, int], None]
 
 ERROR = "error"
 WARNING = "warning"
+#: The layout of a TXT list with one rating column named after the month (``may13``): the file
+#: does not say which pool it is.
+SINGLE_LIST = "TXT single list"
 _PROGRESS_EVERY = 1000
 
 #: Titles as the ``players.title`` column keeps them; the short forms old lists print map to them.
@@ -151,6 +155,13 @@ class FideListReadout:
     lines: int
     rating_column: str | None = None
     list_month: tuple[int, int] | None = None
+
+    @property
+    def says_pool(self) -> bool:
+        """False for a single list (:data:`SINGLE_LIST`): its one rating column is named after
+        the month, so the file does not say whether it is the standard, rapid or blitz list.
+        True for a combined list (TXT or XML: each pool has its own columns)."""
+        return self.layout != SINGLE_LIST
 
 
 @dataclass
@@ -272,7 +283,7 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
     month = _MONTH_TOKEN.fullmatch(rating_column) if rating_column else None
     list_month = (_century(int(month.group(2))), _MONTHS.index(month.group(1).upper()) + 1) \
         if month else None
-    layout = ("TXT single list" if single else
+    layout = (SINGLE_LIST if single else
               "TXT combined list with FOA" if "foa_title" in by_key else "TXT combined list")
     wanted: dict[str, _Column] = {}
     for c in columns:

@@ -15,6 +15,11 @@ as established) unless the ledger knows them. Where the ledger has published its
 that list (from a closed period) and the list's differs, that is a warning and the ledger's value is
 used. Rapid and blitz lists go into ``list_ratings`` only.
 
+A combined list (TXT or XML) has columns for each pool and is read as the standard list unless
+told otherwise; a single list (one rating column named after the month, ``may13``) does not say
+its pool, so the caller must name it (a blitz list taken as standard would become the ledger's
+published ratings).
+
 Everything happens in one transaction: all or nothing; ``dry_run`` writes nothing; importing the
 same list again adds nothing.
 """
@@ -33,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
 from ledger.domain import Period
-from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem
+from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, UsageError
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.services.games import parse_date
 from ledger.services.matching import Match, PlayerIndex, _name_key
@@ -88,24 +93,30 @@ class ListImportReport:
     notes: list[str] = field(default_factory=list)
 
 
-def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str = "standard",
+def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | None = None,
                      dry_run: bool = False, progress: Progress | None = None) -> ListImportReport:
     """``ledger import LIST --format fide-list``: read the list at ``path`` (TXT of any era or
     XML), dated ``list_date`` (``YYYY-MM-DD``), taking the ``pool`` columns (standard, rapid or
-    blitz) of a combined list; a single list is the pool ``pool`` names.
+    blitz) of a combined list (``None``: standard); a single list (one rating column named after
+    the month, ``may13``) does not say its pool, so it is the pool ``pool`` names, which must be
+    given.
 
-    Raises ``InvalidInput`` (exit 1) for a bad ``list_date`` or ``pool``; ``ImportRejected``
+    Raises ``InvalidInput`` (exit 1) for a bad ``list_date`` or ``pool``; ``UsageError`` (exit 2,
+    nothing written) for a single list without ``pool``; ``ImportRejected``
     (exit 3, nothing written) listing every error with file, line and field: unreadable lines, an
     ambiguous player (the candidates listed), a list rating for the same player, date and pool
     already recorded with other values.
     """
     day = parse_date(list_date, "list-date")
-    if pool not in POOLS:
+    if pool is not None and pool not in POOLS:
         raise InvalidInput(f"pool: {pool!r} must be one of {', '.join(POOLS)}")
-    chosen: Pool = pool  # narrowed by the check above
+    chosen: Pool = "standard" if pool is None else pool  # narrowed by the check above
     readout = read_fide_list_file(
         path, chosen, (lambda done, total: progress("reading", done, total)) if progress else None)
-    report = ListImportReport(path, day, pool, readout.layout, dry_run,
+    if pool is None and not readout.says_pool:
+        raise UsageError(f"{path}: a single list (one rating column, {readout.rating_column}) "
+                         "does not say its pool: give --pool standard|rapid|blitz")
+    report = ListImportReport(path, day, chosen, readout.layout, dry_run,
                               players_in_file=len(readout.players))
     report.problems.extend(readout.problems)
     if readout.list_month is not None and readout.list_month != (day.year, day.month):
@@ -174,6 +185,11 @@ class _Import:
         if self.pool != "standard":
             self.report.notes.append(f"a {self.pool} list is recorded for comparison only: the "
                                      "ledger rates the standard pool")
+            if self.report.players_registered:
+                self.report.notes.append(
+                    f"{self.report.players_registered} players "
+                    f"{'would be registered' if self.report.dry_run else 'registered'} from the "
+                    f"list (FIDE's own record of its players), unrated in the standard pool")
 
     def _problem(self, p: ListPlayer, key: str, message: str, severity: str = "error") -> None:
         self.report.problems.append(Problem(self.readout.file, p.line, p.where(key), message,

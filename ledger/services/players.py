@@ -6,12 +6,13 @@ import datetime as dt
 import re
 from dataclasses import dataclass, replace
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, and_, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, Player, PlayerEntry
+from ledger.db.models import Game, ListRating, Player, PlayerEntry
 from ledger.domain import KReason, Period
 from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
+from ledger.formats.fide_list import POOLS
 from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.services.life import RatingLife, rating_life
@@ -47,9 +48,29 @@ class NewPlayer:
 
 
 @dataclass(frozen=True)
+class PrintedListRating:
+    """A player's rating in one pool as printed on a FIDE rating list (table ``list_ratings``,
+    ``ledger import --format fide-list``), kept for comparison only: the ledger's own rating and
+    K never come from it (FIDE B.02 §8.3.3; a list's K can be 0 or out of date).
+
+    ``pool`` (standard, rapid or blitz), ``list_date`` (the list's date), ``rating`` (None:
+    unrated), ``games`` (in the list's period) and ``k`` as printed (None: blank), ``flag``
+    (``i``, ``w``, ``wi`` ... or None), ``source`` (the list file's name)."""
+
+    pool: str
+    list_date: dt.date
+    rating: int | None
+    games: int | None
+    k: int | None
+    flag: str | None
+    source: str
+
+
+@dataclass(frozen=True)
 class PlayerView:
     """A player as the CLI shows them: identity, current published rating, K now and why;
-    ``life`` (``player show`` only): pool in progress, initial ratings, drops below the floor."""
+    ``life`` (``player show`` only): pool in progress, initial ratings, drops below the floor;
+    ``list_ratings`` (``player show`` only): the latest FIDE list rating per pool, as printed."""
 
     id: int
     name: str
@@ -68,6 +89,7 @@ class PlayerView:
     next_period: str
     notes: tuple[str, ...] = ()
     life: RatingLife | None = None
+    list_ratings: tuple[PrintedListRating, ...] = ()
 
 
 def validate_new_player(p: NewPlayer) -> None:
@@ -227,6 +249,26 @@ def player_views(session: Session, ids: list[int] | None) -> list[PlayerView]:
     return views
 
 
+def latest_list_ratings(session: Session,
+                        ids: list[int]) -> dict[int, tuple[PrintedListRating, ...]]:
+    """Player id -> their latest FIDE list rating in each pool (the row with the latest list
+    date for that player and pool), in the order standard, rapid, blitz; players with none are
+    left out. One query for all ``ids``."""
+    latest = (select(ListRating.player_id, ListRating.pool,
+                     func.max(ListRating.list_date).label("list_date"))
+              .where(ListRating.player_id.in_(ids))
+              .group_by(ListRating.player_id, ListRating.pool).subquery())
+    rows = session.scalars(select(ListRating).join(latest, and_(
+        ListRating.player_id == latest.c.player_id, ListRating.pool == latest.c.pool,
+        ListRating.list_date == latest.c.list_date)))
+    found: dict[int, list[PrintedListRating]] = {}
+    for row in rows:
+        found.setdefault(row.player_id, []).append(PrintedListRating(
+            row.pool, row.list_date, row.rating, row.games, row.k, row.flag, row.source))
+    return {pid: tuple(sorted(items, key=lambda r: POOLS.index(r.pool)))
+            for pid, items in found.items()}
+
+
 def _earliest_game_period(session: Session) -> Period:
     """The first period with games, or this month when the ledger has none yet."""
     first = session.scalar(select(func.min(Game.period)))
@@ -241,7 +283,9 @@ def list_players(engine: Engine) -> list[PlayerView]:
 
 def show_player(engine: Engine, ref: str) -> PlayerView:
     """``ledger player show``: one player (see ``resolve`` for ``ref``), with the life of their
-    rating (``ledger.services.life``)."""
+    rating (``ledger.services.life``) and their latest FIDE list rating per pool, as printed
+    (``latest_list_ratings``)."""
     with transaction(engine, write=False) as session:
         view = player_views(session, [resolve(session, ref).id])[0]
-        return replace(view, life=rating_life(session, view.id, view.rating is not None))
+        return replace(view, life=rating_life(session, view.id, view.rating is not None),
+                       list_ratings=latest_list_ratings(session, [view.id]).get(view.id, ()))

@@ -122,17 +122,76 @@ def test_list_without_header_is_refused(runner: CliRunner, db: str, tmp_path: Pa
     assert players(runner, db) == []
 
 
-@pytest.mark.parametrize("args, code", [
-    (["--format", "fide-list"], 2),                                      # no --list-date
-    (["--format", "fide-list", "--list-date", "2013-05-01", "--pool", "bullet"], 2),
-    (["--list-date", "2013-05-01"], 2),                                   # no --format fide-list
-    (["--format", "fide-list", "--list-date", "1 May 2013"], 1),          # not YYYY-MM-DD
+@pytest.mark.parametrize("args, code, message", [
+    (["--format", "fide-list"], 2,
+     "error: a FIDE rating list needs --list-date YYYY-MM-DD: the date of the list"),
+    (["--format", "fide-list", "--list-date", "2013-05-01", "--pool", "bullet"], 2,
+     "error: --pool 'bullet': use standard|rapid|blitz"),
+    (["--list-date", "2013-05-01"], 2,
+     "error: --list-date is for a FIDE rating list: add --format fide-list"),
+    (["--pool", "blitz"], 2, "error: --pool is for a FIDE rating list: add --format fide-list"),
+    (["--format", "fide-list", "--list-date", "1 May 2013", "--pool", "blitz"], 1,
+     "error: list-date: '1 May 2013'"),
 ])
-def test_usage_errors(runner: CliRunner, db: str, shared_data: Path, args: list[str],
-                      code: int) -> None:
+def test_usage_errors_name_what_is_missing(runner: CliRunner, db: str, shared_data: Path,
+                                           args: list[str], code: int, message: str) -> None:
     result = run(runner, db, blitz(shared_data, "may13"), *args)
     assert result.exit_code == code, result.output
-    assert result.stderr.startswith("error:")
+    assert result.stderr.startswith(message), result.stderr
+    assert "--pool standard|rapid|blitz" not in result.stderr
+
+
+def test_a_single_list_needs_its_pool(runner: CliRunner, db: str, shared_data: Path) -> None:
+    """The 2013 blitz list's header does not say blitz: its rating column is the month.
+    line 1: "ID Number      Name ... Fed Sex Tit  WTit OTit           may13 Gms K  B-day Flag"
+    Without --pool it would have become the standard pool's published ratings: refused."""
+    path = blitz(shared_data, "may13")
+    for extra in ([], ["--dry-run"], ["--json"]):
+        result = run(runner, db, path, "--format", "fide-list", "--list-date", "2013-05-01", *extra)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == (f"error: {path}: a single list (one rating column, may13) does "
+                                 "not say its pool: give --pool standard|rapid|blitz\n")
+        assert "published ratings" not in result.stdout
+    assert players(runner, db) == []
+    given = run(runner, db, path, "--format", "fide-list", "--list-date", "2013-05-01",
+                "--pool", "blitz", "--dry-run")
+    assert given.exit_code == 0, given.output
+    # 1507 lines: the header and 1,506 players
+    assert "TXT single list, blitz pool, list of 2013-05-01: 1506 players" in given.stdout
+    assert "published ratings entered in force" not in given.stdout
+
+
+def test_a_blitz_list_says_it_registers_its_players(runner: CliRunner, db: str,
+                                                   shared_data: Path) -> None:
+    """A blitz list registers everyone on it (FIDE's own record), unrated in the standard pool:
+    the 1,506 player lines of may13 (lines 2 to 1507) into an empty ledger."""
+    args = [blitz(shared_data, "may13"), "--format", "fide-list", "--list-date", "2013-05-01",
+            "--pool", "blitz"]
+    dry = run(runner, db, *args, "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert ("note: 1506 players would be registered from the list (FIDE's own record of its "
+            "players), unrated in the standard pool") in dry.stderr
+    done = run(runner, db, *args, "--json")
+    assert done.exit_code == 0, done.output
+    assert ("1506 players registered from the list (FIDE's own record of its players), unrated "
+            "in the standard pool") in json.loads(done.stdout)["notes"]
+    listed = players(runner, db)
+    assert len(listed) == 1506 and {p["rating"] for p in listed} == {None}
+    again = run(runner, db, *args)
+    assert again.exit_code == 0 and "registered from the list" not in again.stderr
+
+
+def test_a_combined_list_defaults_to_the_standard_pool(runner: CliRunner, db: str,
+                                                       shared_data: Path) -> None:
+    """The XML list is combined: <rating>, <rapid_rating>, <blitz_rating> per player."""
+    result = run(runner, db, str(shared_data / "fide_players_list_sample.xml"),
+                 "--format", "fide-list", "--list-date", "2013-05-01", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["pool"] == "standard"
+    listed = {p["fide_id"]: p["rating"] for p in players(runner, db)}
+    # lines 3 and 10: "<fideid>13401319</fideid>" ... "<rating>2729</rating>" (rapid 2760,
+    # blitz 2701 on lines 13 and 16)
+    assert listed[13401319] == 2729
 
 
 class _Terminal(io.StringIO):

@@ -47,7 +47,8 @@ def write_and_read_back(tmp_path: Path, source: Path, list_date: str) -> tuple[P
     ok(source, "list", "--format", "txt", "--output", str(txt))
     fresh = tmp_path / "fresh.db"
     ok(fresh, "init")
-    return fresh, run(fresh, "import", str(txt), "--format", "fide-list", "--list-date", list_date)
+    return fresh, run(fresh, "import", str(txt), "--format", "fide-list", "--list-date", list_date,
+                      "--pool", "standard")
 
 
 def test_club_ledger_reads_back_with_a_player_without_fide_id(tmp_path: Path) -> None:
@@ -87,7 +88,7 @@ def test_club_ledger_reads_back_with_a_player_without_fide_id(tmp_path: Path) ->
     # The list read back into the ledger that wrote it finds every player, Pat by name and
     # birth year, and agrees with the ratings the ledger published for 2025-12.
     again = run(source, "import", str(tmp_path / "list.txt"), "--format", "fide-list",
-                "--list-date", "2025-12-01")
+                "--list-date", "2025-12-01", "--pool", "standard")
     assert again.exit_code == 0, again.output + again.stderr
     assert "players: 3 matched, 0 registered, 0 updated" in again.stdout
     assert "problems: 0 errors, 0 warnings" in again.stdout
@@ -136,7 +137,8 @@ def test_two_players_without_fide_id_the_list_cannot_tell_apart(tmp_path: Path) 
                              for i, line in enumerate(lines)), encoding="utf-8")
     other = tmp_path / "other.db"
     ok(other, "init")
-    refused = run(other, "import", str(txt), "--format", "fide-list", "--list-date", "2025-12-01")
+    refused = run(other, "import", str(txt), "--format", "fide-list", "--list-date", "2025-12-01",
+                  "--pool", "standard")
     assert refused.exit_code == 3
     assert (f"{txt}:3: error: ID (column 1): no FIDE id, and Smith, John (born ?) on line 2 "
             "(born ?) has none either: the two cannot be told apart") in refused.stderr
