@@ -52,6 +52,12 @@ def error(text: str) -> None:
     _err().print(f"error: {text}", markup=False, style="bold red")
 
 
+def notes(texts: Iterable[str]) -> None:
+    """Each text as a ``note:`` line on stderr (what the user must know of a result)."""
+    for text in texts:
+        _err().print(f"note: {text}", markup=False, style="yellow")
+
+
 #: At most this many problems are printed (a binary file picked by mistake gives thousands);
 #: ``--json`` lists them all.
 MAX_PROBLEMS_SHOWN = 100

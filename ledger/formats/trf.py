@@ -42,7 +42,7 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -617,12 +617,15 @@ def _date_text(day: dt.date | None) -> str:
     return day.strftime("%Y/%m/%d") if day else ""
 
 
-def write_trf(event: TrfEvent) -> str:
+def write_trf(event: TrfEvent, comments: Sequence[str] = ()) -> str:
     """TRF-16 text of ``event`` (LF line ends): header records, ``XXR`` when ``rounds`` is
-    given, ``132`` when round dates are, then one ``001`` line per player.
+    given, ``132`` when round dates are, one ``### text`` line per entry of ``comments``, then
+    one ``001`` line per player. (TRF-16 defines no comment record; TRF-2026, Remark 1, allows
+    lines starting ``###``, and readers skip them, as this module's reader does.)
 
     Raises ``ValueError`` for a value that does not fit its columns (a name over 33 characters,
-    a rating over 4 digits, a FIDE id over 11 digits, a start rank over 9999).
+    a rating over 4 digits, a FIDE id over 11 digits, a start rank over 9999) or a comment with
+    a line break in it.
     """
     out = [f"012 {event.name or ''}"]
     for code, value in (("022", event.city), ("032", event.federation),
@@ -635,6 +638,10 @@ def write_trf(event: TrfEvent) -> str:
     if any(event.round_dates):
         cells = "".join(f"{d.strftime('%y/%m/%d') if d else '':8}  " for d in event.round_dates)
         out.append(("132" + " " * 88 + cells).rstrip())  # round n's date from 92 + 10(n-1)
+    for comment in comments:
+        if "\n" in comment or "\r" in comment:
+            raise ValueError(f"comment {comment!r}: a TRF comment is one line")
+        out.append(f"### {comment}")
     for p in event.players:
         out.append(_player_line(p))
     return "\n".join(out) + "\n"

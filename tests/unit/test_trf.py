@@ -10,6 +10,7 @@ import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -231,3 +232,15 @@ def test_reader_takes_titles_in_both_forms(shared_data: Path) -> None:
                             "karl-mala.trf")
     assert karl_mala is not None
     assert next(p.title for p in karl_mala.players if p.rank == 69) == "WFM"
+
+
+def test_comments_are_written_as_hash_lines_before_the_players_and_read_as_nothing() -> None:
+    event = TrfEvent(name="Cup", players=(TrfPlayer(rank=1, name="Player, A"),),
+                     end=dt.date(2025, 11, 2))
+    text = write_trf(event, ["byes are not in it"])
+    assert text.splitlines() == ["012 Cup", "052 2025/11/02", "### byes are not in it",
+                                 "001    1      Player, A"]
+    read, readout = read_trf(text.encode(), "cup.trf")
+    assert read == event and readout.problems == []
+    with pytest.raises(ValueError, match="one line"):
+        write_trf(event, ["two\nlines"])
