@@ -133,7 +133,8 @@ def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
     below it, one table row per player in the order given, and the sorting script."""
     rows = [_row(p) for p in players]
     club = _e(heading.title)
-    subtitle = (f"{'After' if _names_a_list(heading) else 'Rating list after'} rating period {_e(heading.period)}, "
+    lead = "After" if _names_a_list(heading) else "Rating list after"
+    subtitle = (f"{lead} rating period {_e(heading.period)}, "
                 f"in force from {_e(long_date(heading))}")
     count = f"{len(rows)} player" + ("" if len(rows) == 1 else "s")
     return "\n".join([
