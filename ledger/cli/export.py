@@ -24,8 +24,10 @@ def export_trf(
     output: Annotated[Path | None, typer.Option(
         "--output", help="Write to this file (default: standard output).", dir_okay=False)] = None,
 ) -> None:
-    """Write an event as a TRF-16 file (FIDE Tournament Report File). Points and ranks count
-    only the games recorded in the ledger (byes are not in it): a note on stderr says so."""
+    """Write an event as a TRF-16 file (FIDE Tournament Report File).
+
+    Points and ranks count only the games recorded in the ledger (byes are not in it).
+    """
     exported = _run(ctx, exports.export_trf, event)
     render.notes(exported.notes)
     if output is None:
