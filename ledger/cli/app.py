@@ -331,6 +331,8 @@ def rating_list(
     """Print the rating list published by closing a period, or write it as CSV, TXT or HTML.
 
     Flag i: inactive (no rated game in the last 12 rating periods).
+
+    The txt and csv lists write FIDE's flag: w woman, i inactive, wi both.
     """
     chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,

@@ -24,10 +24,14 @@ def export_trf(
     output: Annotated[Path | None, typer.Option(
         "--output", help="Write to this file (default: standard output).", dir_okay=False)] = None,
 ) -> None:
-    """Write an event as a TRF-16 file (FIDE Tournament Report File)."""
-    text = _run(ctx, exports.export_trf, event)
+    """Write an event as a TRF-16 file (FIDE Tournament Report File).
+
+    Points and ranks count only the games recorded in the ledger (byes are not in it).
+    """
+    exported = _run(ctx, exports.export_trf, event)
+    render.notes(exported.notes)
     if output is None:
-        typer.echo(text, nl=False)
+        typer.echo(exported.text, nl=False)
         return
-    write_output(text, output)
+    write_output(exported.text, output)
     render.say(f"{output}: event {event!r} written as TRF-16")

@@ -45,14 +45,21 @@ BY_EXTENSION = {".csv": ListFormat.CSV, ".json": ListFormat.JSON, ".txt": ListFo
 def choose_format(fmt: ListFormat | None, as_json: bool, output: Path | None = None) -> ListFormat:
     """``--json`` is ``--format json``; asking for both json and another format is a usage
     error (exit 2). Without either, the ``output`` file's extension decides (``list.csv`` is
-    csv, ``list.html`` html ...), else the table."""
+    csv, ``list.html`` html ...; any other extension, or none, is a usage error naming the
+    known ones), else (no ``output``) the table."""
     if as_json and fmt not in (None, ListFormat.JSON):
         render.error(f"format: --json and --format {fmt} contradict each other; use one")
         raise typer.Exit(2)
     if as_json:
         return ListFormat.JSON
     if fmt is None and output is not None:
-        return BY_EXTENSION.get(output.suffix.lower(), ListFormat.TABLE)
+        if output.suffix.lower() not in BY_EXTENSION:
+            known = " ".join(BY_EXTENSION)
+            render.error(f"--output {output}: no format is known for the extension "
+                         f"{output.suffix or '(none)'}; end its name in one of {known}, or give "
+                         f"--format ({', '.join(ListFormat)})")
+            raise typer.Exit(2)
+        return BY_EXTENSION[output.suffix.lower()]
     return fmt or ListFormat.TABLE
 
 

@@ -52,6 +52,12 @@ def error(text: str) -> None:
     _err().print(f"error: {text}", markup=False, style="bold red")
 
 
+def notes(texts: Iterable[str]) -> None:
+    """Each text as a ``note:`` line on stderr (what the user must know of a result)."""
+    for text in texts:
+        _err().print(f"note: {text}", markup=False, style="yellow")
+
+
 #: At most this many problems are printed (a binary file picked by mistake gives thousands);
 #: ``--json`` lists them all.
 MAX_PROBLEMS_SHOWN = 100
@@ -341,7 +347,8 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
     for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born", "flag"):
         table.add_column(col, justify="right" if col in ("rank", "rating", "games", "K") else "left")
     table.caption = Text(f"games: rated games in {rl.period}; K: the K-factor for the next period; "
-                         "flag i: inactive, no rated game in the last 12 periods")
+                         "flag i: inactive, no rated game in the last 12 periods (txt and csv "
+                         "lists write FIDE's flag: w woman, i inactive, wi both)")
     for r in rl.rows:
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
                       r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""),

@@ -115,12 +115,26 @@ def _head() -> str:
     return "<tr>" + "".join(cells) + "</tr>"
 
 
+def _names_a_list(heading: ListHeading) -> bool:
+    return "rating list" in heading.title.casefold()
+
+
+def page_title(heading: ListHeading) -> str:
+    """The browser's title for the page (unescaped): ``Riverside - rating list 2026-10``, or,
+    when the heading already names a rating list (the default ``Rating list``), the heading and
+    the period alone: ``Rating list 2026-10``."""
+    if _names_a_list(heading):
+        return f"{heading.title} {heading.period}"
+    return f"{heading.title} - rating list {heading.period}"
+
+
 def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
     """The page: ``heading.title`` (the club's name) as its heading, the period and list date
     below it, one table row per player in the order given, and the sorting script."""
     rows = [_row(p) for p in players]
     club = _e(heading.title)
-    subtitle = (f"Rating list after rating period {_e(heading.period)}, "
+    lead = "After" if _names_a_list(heading) else "Rating list after"
+    subtitle = (f"{lead} rating period {_e(heading.period)}, "
                 f"in force from {_e(long_date(heading))}")
     count = f"{len(rows)} player" + ("" if len(rows) == 1 else "s")
     return "\n".join([
@@ -131,7 +145,7 @@ def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{club} - rating list {_e(heading.period)}</title>",
+        f"<title>{_e(page_title(heading))}</title>",
         f"<style>{_CSS}</style>",
         "</head>",
         "<body>",

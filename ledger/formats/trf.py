@@ -9,6 +9,7 @@ federations receive them (national ids in the FIDE-id column, blank ratings and 
 Player line ``001``, 1-based columns: start rank 5-8, sex 10, title 11-13, name 15-47, rating
 49-52, federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank 86-89; round n at
 ``92 + 10(n-1)``: opponent 4 characters, colour at +5 (``w``, ``b``, ``-``), result at +7.
+Titles are read in both forms (``wf`` or ``WFM``); the writer gives TRF-16's full form.
 Results: ``1 = 0`` played; ``+ -`` forfeit win/loss; ``W D L`` a game of less than one move;
 ``H`` half-point, ``F`` full-point, ``U`` pairing-allocated, ``Z`` or blank zero-point bye.
 Only ``1 = 0`` between two players are rated (FIDE B.02 §5.1); byes are not games at all.
@@ -41,7 +42,7 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -69,8 +70,8 @@ _GAME = {
 _TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM",
            "wc": "WCM", "gm": "GM", "im": "IM", "fm": "FM", "cm": "CM", "wgm": "WGM",
            "wim": "WIM", "wfm": "WFM", "wcm": "WCM"}
-_WRITE_TITLE = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": "wm",
-                "WFM": "wf", "WCM": "wc"}
+#: TRF-16 writes the title in full in columns 11-13 (``GM, IM, WGM, FM, WIM, CM, WFM, WCM``).
+_WRITE_TITLES = frozenset(_TITLES.values())
 #: Player-line columns (1-based) that must be blank: the separators between fields.
 _SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 _DIGITS = re.compile(r"[0-9]+")
@@ -616,12 +617,15 @@ def _date_text(day: dt.date | None) -> str:
     return day.strftime("%Y/%m/%d") if day else ""
 
 
-def write_trf(event: TrfEvent) -> str:
+def write_trf(event: TrfEvent, comments: Sequence[str] = ()) -> str:
     """TRF-16 text of ``event`` (LF line ends): header records, ``XXR`` when ``rounds`` is
-    given, ``132`` when round dates are, then one ``001`` line per player.
+    given, ``132`` when round dates are, one ``### text`` line per entry of ``comments``, then
+    one ``001`` line per player. (TRF-16 defines no comment record; TRF-2026, Remark 1, allows
+    lines starting ``###``, and readers skip them, as this module's reader does.)
 
     Raises ``ValueError`` for a value that does not fit its columns (a name over 33 characters,
-    a rating over 4 digits, a FIDE id over 11 digits, a start rank over 9999).
+    a rating over 4 digits, a FIDE id over 11 digits, a start rank over 9999) or a comment with
+    a line break in it.
     """
     out = [f"012 {event.name or ''}"]
     for code, value in (("022", event.city), ("032", event.federation),
@@ -634,6 +638,10 @@ def write_trf(event: TrfEvent) -> str:
     if any(event.round_dates):
         cells = "".join(f"{d.strftime('%y/%m/%d') if d else '':8}  " for d in event.round_dates)
         out.append(("132" + " " * 88 + cells).rstrip())  # round n's date from 92 + 10(n-1)
+    for comment in comments:
+        if "\n" in comment or "\r" in comment:
+            raise ValueError(f"comment {comment!r}: a TRF comment is one line")
+        out.append(f"### {comment}")
     for p in event.players:
         out.append(_player_line(p))
     return "\n".join(out) + "\n"
@@ -649,7 +657,7 @@ def _player_line(p: TrfPlayer) -> str:
         raise ValueError(f"player {p.rank}, {p.name!r}: a rating, FIDE id or birth date does not "
                          "fit its columns")
     sex = {"M": "m", "F": "w", None: " "}[p.sex]
-    title = _WRITE_TITLE.get(p.title or "", "")
+    title = p.title if p.title in _WRITE_TITLES else ""
     points = f"{p.points:4.1f}" if p.points is not None else ""
     line = (f"001 {p.rank:4d} {sex}{title:>3} {p.name:33} {p.rating or '':>4} "
             f"{p.federation or '':3} {p.fide_id or '':>11} {p.birth or '':10} {points:>4} "

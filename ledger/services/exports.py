@@ -5,6 +5,10 @@ round dates in record ``132``) and one ``001`` line per player who has a game in
 start ranks by published rating at the event's start (highest first, unrated last, then name),
 the rating in force then, and one round cell per round from the recorded games (TRF-16 codes:
 ``1 = 0``; ``+ -`` forfeits; ``W D L`` games of less than one move).
+
+The ledger records games, not byes: points and ranks count only the recorded games, and the
+export says so (:data:`GAMES_ONLY`) in a ``###`` comment line and in its notes; for an event
+imported from a TRF file it names that file as the authority for points, ranks and byes.
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from decimal import Decimal
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, Player
+from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, Result
 from ledger.errors import Ambiguous, InvalidInput, NotFound
 from ledger.formats.trf import TrfEvent, TrfPlayer, TrfRound, write_trf
@@ -33,6 +38,18 @@ _CODES: dict[tuple[Result, bool], tuple[str, str]] = {
 _FORFEITS = {Result.WHITE_FORFEIT_WIN: ("+", "-"), Result.BLACK_FORFEIT_WIN: ("-", "+"),
              Result.DOUBLE_FORFEIT: ("-", "-")}
 _ROUND = re.compile(r"([0-9]{1,3})(?:\.[0-9]+)?")
+#: The note every export carries: what its points and ranks count.
+GAMES_ONLY = ("points and ranks count only the games recorded in the ledger (byes and unrecorded "
+              "games are not in it), so they can differ from the event's own standings")
+
+
+@dataclass(frozen=True)
+class TrfExport:
+    """An exported event: ``text`` the TRF-16 file (LF line ends), ``notes`` what the reader
+    of the file must know (also written in it as ``###`` comment lines), one line each."""
+
+    text: str
+    notes: tuple[str, ...]
 
 
 def _event(session: Session, ref: str) -> Event:
@@ -53,8 +70,10 @@ def _event(session: Session, ref: str) -> Event:
     return events[0]
 
 
-def export_trf(engine: Engine, event_ref: str) -> str:
-    """TRF-16 text of the event ``event_ref`` (its name, ignoring case, or ``#ID``).
+def export_trf(engine: Engine, event_ref: str) -> TrfExport:
+    """The event ``event_ref`` (its name, ignoring case, or ``#ID``) as TRF-16 text, with the
+    notes written into it (:data:`GAMES_ONLY`; for an event imported from a TRF file, that the
+    file is the authority).
 
     Raises ``NotFound``/``Ambiguous`` for the event, ``InvalidInput`` when a game's round is not
     a round number (``3`` or ``3.1``), a player has two games in one round, or a value does not
@@ -105,10 +124,24 @@ def export_trf(engine: Engine, event_ref: str) -> str:
             arbiter=event.arbiter, time_control=event.time_control,
             rounds=event.rounds or rounds or None,
             round_dates=tuple(round_dates.get(n) for n in range(1, rounds + 1)))
+        notes = (GAMES_ONLY, *_authority(session, event))
         try:
-            return write_trf(trf_event)
+            return TrfExport(write_trf(trf_event, notes), notes)
         except ValueError as exc:
             raise InvalidInput(f"event: {exc}") from None
+
+
+def _authority(session: Session, event: Event) -> tuple[str, ...]:
+    """A note naming the TRF file the event was imported from, when it was (none else)."""
+    if not event.source:
+        return ()
+    imported = session.scalar(select(ImportedFile.id).where(
+        ImportedFile.file_name == event.source, ImportedFile.format == "trf").limit(1))
+    if imported is None:
+        return ()
+    name = " ".join(event.source.split())  # one line, whatever the file name holds
+    return (f"the event was imported from the TRF file {name}: that file is the authority "
+            "for its points, ranks and byes",)
 
 
 def _round(text: str | None, game_id: int) -> int:

@@ -233,6 +233,22 @@ def test_list_output_takes_its_format_from_the_extension(runner: CliRunner, clos
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
+@pytest.mark.parametrize("name", ["list.xlsx", "list"])
+def test_list_output_with_an_unknown_extension_is_refused(runner: CliRunner, closed: str,
+                                                          tmp_path: Path, name: str) -> None:
+    out = tmp_path / name
+    result = run(runner, "--db", closed, "list", "--output", out)
+    assert result.exit_code == 2
+    assert not out.exists()
+    message = " ".join(result.stderr.split())
+    assert f"--output {out}: no format is known for the extension" in message
+    assert ".csv .json .txt .html .htm" in message and "--format" in message
+    # --format says what to write, whatever the name
+    chosen = run(runner, "--db", closed, "list", "--format", "csv", "--output", out)
+    assert chosen.exit_code == 0, chosen.stderr
+    assert out.read_text(encoding="utf-8").startswith("rank,fide_id,name,")
+
+
 @pytest.mark.parametrize("args", [("--output", "{tmp}/missing/list.csv"),
                                   ("--format", "txt", "--output", "{tmp}/missing/list.txt")])
 def test_list_into_a_missing_directory_is_a_message(runner: CliRunner, closed: str,

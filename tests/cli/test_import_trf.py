@@ -467,6 +467,61 @@ def test_export_trf_round_trip(runner: CliRunner, db: str, tmp_path: Path) -> No
     assert sum(line.startswith("001") for line in text) == 5
 
 
+# The ledger records games, not byes: C15's C had a U bye (R1) and an H bye (R3), E a U bye (R2).
+# Recorded games only: A + (1) 1 D(.5) = (.5) = 3.0; E 1 1 = -> 2.5; B 0 1 0 0 = 1.0;
+# C 0 1 = 1.0; D 0 0 D(.5) = 0.5. Start ranks by rating: D 2000, B 1900, A 1800, E 1800 (name),
+# C 1700 -> 1..5; places by points then start rank: A 1, E 2, B 3 (rank 2), C 4 (rank 5), D 5.
+# So C's line, `2.5    3` (points 81-84, rank 86-89) in the file, is `1.0    4` in the export.
+GAMES_ONLY = ("note: points and ranks count only the games recorded in the ledger (byes and "
+              "unrecorded games are not in it)")
+
+
+def test_export_says_points_and_ranks_count_recorded_games_only(
+        runner: CliRunner, db: str, tmp_path: Path) -> None:
+    _players(runner, db)
+    source = _write(tmp_path, "c15.trf", HEADER + C15_A, C15_B, C15_C, C15_D, C15_E)
+    ok_json(run(runner, "--db", db, "import", source, "--json"))
+    assert C15_C[80:89] == " 2.5    3"
+    out = tmp_path / "export.trf"
+    written = run(runner, "--db", db, "export", "trf", "--event", "placeholder club ch",
+                  "--output", out)
+    assert written.exit_code == 0, written.stderr
+    text = out.read_text(encoding="utf-8").splitlines()
+    line_c = next(line for line in text if "Player, C" in line)
+    assert line_c[80:89] == " 1.0    4"
+    places = {line[14:47].strip(): line[80:89] for line in text if line.startswith("001")}
+    assert places == {"Player, A": " 3.0    1", "Player, E": " 2.5    2",
+                      "Player, B": " 1.0    3", "Player, C": " 1.0    4",
+                      "Player, D": " 0.5    5"}
+    # said on stderr and, as TRF-2026 comment lines (`###`), in the file before the players
+    assert GAMES_ONLY in written.stderr
+    authority = (f"the event was imported from the TRF file {source}: that file is the "
+                 "authority for its points, ranks and byes")
+    assert f"note: {authority}" in written.stderr
+    comments = [line for line in text if line.startswith("###")]
+    assert comments[0].startswith("### " + GAMES_ONLY.removeprefix("note: "))
+    assert comments[1] == f"### {authority}"
+    assert text.index(comments[-1]) < min(i for i, line in enumerate(text)
+                                          if line.startswith("001"))
+    # on stdout, the TRF alone; the notes still on stderr
+    shown = run(runner, "--db", db, "export", "trf", "--event", "placeholder club ch")
+    assert shown.stdout.splitlines() == text
+    assert GAMES_ONLY in shown.stderr
+
+
+def test_export_of_games_added_by_hand_names_no_file(runner: CliRunner, db: str) -> None:
+    _players(runner, db)
+    added = run(runner, "--db", db, "game", "add", "Player, A", "Player, B", "1-0", "--date",
+                "2025-11-03", "--event", "Club Match", "--round", "1")
+    assert added.exit_code == 0, added.stderr
+    shown = run(runner, "--db", db, "export", "trf", "--event", "club match")
+    assert shown.exit_code == 0, shown.stderr
+    assert shown.stderr.count("note:") == 1 and GAMES_ONLY in shown.stderr
+    assert [line for line in shown.stdout.splitlines() if line.startswith("###")] == [
+        "### " + GAMES_ONLY.removeprefix("note: ")
+        + ", so they can differ from the event's own standings"]
+
+
 def test_export_of_an_unknown_event_is_refused(runner: CliRunner, db: str) -> None:
     result = run(runner, "--db", db, "export", "trf", "--event", "Nowhere Open")
     assert result.exit_code == 1 and "no event named" in result.stderr

@@ -139,3 +139,18 @@ def test_inactive_flag_in_every_format(tmp_path: Path) -> None:
     assert 'Beta, Bea <span class="flag">inactive</span>' in page
     active = run("--db", path, "list", "--format", "csv", "--active", "--sex", "F").stdout
     assert [r[2] for r in csv.reader(io.StringIO(active, newline=""))][1:] == ["Alpha, Ann"]
+
+
+def test_table_legend_names_fides_flags_the_csv_writes(db: str) -> None:
+    # the first player is a woman (--sex F): csv's flag says w, and the table's legend says what
+    # the txt and csv flags mean (w woman, i inactive, wi both), not only i
+    rows = list(csv.reader(io.StringIO(run("--db", db, "list", "--format", "csv").stdout,
+                                       newline="")))
+    assert rows[0][-1] == "flag" and [r[-1] for r in rows[1:]] == ["w", "", ""]
+    shown = run("--db", db, "list")
+    assert shown.exit_code == 0, shown.output
+    legend = " ".join(shown.stdout.split())
+    assert "flag i: inactive, no rated game in the last 12 periods" in legend
+    assert "flag: w woman, i inactive, wi both" in legend
+    assert "flag: w woman, i inactive, wi both" in " ".join(
+        run("list", "--help").stdout.split())

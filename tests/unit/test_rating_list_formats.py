@@ -273,3 +273,16 @@ def test_html_of_an_empty_list() -> None:
     assert parsed.rows == []
     assert parsed.h1 == "Rating list"
     assert "0 players." in page
+
+
+def test_html_title_says_rating_list_once() -> None:
+    # the default heading "Rating list" (no --club): the period after it, not "- rating list"
+    parsed = Page()
+    parsed.feed(rating_list_html.write(MAY13, []))
+    assert parsed.title == "Rating list 2013-04"
+    assert "<p>After rating period 2013-04, in force from 1 May 2013</p>" in rating_list_html.write(
+        MAY13, [])
+    named = Page()
+    named.feed(rating_list_html.write(
+        ListHeading(Period(2026, 10), dt.date(2026, 11, 1), "Riverside Rating List"), []))
+    assert named.title == "Riverside Rating List 2026-10"

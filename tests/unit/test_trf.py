@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -201,3 +203,44 @@ def test_random_trf_like_lines_give_problems_not_exceptions(lines: list[str], en
     _, readout = read_trf(end.join(lines).encode("utf-8", errors="surrogatepass"), "noise.trf")
     for problem in readout.problems:
         assert problem.file == "noise.trf" and problem.message
+
+
+def test_writer_gives_titles_in_full_as_trf16_says() -> None:
+    # TRF-16 player section: sex in column 10 (m/w), title in columns 11-13 written in full
+    # (GM, IM, WGM, FM, WIM, CM, WFM, WCM); TRF-2006's one letter (``wf``, ``m``) is not written.
+    players = tuple(TrfPlayer(rank=n, name=f"Player, {title}", sex=sex, title=title)
+                    for n, (sex, title) in enumerate(
+                        [("F", "WFM"), ("M", "IM"), ("F", "WGM"), ("M", "GM"), ("M", None)], 1))
+    lines = write_trf(TrfEvent(name="Cup", players=players)).splitlines()[1:]
+    # columns 10-13 (1-based) are line[9:13]
+    assert [line[9:13] for line in lines] == ["wWFM", "m IM", "wWGM", "m GM", "m   "]
+    assert lines[0][:48].rstrip() == "001    1 wWFM Player, WFM"
+
+
+def test_reader_takes_titles_in_both_forms(shared_data: Path) -> None:
+    # TRF-16 ``WFM``/``IM`` and TRF-2006 ``wf``/``m`` name the same titles
+    lines = ["012 Cup",
+             "001    1 wWFM Player, A",
+             "001    2 m IM Player, B",
+             "001    3 w wf Player, C",
+             "001    4 m  m Player, D"]
+    event, _ = read_trf("\n".join(lines).encode(), "titles.trf")
+    assert event is not None
+    assert [p.title for p in event.players] == ["WFM", "IM", "WFM", "IM"]
+    # FIDE's 2005 Karl-Mala sample, line 82: "001   69   wf Heymann-Lobzhanidze,Anna-Luise"
+    karl_mala, _ = read_trf((shared_data / "fide_example1_karl_mala_2005.trf").read_bytes(),
+                            "karl-mala.trf")
+    assert karl_mala is not None
+    assert next(p.title for p in karl_mala.players if p.rank == 69) == "WFM"
+
+
+def test_comments_are_written_as_hash_lines_before_the_players_and_read_as_nothing() -> None:
+    event = TrfEvent(name="Cup", players=(TrfPlayer(rank=1, name="Player, A"),),
+                     end=dt.date(2025, 11, 2))
+    text = write_trf(event, ["byes are not in it"])
+    assert text.splitlines() == ["012 Cup", "052 2025/11/02", "### byes are not in it",
+                                 "001    1      Player, A"]
+    read, readout = read_trf(text.encode(), "cup.trf")
+    assert read == event and readout.problems == []
+    with pytest.raises(ValueError, match="one line"):
+        write_trf(event, ["two\nlines"])
