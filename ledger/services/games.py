@@ -212,6 +212,10 @@ def twice_in_round(session: Session, player: Player, round_: str, seat: Seat) ->
     return f"{player.name} plays twice in round {round_}: also {where}"
 
 
+#: Said where ``ledger game add`` refuses a game because of one already recorded.
+NO_CORRECTIONS = "a recorded game cannot be changed or removed yet"
+
+
 @dataclass(frozen=True)
 class GameView:
     """A recorded game as listed: names, result, date, event, round, period and its ``status``:
@@ -240,7 +244,7 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
     twice, a bad result or date, a date in the future (after ``today``) or before 2022, a date in
     a closed period, a game already recorded, a player who already plays in this round of the
-    event (``RoundSeats``; the message names the recorded game).
+    event (``RoundSeats``; the messages name the recorded game and say it cannot be changed yet).
     """
     parsed_result = Result.parse(result)
     day = parse_date(date)
@@ -263,10 +267,11 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         same = known.get(game_key(event_id, round_, w.id, b.id, day))
         if same is not None:
             raise InvalidInput(f"game: {w.name} v {b.name} (round {round_ or '-'}) is already "
-                               f"recorded as game {same.id} ({same.result})")
+                               f"recorded as game {same.id} ({same.result}); {NO_CORRECTIONS}")
         clash = RoundSeats(known.values()).clash(round_, (w, b)) if event_id is not None else None
         if clash is not None:
-            raise InvalidInput(f"round: {twice_in_round(session, clash[0], str(round_), clash[1])}")
+            raise InvalidInput(f"round: {twice_in_round(session, clash[0], str(round_), clash[1])}"
+                               f"; {NO_CORRECTIONS}")
         game = Game(event_id=event_id, round=round_, date=day, period=str(period),
                     white_id=w.id, black_id=b.id, result=parsed_result.value, played=True,
                     source="ledger game add")

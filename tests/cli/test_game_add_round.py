@@ -1,6 +1,6 @@
 """`ledger game add` applies the import's rule: a player in two games of one round of an event is
 an error (found by a new user: the same game typed twice with colours swapped was rated twice).
-Refusals name the recorded game."""
+Refusals name the recorded game and say that it cannot be changed or removed yet."""
 
 from __future__ import annotations
 
@@ -56,7 +56,8 @@ def test_the_same_game_with_colours_swapped_is_refused(db: str) -> None:
     stderr = refused(db, "Walsh", "Doyle", "1-0", "--date", "2026-08-26", "--event", EVENT,
                      "--round", "4")
     assert ("error: round: Walsh, Brendan plays twice in round 4: also game 1 (Doyle, Liam v "
-            "Walsh, Brendan, 0-1) in the ledger") in stderr
+            "Walsh, Brendan, 0-1) in the ledger; a recorded game cannot be changed or removed "
+            "yet") in stderr
 
 
 def test_a_second_game_in_the_round_is_refused(db: str) -> None:
@@ -68,6 +69,13 @@ def test_a_second_game_in_the_round_is_refused(db: str) -> None:
     stderr = refused(db, "Keane", "Doyle", "1-0", "--date", "2026-08-27", "--event",
                      EVENT.upper(), "--round", "4")
     assert "Doyle, Liam plays twice in round 4: also game 1 (" in stderr
+
+
+def test_the_same_game_again_says_it_cannot_be_changed_yet(db: str) -> None:
+    stderr = refused(db, "Doyle", "Walsh", "1-0", "--date", "2026-08-26", "--event", EVENT,
+                     "--round", "4")
+    assert ("error: game: Doyle, Liam v Walsh, Brendan (round 4) is already recorded as game 1 "
+            "(0-1); a recorded game cannot be changed or removed yet") in stderr
 
 
 def test_other_rounds_events_and_players_are_accepted(db: str) -> None:
