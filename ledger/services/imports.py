@@ -149,10 +149,12 @@ class _Matcher:
                 self.matched.add(found.player.id)
                 self.report.players_matched += 1
             return found.player
+        similar, in_all = self.index.similar(p.name)
         if not self.register_unknown:
-            self._error(p, "name", f"unknown player {p.name!r}"
-                        + (f" (FIDE id {fide_id})" if fide_id else "")
-                        + ": register them with `ledger player add` or import with --register-players")
+            unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
+            self._error(p, "name", f"{unknown}: did you mean {_maybe(similar, in_all)}? If so, "
+                        f"write {self._full_name} in the file" if similar else f"{unknown}: "
+                        "register them with `ledger player add` or import with --register-players")
             return None
         try:
             player = register(self.session, NewPlayer(
@@ -169,14 +171,31 @@ class _Matcher:
             line, where = p.where("rating")
             self.report.problems.append(Problem(self.file, line, where,
                                                 floor.removeprefix("rating: "), severity="warning"))
+        if similar:
+            line, where = p.where("name")
+            self.report.problems.append(Problem(
+                self.file, line, where, f"{p.name!r} registered as a new player, though the "
+                f"ledger has {_maybe(similar, in_all)}; if it is the same player, write "
+                f"{self._full_name} in the file", severity="warning"))
         self.report.players_registered.append(p.name)
         self.index.add(player)
         self.matched.add(player.id)
         return player
 
+    @property
+    def _full_name(self) -> str:
+        return "the full name or the FIDE id" if self.use_ids else "the full name"
+
     def _error(self, p: FilePlayer, key: str, message: str) -> None:
         line, where = p.where(key)
         self.report.problems.append(Problem(self.file, line, where, message))
+
+
+def _maybe(players: list[Player], in_all: int) -> str:
+    """Ledger players a file's name may mean: ``Doyle, Liam (#3, FIDE 2500035) or ...``."""
+    shown = " or ".join(f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
+                                                  "no FIDE id)") for p in players)
+    return shown + (f" ({in_all} players in all)" if in_all > len(players) else "")
 
 
 def _letters(name: str) -> str:
