@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from sqlalchemy import Engine, func, or_, select, update
@@ -160,6 +161,61 @@ def existing_games(session: Session, event_id: int | None,
             for g in session.scalars(query)}
 
 
+#: Where a player already plays in a round of an event: a recorded ``Game``, or (during an
+#: import) the line of the file that seats them there.
+Seat = Game | int
+
+
+class RoundSeats:
+    """Who plays in each round of one event, for the rule both ``ledger game add`` and every
+    import apply: a player in two games of one round of an event is an error (the same game
+    entered twice, colours swapped, would be rated twice). Games without a round are not seated.
+
+    Built from the event's recorded games (``existing_games(...).values()``); an import seats
+    each accepted game of its file with ``take`` so that later lines are checked against it too.
+    """
+
+    def __init__(self, recorded: Iterable[Game]) -> None:
+        self._seats: dict[tuple[str, int], Seat] = {}
+        for game in recorded:
+            self.take(game.round, (game.white_id, game.black_id), game)
+
+    def take(self, round_: str | None, player_ids: Iterable[int], seat: Seat) -> None:
+        """Seat the players (ledger ids) in ``round_`` at ``seat``; the first seat is kept."""
+        if round_ is not None:
+            for player_id in player_ids:
+                self._seats.setdefault((round_, player_id), seat)
+
+    def clash(self, round_: str | None, players: Sequence[Player]) -> tuple[Player, Seat] | None:
+        """The first of ``players`` who already plays in ``round_``, with where; None when
+        nobody does (or ``round_`` is None)."""
+        if round_ is None:
+            return None
+        for player in players:
+            seat = self._seats.get((round_, player.id))
+            if seat is not None:
+                return player, seat
+        return None
+
+
+def describe_game(session: Session, game: Game) -> str:
+    """A recorded game as messages name it: ``game 11 (Doyle, Liam v Walsh, Brendan, 0-1)``."""
+    white, black = session.get(Player, game.white_id), session.get(Player, game.black_id)
+    names = f"{white.name if white else game.white_id} v {black.name if black else game.black_id}"
+    return f"game {game.id} ({names}, {game.result})"
+
+
+def twice_in_round(session: Session, player: Player, round_: str, seat: Seat) -> str:
+    """The message refusing a second game of ``player`` in ``round_``, naming the first one."""
+    where = (f"line {seat}" if isinstance(seat, int)
+             else f"{describe_game(session, seat)} in the ledger")
+    return f"{player.name} plays twice in round {round_}: also {where}"
+
+
+#: Said where ``ledger game add`` refuses a game because of one already recorded.
+NO_CORRECTIONS = "a recorded game cannot be changed or removed yet"
+
+
 @dataclass(frozen=True)
 class GameView:
     """A recorded game as listed: names, result, date, event, round, period and its ``status``:
@@ -187,7 +243,8 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
 
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
     twice, a bad result or date, a date in the future (after ``today``) or before 2022, a date in
-    a closed period, a game already recorded.
+    a closed period, a game already recorded, a player who already plays in this round of the
+    event (``RoundSeats``; the messages name the recorded game and say it cannot be changed yet).
     """
     parsed_result = Result.parse(result)
     day = parse_date(date)
@@ -206,11 +263,15 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
             event_id: int | None = ev.id
         else:
             period, event_id = Period.of(day), None
-        key = game_key(event_id, round_, w.id, b.id, day)
-        clash = existing_games(session, event_id, (day, day)).get(key)
-        if clash is not None:
+        known = existing_games(session, event_id, (day, day))
+        same = known.get(game_key(event_id, round_, w.id, b.id, day))
+        if same is not None:
             raise InvalidInput(f"game: {w.name} v {b.name} (round {round_ or '-'}) is already "
-                               f"recorded as game {clash.id} ({clash.result})")
+                               f"recorded as game {same.id} ({same.result}); {NO_CORRECTIONS}")
+        clash = RoundSeats(known.values()).clash(round_, (w, b)) if event_id is not None else None
+        if clash is not None:
+            raise InvalidInput(f"round: {twice_in_round(session, clash[0], str(round_), clash[1])}"
+                               f"; {NO_CORRECTIONS}")
         game = Game(event_id=event_id, round=round_, date=day, period=str(period),
                     white_id=w.id, black_id=b.id, result=parsed_result.value, played=True,
                     source="ledger game add")

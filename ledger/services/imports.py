@@ -31,10 +31,12 @@ from ledger.formats import games_csv, pgn, trf
 from ledger.formats.records import FileGame, FilePlayer, Readout
 from ledger.services.games import (
     GameKey,
+    RoundSeats,
     existing_games,
     find_event,
     game_key,
     place_in_event,
+    twice_in_round,
 )
 from ledger.services.matching import PlayerIndex
 from ledger.services.periods import not_rated_reason
@@ -147,10 +149,12 @@ class _Matcher:
                 self.matched.add(found.player.id)
                 self.report.players_matched += 1
             return found.player
+        similar, in_all = self.index.similar(p.name)
         if not self.register_unknown:
-            self._error(p, "name", f"unknown player {p.name!r}"
-                        + (f" (FIDE id {fide_id})" if fide_id else "")
-                        + ": register them with `ledger player add` or import with --register-players")
+            unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
+            self._error(p, "name", f"{unknown}: did you mean {_maybe(similar, in_all)}? If so, "
+                        f"write {self._full_name} in the file" if similar else f"{unknown}: "
+                        "register them with `ledger player add` or import with --register-players")
             return None
         try:
             player = register(self.session, NewPlayer(
@@ -167,14 +171,31 @@ class _Matcher:
             line, where = p.where("rating")
             self.report.problems.append(Problem(self.file, line, where,
                                                 floor.removeprefix("rating: "), severity="warning"))
+        if similar:
+            line, where = p.where("name")
+            self.report.problems.append(Problem(
+                self.file, line, where, f"{p.name!r} registered as a new player, though the "
+                f"ledger has {_maybe(similar, in_all)}; if it is the same player, write "
+                f"{self._full_name} in the file", severity="warning"))
         self.report.players_registered.append(p.name)
         self.index.add(player)
         self.matched.add(player.id)
         return player
 
+    @property
+    def _full_name(self) -> str:
+        return "the full name or the FIDE id" if self.use_ids else "the full name"
+
     def _error(self, p: FilePlayer, key: str, message: str) -> None:
         line, where = p.where(key)
         self.report.problems.append(Problem(self.file, line, where, message))
+
+
+def _maybe(players: list[Player], in_all: int) -> str:
+    """Ledger players a file's name may mean: ``Doyle, Liam (#3, FIDE 2500035) or ...``."""
+    shown = " or ".join(f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
+                                                  "no FIDE id)") for p in players)
+    return shown + (f" ({in_all} players in all)" if in_all > len(players) else "")
 
 
 def _letters(name: str) -> str:
@@ -313,7 +334,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         known = existing_games(session, event.id if event else None, (min(dates), end))
         fresh = _skip_recorded(name, event.id if event else None, known, event_games, report)
         if event_name is not None:
-            fresh = _one_game_a_round(name, known, fresh, report)
+            fresh = _one_game_a_round(session, name, known, fresh, report)
         if not fresh:
             continue
         if event_name is None:
@@ -373,30 +394,21 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
     return fresh
 
 
-def _one_game_a_round(name: str, known: dict[GameKey, Game], games: list[Paired],
-                      report: ImportReport) -> list[Paired]:
+def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
+                      games: list[Paired], report: ImportReport) -> list[Paired]:
     """The games of one event without a player who already plays in the same round (in the
-    ledger or earlier in the file): each such game is an error naming the first one."""
-    first: dict[tuple[str, int], str] = {}
-    for game in known.values():
-        if game.round is not None:
-            for player_id in (game.white_id, game.black_id):
-                first.setdefault((game.round, player_id), f"game {game.id} in the ledger")
+    ledger or earlier in the file; ``RoundSeats``): each such game is an error naming the first."""
+    seats = RoundSeats(known.values())
     kept = []
     for g, w, b in games:
-        round_ = g.round
-        if round_ is None:
-            kept.append((g, w, b))
+        clash = seats.clash(g.round, (w, b))
+        if clash is not None:
+            player, seat = clash
+            line, where = (g.white if player is w else g.black).where("name")
+            report.problems.append(Problem(name, line, where, twice_in_round(
+                session, player, str(g.round), seat)))
             continue
-        clash = [(side, p) for side, p in ((g.white, w), (g.black, b)) if (round_, p.id) in first]
-        if clash:
-            side, p = clash[0]
-            line, where = side.where("name")
-            report.problems.append(Problem(name, line, where, f"{p.name} plays twice in round "
-                                           f"{round_}: also {first[(round_, p.id)]}"))
-            continue
-        for p in (w, b):
-            first[(round_, p.id)] = f"line {g.line}"
+        seats.take(g.round, (w.id, b.id), g.line)
         kept.append((g, w, b))
     return kept
 

@@ -6,6 +6,8 @@ an error that lists the candidates, never a guess.
 
 from __future__ import annotations
 
+import bisect
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -32,6 +34,14 @@ def _name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+_WORD = re.compile(r"\w+")
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """A name's words, case folded, punctuation dropped: ``Doyle, Liam`` -> ``doyle liam``."""
+    return tuple(_WORD.findall(name.casefold()))
+
+
 @dataclass
 class PlayerIndex:
     """Every ledger player, loaded once (one query), by FIDE id and by name.
@@ -41,6 +51,11 @@ class PlayerIndex:
 
     by_fide: dict[int, Player] = field(default_factory=dict)
     by_name: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
+    #: For ``similar`` only, built on its first call: players by word, and (words joined, id)
+    #: sorted, for names starting with a given text.
+    _by_word: dict[str, list[Player]] | None = field(default=None, repr=False)
+    _starts: list[tuple[str, int]] = field(default_factory=list, repr=False)
+    _by_id: dict[int, Player] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(cls, session: Session) -> PlayerIndex:
@@ -55,6 +70,45 @@ class PlayerIndex:
         if player.fide_id is not None:
             self.by_fide[player.fide_id] = player
         self.by_name[_name_key(player.name)].append(player)
+        if self._by_word is not None:
+            self._index_words(self._by_word, player)
+            bisect.insort(self._starts, (" ".join(_words(player.name)), player.id))
+
+    def _index_words(self, by_word: dict[str, list[Player]], player: Player) -> None:
+        for word in set(_words(player.name)):
+            by_word.setdefault(word, []).append(player)
+        self._by_id[player.id] = player
+
+    def similar(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
+        """Players a file's ``name`` may be short for: ledger players (other than its exact
+        namesakes) whose name holds every word of ``name`` (``Doyle`` or ``Liam Doyle`` ->
+        ``Doyle, Liam``) or starts with it (``Doyle, L`` -> ``Doyle, Liam``), ignoring case and
+        punctuation. Returns the first ``limit`` by id, and how many there are in all. A hint for
+        messages only: ``match`` never uses it.
+        """
+        if self._by_word is None:
+            self._by_word = {}
+            for namesakes in self.by_name.values():
+                for player in namesakes:
+                    self._index_words(self._by_word, player)
+            self._starts = sorted((" ".join(_words(p.name)), p.id) for p in self._by_id.values())
+        words = _words(name)
+        if not words:
+            return [], 0
+        found: dict[int, Player] = {}
+        holders = min((self._by_word.get(w, []) for w in set(words)), key=len)
+        for player in holders:
+            if set(words) <= set(_words(player.name)):
+                found[player.id] = player
+        text = " ".join(words)
+        at = bisect.bisect_left(self._starts, (text, -1))
+        while at < len(self._starts) and self._starts[at][0].startswith(text):
+            found[self._starts[at][1]] = self._by_id[self._starts[at][1]]
+            at += 1
+        key = _name_key(name)
+        others = sorted((p for p in found.values() if _name_key(p.name) != key),
+                        key=lambda p: p.id)
+        return others[:limit], len(others)
 
     def match(self, name: str, fide_id: int | None = None, birth_year: int | None = None) -> Match:
         """The ledger player for a file's ``name`` (str), ``fide_id`` and ``birth_year`` (int or None).

@@ -69,3 +69,28 @@ def test_registered_players_join_the_index(engine: Engine) -> None:
                           effective_from=None)
         index.add(player)
         assert index.match("new, player").player is player
+
+
+def test_similar_names_are_a_hint_never_a_match(engine: Engine) -> None:
+    # ledger: #1 Smith, John (FIDE 1001), #2 Smith, John, #3 Åberg, Nils, #4 Jones, Ann (FIDE 2002)
+    _ledger(engine)
+    with transaction(engine) as session:
+        index = PlayerIndex.load(session)
+        # a word of the name (any case), or the start of it; exact namesakes are not "similar"
+        assert [p.id for p in index.similar("smith")[0]] == [1, 2]
+        assert [p.id for p in index.similar("Jones A")[0]] == [4]       # starts "jones ann"
+        assert [p.id for p in index.similar("Ann Jones")[0]] == [4]     # every word is Jones's
+        assert [p.id for p in index.similar("Åberg")[0]] == [3]
+        assert index.similar("Jones, Ann") == ([], 0)
+        assert index.similar("Ann Smith") == ([], 0)                    # "ann" is no Smith's
+        assert [p.id for p in index.similar("Jon")[0]] == [4]           # "jones ann" starts so
+        assert index.similar("ohn") == ([], 0)                          # inside a word: no
+        assert index.match("Smith").player is None                      # matching is unchanged
+        # up to `limit` shown, by id, and how many in all
+        assert [p.id for p in index.similar("Smith", limit=1)[0]] == [1]
+        assert index.similar("Smith", limit=1)[1] == 2
+        # a player registered later joins the hints
+        index.add(register(session, NewPlayer("Smithson, Ted"), source="test",
+                           effective_from=None))
+        assert [p.name for p in index.similar("smith")[0]] == [
+            "Smith, John", "Smith, John", "Smithson, Ted"]

@@ -1,0 +1,177 @@
+"""What a new user found typing in and importing a club's games, through the CLI.
+
+`ledger game add` applies the import's rule: a player in two games of one round of an event is an
+error (the same game typed twice with colours swapped was rated twice). Its refusals name the
+recorded game and say that a recorded game cannot be changed or removed yet.
+
+An unknown name in an imported file that is short for a ledger player's name (`Doyle` in a CSV
+while the ledger has "Doyle, Liam" #3; following the old hint registered a second Doyle) asks
+"did you mean ...?"; registering such a name anyway is a warning. Matching itself is unchanged:
+FIDE id, then full name and birth year.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from ledger.cli.app import app
+
+EVENT = "Club Championship 2026"
+
+
+def run(*args: str | Path) -> Result:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def rows(db: str) -> tuple[int, int, list[str]]:
+    """(games, events, player names by id), read with sqlite3, not through the ledger."""
+    with sqlite3.connect(db) as con:
+        counted = (con.execute("SELECT count(*) FROM games").fetchone()[0],
+                   con.execute("SELECT count(*) FROM events").fetchone()[0],
+                   [r[0] for r in con.execute("SELECT name FROM players ORDER BY id")])
+    con.close()
+    return counted
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """#1 Walsh, #2 Keane, #3 Doyle, Liam (FIDE 90000003), #4 Byrne; game 1: Doyle v Walsh 0-1,
+    round 4 of the event."""
+    path = str(tmp_path / "club.db")
+    assert run("--db", path, "init").exit_code == 0
+    for args in (["Walsh, Brendan"], ["Keane, Roy"], ["Doyle, Liam", "--fide-id", "90000003"],
+                 ["Byrne, Ann"]):
+        assert run("--db", path, "player", "add", *args, "--rating", "1800").exit_code == 0
+    added = run("--db", path, "game", "add", "Doyle", "Walsh", "0-1", "--date", "2026-08-26",
+                "--event", EVENT, "--round", "4")
+    assert added.exit_code == 0, added.output + added.stderr
+    return path
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ------------------------------------------------------------------------------------------------
+# ledger game add: one game per player per round of an event
+
+
+def refused(db: str, *args: str) -> str:
+    """Run `game add` expecting a refusal: exit 1, no traceback, nothing written; its stderr."""
+    before = rows(db)
+    result = run("--db", db, "game", "add", *args)
+    assert result.exit_code == 1, (result.output, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.stderr
+    assert rows(db) == before
+    return flat(result.stderr)
+
+
+def test_the_same_game_with_colours_swapped_is_refused(db: str) -> None:
+    stderr = refused(db, "Walsh", "Doyle", "1-0", "--date", "2026-08-26", "--event", EVENT,
+                     "--round", "4")
+    assert ("error: round: Walsh, Brendan plays twice in round 4: also game 1 (Doyle, Liam v "
+            "Walsh, Brendan, 0-1) in the ledger; a recorded game cannot be changed or removed "
+            "yet") in stderr
+
+
+def test_a_second_game_in_the_round_is_refused(db: str) -> None:
+    stderr = refused(db, "Doyle", "Keane", "0-1", "--date", "2026-08-26", "--event", EVENT,
+                     "--round", "4")
+    assert ("error: round: Doyle, Liam plays twice in round 4: also game 1 (Doyle, Liam v "
+            "Walsh, Brendan, 0-1) in the ledger") in stderr
+    # Black's seat is checked too; the event name matches ignoring case, as events do
+    stderr = refused(db, "Keane", "Doyle", "1-0", "--date", "2026-08-27", "--event",
+                     EVENT.upper(), "--round", "4")
+    assert "Doyle, Liam plays twice in round 4: also game 1 (" in stderr
+
+
+def test_the_same_game_again_says_it_cannot_be_changed_yet(db: str) -> None:
+    stderr = refused(db, "Doyle", "Walsh", "1-0", "--date", "2026-08-26", "--event", EVENT,
+                     "--round", "4")
+    assert ("error: game: Doyle, Liam v Walsh, Brendan (round 4) is already recorded as game 1 "
+            "(0-1); a recorded game cannot be changed or removed yet") in stderr
+
+
+def test_other_rounds_events_and_players_are_accepted(db: str) -> None:
+    base = ("--date", "2026-08-26")
+    ok = [("Walsh", "Doyle", "1-0", *base, "--event", EVENT, "--round", "5"),  # next round
+          ("Keane", "Byrne", "1-0", *base, "--event", EVENT, "--round", "4"),  # free players
+          ("Walsh", "Doyle", "1-0", *base, "--event", "Summer Rapid", "--round", "4"),
+          ("Walsh", "Doyle", "1-0", *base, "--event", EVENT),                  # no round
+          ("Walsh", "Doyle", "1/2-1/2", *base, "--round", "4")]                # no event
+    for args in ok:
+        result = run("--db", db, "game", "add", *args)
+        assert result.exit_code == 0, (args, result.stderr)
+    assert rows(db)[:2] == (1 + 5, 2)
+
+
+# ------------------------------------------------------------------------------------------------
+# ledger import: an unknown name short for a ledger player's
+
+
+def csv(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "round5.csv"
+    path.write_text("date,white,black,result,event,round\n" + "".join(r + "\n" for r in lines))
+    return path
+
+
+def test_a_short_name_asks_did_you_mean(db: str, tmp_path: Path) -> None:
+    path = csv(tmp_path, "2026-09-02,Doyle,\"Walsh, Brendan\",1-0,Club Championship 2026,5",
+               "2026-09-02,Kelly,\"Keane, Roy\",0-1,Club Championship 2026,5")
+    result = run("--db", db, "import", path)
+    assert result.exit_code == 3, result.stderr
+    stderr = flat(result.stderr)
+    assert ("round5.csv:2: error: white: unknown player 'Doyle': did you mean Doyle, Liam (#3, "
+            "FIDE 90000003)? If so, write the full name or the FIDE id in the file") in stderr
+    # no ledger name holds or starts with "Kelly": the register hint, as before
+    assert ("round5.csv:3: error: white: unknown player 'Kelly': register them with `ledger "
+            "player add` or import with --register-players") in stderr
+    assert "register them" not in stderr.split("round5.csv:3")[0]
+    assert len(rows(db)[2]) == 4
+
+
+def test_up_to_three_candidates_are_listed(db: str, tmp_path: Path) -> None:
+    for name in ("Doyle, Sean", "Doyle, Aoife", "Doyle, Mary"):  # #5, #6, #7
+        assert run("--db", db, "player", "add", name).exit_code == 0
+    path = csv(tmp_path, "2026-09-02,\"Keane, Roy\",DOYLE,1-0,Club Championship 2026,5",
+               "2026-09-02,Liam Doyle,\"Walsh, Brendan\",1-0,Club Championship 2026,5")
+    result = run("--db", db, "import", path)
+    assert result.exit_code == 3
+    stderr = flat(result.stderr)
+    # four players hold the word "doyle": the first three by id, and the count
+    assert ("round5.csv:2: error: black: unknown player 'DOYLE': did you mean Doyle, Liam (#3, "
+            "FIDE 90000003) or Doyle, Sean (#5, no FIDE id) or Doyle, Aoife (#6, no FIDE id) "
+            "(4 players in all)?") in stderr
+    # every word of "Liam Doyle" is a word of "Doyle, Liam" only
+    assert ("round5.csv:3: error: white: unknown player 'Liam Doyle': did you mean Doyle, Liam "
+            "(#3, FIDE 90000003)?") in stderr
+
+
+def test_registering_a_short_name_is_a_warning(db: str, tmp_path: Path) -> None:
+    path = csv(tmp_path, "2026-09-02,Doyle,\"Walsh, Brendan\",1-0,Club Championship 2026,5",
+               "2026-09-02,Kelly,\"Keane, Roy\",0-1,Club Championship 2026,5")
+    result = run("--db", db, "import", path, "--register-players")
+    assert result.exit_code == 0, result.stderr
+    stderr = flat(result.stderr)
+    # the file asked: Doyle is registered (#5), with a warning naming Doyle, Liam
+    assert rows(db)[2] == ["Walsh, Brendan", "Keane, Roy", "Doyle, Liam", "Byrne, Ann", "Doyle",
+                           "Kelly"]
+    assert ("round5.csv:2: warning: white: 'Doyle' registered as a new player, though the ledger "
+            "has Doyle, Liam (#3, FIDE 90000003); if it is the same player, write the full name "
+            "or the FIDE id in the file") in stderr
+    assert "Kelly" not in stderr  # nobody like Kelly: registered without a word
+
+
+def test_the_full_name_or_fide_id_matches_as_before(db: str, tmp_path: Path) -> None:
+    path = tmp_path / "full.csv"
+    path.write_text("date,white,black,result,white_fide_id\n"
+                    "2026-09-02,\"DOYLE, Liam\",\"Walsh, Brendan\",1-0,\n"
+                    "2026-09-03,L. Doyle,\"Keane, Roy\",1-0,90000003\n")
+    result = run("--db", db, "import", path)
+    assert result.exit_code == 0, result.stderr
+    assert len(rows(db)[2]) == 4
