@@ -364,29 +364,6 @@ def test_failure_in_the_middle_of_a_close_leaves_nothing(engine: Engine,
 
 
 # ------------------------------------------------------------------------------------------------
-# RULES §2: a game against an unrated opponent does not count for the rated player
-
-
-def test_unrated_opponent_not_rated_for_rated_player(engine: Engine) -> None:
-    player(engine, "Rated, Player", 1900)  # 100 games, adult -> K 20
-    player(engine, "Unrated, Player", None, prior_games=0)
-    player(engine, "Strong, Player", 2000)
-    add_game(engine, "Rated, Player", "Unrated, Player", "1-0", "2025-11-03")
-    add_game(engine, "Rated, Player", "Strong, Player", "1/2-1/2", "2025-11-10")
-    report = close_period(engine, "2025-11")
-    r = results(report)
-    rated = r["Rated, Player"]
-    # Only the draw counts: D = -100 -> 1 - .64 = .36; 0.5 - .36 = +0.14; 20 x 0.14 = 2.8 -> +3
-    assert (rated.n, rated.score, rated.expected) == (1, Decimal("0.5"), Decimal("0.36"))
-    assert (rated.change, rated.rating_after) == (3, 1903)
-    # 2000: D = 100 -> .64; 0.5 - .64 = -0.14; 20 x -0.14 = -2.8 -> -3 -> 1997
-    assert (r["Strong, Player"].change, r["Strong, Player"].rating_after) == (-3, 1997)
-    assert "Unrated, Player" not in r
-    assert dict(report.not_rated) == {"unrated player": 1}
-    assert report.games == 2
-
-
-# ------------------------------------------------------------------------------------------------
 # Rule history (RULES §8): the 400-point rule by edition, through the services
 
 

@@ -4,6 +4,7 @@ by hand beside it from tables 8.1.1 and 8.1.2."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 from sqlalchemy import Engine, event, text
@@ -75,6 +76,12 @@ def test_rated_player_beats_unrated_and_draws_2000(engine: Engine) -> None:
     rated = {p.name: p.result for p in report.players}["Rated, Player"]
     # only the draw: D = -100 -> 1 - .64 = .36; 0.5 - .36 = +0.14; 20 x 0.14 = +2.8 -> +3
     assert (rated.n, rated.change, rated.rating_after) == (1, 3, 1903)
+    assert (rated.score, rated.expected) == (Decimal("0.5"), Decimal("0.36"))
+    by_name = {p.name: p.result for p in report.players}
+    # 2000: D = 100 -> .64; 0.5 - .64 = -0.14; 20 x -0.14 = -2.8 -> -3 -> 1997
+    assert (by_name["Strong, Player"].change, by_name["Strong, Player"].rating_after) == (-3, 1997)
+    assert "Unrated, Player" not in by_name
+    assert (dict(report.not_rated), report.games) == ({"unrated player": 1}, 2)
     # rated games: 100 + 1 (the win v the unrated player is not a rated game for them)
     assert show_player(engine, "Rated, Player").rated_games == 101
     assert [(g.white, g.status) for g in list_games(engine, None, "Unrated, Player")] == [
