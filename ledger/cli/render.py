@@ -98,7 +98,8 @@ def _signed(n: int | Decimal) -> str:
 
 def _player_dict(v: PlayerView) -> dict[str, Any]:
     return {"id": v.id, "name": v.name, "fide_id": v.fide_id, "birth_year": v.birth_year,
-            "sex": v.sex, "federation": v.federation, "title": v.title, "rating": v.rating,
+            "sex": v.sex, "federation": v.federation, "title": v.title, "w_title": v.w_title,
+            "o_title": v.o_title, "foa_title": v.foa_title, "rating": v.rating,
             "rated_games": v.rated_games, "history_unknown": v.history_unknown,
             "reached_2400": v.reached_2400, "reached_2300": v.reached_2300,
             "k": v.k if v.rating is not None else None,
@@ -121,6 +122,9 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
              else str(v.rated_games))
     for label, value in (
         ("id", f"#{v.id}"), ("name", v.name), ("FIDE id", v.fide_id), ("title", v.title),
+        *((label, value) for label, value in (("woman's title", v.w_title),
+                                              ("other titles", v.o_title),
+                                              ("FOA title", v.foa_title)) if value),
         ("federation", v.federation), ("sex", v.sex), ("birth year", v.birth_year),
         ("rating", v.rating if v.rating is not None else "unrated"),
         ("rated games", games),

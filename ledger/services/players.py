@@ -70,7 +70,9 @@ class PrintedListRating:
 class PlayerView:
     """A player as the CLI shows them: identity, current published rating, K now and why;
     ``life`` (``player show`` only): pool in progress, initial ratings, drops below the floor;
-    ``list_ratings`` (``player show`` only): the latest FIDE list rating per pool, as printed."""
+    ``list_ratings`` (``player show`` only): the latest FIDE list rating per pool, as printed;
+    ``w_title``, ``o_title``, ``foa_title``: the woman's, other (arbiter, trainer ...) and FOA
+    titles a FIDE rating list gave (None: not known)."""
 
     id: int
     name: str
@@ -90,6 +92,9 @@ class PlayerView:
     notes: tuple[str, ...] = ()
     life: RatingLife | None = None
     list_ratings: tuple[PrintedListRating, ...] = ()
+    w_title: str | None = None
+    o_title: str | None = None
+    foa_title: str | None = None
 
 
 def validate_new_player(p: NewPlayer) -> None:
@@ -245,7 +250,8 @@ def player_views(session: Session, ids: list[int] | None) -> list[PlayerView]:
             federation=p.federation, title=p.title, rating=state.rating,
             rated_games=state.rated_games, reached_2400=state.reached_2400,
             reached_2300=state.reached_2300, k=k, k_reason=reason,
-            history_unknown=state.rated_games is None, next_period=str(next_period)))
+            history_unknown=state.rated_games is None, next_period=str(next_period),
+            w_title=p.w_title, o_title=p.o_title, foa_title=p.foa_title))
     return views
 
 

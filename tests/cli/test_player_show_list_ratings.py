@@ -81,3 +81,16 @@ def test_a_player_on_no_list_shows_none(ledger_db: str) -> None:
     ledger(ledger_db, "player", "add", "Plain, Pat", "--rating", "1600")
     assert show_json(ledger_db, "Plain, Pat")["fide_list_ratings"] == []
     assert LABEL not in ledger(ledger_db, "player", "show", "Plain, Pat")
+
+
+def test_the_titles_a_list_gives_are_shown(ledger_db: str, shared_data: Path) -> None:
+    import_list(ledger_db, shared_data / "fide_blitz_list_may13_subset.txt", "2013-05-01", "blitz")
+    # may13 line 80: "13604040 Arabidze, Meri ... GEO F   WGM  WGM  ... 2391  9   20 1994  w"
+    meri = show_json(ledger_db, "13604040")
+    assert (meri["title"], meri["w_title"], meri["o_title"]) == ("WGM", "WGM", None)
+    # may13 line 2: "5500222  Abbes, Ali ... TUN M   CM        FI   2075 ...": OTit FI
+    ali = show_json(ledger_db, "5500222")
+    assert (ali["title"], ali["w_title"], ali["o_title"]) == ("CM", None, "FI")
+    text = " ".join(ledger(ledger_db, "player", "show", "5500222").split())
+    assert "other titles FI" in text
+    assert "woman's title" not in text
