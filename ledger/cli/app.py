@@ -7,6 +7,7 @@ Exit codes (shared/DESIGN.md): 0 ok, 1 refused by the ledger, 2 usage, 3 import 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -229,6 +230,11 @@ def import_file(
         "--pool", help="fide-list: standard, rapid or blitz: the columns of a combined list "
         "(default: standard), or the pool of a single list (required: it does not say).",
         show_default=False)] = None,
+    end_date: Annotated[dt.datetime | None, typer.Option(
+        "--end-date", formats=["%Y-%m-%d"], metavar="YYYY-MM-DD",
+        help="TRF: the event's end date, for a TRF that gives none (no 052 and no 132 record); "
+        "the start date is 042's, else the end date. Refused if the file's own dates differ, "
+        "and for PGN or CSV.")] = None,
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar.")] = False,
     json_out: JsonOpt = False,
@@ -238,6 +244,9 @@ def import_file(
     Errors name the file, the line and the field or column; nothing is written while any remains.
     """
     if fmt == "fide-list" or list_date is not None or pool is not None:
+        if end_date is not None:
+            render.error("--end-date is for a TRF without dates, not for a FIDE rating list")
+            raise typer.Exit(2)
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
     if fmt is None:
@@ -252,7 +261,8 @@ def import_file(
         raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
-                      ids=ids, dry_run=dry_run, progress=progress)
+                      ids=ids, dry_run=dry_run, progress=progress,
+                      end_date=end_date.date() if end_date is not None else None)
     render.import_report(report, json_out)
 
 

@@ -50,8 +50,8 @@ from ledger.domain import Result
 from ledger.errors import Problem
 from ledger.formats.records import EventDetails, FileGame, FilePlayer, Readout, Where, line_at
 
-__all__ = ["TrfEvent", "TrfPlayer", "TrfRound", "read_trf", "read_trf_text", "split_lines",
-           "write_trf"]
+__all__ = ["TrfEvent", "TrfPlayer", "TrfRound", "file_end_date", "read_trf", "read_trf_text",
+           "split_lines", "write_trf"]
 
 ERROR, WARNING = "error", "warning"
 PLAYED = frozenset("1=0")
@@ -212,28 +212,38 @@ def parse_date(text: str) -> dt.date | None:
     return None
 
 
-def read_trf(raw: bytes, filename: str) -> tuple[TrfEvent, Readout]:
+def read_trf(raw: bytes, filename: str,
+             end_date: dt.date | None = None) -> tuple[TrfEvent, Readout]:
     """Read a TRF file's bytes: the event as written, and its games as common records.
 
     Returns ``(event, readout)``; ``readout.games`` holds every game between two players (rated,
     forfeit or less than one move; byes are not games), ``readout.players_in_file`` the number of
     ``001`` lines and ``readout.problems`` every problem (see the module docstring). Never raises.
+    ``end_date`` is the event's end date for a file that gives none (no ``052`` and no ``132``
+    record): its games are dated on it. A file that gives its own dates is read from them alone
+    (``end_date`` is not used; :func:`file_end_date` tells the caller whether they agree).
     """
     text, problems = decode(raw, filename)
-    event, readout = _read(text, filename)
+    event, readout = _read(text, filename, end_date)
     readout.problems[:0] = problems
     return event, readout
 
 
-def read_trf_text(text: str, filename: str) -> Readout:
+def read_trf_text(text: str, filename: str, end_date: dt.date | None = None) -> Readout:
     """Read TRF text (already decoded) into common records; see :func:`read_trf`."""
-    return _read(text, filename)[1]
+    return _read(text, filename, end_date)[1]
 
 
-def _read(text: str, filename: str) -> tuple[TrfEvent, Readout]:
+def file_end_date(event: TrfEvent) -> dt.date | None:
+    """The end date the file itself gives: record ``052``, else the last round date of record
+    ``132``; None when it gives neither (TRF-16 header records 052 and 132)."""
+    return event.end or max((d for d in event.round_dates if d is not None), default=None)
+
+
+def _read(text: str, filename: str, end_date: dt.date | None) -> tuple[TrfEvent, Readout]:
     out = _Out(filename)
     event = _read_event(split_lines(text), out)
-    games = _games(event, out)
+    games = _games(event, out, end_date)
     return event, Readout(games, out.problems, games_in_file=len(games),
                           players_in_file=len(event.players))
 
@@ -500,17 +510,23 @@ def _check_rounds(players: list[TrfPlayer], rounds: int, header_line: int, out: 
 # TrfEvent -> games
 
 
-def _games(event: TrfEvent, out: _Out) -> list[FileGame]:
-    """One game per pairing of two players, checked from both lines; byes are not games."""
+def _games(event: TrfEvent, out: _Out, end_date: dt.date | None) -> list[FileGame]:
+    """One game per pairing of two players, checked from both lines; byes are not games.
+    ``end_date`` dates the games of a file that gives no date (see :func:`read_trf`)."""
     by_rank = {p.rank: p for p in event.players}
     records = {p.rank: _file_player(p, out.filename) for p in event.players}
     first_line = min((p.line for p in event.players), default=1)
-    end = event.end or max((d for d in event.round_dates if d is not None), default=None)
+    given = file_end_date(event)
+    end = given or end_date
     if event.players and event.name is None:
         out.add(first_line, "012", "no event name (record 012): the games need their event")
     if event.players and end is None:
         out.add(first_line, "052", "no end date (record 052) and no round dates (record 132): "
-                "the games need a date")
+                "the games need a date; give the event's end date with --end-date YYYY-MM-DD")
+    if given is None and end is not None and event.start is not None and end < event.start:
+        out.add(event.lines["042"], "col 5", f"record 042: the start date {event.start} is after "
+                f"the end date {end} given by --end-date")
+        return []
     if event.name is None or end is None:
         return []
     details = EventDetails(name=event.name, start=event.start or end, end=end, city=event.city,
@@ -541,7 +557,8 @@ def _games(event: TrfEvent, out: _Out) -> list[FileGame]:
                 at={"result": (white.line, _cols(column + 7, column + 7)),
                     "start": (event.lines.get("042") or event.lines.get("052"), "042 start date"),
                     "date": (event.lines.get("132"), "132 round dates") if day is not None
-                    else (event.lines.get("052"), "052 end date")}))
+                    else (event.lines.get("052"), "052 end date") if given is not None
+                    else (None, "--end-date")}))
     return games
 
 

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, RatedGame
-from ledger.errors import ImportRejected, LedgerError, Problem
+from ledger.errors import ImportRejected, LedgerError, Problem, UsageError
 from ledger.formats import games_csv, pgn, trf
 from ledger.formats.records import FileGame, FilePlayer, Readout
 from ledger.services.games import (
@@ -55,8 +55,15 @@ def _read_pgn(path: str, raw: bytes) -> Readout:
     return pgn.to_records(pgn.read_pgn_file(path))
 
 
-def _read_trf(path: str, raw: bytes) -> Readout:
-    return trf.read_trf(raw, path)[1]
+def _read_trf(path: str, raw: bytes, end_date: dt.date | None = None) -> Readout:
+    event, readout = trf.read_trf(raw, path, end_date)
+    given = trf.file_end_date(event)
+    if end_date is not None and given is not None and given != end_date:
+        code = "052" if event.end is not None else "132"
+        raise UsageError(f"{path}:{event.lines[code]}: --end-date {end_date} differs from the end "
+                         f"date {given} the file gives (record {code}): the file's dates are "
+                         "used when it has them; drop --end-date or correct the file")
+    return readout
 
 
 #: Format name -> reader of a file's (path, bytes). One line per format.
@@ -217,7 +224,7 @@ def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
 
 def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool = False,
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
-                progress: Progress | None = None) -> ImportReport:
+                progress: Progress | None = None, end_date: dt.date | None = None) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``) in one
     transaction.
 
@@ -231,10 +238,18 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
     another result (both shown), a player twice in one round of an event, dates before 1970, an
     empty file or one without a game. Games already recorded are skipped; a file whose bytes were
     imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
+
+    ``end_date`` (TRF only) is the event's end date for a TRF that gives none (no record 052 and
+    no 132): its games are dated on it, the start date being record 042's or the end date.
+    Raises ``UsageError`` (exit 2, nothing read into the ledger) when ``end_date`` is given for
+    another format, or differs from the end date the file gives (052, else the last 132 date).
     """
+    if end_date is not None and fmt != "trf":
+        raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
+                         "dates each game itself")
     raw = Path(path).read_bytes()
     name = str(path)
-    readout = READERS[fmt](name, raw)
+    readout = _read_trf(name, raw, end_date) if fmt == "trf" else READERS[fmt](name, raw)
     report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
                           games_in_file=readout.games_in_file,
                           players_in_file=readout.players_in_file)

@@ -292,20 +292,55 @@ def test_c18_line_endings(runner: CliRunner, tmp_path: Path, end: str) -> None:
     db = str(tmp_path / "c18.db")
     assert run(runner, "--db", db, "init").exit_code == 0
     _players(runner, db)
-    # As written, the case gives no dates: the ledger cannot place the games and says so.
-    bare = _write(tmp_path, "c18-bare.trf", "012 Placeholder Club Championship", "XXR 2",
+    # The case file exactly as written: no dates at all (no 052, no 132).
+    path = _write(tmp_path, "c18.trf", "012 Placeholder Club Championship", "XXR 2",
                   C18_A, C18_B, end=end)
-    refused = run(runner, "--db", db, "import", bare)
+    # Without --end-date the ledger cannot place the games: refused, with the hint.
+    refused = run(runner, "--db", db, "import", path)
     assert refused.exit_code == 3
-    assert [(line, column) for line, column, _ in errors_of(refused)] == [(3, "052")]
-    # With the end date (Nov 2025) added as record 052:
-    path = _write(tmp_path, "c18.trf", "012 Placeholder Club Championship", "052 2025/11/20",
-                  "XXR 2", C18_A, C18_B, end=end)
-    report = ok_json(run(runner, "--db", db, "import", path, "--json"))
+    [(line, column, message)] = errors_of(refused)
+    assert (line, column) == (3, "052") and "--end-date YYYY-MM-DD" in message
+    # The case says Nov 2025: the rating officer gives the end date.
+    report = ok_json(run(runner, "--db", db, "import", path, "--end-date", "2025-11-20",
+                         "--json"))
     assert (report["players_in_file"], report["recorded"], report["to_rate"]) == (2, 1, 1)
     assert not [p for p in report["problems"] if p["severity"] == "error"]
+    [game] = ok_json(run(runner, "--db", db, "game", "list", "--json"))["games"]
+    assert game["date"] == "2025-11-20"
     # A beat B: D=-100 -> A's PD .36 -> +.64 x 20 = 12.8 -> +13; B: PD .64 -> -.64 -> -13
     assert _changes(runner, db) == {"Player, A": (13, 1), "Player, B": (-13, 1)}
+
+
+def test_end_date_differing_from_the_files_is_refused(runner: CliRunner, db: str,
+                                                      tmp_path: Path) -> None:
+    _players(runner, db)
+    dated = _write(tmp_path, "dated.trf", "012 Club", "052 2025/11/21", C18_A, C18_B)
+    result = run(runner, "--db", db, "import", dated, "--end-date", "2025-11-20")
+    assert result.exit_code == 2
+    assert "--end-date 2025-11-20 differs from the end date 2025-11-21" in result.stderr
+    assert "dated.trf:2:" in result.stderr and "record 052" in result.stderr
+    assert ok_json(run(runner, "--db", db, "game", "list", "--json")) == {"games": []}
+    # the same date as the file's: accepted
+    ok_json(run(runner, "--db", db, "import", dated, "--end-date", "2025-11-21", "--json"))
+
+
+def test_end_date_before_the_start_date_is_refused(runner: CliRunner, db: str,
+                                                   tmp_path: Path) -> None:
+    _players(runner, db)
+    started = _write(tmp_path, "started.trf", "012 Club", "042 2025/11/22", C18_A, C18_B)
+    result = run(runner, "--db", db, "import", started, "--end-date", "2025-11-20")
+    assert result.exit_code == 3
+    [(line, column, message)] = errors_of(result)
+    assert (line, column) == (2, "col 5") and "2025-11-22" in message and "2025-11-20" in message
+
+
+def test_end_date_is_for_trf_only(runner: CliRunner, db: str, tmp_path: Path) -> None:
+    pgn = tmp_path / "one.pgn"
+    pgn.write_text('[White "Player, A"]\n[Black "Player, B"]\n[Result "1-0"]\n'
+                   '[Date "2025.11.05"]\n\n1. e4 e5 1-0\n')
+    result = run(runner, "--db", db, "import", pgn, "--end-date", "2025-11-20")
+    assert result.exit_code == 2
+    assert "--end-date is for a TRF without dates" in result.stderr
 
 
 # ------------------------------------------------------------------------------------------------

@@ -16,7 +16,16 @@ from hypothesis import strategies as st
 
 from ledger.domain import Result
 from ledger.formats.detect import detect_format
-from ledger.formats.trf import TrfEvent, TrfPlayer, TrfRound, parse_date, read_trf, split_lines, write_trf
+from ledger.formats.trf import (
+    TrfEvent,
+    TrfPlayer,
+    TrfRound,
+    file_end_date,
+    parse_date,
+    read_trf,
+    split_lines,
+    write_trf,
+)
 
 LINE_A = ("001    1 m    Player, A                         1800 XXX    90000001 1990/01/01  1.0    1"
           "     2 w 1")
@@ -54,6 +63,23 @@ def test_columns_are_characters_and_cp1252_is_a_fallback_with_a_warning() -> Non
         if warnings:
             assert warnings[0].severity == "warning" and "CP1252" in warnings[0].message
             assert warnings[0].line == 3
+
+
+def test_end_date_dates_a_file_without_dates_only() -> None:
+    bare = "012 Cup\n" + LINE_A + "\n" + LINE_B + "\n"
+    event, readout = read_trf(bare.encode(), "x.trf")
+    assert file_end_date(event) is None and readout.games == []
+    [problem] = readout.problems
+    assert (problem.line, problem.field) == (2, "052") and "--end-date" in problem.message
+    event, readout = read_trf(bare.encode(), "x.trf", dt.date(2025, 11, 20))
+    [game] = readout.games
+    assert (game.date, game.event_start, game.event_end) == (dt.date(2025, 11, 20),) * 3
+    assert game.where("date") == (None, "--end-date") and readout.problems == []
+    # a file with its own end date (052) is read from it: the fallback is not used
+    dated = "012 Cup\n052 2025/11/21\n" + LINE_A + "\n" + LINE_B + "\n"
+    event, readout = read_trf(dated.encode(), "x.trf", dt.date(2025, 11, 20))
+    assert file_end_date(event) == dt.date(2025, 11, 21)
+    assert [g.date for g in readout.games] == [dt.date(2025, 11, 21)]
 
 
 def test_result_codes_and_colourless_forfeits() -> None:
