@@ -186,15 +186,6 @@ def game_list(
     render.game_list(_run(ctx, games.list_games, period, player), json_out)
 
 
-#: ``ledger import --format F`` -> the service that imports it, called as
-#: ``service(engine, path, F, register_players=, ids=, dry_run=, progress=)``. One line per format.
-IMPORTERS: dict[str, Callable[..., imports.ImportReport]] = {
-    "pgn": imports.import_file,
-    "trf": imports.import_file,
-    "csv": imports.import_file,
-}
-
-
 @contextlib.contextmanager
 def rejection_as_json(file: Path, json_out: bool) -> Iterator[None]:
     """With ``--json``, a rejected import also prints its problems as JSON on stdout
@@ -214,7 +205,7 @@ def import_file(
     file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file, or a FIDE rating list.", exists=True,
                                          dir_okay=False)],
     fmt: Annotated[str | None, typer.Option(
-        "--format", help=f"One of {', '.join(IMPORTERS)} (default: from the content, "
+        "--format", help=f"One of {', '.join(imports.READERS)} (default: from the content, "
         "else the extension), or fide-list (a FIDE rating list, TXT of any era or XML: "
         "needs --list-date).")] = None,
     register_players: Annotated[bool, typer.Option(
@@ -252,15 +243,15 @@ def import_file(
     if fmt is None:
         with open(file, "rb") as handle:
             fmt = detect_format(handle.read(4096), file.suffix)
-    if fmt not in IMPORTERS:
+    if fmt not in imports.READERS:
         render.error(f"{file}: {'format ' + repr(fmt) + ' is not known' if fmt else 'cannot tell the format'}"
-                     f"; give --format {'|'.join([*IMPORTERS, 'fide-list'])}")
+                     f"; give --format {'|'.join([*imports.READERS, 'fide-list'])}")
         raise typer.Exit(2)
     if ids not in imports.ID_KINDS:
         render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
         raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
-        report = _run(ctx, IMPORTERS[fmt], str(file), fmt, register_players=register_players,
+        report = _run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
                       ids=ids, dry_run=dry_run, progress=progress,
                       end_date=end_date.date() if end_date is not None else None)
     render.import_report(report, json_out)
@@ -282,10 +273,7 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
     if pool is not None and pool not in POOLS:
         render.error(f"--pool {pool!r}: use {'|'.join(POOLS)}")
         raise typer.Exit(2)
-    phases = {"reading": "reading the list", "recording": "matching and recording players"}
-    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as update:
-        progress = ((lambda phase, done, total: update(done, total, phases.get(phase, phase)))
-                    if update is not None else None)
+    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = _run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
                       dry_run=dry_run, progress=progress)
     list_import.list_import_report(report, json_out)

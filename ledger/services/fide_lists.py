@@ -46,8 +46,9 @@ from ledger.services.players import NewPlayer, validate_new_player
 from ledger.services.session import transaction
 from ledger.services.state import Entry, History, last_closed_period, load_histories
 
-#: ``progress(phase, done, total)``: phase "reading" (lines) or "recording" (players).
-Progress = Callable[[str, int, int], None]
+#: ``progress(done, total, phase)``, the call every import makes (``cli.progress``): phase
+#: "reading the list" (lines) or "matching and recording players" (players).
+Progress = Callable[[int, int, str], None]
 _PROGRESS_EVERY = 1000
 _BATCH = 5000
 _IDS_PER_QUERY = 500
@@ -112,7 +113,7 @@ def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | N
         raise InvalidInput(f"pool: {pool!r} must be one of {', '.join(POOLS)}")
     chosen: Pool = "standard" if pool is None else pool  # narrowed by the check above
     readout = read_fide_list_file(
-        path, chosen, (lambda done, total: progress("reading", done, total)) if progress else None)
+        path, chosen, (lambda done, total: progress(done, total, "reading the list")) if progress else None)
     if pool is None and not readout.says_pool:
         raise UsageError(f"{path}: a single list (one rating column, {readout.rating_column}) "
                          "does not say its pool: give --pool standard|rapid|blitz")
@@ -165,7 +166,7 @@ class _Import:
         self.unknown: list[ListPlayer] = []
         for i, p in enumerate(self.readout.players, start=1):
             if self.progress is not None and (i % _PROGRESS_EVERY == 0 or i == total):
-                self.progress("recording", i, total)
+                self.progress(i, total, "matching and recording players")
             player = self._find(p)
             if player is None:
                 continue
