@@ -26,6 +26,7 @@ from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, Result
 from ledger.errors import Ambiguous, InvalidInput, NotFound
 from ledger.formats.trf import TrfEvent, TrfPlayer, TrfRound, write_trf
+from ledger.services.games import event_by_id
 from ledger.services.session import transaction
 from ledger.services.state import load_histories
 
@@ -55,10 +56,8 @@ class TrfExport:
 def _event(session: Session, ref: str) -> Event:
     """The event ``ref`` names: ``#ID`` or its name (ignoring case; several: ``Ambiguous``)."""
     text = ref.strip()
-    if text.startswith("#") and text[1:].isdigit():
-        found = session.get(Event, int(text[1:]))
-        if found is None:
-            raise NotFound(f"event: no event with id {text}")
+    found = event_by_id(session, text)
+    if found is not None:
         return found
     events = list(session.scalars(select(Event).where(func.lower(Event.name) == text.lower())
                                   .order_by(Event.start_date)))

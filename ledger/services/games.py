@@ -24,9 +24,9 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.domain import Period, Result
-from ledger.errors import InvalidInput, PeriodError
+from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.editions import edition_for
-from ledger.services.players import resolve
+from ledger.services.players import MAX_ID, resolve
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
 
@@ -87,6 +87,24 @@ def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
 
 def _open_one(candidates: list[Event], last_closed: Period | None) -> Event | None:
     return next((e for e in candidates if not is_closed(Period.of(e.end_date), last_closed)), None)
+
+
+#: ``#ID`` of an event: ASCII digits only (``str.isdigit`` accepts ``²``, which ``int`` refuses),
+#: at most 30 of them (``int`` refuses more than 4300).
+_EVENT_ID_RE = re.compile(r"#[0-9]{1,30}")
+
+
+def event_by_id(session: Session, ref: str) -> Event | None:
+    """The event ``ref`` names when it is an ``#ID`` (str, already stripped); None when ``ref`` is
+    not an ``#ID`` (a name: the caller looks it up). Raises ``NotFound`` for an id no event has,
+    however large."""
+    if not _EVENT_ID_RE.fullmatch(ref):
+        return None
+    number = int(ref[1:])
+    event = session.get(Event, number) if number <= MAX_ID else None
+    if event is None:
+        raise NotFound(f"event: no event with id {ref}")
+    return event
 
 
 def find_event(session: Session, name: str, start: dt.date, end: dt.date,

@@ -11,7 +11,6 @@ they count as 1400 (§1.4.6d).
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -29,7 +28,8 @@ from ledger.rules.performance import (
     norm_check,
     performance,
 )
-from ledger.services.players import MAX_ID, resolve
+from ledger.services.games import event_by_id
+from ledger.services.players import resolve
 from ledger.services.rated_games import LoadedGame, load_rated_games
 from ledger.services.session import transaction
 
@@ -71,22 +71,14 @@ class PerformanceReport:
     norm: NormCheck | None
 
 
-#: ``#ID`` of an event: ASCII digits only (``str.isdigit`` accepts ``²``, which ``int`` refuses),
-#: at most 30 of them (``int`` refuses more than 4300).
-_EVENT_ID_RE = re.compile(r"#[0-9]{1,30}")
-
-
 def _find_event(session: Session, player_id: int, ref: str) -> Event:
     """The event ``ref`` names among those the player has games in: ``#ID``, or a name (exact,
     ignoring case, else a unique part of one). Raises ``NotFound`` or ``Ambiguous``."""
     text = ref.strip()
     if not text:
         raise InvalidInput("event: empty event name")
-    if _EVENT_ID_RE.fullmatch(text):
-        number = int(text[1:])
-        event = session.get(Event, number) if number <= MAX_ID else None
-        if event is None:
-            raise NotFound(f"event: no event with id {text}")
+    event = event_by_id(session, text)
+    if event is not None:
         return event
     played = select(Game.event_id).where(or_(Game.white_id == player_id, Game.black_id == player_id))
     events = list(session.scalars(select(Event).where(Event.id.in_(played))

@@ -562,6 +562,16 @@ def test_export_of_an_unknown_event_is_refused(runner: CliRunner, db: str) -> No
     assert result.exit_code == 1 and "no event named" in result.stderr
 
 
+@pytest.mark.parametrize(("ref", "message"), [
+    ("#²", "event: no event named '#²'"),  # not an #ID: int() refuses '²' although isdigit() takes it
+    ("#" + "9" * 25, "event: no event with id #" + "9" * 25),  # beyond any id SQLite can hold
+])
+def test_export_of_an_event_id_no_event_can_have(runner: CliRunner, db: str, ref: str,
+                                                  message: str) -> None:
+    result = run(runner, "--db", db, "export", "trf", "--event", ref)
+    assert result.exit_code == 1 and result.stderr == f"error: {message}\n"
+
+
 def test_a_rating_below_the_floor_is_registered_with_a_warning(runner: CliRunner, db: str,
                                                                tmp_path: Path) -> None:
     # Nov 2025: the rules of 2025-10 put the floor at 1400 (RULES §6); FIDE publishes no 1200.
