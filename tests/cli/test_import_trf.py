@@ -241,7 +241,7 @@ def test_c15_forfeits_and_less_than_one_move_not_rated(runner: CliRunner, db: st
     _players(runner, db)
     path = _write(tmp_path, "c15.trf", HEADER + C15_A, C15_B, C15_C, C15_D, C15_E)
     report = ok_json(run(runner, "--db", db, "import", path, "--json"))
-    # 10 games: R1 A-B +, D-E; R2 C-A, B-D; R3 A-D D, B-E; R4 E-A, B-C
+    # 8 games: R1 A-B +, D-E; R2 C-A, B-D; R3 A-D D, B-E; R4 E-A, B-C
     assert report["recorded"] == 8
     assert report["not_rated"] == {"forfeit": 1, "less than one move": 1}
     assert report["to_rate"] == 6

@@ -109,7 +109,8 @@ def test_performance_uses_ratings_at_the_events_start(runner: CliRunner, seed_ev
     # force at its start (Title Regs §1.4.6a), so Rp stays 2365.
     ok(runner, seed_event, "period", "close", "2025-11")
     listed = json.loads(ok(runner, seed_event, "list", "--json").stdout)
-    assert {p["name"]: p["rating"] for p in listed["players"]}["Opponent, 1"] != 2250
+    # Opponent 1 (2250, K 20) lost to Ann (2300): D = -50 -> .43; 20 x -0.43 = -8.6 -> -9 -> 2241
+    assert {p["name"]: p["rating"] for p in listed["players"]}["Opponent, 1"] == 2241
     after = json.loads(ok(runner, seed_event, "performance", "Hero, Ann", "--event",
                           "Autumn Open", "--json").stdout)
     assert (after["ra"], after["rp"]) == (2322, 2365)

@@ -212,7 +212,9 @@ def test_valid_events_survive_write_then_read(event: TrfEvent, end: str) -> None
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=600))
 def test_random_bytes_give_problems_not_exceptions(raw: bytes) -> None:
-    read_trf(raw, "noise.trf")
+    _, readout = read_trf(raw, "noise.trf")
+    for problem in readout.problems:
+        assert problem.file == "noise.trf" and problem.message
 
 
 _NOISE_LINE = st.one_of(
