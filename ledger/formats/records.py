@@ -33,7 +33,8 @@ class FilePlayer:
     - ``name``: as written; ``fide_id``, ``birth_year``, ``rating`` (published rating the file
       gives; None when blank or 0: unrated), ``title`` (``GM`` ... ``WCM``), ``sex`` (``M``/``F``),
       ``federation`` (three letters): None when the file does not say.
-    - ``at``: where each value stands, keyed ``name``, ``rating``, ``fide_id``, ``title``.
+    - ``at``: where each value stands, keyed ``name``, ``rating``, ``fide_id``, ``title`` (and, from
+      a TRF, ``sex``, ``federation``, ``birth_year``); a missing key falls back to the name's place.
 
     Compared by identity: the import service matches each object once (a TRF player line is one
     object shared by all its games; a PGN game makes new objects for its two sides).

@@ -621,7 +621,9 @@ def _game(p: TrfPlayer, n: int, cell: TrfRound, by_rank: dict[int, TrfPlayer],
 
 def _file_player(p: TrfPlayer, filename: str) -> FilePlayer:
     at: dict[str, Where] = {"name": (p.line, "col 15-47 name"), "rating": (p.line, "col 49-52 rating"),
-                            "fide_id": (p.line, "col 58-68 FIDE id"), "title": (p.line, "col 11-13")}
+                            "fide_id": (p.line, "col 58-68 FIDE id"), "title": (p.line, "col 11-13"),
+                            "sex": (p.line, "col 10 sex"), "federation": (p.line, "col 54-56 federation"),
+                            "birth_year": (p.line, "col 70-79 birth date")}
     return FilePlayer(name=p.name, at=at, fide_id=p.fide_id, birth_year=p.birth_year,
                       rating=p.rating, title=p.title, sex=p.sex, federation=p.federation)
 

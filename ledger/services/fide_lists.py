@@ -42,7 +42,7 @@ from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, Us
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.services.games import parse_date
 from ledger.services.matching import Match, PlayerIndex, _name_key
-from ledger.services.players import NewPlayer, validate_new_player
+from ledger.services.players import NewPlayer, invalid_field, validate_new_player
 from ledger.services.session import transaction
 from ledger.services.state import Entry, History, last_closed_period, load_histories
 
@@ -243,7 +243,7 @@ class _Import:
             try:
                 validate_new_player(person)
             except LedgerError as exc:
-                self._problem(p, str(exc).split(":")[0].replace("-", "_"), str(exc))
+                self._problem(p, invalid_field(exc), str(exc))
                 continue
             new.append((p, person))
         if not new:

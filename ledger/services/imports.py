@@ -40,7 +40,7 @@ from ledger.services.games import (
 )
 from ledger.services.matching import PlayerIndex
 from ledger.services.periods import not_rated_reason
-from ledger.services.players import NewPlayer, below_floor_note, register
+from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period, load_histories
 
@@ -169,9 +169,7 @@ class _Matcher:
                 federation=p.federation, title=p.title, rating=p.rating, prior_games=None),
                 source=f"import {self.file}"[:200], effective_from=Period.of(start))
         except LedgerError as exc:
-            key = {"rating": "rating", "fide-id": "fide_id", "title": "title"}.get(
-                str(exc).split(":")[0], "name")
-            self._error(p, key, str(exc))
+            self._error(p, invalid_field(exc), str(exc))
             return None
         floor = below_floor_note(p.rating, Period.of(start))
         if floor is not None:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
 from ledger.domain import KReason, Period
-from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
+from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
 from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
@@ -118,6 +118,12 @@ def validate_new_player(p: NewPlayer) -> None:
         raise InvalidInput(f"rating: {p.rating} is outside {MIN_RATING}..{MAX_RATING}")
     if p.prior_games is not None and not 0 <= p.prior_games <= MAX_PRIOR_GAMES:
         raise InvalidInput(f"prior-games: {p.prior_games} must be 0 to {MAX_PRIOR_GAMES}")
+
+
+def invalid_field(exc: LedgerError) -> str:
+    """The field a ``validate_new_player`` refusal names (its message starts ``field:``), as a
+    ``FilePlayer.at`` key: ``birth-year: ...`` -> ``birth_year``."""
+    return str(exc).split(":")[0].replace("-", "_")
 
 
 def first_open_period(session: Session) -> Period | None:

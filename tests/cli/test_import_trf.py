@@ -572,12 +572,17 @@ def test_export_of_an_event_id_no_event_can_have(runner: CliRunner, db: str, ref
     assert result.exit_code == 1 and result.stderr == f"error: {message}\n"
 
 
+def _dated_c18(tmp_path: Path, name: str, b_line: str) -> Path:
+    """C18's two players, dated Nov 2025, with B's line replaced by ``b_line``."""
+    return _write(tmp_path, name, "012 Placeholder Club Championship", "052 2025/11/20", "XXR 2",
+                  C18_A, b_line)
+
+
 def test_a_rating_below_the_floor_is_registered_with_a_warning(runner: CliRunner, db: str,
                                                                tmp_path: Path) -> None:
     # Nov 2025: the rules of 2025-10 put the floor at 1400 (RULES §6); FIDE publishes no 1200.
     low_b = C18_B.replace("1900 XXX", "1200 XXX")
-    path = _write(tmp_path, "low.trf", "012 Placeholder Club Championship", "052 2025/11/20",
-                  "XXR 2", C18_A, low_b)
+    path = _dated_c18(tmp_path, "low.trf", low_b)
     result = run(runner, "--db", db, "import", path, "--register-players")
     assert result.exit_code == 0, result.stderr
     assert re.search(r"low\.trf:5: warning: [^:]*: 1200 is below the rating floor 1400 of the rules "
@@ -592,3 +597,14 @@ def test_player_add_below_the_floor_says_so(runner: CliRunner, db: str) -> None:
     assert "1399 is below the rating floor 1400" in " ".join(added.output.split())
     fine = run(runner, "--db", db, "player", "add", "Fine, Fay", "--rating", "1400")
     assert "floor" not in fine.output
+
+
+def test_a_refused_registration_names_the_column_of_the_field(runner: CliRunner, db: str,
+                                                              tmp_path: Path) -> None:
+    # B's birth date 1790/01/01 (columns 70-79): not a plausible year of birth for a new player
+    old_b = C18_B.replace("1988/01/01", "1790/01/01")
+    path = _dated_c18(tmp_path, "old.trf", old_b)
+    result = run(runner, "--db", db, "import", path, "--register-players")
+    assert result.exit_code == 3
+    assert errors_of(result) == [
+        (5, "col 70-79 birth date", "birth-year: 1790 is not a plausible year of birth")]
