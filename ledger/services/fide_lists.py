@@ -42,9 +42,9 @@ from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, Us
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.services.games import parse_date
 from ledger.services.matching import Match, PlayerIndex, _name_key
-from ledger.services.players import NewPlayer, invalid_field, validate_new_player
+from ledger.services.players import NewPlayer, entry_values, invalid_field, validate_new_player
 from ledger.services.session import transaction
-from ledger.services.state import Entry, History, last_closed_period, load_histories
+from ledger.services.state import History, last_closed_period, load_histories
 
 #: ``progress(done, total, phase)``, the call every import makes (``cli.progress``): phase
 #: "reading the list" (lines) or "matching and recording players" (players).
@@ -269,11 +269,8 @@ class _Import:
                 player_id = self.session.execute(
                     insert(Player).values(values[p.line]).returning(Player.id)).scalar_one()
             rating = person.rating
-            entries.append({"player_id": player_id, "effective_from": str(self.period),
-                            "rating": rating, "prior_games": None,
-                            "reached_2400": rating is not None and rating >= 2400,
-                            "reached_2300": rating is not None and rating >= 2300,
-                            "source": self.source})
+            entries.append(entry_values(player_id, person, source=self.source,
+                                        effective_from=self.period))
             self.report.players_registered += 1
             if rating is not None:
                 self.report.published += 1
@@ -345,25 +342,18 @@ class _Import:
                               f"published rating is {ledger_rating or 'unrated'} ({why}); the "
                               "ledger's is used", "warning")
             return
-        latest = _latest_entry(history, period)
+        latest = history.latest_entry(period)
         if latest is not None and latest.effective_from == period and latest.rating == p.rating:
             return
-        self.session.add(PlayerEntry(
-            player_id=player.id, effective_from=str(period), rating=p.rating,
-            prior_games=latest.prior_games if latest is not None else None,
-            reached_2400=p.rating >= 2400, reached_2300=p.rating >= 2300, source=self.source))
+        self.session.add(PlayerEntry(**entry_values(
+            player.id, NewPlayer(name=player.name, rating=p.rating,
+                                 prior_games=latest.prior_games if latest is not None else None),
+            source=self.source, effective_from=period)))
         self.report.published += 1
 
 
 def _shown(value: int | None) -> str:
     return "-" if value is None else str(value)
-
-
-def _latest_entry(history: History, period: Period) -> Entry | None:
-    """The entry in force for ``period`` (the latest one in force by then), or None."""
-    in_force = [e for e in history.entries if e.effective_from is None or e.effective_from <= period]
-    return max(in_force, key=lambda e: (e.effective_from is not None,
-                                        e.effective_from or period, e.entry_id), default=None)
 
 
 def _derived(history: History, period: Period) -> bool:
@@ -372,6 +362,6 @@ def _derived(history: History, period: Period) -> bool:
     results = [r for r in history.results if r.period < period]
     if not results:
         return False
-    latest = _latest_entry(history, period)
+    latest = history.latest_entry(period)
     in_force_from = max(r.period for r in results).next()
     return latest is None or latest.effective_from is None or latest.effective_from < in_force_from

@@ -144,17 +144,24 @@ def register(session: Session, p: NewPlayer, *, source: str,
                     federation=p.federation, title=p.title)
     session.add(player)
     session.flush()
-    rating = p.rating
-    session.add(PlayerEntry(
-        player_id=player.id,
-        effective_from=str(effective_from) if effective_from else None,
-        rating=rating,
-        prior_games=p.prior_games,
-        reached_2400=p.reached_2400 or (rating is not None and rating >= 2400),
-        reached_2300=p.reached_2300 or (rating is not None and rating >= 2300),
-        source=source,
-    ))
+    session.add(PlayerEntry(**entry_values(player.id, p, source=source,
+                                           effective_from=effective_from)))
     return player
+
+
+def entry_values(player_id: int, p: NewPlayer, *, source: str,
+                 effective_from: Period | None) -> dict[str, object]:
+    """The ``player_entries`` row a player brings: ``p.rating`` in force from ``effective_from``
+    (None: from the start) with ``p.prior_games``; a rating of 2400 (2300) or more marks
+    reached-2400 (reached-2300) as well, since a published rating that high counts for the K
+    rules (FIDE B.02 §8.3.3). Every registration builds its entry here."""
+    rating = p.rating
+    return {"player_id": player_id,
+            "effective_from": str(effective_from) if effective_from else None,
+            "rating": rating, "prior_games": p.prior_games,
+            "reached_2400": p.reached_2400 or (rating is not None and rating >= 2400),
+            "reached_2300": p.reached_2300 or (rating is not None and rating >= 2300),
+            "source": source}
 
 
 def below_floor_note(rating: int | None, period: Period | None) -> str | None:

@@ -69,7 +69,8 @@ class History:
     def _entries_through(self, period: Period) -> list[Entry]:
         return [e for e in self.entries if e.effective_from is None or e.effective_from <= period]
 
-    def _latest_entry(self, period: Period) -> Entry | None:
+    def latest_entry(self, period: Period) -> Entry | None:
+        """The entry in force for ``period``: the latest one in force by then, or None."""
         entries = self._entries_through(period)
         if not entries:
             return None
@@ -87,7 +88,7 @@ class History:
         candidates: list[tuple[tuple[int, int], int, int | None]] = [
             (_key(r.period.next()), r.order, r.rating_after)
             for r in self.results if r.period <= last]
-        entry = self._latest_entry(period)
+        entry = self.latest_entry(period)
         if entry is not None:
             candidates.append((_key(entry.effective_from), 3, entry.rating))
         if not candidates:
@@ -99,7 +100,7 @@ class History:
         last = results_through if results_through is not None else period.previous()
         results = [r for r in self.results if r.period <= last]
         entries = self._entries_through(period)
-        latest = self._latest_entry(period)
+        latest = self.latest_entry(period)
         published = [e.rating for e in entries if e.rating is not None]
         published += [r.rating_after for r in results if r.rating_after is not None]
         rated_games: int | None
