@@ -21,7 +21,6 @@ from ledger.cli import list_import, publish, render, render_reports
 from ledger.cli.progress import import_progress
 from ledger.config import ENV_VAR, resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_reason
-from ledger.formats.detect import detect_format
 from ledger.formats.fide_list import POOLS
 from ledger.services import fide_lists, games, imports, lists, periods, players
 from ledger.services.session import init_ledger, open_ledger
@@ -240,16 +239,6 @@ def import_file(
             raise typer.Exit(2)
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
-    if fmt is None:
-        with open(file, "rb") as handle:
-            fmt = detect_format(handle.read(4096), file.suffix)
-    if fmt not in imports.READERS:
-        render.error(f"{file}: {'format ' + repr(fmt) + ' is not known' if fmt else 'cannot tell the format'}"
-                     f"; give --format {'|'.join([*imports.READERS, 'fide-list'])}")
-        raise typer.Exit(2)
-    if ids not in imports.ID_KINDS:
-        render.error(f"--ids {ids!r}: use {' or '.join(imports.ID_KINDS)}")
-        raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = _run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
                       ids=ids, dry_run=dry_run, progress=progress,

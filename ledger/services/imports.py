@@ -28,6 +28,7 @@ from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, RatedGame
 from ledger.errors import ImportRejected, LedgerError, Problem, UsageError
 from ledger.formats import games_csv, pgn, trf
+from ledger.formats.detect import detect_format
 from ledger.formats.records import FileGame, FilePlayer, Readout
 from ledger.services.games import (
     GameKey,
@@ -67,10 +68,12 @@ def _read_trf(path: str, raw: bytes, end_date: dt.date | None = None) -> Readout
 
 
 #: Format name -> reader of a file's (path, bytes). One line per format.
-READERS: dict[str, Callable[[str, bytes], Readout]] = {
-    "pgn": _read_pgn,
+#: Called as ``reader(path, raw, end_date)``; only a TRF can use ``end_date`` (the check in
+#: ``import_file`` refuses it for the others).
+READERS: dict[str, Callable[[str, bytes, dt.date | None], Readout]] = {
+    "pgn": lambda path, raw, _end_date: _read_pgn(path, raw),
     "trf": _read_trf,
-    "csv": games_csv.read_csv,
+    "csv": lambda path, raw, _end_date: games_csv.read_csv(path, raw),
 }
 
 #: How the id column of a file is read: ``fide`` (FIDE ids, matched and registered) or
@@ -220,11 +223,11 @@ def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
                        today=today)
 
 
-def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool = False,
+def import_file(engine: Engine, path: str, fmt: str | None, *, register_players: bool = False,
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
                 progress: Progress | None = None, end_date: dt.date | None = None) -> ImportReport:
-    """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``) in one
-    transaction.
+    """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
+    by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
     ``ids="national"`` ignores the file's id column (national ids in a Krause file): players
     match by name and birth year only and are registered without a FIDE id. ``progress`` is called
@@ -239,15 +242,22 @@ def import_file(engine: Engine, path: str, fmt: str, *, register_players: bool =
 
     ``end_date`` (TRF only) is the event's end date for a TRF that gives none (no record 052 and
     no 132): its games are dated on it, the start date being record 042's or the end date.
-    Raises ``UsageError`` (exit 2, nothing read into the ledger) when ``end_date`` is given for
-    another format, or differs from the end date the file gives (052, else the last 132 date).
+    Raises ``UsageError`` (exit 2, nothing read into the ledger) for a format that is not known
+    or cannot be told, ``ids`` not in ``ID_KINDS``, ``end_date`` given for another format, or
+    an ``end_date`` that differs from the end date the file gives (052, else the last 132 date).
     """
+    raw = Path(path).read_bytes()
+    fmt = fmt or detect_format(raw[:4096], Path(path).suffix)
+    if fmt not in READERS:
+        what = f"format {fmt!r} is not known" if fmt else "cannot tell the format"
+        raise UsageError(f"{path}: {what}; give --format {'|'.join([*READERS, 'fide-list'])}")
+    if ids not in ID_KINDS:
+        raise UsageError(f"--ids {ids!r}: use {' or '.join(ID_KINDS)}")
     if end_date is not None and fmt != "trf":
         raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
                          "dates each game itself")
-    raw = Path(path).read_bytes()
     name = str(path)
-    readout = _read_trf(name, raw, end_date) if fmt == "trf" else READERS[fmt](name, raw)
+    readout = READERS[fmt](name, raw, end_date)
     report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
                           games_in_file=readout.games_in_file,
                           players_in_file=readout.players_in_file)
