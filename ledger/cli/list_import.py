@@ -29,8 +29,7 @@ def list_import_report(r: ListImportReport, as_json: bool) -> None:
         render._json(_report_dict(r))
         return
     render.problems(r.problems)
-    for note in r.notes:
-        render._err().print(f"note: {note}", markup=False, style="yellow")
+    render.notes(r.notes)
     verb = "would record" if r.dry_run else "recorded"
     render.say(f"{r.file}: {r.layout}, {r.pool} pool, list of {r.list_date}: "
                f"{r.players_in_file} players")

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
+from ledger.cli.values import json_number
 from ledger.errors import Problem
 from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
@@ -77,13 +78,6 @@ def problems(items: Iterable[Problem]) -> None:
                       "warnings) not shown; --json lists them all", markup=False, style="red")
 
 
-def _num(value: Decimal) -> int | float:
-    """A Decimal for JSON: an int when whole, else its exact decimal text as a JSON number."""
-    if value == value.to_integral_value():
-        return int(value)
-    return float(str(value))
-
-
 def _json(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
@@ -109,8 +103,7 @@ def _player_dict(v: PlayerView) -> dict[str, Any]:
 
 def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     """One player, as key/value lines or JSON; notes on stderr."""
-    for note in v.notes:
-        _err().print(f"note: {note}", markup=False, style="yellow")
+    notes(v.notes)
     if as_json:
         _json(_player_dict(v) | (life_dict(v.life) if v.life else {})
               | ({} if added else _list_ratings_dict(v.list_ratings)))
@@ -187,8 +180,7 @@ def player_list(views: list[PlayerView], as_json: bool) -> None:
 def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> None:
     """Games, by date, with their rating status; notes (what moved) on stderr."""
     for g in views:
-        for note in g.notes:
-            _err().print(f"note: {note}", markup=False, style="yellow")
+        notes(g.notes)
     if as_json:
         _json({"games": [{"id": g.id, "date": g.date.isoformat(), "period": g.period,
                           "white": g.white, "black": g.black, "result": g.result,
@@ -224,8 +216,7 @@ def import_report(r: ImportReport, as_json: bool) -> None:
                "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems)
-    for note in r.notes:
-        _err().print(f"note: {note}", markup=False, style="yellow")
+    notes(r.notes)
     verb = "would record" if r.dry_run else "recorded"
     lines = [
         f"{r.file} ({r.format}): {_count(r.games_in_file, 'game')} in the file; {verb} "
@@ -253,15 +244,15 @@ def _close_dict(r: CloseReport) -> dict[str, Any]:
         "results": [{
             "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
             "rating_before": p.result.rating_before, "games": p.result.n,
-            "score": _num(p.result.score), "expected": _num(p.result.expected),
-            "surplus": _num(p.result.surplus), "k": p.result.k,
+            "score": json_number(p.result.score), "expected": json_number(p.result.expected),
+            "surplus": json_number(p.result.surplus), "k": p.result.k,
             "k_reason": p.result.k_reason.value, "k_capped": p.result.k_capped,
-            "change_exact": _num(p.result.change_exact), "change": p.result.change,
+            "change_exact": json_number(p.result.change_exact), "change": p.result.change,
             "rating_after": p.result.rating_after,
             "per_game": [{"game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
                           "opponent_rating": a.opponent_rating, "difference": a.difference,
                           "counted_difference": a.counted_difference,
-                          "expected": _num(a.expected), "score": _num(a.score)}
+                          "expected": json_number(a.expected), "score": json_number(a.score)}
                          for a in p.result.games],
         } for p in r.players],
         "initial_ratings": [{"player_id": n.player_id, "name": n.name,
@@ -364,9 +355,9 @@ def history_dict(h: PlayerHistory) -> dict[str, Any]:
     """A player's history as JSON data."""
     return {"player": _player_dict(h.player), "periods": [
         {"period": r.period, "rating_before": r.rating_before, "games": r.games,
-         "score": _num(r.score), "expected": _num(r.expected), "k": r.k,
+         "score": json_number(r.score), "expected": json_number(r.expected), "k": r.k,
          "k_reason": r.k_reason, "k_capped": r.k_capped,
-         "change_exact": _num(r.change_exact), "change": r.change,
+         "change_exact": json_number(r.change_exact), "change": r.change,
          "rating_after": r.rating_after, "note": r.note} for r in h.periods]} | life_dict(h.life)
 
 

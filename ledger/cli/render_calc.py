@@ -11,7 +11,8 @@ from typing import Any
 
 from rich.text import Text
 
-from ledger.cli.render import PlainTable, _json, _num, _out, _signed, say
+from ledger.cli.render import PlainTable, _json, _out, _signed, say
+from ledger.cli.values import json_number
 from ledger.services.calc import ChangeWorksheet, ExpectedView, SideExpectation, TableRow
 
 
@@ -20,17 +21,17 @@ def _pd(value: Decimal) -> str:
 
 
 def _side_dict(s: SideExpectation) -> dict[str, Any]:
-    return {"rating": s.rating, "difference": s.difference, "pd": _num(s.pd),
-            "counted_difference": s.counted_difference, "pd_counted": _num(s.pd_counted),
+    return {"rating": s.rating, "difference": s.difference, "pd": json_number(s.pd),
+            "counted_difference": s.counted_difference, "pd_counted": json_number(s.pd_counted),
             "rule_400_applied": s.capped, "logistic": s.logistic,
-            "expected_points": _num(s.points), "logistic_expected_points": s.logistic_points}
+            "expected_points": json_number(s.points), "logistic_expected_points": s.logistic_points}
 
 
 def expected(v: ExpectedView, as_json: bool) -> None:
     """``ledger calc expected``: both players' PD side by side."""
     if as_json:
         _json({"difference": v.difference, "games": v.games, "edition": v.edition.value,
-               "pd": [_num(v.first.pd), _num(v.second.pd)],
+               "pd": [json_number(v.first.pd), json_number(v.second.pd)],
                "logistic": [v.first.logistic, v.second.logistic],
                "odds": v.odds, "players": [_side_dict(v.first), _side_dict(v.second)],
                "note": "logistic: 1 / (1 + 10^(-D/400)), for comparison only; FIDE uses PD"})
@@ -64,13 +65,14 @@ def change(w: ChangeWorksheet, as_json: bool) -> None:
                "fide_rules": w.fide_rules,
                "edition": w.edition.value if w.edition else None,
                "games": [{"position": g.position, "opponent": a.opponent_rating,
-                          "result": _num(a.score), "difference": a.difference,
+                          "result": json_number(a.score), "difference": a.difference,
                           "counted_difference": a.counted_difference, "capped": a.capped,
-                          "pd": _num(a.expected), "surplus": _num(a.surplus),
-                          "k_surplus": _num(r.k * a.surplus)}
+                          "pd": json_number(a.expected), "surplus": json_number(a.surplus),
+                          "k_surplus": json_number(r.k * a.surplus)}
                          for g, a in zip(w.games, r.games, strict=True)],
-               "score": _num(r.score), "expected": _num(r.expected), "sum": _num(r.surplus),
-               "change_exact": _num(r.change_exact), "change": r.change,
+               "score": json_number(r.score), "expected": json_number(r.expected),
+               "sum": json_number(r.surplus),
+               "change_exact": json_number(r.change_exact), "change": r.change,
                "rating_after": r.rating_after})
         return
     rules = (f"FIDE rules of {w.edition.value}: 400-point rule and 700 cap" if w.edition
@@ -97,10 +99,11 @@ def change(w: ChangeWorksheet, as_json: bool) -> None:
 def table(rows: list[TableRow], as_json: bool) -> None:
     """``ledger calc table``: the expected-score table with the 400-point marks."""
     if as_json:
-        _json({"rows": [{"gap": r.gap, "pd_higher": _num(r.pd_higher), "pd_lower": _num(r.pd_lower),
+        _json({"rows": [{"gap": r.gap, "pd_higher": json_number(r.pd_higher),
+                         "pd_lower": json_number(r.pd_lower),
                          "odds": r.odds, "logistic_higher": r.logistic_higher,
-                         "logistic_lower": r.logistic_lower, "fide_higher": _num(r.fide_higher),
-                         "fide_lower": _num(r.fide_lower), "capped": r.capped} for r in rows],
+                         "logistic_lower": r.logistic_lower, "fide_higher": json_number(r.fide_higher),
+                         "fide_lower": json_number(r.fide_lower), "capped": r.capped} for r in rows],
                "note": "logistic: 1 / (1 + 10^(-D/400)), for comparison only; fide: table "
                        "8.1.2 with the 400-point rule (players rated below 2650)"})
         return

@@ -3,32 +3,22 @@ drops below the rating floor, as text lines and as JSON (used by ``render``)."""
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from ledger.cli.values import json_number, two_decimals
 from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, InitialRating
 from ledger.services.life import PoolView, RatingLife
 
 
-def two_decimals(value: Fraction, places: int = 2) -> Decimal:
-    """An exact value shown to ``places`` decimals, half up: 12600/7 -> 1800.00, 13600/7 ->
-    1942.86; with ``places`` 3, 9/14 -> 0.643."""
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-
-
-def _plain(value: Decimal) -> int | float:
-    return int(value) if value == value.to_integral_value() else float(str(value))
-
-
 def pool_dict(pool: PoolView) -> dict[str, Any]:
     """A pool in progress for JSON (average to two decimals, and exact as a fraction)."""
     return {"as_of": pool.as_of, "games": pool.games,
-            "opponents_average": _plain(two_decimals(pool.average)) if pool.average else None,
+            "opponents_average": json_number(two_decimals(pool.average)) if pool.average else None,
             "opponents_average_exact": str(pool.average) if pool.average else None,
-            "score": _plain(pool.points), "games_needed": pool.needed,
+            "score": json_number(pool.points), "games_needed": pool.needed,
             "games_disregarded": pool.disregarded, "first_period": pool.first_period,
             "computed_at": pool.computed_at}
 
@@ -36,11 +26,11 @@ def pool_dict(pool: PoolView) -> dict[str, Any]:
 def computation_dict(period: str, c: InitialRating) -> dict[str, Any]:
     """An initial rating's whole computation for JSON."""
     return {"period": period, "method": c.method.value, "games": c.games,
-            "score": _plain(c.points), "opponents_sum": c.opponents_sum,
+            "score": json_number(c.points), "opponents_sum": c.opponents_sum,
             "hypothetical_opponents": c.hypothetical,
             "hypothetical_rating": HYPOTHETICAL_RATING if c.hypothetical else None,
-            "ra": _plain(two_decimals(c.ra)), "ra_exact": str(c.ra),
-            "p": _plain(Decimal(c.p_hundredths).scaleb(-2)), "p_exact": str(c.p),
+            "ra": json_number(two_decimals(c.ra)), "ra_exact": str(c.ra),
+            "p": json_number(Decimal(c.p_hundredths).scaleb(-2)), "p_exact": str(c.p),
             "dp": c.dp, "bonus": c.bonus, "ru_exact": str(c.ru_exact), "ru": c.ru,
             "cap": c.cap, "capped": c.capped, "rating": c.rating, "floor": c.floor,
             "published": c.published}

@@ -10,7 +10,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ledger.cli.render import PlainTable, _json, _num, _out, _signed, say
+from ledger.cli.render import PlainTable, _json, _out, _signed, say
+from ledger.cli.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
 from ledger.services.performance import PerformanceReport
 from ledger.services.whatif import Standing, WhatIf, WhatIfPlayer
@@ -27,21 +28,21 @@ def _exact(value: Fraction) -> Decimal:
 
 
 def _points(value: Fraction) -> str:
-    return str(_num(_exact(value)))
+    return str(json_number(_exact(value)))
 
 
 def _perf_dict(p: Performance) -> dict[str, Any]:
-    return {"games": p.n, "points": _num(_exact(p.points)),
+    return {"games": p.n, "points": json_number(_exact(p.points)),
             "wins": p.wins, "draws": p.draws, "losses": p.losses,
             "opponents_sum": p.opponents_sum, "ra_exact": str(p.ra_exact), "ra": p.ra,
-            "p_exact": str(p.p_exact), "p": _num(Decimal(p.p).scaleb(-2)), "p_percent": p.p,
+            "p_exact": str(p.p_exact), "p": json_number(Decimal(p.p).scaleb(-2)), "p_percent": p.p,
             "dp": p.dp, "rp": p.rp, "algorithm_of_400_exact": str(p.algorithm_of_400_exact),
             "algorithm_of_400": p.algorithm_of_400}
 
 
 def _norm_dict(c: NormCheck) -> dict[str, Any]:
     return {"norm": c.norm.value, "floor": c.norm.floor, "min_rp": c.norm.min_rp,
-            "min_ra": c.norm.min_ra, "min_score": _num(_exact(NORM_MIN_SCORE)),
+            "min_ra": c.norm.min_ra, "min_score": json_number(_exact(NORM_MIN_SCORE)),
             "rp_reached": c.rp_reached, "ra_reached": c.ra_reached,
             "score_reached": c.score_reached, "min_games": NORM_MIN_GAMES,
             "games_reached": c.games_reached, "reached": c.reached}
@@ -57,7 +58,7 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
                "per_game": [{"game_id": g.game_id, "date": g.date.isoformat(), "event": g.event,
                              "round": g.round, "colour": g.colour, "opponent": g.opponent,
                              "opponent_rating": g.opponent_rating, "result": g.result,
-                             "score": _num(_exact(g.score)),
+                             "score": json_number(_exact(g.score)),
                              "counted_rating": g.counted, "counted": g.counted is not None,
                              "note": g.note} for g in r.games]})
         return
@@ -94,7 +95,7 @@ def _standing_dict(s: Standing | None) -> dict[str, Any] | None:
     if s is None:
         return None
     return {"games": s.games, "k": s.k, "k_capped": s.k_capped,
-            "change_exact": _num(s.change_exact), "change": s.change,
+            "change_exact": json_number(s.change_exact), "change": s.change,
             "rating_after": s.rating_after}
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from ledger.cli import render
 from ledger.cli.publish import write_output
-from ledger.cli.render import PlainTable, _count, _json, _num, _out, _signed, say
+from ledger.cli.render import PlainTable, _count, _json, _out, _signed, say
+from ledger.cli.values import json_number
 from ledger.errors import LedgerError
 from ledger.formats.sparkline import sparkline
 from ledger.services.history_summary import peak, period_points, rating_brought
@@ -17,7 +18,7 @@ from ledger.services.reports import PeriodReport, RatingChange
 
 def _change_dict(c: RatingChange) -> dict[str, Any]:
     return {"player_id": c.player_id, "name": c.name, "rating_before": c.rating_before,
-            "games": c.games, "score": _num(c.score), "expected": _num(c.expected), "k": c.k,
+            "games": c.games, "score": json_number(c.score), "expected": json_number(c.expected), "k": c.k,
             "change": c.change, "rating_after": c.rating_after}
 
 
@@ -30,7 +31,7 @@ def period_report_dict(r: PeriodReport) -> dict[str, Any]:
         "gains": [_change_dict(c) for c in r.gains],
         "losses": [_change_dict(c) for c in r.losses],
         "new_ratings": [{"player_id": n.player_id, "name": n.name, "rating": n.rating,
-                         "games": n.games, "score": _num(n.score)} for n in r.new_ratings],
+                         "games": n.games, "score": json_number(n.score)} for n in r.new_ratings],
         "floor_drops": [{"player_id": d.player_id, "name": d.name, "rating": d.rating,
                          "floor": d.floor} for d in r.floor_drops],
         "k_changes": [{"player_id": k.player_id, "name": k.name, "k_before": k.k_before,
@@ -40,8 +41,8 @@ def period_report_dict(r: PeriodReport) -> dict[str, Any]:
                    "round": g.game.round, "white": g.game.white, "black": g.game.black,
                    "result": g.game.result, "white_rating": g.white_rating,
                    "black_rating": g.black_rating,
-                   "white_expected": None if g.white_expected is None else _num(g.white_expected),
-                   "black_expected": None if g.black_expected is None else _num(g.black_expected)}
+                   "white_expected": None if g.white_expected is None else json_number(g.white_expected),
+                   "black_expected": None if g.black_expected is None else json_number(g.black_expected)}
                   for g in r.games],
     }
 
