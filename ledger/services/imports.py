@@ -43,7 +43,13 @@ from ledger.services.matching import PlayerIndex
 from ledger.services.periods import not_rated_reason
 from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
 from ledger.services.session import transaction
-from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period, load_histories
+from ledger.services.state import (
+    FIRST_RATED_PERIOD,
+    is_closed,
+    last_closed_period,
+    load_histories,
+    ratings_period,
+)
 
 #: Dates before this are typing errors (FIDE's first rating list is of 1971): refused.
 FIRST_LIST = dt.date(1970, 1, 1)
@@ -473,7 +479,7 @@ def _rating_checks(session: Session, name: str,
     ids = {p.id for _, w, b in paired for p in (w, b) if p is not None}
     histories = load_histories(session, sorted(ids), through=Period(9999, 12))
     for g, w, b in recorded:
-        at = Period.of(g.event_start or g.date)
+        at = ratings_period(g.event_start, g.date)
         reason = not_rated_reason(RatedGame(
             game_id=0, event_key=None, white_id=w.id, black_id=b.id,
             white_rating=histories[w.id].rating(at), black_rating=histories[b.id].rating(at),
@@ -490,7 +496,7 @@ def _rating_checks(session: Session, name: str,
         for someone, side in ((maybe_white, g.white), (maybe_black, g.black)):
             if someone is None or side.rating is None or someone.name in fresh_names:
                 continue
-            ledger_rating = histories[someone.id].rating(Period.of(g.event_start or g.date))
+            ledger_rating = histories[someone.id].rating(ratings_period(g.event_start, g.date))
             if ledger_rating != side.rating and (someone.id, side.rating) not in warned:
                 warned.add((someone.id, side.rating))
                 line, where = side.where("rating")

@@ -16,7 +16,7 @@ from ledger.db.models import Event, Game
 from ledger.domain import Period, Result
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS, Pool, PoolGame, build_pool
-from ledger.services.state import load_histories
+from ledger.services.state import load_histories, ratings_period
 
 
 def load_pools(session: Session, players: Collection[int], period: Period, *,
@@ -46,7 +46,7 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
         result = Result(game.result)
         if not (result.is_played and game.played):
             continue
-        start = Period.of(event_start or game.date)
+        start = ratings_period(event_start, game.date)
         sides = ((game.white_id, game.black_id, result.white_score),
                  (game.black_id, game.white_id, result.black_score))
         for pid, opponent, score in sides:

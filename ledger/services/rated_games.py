@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
 from ledger.domain import Period, RatedGame, Result
-from ledger.services.state import History, load_histories
+from ledger.services.state import History, load_histories, ratings_period
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def load_rated_games(session: Session, condition: ColumnElement[bool], *, throug
         histories.update(load_histories(session, missing, through=through))
     loaded = []
     for game, event_name, event_start in rows:
-        start_period = Period.of(event_start or game.date)
+        start_period = ratings_period(event_start, game.date)
         loaded.append(LoadedGame(game, event_name, event_start, RatedGame(
             game_id=game.id, event_key=game.event_id,
             white_id=game.white_id, black_id=game.black_id,

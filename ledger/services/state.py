@@ -9,6 +9,7 @@ number of players, never one per player.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -152,6 +153,12 @@ def is_closed(period: Period, last_closed: Period | None) -> bool:
     """True when ``period`` is closed: at or before ``last_closed``. A period before
     ``FIRST_RATED_PERIOD`` is never closed (never rated), so old games can always be recorded."""
     return period >= FIRST_RATED_PERIOD and last_closed is not None and period <= last_closed
+
+
+def ratings_period(event_start: dt.date | None, date: dt.date) -> Period:
+    """The period whose list gives the ratings used in a game: the one its event started in
+    (Title Regs §1.4.6a; shared/RULES.md §1), or for a game without an event its own ``date``."""
+    return Period.of(event_start or date)
 
 
 def last_closed_period(session: Session) -> Period | None:
