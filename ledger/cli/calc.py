@@ -9,14 +9,12 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli import render_calc
-from ledger.cli.app import JsonOpt, app, reports_errors
+from ledger.cli.common import JsonOpt, reports_errors
 from ledger.services import calc
 from ledger.services.players import MAX_RATING, MIN_RATING
 
 calc_app = typer.Typer(help="Rating calculators: expected score (PD), a period's rating change, "
                        "the expected-score table (no database needed).", no_args_is_help=True)
-app.add_typer(calc_app, name="calc")
-
 
 
 def _rating_arg(name: str) -> Any:

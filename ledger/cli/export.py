@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render
-from ledger.cli.app import _run, reports_errors
+from ledger.cli.common import reports_errors, run
 from ledger.cli.publish import write_output
 from ledger.services import exports
 
@@ -28,7 +28,7 @@ def export_trf(
 
     Points and ranks count only the games recorded in the ledger (byes are not in it).
     """
-    exported = _run(ctx, exports.export_trf, event)
+    exported = run(ctx, exports.export_trf, event)
     render.notes(exported.notes)
     if output is None:
         typer.echo(exported.text, nl=False)

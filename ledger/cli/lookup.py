@@ -8,15 +8,12 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render_lookup
-from ledger.cli.app import JsonOpt, _run, app, reports_errors
+from ledger.cli.common import JsonOpt, PlayerArg, reports_errors, run
 from ledger.rules.performance import Norm
 from ledger.services import performance as performance_service
 from ledger.services import whatif as whatif_service
 
-PlayerArg = Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")]
 
-
-@app.command("performance")
 @reports_errors
 def performance(
     ctx: typer.Context,
@@ -35,12 +32,11 @@ def performance(
 comparison; --norm checks the rating floor, Rp, the opponents' average, the 35 % score and \
 the 9 games.
     """
-    report = _run(ctx, performance_service.player_performance, player, event=event,
+    report = run(ctx, performance_service.player_performance, player, event=event,
                   period=period, norm=norm.value if norm else None)
     render_lookup.performance(report, json_out)
 
 
-@app.command("whatif")
 @reports_errors
 def whatif(
     ctx: typer.Context,
@@ -54,5 +50,5 @@ def whatif(
 
     From the ledger's current state and K, with the games both already have in the period.
     """
-    render_lookup.whatif(_run(ctx, whatif_service.what_if, player, opponent, period=period),
+    render_lookup.whatif(run(ctx, whatif_service.what_if, player, opponent, period=period),
                          json_out)

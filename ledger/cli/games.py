@@ -1,0 +1,43 @@
+"""``ledger game``: record games and list them."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ledger.cli import render
+from ledger.cli.common import JsonOpt, reports_errors, run
+from ledger.services import games
+
+game_app = typer.Typer(help="Record games and list them.", no_args_is_help=True)
+
+
+@game_app.command("add", context_settings={"ignore_unknown_options": True})
+@reports_errors
+def game_add(
+    ctx: typer.Context,
+    white: Annotated[str, typer.Argument(help="White: id, FIDE id or name.")],
+    black: Annotated[str, typer.Argument(help="Black: id, FIDE id or name.")],
+    result: Annotated[str, typer.Argument(
+        help="1-0, 0-1, 1/2-1/2 (or ½-½); forfeits +/-, -/+, -/- are recorded, never rated.")],
+    date: Annotated[str, typer.Option("--date", help="Date played, YYYY-MM-DD.")],
+    event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
+    round_: Annotated[str | None, typer.Option("--round", help="Round, e.g. 3 or 3.1.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Record one game."""
+    view = run(ctx, games.add_game, white, black, result, date, event, round_)
+    render.game_list([view], json_out, title="Recorded")
+
+
+@game_app.command("list")
+@reports_errors
+def game_list(
+    ctx: typer.Context,
+    period: Annotated[str | None, typer.Option("--period", help="YYYY-MM.")] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only this player's games.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List recorded games by date."""
+    render.game_list(run(ctx, games.list_games, period, player), json_out)

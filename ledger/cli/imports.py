@@ -1,0 +1,85 @@
+"""``ledger import``: a TRF, PGN or CSV file of games, or a FIDE rating list, all or nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.cli import list_import, render
+from ledger.cli.common import JsonOpt, rejection_as_json, reports_errors, run
+from ledger.cli.progress import import_progress
+from ledger.formats.fide_list import POOLS
+from ledger.services import fide_lists, imports
+
+
+@reports_errors
+def import_file(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file, or a FIDE rating list.", exists=True,
+                                         dir_okay=False)],
+    fmt: Annotated[str | None, typer.Option(
+        "--format", help=f"One of {', '.join(imports.READERS)} (default: from the content, "
+        "else the extension), or fide-list (a FIDE rating list, TXT of any era or XML: "
+        "needs --list-date).")] = None,
+    register_players: Annotated[bool, typer.Option(
+        "--register-players", metavar="", help="Register unknown players from the file.")] = False,
+    ids: Annotated[str, typer.Option(
+        "--ids", help="What the file's id column holds: fide (default) or national (a "
+        "federation's own ids, as in Krause files: ignored for matching).")] = "fide",
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", metavar="", help="Report what would happen; write nothing.")] = False,
+    list_date: Annotated[str | None, typer.Option(
+        "--list-date", help="fide-list: the list's date, YYYY-MM-DD.")] = None,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="fide-list: standard, rapid or blitz: the columns of a combined list "
+        "(default: standard), or the pool of a single list (required: it does not say).",
+        show_default=False)] = None,
+    end_date: Annotated[dt.datetime | None, typer.Option(
+        "--end-date", formats=["%Y-%m-%d"], metavar="YYYY-MM-DD",
+        help="TRF: the event's end date, for a TRF that gives none (no 052 and no 132 record); "
+        "the start date is 042's, else the end date. Refused if the file's own dates differ, "
+        "and for PGN or CSV.")] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", metavar="", help="No progress bar.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Import a TRF, PGN or CSV file, or a FIDE rating list: all or nothing.
+
+    Errors name the file, the line and the field or column; nothing is written while any remains.
+    """
+    if fmt == "fide-list" or list_date is not None or pool is not None:
+        if end_date is not None:
+            render.error("--end-date is for a TRF without dates, not for a FIDE rating list")
+            raise typer.Exit(2)
+        fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
+        return
+    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
+        report = run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
+                      ids=ids, dry_run=dry_run, progress=progress,
+                      end_date=end_date.date() if end_date is not None else None)
+    render.import_report(report, json_out)
+
+
+def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_date: str | None,
+                     pool: str | None, dry_run: bool, quiet: bool, json_out: bool) -> None:
+    """``ledger import LIST --format fide-list --list-date YYYY-MM-DD [--pool P]``; each usage
+    error names exactly what is missing or wrong (exit 2)."""
+    if format_ != "fide-list":
+        given = " and ".join(opt for opt, value in (("--list-date", list_date), ("--pool", pool))
+                             if value is not None)
+        render.error(f"{given} {'is' if ' and ' not in given else 'are'} for a FIDE rating "
+                     "list: add --format fide-list")
+        raise typer.Exit(2)
+    if list_date is None:
+        render.error("a FIDE rating list needs --list-date YYYY-MM-DD: the date of the list")
+        raise typer.Exit(2)
+    if pool is not None and pool not in POOLS:
+        render.error(f"--pool {pool!r}: use {'|'.join(POOLS)}")
+        raise typer.Exit(2)
+    with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
+        report = run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
+                      dry_run=dry_run, progress=progress)
+    list_import.list_import_report(report, json_out)

@@ -1,0 +1,63 @@
+"""``ledger list`` and ``ledger history``: the published rating lists and one player's history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.cli import publish, render, render_reports
+from ledger.cli.common import JsonOpt, PlayerArg, reports_errors, run
+from ledger.services import lists
+
+
+@reports_errors
+def rating_list(
+    ctx: typer.Context,
+    period: Annotated[str | None, typer.Option(
+        "--period", help="YYYY-MM (default: the latest closed period).")] = None,
+    fmt: Annotated[publish.ListFormat | None, typer.Option(
+        "--format", help="table, csv, json, txt (FIDE's fixed columns) or html (default: "
+        "from the --output extension, else table).")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", help="Write to this file instead of stdout.", dir_okay=False)] = None,
+    club: Annotated[str | None, typer.Option(
+        "--club", help=f"Club name heading the html page (default: ${publish.CLUB_ENV}).")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", help="Only this federation.")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", help="Only M or only F.")] = None,
+    junior: Annotated[bool, typer.Option(
+        "--junior", metavar="", help="Only juniors: 18 or under in the list's year.")] = False,
+    min_games: Annotated[int | None, typer.Option(
+        "--min-games", help="Only players with at least N rated games in the period.")] = None,
+    top: Annotated[int | None, typer.Option(
+        "--top", help="Only ranks 1 to N (ties at rank N all kept).")] = None,
+    active: Annotated[bool, typer.Option(
+        "--active", metavar="", help="Only active players (leave out those flagged i).")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Print the rating list published by closing a period, or write it as CSV, TXT or HTML.
+
+    Flag i: inactive (no rated game in the last 12 rating periods).
+
+    The txt and csv lists write FIDE's flag: w woman, i inactive, wi both.
+    """
+    chosen = publish.choose_format(fmt, json_out, output)
+    selection = lists.ListSelection(federation.upper() if federation else None,
+                                    sex.upper() if sex else None, junior, min_games, top, active)
+    publish.publish(run(ctx, lists.rating_list, period, selection), chosen, output, club)
+
+
+@reports_errors
+def history(
+    ctx: typer.Context,
+    player: PlayerArg,
+    chart: Annotated[Path | None, typer.Option(
+        "--chart", help="Also draw rating over time into this PNG (800 x 400).", dir_okay=False)] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show a player's rating history, one row per rated period, with the peak and a sparkline."""
+    if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
+        render.error(f"--chart {chart}: the chart is a PNG image; name the file .png")
+        raise typer.Exit(2)
+    render_reports.history(run(ctx, lists.history, player), json_out, chart)
