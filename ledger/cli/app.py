@@ -7,6 +7,7 @@ and uses the shared plumbing of ``cli.common``; nothing imports this module but 
 
 from __future__ import annotations
 
+from importlib.metadata import version
 from typing import Annotated
 
 import typer
@@ -18,9 +19,15 @@ app = typer.Typer(
     name="ledger",
     help="A FIDE rating ledger: record games, close monthly rating periods, publish rating lists.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"ledger {version('ledger')}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -29,6 +36,9 @@ def main_callback(
     db: Annotated[str | None, typer.Option(
         "--db", help=f"Ledger database: a SQLite file or a SQLAlchemy URL "
         f"(default: ${ENV_VAR}, then ./ledger.db).", show_default=False)] = None,
+    _: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, metavar="",
+        help="Print the ledger's version and exit.")] = False,
 ) -> None:
     """A FIDE rating ledger: record games, close monthly rating periods, publish rating lists."""
     ctx.obj = {"db": db}

@@ -43,7 +43,8 @@ def import_file(
         "the start date is 042's, else the end date. Refused if the file's own dates differ, "
         "and for PGN or CSV.")] = None,
     quiet: Annotated[bool, typer.Option(
-        "--quiet", metavar="", help="No progress bar.")] = False,
+        "--quiet", metavar="", help="No progress bar, and no warnings or notes on stderr "
+        "(errors are always shown; --json lists everything).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Import a TRF, PGN or CSV file, or a FIDE rating list: all or nothing.
@@ -60,7 +61,7 @@ def import_file(
         report = run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
                       ids=ids, dry_run=dry_run, progress=progress,
                       end_date=end_date.date() if end_date is not None else None)
-    render.import_report(report, json_out)
+    render.import_report(report, json_out, quiet=quiet)
 
 
 def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_date: str | None,
@@ -82,4 +83,4 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
                       dry_run=dry_run, progress=progress)
-    list_import.list_import_report(report, json_out)
+    list_import.list_import_report(report, json_out, quiet=quiet)

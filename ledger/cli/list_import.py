@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.cli import render
+from ledger.cli.tables import PlainTable
 from ledger.services.fide_lists import ListImportReport
 
 
@@ -23,13 +24,14 @@ def _report_dict(r: ListImportReport) -> dict[str, Any]:
     }
 
 
-def list_import_report(r: ListImportReport, as_json: bool) -> None:
-    """What a list import did: counts, identity changes, notes; problems on stderr."""
+def list_import_report(r: ListImportReport, as_json: bool, *, quiet: bool = False) -> None:
+    """What a list import did: counts, identity changes, notes; problems on stderr (``quiet``:
+    errors only, no notes)."""
     if as_json:
         render._json(_report_dict(r))
         return
-    render.problems(r.problems)
-    render.notes(r.notes)
+    render.problems(r.problems, quiet=quiet)
+    render.notes([] if quiet else r.notes)
     verb = "would record" if r.dry_run else "recorded"
     render.say(f"{r.file}: {r.layout}, {r.pool} pool, list of {r.list_date}: "
                f"{r.players_in_file} players")
@@ -40,7 +42,7 @@ def list_import_report(r: ListImportReport, as_json: bool) -> None:
     if r.pool == "standard":
         render.say(f"published ratings entered in force from {r.list_date:%Y-%m}: {r.published}")
     if r.updated:
-        table = render.PlainTable(title="Identity changes", show_lines=False)
+        table = PlainTable(title="Identity changes", show_lines=False)
         for column in ("line", "player", "field", "before", "after"):
             table.add_column(column)
         for u in r.updated:

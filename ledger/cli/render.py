@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
@@ -12,30 +13,26 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
+from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.errors import Problem
 from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
+from ledger.services.life import PoolView
 from ledger.services.lists import PlayerHistory, RatingList
-from ledger.services.periods import CloseReport, PeriodView
+from ledger.services.periods import CloseReport, PeriodView, ThroughReport
 from ledger.services.players import PlayerView, PrintedListRating
 
-
-class PlainTable(Table):
-    """A Rich table whose title, caption and cells are plain text, never console markup: names
-    come from users and files, and ``[red]`` in a name must print as typed."""
-
-    def __init__(self, *args: Any, title: str | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, title=Text(title) if title is not None else None, **kwargs)
-
-    def add_row(self, *renderables: Any, **kwargs: Any) -> None:
-        super().add_row(*(Text(c) if isinstance(c, str) else c for c in renderables), **kwargs)
+#: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
+PIPE_WIDTH = 160
 
 
 def _out() -> Console:
+    """The console for stdout: a terminal's own width (``COLUMNS`` if set); a pipe or file gets
+    ``COLUMNS`` if set, else ``PIPE_WIDTH``."""
     console = Console(highlight=False, emoji=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, emoji=False, width=max(console.width, 160))
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        console = Console(highlight=False, emoji=False, width=max(console.width, PIPE_WIDTH))
     return console
 
 
@@ -64,11 +61,11 @@ def notes(texts: Iterable[str]) -> None:
 MAX_PROBLEMS_SHOWN = 100
 
 
-def problems(items: Iterable[Problem]) -> None:
+def problems(items: Iterable[Problem], *, quiet: bool = False) -> None:
     """The problems of a file on stderr, one per line: the first ``MAX_PROBLEMS_SHOWN``, then
-    how many more there are and of which severity."""
+    how many more there are and of which severity; ``quiet`` (``--quiet``): errors only."""
     console = _err()
-    listed = list(items)
+    listed = [p for p in items if not quiet or p.severity == "error"]
     for p in listed[:MAX_PROBLEMS_SHOWN]:
         console.print(str(p), markup=False, style="red" if p.severity == "error" else "yellow")
     rest = listed[MAX_PROBLEMS_SHOWN:]
@@ -150,8 +147,10 @@ def _list_ratings_dict(items: tuple[PrintedListRating, ...]) -> dict[str, Any]:
 def _list_ratings_table(items: tuple[PrintedListRating, ...]) -> Table:
     """The latest list rating per pool, as FIDE printed it."""
     table = PlainTable()
-    for col in ("pool", "list date", "rating", "games", "K", "flag", "list file"):
-        table.add_column(col, justify="right" if col in ("rating", "games", "K") else "left")
+    for col, priority in (("pool", 0), ("list date", 0), ("rating", 0), ("games", 1), ("K", 1),
+                          ("flag", 2), ("list file", 3)):
+        table.add_column(col, priority=priority,
+                         justify="right" if col in ("rating", "games", "K") else "left")
     for r in items:
         table.add_row(r.pool, r.list_date.isoformat(),
                       "unrated" if r.rating is None else str(r.rating),
@@ -166,8 +165,10 @@ def player_list(views: list[PlayerView], as_json: bool) -> None:
         _json({"players": [_player_dict(v) for v in views]})
         return
     table = PlainTable(title=f"Players ({len(views)})")
-    for col in ("id", "name", "FIDE id", "fed", "title", "born", "rating", "rated games", "K"):
-        table.add_column(col, justify="left" if col in ("name", "FIDE id", "fed", "title") else "right")
+    for col, priority in (("id", 0), ("name", 0), ("FIDE id", 5), ("fed", 3), ("title", 4),
+                          ("born", 6), ("rating", 0), ("rated games", 2), ("K", 1)):
+        table.add_column(col, priority=priority,
+                         justify="left" if col in ("name", "FIDE id", "fed", "title") else "right")
     for v in views:
         table.add_row(f"#{v.id}", v.name, str(v.fide_id or ""), v.federation or "",
                       v.title or "", str(v.birth_year or ""),
@@ -189,8 +190,9 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
                          for g in views]})
         return
     table = PlainTable(title=f"{title} ({len(views)})")
-    for col in ("id", "date", "period", "event", "round", "white", "black", "result", "status"):
-        table.add_column(col)
+    for col, priority in (("id", 1), ("date", 0), ("period", 5), ("event", 4), ("round", 3),
+                          ("white", 0), ("black", 0), ("result", 0), ("status", 2)):
+        table.add_column(col, priority=priority)
     for g in views:
         table.add_row(str(g.id), g.date.isoformat(), g.period, g.event or "", g.round or "",
                       g.white, g.black, g.result, g.status)
@@ -203,8 +205,8 @@ def import_rejected_json(file: str, problems: Iterable[Problem]) -> None:
     _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems]})
 
 
-def import_report(r: ImportReport, as_json: bool) -> None:
-    """What an import did; warnings on stderr."""
+def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> None:
+    """What an import did; warnings and notes on stderr, unless ``quiet``."""
     if as_json:
         _json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
                "games_in_file": r.games_in_file, "players_in_file": r.players_in_file,
@@ -215,8 +217,8 @@ def import_report(r: ImportReport, as_json: bool) -> None:
                "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
                "problems": [vars(p) for p in r.problems]})
         return
-    problems(r.problems)
-    notes(r.notes)
+    problems(r.problems, quiet=quiet)
+    notes([] if quiet else r.notes)
     verb = "would record" if r.dry_run else "recorded"
     lines = [
         f"{r.file} ({r.format}): {_count(r.games_in_file, 'game')} in the file; {verb} "
@@ -270,9 +272,11 @@ def close_report(r: CloseReport, as_json: bool) -> None:
         return
     state = "dry run, nothing written" if r.dry_run else "closed"
     table = PlainTable(title=f"Rating period {r.period} ({state}; rules of {r.edition})")
-    for col in ("name", "FIDE id", "before", "games", "score", "expected", "K", "K reason",
-                "K x (S - PD)", "change", "after"):
-        table.add_column(col, justify="left" if col in ("name", "K reason") else "right")
+    for col, priority in (("name", 0), ("FIDE id", 6), ("before", 1), ("games", 2), ("score", 3),
+                          ("expected", 3), ("K", 2), ("K reason", 4), ("K x (S - PD)", 5),
+                          ("change", 0), ("after", 0)):
+        table.add_column(col, priority=priority,
+                         justify="left" if col in ("name", "K reason") else "right")
     for p in r.players:
         res = p.result
         reason = res.k_reason.value + (f", capped from {res.k_before_cap}" if res.k_capped else "")
@@ -285,8 +289,10 @@ def close_report(r: CloseReport, as_json: bool) -> None:
     if r.dry_run:
         for p in r.players:
             games = PlainTable(title=f"{p.name}: K {p.result.k}", title_justify="left")
-            for col in ("opponent", "rating", "D", "D counted", "PD", "S", "S - PD"):
-                games.add_column(col, justify="left" if col == "opponent" else "right")
+            for col, priority in (("opponent", 0), ("rating", 0), ("D", 0), ("D counted", 1),
+                                  ("PD", 0), ("S", 0), ("S - PD", 0)):
+                games.add_column(col, priority=priority,
+                                 justify="left" if col == "opponent" else "right")
             for a in p.result.games:
                 games.add_row(p.opponents[a.opponent_id], str(a.opponent_rating),
                               str(a.difference), str(a.counted_difference), f"{a.expected:.2f}",
@@ -308,6 +314,18 @@ def close_report(r: CloseReport, as_json: bool) -> None:
         say(f"{d.name}: {d.rating} is below the floor {d.floor}: unrated from this list on")
 
 
+def close_through_report(r: ThroughReport, as_json: bool) -> None:
+    """``period close --through``: each period closed, in order (JSON: ``{"through", "closed":
+    [close reports], "refused": {"period", "reason"} or null}``)."""
+    if as_json:
+        _json({"through": r.through, "closed": [_close_dict(c) for c in r.closed],
+               "refused": None if r.refused is None else {"period": r.refused[0],
+                                                          "reason": r.refused[1]}})
+        return
+    for close in r.closed:
+        close_report(close, False)
+
+
 def period_list(views: list[PeriodView], as_json: bool) -> None:
     """Closed periods."""
     if as_json:
@@ -316,8 +334,9 @@ def period_list(views: list[PeriodView], as_json: bool) -> None:
                             "players_rated": v.players, "games": v.games} for v in views]})
         return
     table = PlainTable(title="Closed rating periods")
-    for col in ("period", "rules of", "closed at (UTC)", "players rated", "games"):
-        table.add_column(col)
+    for col, priority in (("period", 0), ("rules of", 0), ("closed at (UTC)", 1),
+                          ("players rated", 0), ("games", 0)):
+        table.add_column(col, priority=priority)
     for v in views:
         table.add_row(v.period, v.edition, v.closed_at.isoformat(sep=" ", timespec="seconds"),
                       str(v.players), str(v.games))
@@ -339,8 +358,10 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
         _json(rating_list_dict(rl))
         return
     table = PlainTable(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
-    for col in ("rank", "name", "FIDE id", "fed", "title", "rating", "games", "K", "born", "flag"):
-        table.add_column(col, justify="right" if col in ("rank", "rating", "games", "K") else "left")
+    for col, priority in (("rank", 0), ("name", 0), ("FIDE id", 4), ("fed", 1), ("title", 3),
+                          ("rating", 0), ("games", 2), ("K", 2), ("born", 5), ("flag", 3)):
+        table.add_column(col, priority=priority,
+                         justify="right" if col in ("rank", "rating", "games", "K") else "left")
     table.caption = Text(f"games: rated games in {rl.period}; K: the K-factor for the next period; "
                          "flag i: inactive, no rated game in the last 12 periods (txt and csv "
                          "lists write FIDE's flag: w woman, i inactive, wi both)")
@@ -361,6 +382,35 @@ def history_dict(h: PlayerHistory) -> dict[str, Any]:
          "rating_after": r.rating_after, "note": r.note} for r in h.periods]} | life_dict(h.life)
 
 
+def _history_table(title: str, h: PlayerHistory) -> PlainTable:
+    """One row per rated period."""
+    table = PlainTable(title=title)
+    for col, priority in (("period", 0), ("before", 1), ("games", 1), ("score", 2),
+                          ("expected", 2), ("K", 1), ("K reason", 3), ("change", 0), ("after", 0)):
+        table.add_column(col, priority=priority,
+                         justify="left" if col in ("period", "K reason") else "right")
+    for r in h.periods:
+        table.add_row(r.period, str(r.rating_before), str(r.games), f"{r.score:.1f}",
+                      f"{r.expected:.2f}",
+                      str(r.k) if r.note is None else "",
+                      r.k_reason + (" (capped)" if r.k_capped else "") if r.note is None else r.note,
+                      _signed(r.change), str(r.rating_after))
+    return table
+
+
+def _pool_table(pool: PoolView) -> PlainTable:
+    """An unrated player's pool in progress, one row per game against a rated opponent."""
+    table = PlainTable(title=f"Pool in progress for {pool.as_of} (games against rated opponents)")
+    for col, priority in (("period", 0), ("game", 1), ("opponent", 0), ("rating", 0),
+                          ("score", 0), ("counted", 0)):
+        table.add_column(col, priority=priority,
+                         justify="right" if col in ("rating", "score") else "left")
+    for r in pool.rows:
+        table.add_row(r.period, f"#{r.game_id}", r.opponent, str(r.opponent_rating),
+                      f"{r.score:.1f}", "yes" if r.counted else "no: first event scored zero")
+    return table
+
+
 def history(h: PlayerHistory, as_json: bool) -> None:
     """A player's history, one row per rated period."""
     if as_json:
@@ -369,18 +419,13 @@ def history(h: PlayerHistory, as_json: bool) -> None:
     v = h.player
     status = (f"rating {v.rating}, K {v.k} ({v.k_reason.value})" if v.rating is not None
               else "unrated, no K") + f" for {v.next_period}"
-    table = PlainTable(title=f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): "
-                       f"{status}")
-    for col in ("period", "before", "games", "score", "expected", "K", "K reason", "change",
-                "after"):
-        table.add_column(col, justify="left" if col in ("period", "K reason") else "right")
-    for r in h.periods:
-        table.add_row(r.period, str(r.rating_before), str(r.games), f"{r.score:.1f}",
-                      f"{r.expected:.2f}",
-                      str(r.k) if r.note is None else "",
-                      r.k_reason + (" (capped)" if r.k_capped else "") if r.note is None else r.note,
-                      _signed(r.change), str(r.rating_after))
-    _out().print(table)
+    title = f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): {status}"
+    if h.periods:
+        _out().print(_history_table(title, h))
+    else:
+        say(title)
+        if h.life.pool is not None and h.life.pool.rows:
+            _out().print(_pool_table(h.life.pool))
     if not h.periods and not h.life.initial:
         say("no rated periods yet")
     for line in life_lines(h.life):

@@ -11,7 +11,8 @@ from typing import Any
 
 from rich.text import Text
 
-from ledger.cli.render import PlainTable, _json, _out, _signed, say
+from ledger.cli.render import _json, _out, _signed, say
+from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.services.calc import ChangeWorksheet, ExpectedView, SideExpectation, TableRow
 
@@ -38,9 +39,10 @@ def expected(v: ExpectedView, as_json: bool) -> None:
         return
     table = PlainTable(title=f"Expected score: {v.first.rating} v {v.second.rating}, "
                        f"D = {_signed(v.difference)}")
-    for col in ("player", "D", "PD (table 8.1.2)", "logistic (comparison)", "D counted",
-                "PD counted", f"points in {v.games}"):
-        table.add_column(col, justify="right")
+    for col, priority in (("player", 0), ("D", 0), ("PD (table 8.1.2)", 0),
+                          ("logistic (comparison)", 2), ("D counted", 1), ("PD counted", 1),
+                          (f"points in {v.games}", 3)):
+        table.add_column(col, priority=priority, justify="right")
     for s in (v.first, v.second):
         table.add_row(str(s.rating), _signed(s.difference), _pd(s.pd), f"{s.logistic:.3f}",
                       _signed(s.counted_difference) + (" *" if s.capped else ""),

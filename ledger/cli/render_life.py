@@ -20,7 +20,10 @@ def pool_dict(pool: PoolView) -> dict[str, Any]:
             "opponents_average_exact": str(pool.average) if pool.average else None,
             "score": json_number(pool.points), "games_needed": pool.needed,
             "games_disregarded": pool.disregarded, "first_period": pool.first_period,
-            "computed_at": pool.computed_at}
+            "computed_at": pool.computed_at,
+            "pool_games": [{"period": r.period, "game_id": r.game_id, "opponent": r.opponent,
+                            "opponent_rating": r.opponent_rating, "score": json_number(r.score),
+                            "counted": r.counted} for r in pool.rows]}
 
 
 def computation_dict(period: str, c: InitialRating) -> dict[str, Any]:

@@ -10,7 +10,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ledger.cli.render import PlainTable, _json, _out, _signed, say
+from ledger.cli.render import _json, _out, _signed, say
+from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
 from ledger.services.performance import PerformanceReport
@@ -63,9 +64,11 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
                              "note": g.note} for g in r.games]})
         return
     table = PlainTable(title=f"Performance of {r.player}: {r.scope}")
-    for col in ("date", "round", "colour", "opponent", "rating", "counted", "result", "score",
-                "note"):
-        table.add_column(col, justify="right" if col in ("rating", "counted", "score") else "left")
+    for col, priority in (("date", 0), ("round", 2), ("colour", 3), ("opponent", 0),
+                          ("rating", 0), ("counted", 1), ("result", 0), ("score", 0),
+                          ("note", 4)):
+        table.add_column(col, priority=priority,
+                         justify="right" if col in ("rating", "counted", "score") else "left")
     for g in r.games:
         table.add_row(g.date.isoformat(), g.round or "", g.colour, g.opponent,
                       "unrated" if g.opponent_rating is None else str(g.opponent_rating),

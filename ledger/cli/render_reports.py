@@ -7,7 +7,8 @@ from typing import Any
 
 from ledger.cli import render
 from ledger.cli.publish import write_output
-from ledger.cli.render import PlainTable, _count, _json, _out, _signed, say
+from ledger.cli.render import _count, _json, _out, _signed, say
+from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.errors import LedgerError
 from ledger.formats.sparkline import sparkline
@@ -49,8 +50,9 @@ def period_report_dict(r: PeriodReport) -> dict[str, Any]:
 
 def _changes_table(title: str, changes: list[RatingChange]) -> PlainTable:
     table = PlainTable(title=title, title_justify="left")
-    for col in ("name", "before", "games", "score", "expected", "K", "change", "after"):
-        table.add_column(col, justify="left" if col == "name" else "right")
+    for col, priority in (("name", 0), ("before", 1), ("games", 1), ("score", 2),
+                          ("expected", 2), ("K", 1), ("change", 0), ("after", 0)):
+        table.add_column(col, priority=priority, justify="left" if col == "name" else "right")
     for c in changes:
         table.add_row(c.name, str(c.rating_before), str(c.games), f"{c.score:.1f}",
                       f"{c.expected:.2f}", str(c.k), _signed(c.change), str(c.rating_after))
@@ -90,9 +92,11 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
     else:
         say("no K-factor changes for the next period")
     games = PlainTable(title="Games rated", title_justify="left")
-    for col in ("date", "event", "round", "white", "rating", "black", "rating", "result",
-                "PD white", "PD black"):
-        games.add_column(col, justify="right" if col in ("rating", "PD white", "PD black") else "left")
+    for col, priority in (("date", 0), ("event", 4), ("round", 3), ("white", 0), ("rating", 1),
+                          ("black", 0), ("rating", 1), ("result", 0), ("PD white", 2),
+                          ("PD black", 2)):
+        games.add_column(col, priority=priority,
+                         justify="right" if col in ("rating", "PD white", "PD black") else "left")
     for g in r.games:
         games.add_row(g.game.date.isoformat(), g.game.event or "", g.game.round or "", g.game.white,
                       str(g.white_rating or ""), g.game.black, str(g.black_rating or ""),

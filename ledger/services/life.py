@@ -10,13 +10,27 @@ from fractions import Fraction
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, InitialRating, RatingFloorDrop
+from ledger.db.models import Game, InitialRating, Player, RatingFloorDrop
 from ledger.domain import Period
 from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, Pool
 from ledger.rules.initial import InitialRating as Computation
 from ledger.services.pools import load_pools
 from ledger.services.state import last_closed_period
+
+
+@dataclass(frozen=True)
+class PoolRow:
+    """One game of a pool in progress, from the unrated player's side: ``opponent`` (name) and
+    their published rating at the event's start, ``score`` (Decimal 1, 0.5 or 0), ``counted``
+    False for a game of a first event with zero points (disregarded, FIDE B.02 §7.1.4)."""
+
+    period: str
+    game_id: int
+    opponent: str
+    opponent_rating: int
+    score: Decimal
+    counted: bool
 
 
 @dataclass(frozen=True)
@@ -37,6 +51,7 @@ class PoolView:
     disregarded: int
     first_period: str | None
     computed_at: str | None = None
+    rows: tuple[PoolRow, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +105,16 @@ def _computed_at(pool: Pool, last_closed: Period | None) -> str | None:
     return None
 
 
+def _rows(session: Session, pool: Pool) -> tuple[PoolRow, ...]:
+    """The pool's games, disregarded ones included, by period and game (one query for names)."""
+    games = [(g, True) for g in pool.games] + [(g, False) for g in pool.disregarded]
+    names = dict(session.execute(select(Player.id, Player.name).where(
+        Player.id.in_({g.opponent_id for g, _ in games}))).all()) if games else {}
+    return tuple(PoolRow(str(g.period), g.game_id, names[g.opponent_id], g.opponent_rating,
+                         g.score, counted)
+                 for g, counted in sorted(games, key=lambda x: (x[0].period, x[0].game_id)))
+
+
 def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
     """The life of ``player_id``'s rating; ``rated``: whether they have a published rating now
     (then no pool is shown)."""
@@ -113,5 +138,5 @@ def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
             pool = PoolView(str(as_of), found.n, found.average, found.points, found.needed,
                             len(found.disregarded),
                             str(found.first_period) if found.first_period else None,
-                            _computed_at(found, last))
+                            _computed_at(found, last), _rows(session, found))
     return RatingLife(pool, initial, drops)

@@ -6,6 +6,7 @@ every player in them in three more, whatever the number of players.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
@@ -94,21 +95,28 @@ class PeriodView:
     games: int
 
 
-def _target_period(session: Session, named: Period | None) -> Period:
-    """The period to close: ``named``, or the earliest open one with games from 2022-01 on
-    (periods before ``FIRST_RATED_PERIOD`` are recorded, never rated, and never block a close)."""
+def _earliest_open(session: Session) -> Period | None:
+    """The earliest open period with games from 2022-01 on, or None (periods before
+    ``FIRST_RATED_PERIOD`` are recorded, never rated, and never block a close)."""
     last = last_closed_period(session)
     open_games = select(func.min(Game.period)).where(Game.period >= str(FIRST_RATED_PERIOD))
     if last is not None:
         open_games = open_games.where(Game.period > str(last))
     earliest = session.scalar(open_games)
+    return Period.parse(earliest) if earliest is not None else None
+
+
+def _target_period(session: Session, named: Period | None) -> Period:
+    """The period to close: ``named``, or the earliest open one with games (``_earliest_open``)."""
+    last = last_closed_period(session)
+    earliest = _earliest_open(session)
     if named is None:
         if earliest is None:
             raise PeriodError("nothing to close: no games are recorded in open periods")
-        return Period.parse(earliest)
+        return earliest
     if last is not None and named <= last:
         raise PeriodError(f"period {named} is already closed (periods up to {last} are closed)")
-    if earliest is not None and Period.parse(earliest) < named:
+    if earliest is not None and earliest < named:
         raise PeriodError(f"period {earliest} has games and is not closed yet: "
                           f"close it before {named}")
     return named
@@ -139,31 +147,84 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     ``edition`` overrides the edition in force (for tests only).
     """
     named = Period.parse(period) if period is not None else None
-    today = today or dt.date.today()
     with transaction(engine, dry_run=dry_run) as session:
-        target = _target_period(session, named)
-        if target.end >= today:
-            raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
-                              f"it can be closed from {target.next().start}")
-        used = edition or edition_for(target)
-        loaded, histories = load_rated_games(session, Game.period == str(target),
-                                             through=target.previous())
-        rated_games = [g.rated for g in loaded]
-        states = {pid: h.state(target) for pid, h in histories.items()}
-        results = rate_period(states, rated_games, target, used)
-        drops = {pid: r.rating_after for pid, r in results.items()
-                 if r.rating_after < used.rating_floor}
-        initial = _initial_ratings(session, target, used,
-                                   [pid for pid, st in states.items() if st.rating is None])
-        new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
-        new_ratings |= {pid: ir.rating for pid, (_, ir) in initial.items() if ir.published}
-        adjustments = _list_adjustments(session, target, new_ratings, set(drops))
-        report = _report(session, target, used, results, rated_games, dry_run, initial, drops)
-        report.adjustments = len(adjustments)
-        if not dry_run:
-            _write(session, target, used, results, adjustments)
-            _write_life(session, target, used, initial, drops)
-        return report
+        return _close(session, _target_period(session, named), dry_run=dry_run,
+                      edition=edition, today=today or dt.date.today())
+
+
+def close_through(engine: Engine, through: str, *, dry_run: bool = False,
+                  today: dt.date | None = None) -> ThroughReport:
+    """``ledger period close --through YYYY-MM``: close every open period with games up to
+    ``through``, in order, each in its own transaction (as ``close_period`` would one by one),
+    stopping at the first refusal. With ``dry_run`` they are computed in one transaction that is
+    rolled back, so each later period sees the earlier ones closed and nothing is written.
+
+    Returns the reports of the periods closed and, if one was refused, that period and why
+    (``ThroughReport.refused``); the periods closed before it stay closed. Raises ``PeriodError``
+    when no open period up to ``through`` has games, and ``InvalidInput`` for a malformed
+    ``through``.
+    """
+    last = Period.parse(through)
+    today = today or dt.date.today()
+    report = ThroughReport(through=str(last))
+    with contextlib.ExitStack() as stack:
+        shared = stack.enter_context(transaction(engine, dry_run=True)) if dry_run else None
+        while True:
+            with contextlib.ExitStack() as own:
+                session = shared or own.enter_context(transaction(engine))
+                target = _earliest_open(session)
+                if target is None or target > last:
+                    break
+                try:
+                    with session.begin_nested():
+                        report.closed.append(_close(session, target, dry_run=False,
+                                                    today=today, shown_as_dry_run=dry_run))
+                except PeriodError as exc:
+                    report.refused = (str(target), str(exc))
+                    break
+    if not report.closed and report.refused is None:
+        raise PeriodError(f"nothing to close through {last}: no games are recorded in open "
+                          f"periods up to {last}")
+    return report
+
+
+@dataclass
+class ThroughReport:
+    """What ``close_through`` did: the ``closed`` periods' reports in order, and ``refused``:
+    (period, reason) of the first period it could not close, or None."""
+
+    through: str
+    closed: list[CloseReport] = field(default_factory=list)
+    refused: tuple[str, str] | None = None
+
+
+def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
+           edition: Edition | None = None, shown_as_dry_run: bool = False) -> CloseReport:
+    """Rate ``target`` inside ``session`` and, unless ``dry_run``, write its results
+    (``close_period``). ``shown_as_dry_run``: written into a transaction the caller rolls back."""
+    if target.end >= today:
+        raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
+                          f"it can be closed from {target.next().start}")
+    used = edition or edition_for(target)
+    loaded, histories = load_rated_games(session, Game.period == str(target),
+                                         through=target.previous())
+    rated_games = [g.rated for g in loaded]
+    states = {pid: h.state(target) for pid, h in histories.items()}
+    results = rate_period(states, rated_games, target, used)
+    drops = {pid: r.rating_after for pid, r in results.items()
+             if r.rating_after < used.rating_floor}
+    initial = _initial_ratings(session, target, used,
+                               [pid for pid, st in states.items() if st.rating is None])
+    new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
+    new_ratings |= {pid: ir.rating for pid, (_, ir) in initial.items() if ir.published}
+    adjustments = _list_adjustments(session, target, new_ratings, set(drops))
+    report = _report(session, target, used, results, rated_games, dry_run or shown_as_dry_run,
+                     initial, drops)
+    report.adjustments = len(adjustments)
+    if not dry_run:
+        _write(session, target, used, results, adjustments)
+        _write_life(session, target, used, initial, drops)
+    return report
 
 
 def _initial_ratings(session: Session, target: Period, used: Edition,
