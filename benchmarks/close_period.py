@@ -22,7 +22,7 @@ from ledger.services.imports import import_pgn
 from ledger.services.periods import close_period
 from ledger.services.session import init_ledger, open_ledger, transaction
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tata_steel_masters_2022.pgn"
+DATA = Path(__file__).resolve().parents[1] / "examples" / "data" / "tata_steel_masters_2022.pgn"
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Throughput of a FIDE rating list import, against a floor measured in the same run.
 
 Run from the repository root: ``python benchmarks/fide_list_import.py [--players N]``. The list is
-the official may13 blitz list of shared/data repeated with new FIDE ids and names until it has N
+the official may13 blitz list of examples/data repeated with new FIDE ids and names until it has N
 players (default 50,000; today's full combined list has over a million). Measured: importing it
 into an empty ledger (every player registered), then the same players as the next month's list
 (every player matched, identity compared, a second list rating each). The floor is the reader
@@ -21,7 +21,7 @@ from ledger.formats.fide_list import read_fide_list_file
 from ledger.services.fide_lists import import_fide_list
 from ledger.services.session import init_ledger, open_ledger
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "fide_blitz_list_may13_subset.txt"
+DATA = Path(__file__).resolve().parents[1] / "examples" / "data" / "fide_blitz_list_may13_subset.txt"
 
 
 def synthetic_list(path: Path, players: int) -> None:

@@ -33,7 +33,7 @@ from ledger.services.imports import import_file
 from ledger.services.players import NewPlayer, register
 from ledger.services.session import init_ledger, open_ledger, transaction
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "fide_example1_karl_mala_2005.trf"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "fide_example1_karl_mala_2005.trf"
 TODAY = dt.date(2026, 11, 30)
 
 

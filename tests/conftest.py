@@ -1,4 +1,5 @@
-"""Shared fixtures: a fresh ledger on its own SQLite file per test, and the shared real data.
+"""Shared fixtures: a fresh ledger on its own SQLite file per test. The real data files are named
+through ``data_files.data_file`` (tests/data_files.py).
 
 Every test gets its own database file under ``tmp_path``; engines opened here are disposed at
 teardown so that no connection is left for the garbage collector (pytest runs with
@@ -17,19 +18,6 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import make_url
 
 from ledger.services.session import init_ledger, open_ledger
-
-#: /work/shared/data: the real files listed in shared/data/README.md (never copied into the repo).
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    """The shared data directory; fails loudly (never skips) when it is missing."""
-    if not SHARED_DATA.is_dir():
-        pytest.fail(f"shared data directory missing: {SHARED_DATA} (see shared/data/README.md)",
-                    pytrace=False)
-    return SHARED_DATA
-
 
 #: Run the service tests on another database too: a server URL such as
 #: postgresql+psycopg://postgres:pg@localhost/postgres (each test gets a database of its own).

@@ -1,7 +1,7 @@
 """Read FIDE rating lists, TXT of every era and XML, into player records plus problems (pure).
 
 Sources: the rating list files FIDE publishes at ratings.fide.com/download_lists.phtml, as
-described in shared/data/README.md ("FIDE rating list layouts"):
+described in tests/data/README.md ("FIDE rating list layouts"):
 
 - TXT, fixed columns. The first line names the columns, and each column starts where its name
   starts; the offsets are read from that header line, never assumed, so every era reads the same

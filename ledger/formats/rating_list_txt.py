@@ -1,6 +1,6 @@
 """A rating list as FIDE's fixed-column TXT list (the single-list layout of FIDE's 2013 files).
 
-Layout (shared/data/README.md, "FIDE rating list layouts"; checked against the official
+Layout (tests/data/README.md, "FIDE rating list layouts"; checked against the official
 ``blitz_may13frl.txt``): every line is 132 characters, ``\\n``-terminated; each column starts where
 its header token starts (0-based): ``ID Number`` 0, ``Name`` 15, ``Fed`` 76, ``Sex`` 80, ``Tit`` 84,
 ``WTit`` 89, ``OTit`` 94, the rating 109 (headed by the list's month, e.g. ``dec26`` for the list of

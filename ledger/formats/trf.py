@@ -1,7 +1,7 @@
 """FIDE Tournament Report File (TRF): reader and TRF-16 writer (pure: text in, values out).
 
 Source: FIDE TRF-16 (Handbook C.04 Annex 2, "FIDE Data Exchange Format", 2016), as summarised in
-shared/data/README.md, and the forms found in the wild: TRF-2006 (dates ``28. 07. 2005``, birth
+tests/data/README.md, and the forms found in the wild: TRF-2006 (dates ``28. 07. 2005``, birth
 dates ``1969.12.06``, one-letter titles ``g m f wg wm wf c wc``, forfeits with colour ``-``),
 TRF-16, TRFx (JaVaFo's ``XXR``, ``XXC``, ``XXA`` ...), newer records, and Krause files as national
 federations receive them (national ids in the FIDE-id column, blank ratings and federations).

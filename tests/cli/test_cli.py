@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 import typer
 import typer.main
+from data_files import data_file
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
 @pytest.fixture
@@ -27,10 +26,7 @@ def runner() -> CliRunner:
 
 @pytest.fixture
 def tata() -> str:
-    path = DATA / "tata_steel_masters_2022.pgn"
-    if not path.is_file():
-        pytest.fail(f"shared data file missing: {path}", pytrace=False)
-    return str(path)
+    return str(data_file("tata_steel_masters_2022.pgn"))
 
 
 def run(runner: CliRunner, *args: str, env: dict[str, str] | None = None) -> Result:

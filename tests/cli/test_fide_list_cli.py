@@ -12,6 +12,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from data_files import data_file
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -34,8 +35,8 @@ def run(runner: CliRunner, db: str, *args: str) -> Result:
     return runner.invoke(app, ["--db", db, "import", *args])
 
 
-def blitz(shared_data: Path, month: str) -> str:
-    return str(shared_data / f"fide_blitz_list_{month}_subset.txt")
+def blitz(month: str) -> str:
+    return str(data_file(f"fide_blitz_list_{month}_subset.txt"))
 
 
 def players(runner: CliRunner, db: str) -> list[dict[str, object]]:
@@ -45,10 +46,9 @@ def players(runner: CliRunner, db: str) -> list[dict[str, object]]:
     return data
 
 
-def test_both_blitz_lists_import_with_1506_players(runner: CliRunner, db: str,
-                                                   shared_data: Path) -> None:
+def test_both_blitz_lists_import_with_1506_players(runner: CliRunner, db: str) -> None:
     for month, date in (("apr13", "2013-04-01"), ("may13", "2013-05-01")):
-        result = run(runner, db, blitz(shared_data, month), "--format", "fide-list",
+        result = run(runner, db, blitz(month), "--format", "fide-list",
                      "--list-date", date, "--pool", "blitz", "--json")
         assert result.exit_code == 0, result.output
         report = json.loads(result.stdout)
@@ -71,7 +71,7 @@ def test_both_blitz_lists_import_with_1506_players(runner: CliRunner, db: str,
         # apr13 line 47: "7600950  Algildah, Nibal ... SYR F   WIM  WIM   1876  6   20 1987  w   "
         # may13 line 46: "7600950  Algildah, Nibal ... SYR F   WIM  WIM   1872  5   20 1987  w   "
         (7600950, "2013-04-01", 1876, 6, 20, 1987), (7600950, "2013-05-01", 1872, 5, 20, 1987)]
-    again = run(runner, db, blitz(shared_data, "may13"), "--format", "fide-list",
+    again = run(runner, db, blitz("may13"), "--format", "fide-list",
                 "--list-date", "2013-05-01", "--pool", "blitz", "--json")
     assert again.exit_code == 0
     report = json.loads(again.stdout)
@@ -79,8 +79,8 @@ def test_both_blitz_lists_import_with_1506_players(runner: CliRunner, db: str,
             report["players_registered"], report["players_updated"]) == (0, 1506, 0, 0)
 
 
-def test_report_for_people(runner: CliRunner, db: str, shared_data: Path) -> None:
-    result = run(runner, db, str(shared_data / "fide_players_list_sample.xml"),
+def test_report_for_people(runner: CliRunner, db: str) -> None:
+    result = run(runner, db, str(data_file("fide_players_list_sample.xml")),
                  "--format", "fide-list", "--list-date", "2013-05-01", "--dry-run")
     assert result.exit_code == 0, result.output
     assert "XML combined list, standard pool, list of 2013-05-01: 11 players" in result.stdout
@@ -133,19 +133,19 @@ def test_list_without_header_is_refused(runner: CliRunner, db: str, tmp_path: Pa
     (["--format", "fide-list", "--list-date", "1 May 2013", "--pool", "blitz"], 1,
      "error: list-date: '1 May 2013'"),
 ])
-def test_usage_errors_name_what_is_missing(runner: CliRunner, db: str, shared_data: Path,
-                                           args: list[str], code: int, message: str) -> None:
-    result = run(runner, db, blitz(shared_data, "may13"), *args)
+def test_usage_errors_name_what_is_missing(runner: CliRunner, db: str, args: list[str], code: int,
+                                           message: str) -> None:
+    result = run(runner, db, blitz("may13"), *args)
     assert result.exit_code == code, result.output
     assert result.stderr.startswith(message), result.stderr
     assert "--pool standard|rapid|blitz" not in result.stderr
 
 
-def test_a_single_list_needs_its_pool(runner: CliRunner, db: str, shared_data: Path) -> None:
+def test_a_single_list_needs_its_pool(runner: CliRunner, db: str) -> None:
     """The 2013 blitz list's header does not say blitz: its rating column is the month.
     line 1: "ID Number      Name ... Fed Sex Tit  WTit OTit           may13 Gms K  B-day Flag"
     Without --pool it would have become the standard pool's published ratings: refused."""
-    path = blitz(shared_data, "may13")
+    path = blitz("may13")
     for extra in ([], ["--dry-run"], ["--json"]):
         result = run(runner, db, path, "--format", "fide-list", "--list-date", "2013-05-01", *extra)
         assert result.exit_code == 2, result.output
@@ -161,11 +161,10 @@ def test_a_single_list_needs_its_pool(runner: CliRunner, db: str, shared_data: P
     assert "published ratings entered in force" not in given.stdout
 
 
-def test_a_blitz_list_says_it_registers_its_players(runner: CliRunner, db: str,
-                                                   shared_data: Path) -> None:
+def test_a_blitz_list_says_it_registers_its_players(runner: CliRunner, db: str) -> None:
     """A blitz list registers everyone on it (FIDE's own record), unrated in the standard pool:
     the 1,506 player lines of may13 (lines 2 to 1507) into an empty ledger."""
-    args = [blitz(shared_data, "may13"), "--format", "fide-list", "--list-date", "2013-05-01",
+    args = [blitz("may13"), "--format", "fide-list", "--list-date", "2013-05-01",
             "--pool", "blitz"]
     dry = run(runner, db, *args, "--dry-run")
     assert dry.exit_code == 0, dry.output
@@ -181,10 +180,9 @@ def test_a_blitz_list_says_it_registers_its_players(runner: CliRunner, db: str,
     assert again.exit_code == 0 and "registered from the list" not in again.stderr
 
 
-def test_a_combined_list_defaults_to_the_standard_pool(runner: CliRunner, db: str,
-                                                       shared_data: Path) -> None:
+def test_a_combined_list_defaults_to_the_standard_pool(runner: CliRunner, db: str) -> None:
     """The XML list is combined: <rating>, <rapid_rating>, <blitz_rating> per player."""
-    result = run(runner, db, str(shared_data / "fide_players_list_sample.xml"),
+    result = run(runner, db, str(data_file("fide_players_list_sample.xml")),
                  "--format", "fide-list", "--list-date", "2013-05-01", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["pool"] == "standard"

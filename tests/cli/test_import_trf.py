@@ -1,5 +1,5 @@
-"""``ledger import`` of TRF files through the CLI: the three real files in shared/data, the TRF
-cases C15, C16 and C18 of shared/cases (expected values worked by hand there), malformed lines,
+"""``ledger import`` of TRF files through the CLI: the three real files (tests/data, examples/data),
+the TRF cases C15, C16 and C18 of shared/cases (expected values worked by hand there), malformed lines,
 dry run, re-import, a game recorded with another result, games before 2022, and the
 ``ledger export trf`` round trip.
 """
@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from data_files import data_file
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-KARL_MALA = DATA / "fide_example1_karl_mala_2005.trf"
-GROS = DATA / "javafo_trfx_sample2_gros_2010.trf"
-KILKENNY = DATA / "icu_kilkenny_masters_2011.trf"
+KARL_MALA = data_file("fide_example1_karl_mala_2005.trf")
+GROS = data_file("javafo_trfx_sample2_gros_2010.trf")
+KILKENNY = data_file("icu_kilkenny_masters_2011.trf")
 
 
 @pytest.fixture
@@ -49,14 +49,8 @@ def errors_of(result: Result) -> list[tuple[int, str, str]]:
     return [(int(line), column, message) for line, column, message in found]
 
 
-def shared(path: Path) -> Path:
-    if not path.is_file():
-        pytest.fail(f"shared data file missing: {path}", pytrace=False)
-    return path
-
-
 # ------------------------------------------------------------------------------------------------
-# The three TRF files in shared/data. Counted by hand from the files with awk, reading each
+# The three real TRF files. Counted by hand from the files with awk, reading each
 # `001` line's rating (columns 49-52) and its round cells (opponent at 92 + 10(n-1), result
 # 7 columns further), one game per pair of start ranks (rank < opponent):
 #   forfeit  = result `+` or `-` with an opponent; rated = `1 = 0` with both ratings > 0;
@@ -73,7 +67,7 @@ def shared(path: Path) -> Path:
 
 
 def test_karl_mala_2005_imports(runner: CliRunner, db: str) -> None:
-    report = ok_json(run(runner, "--db", db, "import", shared(KARL_MALA), "--register-players",
+    report = ok_json(run(runner, "--db", db, "import", KARL_MALA, "--register-players",
                          "--json"))
     assert report["format"] == "trf"
     assert report["players_in_file"] == 284
@@ -101,7 +95,7 @@ def test_karl_mala_2005_imports(runner: CliRunner, db: str) -> None:
 
 
 def test_gros_2010_trfx_imports(runner: CliRunner, db: str) -> None:
-    report = ok_json(run(runner, "--db", db, "import", shared(GROS), "--register-players", "--json"))
+    report = ok_json(run(runner, "--db", db, "import", GROS, "--register-players", "--json"))
     assert report["players_in_file"] == 52
     assert len(report["players_registered"]) == 51
     assert "Moreno Romero Ernesto" not in report["players_registered"]
@@ -119,7 +113,7 @@ def test_gros_2010_trfx_imports(runner: CliRunner, db: str) -> None:
 
 
 def test_kilkenny_2011_national_ids(runner: CliRunner, db: str) -> None:
-    report = ok_json(run(runner, "--db", db, "import", shared(KILKENNY), "--register-players",
+    report = ok_json(run(runner, "--db", db, "import", KILKENNY, "--register-players",
                          "--ids", "national", "--json"))
     assert report["players_in_file"] == 34
     assert len(report["players_registered"]) == 34
@@ -139,7 +133,7 @@ def test_kilkenny_rated_pairs_by_hand() -> None:
     """The 6 rated pairings of Kilkenny listed above, read again from the file's columns."""
     rated = {2, 3, 4, 9, 11, 19}
     pairs = set()
-    for line in shared(KILKENNY).read_text(encoding="utf-8").splitlines():
+    for line in KILKENNY.read_text(encoding="utf-8").splitlines():
         if line.startswith("001"):
             rank = int(line[4:8])
             for start in range(91, len(line), 10):
@@ -154,7 +148,7 @@ def test_kilkenny_rated_pairs_by_hand() -> None:
 
 
 def test_pre_2022_periods_are_skipped_refused_and_never_block(runner: CliRunner, db: str) -> None:
-    ok_json(run(runner, "--db", db, "import", shared(GROS), "--register-players", "--json"))
+    ok_json(run(runner, "--db", db, "import", GROS, "--register-players", "--json"))
     nothing = run(runner, "--db", db, "period", "close")
     assert nothing.exit_code == 1 and "nothing to close" in nothing.stderr
     explicit = run(runner, "--db", db, "period", "close", "2010-10")
@@ -174,7 +168,7 @@ def test_pre_2022_periods_are_skipped_refused_and_never_block(runner: CliRunner,
     assert {r["name"]: r["change"] for r in closed["results"]} == {
         "Mirzoev Azer": 2, "Hernandez Elvis": -4}
     # a later import of an old file still records (its period is never closed)
-    ok_json(run(runner, "--db", db, "import", shared(KILKENNY), "--register-players", "--ids",
+    ok_json(run(runner, "--db", db, "import", KILKENNY, "--register-players", "--ids",
                 "national", "--json"))
 
 
@@ -394,24 +388,24 @@ def test_lines_that_disagree_are_refused(runner: CliRunner, db: str, tmp_path: P
 
 
 def test_dry_run_writes_nothing(runner: CliRunner, db: str) -> None:
-    report = ok_json(run(runner, "--db", db, "import", shared(GROS), "--register-players",
+    report = ok_json(run(runner, "--db", db, "import", GROS, "--register-players",
                          "--dry-run", "--json"))
     assert (report["dry_run"], report["recorded"], len(report["players_registered"])) == (
         True, 93, 51)
     assert ok_json(run(runner, "--db", db, "player", "list", "--json")) == {"players": []}
     assert ok_json(run(runner, "--db", db, "game", "list", "--json")) == {"games": []}
-    again = ok_json(run(runner, "--db", db, "import", shared(GROS), "--register-players", "--json"))
+    again = ok_json(run(runner, "--db", db, "import", GROS, "--register-players", "--json"))
     assert (again["already_imported"], again["recorded"]) == (False, 93)
 
 
 def test_reimport_adds_nothing(runner: CliRunner, db: str, tmp_path: Path) -> None:
-    ok_json(run(runner, "--db", db, "import", shared(GROS), "--register-players", "--json"))
-    same = ok_json(run(runner, "--db", db, "import", shared(GROS), "--register-players", "--json"))
+    ok_json(run(runner, "--db", db, "import", GROS, "--register-players", "--json"))
+    same = ok_json(run(runner, "--db", db, "import", GROS, "--register-players", "--json"))
     assert (same["already_imported"], same["recorded"], same["players_registered"]) == (
         True, 0, [])
     # the same games in other bytes (CRLF line ends): each game's natural key finds it
     crlf = tmp_path / "gros-crlf.trf"
-    crlf.write_bytes(shared(GROS).read_bytes().replace(b"\n", b"\r\n"))
+    crlf.write_bytes(GROS.read_bytes().replace(b"\n", b"\r\n"))
     other = ok_json(run(runner, "--db", db, "import", crlf, "--register-players", "--json"))
     assert (other["already_imported"], other["recorded"], other["already_recorded"]) == (
         False, 0, 93)
@@ -421,8 +415,8 @@ def test_reimport_adds_nothing(runner: CliRunner, db: str, tmp_path: Path) -> No
 
 def test_same_game_with_another_result_shows_both(runner: CliRunner, db: str,
                                                   tmp_path: Path) -> None:
-    ok_json(run(runner, "--db", db, "import", shared(GROS), "--register-players", "--json"))
-    text = shared(GROS).read_text(encoding="utf-8")
+    ok_json(run(runner, "--db", db, "import", GROS, "--register-players", "--json"))
+    text = GROS.read_text(encoding="utf-8")
     # round 1, Mirzoev (rank 1) beat Orube Bona (rank 26): `26 w 1` / `1 b 0` -> made a draw
     changed = text.replace("    26 w 1    13 b 1", "    26 w =    13 b 1").replace(
         "     1 b 0    38 w 1", "     1 b =    38 w 1")

@@ -1,7 +1,7 @@
 """``ledger player show`` shows the ratings FIDE's lists printed for a player (``list_ratings``):
 the latest per pool, with list date, rating, games, K and flag as printed, labelled as for
 comparison only; the rating and K above them stay the ledger's own. Expected values are read from
-the files in ``shared/data``, the lines quoted."""
+the files in ``tests/data`` and ``examples/data``, the lines quoted."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from data_files import data_file
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -33,10 +34,10 @@ def show_json(db: str, player: str) -> dict[str, Any]:
     return data
 
 
-def test_the_latest_list_rating_per_pool_as_printed(ledger_db: str, shared_data: Path) -> None:
+def test_the_latest_list_rating_per_pool_as_printed(ledger_db: str) -> None:
     # The later list imported first: "latest" is by list date, not by import order.
-    import_list(ledger_db, shared_data / "fide_blitz_list_may13_subset.txt", "2013-05-01", "blitz")
-    import_list(ledger_db, shared_data / "fide_blitz_list_apr13_subset.txt", "2013-04-01", "blitz")
+    import_list(ledger_db, data_file("fide_blitz_list_may13_subset.txt"), "2013-05-01", "blitz")
+    import_list(ledger_db, data_file("fide_blitz_list_apr13_subset.txt"), "2013-04-01", "blitz")
     # apr13 line 2: "5500222  Abbes, Ali ... TUN M             FI   2128  0   20 1973      "
     # may13 line 2: "5500222  Abbes, Ali ... TUN M   CM        FI   2075  8   20 1973      "
     data = show_json(ledger_db, "5500222")
@@ -55,9 +56,8 @@ def test_the_latest_list_rating_per_pool_as_printed(ledger_db: str, shared_data:
     assert "2013-04-01" not in text and "1876" not in text  # apr13 line 47: 1876 6 20
 
 
-def test_each_pool_and_the_ledgers_own_k_beside_the_printed_one(ledger_db: str,
-                                                                shared_data: Path) -> None:
-    xml = shared_data / "fide_players_list_sample.xml"
+def test_each_pool_and_the_ledgers_own_k_beside_the_printed_one(ledger_db: str) -> None:
+    xml = data_file("fide_players_list_sample.xml")
     import_list(ledger_db, xml, "2013-05-01", "standard")
     import_list(ledger_db, xml, "2013-05-01", "rapid")
     # lines 3-20: <fideid>13401319</fideid> ... <rating>2729</rating> <games>0</games> <k>10</k>
@@ -83,8 +83,8 @@ def test_a_player_on_no_list_shows_none(ledger_db: str) -> None:
     assert LABEL not in ledger(ledger_db, "player", "show", "Plain, Pat")
 
 
-def test_the_titles_a_list_gives_are_shown(ledger_db: str, shared_data: Path) -> None:
-    import_list(ledger_db, shared_data / "fide_blitz_list_may13_subset.txt", "2013-05-01", "blitz")
+def test_the_titles_a_list_gives_are_shown(ledger_db: str) -> None:
+    import_list(ledger_db, data_file("fide_blitz_list_may13_subset.txt"), "2013-05-01", "blitz")
     # may13 line 80: "13604040 Arabidze, Meri ... GEO F   WGM  WGM  ... 2391  9   20 1994  w"
     meri = show_json(ledger_db, "13604040")
     assert (meri["title"], meri["w_title"], meri["o_title"]) == ("WGM", "WGM", None)

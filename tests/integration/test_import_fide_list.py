@@ -12,6 +12,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from data_files import data_file
 from sqlalchemy import Engine, text
 
 from ledger.errors import ImportRejected
@@ -44,9 +45,8 @@ def count(engine: Engine, table: str) -> int:
     return int(rows(engine, f"SELECT count(*) FROM {table}")[0][0])
 
 
-def test_xml_list_registers_every_player_with_the_published_rating(
-        engine: Engine, shared_data: Path) -> None:
-    path = str(shared_data / "fide_players_list_sample.xml")
+def test_xml_list_registers_every_player_with_the_published_rating(engine: Engine) -> None:
+    path = str(data_file("fide_players_list_sample.xml"))
     report = import_fide_list(engine, path, list_date="2013-05-01")
     assert (report.players_in_file, report.players_registered, report.players_matched) == (11, 11, 0)
     assert (report.ratings_recorded, report.published, report.problems) == (11, 11, [])
@@ -66,8 +66,8 @@ def test_xml_list_registers_every_player_with_the_published_rating(
         ("Ui Laighleis, Gearoidin", "WCM", "WCM", "F", "w")]
 
 
-def test_dry_run_writes_nothing_and_reimport_adds_nothing(engine: Engine, shared_data: Path) -> None:
-    path = str(shared_data / "fide_players_list_sample.xml")
+def test_dry_run_writes_nothing_and_reimport_adds_nothing(engine: Engine) -> None:
+    path = str(data_file("fide_players_list_sample.xml"))
     dry = import_fide_list(engine, path, list_date="2013-05-01", dry_run=True)
     assert (dry.players_registered, dry.ratings_recorded) == (11, 11)
     assert [count(engine, t) for t in ("players", "player_entries", "list_ratings")] == [0, 0, 0]
@@ -78,8 +78,8 @@ def test_dry_run_writes_nothing_and_reimport_adds_nothing(engine: Engine, shared
     assert [count(engine, t) for t in ("players", "player_entries", "list_ratings")] == [11, 11, 11]
 
 
-def test_rapid_pool_goes_to_the_list_table_only(engine: Engine, shared_data: Path) -> None:
-    path = str(shared_data / "fide_players_list_sample.xml")
+def test_rapid_pool_goes_to_the_list_table_only(engine: Engine) -> None:
+    path = str(data_file("fide_players_list_sample.xml"))
     report = import_fide_list(engine, path, list_date="2013-05-01", pool="rapid")
     # only Mamedyarov (<rapid_rating>2760</rapid_rating>) and Carlsen (2845) have rapid ratings
     assert (report.ratings_recorded, report.unrated, report.published) == (2, 9, 0)
@@ -90,9 +90,9 @@ def test_rapid_pool_goes_to_the_list_table_only(engine: Engine, shared_data: Pat
     assert any("comparison only" in note for note in report.notes)
 
 
-def test_blitz_lists_apr13_then_may13(engine: Engine, shared_data: Path) -> None:
-    apr = str(shared_data / "fide_blitz_list_apr13_subset.txt")
-    may = str(shared_data / "fide_blitz_list_may13_subset.txt")
+def test_blitz_lists_apr13_then_may13(engine: Engine) -> None:
+    apr = str(data_file("fide_blitz_list_apr13_subset.txt"))
+    may = str(data_file("fide_blitz_list_may13_subset.txt"))
     first = import_fide_list(engine, apr, list_date="2013-04-01", pool="blitz")
     second = import_fide_list(engine, may, list_date="2013-05-01", pool="blitz")
     assert (first.players_registered, second.players_matched, second.players_registered) == (
@@ -112,20 +112,19 @@ def test_blitz_lists_apr13_then_may13(engine: Engine, shared_data: Path) -> None
     assert changes["El Adnani, Mokliss"] == {"name": ("Adnani, Moklis", "El Adnani, Mokliss")}
 
 
-def test_an_older_list_keeps_the_identity_of_a_newer_one(engine: Engine, shared_data: Path) -> None:
-    import_fide_list(engine, str(shared_data / "fide_blitz_list_may13_subset.txt"),
+def test_an_older_list_keeps_the_identity_of_a_newer_one(engine: Engine) -> None:
+    import_fide_list(engine, str(data_file("fide_blitz_list_may13_subset.txt")),
                      list_date="2013-05-01", pool="blitz")
-    older = import_fide_list(engine, str(shared_data / "fide_blitz_list_apr13_subset.txt"),
+    older = import_fide_list(engine, str(data_file("fide_blitz_list_apr13_subset.txt")),
                              list_date="2013-04-01", pool="blitz")
     assert older.updated == [] and older.ratings_recorded == 1506
     assert show_player(engine, "9000410").name == "El Adnani, Mokliss"
 
 
-def test_known_player_is_matched_by_name_and_birth_year_and_updated(
-        engine: Engine, shared_data: Path) -> None:
+def test_known_player_is_matched_by_name_and_birth_year_and_updated(engine: Engine) -> None:
     add_player(engine, NewPlayer(name="carlsen, magnus", birth_year=1990, rating=2800,
                                  prior_games=500))
-    report = import_fide_list(engine, str(shared_data / "fide_players_list_sample.xml"),
+    report = import_fide_list(engine, str(data_file("fide_players_list_sample.xml")),
                               list_date="2013-05-01")
     assert (report.players_matched, report.players_registered) == (1, 10)
     [change] = report.updated
@@ -137,12 +136,11 @@ def test_known_player_is_matched_by_name_and_birth_year_and_updated(
                         "WHERE player_id = 1 ORDER BY id") == [(None, 2800, 500), ("2013-05", 2843, 500)]
 
 
-def test_ambiguous_player_is_an_error_listing_the_candidates(
-        engine: Engine, shared_data: Path) -> None:
+def test_ambiguous_player_is_an_error_listing_the_candidates(engine: Engine) -> None:
     add_player(engine, NewPlayer(name="Quinn, Mark"))
     add_player(engine, NewPlayer(name="Quinn, Mark"))
     with pytest.raises(ImportRejected) as caught:
-        import_fide_list(engine, str(shared_data / "fide_players_list_sample.xml"),
+        import_fide_list(engine, str(data_file("fide_players_list_sample.xml")),
                          list_date="2013-05-01")
     [problem] = caught.value.problems
     # <player> of "Quinn, Mark" (FIDE 2500450) starts on line 122 of the sample
@@ -227,8 +225,8 @@ def test_same_list_with_other_values_is_an_error(engine: Engine, tmp_path: Path)
     assert [count(engine, t) for t in ("players", "list_ratings")] == [1, 1]
 
 
-def test_list_date_and_header_month_disagree(engine: Engine, shared_data: Path) -> None:
-    report = import_fide_list(engine, str(shared_data / "fide_blitz_list_may13_subset.txt"),
+def test_list_date_and_header_month_disagree(engine: Engine) -> None:
+    report = import_fide_list(engine, str(data_file("fide_blitz_list_may13_subset.txt")),
                               list_date="2013-06-01", pool="blitz", dry_run=True)
     [warning] = report.problems
     assert (warning.line, warning.severity) == (1, "warning") and "may13" in warning.message

@@ -1,6 +1,6 @@
 """The 84th Tata Steel Masters (Wijk aan Zee, January 2022) through the services, on real SQLite.
 
-Data: shared/data/tata_steel_masters_2022.pgn (hlotze/pgn2tex, see shared/data/README.md): a
+Data: examples/data/tata_steel_masters_2022.pgn (hlotze/pgn2tex, see examples/data/README.md): a
 14-player round robin, 91 games, all players 2612 or higher, no pairing more than 400 apart.
 
 Facts checked by hand in the file (grep -n):
@@ -21,9 +21,9 @@ K 10 (B.02 §8.3.3), n <= 13 so the 700 cap (10 x 13 = 130) never applies.
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from data_files import data_file
 from sqlalchemy import Engine, func, select, text
 
 from ledger.db.models import Game, Player
@@ -33,19 +33,13 @@ from ledger.services.lists import history, rating_list
 from ledger.services.periods import close_period
 from ledger.services.players import show_player
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-TATA_NAME = "tata_steel_masters_2022.pgn"
-
 TABLES = ("players", "player_entries", "events", "games", "periods", "period_results",
           "period_games")
 
 
 @pytest.fixture
 def tata() -> str:
-    path = DATA / TATA_NAME
-    if not path.is_file():
-        pytest.fail(f"shared data file missing: {path}", pytrace=False)
-    return str(path)
+    return str(data_file("tata_steel_masters_2022.pgn"))
 
 
 def counts(engine: Engine) -> dict[str, int]:

@@ -1,22 +1,21 @@
 """The FIDE rating list reader: TXT lists of every era (columns from the header), the XML list,
 encodings, malformed lines with line and column, and random bytes that never crash it.
 
-Expected values are read by hand from the files in ../shared/data (the line quoted in a comment)
-or from the small combined lists written by hand below.
+Expected values are read by hand from the files in tests/data and examples/data (the line quoted
+in a comment) or from the small combined lists written by hand below.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from data_files import data_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.formats.fide_list import ListPlayer, read_fide_list, read_fide_list_file
 
 # Today's combined list (players_list_foa.txt, 162 characters a line), written by hand: column
-# starts as the header gives them (shared/data/README.md): ID 0, Name 15, Fed 76, Sex 80, Tit 84,
+# starts as the header gives them (tests/data/README.md): ID 0, Name 15, Fed 76, Sex 80, Tit 84,
 # WTit 89, OTit 94, FOA 109, SRtng 113, SGm 119, SK 123, RRtng 126, RGm 132, Rk 136, BRtng 139,
 # BGm 145, BK 149, B-day 152, Flag 158. The third player has only a rapid rating and a FOA title.
 COMBINED_FOA = """\
@@ -42,8 +41,8 @@ ABBES_MAY13 = ("5500222        Abbes, Ali                                       
                "CM        FI             2075  8   20 1973      ")
 
 
-def _list(shared_data: Path, month: str) -> list[ListPlayer]:
-    readout = read_fide_list_file(str(shared_data / f"fide_blitz_list_{month}_subset.txt"), "blitz")
+def _list(month: str) -> list[ListPlayer]:
+    readout = read_fide_list_file(str(data_file(f"fide_blitz_list_{month}_subset.txt")), "blitz")
     assert readout.problems == []
     assert readout.layout == "TXT single list"
     return readout.players
@@ -53,8 +52,8 @@ def _by_id(players: list[ListPlayer]) -> dict[int, ListPlayer]:
     return {p.fide_id: p for p in players}
 
 
-def test_blitz_lists_2013_have_1506_players_with_ratings_as_printed(shared_data: Path) -> None:
-    apr, may = _by_id(_list(shared_data, "apr13")), _by_id(_list(shared_data, "may13"))
+def test_blitz_lists_2013_have_1506_players_with_ratings_as_printed() -> None:
+    apr, may = _by_id(_list("apr13")), _by_id(_list("may13"))
     assert len(apr) == len(may) == 1506
     # apr13 line 2: "5500222  Abbes, Ali ... TUN M             FI             2128  0   20 1973      "
     a = apr[5500222]
@@ -76,8 +75,8 @@ def test_blitz_lists_2013_have_1506_players_with_ratings_as_printed(shared_data:
         "Arkell, Keith C", "GM", 2492, 10, 20, 1961)
 
 
-def test_single_list_header_names_the_month(shared_data: Path) -> None:
-    readout = read_fide_list_file(str(shared_data / "fide_blitz_list_may13_subset.txt"), "blitz")
+def test_single_list_header_names_the_month() -> None:
+    readout = read_fide_list_file(str(data_file("fide_blitz_list_may13_subset.txt")), "blitz")
     assert (readout.rating_column, readout.list_month, readout.lines) == ("may13", (2013, 5), 1507)
 
 
@@ -94,9 +93,9 @@ def test_older_header_spellings() -> None:
             p.flag) == (400270, "Arkell, Keith C", "GM", "ENG", 2520, 11, None, 1961, "i")
 
 
-def test_short_woman_titles_of_old_lists_are_expanded(shared_data: Path) -> None:
+def test_short_woman_titles_of_old_lists_are_expanded() -> None:
     # apr13: "2915235  Antova, Gabriela ... BUL F   WF   WF                  1688  0   20 2002  w   "
-    p = _by_id(_list(shared_data, "apr13"))[2915235]
+    p = _by_id(_list("apr13"))[2915235]
     assert (p.title, p.w_title) == ("WFM", "WFM")
 
 
@@ -124,8 +123,8 @@ def test_combined_lists_read_the_pool_columns_from_the_header(text: str, layout:
     assert (r[35093487].birth_year, r[35093487].flag) == (2009, "wi")
 
 
-def test_xml_list_sample(shared_data: Path) -> None:
-    readout = read_fide_list_file(str(shared_data / "fide_players_list_sample.xml"))
+def test_xml_list_sample() -> None:
+    readout = read_fide_list_file(str(data_file("fide_players_list_sample.xml")))
     assert readout.problems == [] and readout.layout == "XML combined list"
     players = _by_id(readout.players)
     assert len(players) == 11
@@ -141,7 +140,7 @@ def test_xml_list_sample(shared_data: Path) -> None:
     o = players[2500035]
     assert (o.name, o.title, o.rating, o.k, o.birth_year) == ("Orr, Mark J L", "IM", 2240, 15, 1955)
     # Carlsen: <rating>2843</rating> <games>10</games> <k>10</k> <blitz_rating>2856</blitz_rating>
-    blitz = _by_id(read_fide_list_file(str(shared_data / "fide_players_list_sample.xml"),
+    blitz = _by_id(read_fide_list_file(str(data_file("fide_players_list_sample.xml")),
                                        "blitz").players)
     assert (players[1503014].rating, players[1503014].games) == (2843, 10)
     assert (blitz[1503014].rating, blitz[1503014].games, blitz[1503014].k) == (2856, 0, 20)

@@ -1,7 +1,7 @@
 """FIDE's own individual rating calculations (2008-2010) reproduced with table 8.1.2.
 
 Expected values are FIDE's official expected score and unrounded rating change, as transcribed in
-shared/data/fide_official_calculations_games_ratings.csv (see shared/data/README.md). K is the one
+tests/data/fide_official_calculations_games_ratings.csv (see tests/data/README.md). K is the one
 FIDE used then (15 or 10), passed explicitly.
 """
 
@@ -9,23 +9,20 @@ from __future__ import annotations
 
 import csv
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from data_files import data_file
 
 from ledger.rules.editions import Edition
 from ledger.rules.period import PlayerGame, rate_player
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-CSV_PATH = DATA / "fide_official_calculations_games_ratings.csv"
 SCORES = {"W": Decimal(1), "D": Decimal("0.5"), "L": Decimal(0)}
 CENT = Decimal("0.01")
 
 
 def _rows() -> list[dict[str, str]]:
-    if not CSV_PATH.is_file():  # fail loudly, never skip
-        raise FileNotFoundError(f"shared test data missing: {CSV_PATH}")
-    with CSV_PATH.open(newline="", encoding="utf-8") as f:
+    path = data_file("fide_official_calculations_games_ratings.csv")  # fails loudly, never skips
+    with path.open(newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
 

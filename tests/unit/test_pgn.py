@@ -7,14 +7,14 @@ import io
 from pathlib import Path
 
 import pytest
+from data_files import data_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.domain import Result
 from ledger.formats.pgn import PgnGame, PgnReadout, read_pgn, read_pgn_file
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-TATA = DATA / "tata_steel_masters_2022.pgn"
+TATA = data_file("tata_steel_masters_2022.pgn")
 
 
 def write(tmp_path: Path, text: str, name: str = "games.pgn", newline: str = "\n") -> Path:
@@ -58,7 +58,7 @@ def game_with(tmp_path: Path, extra: str = "", **replace: str) -> PgnReadout:
 
 
 # --------------------------------------------------------------------------------------------
-# The real file: 84th Tata Steel Masters 2022 (hlotze/pgn2tex, see shared/data/README.md)
+# The real file: 84th Tata Steel Masters 2022 (hlotze/pgn2tex, see examples/data/README.md)
 #
 # Counted by hand with grep on the file:
 #   grep -c '^\[Event ' -> 91 games;  grep '^\[Result' | sort | uniq -c -> 49 "1/2-1/2",

@@ -8,9 +8,9 @@ import datetime as dt
 import io
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
+from data_files import data_file
 
 from ledger.domain import Period
 from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt
@@ -36,16 +36,16 @@ class Row:
 MAY13 = ListHeading(Period(2013, 4), dt.date(2013, 5, 1))
 
 
-def real_lines(shared_data: Path) -> list[str]:
-    return (shared_data / "fide_blitz_list_may13_subset.txt").read_text(encoding="ascii").split("\n")
+def real_lines() -> list[str]:
+    return (data_file("fide_blitz_list_may13_subset.txt")).read_text(encoding="ascii").split("\n")
 
 
 # ------------------------------------------------------------------------------------------------
 # TXT
 
 
-def test_txt_header_offsets_are_fides(shared_data: Path) -> None:
-    real = real_lines(shared_data)[0]
+def test_txt_header_offsets_are_fides() -> None:
+    real = real_lines()[0]
     ours = rating_list_txt.header(MAY13)
     # Counted by hand in fide_blitz_list_may13_subset.txt's first line (0-based columns):
     # "ID Number" 0, "Name" 15, "Fed" 76, "Sex" 80, "Tit" 84, "WTit" 89, "OTit" 94, "may13" 109,
@@ -59,8 +59,8 @@ def test_txt_header_offsets_are_fides(shared_data: Path) -> None:
     assert ours == real  # byte for byte
 
 
-def test_txt_rows_match_fides_lines(shared_data: Path) -> None:
-    lines = real_lines(shared_data)
+def test_txt_rows_match_fides_lines() -> None:
+    lines = real_lines()
     arabidze = next(line for line in lines if line.startswith("13604040 "))
     amin = next(line for line in lines if line.startswith("10601457 "))
     ours = rating_list_txt.write(MAY13, [

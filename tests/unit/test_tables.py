@@ -1,6 +1,6 @@
 """Tables 8.1.2 (D -> PD) and 8.1.1 (p -> dp) against FIDE's own values.
 
-Expected values come from shared/data's independent transcriptions of the tables (FIDE TEC's
+Expected values come from tests/data's independent transcriptions of the tables (FIDE TEC's
 TieBreakServer) and from the text of shared/RULES.md §3 and §7; none is computed with ledger code.
 """
 
@@ -8,24 +8,20 @@ from __future__ import annotations
 
 import csv
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from data_files import data_file
 
 from ledger.rules.expected import expected_score, pd_hundredths
 from ledger.rules.tables import dp_from_p_hundredths, pd_higher_hundredths
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-
 
 def _read_csv(name: str) -> list[dict[str, str]]:
-    path = DATA / name
-    if not path.is_file():  # fail loudly: these tests must never silently vanish
-        raise FileNotFoundError(f"shared test data missing: {path}")
+    path = data_file(name)  # fails loudly: these tests must never silently vanish
     with path.open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     if not rows:
-        raise AssertionError(f"shared test data is empty: {path}")
+        raise AssertionError(f"test data is empty: {path}")
     return rows
 
 

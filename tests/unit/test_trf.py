@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from data_files import data_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -245,7 +245,7 @@ def test_writer_gives_titles_in_full_as_trf16_says() -> None:
     assert lines[0][:48].rstrip() == "001    1 wWFM Player, WFM"
 
 
-def test_reader_takes_titles_in_both_forms(shared_data: Path) -> None:
+def test_reader_takes_titles_in_both_forms() -> None:
     # TRF-16 ``WFM``/``IM`` and TRF-2006 ``wf``/``m`` name the same titles
     lines = ["012 Cup",
              "001    1 wWFM Player, A",
@@ -256,7 +256,7 @@ def test_reader_takes_titles_in_both_forms(shared_data: Path) -> None:
     assert event is not None
     assert [p.title for p in event.players] == ["WFM", "IM", "WFM", "IM"]
     # FIDE's 2005 Karl-Mala sample, line 82: "001   69   wf Heymann-Lobzhanidze,Anna-Luise"
-    karl_mala, _ = read_trf((shared_data / "fide_example1_karl_mala_2005.trf").read_bytes(),
+    karl_mala, _ = read_trf((data_file("fide_example1_karl_mala_2005.trf")).read_bytes(),
                             "karl-mala.trf")
     assert karl_mala is not None
     assert next(p.title for p in karl_mala.players if p.rank == 69) == "WFM"
