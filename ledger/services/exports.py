@@ -25,7 +25,9 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, Result
 from ledger.errors import Ambiguous, InvalidInput, NotFound
-from ledger.formats.trf import TrfEvent, TrfPlayer, TrfRound, write_trf
+from ledger.formats.trf import TrfEvent
+from ledger.formats.trf_lines import TrfPlayer, TrfRound
+from ledger.formats.trf_writer import write_trf
 from ledger.services.games import event_by_id
 from ledger.services.session import transaction
 from ledger.services.state import load_histories

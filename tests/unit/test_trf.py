@@ -16,16 +16,9 @@ from hypothesis import strategies as st
 
 from ledger.domain import Result
 from ledger.formats.detect import detect_format
-from ledger.formats.trf import (
-    TrfEvent,
-    TrfPlayer,
-    TrfRound,
-    file_end_date,
-    parse_date,
-    read_trf,
-    split_lines,
-    write_trf,
-)
+from ledger.formats.trf import TrfEvent, file_end_date, read_trf
+from ledger.formats.trf_lines import TrfPlayer, TrfRound, parse_date, split_lines
+from ledger.formats.trf_writer import write_trf
 
 LINE_A = ("001    1 m    Player, A                         1800 XXX    90000001 1990/01/01  1.0    1"
           "     2 w 1")
