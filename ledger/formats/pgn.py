@@ -6,10 +6,10 @@ dates ``YYYY.MM.DD`` with ``?`` for unknown parts §8.1.1.3, result tokens ``1-0
 B.02 §5.1 (a game counts only when both players have made at least one move; forfeits are never
 rated).
 
-The moves are parsed with python-chess (``chess.pgn.read_game``) so that the half-moves of the
-main line can be counted; the tag pairs are read from the same lines python-chess takes as the
-game's header, so that each tag keeps its line number, several tags on one line are split, and the
-escapes ``\\"`` and ``\\\\`` are undone.
+The games are read by python-chess, each tag pair and error keeping its line
+(``ledger.formats.pgn_lines``), and the Result tag is checked against the moves
+(``ledger.formats.pgn_results``); this module turns each game's tags into a :class:`PgnGame`,
+and the games into the common records of ``ledger.formats.records`` (:func:`to_records`).
 
 Nothing here raises on bad data and nothing touches a database: every fault in the file becomes a
 :class:`~ledger.errors.Problem` (file, 1-based line, field = the tag name, message, severity). A
@@ -38,72 +38,26 @@ business, not this reader's.
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
-import io
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TextIO
 
-import chess
-import chess.pgn
-
 from ledger.domain import Result
 from ledger.errors import Problem
+from ledger.formats.pgn_lines import ERROR, WARNING, Builder, Collector, read_games, scan_header
+from ledger.formats.pgn_results import CUT_SHORT, check_result
 from ledger.formats.records import FileGame, FilePlayer, Readout, line_at
 
 __all__ = ["PgnGame", "PgnReadout", "read_pgn", "read_pgn_file", "to_records"]
 
-ERROR = "error"
-WARNING = "warning"
-
-# One tag pair, PGN §8.1: [Name "value"], with \" and \\ escaped inside the value.
-_TAG = re.compile(r'\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-# python-chess's own reading of a tag line (chess.pgn.TAG_REGEX): one tag, the value runs to the
-# last '"]'. Used as a fallback so a value with bare quotes inside reads as python-chess reads it.
-_CHESS_TAG_LINE = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"([^\r]*)\"\]\s*$")
-# A line among the moves that looks like a tag pair: python-chess silently skips it.
-_TAG_START = re.compile(r'\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"')
-_ESCAPE = re.compile(r'\\(["\\])')
 _DATE = re.compile(r"([0-9?]{4})\.([0-9?]{2})\.([0-9?]{2})")
 _RATING = re.compile(r"[0-9]{1,4}")
 _FIDE_ID = re.compile(r"[0-9]{1,10}")
-
-# The end of a complete PGN file: the last game's termination marker (PGN §8.2.6), then blanks.
-_ENDS_WITH_TERMINATION = re.compile(r"(?:1-0|0-1|1/2-1/2|½-½|\*)\s*$")
 _NO_VALUE = frozenset({"", "?", "-"})
-_PGN_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2"})
-# The tags this reader uses; the same tag twice with different values is an error for these only.
-_READ_TAGS = frozenset(
-    {
-        "Event",
-        "EventDate",
-        "Site",
-        "Date",
-        "Round",
-        "White",
-        "Black",
-        "Result",
-        "WhiteElo",
-        "BlackElo",
-        "WhiteFideId",
-        "BlackFideId",
-        "WhiteTitle",
-        "BlackTitle",
-    }
-)
 
-NO_MOVES_FORFEIT = "no moves: recorded as a forfeit, not rated"
-NO_MOVES_DRAW = "no moves: a draw without play, not rated (FIDE B.02 §5.1)"
-ONE_SIDE_MOVED = "fewer than one move each: not rated (FIDE B.02 §5.1)"
-UNFINISHED = "unfinished game (*): not a result"
-DOUBLE_FORFEIT = "0-0 is a double forfeit or unplayed game; record it with `ledger game add ... -/-`"
-NO_TERMINATION = ("the moves end without a game termination marker (1-0, 0-1, 1/2-1/2 or *), "
-                  "as every PGN game must: is the file cut short?")
-CUT_SHORT = ("the file ends inside this game, with no game termination marker (1-0, 0-1, "
-             "1/2-1/2 or *) after its moves, as every PGN game must have: is the file cut short?")
 NOT_A_RATING = "not a rating: ignored"
 NOT_A_FIDE_ID = "not a FIDE id: ignored"
 
@@ -230,96 +184,18 @@ def _bad_byte_line(path: str | os.PathLike[str]) -> int | None:
     return None
 
 
-# --------------------------------------------------------------------------------------------
-# Reading games with python-chess, keeping track of lines
-
-
-class _Lines:
-    """Line numbers of ``\\n``-terminated text, by character offset (bisect on line starts)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        self.bounds = [*self.starts, len(text)]  # line n spans bounds[n - 1]:bounds[n]
-
-    def line_before(self, offset: int) -> int:
-        """1-based line of the character just before ``offset`` (the last line read), or 1."""
-        return max(1, bisect.bisect_right(self.starts, offset - 1))
-
-    def between(self, start: int, end: int) -> list[tuple[int, str]]:
-        """The (line number, text) pairs of the lines read from offset ``start`` to ``end``."""
-        if end <= start:
-            return []
-        first = bisect.bisect_right(self.starts, start)
-        last = bisect.bisect_right(self.starts, end - 1)
-        bounds = self.bounds
-        return [(no, self.text[bounds[no - 1] : bounds[no]]) for no in range(first, last + 1)]
-
-
-class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
-    """python-chess's game builder, also noting lines of errors and results, and the movers.
-
-    ``handle_error`` does not log (python-chess's default logs each error with the game's repr);
-    it keeps the error in ``game.errors`` as the default does, with the line being read.
-    """
-
-    def __init__(self, stream: io.StringIO, lines: _Lines) -> None:
-        super().__init__()
-        self.stream = stream
-        self.lines = lines
-        self.errors_at: list[tuple[int, Exception]] = []
-        self.terminations: list[tuple[int, str]] = []
-        self.mainline_movers: list[chess.Color] = []  # side of each non-null main-line move
-
-    def _line(self) -> int:
-        return self.lines.line_before(self.stream.tell())
-
-    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
-        if len(self.variation_stack) == 1 and move:
-            self.mainline_movers.append(board.turn)
-        super().visit_move(board, move)
-
-    def visit_result(self, result: str) -> None:
-        self.terminations.append((self._line(), result))
-        super().visit_result(result)
-
-    def handle_error(self, error: Exception) -> None:
-        self.errors_at.append((self._line(), error))
-        self.game.errors.append(error)
-
-
-def _once(builder: _Builder) -> Callable[[], _Builder]:
-    """A visitor factory for ``chess.pgn.read_game`` that hands out this one builder."""
-    return lambda: builder
-
-
 def _read_text(text: str, filename: str) -> PgnReadout:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    stream = io.StringIO(text)
-    lines = _Lines(text)
+    """Every game of ``text`` as a :class:`PgnGame`, or its problems; a game cut short by the
+    end of the file is an error."""
     games: list[PgnGame] = []
     problems: list[Problem] = []
-    while True:
-        builder = _Builder(stream, lines)
-        start = stream.tell()
-        try:
-            game = chess.pgn.read_game(stream, Visitor=_once(builder))
-        except Exception as exc:  # python-chess collects errors; this is a last safety net
-            first = lines.between(start, stream.tell())
-            line = first[0][0] if first else None
-            problems.append(Problem(filename, line, "game", f"could not be read: {exc!r}"))
-            if stream.tell() == start:
-                break
+    for read in read_games(text, filename):
+        if isinstance(read, Problem):
+            problems.append(read)
             continue
-        if game is None:
-            break
-        game_lines = lines.between(start, stream.tell())
-        record, game_problems = _convert(builder, game_lines, filename)
-        at_end = stream.tell() >= len(text)
-        if record is not None and at_end and not _ENDS_WITH_TERMINATION.search(text):
-            line = game_lines[-1][0] if game_lines else None
+        record, game_problems = _convert(read.builder, read.lines, filename)
+        if record is not None and read.cut_short:
+            line = read.lines[-1][0] if read.lines else None
             game_problems.append(Problem(filename, line, "moves", CUT_SHORT))
             record = None
         problems.extend(sorted(game_problems, key=lambda p: p.line or 0))
@@ -329,134 +205,14 @@ def _read_text(text: str, filename: str) -> PgnReadout:
 
 
 # --------------------------------------------------------------------------------------------
-# The header block of one game, as python-chess delimits it
-
-
-@dataclass(frozen=True)
-class _Tag:
-    value: str
-    line: int
-
-
-@dataclass
-class _Scan:
-    game_line: int
-    tags: dict[str, _Tag]
-    problems: list[Problem]
-
-
-def _scan(lines: list[tuple[int, str]], filename: str) -> _Scan:
-    """Find the game's first line, its tags (with lines) and tag lines lost among the moves.
-
-    Mirrors ``chess.pgn.read_game``: skip blank and ``%``/``;`` comment lines, then the header is
-    the run of lines starting with ``[`` (at most one blank line in a row inside it); the first
-    other line starts the moves.
-    """
-    problems: list[Problem] = []
-    tags: dict[str, _Tag] = {}
-    texts = [(no, text) for no, text in lines]
-    if texts:
-        texts[0] = (texts[0][0], texts[0][1].lstrip("\ufeff"))
-    i = 0
-    while i < len(texts) and _is_skipped(texts[i][1]):
-        i += 1
-    game_line = texts[i][0] if i < len(texts) else (texts[-1][0] if texts else 1)
-    empty_lines = 0
-    while i < len(texts):
-        no, text = texts[i]
-        if text.startswith(("%", ";")):
-            i += 1
-            continue
-        if empty_lines < 1 and text.isspace():
-            empty_lines += 1
-            i += 1
-            continue
-        if not text.startswith("["):
-            break
-        empty_lines = 0
-        pairs = _tag_pairs(text)
-        if pairs is None:
-            message = 'not a tag pair [Name "value"]: line ignored'
-            problems.append(Problem(filename, no, "tags", message, WARNING))
-        for name, value in pairs or []:
-            old = tags.get(name)
-            if old is not None and old.value != value and name in _READ_TAGS:
-                message = f"given twice with different values ({old.value!r} on line {old.line})"
-                problems.append(Problem(filename, no, name, message))
-            tags[name] = _Tag(value, no)
-        i += 1
-    for no, text in texts[i:]:
-        if _TAG_START.match(text.lstrip()):
-            message = (
-                "a tag pair among the moves (python-chess skips it, so the game it starts is "
-                "lost): put a blank line after each game's moves"
-            )
-            problems.append(Problem(filename, no, "tags", message))
-            break
-    return _Scan(game_line, tags, problems)
-
-
-def _is_skipped(text: str) -> bool:
-    return text.isspace() or text.startswith(("%", ";"))
-
-
-def _tag_pairs(text: str) -> list[tuple[str, str]] | None:
-    """The tag pairs on one header line, or None if the line is not made of tag pairs."""
-    line = text.rstrip("\n")
-    pairs: list[tuple[str, str]] = []
-    position = 0
-    for match in _TAG.finditer(line):
-        if line[position : match.start()].strip():
-            break
-        pairs.append((match.group(1), _ESCAPE.sub(r"\1", match.group(2))))
-        position = match.end()
-    else:
-        if pairs and not line[position:].strip():
-            return pairs
-    single = _CHESS_TAG_LINE.match(line)
-    if single:
-        return [(single.group(1), _ESCAPE.sub(r"\1", single.group(2)))]
-    return None
-
-
-# --------------------------------------------------------------------------------------------
 # From tags and moves to a PgnGame
 
 
-class _Collector:
-    """Problems of one game, placed on the line of the tag they concern."""
-
-    def __init__(self, filename: str, scan: _Scan) -> None:
-        self.filename = filename
-        self.scan = scan
-        self.problems: list[Problem] = list(scan.problems)
-
-    def line_of(self, name: str) -> int:
-        tag = self.scan.tags.get(name)
-        return tag.line if tag is not None else self.scan.game_line
-
-    def error(self, name: str, message: str, line: int | None = None) -> None:
-        where = line if line is not None else self.line_of(name)
-        self.problems.append(Problem(self.filename, where, name, message, ERROR))
-
-    def warning(self, name: str, message: str, line: int | None = None) -> None:
-        where = line if line is not None else self.line_of(name)
-        self.problems.append(Problem(self.filename, where, name, message, WARNING))
-
-    def value(self, name: str) -> str | None:
-        tag = self.scan.tags.get(name)
-        return tag.value.strip() if tag is not None else None
-
-    @property
-    def has_error(self) -> bool:
-        return any(p.severity == ERROR for p in self.problems)
-
-
 def _convert(
-    builder: _Builder, lines: list[tuple[int, str]], filename: str
+    builder: Builder, lines: list[tuple[int, str]], filename: str
 ) -> tuple[PgnGame | None, list[Problem]]:
-    scan = _scan(lines, filename)
-    out = _Collector(filename, scan)
+    scan = scan_header(lines, filename)
+    out = Collector(filename, scan)
     if not scan.tags:
         message = (
             "no tag pairs: not a PGN game (text that is not PGN, or moves separated from "
@@ -473,7 +229,7 @@ def _convert(
         out.error("Black", f"White and Black are the same player ({white!r})")
     date = _date(out, "Date", required=True)
     event_date = _date(out, "EventDate", required=False)
-    result, played = _result(out, builder)
+    result, played = check_result(out, builder)
     white_elo = _number(out, "WhiteElo", _RATING, NOT_A_RATING)
     black_elo = _number(out, "BlackElo", _RATING, NOT_A_RATING)
     white_fide_id = _number(out, "WhiteFideId", _FIDE_ID, NOT_A_FIDE_ID)
@@ -502,12 +258,12 @@ def _convert(
     return record, out.problems
 
 
-def _text(out: _Collector, name: str, empty: frozenset[str]) -> str | None:
+def _text(out: Collector, name: str, empty: frozenset[str]) -> str | None:
     value = out.value(name)
     return None if value is None or value in empty else value
 
 
-def _name(out: _Collector, name: str) -> str | None:
+def _name(out: Collector, name: str) -> str | None:
     value = out.value(name)
     if value is None:
         out.error(name, f"missing {name} tag: the player's name is needed")
@@ -518,7 +274,7 @@ def _name(out: _Collector, name: str) -> str | None:
     return value
 
 
-def _number(out: _Collector, name: str, pattern: re.Pattern[str], message: str) -> int | None:
+def _number(out: Collector, name: str, pattern: re.Pattern[str], message: str) -> int | None:
     value = out.value(name)
     if value is None or value in _NO_VALUE:
         return None
@@ -528,7 +284,7 @@ def _number(out: _Collector, name: str, pattern: re.Pattern[str], message: str) 
     return None
 
 
-def _date(out: _Collector, name: str, *, required: bool) -> dt.date | None:
+def _date(out: Collector, name: str, *, required: bool) -> dt.date | None:
     """A complete ``YYYY.MM.DD`` date; a problem (error if required, else warning) otherwise."""
     value = out.value(name)
     report = out.error if required else out.warning
@@ -551,49 +307,6 @@ def _date(out: _Collector, name: str, *, required: bool) -> dt.date | None:
     except ValueError:
         report(name, f"{value!r} is not a calendar date")
         return None
-
-
-def _result(out: _Collector, builder: _Builder) -> tuple[Result | None, bool]:
-    """The Result tag, checked against the moves (PGN §8.2.6; FIDE B.02 §5.1)."""
-    raw = out.value("Result")
-    if raw is None:
-        out.error("Result", "missing Result tag; use 1-0, 0-1 or 1/2-1/2")
-        return None, False
-    token = raw.replace("½", "1/2")
-    if token == "*":
-        out.error("Result", UNFINISHED)
-        return None, False
-    if token == "0-0":
-        out.error("Result", DOUBLE_FORFEIT)
-        return None, False
-    if token not in _PGN_RESULTS:
-        message = f"Result tag {raw!r} is not a PGN result; use 1-0, 0-1 or 1/2-1/2 (or ½-½)"
-        out.error("Result", message)
-        return None, False
-    for line, ending in builder.terminations:
-        if ending != token:
-            message = f"the moves end with {ending} but the Result tag says {raw}"
-            out.error("Result", message, line)
-
-    movers = builder.mainline_movers
-    both_moved = chess.WHITE in movers and chess.BLACK in movers
-    if both_moved:
-        return Result(token), True
-    if builder.errors_at:
-        message = "the moves could not all be read, so whether both players moved is unknown"
-        out.error("moves", message, builder.errors_at[0][0])
-        return None, False
-    if movers:
-        out.warning("Result", ONE_SIDE_MOVED)
-        return Result(token), False
-    if token == "1-0":
-        out.warning("Result", NO_MOVES_FORFEIT)
-        return Result.WHITE_FORFEIT_WIN, False
-    if token == "0-1":
-        out.warning("Result", NO_MOVES_FORFEIT)
-        return Result.BLACK_FORFEIT_WIN, False
-    out.warning("Result", NO_MOVES_DRAW)
-    return Result.DRAW, False
 
 
 def to_records(readout: PgnReadout) -> Readout:

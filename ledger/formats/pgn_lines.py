@@ -1,0 +1,301 @@
+"""PGN read with python-chess, keeping each line: games, tag pairs and problems by line (pure).
+
+Sources: the PGN standard (Steven J. Edwards, 1994: tag pairs §8.1, the export format §8.2, game
+termination markers §8.2.6). The moves are parsed with python-chess (``chess.pgn.read_game``) so
+that the half-moves of the main line can be counted; the tag pairs are read from the same lines
+python-chess takes as the game's header, so that each tag keeps its line number, several tags on
+one line are split, and the escapes ``\\"`` and ``\\\\`` are undone. Line endings ``\\n``,
+``\\r\\n`` and ``\\r`` are all read, and a leading byte-order mark is dropped.
+
+Nothing here raises on bad data: a game python-chess cannot read, a line that is not a tag pair,
+a tag given twice, a tag pair lost among the moves, each is a :class:`~ledger.errors.Problem`
+(file, 1-based line, field, message, severity). A game's tags and moves become a record in
+``ledger.formats.pgn``; its Result tag is checked against its moves in ``ledger.formats.pgn_results``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import chess
+import chess.pgn
+
+from ledger.errors import Problem
+
+__all__ = ["ERROR", "WARNING", "Builder", "Collector", "ReadGame", "Scan", "Tag", "read_games",
+           "scan_header"]
+
+ERROR = "error"
+WARNING = "warning"
+
+# One tag pair, PGN §8.1: [Name "value"], with \" and \\ escaped inside the value.
+_TAG = re.compile(r'\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# python-chess's own reading of a tag line (chess.pgn.TAG_REGEX): one tag, the value runs to the
+# last '"]'. Used as a fallback so a value with bare quotes inside reads as python-chess reads it.
+_CHESS_TAG_LINE = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"([^\r]*)\"\]\s*$")
+# A line among the moves that looks like a tag pair: python-chess silently skips it.
+_TAG_START = re.compile(r'\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"')
+_ESCAPE = re.compile(r'\\(["\\])')
+
+# The end of a complete PGN file: the last game's termination marker (PGN §8.2.6), then blanks.
+_ENDS_WITH_TERMINATION = re.compile(r"(?:1-0|0-1|1/2-1/2|½-½|\*)\s*$")
+# The tags this reader uses; the same tag twice with different values is an error for these only.
+_READ_TAGS = frozenset(
+    {
+        "Event",
+        "EventDate",
+        "Site",
+        "Date",
+        "Round",
+        "White",
+        "Black",
+        "Result",
+        "WhiteElo",
+        "BlackElo",
+        "WhiteFideId",
+        "BlackFideId",
+        "WhiteTitle",
+        "BlackTitle",
+    }
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading games with python-chess, keeping track of lines
+
+
+class _Lines:
+    """Line numbers of ``\\n``-terminated text, by character offset (bisect on line starts)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.bounds = [*self.starts, len(text)]  # line n spans bounds[n - 1]:bounds[n]
+
+    def line_before(self, offset: int) -> int:
+        """1-based line of the character just before ``offset`` (the last line read), or 1."""
+        return max(1, bisect.bisect_right(self.starts, offset - 1))
+
+    def between(self, start: int, end: int) -> list[tuple[int, str]]:
+        """The (line number, text) pairs of the lines read from offset ``start`` to ``end``."""
+        if end <= start:
+            return []
+        first = bisect.bisect_right(self.starts, start)
+        last = bisect.bisect_right(self.starts, end - 1)
+        bounds = self.bounds
+        return [(no, self.text[bounds[no - 1] : bounds[no]]) for no in range(first, last + 1)]
+
+
+class Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
+    """python-chess's game builder, also noting lines of errors and results, and the movers.
+
+    ``handle_error`` does not log (python-chess's default logs each error with the game's repr);
+    it keeps the error in ``game.errors`` as the default does, with the line being read.
+    """
+
+    def __init__(self, stream: io.StringIO, lines: _Lines) -> None:
+        super().__init__()
+        self.stream = stream
+        self.lines = lines
+        self.errors_at: list[tuple[int, Exception]] = []
+        self.terminations: list[tuple[int, str]] = []
+        self.mainline_movers: list[chess.Color] = []  # side of each non-null main-line move
+
+    def _line(self) -> int:
+        return self.lines.line_before(self.stream.tell())
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        if len(self.variation_stack) == 1 and move:
+            self.mainline_movers.append(board.turn)
+        super().visit_move(board, move)
+
+    def visit_result(self, result: str) -> None:
+        self.terminations.append((self._line(), result))
+        super().visit_result(result)
+
+    def handle_error(self, error: Exception) -> None:
+        self.errors_at.append((self._line(), error))
+        self.game.errors.append(error)
+
+
+def _once(builder: Builder) -> Callable[[], Builder]:
+    """A visitor factory for ``chess.pgn.read_game`` that hands out this one builder."""
+    return lambda: builder
+
+
+@dataclass(frozen=True)
+class ReadGame:
+    """One game as python-chess read it: ``builder`` (its errors, game termination markers and
+    movers, each with its line), ``lines`` (the (1-based line, text) pairs it was read from) and
+    ``cut_short`` (the file ends inside this game, with no termination marker after its moves)."""
+
+    builder: Builder
+    lines: list[tuple[int, str]]
+    cut_short: bool
+
+
+def read_games(text: str, filename: str) -> Iterator[ReadGame | Problem]:
+    """Each game of ``text`` in file order, read by ``chess.pgn.read_game``; a game python-chess
+    fails on gives a :class:`~ledger.errors.Problem` (field ``game``, the game's first line) in its
+    place. ``\\r\\n`` and ``\\r`` are read as ``\\n`` and a leading byte-order mark is dropped."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    stream = io.StringIO(text)
+    lines = _Lines(text)
+    while True:
+        builder = Builder(stream, lines)
+        start = stream.tell()
+        try:
+            game = chess.pgn.read_game(stream, Visitor=_once(builder))
+        except Exception as exc:  # python-chess collects errors; this is a last safety net
+            first = lines.between(start, stream.tell())
+            line = first[0][0] if first else None
+            yield Problem(filename, line, "game", f"could not be read: {exc!r}")
+            if stream.tell() == start:
+                break
+            continue
+        if game is None:
+            break
+        at_end = stream.tell() >= len(text)
+        yield ReadGame(builder, lines.between(start, stream.tell()),
+                       at_end and not _ENDS_WITH_TERMINATION.search(text))
+
+
+# --------------------------------------------------------------------------------------------
+# The header block of one game, as python-chess delimits it
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A tag's value as written (escapes undone) and its 1-based line."""
+
+    value: str
+    line: int
+
+
+@dataclass
+class Scan:
+    """One game's header block: ``game_line`` (the game's first line), ``tags`` by name (the
+    last one of a name given twice) and the ``problems`` of its tag lines."""
+
+    game_line: int
+    tags: dict[str, Tag]
+    problems: list[Problem]
+
+
+def scan_header(lines: list[tuple[int, str]], filename: str) -> Scan:
+    """Find the game's first line, its tags (with lines) and tag lines lost among the moves.
+
+    Mirrors ``chess.pgn.read_game``: skip blank and ``%``/``;`` comment lines, then the header is
+    the run of lines starting with ``[`` (at most one blank line in a row inside it); the first
+    other line starts the moves.
+    """
+    problems: list[Problem] = []
+    tags: dict[str, Tag] = {}
+    texts = [(no, text) for no, text in lines]
+    if texts:
+        texts[0] = (texts[0][0], texts[0][1].lstrip("\ufeff"))
+    i = 0
+    while i < len(texts) and _is_skipped(texts[i][1]):
+        i += 1
+    game_line = texts[i][0] if i < len(texts) else (texts[-1][0] if texts else 1)
+    empty_lines = 0
+    while i < len(texts):
+        no, text = texts[i]
+        if text.startswith(("%", ";")):
+            i += 1
+            continue
+        if empty_lines < 1 and text.isspace():
+            empty_lines += 1
+            i += 1
+            continue
+        if not text.startswith("["):
+            break
+        empty_lines = 0
+        pairs = _tag_pairs(text)
+        if pairs is None:
+            message = 'not a tag pair [Name "value"]: line ignored'
+            problems.append(Problem(filename, no, "tags", message, WARNING))
+        for name, value in pairs or []:
+            old = tags.get(name)
+            if old is not None and old.value != value and name in _READ_TAGS:
+                message = f"given twice with different values ({old.value!r} on line {old.line})"
+                problems.append(Problem(filename, no, name, message))
+            tags[name] = Tag(value, no)
+        i += 1
+    for no, text in texts[i:]:
+        if _TAG_START.match(text.lstrip()):
+            message = (
+                "a tag pair among the moves (python-chess skips it, so the game it starts is "
+                "lost): put a blank line after each game's moves"
+            )
+            problems.append(Problem(filename, no, "tags", message))
+            break
+    return Scan(game_line, tags, problems)
+
+
+def _is_skipped(text: str) -> bool:
+    return text.isspace() or text.startswith(("%", ";"))
+
+
+def _tag_pairs(text: str) -> list[tuple[str, str]] | None:
+    """The tag pairs on one header line, or None if the line is not made of tag pairs."""
+    line = text.rstrip("\n")
+    pairs: list[tuple[str, str]] = []
+    position = 0
+    for match in _TAG.finditer(line):
+        if line[position : match.start()].strip():
+            break
+        pairs.append((match.group(1), _ESCAPE.sub(r"\1", match.group(2))))
+        position = match.end()
+    else:
+        if pairs and not line[position:].strip():
+            return pairs
+    single = _CHESS_TAG_LINE.match(line)
+    if single:
+        return [(single.group(1), _ESCAPE.sub(r"\1", single.group(2)))]
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The problems of one game, on the lines of its tags
+
+
+class Collector:
+    """Problems of one game (``problems``, starting with those of its header ``scan``), placed on
+    the line of the tag they concern."""
+
+    def __init__(self, filename: str, scan: Scan) -> None:
+        self.filename = filename
+        self.scan = scan
+        self.problems: list[Problem] = list(scan.problems)
+
+    def line_of(self, name: str) -> int:
+        """The line of tag ``name``, or the game's first line when it has no such tag."""
+        tag = self.scan.tags.get(name)
+        return tag.line if tag is not None else self.scan.game_line
+
+    def error(self, name: str, message: str, line: int | None = None) -> None:
+        """An error on field ``name``, on ``line`` (default: the line of tag ``name``)."""
+        where = line if line is not None else self.line_of(name)
+        self.problems.append(Problem(self.filename, where, name, message, ERROR))
+
+    def warning(self, name: str, message: str, line: int | None = None) -> None:
+        """A warning on field ``name``, on ``line`` (default: the line of tag ``name``)."""
+        where = line if line is not None else self.line_of(name)
+        self.problems.append(Problem(self.filename, where, name, message, WARNING))
+
+    def value(self, name: str) -> str | None:
+        """The value of tag ``name``, stripped; None when the game has no such tag."""
+        tag = self.scan.tags.get(name)
+        return tag.value.strip() if tag is not None else None
+
+    @property
+    def has_error(self) -> bool:
+        """Whether any problem so far is an error (the game is then left out)."""
+        return any(p.severity == ERROR for p in self.problems)
