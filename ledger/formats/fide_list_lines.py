@@ -1,0 +1,310 @@
+"""FIDE rating list lines and columns: bytes decoded, the TXT header's columns, each line's cells,
+the XML list's elements with their lines (pure).
+
+Sources: the rating list files FIDE publishes at ratings.fide.com/download_lists.phtml, as
+described in tests/data/README.md ("FIDE rating list layouts"):
+
+- TXT, fixed columns. The first line names the columns, and each column starts where its name
+  starts; the offsets are read from that header line, never assumed, so every era reads the same
+  way: the single lists (one rating column named after the month, ``may13``, then ``Gms`` and
+  ``K``), the combined lists (``SRtng SGm SK RRtng RGm Rk BRtng BGm BK``), with or without the
+  ``FOA`` title column, and the older headers (``ID_NUMBER``, ``TITL``, ``GAMES``, ``BORN``).
+  Columns are characters, not bytes. Lines end in CR, LF or CRLF.
+- XML: ``<playerslist>`` of ``<player>`` elements (``fideid, name, country, sex, title, w_title,
+  o_title, foa_title, rating, games, k, rapid_*, blitz_*, birthday, flag``), parsed with
+  ``defusedxml`` (no entity expansion, no DTD tricks, no external references).
+
+Either way a player comes out as :class:`Cell` values keyed by record field (``fide_id``,
+``name``, ``rating`` ...), each with its line and its label for problems (``Name (column 16)``,
+``name``); checking them into a player is ``ledger.formats.fide_list``'s. The text is decoded as
+UTF-8 (a byte-order mark is dropped), else CP1252 (or Latin-1, which never fails) with a warning.
+Nothing here raises on bad data: every fault is a :class:`~ledger.errors.Problem`.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.sax
+import xml.sax.handler
+import xml.sax.xmlreader
+from dataclasses import dataclass
+
+import defusedxml
+import defusedxml.sax
+
+from ledger.errors import Problem
+
+__all__ = ["ERROR", "WARNING", "Cell", "Column", "TxtHeader", "XmlRecords", "decode", "line_cells",
+           "read_txt_header", "read_xml", "split_lines"]
+
+ERROR = "error"
+WARNING = "warning"
+
+# Header tokens (compared in upper case) -> the record field they hold. Pool fields are
+# (pool, what); "single" is the one rating column of a single list, whatever pool it is.
+_IDENTITY_COLUMNS = {
+    "ID": "fide_id", "ID_NUMBER": "fide_id", "IDNUMBER": "fide_id", "NAME": "name",
+    "FED": "federation", "SEX": "sex", "TIT": "title", "TITL": "title", "TITLE": "title",
+    "WTIT": "w_title", "OTIT": "o_title", "FOA": "foa_title", "B-DAY": "birth_year",
+    "BDAY": "birth_year", "BORN": "birth_year", "FLAG": "flag",
+}
+_POOL_COLUMNS: dict[str, tuple[str, str]] = {
+    "SRTNG": ("standard", "rating"), "SGM": ("standard", "games"), "SK": ("standard", "k"),
+    "RRTNG": ("rapid", "rating"), "RGM": ("rapid", "games"), "RK": ("rapid", "k"),
+    "BRTNG": ("blitz", "rating"), "BGM": ("blitz", "games"), "BK": ("blitz", "k"),
+    "GMS": ("single", "games"), "GAMES": ("single", "games"), "GAME": ("single", "games"),
+    "K": ("single", "k"),
+}
+_MONTH_TOKEN = re.compile(r"(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)([0-9]{2})", re.I)
+_MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+# The XML list's elements -> record fields; pool fields by prefix.
+_XML_IDENTITY = {"fideid": "fide_id", "name": "name", "country": "federation", "sex": "sex",
+                 "title": "title", "w_title": "w_title", "o_title": "o_title",
+                 "foa_title": "foa_title", "birthday": "birth_year", "flag": "flag"}
+_XML_POOL_PREFIX: dict[str, str] = {"standard": "", "rapid": "rapid_", "blitz": "blitz_"}
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class Cell:
+    """A raw field value: its text (stripped), its 1-based line and its label for problems (a
+    TXT column, ``Name (column 16)``, or an XML element, ``name``)."""
+
+    text: str
+    line: int
+    label: str
+
+
+def decode(data: bytes, file: str) -> tuple[str, list[Problem]]:
+    """The text of the list's bytes and its problems: UTF-8 (without a byte-order mark), else
+    CP1252, else Latin-1, with a warning naming the first byte that is not UTF-8 and its line."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = len(_LINE_BREAK.findall(data[:exc.start].decode("latin-1"))) + 1
+        try:
+            text, encoding = data.decode("cp1252"), "CP1252"
+        except UnicodeDecodeError:
+            text, encoding = data.decode("latin-1"), "Latin-1"
+        return text, [Problem(file, line, "encoding", f"not UTF-8 (byte 0x{data[exc.start]:02X}): "
+                              f"the file is read as {encoding}", WARNING)]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One TXT column: record field (or (pool, what)), header token, 0-based start and end."""
+
+    key: str | tuple[str, str]
+    token: str
+    start: int
+    end: int | None
+
+    def label(self) -> str:
+        """The field of a problem in this column: ``Name (column 16)``."""
+        return f"{self.token} (column {self.start + 1})"
+
+
+def _header_columns(header: str) -> tuple[list[Column], list[str]]:
+    """The columns a header line names, and the tokens it has that no column here knows."""
+    tokens = [(m.start(), m.group()) for m in re.finditer(r"\S+", header)]
+    found: list[tuple[str | tuple[str, str], str, int]] = []
+    unknown: list[str] = []
+    for i, (start, token) in enumerate(tokens):
+        upper = token.upper()
+        if upper == "NUMBER" and i > 0 and tokens[i - 1][1].upper() == "ID":
+            continue  # "ID Number" is one column
+        key: str | tuple[str, str] | None = _IDENTITY_COLUMNS.get(upper) or _POOL_COLUMNS.get(upper)
+        if key is None and _MONTH_TOKEN.fullmatch(token):
+            key = ("single", "rating")
+        if key is None:
+            unknown.append(token)
+            key = ("unknown", token)
+        found.append((key, token, start))
+    columns = [Column(key, token, start, found[i + 1][2] if i + 1 < len(found) else None)
+               for i, (key, token, start) in enumerate(found)]
+    return columns, unknown
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text``, ended by CR, LF or CRLF (a last empty line dropped)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+@dataclass(frozen=True)
+class TxtHeader:
+    """What the header line of a TXT list says, for one pool.
+
+    ``line``: its 1-based line; ``columns``: every column it names, in order; ``wanted``: record
+    field (``fide_id``, ``name`` ... ``rating``, ``games``, ``k``) -> the column holding it for the
+    pool read; ``reach``: the column every player line must reach (the one after the name);
+    ``rating_column``: a single list's rating column as printed (``may13``), None for a combined
+    list; ``list_month``: the (year, month) that name stands for; ``has_foa``: a ``FOA`` column.
+    """
+
+    line: int
+    columns: list[Column]
+    wanted: dict[str, Column]
+    reach: Column
+    rating_column: str | None
+    list_month: tuple[int, int] | None
+    has_foa: bool
+
+
+def read_txt_header(lines: list[str], file: str, pool: str,
+                    problems: list[Problem]) -> TxtHeader | None:
+    """The header of a TXT list (its first non-blank line) for ``pool`` (``standard``, ``rapid``
+    or ``blitz``; a single list's one rating column whatever ``pool`` says). None, with an error
+    in ``problems``, when the file is empty or the line has no ``ID Number`` or ``Name`` column or
+    no rating column for ``pool``; a column this reader does not know is a warning."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        problems.append(Problem(file, None, "header", "the file is empty: no header, no players"))
+        return None
+    columns, unknown = _header_columns(lines[first])
+    by_key = {c.key: c for c in columns}
+    header_line = first + 1
+    missing = [name for key, name in (("fide_id", "ID Number"), ("name", "Name"))
+               if key not in by_key]
+    if missing:
+        problems.append(Problem(file, header_line, "header", "no header line: a FIDE TXT list "
+                                "starts with the column names (ID Number, Name, Fed, ... B-day, "
+                                f"Flag); this line has no {' and no '.join(missing)} column"))
+        return None
+    single = ("single", "rating") in by_key
+    which = "single" if single else pool
+    if (which, "rating") not in by_key:
+        problems.append(Problem(file, header_line, "header", f"no rating column for the {pool} "
+                                "pool (SRtng, RRtng or BRtng, or a month such as may13)"))
+        return None
+    for token in unknown:
+        problems.append(Problem(file, header_line, "header",
+                                f"unknown column {token!r}: ignored", WARNING))
+    rating_column = by_key[(which, "rating")].token if single else None
+    month = _MONTH_TOKEN.fullmatch(rating_column) if rating_column else None
+    list_month = (_century(int(month.group(2))), _MONTHS.index(month.group(1).upper()) + 1) \
+        if month else None
+    wanted: dict[str, Column] = {}
+    for c in columns:
+        if isinstance(c.key, str):
+            wanted[c.key] = c
+        elif c.key[0] == which:
+            wanted[c.key[1]] = c
+    # The column a line must reach: the one after the name (the federation, on every list).
+    after_name = [c for c in columns if c.start > by_key["name"].start]
+    reach = min(after_name, key=lambda c: c.start) if after_name else by_key["name"]
+    return TxtHeader(header_line, columns, wanted, reach, rating_column, list_month,
+                     "foa_title" in by_key)
+
+
+def line_cells(line: str, number: int, header: TxtHeader, file: str) -> dict[str, Cell] | Problem:
+    """The cells of a player line (1-based ``number``, trailing blanks stripped), keyed by record
+    field, or the error when the line ends before ``header.reach`` or a value runs across the
+    start of a column (the columns are shifted)."""
+    if len(line) <= header.reach.start:
+        reach = header.reach
+        return Problem(file, number, reach.label(), f"short line: it ends at column "
+                       f"{len(line)}, before the {reach.token} column: a line cut "
+                       "short or shifted columns")
+    crossing = [c for c in header.columns[1:] if c.start < len(line) and c.token.upper() != "NUMBER"
+                and not line[c.start - 1].isspace() and not line[c.start].isspace()]
+    if crossing:
+        c = crossing[0]
+        return Problem(file, number, c.label(), "a value runs across the start of "
+                       f"the {c.token} column: are the columns shifted?")
+    return {key: Cell(line[c.start:c.end].strip(), number, c.label())
+            for key, c in header.wanted.items()}
+
+
+def _century(yy: int) -> int:
+    """The year of a two-digit list month (``jul09`` -> 2009; FIDE's lists began in 1971)."""
+    return 1900 + yy if yy >= 70 else 2000 + yy
+
+
+class _PlayersHandler(xml.sax.handler.ContentHandler):
+    """Collects each ``<player>``'s child elements as (text, line)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.locator: xml.sax.xmlreader.Locator | None = None
+        self.root: str | None = None
+        self.records: list[tuple[int, dict[str, tuple[str, int]]]] = []
+        self._player: dict[str, tuple[str, int]] | None = None
+        self._player_line = 0
+        self._element: str | None = None
+        self._element_line = 0
+        self._text: list[str] = []
+
+    def setDocumentLocator(self, locator: xml.sax.xmlreader.Locator) -> None:  # noqa: N802
+        self.locator = locator
+
+    def _line(self) -> int:
+        return (self.locator.getLineNumber() or 0) if self.locator is not None else 0
+
+    def startElement(self, name: str, attrs: xml.sax.xmlreader.AttributesImpl) -> None:  # noqa: N802
+        if self.root is None:
+            self.root = name
+        elif name == "player" and self._player is None:
+            self._player, self._player_line = {}, self._line()
+        elif self._player is not None and self._element is None:
+            self._element, self._element_line, self._text = name, self._line(), []
+
+    def characters(self, content: str) -> None:
+        if self._element is not None:
+            self._text.append(content)
+
+    def endElement(self, name: str) -> None:  # noqa: N802
+        if self._player is not None and name == self._element:
+            self._player[name] = ("".join(self._text), self._element_line)
+            self._element = None
+        elif self._player is not None and name == "player" and self._element is None:
+            self.records.append((self._player_line, self._player))
+            self._player = None
+
+
+@dataclass(frozen=True)
+class XmlRecords:
+    """The ``<player>`` elements of an XML list: ``players`` as (1-based line of the element,
+    cells by record field) for the pool read; ``has_foa``: any ``foa_title`` element; ``lines``:
+    lines in the file; ``problems``: why the file cannot be read (then ``players`` is empty)."""
+
+    players: list[tuple[int, dict[str, Cell]]]
+    has_foa: bool
+    lines: int
+    problems: list[Problem]
+
+
+def read_xml(data: bytes, file: str, pool: str) -> XmlRecords:
+    """The player elements of an XML list (``<playerslist>``), with the rating, games and K of
+    ``pool`` (``standard``, ``rapid`` or ``blitz``). XML that is not well-formed, that
+    ``defusedxml`` refuses (entities, DTDs, external references) or whose root is another element
+    gives a problem and no players."""
+    handler = _PlayersHandler()
+    problems: list[Problem] = []
+    lines = len(_LINE_BREAK.findall(data.decode("latin-1"))) + 1
+    try:
+        defusedxml.sax.parseString(data, handler)
+    except xml.sax.SAXParseException as exc:
+        problems.append(Problem(file, exc.getLineNumber(), f"XML (column {(exc.getColumnNumber() or 0) + 1})",
+                                f"not well-formed XML: {exc.getMessage()}"))
+    except (xml.sax.SAXException, defusedxml.DefusedXmlException, ValueError, LookupError) as exc:
+        problems.append(Problem(file, handler._line() or None, "XML", f"refused: {exc}"))
+    if problems:
+        return XmlRecords([], False, lines, problems)
+    if handler.root != "playerslist":
+        problems.append(Problem(file, 1, "XML", f"the root element is <{handler.root}>, not "
+                                "<playerslist>: not a FIDE XML rating list"))
+        return XmlRecords([], False, lines, problems)
+    prefix = _XML_POOL_PREFIX[pool]
+    wanted = dict(_XML_IDENTITY) | {f"{prefix}{what}": what for what in ("rating", "games", "k")}
+    has_foa = False
+    players: list[tuple[int, dict[str, Cell]]] = []
+    for line, elements in handler.records:
+        has_foa = has_foa or "foa_title" in elements
+        players.append((line, {key: Cell(elements[tag][0].strip(), elements[tag][1], tag)
+                               for tag, key in wanted.items() if tag in elements}))
+    return XmlRecords(players, has_foa, lines, problems)
