@@ -1,11 +1,11 @@
 """Importing a file of games (PGN, TRF, CSV): all or nothing, every problem with file, line, field.
 
 Each format module turns bytes into common records (``ledger.formats.records.FileGame``) and
-problems; this service, the same for every format, matches players (``PlayerIndex.match``: FIDE
-id, then name and birth year), registers unknown ones on request, places games in events and
-periods, skips games already recorded (by each game's natural key; a file already imported is
-known by the SHA-256 of its bytes), and writes everything in one transaction, or nothing on any
-error or with ``dry_run``.
+problems; this service, the same for every format, matches players and registers unknown ones
+on request (``ledger.services.import_matching``: FIDE id, then name and birth year), places games
+in events and periods, skips games already recorded (by each game's natural key; a file already
+imported is known by the SHA-256 of its bytes), and writes everything in one transaction, or
+nothing on any error or with ``dry_run``.
 
 Games dated before 2022 (old tournament files) are recorded with a warning: their period is kept
 but never rated, since the ledger implements FIDE's rule editions from 1 January 2022 on.
@@ -26,10 +26,10 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, RatedGame
-from ledger.errors import ImportRejected, LedgerError, Problem, UsageError
+from ledger.errors import ImportRejected, Problem, UsageError
 from ledger.formats import games_csv, pgn, trf
 from ledger.formats.detect import detect_format
-from ledger.formats.records import FileGame, FilePlayer, Readout
+from ledger.formats.records import FileGame, Readout
 from ledger.services.games import (
     GameKey,
     RoundSeats,
@@ -39,9 +39,8 @@ from ledger.services.games import (
     place_in_event,
     twice_in_round,
 )
-from ledger.services.matching import PlayerIndex
+from ledger.services.import_matching import Matcher
 from ledger.services.periods import not_rated_reason
-from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
 from ledger.services.session import transaction
 from ledger.services.state import (
     FIRST_RATED_PERIOD,
@@ -121,100 +120,6 @@ class ImportReport:
 
 
 Paired = tuple[FileGame, Player, Player]
-
-
-@dataclass
-class _Matcher:
-    """Finds (or registers) the ledger player for each player a file names, once per record."""
-
-    session: Session
-    file: str
-    register_unknown: bool
-    use_ids: bool
-    report: ImportReport
-    index: PlayerIndex = field(init=False)
-    matched: set[int] = field(default_factory=set)
-    done: dict[int, Player | None] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.index = PlayerIndex.load(self.session)
-
-    def find(self, p: FilePlayer, start: dt.date) -> Player | None:
-        """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
-        year); registered from the file when allowed, with the file's rating in force from the
-        period of ``start``. None (with an error recorded) otherwise."""
-        if id(p) not in self.done:
-            self.done[id(p)] = self._find(p, start)
-        return self.done[id(p)]
-
-    def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
-        fide_id = p.fide_id if self.use_ids else None
-        found = self.index.match(p.name, fide_id, p.birth_year)
-        if found.error is not None:
-            key = "fide_id" if "FIDE id" in found.error and fide_id else "name"
-            self._error(p, key, found.error)
-            return None
-        if found.player is not None:
-            if fide_id is not None and _letters(found.player.name) != _letters(p.name):
-                line, where = p.where("fide_id")
-                self.report.problems.append(Problem(
-                    self.file, line, where, f"FIDE id {fide_id} is {found.player.name} "
-                    f"(#{found.player.id}) in the ledger; the file says {p.name!r}: check the id",
-                    severity="warning"))
-            if found.player.id not in self.matched:
-                self.matched.add(found.player.id)
-                self.report.players_matched += 1
-            return found.player
-        similar, in_all = self.index.similar(p.name)
-        if not self.register_unknown:
-            unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
-            self._error(p, "name", f"{unknown}: did you mean {_maybe(similar, in_all)}? If so, "
-                        f"write {self._full_name} in the file" if similar else f"{unknown}: "
-                        "register them with `ledger player add` or import with --register-players")
-            return None
-        try:
-            player = register(self.session, NewPlayer(
-                name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
-                federation=p.federation, title=p.title, rating=p.rating, prior_games=None),
-                source=f"import {self.file}"[:200], effective_from=Period.of(start))
-        except LedgerError as exc:
-            self._error(p, invalid_field(exc), str(exc))
-            return None
-        floor = below_floor_note(p.rating, Period.of(start))
-        if floor is not None:
-            line, where = p.where("rating")
-            self.report.problems.append(Problem(self.file, line, where,
-                                                floor.removeprefix("rating: "), severity="warning"))
-        if similar:
-            line, where = p.where("name")
-            self.report.problems.append(Problem(
-                self.file, line, where, f"{p.name!r} registered as a new player, though the "
-                f"ledger has {_maybe(similar, in_all)}; if it is the same player, write "
-                f"{self._full_name} in the file", severity="warning"))
-        self.report.players_registered.append(p.name)
-        self.index.add(player)
-        self.matched.add(player.id)
-        return player
-
-    @property
-    def _full_name(self) -> str:
-        return "the full name or the FIDE id" if self.use_ids else "the full name"
-
-    def _error(self, p: FilePlayer, key: str, message: str) -> None:
-        line, where = p.where(key)
-        self.report.problems.append(Problem(self.file, line, where, message))
-
-
-def _maybe(players: list[Player], in_all: int) -> str:
-    """Ledger players a file's name may mean: ``Doyle, Liam (#3, FIDE 2500035) or ...``."""
-    shown = " or ".join(f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
-                                                  "no FIDE id)") for p in players)
-    return shown + (f" ({in_all} players in all)" if in_all > len(players) else "")
-
-
-def _letters(name: str) -> str:
-    """A name's letters and digits, case folded: ``Vasquez,Rodrigo`` = ``vasquez, rodrigo``."""
-    return "".join(c for c in name.casefold() if c.isalnum())
 
 
 def sha256_of(raw: bytes) -> str:
@@ -332,7 +237,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             progress: Progress | None) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any)."""
-    matcher = _Matcher(session, name, register_players, use_ids, report)
+    matcher = Matcher(session, name, register_players, use_ids)
     total = len(games)
     paired: list[tuple[FileGame, Player | None, Player | None]] = []
     for done, g in enumerate(games, start=1):
@@ -340,6 +245,9 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         paired.append((g, matcher.find(g.white, start), matcher.find(g.black, start)))
         if progress is not None and done % 1000 == 0:
             progress(done // 2, total)
+    report.problems.extend(matcher.problems)
+    report.players_matched += matcher.players_matched
+    report.players_registered.extend(matcher.registered)
     by_event: dict[str | None, list[Paired]] = defaultdict(list)
     for g, w, b in paired:
         if w is None or b is None or id(g) in undatable:

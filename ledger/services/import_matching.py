@@ -1,0 +1,126 @@
+"""Matching the players a file of games names to ledger players, and registering unknown ones.
+
+Each player the file names (``ledger.formats.records.FilePlayer``) is matched once:
+``PlayerIndex.match`` (FIDE id, then name and birth year; an ambiguous match is an error listing
+the candidates). A player the ledger does not know is an error that suggests who a short name may
+mean (``PlayerIndex.similar``), or, when the import registers players, a new ledger player with
+the file's values and its rating in force from the period of the event's start. Every problem
+names the file's line and field; ``ledger.services.imports`` puts them in its report.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Player
+from ledger.domain import Period
+from ledger.errors import LedgerError, Problem
+from ledger.formats.records import FilePlayer
+from ledger.services.matching import PlayerIndex
+from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
+
+
+@dataclass
+class Matcher:
+    """Finds (or registers) the ledger player for each player a file names, once per record.
+
+    ``file`` names the file in problems and in a registered player's source; ``register_unknown``
+    registers the players the ledger does not know (else each is an error); ``use_ids`` matches
+    and registers by the file's FIDE ids (False: the id column holds national ids, ignored).
+    What it found: ``problems`` (errors and warnings, in the order found), ``players_matched``
+    (ledger players matched, each counted once) and ``registered`` (the names it registered).
+    """
+
+    session: Session
+    file: str
+    register_unknown: bool
+    use_ids: bool
+    index: PlayerIndex = field(init=False)
+    problems: list[Problem] = field(default_factory=list)
+    players_matched: int = 0
+    registered: list[str] = field(default_factory=list)
+    matched: set[int] = field(default_factory=set)
+    done: dict[int, Player | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.index = PlayerIndex.load(self.session)
+
+    def find(self, p: FilePlayer, start: dt.date) -> Player | None:
+        """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
+        year); registered from the file when allowed, with the file's rating in force from the
+        period of ``start``. None (with an error recorded) otherwise."""
+        if id(p) not in self.done:
+            self.done[id(p)] = self._find(p, start)
+        return self.done[id(p)]
+
+    def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
+        fide_id = p.fide_id if self.use_ids else None
+        found = self.index.match(p.name, fide_id, p.birth_year)
+        if found.error is not None:
+            key = "fide_id" if "FIDE id" in found.error and fide_id else "name"
+            self._error(p, key, found.error)
+            return None
+        if found.player is not None:
+            if fide_id is not None and _letters(found.player.name) != _letters(p.name):
+                line, where = p.where("fide_id")
+                self.problems.append(Problem(
+                    self.file, line, where, f"FIDE id {fide_id} is {found.player.name} "
+                    f"(#{found.player.id}) in the ledger; the file says {p.name!r}: check the id",
+                    severity="warning"))
+            if found.player.id not in self.matched:
+                self.matched.add(found.player.id)
+                self.players_matched += 1
+            return found.player
+        similar, in_all = self.index.similar(p.name)
+        if not self.register_unknown:
+            unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
+            self._error(p, "name", f"{unknown}: did you mean {_maybe(similar, in_all)}? If so, "
+                        f"write {self._full_name} in the file" if similar else f"{unknown}: "
+                        "register them with `ledger player add` or import with --register-players")
+            return None
+        try:
+            player = register(self.session, NewPlayer(
+                name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
+                federation=p.federation, title=p.title, rating=p.rating, prior_games=None),
+                source=f"import {self.file}"[:200], effective_from=Period.of(start))
+        except LedgerError as exc:
+            self._error(p, invalid_field(exc), str(exc))
+            return None
+        floor = below_floor_note(p.rating, Period.of(start))
+        if floor is not None:
+            line, where = p.where("rating")
+            self.problems.append(Problem(self.file, line, where,
+                                                floor.removeprefix("rating: "), severity="warning"))
+        if similar:
+            line, where = p.where("name")
+            self.problems.append(Problem(
+                self.file, line, where, f"{p.name!r} registered as a new player, though the "
+                f"ledger has {_maybe(similar, in_all)}; if it is the same player, write "
+                f"{self._full_name} in the file", severity="warning"))
+        self.registered.append(p.name)
+        self.index.add(player)
+        self.matched.add(player.id)
+        return player
+
+    @property
+    def _full_name(self) -> str:
+        return "the full name or the FIDE id" if self.use_ids else "the full name"
+
+    def _error(self, p: FilePlayer, key: str, message: str) -> None:
+        line, where = p.where(key)
+        self.problems.append(Problem(self.file, line, where, message))
+
+
+def _maybe(players: list[Player], in_all: int) -> str:
+    """Ledger players a file's name may mean: ``Doyle, Liam (#3, FIDE 2500035) or ...``."""
+    shown = " or ".join(f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
+                                                  "no FIDE id)") for p in players)
+    return shown + (f" ({in_all} players in all)" if in_all > len(players) else "")
+
+
+def _letters(name: str) -> str:
+    """A name's letters and digits, case folded: ``Vasquez,Rodrigo`` = ``vasquez, rodrigo``."""
+    return "".join(c for c in name.casefold() if c.isalnum())
