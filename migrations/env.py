@@ -12,6 +12,7 @@ from alembic import context
 from sqlalchemy import Connection, Engine
 
 from ledger.db.engine import make_engine
+from ledger.db.migrate import migration_transaction
 from ledger.db.models import Base
 
 config = context.config
@@ -36,7 +37,7 @@ def run_migrations_online() -> None:
         return
     engine = connectable if isinstance(connectable, Engine) else make_engine(
         config.get_main_option("sqlalchemy.url") or "ledger.db")
-    with engine.begin() as conn:
+    with engine.connect() as conn, migration_transaction(conn):
         _run(conn)
 
 

@@ -31,14 +31,19 @@ def player_add(
         "--reached-2400", metavar="", help="A published rating has reached 2400 (K 10 for ever).")] = False,
     reached_2300: Annotated[bool, typer.Option(
         "--reached-2300", metavar="", help="A published rating has reached 2300 (no junior K 40).")] = False,
+    new: Annotated[bool, typer.Option(
+        "--new", metavar="", help="Another person than the player of the same name.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Register a player with the history FIDE's K rules need."""
+    """Register a player with the history FIDE's K rules need.
+
+    A name already in the ledger (case, accents and word order aside) needs --new.
+    """
     view = run(ctx, players.add_player, players.NewPlayer(
         name=name, fide_id=fide_id, birth_year=birth_year,
         sex=sex.upper() if sex else None, federation=federation.upper() if federation else None,
         title=title.upper() if title else None, rating=rating, prior_games=prior_games,
-        reached_2400=reached_2400, reached_2300=reached_2300))
+        reached_2400=reached_2400, reached_2300=reached_2300), new=new)
     render.player(view, json_out, added=True)
 
 

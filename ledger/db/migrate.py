@@ -6,6 +6,8 @@ package as ``ledger/migrations`` (hatchling force-include), so ``ledger init`` w
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from alembic import command
@@ -73,9 +75,41 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
             listed = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
             raise LedgerError(f"the database is not a ledger: it already holds other tables "
                               f"({listed}); give ledger a new file")
-    with engine.begin() as conn:
+    with engine.connect() as conn, migration_transaction(conn):
         command.upgrade(alembic_config(conn), revision)
     return before, current_revision(engine)
+
+
+@contextlib.contextmanager
+def migration_transaction(conn: Connection) -> Iterator[None]:
+    """The one transaction a migration runs in, on ``conn`` (not begun yet): committed when the
+    block ends, rolled back on any error.
+
+    SQLite alters a table by building a new one and dropping the old (Alembic's batch mode),
+    which fails while foreign keys are on and rows point at the old one. As SQLite's
+    documentation says for such changes ("Making Other Kinds Of Table Schema Changes"), foreign
+    keys are off for the transaction (the pragma does nothing inside one, so it goes to the
+    driver's connection first) and on again after, and ``PRAGMA foreign_key_check`` runs before
+    the commit: a row left pointing at nothing raises ``LedgerError`` and nothing is changed.
+    """
+    if conn.dialect.name != "sqlite":
+        with conn.begin():
+            yield
+        return
+    raw = conn.connection.dbapi_connection
+    assert raw is not None
+    raw.execute("PRAGMA foreign_keys=OFF")
+    try:
+        with conn.begin():
+            yield
+            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                listed = "; ".join(f"{table} row {rowid} -> {parent}"
+                                   for table, rowid, parent, _ in broken[:5])
+                raise LedgerError(f"the upgrade would leave rows pointing at nothing ({listed}); "
+                                  "nothing was changed")
+    finally:
+        raw.execute("PRAGMA foreign_keys=ON")
 
 
 def require_current(engine: Engine) -> None:

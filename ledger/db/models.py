@@ -22,7 +22,9 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
+
+from ledger.names import name_key
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -39,11 +41,27 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+#: Room for a name's key: twice a name's 200 characters (``ß`` -> ``ss``, ``æ`` -> ``ae`` ...).
+KEY_LENGTH = 400
+
+
+class KeyedName:
+    """A table with a ``name`` and its ``name_key``: setting the name sets the key, so the two
+    never differ (a Core INSERT gives ``name_key`` itself)."""
+
+    name_key: Mapped[str]
+
+    @validates("name")
+    def _keep_key(self, _attribute: str, name: str) -> str:
+        self.name_key = name_key(name)
+        return name
+
+
 def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
-class Player(Base):
+class Player(KeyedName, Base):
     """A player: identity and the fixed facts FIDE's K rules need (birth year).
 
     ``title`` is the highest title (GM ... WCM); ``w_title`` the woman's title, ``o_title`` the
@@ -55,6 +73,8 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), index=True)
+    #: ``ledger.names.name_key(name)``, kept by ``KeyedName``: how names are matched and sorted.
+    name_key: Mapped[str] = mapped_column(String(KEY_LENGTH), index=True)
     fide_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     birth_year: Mapped[int | None]
     sex: Mapped[str | None] = mapped_column(String(1))
@@ -86,14 +106,17 @@ class PlayerEntry(Base):
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
 
 
-class Event(Base):
-    """A tournament or match. Its games belong to the period of its end date."""
+class Event(KeyedName, Base):
+    """A tournament or match. Its games belong to the period of its end date. One event per
+    name key (``ledger.names.name_key``: case, accents and punctuation aside) and start date."""
 
     __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("name", "start_date"),)
+    __table_args__ = (UniqueConstraint("name_key", "start_date"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
+    #: ``ledger.names.name_key(name)``, kept by ``KeyedName``; the unique constraint indexes it.
+    name_key: Mapped[str] = mapped_column(String(KEY_LENGTH))
     site: Mapped[str | None] = mapped_column(String(200))
     start_date: Mapped[dt.date] = mapped_column(Date)
     end_date: Mapped[dt.date] = mapped_column(Date)

@@ -40,8 +40,9 @@ from ledger.db.models import ListRating, Player, PlayerEntry
 from ledger.domain import Period
 from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, UsageError
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
+from ledger.names import name_key
 from ledger.services.games import parse_date
-from ledger.services.matching import Match, PlayerIndex, _name_key
+from ledger.services.matching import Match, PlayerIndex
 from ledger.services.players import NewPlayer, entry_values, invalid_field, validate_new_player
 from ledger.services.session import transaction
 from ledger.services.state import History, last_closed_period, load_histories
@@ -159,7 +160,7 @@ class _Import:
                           if self.pool == "standard" else {})
         self.by_name: dict[str, list[ListPlayer]] = defaultdict(list)
         for p in self.readout.players:
-            self.by_name[_name_key(p.name)].append(p)
+            self.by_name[name_key(p.name)].append(p)
         total = len(self.readout.players)
         kept_identity = 0
         rows: list[dict[str, Any]] = []
@@ -217,7 +218,7 @@ class _Import:
         could be them too (same name, birth year not ruling them out)."""
         assert found.player is not None
         born = found.player.birth_year
-        rivals = [q for q in self.by_name[_name_key(p.name)]
+        rivals = [q for q in self.by_name[name_key(p.name)]
                   if born is None or q.birth_year is None or q.birth_year == born]
         if len(rivals) > 1:
             lines = "; ".join(f"line {q.line} (FIDE {q.fide_id or '-'}, born {q.birth_year or '?'})"
@@ -248,9 +249,10 @@ class _Import:
             new.append((p, person))
         if not new:
             return []
-        values = {p.line: {"name": person.name, "fide_id": p.fide_id, "birth_year": p.birth_year,
-                           "sex": p.sex, "federation": p.federation, "title": p.title,
-                           "w_title": p.w_title, "o_title": p.o_title, "foa_title": p.foa_title}
+        values = {p.line: {"name": person.name, "name_key": name_key(person.name),
+                           "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
+                           "federation": p.federation, "title": p.title, "w_title": p.w_title,
+                           "o_title": p.o_title, "foa_title": p.foa_title}
                   for p, person in new}
         # those with a FIDE id: one INSERT, the ids read back by FIDE id
         with_id = [p for p, _ in new if p.fide_id is not None]

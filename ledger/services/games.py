@@ -25,6 +25,7 @@ from ledger.db.models import (
 )
 from ledger.domain import Period, Result
 from ledger.errors import InvalidInput, NotFound, PeriodError
+from ledger.names import name_key
 from ledger.rules.editions import edition_for
 from ledger.services.players import MAX_ID, resolve
 from ledger.services.session import transaction
@@ -79,7 +80,7 @@ def check_date(day: dt.date, today: dt.date, field: str = "date") -> None:
 def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
                exact_start: bool) -> list[Event]:
     reach = dt.timedelta(days=EVENT_REACH_DAYS)
-    query = select(Event).where(func.lower(Event.name) == name.lower())
+    query = select(Event).where(Event.name_key == name_key(name))
     query = (query.where(Event.start_date == start) if exact_start
              else query.where(Event.start_date <= end + reach, Event.end_date >= start - reach))
     return list(session.scalars(query.order_by(Event.start_date.desc())))
@@ -110,8 +111,8 @@ def event_by_id(session: Session, ref: str) -> Event | None:
 def find_event(session: Session, name: str, start: dt.date, end: dt.date,
                *, exact_start: bool = False) -> Event | None:
     """The recorded event ``place_in_event`` would use for these games, if any (no writes):
-    the same name (ignoring case) starting on ``start`` (``exact_start``) or by ``end``; an event
-    in a closed period only when nothing open matches."""
+    the same name (``name_key``: case, accents and punctuation aside) starting on ``start``
+    (``exact_start``) or by ``end``; an event in a closed period only when nothing open matches."""
     candidates = _same_name(session, name, start, end, exact_start)
     return _open_one(candidates, last_closed_period(session)) or next(iter(candidates), None)
 
@@ -121,10 +122,10 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                    exact_start: bool = False, notes: list[str] | None = None) -> tuple[Event, Period]:
     """Find or create the event ``name`` for games dated ``start``..``end``; return it and its period.
 
-    Names match ignoring case. An event is reused while its period is open (``exact_start``: only
-    the one with that start date; otherwise one within ``EVENT_REACH_DAYS`` of these dates); its
-    dates widen to cover the new games, and if its end moves to a
-    later month its games move with it (a game belongs to the period its event ended in). What
+    Names match by ``name_key`` (case, accents and punctuation aside). An event is reused while
+    its period is open (``exact_start``: only the one with that start date; otherwise one within
+    ``EVENT_REACH_DAYS`` of these dates); its dates widen to cover the new games, and if its end
+    moves to a later month its games move with it (a game belongs to the period its event ended in). What
     moved, or a new event started beside a closed one of the same name, is added to ``notes``.
     Raises ``PeriodError`` if the event's period would be closed.
     """

@@ -19,7 +19,7 @@ from ledger.db.models import Player
 from ledger.domain import Period
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer
-from ledger.services.matching import PlayerIndex
+from ledger.services.matching import PlayerIndex, may_mean
 from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
 
 
@@ -64,7 +64,7 @@ class Matcher:
             self._error(p, key, found.error)
             return None
         if found.player is not None:
-            if fide_id is not None and _letters(found.player.name) != _letters(p.name):
+            if fide_id is not None and found.player not in self.index.named(p.name):
                 line, where = p.where("fide_id")
                 self.problems.append(Problem(
                     self.file, line, where, f"FIDE id {fide_id} is {found.player.name} "
@@ -77,7 +77,7 @@ class Matcher:
         similar, in_all = self.index.similar(p.name)
         if not self.register_unknown:
             unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
-            self._error(p, "name", f"{unknown}: did you mean {_maybe(similar, in_all)}? If so, "
+            self._error(p, "name", f"{unknown}: did you mean {may_mean(similar, in_all)}? If so, "
                         f"write {self._full_name} in the file" if similar else f"{unknown}: "
                         "register them with `ledger player add` or import with --register-players")
             return None
@@ -98,7 +98,7 @@ class Matcher:
             line, where = p.where("name")
             self.problems.append(Problem(
                 self.file, line, where, f"{p.name!r} registered as a new player, though the "
-                f"ledger has {_maybe(similar, in_all)}; if it is the same player, write "
+                f"ledger has {may_mean(similar, in_all)}; if it is the same player, write "
                 f"{self._full_name} in the file", severity="warning"))
         self.registered.append(p.name)
         self.index.add(player)
@@ -113,14 +113,3 @@ class Matcher:
         line, where = p.where(key)
         self.problems.append(Problem(self.file, line, where, message))
 
-
-def _maybe(players: list[Player], in_all: int) -> str:
-    """Ledger players a file's name may mean: ``Doyle, Liam (#3, FIDE 2500035) or ...``."""
-    shown = " or ".join(f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
-                                                  "no FIDE id)") for p in players)
-    return shown + (f" ({in_all} players in all)" if in_all > len(players) else "")
-
-
-def _letters(name: str) -> str:
-    """A name's letters and digits, case folded: ``Vasquez,Rodrigo`` = ``vasquez, rodrigo``."""
-    return "".join(c for c in name.casefold() if c.isalnum())

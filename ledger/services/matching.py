@@ -6,15 +6,14 @@ an error that lists the candidates, never a guess.
 
 from __future__ import annotations
 
-import bisect
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Player
+from ledger.names import NameHints, did_you_mean, name_key, name_words, other_orders
 
 
 @dataclass(frozen=True)
@@ -29,92 +28,72 @@ class Match:
     candidates: tuple[Player, ...] = ()
 
 
-def _name_key(name: str) -> str:
-    """Names compare ignoring case beyond ASCII (``ÅBERG`` = ``Åberg``) and runs of blanks."""
-    return " ".join(name.split()).casefold()
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _words(name: str) -> tuple[str, ...]:
-    """A name's words, case folded, punctuation dropped: ``Doyle, Liam`` -> ``doyle liam``."""
-    return tuple(_WORD.findall(name.casefold()))
-
-
 @dataclass
 class PlayerIndex:
-    """Every ledger player, loaded once (one query), by FIDE id and by name.
+    """Every ledger player, loaded once (one query), by FIDE id and by name key
+    (``ledger.names.name_key``: case, accents and punctuation aside).
 
     ``add`` keeps the index current when an import registers a player inside its transaction.
     """
 
     by_fide: dict[int, Player] = field(default_factory=dict)
     by_name: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
-    #: For ``similar`` only, built on its first call: players by word, and (words joined, id)
-    #: sorted, for names starting with a given text.
-    _by_word: dict[str, list[Player]] | None = field(default=None, repr=False)
-    _starts: list[tuple[str, int]] = field(default_factory=list, repr=False)
-    _by_id: dict[int, Player] = field(default_factory=dict, repr=False)
+    #: For ``similar`` only, built on its first call.
+    _hints: NameHints[Player] | None = field(default=None, repr=False)
 
     @classmethod
-    def load(cls, session: Session) -> PlayerIndex:
-        """Index every player of the ledger (one SELECT)."""
+    def load(cls, session: Session, where: ColumnElement[bool] | None = None) -> PlayerIndex:
+        """Index every player of the ledger (one SELECT), or those ``where`` selects."""
         index = cls()
-        for player in session.scalars(select(Player).order_by(Player.id)):
+        query = select(Player).order_by(Player.id)
+        for player in session.scalars(query if where is None else query.where(where)):
             index.add(player)
         return index
+
+    @classmethod
+    def hints_for(cls, session: Session, name: str) -> PlayerIndex:
+        """An index of the players ``similar(name)`` can find, and no others (one SELECT whose
+        LIKE conditions every such player meets): a ledger of a million players is not loaded
+        to say "did you mean"."""
+        words = name_words(name)
+        if not words:
+            return cls()
+        return cls.load(session, or_(and_(*(Player.name_key.contains(w, autoescape=True)
+                                            for w in words)),
+                                     Player.name_key.startswith(words[0], autoescape=True)))
 
     def add(self, player: Player) -> None:
         """Index a player (just registered, or loaded)."""
         if player.fide_id is not None:
             self.by_fide[player.fide_id] = player
-        self.by_name[_name_key(player.name)].append(player)
-        if self._by_word is not None:
-            self._index_words(self._by_word, player)
-            bisect.insort(self._starts, (" ".join(_words(player.name)), player.id))
+        self.by_name[player.name_key].append(player)
+        if self._hints is not None:
+            self._hints.add(player.id, player.name, player)
 
-    def _index_words(self, by_word: dict[str, list[Player]], player: Player) -> None:
-        for word in set(_words(player.name)):
-            by_word.setdefault(word, []).append(player)
-        self._by_id[player.id] = player
+    def named(self, name: str) -> list[Player]:
+        """The players whose name is ``name``: the same key, else (none) the same name in the
+        other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``, ``ledger.names.other_orders``)."""
+        key = name_key(name)
+        return self.by_name.get(key) or [p for other in other_orders(key)
+                                         for p in self.by_name.get(other, [])]
 
     def similar(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
-        """Players a file's ``name`` may be short for: ledger players (other than its exact
-        namesakes) whose name holds every word of ``name`` (``Doyle`` or ``Liam Doyle`` ->
-        ``Doyle, Liam``) or starts with it (``Doyle, L`` -> ``Doyle, Liam``), ignoring case and
-        punctuation. Returns the first ``limit`` by id, and how many there are in all. A hint for
-        messages only: ``match`` never uses it.
+        """Players a file's ``name`` may be short for (``ledger.names.NameHints.similar``):
+        ledger players (other than its exact namesakes) whose name holds every word of ``name``
+        (``Doyle`` or ``Liam Doyle`` -> ``Doyle, Liam``) or starts with it (``Doyle, L`` ->
+        ``Doyle, Liam``), ignoring case, accents and punctuation. Returns the first ``limit``
+        by id, and how many there are in all. A hint for messages only: ``match`` never uses it.
         """
-        if self._by_word is None:
-            self._by_word = {}
-            for namesakes in self.by_name.values():
-                for player in namesakes:
-                    self._index_words(self._by_word, player)
-            self._starts = sorted((" ".join(_words(p.name)), p.id) for p in self._by_id.values())
-        words = _words(name)
-        if not words:
-            return [], 0
-        found: dict[int, Player] = {}
-        holders = min((self._by_word.get(w, []) for w in set(words)), key=len)
-        for player in holders:
-            if set(words) <= set(_words(player.name)):
-                found[player.id] = player
-        text = " ".join(words)
-        at = bisect.bisect_left(self._starts, (text, -1))
-        while at < len(self._starts) and self._starts[at][0].startswith(text):
-            found[self._starts[at][1]] = self._by_id[self._starts[at][1]]
-            at += 1
-        key = _name_key(name)
-        others = sorted((p for p in found.values() if _name_key(p.name) != key),
-                        key=lambda p: p.id)
-        return others[:limit], len(others)
+        if self._hints is None:
+            self._hints = NameHints((p.id, p.name, p) for ps in self.by_name.values() for p in ps)
+        return self._hints.similar(name, limit)
 
     def match(self, name: str, fide_id: int | None = None, birth_year: int | None = None) -> Match:
         """The ledger player for a file's ``name`` (str), ``fide_id`` and ``birth_year`` (int or None).
 
         1. A FIDE id the ledger knows decides.
-        2. Otherwise players with the same name (ignoring case) are candidates; when the file
+        2. Otherwise players with the same name (``named``: the same key, else the same name in
+           the other word order) are candidates; when the file
            gives a birth year, a candidate with another known birth year is not this player, and
            a candidate with another FIDE id is not this player either.
         3. One candidate left: that player. Several: ``error`` lists them (id, FIDE id, birth
@@ -123,7 +102,7 @@ class PlayerIndex:
         """
         if fide_id is not None and fide_id in self.by_fide:
             return Match(self.by_fide[fide_id])
-        namesakes = self.by_name.get(_name_key(name), [])
+        namesakes = self.named(name)
         candidates = [p for p in namesakes
                       if (birth_year is None or p.birth_year is None or p.birth_year == birth_year)
                       and (fide_id is None or p.fide_id is None)]
@@ -142,6 +121,14 @@ class PlayerIndex:
             return Match(error=f"{name!r} is in the ledger with FIDE id "
                                f"{', '.join(str(p.fide_id) for p in other_id)}; the file says {fide_id}")
         return Match()
+
+
+def may_mean(players: list[Player], in_all: int) -> str:
+    """Ledger players a name may mean, for "did you mean": ``Doyle, Liam (#3, FIDE 2500035) or
+    ...``, and how many there are in all when more are not shown."""
+    return did_you_mean((f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
+                                                  "no FIDE id)") for p in players),
+                        in_all, "players")
 
 
 def _listed(players: list[Player]) -> str:

@@ -13,9 +13,11 @@ from ledger.db.models import Game, ListRating, Player, PlayerEntry
 from ledger.domain import KReason, Period
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
+from ledger.names import name_key, other_orders
 from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.services.life import RatingLife, rating_life
+from ledger.services.matching import PlayerIndex, may_mean
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
 
@@ -28,6 +30,9 @@ MAX_FIDE_ID = 9_999_999_999
 MAX_PRIOR_GAMES = 100_000
 MAX_ID = 2**62
 _ID_RE = re.compile(r"#?[0-9]{1,30}")
+
+#: The order players are listed and offered in, wherever they are: by name key, then id.
+PLAYER_ORDER = (Player.name_key, Player.id)
 
 
 @dataclass(frozen=True)
@@ -179,14 +184,24 @@ def below_floor_note(rating: int | None, period: Period | None) -> str | None:
             f"{period}; FIDE publishes no rating below it (recorded as given)")
 
 
-def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
+def add_player(engine: Engine, p: NewPlayer, *, new: bool = False) -> PlayerView:
     """``ledger player add``: register a player; the rating is in force for every open period.
 
-    Raises ``InvalidInput`` for a bad field or a FIDE id already in the ledger.
+    A name that is already a player's (``same_name``: the same ``name_key``, or the same name
+    in the other word order) is refused, naming them, unless ``new`` says it is another person
+    (then a note says how to tell them apart).
+
+    Raises ``InvalidInput`` for a bad field, a FIDE id already in the ledger, or such a name.
     """
+    validate_new_player(p)
     with transaction(engine) as session:
-        namesakes = list(session.scalars(
-            select(Player).where(func.lower(Player.name) == p.name.strip().lower())))
+        namesakes = same_name(session, p.name)
+        if namesakes and not new:
+            listed = " and ".join(f"{n.name} (#{n.id}, FIDE {n.fide_id or '-'}, born "
+                                  f"{n.birth_year or '?'})" for n in namesakes)
+            raise InvalidInput(f"name: {shown(p.name.strip())} is already in the ledger as "
+                               f"{listed}; refer to them by id, or, if this is another person, "
+                               "add them with --new")
         player = register(session, p, source="ledger player add",
                           effective_from=first_open_period(session))
         session.flush()
@@ -197,12 +212,24 @@ def add_player(engine: Engine, p: NewPlayer) -> PlayerView:
         return replace(player_views(session, [player.id])[0], notes=notes)
 
 
+def same_name(session: Session, name: str) -> list[Player]:
+    """The players whose name is ``name`` (str): the same ``name_key``, or the same name in the
+    other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``: ``ledger.names.other_orders``),
+    in ``PLAYER_ORDER``."""
+    key = name_key(name)
+    return list(session.scalars(select(Player).where(Player.name_key.in_((key, *other_orders(key))))
+                                .order_by(*PLAYER_ORDER)))
+
+
 def resolve(session: Session, ref: str, field: str = "player") -> Player:
     """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
 
-    A name matches exactly, else ignoring case (Unicode case folding: ``åberg`` finds
-    ``Åberg``), else as a unique part of one name. Raises ``NotFound`` or ``Ambiguous`` (listing
-    the candidates); ``InvalidInput`` for an empty reference. Messages start with ``field``.
+    A name matches exactly, else by ``name_key`` (case, accents and punctuation aside: ``o
+    briain, sean`` finds ``Ó Briain, Seán``), else in the other word order (``Kevin O'Brien``
+    finds ``O'Brien, Kevin``), else as a part of one key (``Doyle`` finds ``Doyle, Liam``).
+    Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
+    ``PlayerIndex.similar``) or ``Ambiguous`` (listing the candidates); ``InvalidInput`` for an
+    empty reference. Messages start with ``field``.
     """
     text = ref.strip()
     if not text:
@@ -226,15 +253,18 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
     exact = list(session.scalars(select(Player).where(Player.name == text)))
     if len(exact) == 1:
         return exact[0]
+    key = name_key(text)
+    if not exact and key:
+        for condition in (Player.name_key == key, Player.name_key.in_(other_orders(key)),
+                          Player.name_key.contains(key, autoescape=True)):
+            exact = list(session.scalars(select(Player).where(condition)
+                                         .order_by(*PLAYER_ORDER).limit(11)))
+            if exact:
+                break
     if not exact:
-        folded = text.casefold()
-        names = session.execute(select(Player.id, Player.name).order_by(Player.name)).all()
-        ids = [pid for pid, name in names if name.casefold() == folded]
-        if not ids:
-            ids = [pid for pid, name in names if folded in name.casefold()]
-        exact = [p for pid in ids[:11] if (p := session.get(Player, pid)) is not None]
-    if not exact:
-        raise NotFound(f"{field}: no player named {shown(text)}")
+        similar, in_all = PlayerIndex.hints_for(session, text).similar(text)
+        hint = f"; did you mean {may_mean(similar, in_all)}?" if similar else ""
+        raise NotFound(f"{field}: no player named {shown(text)}{hint}")
     if len(exact) > 1:
         listed = "; ".join(f"#{c.id} {c.name}" + (f" (FIDE {c.fide_id})" if c.fide_id else "")
                            for c in exact[:10])
@@ -244,7 +274,7 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
 
 def player_views(session: Session, ids: list[int] | None) -> list[PlayerView]:
     """Players (``ids``, or all) with their state on the list in force for the next close."""
-    query = select(Player).order_by(Player.name, Player.id)
+    query = select(Player).order_by(*PLAYER_ORDER)
     if ids is not None:
         query = query.where(Player.id.in_(ids))
     players = list(session.scalars(query))
@@ -295,7 +325,8 @@ def _earliest_game_period(session: Session) -> Period:
 
 
 def list_players(engine: Engine) -> list[PlayerView]:
-    """``ledger player list``: every player, by name, with the rating in force for the next close."""
+    """``ledger player list``: every player (in ``PLAYER_ORDER``: by name key, then id), with the
+    rating in force for the next close."""
     with transaction(engine, write=False) as session:
         return player_views(session, None)
 

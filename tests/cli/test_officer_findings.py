@@ -139,7 +139,7 @@ def test_up_to_three_candidates_are_listed(db: str, tmp_path: Path) -> None:
     for name in ("Doyle, Sean", "Doyle, Aoife", "Doyle, Mary"):  # #5, #6, #7
         assert run("--db", db, "player", "add", name).exit_code == 0
     path = csv(tmp_path, "2026-09-02,\"Keane, Roy\",DOYLE,1-0,Club Championship 2026,5",
-               "2026-09-02,Liam Doyle,\"Walsh, Brendan\",1-0,Club Championship 2026,5")
+               "2026-09-02,Doyle Liam,\"Walsh, Brendan\",1-0,Club Championship 2026,5")
     result = run("--db", db, "import", path)
     assert result.exit_code == 3
     stderr = flat(result.stderr)
@@ -147,8 +147,9 @@ def test_up_to_three_candidates_are_listed(db: str, tmp_path: Path) -> None:
     assert ("round5.csv:2: error: black: unknown player 'DOYLE': did you mean Doyle, Liam (#3, "
             "FIDE 90000003) or Doyle, Sean (#5, no FIDE id) or Doyle, Aoife (#6, no FIDE id) "
             "(4 players in all)?") in stderr
-    # every word of "Liam Doyle" is a word of "Doyle, Liam" only
-    assert ("round5.csv:3: error: white: unknown player 'Liam Doyle': did you mean Doyle, Liam "
+    # every word of "Doyle Liam" is a word of "Doyle, Liam" only (without the comma it is not
+    # the same name: "Liam Doyle" is, in the other word order, and matches)
+    assert ("round5.csv:3: error: white: unknown player 'Doyle Liam': did you mean Doyle, Liam "
             "(#3, FIDE 90000003)?") in stderr
 
 

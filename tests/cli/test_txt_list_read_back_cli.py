@@ -121,8 +121,9 @@ def test_inactive_and_women_flags_survive(tmp_path: Path) -> None:
 def test_two_players_without_fide_id_the_list_cannot_tell_apart(tmp_path: Path) -> None:
     source = tmp_path / "twins.db"
     ok(source, "init")
-    for born in ("1980", "1981"):
-        ok(source, "player", "add", "Smith, John", "--rating", "1500", "--birth-year", born)
+    for born, another in (("1980", ()), ("1981", ("--new",))):  # --new: another person
+        ok(source, "player", "add", "Smith, John", "--rating", "1500", "--birth-year", born,
+           *another)
     ok(source, "game", "add", "#1", "#2", "1-0", "--date", "2025-11-05")
     ok(source, "period", "close", "2025-11")
     # Born 1980 and 1981: their birth years tell them apart, so both come back.

@@ -138,7 +138,7 @@ def test_known_player_is_matched_by_name_and_birth_year_and_updated(engine: Engi
 
 def test_ambiguous_player_is_an_error_listing_the_candidates(engine: Engine) -> None:
     add_player(engine, NewPlayer(name="Quinn, Mark"))
-    add_player(engine, NewPlayer(name="Quinn, Mark"))
+    add_player(engine, NewPlayer(name="Quinn, Mark"), new=True)
     with pytest.raises(ImportRejected) as caught:
         import_fide_list(engine, str(data_file("fide_players_list_sample.xml")),
                          list_date="2013-05-01")

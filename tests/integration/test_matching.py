@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from ledger.services.matching import PlayerIndex
+from ledger.services.matching import Match, PlayerIndex
 from ledger.services.players import NewPlayer, register
 from ledger.services.session import transaction
 
@@ -94,3 +94,59 @@ def test_similar_names_are_a_hint_never_a_match(engine: Engine) -> None:
                            effective_from=None))
         assert [p.name for p in index.similar("smith")[0]] == [
             "Smith, John", "Smith, John", "Smithson, Ted"]
+
+
+def test_accents_and_case_are_no_difference(engine: Engine) -> None:
+    # ledger: #1 Smith, John, #2 Smith, John, #3 Åberg, Nils, #4 Jones, Ann, #5 Ó Briain, Seán
+    _ledger(engine)
+    with transaction(engine) as session:
+        register(session, NewPlayer("Ó Briain, Seán", birth_year=1990), source="test",
+                 effective_from=None)
+    with transaction(engine, write=False) as session:
+        index = PlayerIndex.load(session)
+        for written in ("O Briain, Sean", "ó briain, SEAN", "Ó  BRIAIN,Seán", "O-Briain, Sean"):
+            found = index.match(written, None, 1990)
+            assert found.player is not None and found.player.id == 5, written
+        # an apostrophe joins: O'Briain is OBriain, another name than O Briain
+        assert index.match("O'Briain, Sean", None, 1990) == Match()
+        aberg = index.match("Aberg, Nils")
+        assert aberg.player is not None and aberg.player.name == "Åberg, Nils"
+
+
+def test_the_other_word_order_matches_when_unambiguous(engine: Engine) -> None:
+    _ledger(engine)
+    with transaction(engine) as session:
+        for p in (NewPlayer("O'Brien, Kevin", fide_id=5005, birth_year=1970),
+                  NewPlayer("Mary Walsh", birth_year=1985)):
+            register(session, p, source="test", effective_from=None)
+    with transaction(engine, write=False) as session:
+        index = PlayerIndex.load(session)
+        kevin = index.match("Kevin O'Brien")
+        assert kevin.player is not None and kevin.player.id == 5
+        mary = index.match("Walsh, Mary", None, 1985)       # and the other way round
+        assert mary.player is not None and mary.player.id == 6
+        assert index.match("Walsh, Mary", None, 1960).player is None   # another birth year
+        # "John Smith" is either Smith, John: ambiguous, an error naming both
+        both = index.match("John Smith")
+        assert both.player is None and both.error == (
+            "'John Smith' matches several players: #1 (FIDE 1001, born 1980); #2 (FIDE -, born "
+            "1995); give a FIDE id or a birth year to tell them apart")
+        young = index.match("John Smith", None, 1995)
+        assert young.player is not None and young.player.id == 2
+        # a FIDE id the ledger gives another player decides, whatever the order
+        assert index.match("Kevin O'Brien", 2002).player is not None
+        assert index.match("Kevin O'Brien", 2002).player.name == "Jones, Ann"  # type: ignore[union-attr]
+
+
+def test_an_exact_key_comes_before_the_other_word_order(engine: Engine) -> None:
+    with transaction(engine) as session:
+        for p in (NewPlayer("Lee, Grant", birth_year=1990),
+                  NewPlayer("Grant, Lee", birth_year=1960)):
+            register(session, p, source="test", effective_from=None)
+    with transaction(engine, write=False) as session:
+        index = PlayerIndex.load(session)
+        # "Grant, Lee" is #2 by its key; written name first, "Lee Grant" is Lee of the Grants
+        # (#2 again) and "Grant Lee" is Grant of the Lees (#1)
+        assert [p.id for p in index.named("Grant, Lee")] == [2]
+        assert [p.id for p in index.named("Lee Grant")] == [2]
+        assert [p.id for p in index.named("Grant Lee")] == [1]

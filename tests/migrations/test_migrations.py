@@ -3,6 +3,9 @@ populated ledger upgrades from every earlier revision with its facts and results
 
 from __future__ import annotations
 
+import datetime as dt
+import runpy
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,25 +21,32 @@ from sqlalchemy import Connection, text
 
 from ledger.db import migrate
 from ledger.db.engine import make_engine
+from ledger.errors import LedgerError
+from ledger.names import name_key
+from ledger.services.games import find_event
 from ledger.services.lists import rating_list
 from ledger.services.periods import close_period
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.players import resolve
+from ledger.services.session import init_ledger, open_ledger, transaction
 
 
-def _populate_0001(conn: Connection) -> None:
-    """Facts as revision 0001's schema holds them: two players, one event, one decisive game."""
+def _populate_0001(conn: Connection, *, keyed: bool = False) -> None:
+    """Facts as revision 0001's schema holds them: two players, one event, one decisive game
+    (``keyed``: with the name keys revision 0005 adds)."""
+    key, alpha, beta, cup = ((", name_key", ", 'alpha, ann'", ", 'beta, bob'", ", 'upgrade cup'")
+                             if keyed else ("", "", "", ""))
     conn.execute(text(
-        "INSERT INTO players (id, name, fide_id, registered_at) VALUES "
-        "(1, 'Alpha, Ann', 90000001, '2026-01-01 00:00:00'), "
-        "(2, 'Beta, Bob', 90000002, '2026-01-01 00:00:00')"))
+        f"INSERT INTO players (id, name{key}, fide_id, registered_at) VALUES "
+        f"(1, 'Alpha, Ann'{alpha}, 90000001, '2026-01-01 00:00:00'), "
+        f"(2, 'Beta, Bob'{beta}, 90000002, '2026-01-01 00:00:00')"))
     conn.execute(text(
         "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
         " reached_2300, source, recorded_at) VALUES "
         "(1, NULL, 1800, 100, 0, 0, 'test', '2026-01-01 00:00:00'), "
         "(2, NULL, 1700, 100, 0, 0, 'test', '2026-01-01 00:00:00')"))
     conn.execute(text(
-        "INSERT INTO events (id, name, start_date, end_date) VALUES "
-        "(1, 'Upgrade Cup', '2026-01-10', '2026-01-10')"))
+        f"INSERT INTO events (id, name{key}, start_date, end_date) VALUES "
+        f"(1, 'Upgrade Cup'{cup}, '2026-01-10', '2026-01-10')"))
     conn.execute(text(
         "INSERT INTO games (event_id, round, date, period, white_id, black_id, result, played,"
         " recorded_at) VALUES (1, '1', '2026-01-10', '2026-01', 1, 2, '1-0', 1,"
@@ -87,11 +97,24 @@ def _populate_0004(conn: Connection) -> None:
         " 2200, 1284, 1400, 0, 0)"))
 
 
+def _populate_0005(conn: Connection) -> None:
+    """Revision 0005 adds the name keys: the 0001 facts with their keys, and a player and an
+    event whose names have accents."""
+    _populate_0001(conn, keyed=True)
+    conn.execute(text(
+        "INSERT INTO players (id, name, name_key, registered_at) VALUES "
+        "(4, 'Ó Briain, Seán', 'o briain, sean', '2026-01-01 00:00:00')"))
+    conn.execute(text(
+        "INSERT INTO events (id, name, name_key, start_date, end_date) VALUES "
+        "(2, 'Östersund Open', 'ostersund open', '2026-01-03', '2026-01-04')"))
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
                                                      "0003": _populate_0003,
-                                                     "0004": _populate_0004}
+                                                     "0004": _populate_0004,
+                                                     "0005": _populate_0005}
 
 
 def _revisions() -> list[str]:
@@ -135,7 +158,7 @@ def test_init_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
     engine = make_engine(db)
     try:
         with engine.begin() as conn:
-            _populate_0001(conn)
+            _populate_0001(conn, keyed=True)  # the head's schema
     finally:
         engine.dispose()
     head = migrate.head_revision()
@@ -144,5 +167,101 @@ def test_init_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
     try:
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM games")).scalar_one() == 1
+    finally:
+        engine.dispose()
+
+
+def _accented_0004(conn: Connection, second_event: str, second_start: str) -> None:
+    """0004's facts, a player and two events whose names differ from their keys."""
+    _populate_0004(conn)
+    conn.execute(text(
+        "INSERT INTO players (id, name, registered_at) VALUES "
+        "(4, '  Ó Briain ,Seán ', '2026-01-01 00:00:00'), "
+        "(5, 'Søren Høeg', '2026-01-01 00:00:00')"))
+    conn.execute(text(
+        "INSERT INTO events (id, name, start_date, end_date) VALUES "
+        "(2, 'Östersund Open', '2025-08-01', '2025-08-09'), "
+        f"(3, '{second_event}', '{second_start}', '{second_start}')"))
+
+
+def _at_0004(db: str, second_event: str, second_start: str) -> None:
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0004")
+        with engine.begin() as conn:
+            _accented_0004(conn, second_event, second_start)
+    finally:
+        engine.dispose()
+
+
+def test_0005_fills_the_keys_of_an_older_ledger_in_python(tmp_path: Path) -> None:
+    db = str(tmp_path / "at-0004.db")
+    _at_0004(db, "ÖSTERSUND OPEN", "2026-08-01")  # the same name a year later: another event
+    assert init_ledger(db) == ("0004", "0005")
+    engine = open_ledger(db)
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT id, name_key FROM players ORDER BY id")).all() == [
+                (1, "alpha, ann"), (2, "beta, bob"), (3, "gamma, gil"), (4, "o briain, sean"),
+                (5, "soren hoeg")]
+            assert conn.execute(text("SELECT id, name_key FROM events ORDER BY id")).all() == [
+                (1, "upgrade cup"), (2, "ostersund open"), (3, "ostersund open")]
+        with transaction(engine, write=False) as session:
+            # found by key, and by word order, after the upgrade
+            assert resolve(session, "Sean O Briain").id == 4
+            assert resolve(session, "soren hoeg").id == 5
+            # the event by its key, without its accents (#3, a year later, is another event)
+            found = find_event(session, "Ostersund Open", dt.date(2025, 8, 1),
+                               dt.date(2025, 8, 1), exact_start=True)
+            assert found is not None and (found.id, found.name) == (2, "Östersund Open")
+    finally:
+        engine.dispose()
+
+
+def test_0005_names_the_events_only_their_key_tells_apart(tmp_path: Path) -> None:
+    db = str(tmp_path / "at-0004.db")
+    _at_0004(db, "ÖSTERSUND  open", "2025-08-01")  # same key, same start as event #2
+    with pytest.raises(LedgerError) as refused:
+        init_ledger(db)
+    assert str(refused.value) == (
+        "cannot upgrade the ledger to revision 0005: events must differ by more than case, "
+        "accents and punctuation when they start on the same day, and these do not: "
+        "#2 'Östersund Open' and #3 'ÖSTERSUND  open' (starting 2025-08-01). Nothing was "
+        "changed; rename one of each (UPDATE events SET name = ... WHERE id = ...) or move its "
+        "games to the other, then run `ledger init` again")
+    engine = make_engine(db)
+    try:
+        assert migrate.current_revision(engine) == "0004"
+        with engine.connect() as conn:  # nothing half done: no key column was left behind
+            assert "name_key" not in conn.execute(text("SELECT * FROM events")).keys()
+    finally:
+        engine.dispose()
+
+
+def test_0005_freezes_the_key_function_as_it_is_today() -> None:
+    frozen = runpy.run_path(str(migrate.migrations_dir() / "versions" / "0005_name_keys.py"))
+    names = ["Ó Briain, Seán", "ÅBERG,  Nils", "Łukasz Øster", "Strauß", "O’Brien-Smith, J.",
+             "İnci Işık", "Æbelø Þór", "ﬁsher²", "Col·legi", "", "  ,,  "]
+    assert [frozen["name_key"](n) for n in names] == [name_key(n) for n in names]
+
+
+def test_an_upgrade_that_would_leave_a_row_pointing_at_nothing_changes_nothing(
+        tmp_path: Path) -> None:
+    # Foreign keys are off while SQLite rebuilds tables (migrate.migration_transaction) and
+    # checked before the commit: a game of a player who is not there stops the upgrade.
+    db = str(tmp_path / "at-0004.db")
+    _at_0004(db, "Galway Open", "2026-02-01")
+    with sqlite3.connect(db) as con:  # no ledger hooks: foreign keys off, as an old tool had it
+        con.execute("INSERT INTO games (id, event_id, round, date, period, white_id, black_id,"
+                    " result, played, recorded_at) VALUES (7, 1, '2', '2026-01-10', '2026-01', 1,"
+                    " 99, '1-0', 1, '2026-01-10 00:00:00')")
+    con.close()
+    with pytest.raises(LedgerError) as refused:
+        init_ledger(db)
+    assert str(refused.value) == ("the upgrade would leave rows pointing at nothing (games row 7 "
+                                  "-> players); nothing was changed")
+    engine = make_engine(db)
+    try:
+        assert migrate.current_revision(engine) == "0004"
     finally:
         engine.dispose()
