@@ -1,8 +1,9 @@
 """The ``ledger`` command line: builds the app and registers every command group and command.
 
-Each command lives in the module of its noun (``cli.players``, ``cli.games``, ``cli.periods``,
-``cli.imports``, ``cli.lists``, ``cli.calc``, ``cli.lookup``, ``cli.export``, ``cli.database``)
-and uses the shared plumbing of ``cli.common``; nothing imports this module but the entry point.
+Each command lives in the module of its noun (``cli.players``, ``cli.games``, ``cli.events``,
+``cli.periods``, ``cli.imports``, ``cli.lists``, ``cli.calc``, ``cli.lookup``, ``cli.export``,
+``cli.database``) and uses the shared plumbing of ``cli.common``; nothing imports this module
+but the entry point.
 """
 
 from __future__ import annotations
@@ -12,7 +13,18 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import calc, database, export, games, imports, lists, lookup, periods, players
+from ledger.cli import (
+    calc,
+    database,
+    events,
+    export,
+    games,
+    imports,
+    lists,
+    lookup,
+    periods,
+    players,
+)
 from ledger.config import ENV_VAR
 
 app = typer.Typer(
@@ -47,6 +59,7 @@ def main_callback(
 app.command("init")(database.init)
 app.add_typer(players.player_app, name="player")
 app.add_typer(games.game_app, name="game")
+app.add_typer(events.event_app, name="event")
 app.add_typer(periods.period_app, name="period")
 app.command("import")(imports.import_file)
 app.command("list")(lists.rating_list)

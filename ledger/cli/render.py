@@ -16,6 +16,7 @@ from ledger.cli.render_life import computation_dict, computation_lines, life_dic
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.errors import Problem
+from ledger.services.events import EventView
 from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
 from ledger.services.life import PoolView
@@ -196,6 +197,22 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
     for g in views:
         table.add_row(str(g.id), g.date.isoformat(), g.period, g.event or "", g.round or "",
                       g.white, g.black, g.result, g.status)
+    _out().print(table)
+
+
+def event_list(views: list[EventView], as_json: bool) -> None:
+    """Events, by start date, with their period, games and source."""
+    if as_json:
+        _json({"events": [{"id": e.id, "name": e.name, "start_date": e.start_date.isoformat(),
+                           "end_date": e.end_date.isoformat(), "period": e.period,
+                           "games": e.games, "source": e.source} for e in views]})
+        return
+    table = PlainTable(title=f"Events ({len(views)})")
+    for col in ("id", "name", "start", "end", "period", "games", "source"):
+        table.add_column(col, justify="right" if col in ("id", "games") else "left")
+    for e in views:
+        table.add_row(f"#{e.id}", e.name, e.start_date.isoformat(), e.end_date.isoformat(),
+                      e.period, str(e.games), e.source or "")
     _out().print(table)
 
 

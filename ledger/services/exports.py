@@ -19,16 +19,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, Result
-from ledger.errors import Ambiguous, InvalidInput, NotFound
+from ledger.errors import InvalidInput
 from ledger.formats.trf import TrfEvent
 from ledger.formats.trf_lines import TrfPlayer, TrfRound
 from ledger.formats.trf_writer import write_trf
-from ledger.services.games import event_by_id
+from ledger.services.events import resolve_event
 from ledger.services.session import transaction
 from ledger.services.state import load_histories
 
@@ -55,33 +55,17 @@ class TrfExport:
     notes: tuple[str, ...]
 
 
-def _event(session: Session, ref: str) -> Event:
-    """The event ``ref`` names: ``#ID`` or its name (ignoring case; several: ``Ambiguous``)."""
-    text = ref.strip()
-    found = event_by_id(session, text)
-    if found is not None:
-        return found
-    events = list(session.scalars(select(Event).where(func.lower(Event.name) == text.lower())
-                                  .order_by(Event.start_date)))
-    if not events:
-        raise NotFound(f"event: no event named {text!r}")
-    if len(events) > 1:
-        listed = "; ".join(f"#{e.id} (from {e.start_date})" for e in events)
-        raise Ambiguous(f"event: {text!r} names several events: {listed}; write #ID")
-    return events[0]
-
-
 def export_trf(engine: Engine, event_ref: str) -> TrfExport:
-    """The event ``event_ref`` (its name, ignoring case, or ``#ID``) as TRF-16 text, with the
-    notes written into it (:data:`GAMES_ONLY`; for an event imported from a TRF file, that the
-    file is the authority).
+    """The event ``event_ref`` (``#ID`` or its name: ``events.resolve_event``) as TRF-16 text,
+    with the notes written into it (:data:`GAMES_ONLY`; for an event imported from a TRF file,
+    that the file is the authority).
 
     Raises ``NotFound``/``Ambiguous`` for the event, ``InvalidInput`` when a game's round is not
     a round number (``3`` or ``3.1``), a player has two games in one round, or a value does not
     fit its TRF columns (a name over 33 characters).
     """
     with transaction(engine, write=False) as session:
-        event = _event(session, event_ref)
+        event = resolve_event(session, event_ref)
         games = list(session.scalars(select(Game).where(Game.event_id == event.id)
                                      .order_by(Game.round, Game.id)))
         ids = sorted({g.white_id for g in games} | {g.black_id for g in games})

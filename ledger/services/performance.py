@@ -15,11 +15,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from sqlalchemy import Engine, func, or_, select
-from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, Player
 from ledger.domain import Period
-from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, UsageError, shown
+from ledger.errors import LedgerError, UsageError
 from ledger.rules.performance import (
     UNRATED_OPPONENT_RATING,
     Norm,
@@ -28,7 +27,7 @@ from ledger.rules.performance import (
     norm_check,
     performance,
 )
-from ledger.services.games import event_by_id
+from ledger.services.events import resolve_event
 from ledger.services.players import resolve
 from ledger.services.rated_games import LoadedGame, load_rated_games
 from ledger.services.session import transaction
@@ -69,30 +68,6 @@ class PerformanceReport:
     games: list[PerformanceGame]
     performance: Performance
     norm: NormCheck | None
-
-
-def _find_event(session: Session, player_id: int, ref: str) -> Event:
-    """The event ``ref`` names among those the player has games in: ``#ID``, or a name (exact,
-    ignoring case, else a unique part of one). Raises ``NotFound`` or ``Ambiguous``."""
-    text = ref.strip()
-    if not text:
-        raise InvalidInput("event: empty event name")
-    event = event_by_id(session, text)
-    if event is not None:
-        return event
-    played = select(Game.event_id).where(or_(Game.white_id == player_id, Game.black_id == player_id))
-    events = list(session.scalars(select(Event).where(Event.id.in_(played))
-                                  .order_by(Event.start_date, Event.id)))
-    matches = [e for e in events if e.name.casefold() == text.casefold()]
-    if not matches:
-        matches = [e for e in events if text.casefold() in e.name.casefold()]
-    if not matches:
-        raise NotFound(f"event: the player has no games in an event named {shown(text)}")
-    if len(matches) > 1:
-        listed = "; ".join(f"#{e.id} {e.name} ({e.start_date} to {e.end_date})" for e in matches[:10])
-        raise Ambiguous(f"event: {shown(text)} matches several events: {listed}; name one by "
-                        "its id")
-    return matches[0]
 
 
 def _game_view(g: LoadedGame, player_id: int, names: dict[int, str]) -> tuple[
@@ -143,7 +118,9 @@ def player_performance(engine: Engine, player: str, *, event: str | None = None,
             condition = mine & (Game.period == str(wanted_period))
             scope = f"period {wanted_period}"
         else:
-            ev = _find_event(session, who.id, event or "")
+            played = select(Game.event_id).where(mine)
+            ev = resolve_event(session, event or "", among=Event.id.in_(played),
+                               nowhere="the player has no games in an event named")
             condition = mine & (Game.event_id == ev.id)
             scope = f"event {ev.name!r} ({ev.start_date} to {ev.end_date})"
         last = session.scalar(select(func.max(Game.period)).where(condition))

@@ -1,0 +1,93 @@
+"""Events: listing them (``ledger event list``) and finding the one a command names (``ledger
+performance --event``, ``ledger export trf --event``).
+
+An event is named by ``#ID`` or by its name, matched by ``ledger.names.name_key`` (case, accents
+and punctuation aside: ``Ostersund Open`` finds ``Östersund Open``), else as a part of one key;
+a name that matches nothing gets "did you mean" (``ledger.names.NameHints``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, Engine, func, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Event, Game
+from ledger.domain import Period
+from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
+from ledger.names import NameHints, did_you_mean, name_key
+from ledger.services.games import event_by_id
+from ledger.services.session import transaction
+
+#: The order events are listed and offered in: by start date, name key, id.
+EVENT_ORDER = (Event.start_date, Event.name_key, Event.id)
+
+
+@dataclass(frozen=True)
+class EventView:
+    """An event as ``ledger event list`` shows it: ``period`` is the rating period its games
+    belong to (that of its end date), ``games`` how many games are recorded in it, ``source``
+    where it came from (the file it was imported from, or ``ledger game add``; None: unknown)."""
+
+    id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    period: str
+    games: int
+    source: str | None
+
+
+def list_events(engine: Engine, period: str | None = None) -> list[EventView]:
+    """``ledger event list``: every event (or those of ``period``, ``YYYY-MM``: whose end date
+    falls in it), in ``EVENT_ORDER``. Raises ``InvalidInput`` for a malformed period."""
+    wanted = Period.parse(period) if period is not None else None
+    games = select(func.count(Game.id)).where(Game.event_id == Event.id).scalar_subquery()
+    query = select(Event, games).order_by(*EVENT_ORDER)
+    if wanted is not None:
+        query = query.where(Event.end_date.between(wanted.start, wanted.end))
+    with transaction(engine, write=False) as session:
+        return [EventView(e.id, e.name, e.start_date, e.end_date, str(Period.of(e.end_date)),
+                          count, e.source) for e, count in session.execute(query)]
+
+
+def _label(event: Event) -> str:
+    return f"{event.name} (#{event.id}, {event.start_date} to {event.end_date})"
+
+
+def resolve_event(session: Session, ref: str, *, among: ColumnElement[bool] | None = None,
+                  nowhere: str = "no event named") -> Event:
+    """The event ``ref`` (str) names: ``#ID`` (``games.event_by_id``), else the events (those
+    ``among`` selects, when given) with its ``name_key``, else those whose key holds it.
+
+    Raises ``InvalidInput`` for an empty reference; ``NotFound`` (``event: {nowhere} 'X'``, with
+    "did you mean" up to 3 events, with id and dates, when some name holds its words or starts
+    with it); ``Ambiguous`` listing the events (id, name, dates) it matches.
+    """
+    text = ref.strip()
+    if not text:
+        raise InvalidInput("event: empty event name")
+    event = event_by_id(session, text)
+    if event is not None:
+        return event
+    candidates = select(Event) if among is None else select(Event).where(among)
+    key = name_key(text)
+    found: list[Event] = []
+    for condition in ((Event.name_key == key, Event.name_key.contains(key, autoescape=True))
+                      if key else ()):
+        found = list(session.scalars(candidates.where(condition).order_by(*EVENT_ORDER).limit(11)))
+        if found:
+            break
+    if not found:
+        hints = NameHints((e.id, e.name, e) for e in session.scalars(candidates))
+        similar, in_all = hints.similar(text)
+        hint = (f"; did you mean {did_you_mean(map(_label, similar), in_all, 'events')}?"
+                if similar else "")
+        raise NotFound(f"event: {nowhere} {shown(text)}{hint}")
+    if len(found) > 1:
+        listed = "; ".join(f"#{e.id} {e.name} ({e.start_date} to {e.end_date})"
+                           for e in found[:10])
+        raise Ambiguous(f"event: {shown(text)} matches several events: {listed}; write #ID")
+    return found[0]
