@@ -208,8 +208,10 @@ def event_list(views: list[EventView], as_json: bool) -> None:
                            "games": e.games, "source": e.source} for e in views]})
         return
     table = PlainTable(title=f"Events ({len(views)})")
-    for col in ("id", "name", "start", "end", "period", "games", "source"):
-        table.add_column(col, justify="right" if col in ("id", "games") else "left")
+    for col, priority in (("id", 0), ("name", 0), ("start", 0), ("end", 2), ("period", 3),
+                          ("games", 1), ("source", 4)):
+        table.add_column(col, justify="right" if col in ("id", "games") else "left",
+                         priority=priority)
     for e in views:
         table.add_row(f"#{e.id}", e.name, e.start_date.isoformat(), e.end_date.isoformat(),
                       e.period, str(e.games), e.source or "")
