@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render
-from ledger.cli.common import reports_errors, run
+from ledger.cli.common import db_of, reports_errors, run
 from ledger.cli.publish import write_output
 from ledger.services import exports
 
@@ -33,5 +33,5 @@ def export_trf(
     if output is None:
         typer.echo(exported.text, nl=False)
         return
-    write_output(exported.text, output)
+    write_output(exported.text, output, ledger=db_of(ctx))
     render.say(f"{output}: event {event!r} written as TRF-16")

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import publish, render, render_reports
-from ledger.cli.common import JsonOpt, PlayerArg, reports_errors, run
+from ledger.cli.common import JsonOpt, PlayerArg, db_of, reports_errors, run
 from ledger.services import lists
 
 
@@ -45,7 +45,8 @@ def rating_list(
     chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)
-    publish.publish(run(ctx, lists.rating_list, period, selection), chosen, output, club)
+    publish.publish(run(ctx, lists.rating_list, period, selection), chosen, output, club,
+                    db_of(ctx))
 
 
 @reports_errors
@@ -60,4 +61,4 @@ def history(
     if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
         render.error(f"--chart {chart}: the chart is a PNG image; name the file .png")
         raise typer.Exit(2)
-    render_reports.history(run(ctx, lists.history, player), json_out, chart)
+    render_reports.history(run(ctx, lists.history, player), json_out, chart, db_of(ctx))

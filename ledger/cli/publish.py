@@ -21,6 +21,7 @@ from ledger.errors import LedgerError
 from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt
 from ledger.formats.rating_list import ListHeading
 from ledger.services.lists import RatingList
+from ledger.services.output_files import check_output_file
 
 #: Where the page's heading comes from when ``--club`` is not given.
 CLUB_ENV = "LEDGER_CLUB"
@@ -89,13 +90,15 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     return buffer.getvalue()
 
 
-def write_output(data: str | bytes, output: Path) -> None:
+def write_output(data: str | bytes, output: Path, *, ledger: str | None) -> None:
     """Write ``data`` (text as UTF-8 with its line ends as given, or bytes) to ``output`` whole:
     into a temporary file beside it, then renamed over it (keeping the replaced file's
     permissions; a new file gets what the umask allows). A link is followed (the file it
     names is replaced, the link kept); a device or pipe (``/dev/null``, ``/dev/stdout``) is
     written in place, never replaced by a file. Raises ``LedgerError`` naming the file when it
-    cannot."""
+    cannot, and, writing nothing, when ``output`` is the open ``ledger`` (``--db``; None when
+    none is open) or any SQLite database (``services.output_files.check_output_file``)."""
+    check_output_file(output, ledger)
     encoded = data.encode("utf-8") if isinstance(data, str) else data
     if output.exists() and not output.is_file():
         try:
@@ -130,13 +133,15 @@ def _mode_for(output: Path) -> int:
     return 0o666 & ~umask
 
 
-def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | None) -> None:
-    """Print the list on stdout (the table through Rich) or write it to ``output``."""
+def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | None,
+            ledger: str) -> None:
+    """Print the list on stdout (the table through Rich) or write it to ``output`` (never over
+    the ``ledger`` it came from: ``write_output``)."""
     if output is None:
         if fmt is ListFormat.TABLE:
             render.rating_list(rl, False)
             return
         sys.stdout.write(list_text(rl, fmt, club))
         return
-    write_output(list_text(rl, fmt, club), output)
+    write_output(list_text(rl, fmt, club), output, ledger=ledger)
     render.say(f"wrote the {fmt} rating list of {rl.period} ({len(rl.rows)} players) to {output}")

@@ -117,9 +117,10 @@ def history_sparkline(h: PlayerHistory) -> str:
     return sparkline(_trend(h))
 
 
-def draw_chart(h: PlayerHistory, path: Path) -> None:
+def draw_chart(h: PlayerHistory, path: Path, ledger: str | None) -> None:
     """Write the history chart (``formats.rating_chart``) to ``path``; ``LedgerError`` when
-    there is nothing to draw or the file cannot be written."""
+    there is nothing to draw or the file cannot be written (``path`` is the open ``ledger``
+    or another database: ``publish.write_output``)."""
     points = period_points(h)
     if not points:
         raise LedgerError(f"chart: {h.player.name} has no rated periods to draw")
@@ -127,14 +128,16 @@ def draw_chart(h: PlayerHistory, path: Path) -> None:
 
     chart = rating_chart.draw([rating_chart.ChartPoint(p.period, p.rating, p.k_note)
                                for p in points], f"{h.player.name}: published rating")
-    write_output(chart.png, path)
+    write_output(chart.png, path, ledger=ledger)
 
 
-def history(h: PlayerHistory, as_json: bool, chart: Path | None = None) -> None:
+def history(h: PlayerHistory, as_json: bool, chart: Path | None = None,
+            ledger: str | None = None) -> None:
     """A player's history (``render.history``), the peak and the sparkline; with ``chart``,
-    the chart written to that file first (nothing printed if it cannot be)."""
+    the chart written to that file first (nothing printed if it cannot be; never over the open
+    ``ledger``)."""
     if chart is not None:
-        draw_chart(h, chart)
+        draw_chart(h, chart, ledger)
     top = peak(h)
     if as_json:
         _json({**render.history_dict(h),

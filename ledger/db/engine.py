@@ -22,6 +22,13 @@ from ledger.errors import LedgerError, NeedsInit
 #: Seconds a command waits for another one that holds the write lock.
 BUSY_TIMEOUT_SECONDS = 30
 
+#: The first 16 bytes of every SQLite database file (https://www.sqlite.org/fileformat.html).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+#: The files SQLite keeps beside a database, by suffix: what each one is.
+SIDE_FILES = {"-wal": "write-ahead log", "-shm": "shared-memory index",
+              "-journal": "rollback journal"}
+
 
 def database_url(db: str) -> URL:
     """A SQLAlchemy URL for ``db``: a URL is parsed, anything else is a SQLite file path taken
@@ -39,6 +46,28 @@ def sqlite_path(url: URL) -> Path | None:
     if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
         return None
     return Path(url.database)
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (a link is followed) starting with ``SQLITE_HEADER``.
+    A device, a pipe or a file that cannot be read is not (nothing is read from a device)."""
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def sqlite_files(db: str) -> dict[Path, str]:
+    """The files of the SQLite ledger ``db`` (path or URL): the database file and the side
+    files SQLite keeps beside it (``SIDE_FILES``), each with what it is (the database: "").
+    Empty for other databases. Raises ``LedgerError`` as ``database_url`` does."""
+    path = sqlite_path(database_url(db))
+    if path is None:
+        return {}
+    return {path: "", **{Path(f"{path}{suffix}"): what for suffix, what in SIDE_FILES.items()}}
 
 
 def make_engine(db: str, *, must_exist: bool = False) -> Engine:
