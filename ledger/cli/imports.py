@@ -18,8 +18,7 @@ from ledger.services import fide_lists, imports
 @reports_errors
 def import_file(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file, or a FIDE rating list.", exists=True,
-                                         dir_okay=False)],
+    file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file, or a FIDE rating list.")],
     fmt: Annotated[str | None, typer.Option(
         "--format", help=f"One of {', '.join(imports.READERS)} (default: from the content, "
         "else the extension), or fide-list (a FIDE rating list, TXT of any era or XML: "

@@ -11,11 +11,17 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ledger.services.input_files import MAX_INPUT_BYTES
+
 #: Files with more lines than this get a progress bar.
 PROGRESS_LINES = 3000
 
 
 def _lines(path: Path) -> int:
+    """Lines in ``path``; 0 for what the import will refuse unread (``check_input_file``): a
+    device, a pipe, a folder, a missing file or one over ``MAX_INPUT_BYTES``."""
+    if not path.is_file() or path.stat().st_size > MAX_INPUT_BYTES:
+        return 0
     with open(path, "rb") as handle:
         return sum(chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
                    for chunk in iter(lambda: handle.read(1 << 20), b""))

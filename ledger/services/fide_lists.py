@@ -42,6 +42,7 @@ from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, Us
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.names import name_key
 from ledger.services.games import parse_date
+from ledger.services.input_files import check_input_file
 from ledger.services.matching import Match, PlayerIndex
 from ledger.services.players import NewPlayer, entry_values, invalid_field, validate_new_player
 from ledger.services.session import transaction
@@ -109,6 +110,7 @@ def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | N
     ambiguous player (the candidates listed), a list rating for the same player, date and pool
     already recorded with other values.
     """
+    check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
     day = parse_date(list_date, "list-date")
     if pool is not None and pool not in POOLS:
         raise InvalidInput(f"pool: {pool!r} must be one of {', '.join(POOLS)}")

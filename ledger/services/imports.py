@@ -40,6 +40,7 @@ from ledger.services.games import (
     twice_in_round,
 )
 from ledger.services.import_matching import Matcher
+from ledger.services.input_files import check_input_file
 from ledger.services.periods import not_rated_reason
 from ledger.services.session import transaction
 from ledger.services.state import (
@@ -157,6 +158,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     or cannot be told, ``ids`` not in ``ID_KINDS``, ``end_date`` given for another format, or
     an ``end_date`` that differs from the end date the file gives (052, else the last 132 date).
     """
+    check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
     raw = Path(path).read_bytes()
     fmt = fmt or detect_format(raw[:4096], Path(path).suffix)
     if fmt not in READERS:
