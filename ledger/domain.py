@@ -20,6 +20,16 @@ ONE = Decimal(1)
 HALF = Decimal("0.5")
 ZERO = Decimal(0)
 
+#: Control characters: C0 (tab, line feed, carriage return, escape ...), DEL and C1.
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def find_control_character(text: str) -> re.Match[str] | None:
+    """The first control character in ``text`` (C0 such as a tab or a line break, DEL, C1), or
+    None. The one rule by which ``player add`` and the imports refuse a name or other one-line
+    text field: ``find_control_character("Tab\\tName").start()`` is 3."""
+    return _CONTROL_RE.search(text)
+
 
 @dataclass(frozen=True, order=True)
 class Period:

@@ -19,7 +19,7 @@ import datetime as dt
 import io
 import re
 
-from ledger.domain import Result
+from ledger.domain import Result, find_control_character
 from ledger.errors import InvalidInput, Problem
 from ledger.formats.records import FileGame, FilePlayer, Readout, Where, line_at
 
@@ -29,7 +29,6 @@ REQUIRED = ("date", "white", "black", "result")
 COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ID = re.compile(r"[0-9]{1,11}")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def read_csv(path: str, raw: bytes) -> Readout:
@@ -114,7 +113,7 @@ def _game(path: str, line: int, row: dict[str, str], problems: list[Problem]) ->
         at: dict[str, Where] = {"name": (line, side), "fide_id": (line, f"{side}_fide_id")}
         players.append(FilePlayer(name=name, at=at, fide_id=fide_id))
     for column in ("white", "black", "event", "round"):
-        control = _CONTROL.search(row.get(column, ""))
+        control = find_control_character(row.get(column, ""))
         if control is not None:
             err(column, f"a line break or control character (U+{ord(control.group()):04X}) "
                 "inside the quotes: a name is one line of text")

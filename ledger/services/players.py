@@ -10,7 +10,7 @@ from sqlalchemy import Engine, and_, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
-from ledger.domain import KReason, Period
+from ledger.domain import KReason, Period, find_control_character
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
 from ledger.names import name_key, other_orders
@@ -103,15 +103,24 @@ class PlayerView:
 
 
 def validate_new_player(p: NewPlayer) -> None:
-    """Raise ``InvalidInput`` naming the field for any invalid value."""
+    """Raise ``InvalidInput`` naming the field for any invalid value (a name with a control
+    character, as the imports refuse it: ``domain.find_control_character``; a birth year after
+    this year ...)."""
     name = p.name.strip()
     if not any(ch.isalpha() for ch in name):
         raise InvalidInput(f"name: {p.name!r} has no letters; write it as \"Surname, Name\"")
     if len(name) > MAX_NAME:
         raise InvalidInput(f"name: {len(name)} characters; at most {MAX_NAME}")
+    control = find_control_character(p.name)
+    if control is not None:
+        raise InvalidInput(f"name: {shown(p.name)} holds a control character "
+                           f"(U+{ord(control.group()):04X}): a name is one line of text")
     if p.fide_id is not None and not 0 < p.fide_id <= MAX_FIDE_ID:
         raise InvalidInput(f"fide-id: {p.fide_id} is not a FIDE id")
-    if p.birth_year is not None and not 1880 <= p.birth_year <= 2100:
+    this_year = dt.date.today().year
+    if p.birth_year is not None and p.birth_year > this_year:
+        raise InvalidInput(f"birth-year: {p.birth_year} is after this year ({this_year})")
+    if p.birth_year is not None and p.birth_year < 1880:
         raise InvalidInput(f"birth-year: {p.birth_year} is not a plausible year of birth")
     if p.sex is not None and p.sex not in ("M", "F"):
         raise InvalidInput(f"sex: {p.sex!r} must be M or F")

@@ -4,6 +4,7 @@ rejected), and the ledger is byte for byte as it was."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import os
 import sys
@@ -101,3 +102,34 @@ def test_no_progress_bar_counts_the_lines_of_a_device(monkeypatch: pytest.Monkey
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     with progress.import_progress(Path("/dev/zero"), quiet=False) as bar:
         assert bar is None
+
+
+# ------------------------------------------------------------------------------------------------
+# player add: one rule with the imports for control characters; no birth year in the future
+
+
+@pytest.mark.parametrize("char", ["\t", "\x1b", "\x7f", "\x85"], ids=["tab", "esc", "del", "nel"])
+def test_a_control_character_in_a_name_is_refused_by_player_add_as_by_an_import(
+        ledger: Path, tmp_path: Path, char: str) -> None:
+    before = sha256(ledger)
+    added = run("--db", ledger, "player", "add", f"Tab{char}Name, A")
+    assert added.exit_code == 1, added.output
+    assert f"name: {f'Tab{char}Name, A'!r} holds a control character (U+{ord(char):04X})" \
+        in added.stderr
+    assert sha256(ledger) == before
+    games = tmp_path / "games.csv"
+    games.write_text(f'date,white,black,result\n2026-11-02,"Tab{char}Name, A","Other, B",1-0\n',
+                     encoding="utf-8")
+    rejected(ledger, (games, "--register-players"),
+             f"games.csv:2: error: white: a line break or control character (U+{ord(char):04X})")
+
+
+def test_a_birth_year_after_this_year_is_refused(ledger: Path) -> None:
+    year = dt.date.today().year
+    before = sha256(ledger)
+    future = run("--db", ledger, "player", "add", "Future, Fay", "--birth-year", str(year + 1))
+    assert future.exit_code == 1, future.output
+    assert f"birth-year: {year + 1} is after this year ({year})" in future.stderr
+    assert sha256(ledger) == before
+    born = run("--db", ledger, "player", "add", "Newborn, Ned", "--birth-year", str(year))
+    assert born.exit_code == 0, born.stderr
