@@ -48,6 +48,14 @@ class PeriodError(LedgerError):
     """A period cannot be closed, or a date falls inside a closed period (exit code 1)."""
 
 
+class ReadOnlyLedger(LedgerError):
+    """The ledger cannot be written: a read-only file, folder or database (exit code 1)."""
+
+
+class LedgerBusy(LedgerError):
+    """Another process held the ledger's write lock for longer than the wait allows (exit 1)."""
+
+
 class NeedsInit(LedgerError):
     """The database is missing or behind the latest schema revision: run ``ledger init`` (exit 4)."""
 
@@ -90,3 +98,43 @@ class ImportRejected(LedgerError):
 def database_reason(exc: Exception) -> str:
     """The first line of what the database driver said (SQLAlchemy wraps it as ``exc.orig``)."""
     return str(getattr(exc, "orig", None) or exc).splitlines()[0]
+
+
+#: SQLite primary result codes (https://www.sqlite.org/rescode.html) the ledger words itself.
+_SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 8, 14, 26
+#: PostgreSQL SQLSTATEs: lock_not_available, read_only_sql_transaction, insufficient_privilege.
+_PG_BUSY, _PG_READ_ONLY, _PG_DENIED = "55P03", "25006", "42501"
+
+
+def database_error(exc: Exception, where: str | None) -> LedgerError:
+    """The ledger's own words for the database error ``exc`` (SQLAlchemy's, or the driver's
+    sqlite3 / psycopg error) met on the ledger ``where`` (its file or URL; None: unnamed). The
+    one place a database error becomes a message: every service transaction, opening and
+    ``ledger init`` raise what this returns.
+
+    Returns ``LedgerBusy`` when another process held the write lock past the busy timeout
+    (SQLite ``SQLITE_BUSY``, PostgreSQL ``55P03``); ``ReadOnlyLedger`` for a read-only file or
+    database (``SQLITE_READONLY``, ``25006``) or a user without the right (``42501``); else a
+    ``LedgerError`` with the driver's first line (a file that is not a database, one that
+    cannot be opened). Each says nothing was written: a service runs in one transaction.
+    """
+    orig = getattr(exc, "orig", None) or exc
+    reason = database_reason(exc)
+    code = getattr(orig, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    state = getattr(orig, "sqlstate", None)
+    ledger = "the ledger" if where is None else f"the ledger {where}"
+    if primary == _SQLITE_BUSY or state == _PG_BUSY:
+        return LedgerBusy(f"another process is writing to {ledger}; nothing was written: try "
+                          "again when it has finished")
+    if primary == _SQLITE_READONLY or state == _PG_READ_ONLY:
+        return ReadOnlyLedger(f"{ledger} is read-only ({reason}): nothing was written")
+    if state == _PG_DENIED:
+        return ReadOnlyLedger(f"{ledger}: the database user may not do this ({reason}): "
+                              "nothing was written")
+    if primary == _SQLITE_NOTADB:
+        return LedgerError(f"{where or 'the ledger'} is not a SQLite database, or it is "
+                           f"damaged ({reason})")
+    if primary == _SQLITE_CANTOPEN:
+        return LedgerError(f"cannot open {ledger}: {reason}")
+    return LedgerError(f"database error on {ledger}: {reason}")

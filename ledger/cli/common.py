@@ -18,7 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.cli import render
 from ledger.config import resolve_db
-from ledger.errors import ImportRejected, LedgerError, database_reason
+from ledger.errors import ImportRejected, LedgerError, database_error
 from ledger.services.session import open_ledger
 
 P = ParamSpec("P")
@@ -33,8 +33,8 @@ PlayerArg = Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguou
 
 def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Decorate a command: a ``LedgerError`` becomes a message on stderr and its exit code
-    (``ImportRejected`` lists its problems first); a database error is exit 1 with the driver's
-    first line."""
+    (``ImportRejected`` lists its problems first); a database error that no service worded
+    is worded by ``errors.database_error``, the one place that does it."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -48,8 +48,9 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
             render.error(str(exc))
             raise typer.Exit(exc.exit_code) from None
         except SQLAlchemyError as exc:
-            render.error(f"database error: {database_reason(exc)}")
-            raise typer.Exit(1) from None
+            error = database_error(exc, None)
+            render.error(str(error))
+            raise typer.Exit(error.exit_code) from None
 
     return wrapper
 

@@ -48,16 +48,44 @@ def sqlite_path(url: URL) -> Path | None:
     return Path(url.database)
 
 
+def ledger_name(url: URL) -> str:
+    """The ledger as messages name it: a SQLite file's path, else the URL without password."""
+    path = sqlite_path(url)
+    return str(path) if path is not None else url.render_as_string(hide_password=True)
+
+
 def is_sqlite_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file (a link is followed) starting with ``SQLITE_HEADER``.
-    A device, a pipe or a file that cannot be read is not (nothing is read from a device)."""
-    try:
-        if not path.is_file():
-            return False
-        with open(path, "rb") as handle:
-            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:
+    """Whether ``path`` is a regular file (a link is followed) starting with ``SQLITE_HEADER``;
+    a device or a pipe is not (nothing is read from it). Raises ``OSError`` when ``path``
+    cannot be examined or read."""
+    if not path.is_file():
         return False
+    with open(path, "rb") as handle:
+        return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+
+
+def _check_file(path: Path, must_exist: bool) -> None:
+    """Refuse a ``--db`` path that is no ledger file, or a new one that cannot be created."""
+    if path.is_dir():
+        raise LedgerError(f"--db: {path} is a directory, not a ledger file")
+    try:
+        exists = path.exists()
+        if exists and not path.is_file():
+            raise LedgerError(f"--db: {path} is not a regular file (a device or a pipe), not a "
+                              "ledger file")
+        if exists and path.stat().st_size and not is_sqlite_file(path):
+            raise LedgerError(f"--db: {path} is not a SQLite database (a ledger file starts with "
+                              "'SQLite format 3'): is it the right file?")
+    except OSError as exc:
+        raise LedgerError(f"--db: cannot read {path}: {exc.strerror or exc}") from None
+    if exists:
+        return
+    if must_exist:
+        raise NeedsInit(f"no ledger at {path}: run `ledger init` to create it")
+    folder = path.parent
+    if not folder.is_dir():
+        state = "is not a folder" if folder.exists() else "does not exist"
+        raise LedgerError(f"--db: cannot create {path}: the folder {folder} {state}; create it first")
 
 
 def sqlite_files(db: str) -> dict[Path, str]:
@@ -75,16 +103,16 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
 
     With ``must_exist`` a SQLite file that does not exist raises ``NeedsInit`` instead of being
     created empty (every command but ``ledger init``). Raises ``LedgerError`` for an in-memory
-    database (it would keep nothing), a directory, or a database whose driver is not installed.
+    database (it would keep nothing), a directory, a device, a file that is not SQLite (its
+    first bytes; an empty file is an empty database), a new file in a folder that does not
+    exist (the folder named), or a database whose driver is not installed.
     """
     url = database_url(db)
     path = sqlite_path(url)
     if url.get_backend_name() == "sqlite" and path is None:
         raise LedgerError(f"--db: {db!r} is an in-memory database, which keeps nothing; give a file")
-    if path is not None and path.is_dir():
-        raise LedgerError(f"--db: {path} is a directory, not a ledger file")
-    if must_exist and path is not None and not path.exists():
-        raise NeedsInit(f"no ledger at {path}: run `ledger init` to create it")
+    if path is not None:
+        _check_file(path, must_exist)
     try:
         if path is None:
             return create_engine(url)
@@ -106,7 +134,7 @@ def _install_sqlite_hooks(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_SECONDS * 1000}")
+        cursor.execute(f"PRAGMA busy_timeout={round(BUSY_TIMEOUT_SECONDS * 1000)}")
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -16,9 +16,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
+from ledger.db.engine import ledger_name
 from ledger.errors import LedgerError, NeedsInit
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+#: Tables every ledger has had since revision 0001: a database with a revision this
+#: installation does not know is a newer ledger only if it holds them all.
+LEDGER_TABLES = frozenset({"events", "games", "periods", "players"})
 
 
 def migrations_dir() -> Path:
@@ -55,9 +60,20 @@ def known_revisions() -> set[str]:
 
 
 def _refuse_unknown(engine: Engine, current: str | None) -> None:
-    if current is not None and current not in known_revisions():
+    """Raise ``LedgerError`` for a database that is not a ledger (tables of its own and no
+    revision of the ledger's, or another program's Alembic revision), naming the file, or for
+    one made by a newer ledger (an unknown revision and the ledger's tables)."""
+    if current is not None and current in known_revisions():
+        return
+    with engine.connect() as conn:
+        tables = sorted(inspect(conn).get_table_names())
+    if current is not None and LEDGER_TABLES <= set(tables):
         raise LedgerError(f"the database was made by a newer version of ledger (schema revision "
                           f"{current}); install that version to use it")
+    if current is not None or tables:
+        listed = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
+        raise LedgerError(f"{ledger_name(engine.url)} is not a ledger database: it holds tables "
+                          f"of another program ({listed}); give ledger a file of its own")
 
 
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
@@ -68,13 +84,6 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
     """
     before = current_revision(engine)
     _refuse_unknown(engine, before)
-    if before is None:
-        with engine.connect() as conn:
-            tables = sorted(inspect(conn).get_table_names())
-        if tables:
-            listed = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
-            raise LedgerError(f"the database is not a ledger: it already holds other tables "
-                              f"({listed}); give ledger a new file")
     with engine.connect() as conn, migration_transaction(conn):
         command.upgrade(alembic_config(conn), revision)
     return before, current_revision(engine)
@@ -114,7 +123,7 @@ def migration_transaction(conn: Connection) -> Iterator[None]:
 
 def require_current(engine: Engine) -> None:
     """Raise ``NeedsInit`` unless the database is at the latest revision (``LedgerError`` when a
-    newer ledger made it)."""
+    newer ledger or another program made it)."""
     current, head = current_revision(engine), head_revision()
     _refuse_unknown(engine, current)
     if current != head:

@@ -10,21 +10,23 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ledger.db import migrate
-from ledger.db.engine import make_engine, use_wal
-from ledger.errors import LedgerError, database_reason
+from ledger.db.engine import ledger_name, make_engine, use_wal
+from ledger.errors import database_error
 
 
 def open_ledger(db: str) -> Engine:
     """The engine of an existing, current ledger at ``db`` (path or URL).
 
-    Raises ``NeedsInit`` (exit 4) when the file is missing or the schema is behind the latest revision.
+    Raises ``NeedsInit`` (exit 4) when the file is missing or the schema is behind the latest
+    revision; ``LedgerError`` when ``db`` is not a ledger (another program's database, a file
+    that is not SQLite) or cannot be opened (``errors.database_error``).
     """
     engine = make_engine(db, must_exist=True)
     try:
         migrate.require_current(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
-        raise LedgerError(f"cannot open the ledger at {db}: {database_reason(exc)}") from None
+        raise database_error(exc, ledger_name(engine.url)) from None
     except BaseException:
         engine.dispose()
         raise
@@ -33,14 +35,18 @@ def open_ledger(db: str) -> Engine:
 
 
 def init_ledger(db: str) -> tuple[str | None, str | None]:
-    """Create the ledger at ``db`` or upgrade it to the latest revision; return (before, after)."""
+    """Create the ledger at ``db`` or upgrade it to the latest revision; return (before, after).
+
+    Raises ``LedgerError`` as ``make_engine`` and ``migrate.upgrade`` do, and for a database
+    error (``errors.database_error``).
+    """
     engine = make_engine(db)
     try:
         revisions = migrate.upgrade(engine)
         use_wal(engine)
         return revisions
     except SQLAlchemyError as exc:
-        raise LedgerError(f"cannot create or upgrade the ledger at {db}: {database_reason(exc)}") from None
+        raise database_error(exc, ledger_name(engine.url)) from None
     finally:
         engine.dispose()
 
@@ -49,9 +55,17 @@ def init_ledger(db: str) -> tuple[str | None, str | None]:
 def transaction(engine: Engine, *, write: bool = True, dry_run: bool = False) -> Iterator[Session]:
     """One transaction: committed when the block ends, rolled back on any error, with
     ``dry_run``, or when it only reads (``write=False``). A writing transaction takes the write
-    lock when it begins (SQLite ``BEGIN IMMEDIATE``), so concurrent writers wait their turn."""
+    lock when it begins (SQLite ``BEGIN IMMEDIATE``), so concurrent writers wait their turn.
+
+    A database error in the block is raised as the ledger's own ``LedgerError``
+    (``errors.database_error``: another process writing past the busy timeout is
+    ``LedgerBusy``), the transaction rolled back.
+    """
     bind = engine.execution_options(ledger_write=True) if write else engine
-    with Session(bind, expire_on_commit=False) as session, session.begin():
-        yield session
-        if dry_run or not write:
-            session.rollback()
+    try:
+        with Session(bind, expire_on_commit=False) as session, session.begin():
+            yield session
+            if dry_run or not write:
+                session.rollback()
+    except SQLAlchemyError as exc:
+        raise database_error(exc, ledger_name(engine.url)) from None

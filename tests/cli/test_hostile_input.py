@@ -67,7 +67,7 @@ def test_another_programs_database_is_left_untouched(tmp_path: Path) -> None:
         conn.execute("CREATE TABLE players (who TEXT)")
     conn.close()
     before = tables_and_journal(other)
-    clean_failure(run("--db", str(other), "player", "list"), 4, "ledger init")
+    clean_failure(run("--db", str(other), "player", "list"), 1, "is not a ledger database")
     clean_failure(run("--db", str(other), "init"), 1, "not a ledger", "players")
     assert tables_and_journal(other) == before == (["players"], "delete")
 
@@ -75,7 +75,7 @@ def test_another_programs_database_is_left_untouched(tmp_path: Path) -> None:
 def test_files_that_are_not_databases(tmp_path: Path) -> None:
     text = tmp_path / "notes.db"
     text.write_text("dear arbiter\n", encoding="utf-8")
-    clean_failure(run("--db", str(text), "player", "list"), 1, "cannot open the ledger")
+    clean_failure(run("--db", str(text), "player", "list"), 1, "is not a SQLite database")
     clean_failure(run("--db", str(tmp_path), "player", "list"), 1, "is a directory")
     clean_failure(run("--db", "foo://x", "init"), 1, "--db")
     clean_failure(run("--db", "sqlite://", "init"), 1, "in-memory")
