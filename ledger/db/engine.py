@@ -6,18 +6,25 @@ migrations are really transactional on Python 3.11. A transaction that will writ
 ``BEGIN IMMEDIATE`` (engine option ``ledger_write``), so two writers queue on the busy timeout
 instead of one failing with "database is locked" halfway. WAL is switched on by ``ledger init``
 only: opening a file never changes it.
+
+A ledger SQLite cannot write (read-only file, or a folder where it cannot make its journal) is
+opened read-only (``mode=ro``; ``immutable=1`` when no -wal file is beside it and its folder
+cannot hold the -shm file a WAL reader needs: https://www.sqlite.org/wal.html, "Read-Only
+Databases"), so every read works; ``require_writable`` refuses a write before it starts.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from ledger.errors import LedgerError, NeedsInit
+from ledger.errors import LedgerError, NeedsInit, ReadOnlyLedger
 
 #: Seconds a command waits for another one that holds the write lock.
 BUSY_TIMEOUT_SECONDS = 30
@@ -64,6 +71,39 @@ def is_sqlite_file(path: Path) -> bool:
         return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
 
 
+def read_only_reason(path: Path) -> str | None:
+    """Why SQLite cannot write the existing ledger file ``path``, or None when it can: the file
+    is read-only, or its folder is and the -wal and -shm files a WAL write needs are not there
+    to be written. (``os.access``: a read-only mount counts; root may write any file.)"""
+    if not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if os.access(path.parent, os.W_OK) or all(os.access(f"{path}{suffix}", os.W_OK)
+                                             for suffix in ("-wal", "-shm")):
+        return None
+    return f"its folder {path.parent} is read-only, and SQLite writes its journal there"
+
+
+def require_writable(engine: Engine) -> None:
+    """Raise ``ReadOnlyLedger`` (exit 1) naming the file before a write to a SQLite ledger that
+    cannot be written (``read_only_reason``). Other databases refuse a write themselves
+    (``errors.database_error`` words it)."""
+    path = sqlite_path(engine.url)
+    reason = read_only_reason(path) if path is not None and path.exists() else None
+    if reason is not None:
+        raise ReadOnlyLedger(f"the ledger {path} is read-only ({reason}): this command writes, "
+                             "so nothing was done")
+
+
+def _read_only_uri(path: Path) -> str:
+    """A ``file:`` URI opening ``path`` read-only. ``immutable=1`` when there is no -wal file
+    (so nothing committed lies outside the file) and the folder cannot hold the -shm file a
+    reader of a WAL ledger must otherwise create (wal.html, "Read-Only Databases")."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    if not Path(f"{path}-wal").exists() and not os.access(path.parent, os.W_OK):
+        uri += "&immutable=1"
+    return uri
+
+
 def _check_file(path: Path, must_exist: bool) -> None:
     """Refuse a ``--db`` path that is no ledger file, or a new one that cannot be created."""
     if path.is_dir():
@@ -86,6 +126,8 @@ def _check_file(path: Path, must_exist: bool) -> None:
     if not folder.is_dir():
         state = "is not a folder" if folder.exists() else "does not exist"
         raise LedgerError(f"--db: cannot create {path}: the folder {folder} {state}; create it first")
+    if not os.access(folder, os.W_OK):
+        raise ReadOnlyLedger(f"--db: cannot create {path}: the folder {folder} is read-only")
 
 
 def sqlite_files(db: str) -> dict[Path, str]:
@@ -105,7 +147,8 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
     created empty (every command but ``ledger init``). Raises ``LedgerError`` for an in-memory
     database (it would keep nothing), a directory, a device, a file that is not SQLite (its
     first bytes; an empty file is an empty database), a new file in a folder that does not
-    exist (the folder named), or a database whose driver is not installed.
+    exist (the folder named) or cannot be written (``ReadOnlyLedger``), or a database whose
+    driver is not installed. A SQLite ledger that cannot be written is opened read-only.
     """
     url = database_url(db)
     path = sqlite_path(url)
@@ -122,11 +165,17 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
                           f"({exc.name}); for PostgreSQL: pip install 'psycopg[binary]'") from None
     except ArgumentError as exc:
         raise LedgerError(f"--db: {db!r} cannot be used: {exc}") from None
-    _install_sqlite_hooks(engine)
+    _install_sqlite_hooks(engine, path)
     return engine
 
 
-def _install_sqlite_hooks(engine: Engine) -> None:
+def _install_sqlite_hooks(engine: Engine, path: Path) -> None:
+    @event.listens_for(engine, "do_connect")
+    def _on_do_connect(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
+        if path.exists() and read_only_reason(path) is not None:
+            cargs[:] = [_read_only_uri(path)]
+            cparams["uri"] = True
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not pysqlite, emit BEGIN (SQLAlchemy docs: pysqlite "Serializable
@@ -144,8 +193,10 @@ def _install_sqlite_hooks(engine: Engine) -> None:
 
 
 def use_wal(engine: Engine) -> None:
-    """Switch a SQLite ledger to write-ahead logging (readers never wait for a writer)."""
-    if engine.url.get_backend_name() == "sqlite":
+    """Switch a SQLite ledger to write-ahead logging (readers never wait for a writer); one
+    that cannot be written (``read_only_reason``) is left as it is."""
+    path = sqlite_path(engine.url)
+    if path is not None and read_only_reason(path) is None:
         raw = engine.raw_connection()  # outside any transaction, as the pragma requires
         try:
             cursor = raw.cursor()

@@ -16,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
-from ledger.db.engine import ledger_name
+from ledger.db.engine import ledger_name, require_writable
 from ledger.errors import LedgerError, NeedsInit
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -80,10 +80,14 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
     """Upgrade the database to ``revision`` in one transaction; return (before, after) revisions.
 
     Raises ``LedgerError`` for a database of another program (tables, no ledger revision) or of a
-    newer ledger; neither is touched.
+    newer ledger; neither is touched. A ledger already at the head revision is left as it is
+    (read-only or not); one to upgrade that cannot be written raises ``ReadOnlyLedger``.
     """
     before = current_revision(engine)
     _refuse_unknown(engine, before)
+    if revision == "head" and before == head_revision():
+        return before, before
+    require_writable(engine)
     with engine.connect() as conn, migration_transaction(conn):
         command.upgrade(alembic_config(conn), revision)
     return before, current_revision(engine)

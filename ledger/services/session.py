@@ -10,12 +10,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ledger.db import migrate
-from ledger.db.engine import ledger_name, make_engine, use_wal
+from ledger.db.engine import ledger_name, make_engine, require_writable, use_wal
 from ledger.errors import database_error
 
 
 def open_ledger(db: str) -> Engine:
-    """The engine of an existing, current ledger at ``db`` (path or URL).
+    """The engine of an existing, current ledger at ``db`` (path or URL); a SQLite ledger that
+    cannot be written is opened read-only (reads work, ``transaction`` refuses writes).
 
     Raises ``NeedsInit`` (exit 4) when the file is missing or the schema is behind the latest
     revision; ``LedgerError`` when ``db`` is not a ledger (another program's database, a file
@@ -37,8 +38,9 @@ def open_ledger(db: str) -> Engine:
 def init_ledger(db: str) -> tuple[str | None, str | None]:
     """Create the ledger at ``db`` or upgrade it to the latest revision; return (before, after).
 
-    Raises ``LedgerError`` as ``make_engine`` and ``migrate.upgrade`` do, and for a database
-    error (``errors.database_error``).
+    A current ledger is left as it is, even read-only. Raises ``LedgerError`` as
+    ``make_engine`` and ``migrate.upgrade`` do (``ReadOnlyLedger`` for one to create or upgrade
+    that cannot be written) and for a database error (``errors.database_error``).
     """
     engine = make_engine(db)
     try:
@@ -57,10 +59,13 @@ def transaction(engine: Engine, *, write: bool = True, dry_run: bool = False) ->
     ``dry_run``, or when it only reads (``write=False``). A writing transaction takes the write
     lock when it begins (SQLite ``BEGIN IMMEDIATE``), so concurrent writers wait their turn.
 
-    A database error in the block is raised as the ledger's own ``LedgerError``
-    (``errors.database_error``: another process writing past the busy timeout is
-    ``LedgerBusy``), the transaction rolled back.
+    Raises ``ReadOnlyLedger`` before anything is done when ``write`` (a dry run too) and the
+    ledger cannot be written (``engine.require_writable``); a database error in the block is
+    raised as the ledger's own ``LedgerError`` (``errors.database_error``: another process
+    writing past the busy timeout is ``LedgerBusy``), the transaction rolled back.
     """
+    if write:
+        require_writable(engine)
     bind = engine.execution_options(ledger_write=True) if write else engine
     try:
         with Session(bind, expire_on_commit=False) as session, session.begin():
