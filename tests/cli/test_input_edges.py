@@ -1,6 +1,7 @@
-"""Import files at the edges (issue 9, item 5): what is not a regular file, or is larger than
-the ledger reads, is refused before a byte is read, naming the file, with exit 3 (an import
-rejected), and the ledger is byte for byte as it was."""
+"""Input at the edges (issue 9, item 5). An import file that is not a regular file, or is
+larger than the ledger reads, is refused before a byte is read, naming the file, with exit 3
+(an import rejected); ``player add`` refuses a control character in a name by the imports' own
+rule, and a birth year in the future. The ledger is byte for byte as it was after each."""
 
 from __future__ import annotations
 
