@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -21,9 +22,9 @@ from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import KReason, Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior, k_factor
-from ledger.services.life import RatingLife, rating_life
+from ledger.services.life import RatingLife, rating_lives
 from ledger.services.players import PlayerView, player_views, resolve
-from ledger.services.session import transaction
+from ledger.services.session import Ledger, transaction
 from ledger.services.state import first_closed_period, last_closed_period, load_histories
 
 
@@ -115,7 +116,7 @@ def published_period(session: Session, period: str | None) -> Period:
     return wanted
 
 
-def rating_list(engine: Engine, period: str | None = None,
+def rating_list(engine: Ledger, period: str | None = None,
                 selection: ListSelection | None = None, *, active_only: bool = False) -> RatingList:
     """``ledger list``: the list published by closing ``period`` (default: the latest closed).
 
@@ -197,23 +198,33 @@ class PlayerHistory:
     life: RatingLife
 
 
-def history(engine: Engine, ref: str) -> PlayerHistory:
+def history(engine: Ledger, ref: str) -> PlayerHistory:
     """``ledger history``: the player ``ref`` names and their period results, oldest first."""
     with transaction(engine, write=False) as session:
-        player = resolve(session, ref)
-        rows = session.scalars(select(PeriodResultRow).where(PeriodResultRow.player_id == player.id)
-                               .order_by(PeriodResultRow.period))
-        periods = [HistoryRow(r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
-                              Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason,
-                              r.k != r.k_before_cap, Decimal(r.change_hundredths).scaleb(-2),
-                              r.change, r.rating_after)
-                   for r in rows]
-        adjustments = session.scalars(select(RatingAdjustment)
-                                      .where(RatingAdjustment.player_id == player.id))
-        periods += [HistoryRow(a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0,
-                               "list adjustment", False, Decimal(a.adjustment), a.adjustment,
-                               a.rating_after, note=a.rule)
-                    for a in adjustments]
-        periods.sort(key=lambda h: (h.period, h.note is not None))
-        view = player_views(session, [player.id])[0]
-        return PlayerHistory(view, periods, rating_life(session, player.id, view.rating is not None))
+        return player_histories(session, [resolve(session, ref).id])[0]
+
+
+def player_histories(session: Session, player_ids: list[int] | None) -> list[PlayerHistory]:
+    """The history (``history``) of each of ``player_ids`` (None: every player), in
+    ``players.PLAYER_ORDER``: a fixed number of queries for any number of players."""
+    results = select(PeriodResultRow).order_by(PeriodResultRow.period)
+    adjustments = select(RatingAdjustment)
+    if player_ids is not None:
+        results = results.where(PeriodResultRow.player_id.in_(player_ids))
+        adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
+    periods: dict[int, list[HistoryRow]] = defaultdict(list)
+    for r in session.scalars(results):
+        periods[r.player_id].append(HistoryRow(
+            r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
+            Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason, r.k != r.k_before_cap,
+            Decimal(r.change_hundredths).scaleb(-2), r.change, r.rating_after))
+    for a in session.scalars(adjustments):
+        periods[a.player_id].append(HistoryRow(
+            a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
+            Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
+    views = player_views(session, player_ids)
+    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None])
+    return [PlayerHistory(view, sorted(periods.get(view.id, []),
+                                       key=lambda h: (h.period, h.note is not None)),
+                          lives[view.id])
+            for view in views]

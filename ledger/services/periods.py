@@ -33,7 +33,7 @@ from ledger.rules.initial import InitialRating, Pool, rate_pool
 from ledger.rules.period import PeriodResult, rate_period
 from ledger.services.pools import load_pools
 from ledger.services.rated_games import load_rated_games
-from ledger.services.session import transaction
+from ledger.services.session import Ledger, transaction
 from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
 
 
@@ -340,7 +340,7 @@ def _audit_rows(target: Period, results: dict[int, PeriodResult]) -> list[dict[s
             for r in results.values() for a in r.games]
 
 
-def list_periods(engine: Engine) -> list[PeriodView]:
+def list_periods(engine: Ledger) -> list[PeriodView]:
     """``ledger period list``: closed periods, oldest first."""
     with transaction(engine, write=False) as session:
         rated = dict(session.execute(select(PeriodResultRow.period, func.count())
