@@ -18,7 +18,7 @@ ledger player add "Okafor, Grace" --fide-id 90001001 --rating 2412 --prior-games
 ledger player add "Novak, Petra" --fide-id 90001002 --rating 2150 --prior-games 80 --federation IRL --sex F --birth-year 1990 --reached-2300 > /dev/null
 # K 20: established adults
 ledger player add "Lindqvist, Erik" --fide-id 90001003 --rating 1985 --prior-games 150 --federation SWE --sex M --birth-year 1979 > /dev/null
-ledger player add "Byrne, Sean" --fide-id 90001004 --rating 1850 --prior-games 300 --federation IRL --sex M --birth-year 1968 > /dev/null
+ledger player add "Byrne, Seán" --fide-id 90001004 --rating 1850 --prior-games 300 --federation IRL --sex M --birth-year 1968 > /dev/null
 # K 40: fewer than 30 rated games (12 before the season, 17 after it)
 ledger player add "Moreau, Claire" --fide-id 90001005 --rating 1740 --prior-games 12 --federation FRA --sex F --birth-year 1985 > /dev/null
 # K 40: a junior (born 2011) under 2300

@@ -2,7 +2,7 @@
 
 Each command lives in the module of its noun (``cli.players``, ``cli.games``, ``cli.events``,
 ``cli.periods``, ``cli.imports``, ``cli.lists``, ``cli.calc``, ``cli.lookup``, ``cli.export``,
-``cli.database``) and uses the shared plumbing of ``cli.common``; nothing imports this module
+``cli.database``, ``cli.site``) and uses the shared plumbing of ``cli.common``; nothing imports this module
 but the entry point.
 """
 
@@ -24,6 +24,7 @@ from ledger.cli import (
     lookup,
     periods,
     players,
+    site,
 )
 from ledger.config import ENV_VAR
 
@@ -68,6 +69,7 @@ app.command("performance")(lookup.performance)
 app.command("whatif")(lookup.whatif)
 app.add_typer(calc.calc_app, name="calc")
 app.add_typer(export.export_app, name="export")
+app.add_typer(site.site_app, name="site")
 
 
 def main() -> None:
