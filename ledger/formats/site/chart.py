@@ -4,7 +4,7 @@ Pure arithmetic: from the chart's points (the start rating, then one point per l
 on) to coordinates in a fixed 720 x 300 view box (the SVG scales to any width and stays crisp),
 the rating gridlines at a round step, and the x axis labelled by list month (at most
 ``MAX_MONTH_LABELS`` labels, the first and the last always). Every coordinate is written with one
-decimal, so the same points give the same bytes.
+decimal (exact arithmetic, rounded half up), so the same points give the same bytes.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from ledger.formats.site.model import ChartPoint, month_label
 
@@ -22,10 +24,11 @@ STEPS = (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 MAX_MONTH_LABELS = 8
 
 
-def _n(value: float) -> str:
-    """A coordinate as written: one decimal, no ``-0.0``."""
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
+def _n(value: Fraction | int) -> str:
+    """A coordinate as written: the exact value to one decimal, half up (``Fraction(6445,
+    100)`` -> ``64.5``)."""
+    exact = Decimal(Fraction(value).numerator) / Decimal(Fraction(value).denominator)
+    return str(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 @dataclass(frozen=True)
@@ -113,13 +116,13 @@ def layout(points: Sequence[ChartPoint]) -> ChartLayout:
     first, last = _months(points[0].month), _months(points[-1].month)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def x_of(day: dt.date) -> float:
+    def x_of(day: dt.date) -> Fraction:
         if first == last:
-            return LEFT + plot_w / 2
-        return LEFT + (_months(day) - first) / (last - first) * plot_w
+            return LEFT + Fraction(plot_w, 2)
+        return LEFT + Fraction(_months(day) - first, last - first) * plot_w
 
-    def y_of(rating: int) -> float:
-        return TOP + (high - rating) / (high - low) * plot_h
+    def y_of(rating: int) -> Fraction:
+        return TOP + Fraction(high - rating, high - low) * plot_h
 
     marks = tuple(Mark(_n(x_of(p.month)), _n(y_of(p.rating)), p.rating, month_label(p.month),
                        "start" if p.period is None else "list", _tip(p), p.k_note)
