@@ -83,6 +83,17 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
+#: At most this many names on one line of a report; --json lists them all.
+MAX_NAMES_SHOWN = 10
+
+
+def _names(names: list[str]) -> str:
+    """``names`` joined by ``; ``: the first ``MAX_NAMES_SHOWN``, then how many more."""
+    shown = "; ".join(names[:MAX_NAMES_SHOWN])
+    rest = len(names) - MAX_NAMES_SHOWN
+    return shown + (f" ... and {rest} more (--json lists them all)" if rest > 0 else "")
+
+
 def _signed(n: int | Decimal) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -214,6 +225,8 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
                "already_recorded": r.already_recorded, "already_imported": r.already_imported,
                "players_matched": r.players_matched,
                "players_registered": r.players_registered,
+               "registered_established": r.registered_established,
+               "registered_unrated": r.registered_unrated,
                "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
                "problems": [vars(p) for p in r.problems]})
         return
@@ -225,9 +238,14 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger",
         (f"players: {r.players_in_file} in the file, " if r.players_in_file is not None
          else "players: ")
-        + f"{r.players_matched} matched, {len(r.players_registered)} registered"
-        + (" (history unknown: treated as established)" if r.players_registered else ""),
+        + f"{r.players_matched} matched, {len(r.players_registered)} registered",
     ]
+    if r.registered_established:
+        lines.append(f"registered with the file's rating, earlier games unknown (assumed "
+                     f"established: 30 or more rated games): {_names(r.registered_established)}")
+    if r.registered_unrated:
+        lines.append(f"registered unrated, 0 rated games (K 40 until 30): "
+                     f"{_names(r.registered_unrated)}")
     if r.periods:
         lines.append("periods: " + ", ".join(f"{p} ({n} games)" for p, n in sorted(r.periods.items())))
     if r.not_rated:

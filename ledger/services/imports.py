@@ -98,7 +98,9 @@ class ImportReport:
     ``to_rate``: recorded games that a close will rate (played, both players rated at the event's
     start, period from 2022-01); ``not_rated``: the others by reason (``NEVER_RATED`` for games
     between rated players in a period before 2022). ``already_imported``: the same bytes were imported
-    before (``sha256``), so nothing was added.
+    before (``sha256``), so nothing was added. ``players_registered``: every player registered,
+    split into ``registered_established`` (with the file's rating; earlier games unknown, assumed
+    established: 30 or more) and ``registered_unrated`` (no rating in the file: 0 rated games).
     """
 
     file: str
@@ -113,6 +115,8 @@ class ImportReport:
     already_imported: bool = False
     players_matched: int = 0
     players_registered: list[str] = field(default_factory=list)
+    registered_established: list[str] = field(default_factory=list)
+    registered_unrated: list[str] = field(default_factory=list)
     not_rated: Counter[str] = field(default_factory=Counter)
     periods: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
@@ -248,6 +252,8 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
     report.problems.extend(matcher.problems)
     report.players_matched += matcher.players_matched
     report.players_registered.extend(matcher.registered)
+    report.registered_established.extend(matcher.registered_established)
+    report.registered_unrated.extend(matcher.registered_unrated)
     by_event: dict[str | None, list[Paired]] = defaultdict(list)
     for g, w, b in paired:
         if w is None or b is None or id(g) in undatable:
