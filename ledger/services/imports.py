@@ -38,6 +38,7 @@ from ledger.services.games import (
     game_key,
     place_in_event,
     twice_in_round,
+    twice_on_a_day,
 )
 from ledger.services.import_matching import Matcher
 from ledger.services.periods import not_rated_reason
@@ -151,9 +152,11 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
     dates in the future (after ``today``), games in a closed period, a game already recorded with
-    another result (both shown), a player twice in one round of an event, dates before 1970, an
-    empty file or one without a game. Games already recorded are skipped; a file whose bytes were
-    imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
+    another result (both shown), a player twice in one round of an event, one pair twice on one
+    day in an event when one of the games has no round (``games.RoundSeats``), dates before
+    1970, an empty file or one without a game. Games already recorded (rounds read by
+    ``domain.round_of``: ``1.1`` is round 1) are skipped; a file whose bytes were imported
+    before adds nothing. Games before 2022 are recorded with a warning (never rated).
 
     ``end_date`` (TRF only) is the event's end date for a TRF that gives none (no record 052 and
     no 132): its games are dated on it, the start date being record 042's or the end date.
@@ -276,8 +279,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             event = find_event(session, event_name, start, end, exact_start=bool(starts))
         known = existing_games(session, event.id if event else None, (min(dates), end))
         fresh = _skip_recorded(name, event.id if event else None, known, event_games, report)
-        if event_name is not None:
-            fresh = _one_game_a_round(session, name, known, fresh, report)
+        fresh = _one_game_a_round(session, name, known, fresh, report, event_name is not None)
         if not fresh:
             continue
         if event_name is None:
@@ -338,20 +340,29 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
 
 
 def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
-                      games: list[Paired], report: ImportReport) -> list[Paired]:
-    """The games of one event without a player who already plays in the same round (in the
-    ledger or earlier in the file; ``RoundSeats``): each such game is an error naming the first."""
+                      games: list[Paired], report: ImportReport,
+                      in_event: bool) -> list[Paired]:
+    """The games of one event (``in_event``; else the games without an event) that break
+    neither rule of ``RoundSeats`` against the ledger and the earlier lines of the file: a
+    player in two games of one round (events only), and one pair twice on one day when one of
+    the games has no round. Each game that breaks one is an error naming the first game."""
     seats = RoundSeats(known.values())
     kept = []
     for g, w, b in games:
-        clash = seats.clash(g.round, (w, b))
+        clash = seats.clash(g.round, (w, b)) if in_event else None
         if clash is not None:
             player, seat = clash
             line, where = (g.white if player is w else g.black).where("name")
             report.problems.append(Problem(name, line, where, twice_in_round(
                 session, player, str(g.round), seat)))
             continue
-        seats.take(g.round, (w.id, b.id), g.line)
+        first = seats.same_day(g.round, (w.id, b.id), g.date)
+        if first is not None:
+            line, where = g.where("round")
+            report.problems.append(Problem(name, line, where, twice_on_a_day(
+                session, w, b, g.round, g.date, first, in_event)))
+            continue
+        seats.take(g.round, (w.id, b.id), g.date, g.line)
         kept.append((g, w, b))
     return kept
 

@@ -102,7 +102,8 @@ def test_other_rounds_events_and_players_are_accepted(db: str) -> None:
     ok = [("Walsh", "Doyle", "1-0", *base, "--event", EVENT, "--round", "5"),  # next round
           ("Keane", "Byrne", "1-0", *base, "--event", EVENT, "--round", "4"),  # free players
           ("Walsh", "Doyle", "1-0", *base, "--event", "Summer Rapid", "--round", "4"),
-          ("Walsh", "Doyle", "1-0", *base, "--event", EVENT),                  # no round
+          # no round, another day (on 2026-08-26 the pair has a game in the event: refused)
+          ("Walsh", "Doyle", "1-0", "--date", "2026-08-27", "--event", EVENT),
           ("Walsh", "Doyle", "1/2-1/2", *base, "--round", "4")]                # no event
     for args in ok:
         result = run("--db", db, "game", "add", *args)
