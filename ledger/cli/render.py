@@ -15,7 +15,7 @@ from rich.text import Text
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
-from ledger.errors import Problem
+from ledger.errors import Problem, SimilarGame
 from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
 from ledger.services.life import PoolView
@@ -210,10 +210,24 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
     _out().print(table)
 
 
-def import_rejected_json(file: str, problems: Iterable[Problem]) -> None:
-    """``ledger import --json`` of a rejected file: ``{"file", "rejected": true, "problems"}`` on
-    stdout (the same problems also go to stderr as text)."""
-    _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems]})
+def import_rejected_json(file: str, problems: Iterable[Problem],
+                         similar: Iterable[SimilarGame] = ()) -> None:
+    """``ledger import --json`` of a rejected file: ``{"file", "rejected": true, "problems",
+    "similar"}`` on stdout (the same problems also go to stderr as text); ``similar``: the
+    likely duplicates refused, each with the recorded game it resembles (``similar_dict``)."""
+    _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems],
+           "similar": [similar_dict(s) for s in similar]})
+
+
+def similar_dict(s: SimilarGame) -> dict[str, Any]:
+    """A likely duplicate as JSON: the file's ``line`` and ``game`` (white, black, date, result,
+    event, round), and the recorded game it resembles (``recorded_game_id``,
+    ``recorded_event_id``, ``recorded_event``, ``recorded_round``)."""
+    return {"line": s.line,
+            "game": {"white": s.white, "black": s.black, "date": s.date.isoformat(),
+                     "result": s.result, "event": s.event, "round": s.round},
+            "recorded_game_id": s.game_id, "recorded_event_id": s.recorded_event_id,
+            "recorded_event": s.recorded_event, "recorded_round": s.recorded_round}
 
 
 def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> None:
@@ -228,6 +242,8 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
                "registered_established": r.registered_established,
                "registered_unrated": r.registered_unrated,
                "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
+               "allow_similar": r.allow_similar,
+               "similar": [similar_dict(s) for s in r.similar],
                "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems, quiet=quiet)
@@ -251,6 +267,9 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
     if r.not_rated:
         lines.append("recorded, not rated: "
                      + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
+    if r.similar:
+        lines.append(f"{verb} as different games (--allow-similar): {len({s.line for s in r.similar})} "
+                     "that look like recorded games of another event (each named in a warning)")
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:

@@ -279,6 +279,74 @@ def _round_text(label: str | None) -> str:
     return f"round {label}" if label is not None else "no round"
 
 
+@dataclass(frozen=True)
+class Lookalike:
+    """A recorded game as the likely-duplicate check names it: ``game_id``, its ``event_id`` and
+    ``event`` name (None: no event) and its ``round`` label as written."""
+
+    game_id: int
+    event_id: int | None
+    event: str | None
+    round: str | None
+
+
+class Lookalikes:
+    """The games recorded between two dates, for the likely-duplicate check that ``ledger game
+    add`` and every import apply: a new game with the same two players (either colours), date
+    and result (seen from each player: ``Result.mirrored``) as a recorded game of another event,
+    or one without an event against one with an event, is likely the same game recorded from a
+    second source (a renamed event, the arbiter's TRF beside the organiser's PGN). One query."""
+
+    def __init__(self, session: Session, first: dt.date, last: dt.date) -> None:
+        self._games: dict[tuple[int, int, dt.date, Result], list[Lookalike]] = {}
+        query = (select(Game.id, Game.event_id, Event.name, Game.round, Game.white_id,
+                        Game.black_id, Game.date, Game.result)
+                 .outerjoin(Event, Game.event_id == Event.id)
+                 .where(Game.date.between(first, last)).order_by(Game.id))
+        for game_id, event_id, event, round_, white_id, black_id, date, result in (
+                session.execute(query)):
+            self._games.setdefault(_outcome(white_id, black_id, date, Result(result)), []).append(
+                Lookalike(game_id, event_id, event, round_))
+
+    def of(self, white_id: int, black_id: int, date: dt.date, result: Result,
+           event_id: int | None) -> list[Lookalike]:
+        """The recorded games a new game (players' ledger ids, date, result, and the id of the
+        event it goes in, None for none) resembles, outside its own event, by game id."""
+        return [g for g in self._games.get(_outcome(white_id, black_id, date, result), ())
+                if g.event_id != event_id]
+
+
+def _outcome(white_id: int, black_id: int, date: dt.date,
+             result: Result) -> tuple[int, int, dt.date, Result]:
+    """Two players, a date and the result as the lower id's White would write it."""
+    if white_id < black_id:
+        return (white_id, black_id, date, result)
+    return (black_id, white_id, date, result.mirrored)
+
+
+def _resembles(game: Lookalike) -> str:
+    """How a message names a recorded game a new one resembles: ``game 3 (event 'Club', round
+    1)``."""
+    event = f"event {game.event!r}" if game.event is not None else "no event"
+    return f"game {game.game_id} ({event}, {_round_text(game.round)})"
+
+
+def looks_like(white: str, black: str, result: Result, date: dt.date, round_: str | None,
+               alike: Iterable[Lookalike]) -> str:
+    """A likely duplicate as messages name it, with the recorded games it resembles:
+    ``A v B 1-0 on 2025-11-05 (round 1) looks like game 3 (event 'Club', round 1) in the
+    ledger``."""
+    return (f"{white} v {black} {result.value} on {date} ({_round_text(round_)}) looks like "
+            + " and ".join(map(_resembles, alike)) + " in the ledger")
+
+
+#: What a likely duplicate is, and how the rating officer says it is not one.
+SIMILAR = ("the same players, date and result in another event (or one without an event); if "
+           "they are different games, {how} with --allow-similar")
+#: Said of a likely duplicate recorded because the rating officer said so.
+ALLOWED = "recorded as a different game (--allow-similar)"
+
+
 #: Said where ``ledger game add`` refuses a game because of one already recorded.
 NO_CORRECTIONS = "a recorded game cannot be changed or removed yet"
 
@@ -305,15 +373,17 @@ class GameView:
 
 def add_game(engine: Engine, white: str, black: str, result: str, date: str,
              event: str | None = None, round_: str | None = None,
-             *, today: dt.date | None = None) -> GameView:
+             *, today: dt.date | None = None, allow_similar: bool = False) -> GameView:
     """``ledger game add``: record one game; returns it with ``notes`` on what moved.
 
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
     twice, a bad result or date, a date in the future (after ``today``) or before 2022, a date in
     a closed period, a game already recorded (rounds read by ``domain.round_of``), a player who
     already plays in this round of the event, the same pair on the same day in the event (or
-    both without one) when one of the two games has no round (``RoundSeats``). The messages
-    name the recorded game and say it cannot be changed yet.
+    both without one) when one of the two games has no round (``RoundSeats``), and, unless
+    ``allow_similar``, a likely duplicate: the same players, date and result recorded in another
+    event or without one (``Lookalikes``). The messages name the recorded game; with
+    ``allow_similar`` a likely duplicate is recorded with a note naming the game it resembles.
     """
     parsed_result = Result.parse(result)
     day = parse_date(date)
@@ -346,6 +416,12 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         if first is not None:
             twice = twice_on_a_day(session, w, b, round_, day, first, event_id is not None)
             raise InvalidInput(f"round: {twice}; {NO_CORRECTIONS}")
+        alike = Lookalikes(session, day, day).of(w.id, b.id, day, parsed_result, event_id)
+        if alike:
+            named = looks_like(w.name, b.name, parsed_result, day, round_, alike)
+            if not allow_similar:
+                raise InvalidInput(f"game: {named}: {SIMILAR.format(how='add it')}")
+            notes.append(f"{named}; {ALLOWED}")
         game = Game(event_id=event_id, round=round_, date=day, period=str(period),
                     white_id=w.id, black_id=b.id, result=parsed_result.value, played=True,
                     source="ledger game add")

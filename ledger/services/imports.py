@@ -26,16 +26,20 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Period, RatedGame
-from ledger.errors import ImportRejected, Problem, UsageError
+from ledger.errors import ImportRejected, Problem, SimilarGame, UsageError
 from ledger.formats import games_csv, pgn, trf
 from ledger.formats.detect import detect_format
 from ledger.formats.records import FileGame, Readout
 from ledger.services.games import (
+    ALLOWED,
+    SIMILAR,
     GameKey,
+    Lookalikes,
     RoundSeats,
     existing_games,
     find_event,
     game_key,
+    looks_like,
     place_in_event,
     twice_in_round,
     twice_on_a_day,
@@ -102,6 +106,9 @@ class ImportReport:
     before (``sha256``), so nothing was added. ``players_registered``: every player registered,
     split into ``registered_established`` (with the file's rating; earlier games unknown, assumed
     established: 30 or more) and ``registered_unrated`` (no rating in the file: 0 rated games).
+    ``similar``: the file's games that look like recorded games of another event (or one of them
+    without an event), likely duplicates: refused, unless ``allow_similar`` (then recorded, each
+    with a warning).
     """
 
     file: str
@@ -122,6 +129,8 @@ class ImportReport:
     periods: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    allow_similar: bool = False
+    similar: list[SimilarGame] = field(default_factory=list)
 
 
 Paired = tuple[FileGame, Player, Player]
@@ -133,15 +142,17 @@ def sha256_of(raw: bytes) -> str:
 
 
 def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
-               dry_run: bool = False, today: dt.date | None = None) -> ImportReport:
+               dry_run: bool = False, today: dt.date | None = None,
+               allow_similar: bool = False) -> ImportReport:
     """``ledger import FILE.pgn``: ``import_file`` with the PGN reader."""
     return import_file(engine, path, "pgn", register_players=register_players, dry_run=dry_run,
-                       today=today)
+                       today=today, allow_similar=allow_similar)
 
 
 def import_file(engine: Engine, path: str, fmt: str | None, *, register_players: bool = False,
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
-                progress: Progress | None = None, end_date: dt.date | None = None) -> ImportReport:
+                progress: Progress | None = None, end_date: dt.date | None = None,
+                allow_similar: bool = False) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -154,9 +165,12 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     dates in the future (after ``today``), games in a closed period, a game already recorded with
     another result (both shown), a player twice in one round of an event, one pair twice on one
     day in an event when one of the games has no round (``games.RoundSeats``), dates before
-    1970, an empty file or one without a game. Games already recorded (rounds read by
-    ``domain.round_of``: ``1.1`` is round 1) are skipped; a file whose bytes were imported
-    before adds nothing. Games before 2022 are recorded with a warning (never rated).
+    1970, an empty file or one without a game, and, unless ``allow_similar``, each likely
+    duplicate (``games.Lookalikes``: the same players, date and result recorded in another event
+    or without one), listed in ``report.similar`` and ``ImportRejected.similar`` with the game it
+    resembles. Games already recorded (rounds read by ``domain.round_of``: ``1.1`` is round 1)
+    are skipped; a file whose bytes were imported before adds nothing. Games before 2022 are
+    recorded with a warning (never rated).
 
     ``end_date`` (TRF only) is the event's end date for a TRF that gives none (no record 052 and
     no 132): its games are dated on it, the start date being record 042's or the end date.
@@ -178,7 +192,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     readout = READERS[fmt](name, raw, end_date)
     report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
                           games_in_file=readout.games_in_file,
-                          players_in_file=readout.players_in_file)
+                          players_in_file=readout.players_in_file, allow_similar=allow_similar)
     report.problems.extend(readout.problems)
     if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
         report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
@@ -198,7 +212,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                 report, progress)
         report.problems = _in_file_order(report.problems)
         if any(p.severity == "error" for p in report.problems):
-            raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
+            raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems,
+                                 report.similar)
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
                                  games=report.recorded, players=len(report.players_registered)))
     return report
@@ -268,6 +283,9 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             continue
         by_event[g.event].append((g, w, b))
     last_closed = last_closed_period(session)
+    every_date = [g.date for event_games in by_event.values() for g, _, _ in event_games]
+    lookalikes = Lookalikes(session, min(every_date, default=FIRST_LIST),
+                            max(every_date, default=FIRST_LIST))
     recorded: list[Paired] = []
     for event_name, event_games in by_event.items():
         dates = [g.date for g, _, _ in event_games]
@@ -287,6 +305,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             if late:
                 _closed_errors(name, late, last_closed, report)
                 continue
+            fresh = _likely_duplicates(name, None, fresh, lookalikes, report)
             _add_games(session, name, None, None, fresh, report)
             recorded.extend(fresh)
             continue
@@ -296,6 +315,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         event, period = place_in_event(session, event_name, start, end,
                                        site=event_games[0][0].site, source=name[-500:],
                                        exact_start=bool(starts), notes=report.notes)
+        fresh = _likely_duplicates(name, event.id, fresh, lookalikes, report)
         _describe(event, event_games[0][0])
         _add_games(session, name, event.id, period, fresh, report)
         recorded.extend(fresh)
@@ -363,6 +383,33 @@ def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
                 session, w, b, g.round, g.date, first, in_event)))
             continue
         seats.take(g.round, (w.id, b.id), g.date, g.line)
+        kept.append((g, w, b))
+    return kept
+
+
+def _likely_duplicates(name: str, event_id: int | None, games: list[Paired],
+                       lookalikes: Lookalikes, report: ImportReport) -> list[Paired]:
+    """The games to record of one event (``event_id``; None: the games without an event): each
+    game that resembles a recorded one of another event (``Lookalikes``) goes into
+    ``report.similar`` with that game, as an error that keeps it out, or with
+    ``report.allow_similar`` a warning, and it is recorded."""
+    kept = []
+    for g, w, b in games:
+        alike = lookalikes.of(w.id, b.id, g.date, g.result, event_id)
+        for old in alike:
+            report.similar.append(SimilarGame(
+                g.line, w.name, b.name, g.date, g.result.value, g.event, g.round, old.game_id,
+                old.event_id, old.event, old.round))
+        if alike:
+            line, where = g.where("event")
+            named = looks_like(w.name, b.name, g.result, g.date, g.round, alike)
+            if report.allow_similar:
+                report.problems.append(Problem(name, line, where, f"{named}; {ALLOWED}",
+                                               severity="warning"))
+            else:
+                report.problems.append(Problem(name, line, where, f"{named}: "
+                                               + SIMILAR.format(how="import the file")))
+                continue
         kept.append((g, w, b))
     return kept
 

@@ -17,15 +17,18 @@ Carlsen v Dubov, no moves: +/-, 2022-01-30).
 
 from __future__ import annotations
 
+import datetime as dt
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from data_files import data_file
 from sqlalchemy import Engine, text
 
-from ledger.errors import ImportRejected, InvalidInput
+from ledger.errors import ImportRejected, InvalidInput, SimilarGame
 from ledger.services.games import add_game, list_games
 from ledger.services.imports import import_file, import_pgn
+from ledger.services.periods import close_period
 from ledger.services.players import NewPlayer, add_player
 
 TABLES = ("players", "player_entries", "events", "games", "imported_files")
@@ -45,6 +48,63 @@ def renamed_tata(tmp_path: Path) -> str:
     path.write_text(original.replace(f'[Event "{TATA}"]', '[Event "Tata Steel Masters 2022"]'),
                     encoding="utf-8")
     return str(path)
+
+
+def test_tata_steel_renamed_is_refused_as_likely_duplicates(engine: Engine,
+                                                            tmp_path: Path) -> None:
+    import_pgn(engine, str(data_file("tata_steel_masters_2022.pgn")), register_players=True)
+    before = counts(engine)
+    assert (before["games"], before["events"]) == (91, 1)
+    with pytest.raises(ImportRejected) as caught:
+        import_pgn(engine, renamed_tata(tmp_path), register_players=True)
+    similar = caught.value.similar
+    assert len(similar) == 91
+    assert len({s.game_id for s in similar}) == 91
+    by_line = {s.line: s for s in similar}
+    renamed = "Tata Steel Masters 2022"
+    assert by_line[1] == SimilarGame(
+        1, "Esipenko, Andrey", "Carlsen, Magnus", dt.date(2022, 1, 15), "1/2-1/2", renamed,
+        "1.1", 1, 1, TATA, "1.1")
+    assert by_line[24] == SimilarGame(
+        24, "Caruana, Fabiano", "Karjakin, Sergey", dt.date(2022, 1, 15), "1/2-1/2", renamed,
+        "1.2", 2, 1, TATA, "1.2")
+    assert by_line[1216] == SimilarGame(
+        1216, "Giri, Anish", "Dubov, Daniil", dt.date(2022, 1, 22), "+/-", renamed, "7.7", 49, 1,
+        TATA, "7.7")
+    assert by_line[2252] == SimilarGame(
+        2252, "Carlsen, Magnus", "Dubov, Daniil", dt.date(2022, 1, 30), "+/-", renamed, "13.7",
+        91, 1, TATA, "13.7")
+    # each is an error of the file, on the game's Event tag, naming the recorded game
+    errors = {(p.line, p.field): p.message for p in caught.value.problems if p.severity == "error"}
+    assert len(errors) == 91
+    assert errors[(1, "Event")] == (
+        "Esipenko, Andrey v Carlsen, Magnus 1/2-1/2 on 2022-01-15 (round 1.1) looks like game 1 "
+        "(event '84th Tata Steel Masters', round 1.1) in the ledger: the same players, date and "
+        "result in another event (or one without an event); if they are different games, "
+        "import the file with --allow-similar")
+    assert counts(engine) == before  # nothing written: no event, game, player or file
+
+    # Carlsen: still his 12 rated games of the one event and +3 (2865 -> 2868, FIDE's figure;
+    # worked by hand in test_tata_steel.py)
+    carlsen = {p.name: p.result for p in close_period(engine, "2022-01").players}["Carlsen, Magnus"]
+    assert (carlsen.n, carlsen.score, carlsen.change, carlsen.rating_after) == (
+        12, Decimal("8.5"), 3, 2868)
+
+
+def test_tata_steel_renamed_with_allow_similar_is_recorded(engine: Engine,
+                                                            tmp_path: Path) -> None:
+    import_pgn(engine, str(data_file("tata_steel_masters_2022.pgn")), register_players=True)
+    # the rating officer says these are other games: recorded, each listed as a warning
+    report = import_pgn(engine, renamed_tata(tmp_path), register_players=True,
+                        allow_similar=True)
+    assert (report.recorded, report.already_recorded, len(report.similar)) == (91, 0, 91)
+    assert report.similar[0] == SimilarGame(
+        1, "Esipenko, Andrey", "Carlsen, Magnus", dt.date(2022, 1, 15), "1/2-1/2",
+        "Tata Steel Masters 2022", "1.1", 1, 1, TATA, "1.1")
+    warnings = [p for p in report.problems if "looks like game" in p.message]
+    assert len(warnings) == 91 and {p.severity for p in warnings} == {"warning"}
+    assert warnings[0].message.endswith("; recorded as a different game (--allow-similar)")
+    assert (counts(engine)["games"], counts(engine)["events"]) == (182, 2)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -75,13 +135,13 @@ def test_round_1_01_and_1_1_are_one_round(four: Engine, tmp_path: Path) -> None:
     csv.write_text('date,white,black,result,event,round\n'
                    '2025-11-05,"Player, A","Player, B",1-0,Club,01\n', encoding="utf-8")
     report = import_file(four, str(csv), "csv")
-    assert (report.recorded, report.already_recorded) == (0, 1)
+    assert (report.recorded, report.already_recorded, report.similar) == (0, 1, [])
     pgn = tmp_path / "club.pgn"
     pgn.write_text('[Event "Club"]\n[Date "2025.11.05"]\n[Round "1.1"]\n[White "Player, A"]\n'
                    '[Black "Player, B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n',
                    encoding="utf-8")
     report = import_pgn(four, str(pgn))
-    assert (report.recorded, report.already_recorded) == (0, 1)
+    assert (report.recorded, report.already_recorded, report.similar) == (0, 1, [])
     # round "01" with the colours swapped is round 1 too: A plays twice in it
     with pytest.raises(InvalidInput, match=r"^round: Player, B plays twice in round 01: also "
                        rf"game {first.id} \(Player, A v Player, B, 1-0\)"):
@@ -127,6 +187,7 @@ def test_a_pgn_then_the_trf_of_the_same_event_adds_nothing(four: Engine, tmp_pat
     second = import_file(four, str(trf), "trf")
     assert [p for p in second.problems if p.severity == "error"] == []
     assert (second.games_in_file, second.recorded, second.already_recorded) == (6, 0, 6)
+    assert second.similar == []
     recorded = list_games(four)
     assert len(recorded) == 6
     assert {g.round for g in recorded} == {"1.1", "1.2", "2.1", "2.2", "3.1", "3.2"}  # as written
@@ -168,3 +229,30 @@ def test_one_pair_one_day_without_rounds_is_one_game(four: Engine, tmp_path: Pat
     assert problem.message.startswith(
         "Player, D v Player, C on 2025-11-05 (no round): the pair already has a game that day in "
         "this event, line 2 (round 3)")
+
+
+def test_game_add_of_a_likely_duplicate_in_another_event(four: Engine) -> None:
+    first = add_game(four, "Player, A", "Player, B", "1-0", "2025-11-05", "Club", "1")
+    before = counts(four)
+    # the same players, date and result in another event (colours as typed, or swapped with
+    # the result written from the other side) or without an event: refused, naming game 1
+    for white, black, result, event in (("Player, A", "Player, B", "1-0", "Club 2025"),
+                                        ("Player, B", "Player, A", "0-1", "Club 2025"),
+                                        ("Player, A", "Player, B", "1-0", None)):
+        with pytest.raises(InvalidInput) as caught:
+            add_game(four, white, black, result, "2025-11-05", event)
+        assert str(caught.value) == (
+            f"game: {white} v {black} {result} on 2025-11-05 (no round) looks like game "
+            f"{first.id} (event "
+            "'Club', round 1) in the ledger: the same players, date and result in another event "
+            "(or one without an event); if they are different games, add it with "
+            "--allow-similar")
+    assert counts(four) == before
+    # another result is another game
+    add_game(four, "Player, A", "Player, B", "0-1", "2025-11-05", "Club 2025")
+    # the rating officer says it is another game: recorded, with a note naming game 1
+    view = add_game(four, "Player, A", "Player, B", "1-0", "2025-11-05", None,
+                    allow_similar=True)
+    assert view.notes == (
+        f"Player, A v Player, B 1-0 on 2025-11-05 (no round) looks like game {first.id} (event "
+        "'Club', round 1) in the ledger; recorded as a different game (--allow-similar)",)
