@@ -83,7 +83,8 @@ class ListPlayer:
     - ``name`` (blanks tidied: ``"Orr  ,  Mark"`` -> ``"Orr, Mark"``).
     - ``federation`` (three capitals), ``sex`` (``M``/``F``), ``title`` (one of :data:`TITLES`;
       short forms ``WC``, ``WF``, ``g`` ... expanded), ``w_title``, ``foa_title``, ``o_title``
-      (arbiter, trainer and organiser titles, as printed: ``IA,FT``): None when blank.
+      (arbiter, trainer and organiser titles, as printed: ``IA,FT``; may be longer than FIDE's
+      TXT column): None when blank.
     - ``rating``, ``games``, ``k``: the pool's published rating, games in the list's period and
       K as printed; ``rating`` None when 0 or blank (unrated).
     - ``birth_year``: None when blank or ``0000``; ``flag``: ``i``, ``w``, ``wi`` ... or None.
@@ -180,10 +181,8 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
         line = lines[i].rstrip()
         if not line.strip():
             continue
-        cells = line_cells(line, i + 1, header, file)
-        if isinstance(cells, Problem):
-            problems.append(cells)
-        else:
+        cells = line_cells(line, i + 1, header, file, problems)
+        if cells is not None:
             _add_player(file, i + 1, cells, players, seen, problems)
     if progress is not None:
         progress(total, total)

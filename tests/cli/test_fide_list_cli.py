@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from data_files import data_file
+from fide_list_samples import BAD_RATING, combined_with
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -110,6 +111,19 @@ def test_malformed_list_is_refused_with_line_and_column(runner: CliRunner, db: s
     assert f"{bad}:4: error: Fed (column 77): short line" in result.stderr
     assert "import rejected, nothing was written" in result.stderr
     assert "Traceback" not in result.output + result.stderr
+    assert players(runner, db) == []
+
+
+def test_a_line_unreadable_after_a_long_value_rejects_the_list(runner: CliRunner, db: str,
+                                                                tmp_path: Path) -> None:
+    """fide_list_samples.BAD_RATING, line 3: after the 3-character shift, SRtng (column 117)
+    says 18x5."""
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text(combined_with(BAD_RATING), encoding="utf-8")
+    result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2025-12-01")
+    assert result.exit_code == 3
+    assert f"{path}:3: error: SRtng (column 117): '18x5' is not a rating" in result.stderr
+    assert "import rejected, nothing was written" in result.stderr
     assert players(runner, db) == []
 
 
