@@ -78,6 +78,18 @@ FILLS = ("45000020       Umpire, Ugo                                            
 TOUCHING = ("45000039       Linesman, Luis                                               ESP M    "
             "         LSI,FI,SI,SLI,NA1946  0   20                           1960")
 
+# Flag w with a blank Sex (column 81), and Flag w with Sex M; SRtng 1702 and 1650 at 114.
+#        100       110       120       130       140       150       160
+# 123456789012345678901234567890123456789012345678901234567890123456789012
+# Tit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
+#                        1702  0   20                           1999  w
+WOMAN = ("45000047       Blank, Bea                                                   SCO         "
+         "                         1702  0   20                           1999  w")
+#                        1650  0   20                           2001  w
+WOMAN_M = ("45000055       Mixed, Max                                                   WLS M     "
+           "                           1650  0   20                           2001  w")
+
+
 def txt_list(*lines: str, header: str = FOA_HEADER) -> str:
     """A TXT list: ``header`` (default today's, with FOA), then ``lines``, each ended by LF."""
     return "".join(f"{line}\n" for line in (header, *lines))

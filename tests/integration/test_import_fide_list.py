@@ -270,3 +270,36 @@ def test_a_line_still_unreadable_after_a_long_value_rejects_the_list(
     assert [(p.line, p.field, p.severity) for p in caught.value.problems] == [
         (3, "SRtng (column 117)", "error"), (3, "OTit (column 95)", "warning")]
     assert [count(engine, t) for t in ("players", "list_ratings")] == [0, 0]
+
+
+def test_a_combined_lists_i_is_not_the_rapid_pools_flag(engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text(combined_with(RUN_ON), encoding="utf-8")
+    import_fide_list(engine, str(path), list_date="2025-12-01", pool="standard")
+    import_fide_list(engine, str(path), list_date="2025-12-01", pool="rapid")
+    # Flag column: Ju w, Olga wi, Rita wi (the standard list's): rapid keeps only the w.
+    # RRtng RGm Rk: Carlsen 2827 0 20, Ju 2487 11 20, Olga 1610 7 40, Rita 1790 0 20
+    assert _flags(engine) == [
+        (1503014, "standard", 2831, 9, 10, None), (1503014, "rapid", 2827, 0, 20, None),
+        (13708694, "standard", 2560, 0, 10, "w"), (13708694, "rapid", 2487, 11, 20, "w"),
+        (35093487, "rapid", 1610, 7, 40, "w"),
+        (45000012, "standard", 1845, 4, 20, "wi"), (45000012, "rapid", 1790, 0, 20, "w")]
+    shown = show_player(engine, "45000012").list_ratings
+    assert [(r.pool, r.rating, r.flag) for r in shown] == [("standard", 1845, "wi"),
+                                                           ("rapid", 1790, "w")]
+
+
+def test_an_xml_lists_i_is_not_the_rapid_pools_flag(engine: Engine, tmp_path: Path) -> None:
+    # One player, one element a line: <player> on line 2, <flag> on line 13.
+    path = tmp_path / "players_list_xml.xml"
+    path.write_text(
+        "<playerslist>\n<player>\n<fideid>45000063</fideid>\n<name>Xml, Xenia</name>\n"
+        "<country>GRE</country>\n<sex></sex>\n<rating>1922</rating>\n<games>0</games>\n"
+        "<k>20</k>\n<rapid_rating>1870</rapid_rating>\n<rapid_games>5</rapid_games>\n"
+        "<rapid_k>20</rapid_k>\n<flag>wi</flag>\n</player>\n</playerslist>\n", encoding="utf-8")
+    for pool in ("standard", "rapid"):
+        assert import_fide_list(engine, str(path), list_date="2025-12-01", pool=pool).problems == []
+    assert _flags(engine) == [(45000063, "standard", 1922, 0, 20, "wi"),
+                              (45000063, "rapid", 1870, 5, 20, "w")]
+    # <sex></sex> with the flag w: a woman
+    assert rows(engine, "SELECT sex FROM players") == [("F",)]

@@ -18,6 +18,8 @@ from fide_list_samples import (
     NOWHERE,
     RUN_ON,
     TOUCHING,
+    WOMAN,
+    WOMAN_M,
     combined_with,
     txt_list,
 )
@@ -112,7 +114,8 @@ def test_combined_lists_read_the_pool_columns_from_the_header(text: str, layout:
     assert s[35093487].rating is None and b[35093487].rating is None
     assert (r[35093487].rating, r[35093487].games, r[35093487].k) == (1610, 7, 40)
     assert r[35093487].foa_title == ("AIM" if "FOA" in text else None)
-    assert (r[35093487].birth_year, r[35093487].flag) == (2009, "wi")
+    # Flag "wi" is the standard list's: the rapid pool keeps the w (a woman), not the i
+    assert (r[35093487].birth_year, r[35093487].flag, s[35093487].flag) == (2009, "w", "wi")
 
 
 def test_xml_list_sample() -> None:
@@ -202,6 +205,30 @@ def test_a_line_that_does_not_line_up_after_a_long_value_is_an_error(
     errors = [p for p in readout.problems if p.severity == "error"]
     assert [(p.line, p.field, p.message) for p in errors] == [(3, field, message)]
     assert [p.line for p in readout.players] == [2, 4, 5]
+
+
+def test_a_combined_lists_flag_i_is_the_standard_lists() -> None:
+    # COMBINED_FOA: Ju Wenjun "... 1991  w   ", Online, Olga "... 2009  wi  "
+    for pool, ju, olga in (("standard", "w", "wi"), ("rapid", "w", "w"), ("blitz", "w", "w")):
+        players = _by_id(read_fide_list(COMBINED_FOA.encode(), "list.txt", pool=pool).players)
+        assert (players[13708694].flag, players[35093487].flag) == (ju, olga), pool
+    # XML: <flag>i</flag> (A E M, Doshtagir, line 22), <flag>wi</flag> (A La, Teng Hua, line 62)
+    xml = str(data_file("fide_players_list_sample.xml"))
+    for pool, doshtagir, teng_hua in (("standard", "i", "wi"), ("rapid", None, "w"),
+                                      ("blitz", None, "w")):
+        players = _by_id(read_fide_list_file(xml, pool).players)
+        assert (players[10207538].flag, players[8605360].flag) == (doshtagir, teng_hua), pool
+    # A single list's flag is its own pool's: apr13 line 18 "13708660 Agmanov ... 0000  i   "
+    assert _by_id(_list("apr13"))[13708660].flag == "i"
+
+
+def test_the_flag_w_gives_the_sex_where_the_sex_column_is_blank() -> None:
+    readout = read_fide_list(txt_list(WOMAN, WOMAN_M).encode(), "list.txt")
+    bea, max_ = readout.players
+    assert (bea.sex, bea.flag, bea.rating, max_.sex, max_.flag) == ("F", "w", 1702, "M", "w")
+    [warning] = readout.problems
+    assert (warning.line, warning.field, warning.severity) == (3, "Flag (column 159)", "warning")
+    assert warning.message == "flag 'w' says a woman, Sex says M: sex M kept"
 
 
 def _problems(text: str) -> list[tuple[int | None, str, str]]:
