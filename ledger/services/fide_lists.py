@@ -20,6 +20,12 @@ told otherwise; a single list (one rating column named after the month, ``may13`
 its pool, so the caller must name it (a blitz list taken as standard would become the ledger's
 published ratings).
 
+A combined list's one Flag column is the standard list's: its ``w`` (woman) goes with every pool,
+its ``i`` (inactive) with the standard rating only, so a rapid or blitz row records ``w`` for
+``wi`` (the reader, ``formats.fide_list``, gives each pool's flag). A line FIDE printed with a value
+longer than its column (other titles) is read around with a warning; a line that still cannot be
+read is an error and rejects the list.
+
 Everything happens in one transaction: all or nothing; ``dry_run`` writes nothing; importing the
 same list again adds nothing.
 """
@@ -310,8 +316,9 @@ class _Import:
             if (old.rating, old.games, old.k, old.flag) != (p.rating, p.games, p.k, p.flag):
                 self._problem(p, "rating", f"{player.name} (#{player.id}) is already recorded on "
                               f"the {self.pool} list of {self.day} from {old.source}: rating "
-                              f"{old.rating}, games {_shown(old.games)}, K {_shown(old.k)}; this "
-                              f"file says {p.rating}, {_shown(p.games)}, {_shown(p.k)}")
+                              f"{old.rating}, games {_shown(old.games)}, K {_shown(old.k)}, flag "
+                              f"{_shown(old.flag)}; this file says {p.rating}, {_shown(p.games)}, "
+                              f"{_shown(p.k)}, {_shown(p.flag)}")
             else:
                 self.report.ratings_already_recorded += 1
             return None
@@ -352,7 +359,7 @@ class _Import:
         self.report.published += 1
 
 
-def _shown(value: int | None) -> str:
+def _shown(value: int | str | None) -> str:
     return "-" if value is None else str(value)
 
 

@@ -289,17 +289,39 @@ def test_a_combined_lists_i_is_not_the_rapid_pools_flag(engine: Engine, tmp_path
                                                            ("rapid", 1790, "w")]
 
 
-def test_an_xml_lists_i_is_not_the_rapid_pools_flag(engine: Engine, tmp_path: Path) -> None:
-    # One player, one element a line: <player> on line 2, <flag> on line 13.
+def xenia(tmp_path: Path) -> str:
+    """A combined XML list of one player, one element a line: <player> on line 2, <sex></sex>
+    blank, <rating>1922 <games>0 <k>20, <rapid_rating>1870 <rapid_games>5 <rapid_k>20, <flag>wi."""
     path = tmp_path / "players_list_xml.xml"
     path.write_text(
         "<playerslist>\n<player>\n<fideid>45000063</fideid>\n<name>Xml, Xenia</name>\n"
         "<country>GRE</country>\n<sex></sex>\n<rating>1922</rating>\n<games>0</games>\n"
         "<k>20</k>\n<rapid_rating>1870</rapid_rating>\n<rapid_games>5</rapid_games>\n"
         "<rapid_k>20</rapid_k>\n<flag>wi</flag>\n</player>\n</playerslist>\n", encoding="utf-8")
+    return str(path)
+
+
+def test_an_xml_lists_i_is_not_the_rapid_pools_flag(engine: Engine, tmp_path: Path) -> None:
+    path = xenia(tmp_path)
     for pool in ("standard", "rapid"):
-        assert import_fide_list(engine, str(path), list_date="2025-12-01", pool=pool).problems == []
+        assert import_fide_list(engine, path, list_date="2025-12-01", pool=pool).problems == []
     assert _flags(engine) == [(45000063, "standard", 1922, 0, 20, "wi"),
                               (45000063, "rapid", 1870, 5, 20, "w")]
     # <sex></sex> with the flag w: a woman
     assert rows(engine, "SELECT sex FROM players") == [("F",)]
+
+
+def test_a_rapid_row_recorded_with_the_standard_flag_is_named_on_reimport(
+        engine: Engine, tmp_path: Path) -> None:
+    """A ledger that recorded a combined list's rapid row with the Flag column as printed (wi,
+    before the i was left to the standard pool) refuses the same list again, naming the flag."""
+    path = xenia(tmp_path)
+    import_fide_list(engine, path, list_date="2025-12-01", pool="rapid")
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE list_ratings SET flag = 'wi'"))
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, path, list_date="2025-12-01", pool="rapid")
+    [problem] = caught.value.problems
+    assert (problem.line, problem.field) == (2, "rapid_rating")
+    assert problem.message.endswith("rating 1870, games 5, K 20, flag wi; this file says 1870, 5, "
+                                    "20, w")
