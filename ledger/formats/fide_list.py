@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar, cast
 
 from ledger.errors import Problem
 from ledger.formats.fide_list_lines import (
@@ -54,6 +54,7 @@ __all__ = ["POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "rea
 Pool = Literal["standard", "rapid", "blitz"]
 POOLS: tuple[Pool, ...] = ("standard", "rapid", "blitz")
 Progress = Callable[[int, int], None]
+_T = TypeVar("_T")
 
 #: The layout of a TXT list with one rating column named after the month (``may13``): the file
 #: does not say which pool it is.
@@ -76,7 +77,7 @@ MAX_FIDE_ID = 9_999_999_999
 MAX_NAME = 200
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListPlayer:
     """One player of a FIDE rating list, with the rating of one pool.
 
@@ -218,10 +219,27 @@ def _in_line_order(problems: list[Problem]) -> list[Problem]:
 
 @dataclass
 class _Seen:
-    """The players read so far: FIDE id -> line, and those without a FIDE id by name."""
+    """The players read so far: FIDE id -> line, and those without a FIDE id by name; the
+    players' ``fields`` maps, one per set of labels, and their values, one per value (a million
+    players share a few)."""
 
     lines: dict[int, int] = field(default_factory=dict)
     without_id: dict[str, list[ListPlayer]] = field(default_factory=dict)
+    labels: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
+    values: dict[object, object] = field(default_factory=dict)
+
+    def one(self, value: _T) -> _T:
+        """The one copy of ``value`` kept for every player (federations, titles, ratings ... each
+        repeat a million times in a full list)."""
+        return cast(_T, self.values.setdefault(value, value))
+
+    def fields(self, cells: Mapping[str, Cell]) -> dict[str, str]:
+        """Record field -> label of ``cells``, the same map for every player with those labels."""
+        labels = tuple(cell.label for cell in cells.values())
+        found = self.labels.get(labels)
+        if found is None:
+            found = self.labels[labels] = {key: cell.label for key, cell in cells.items()}
+        return found
 
     def add(self, player: ListPlayer) -> None:
         if player.fide_id is not None:
@@ -314,11 +332,12 @@ def _add_player(file: str, line: int, cells: Mapping[str, Cell], players: list[L
     if errors:
         problems.extend(errors)
         return
+    one = seen.one
     player = ListPlayer(
-        line=line, fide_id=fide_id, name=name, federation=federation, sex=sex, title=title,
-        w_title=w_title, o_title=o_title, foa_title=foa_title, rating=rating or None,
-        games=games, k=k, birth_year=birth_year, flag=flag,
-        fields={key: cell.label for key, cell in cells.items()})
+        line=line, fide_id=fide_id, name=name, federation=one(federation), sex=one(sex),
+        title=one(title), w_title=one(w_title), o_title=one(o_title), foa_title=one(foa_title),
+        rating=one(rating or None), games=one(games), k=one(k), birth_year=one(birth_year),
+        flag=one(flag), fields=seen.fields(cells))
     seen.add(player)
     players.append(player)
 

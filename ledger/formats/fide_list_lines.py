@@ -89,7 +89,7 @@ _XML_POOL_PREFIX: dict[str, str] = {"standard": "", "rapid": "rapid_", "blitz": 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """A raw field value: its text (stripped), its 1-based line and its label for problems (a
     TXT column, ``Name (column 16)``, or an XML element, ``name``)."""
@@ -167,7 +167,9 @@ class TxtHeader:
     field (``fide_id``, ``name`` ... ``rating``, ``games``, ``k``) -> the column holding it for the
     pool read; ``reach``: the column every player line must reach (the one after the name);
     ``rating_column``: a single list's rating column as printed (``may13``), None for a combined
-    list; ``list_month``: the (year, month) that name stands for; ``has_foa``: a ``FOA`` column.
+    list; ``list_month``: the (year, month) that name stands for; ``has_foa``: a ``FOA`` column;
+    ``cuts``: (field, start, end, label) of each ``wanted`` column, and ``boundaries``: the start
+    of every column but the first, both to read a line at the header's offsets.
     """
 
     line: int
@@ -177,6 +179,8 @@ class TxtHeader:
     rating_column: str | None
     list_month: tuple[int, int] | None
     has_foa: bool
+    cuts: tuple[tuple[str, int, int | None, str], ...]
+    boundaries: tuple[int, ...]
 
 
 def read_txt_header(lines: list[str], file: str, pool: str,
@@ -222,7 +226,9 @@ def read_txt_header(lines: list[str], file: str, pool: str,
     after_name = [c for c in columns if c.start > by_key["name"].start]
     reach = min(after_name, key=lambda c: c.start) if after_name else by_key["name"]
     return TxtHeader(header_line, columns, wanted, reach, rating_column, list_month,
-                     "foa_title" in by_key)
+                     "foa_title" in by_key,
+                     tuple((key, c.start, c.end, c.label()) for key, c in wanted.items()),
+                     tuple(c.start for c in columns[1:]))
 
 
 def line_cells(line: str, number: int, header: TxtHeader, file: str,
@@ -238,12 +244,13 @@ def line_cells(line: str, number: int, header: TxtHeader, file: str,
                                 f"{len(line)}, before the {reach.token} column: a line cut "
                                 "short or shifted columns"))
         return None
-    crossing = next((c for c in header.columns[1:] if c.start < len(line)
-                     and not line[c.start - 1].isspace() and not line[c.start].isspace()), None)
-    if crossing is None:
-        return {key: Cell(line[c.start:c.end].strip(), number, c.label())
-                for key, c in header.wanted.items()}
-    before = header.columns[header.columns.index(crossing) - 1]
+    length = len(line)
+    index = next((i for i, start in enumerate(header.boundaries, start=1) if start < length
+                  and not line[start - 1].isspace() and not line[start].isspace()), None)
+    if index is None:
+        return {key: Cell(line[start:end].strip(), number, label)
+                for key, start, end, label in header.cuts}
+    crossing, before = header.columns[index], header.columns[index - 1]
     if before.key not in _RUNS_ON:
         problems.append(Problem(file, number, crossing.label(), "a value runs across the start of "
                                 f"the {crossing.token} column: are the columns shifted?"))
