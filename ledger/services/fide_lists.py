@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Engine, Insert, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
@@ -183,8 +183,8 @@ class _Import:
                 rows.append(row)
         for start in range(0, len(self.unknown), _BATCH):
             rows.extend(self._register(self.unknown[start:start + _BATCH]))
-        if rows:
-            self.session.execute(insert(ListRating), rows)
+        for start in range(0, len(rows), _BATCH):
+            self.session.execute(_bulk(ListRating), rows[start:start + _BATCH])
         if kept_identity:
             self.report.notes.append(
                 f"{kept_identity} players are on a newer list already: their identity is kept "
@@ -261,7 +261,7 @@ class _Import:
         # those with a FIDE id: one INSERT, the ids read back by FIDE id
         with_id = [p for p, _ in new if p.fide_id is not None]
         if with_id:
-            self.session.execute(insert(Player), [values[p.line] for p in with_id])
+            self.session.execute(_bulk(Player), [values[p.line] for p in with_id])
         ids: dict[int | None, int] = {}
         for start in range(0, len(with_id), _IDS_PER_QUERY):
             fide_ids = [p.fide_id for p in with_id[start:start + _IDS_PER_QUERY]]
@@ -284,7 +284,7 @@ class _Import:
                 self.report.unrated += 1
             else:
                 rows.append(self._row(player_id, p))
-        self.session.execute(insert(PlayerEntry), entries)
+        self.session.execute(_bulk(PlayerEntry), entries)
         return rows
 
     def _update_identity(self, player: Player, p: ListPlayer) -> bool:
@@ -357,6 +357,14 @@ class _Import:
                                  prior_games=latest.prior_games if latest is not None else None),
             source=self.source, effective_from=period)))
         self.report.published += 1
+
+
+def _bulk(model: type[Player] | type[PlayerEntry] | type[ListRating]) -> Insert:
+    """An ORM bulk INSERT of ``model`` rows that keeps a None as NULL (``render_nulls``): by
+    default the ORM leaves a None column out of its row, so rows with and without a value (a
+    title, a birth year ...) need different statements, and a list's million rows went to the
+    database in small groups. None of these columns has a default a NULL would bypass."""
+    return insert(model).execution_options(render_nulls=True)
 
 
 def _shown(value: int | str | None) -> str:
