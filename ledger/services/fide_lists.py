@@ -50,7 +50,13 @@ from ledger.names import name_key
 from ledger.services.games import parse_date
 from ledger.services.input_files import check_input_file
 from ledger.services.matching import Match, PlayerIndex
-from ledger.services.players import NewPlayer, entry_values, invalid_field, validate_new_player
+from ledger.services.players import (
+    NewPlayer,
+    entry_values,
+    invalid_field,
+    registered_prior_games,
+    validate_new_player,
+)
 from ledger.services.session import transaction
 from ledger.services.state import History, last_closed_period, load_histories
 
@@ -240,7 +246,8 @@ class _Import:
         """Register the players the ledger does not know, as ``players.register`` does but with
         one INSERT per table for the batch (a full FIDE list has over a million players), with
         the rating they bring in force from the list's period (standard lists; unrated
-        otherwise), prior games unknown. Players without a FIDE id (rare: a club's own list)
+        otherwise), prior games unknown for a rated player, 0 for an unrated one
+        (``players.registered_prior_games``). Players without a FIDE id (rare: a club's own list)
         are inserted one by one, the database giving each id. Returns their new list_ratings
         rows."""
         new: list[tuple[ListPlayer, NewPlayer]] = []
@@ -248,7 +255,8 @@ class _Import:
             person = NewPlayer(name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
                                federation=p.federation, title=p.title,
                                rating=p.rating if self.pool == "standard" else None,
-                               prior_games=None)
+                               prior_games=registered_prior_games(
+                                   p.rating if self.pool == "standard" else None))
             try:
                 validate_new_player(person)
             except LedgerError as exc:

@@ -21,7 +21,13 @@ from ledger.domain import Period
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer
 from ledger.services.matching import PlayerIndex, may_mean
-from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
+from ledger.services.players import (
+    NewPlayer,
+    below_floor_note,
+    invalid_field,
+    register,
+    registered_prior_games,
+)
 
 
 @dataclass
@@ -120,11 +126,4 @@ class Matcher:
         line, where = p.where(key)
         self.problems.append(Problem(self.file, line, where, message))
 
-
-def registered_prior_games(rating: int | None) -> int | None:
-    """The rated games before the ledger of a player an import registers with the file's
-    ``rating`` (int, or None: unrated): None (unknown, treated as established: 30 or more) when
-    the file gives a rating; 0 when it gives none, since a player who comes in unrated has no
-    rated games yet and keeps K 40 until 30 (FIDE B.02 §8.3.3), as after ``ledger player add``."""
-    return None if rating is not None else 0
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from data_files import data_file
 from sqlalchemy import Engine
 
+from ledger.services.fide_lists import import_fide_list
 from ledger.services.games import add_game
 from ledger.services.imports import import_file
 from ledger.services.periods import close_period
@@ -84,3 +86,15 @@ def test_registered_from_a_rating_assumed_established_unrated_from_none(
     assert (rated.rating, rated.rated_games, rated.history_unknown, rated.k) == (
         1850, None, True, 20)
     assert (unrated.rating, unrated.rated_games, unrated.history_unknown) == (None, 0, False)
+
+
+def test_a_player_a_blitz_list_registers_is_unrated_in_standard_with_0_games(
+        engine: Engine) -> None:
+    # The May 2013 blitz list registers its players into the standard pool unrated (a blitz list
+    # gives no standard rating), so with 0 rated games, as player add would, not "history
+    # unknown". Line 2: "5500222  Abbes, Ali ... TUN M CM ... 2075 8 20 1973".
+    import_fide_list(engine, data_file("fide_blitz_list_may13_subset.txt"),
+                     list_date="2013-05-01", pool="blitz")
+    abbes = show_player(engine, "5500222")
+    assert (abbes.name, abbes.rating, abbes.rated_games, abbes.history_unknown) == (
+        "Abbes, Ali", None, 0, False)
