@@ -110,6 +110,12 @@ class Result(enum.Enum):
         raise InvalidInput(f"result: {text!r} is not a result; use one of {accepted} (or ½-½)")
 
     @property
+    def mirrored(self) -> Result:
+        """The same outcome written with the colours swapped: ``1-0`` <-> ``0-1``, ``+/-`` <->
+        ``-/+``; a draw and ``-/-`` stay as they are."""
+        return _MIRRORED.get(self, self)
+
+    @property
     def is_played(self) -> bool:
         """True for a game played over the board (not a forfeit)."""
         return self in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
@@ -132,6 +138,48 @@ class Result(enum.Enum):
         if self is Result.DOUBLE_FORFEIT:
             return ZERO
         return ONE - self.white_score
+
+
+_MIRRORED = {Result.WHITE_WINS: Result.BLACK_WINS, Result.BLACK_WINS: Result.WHITE_WINS,
+             Result.WHITE_FORFEIT_WIN: Result.BLACK_FORFEIT_WIN,
+             Result.BLACK_FORFEIT_WIN: Result.WHITE_FORFEIT_WIN}
+
+
+#: A round as ``round_of`` reads its label: a number, another label (case folded), or None.
+RoundKey = int | str | None
+
+#: A numbered round: an optional ``R``, ``Rd``, ``Rnd`` or ``Round`` (with or without a dot or a
+#: space), the number, then any board or game numbers after dots (``1.1``, ``3.12``), and an
+#: optional final dot.
+_ROUND_RE = re.compile(r"(?:(?:round|rnd|rd|r)\.?\s*)?0*([0-9]{1,9})(?:\.[0-9]+)*\.?",
+                       re.IGNORECASE)
+
+
+def round_of(label: str | None) -> RoundKey:
+    """The round a round label names, so that the same round written two ways is one round.
+
+    ``label`` is the round as written (a PGN ``Round`` tag, a TRF round number, a CSV cell, the
+    ``--round`` of ``ledger game add``); it is stored as written, and compared through this one
+    reading (the natural key of a game and the one-game-per-round rule). Returns:
+
+    - an ``int`` for a numbered round: ``1``, ``01`` and the board notation ``1.1`` (round 1,
+      board 1; ``1.1.2`` too) are round 1, as are ``R1``, ``Rd 1``, ``Rnd.1`` and ``Round 1``
+      (any case) and ``1.``;
+    - None for no round: None, blank, ``?`` or ``-`` (the PGN tag's "unknown" and "none");
+    - any other label, spaces collapsed and case folded, as a round of its own: ``3a`` and
+      ``3b`` (a split round, or the games of a match) are two rounds and neither is round 3;
+      ``Final`` and ``final`` are one.
+
+    >>> round_of("1.1"), round_of("01"), round_of("R3"), round_of("3a"), round_of(" ")
+    (1, 1, 3, '3a', None)
+    """
+    if label is None:
+        return None
+    text = " ".join(label.split())
+    if text in ("", "?", "-"):
+        return None
+    numbered = _ROUND_RE.fullmatch(text)
+    return int(numbered.group(1)) if numbered else text.casefold()
 
 
 class KReason(enum.Enum):

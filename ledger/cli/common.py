@@ -80,5 +80,5 @@ def rejection_as_json(file: Path, json_out: bool) -> Iterator[None]:
         yield
     except ImportRejected as exc:
         if json_out:
-            render.import_rejected_json(str(file), exc.problems)
+            render.import_rejected_json(str(file), exc.problems, exc.similar)
         raise

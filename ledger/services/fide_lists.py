@@ -20,6 +20,12 @@ told otherwise; a single list (one rating column named after the month, ``may13`
 its pool, so the caller must name it (a blitz list taken as standard would become the ledger's
 published ratings).
 
+A combined list's one Flag column is the standard list's: its ``w`` (woman) goes with every pool,
+its ``i`` (inactive) with the standard rating only, so a rapid or blitz row records ``w`` for
+``wi`` (the reader, ``formats.fide_list``, gives each pool's flag). A line FIDE printed with a value
+longer than its column (other titles) is read around with a warning; a line that still cannot be
+read is an error and rejects the list.
+
 Everything happens in one transaction: all or nothing; ``dry_run`` writes nothing; importing the
 same list again adds nothing.
 """
@@ -33,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Engine, Insert, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
@@ -44,7 +50,13 @@ from ledger.names import name_key
 from ledger.services.games import parse_date
 from ledger.services.input_files import check_input_file
 from ledger.services.matching import Match, PlayerIndex
-from ledger.services.players import NewPlayer, entry_values, invalid_field, validate_new_player
+from ledger.services.players import (
+    NewPlayer,
+    entry_values,
+    invalid_field,
+    registered_prior_games,
+    validate_new_player,
+)
 from ledger.services.session import transaction
 from ledger.services.state import History, last_closed_period, load_histories
 
@@ -180,8 +192,8 @@ class _Import:
                 rows.append(row)
         for start in range(0, len(self.unknown), _BATCH):
             rows.extend(self._register(self.unknown[start:start + _BATCH]))
-        if rows:
-            self.session.execute(insert(ListRating), rows)
+        for start in range(0, len(rows), _BATCH):
+            self.session.execute(_bulk(ListRating), rows[start:start + _BATCH])
         if kept_identity:
             self.report.notes.append(
                 f"{kept_identity} players are on a newer list already: their identity is kept "
@@ -234,7 +246,8 @@ class _Import:
         """Register the players the ledger does not know, as ``players.register`` does but with
         one INSERT per table for the batch (a full FIDE list has over a million players), with
         the rating they bring in force from the list's period (standard lists; unrated
-        otherwise), prior games unknown. Players without a FIDE id (rare: a club's own list)
+        otherwise), prior games unknown for a rated player, 0 for an unrated one
+        (``players.registered_prior_games``). Players without a FIDE id (rare: a club's own list)
         are inserted one by one, the database giving each id. Returns their new list_ratings
         rows."""
         new: list[tuple[ListPlayer, NewPlayer]] = []
@@ -242,7 +255,8 @@ class _Import:
             person = NewPlayer(name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
                                federation=p.federation, title=p.title,
                                rating=p.rating if self.pool == "standard" else None,
-                               prior_games=None)
+                               prior_games=registered_prior_games(
+                                   p.rating if self.pool == "standard" else None))
             try:
                 validate_new_player(person)
             except LedgerError as exc:
@@ -259,7 +273,7 @@ class _Import:
         # those with a FIDE id: one INSERT, the ids read back by FIDE id
         with_id = [p for p, _ in new if p.fide_id is not None]
         if with_id:
-            self.session.execute(insert(Player), [values[p.line] for p in with_id])
+            self.session.execute(_bulk(Player), [values[p.line] for p in with_id])
         ids: dict[int | None, int] = {}
         for start in range(0, len(with_id), _IDS_PER_QUERY):
             fide_ids = [p.fide_id for p in with_id[start:start + _IDS_PER_QUERY]]
@@ -282,7 +296,7 @@ class _Import:
                 self.report.unrated += 1
             else:
                 rows.append(self._row(player_id, p))
-        self.session.execute(insert(PlayerEntry), entries)
+        self.session.execute(_bulk(PlayerEntry), entries)
         return rows
 
     def _update_identity(self, player: Player, p: ListPlayer) -> bool:
@@ -314,8 +328,9 @@ class _Import:
             if (old.rating, old.games, old.k, old.flag) != (p.rating, p.games, p.k, p.flag):
                 self._problem(p, "rating", f"{player.name} (#{player.id}) is already recorded on "
                               f"the {self.pool} list of {self.day} from {old.source}: rating "
-                              f"{old.rating}, games {_shown(old.games)}, K {_shown(old.k)}; this "
-                              f"file says {p.rating}, {_shown(p.games)}, {_shown(p.k)}")
+                              f"{old.rating}, games {_shown(old.games)}, K {_shown(old.k)}, flag "
+                              f"{_shown(old.flag)}; this file says {p.rating}, {_shown(p.games)}, "
+                              f"{_shown(p.k)}, {_shown(p.flag)}")
             else:
                 self.report.ratings_already_recorded += 1
             return None
@@ -356,7 +371,15 @@ class _Import:
         self.report.published += 1
 
 
-def _shown(value: int | None) -> str:
+def _bulk(model: type[Player] | type[PlayerEntry] | type[ListRating]) -> Insert:
+    """An ORM bulk INSERT of ``model`` rows that keeps a None as NULL (``render_nulls``): by
+    default the ORM leaves a None column out of its row, so rows with and without a value (a
+    title, a birth year ...) need different statements, and a list's million rows went to the
+    database in small groups. None of these columns has a default a NULL would bypass."""
+    return insert(model).execution_options(render_nulls=True)
+
+
+def _shown(value: int | str | None) -> str:
     return "-" if value is None else str(value)
 
 

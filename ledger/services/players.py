@@ -52,6 +52,15 @@ class NewPlayer:
     reached_2300: bool = False
 
 
+def registered_prior_games(rating: int | None) -> int | None:
+    """The rated games before the ledger of a player an import (of games or of a FIDE list)
+    registers with the file's ``rating`` (int, or None: unrated): None (unknown, treated as
+    established: 30 or more) when the file gives a rating; 0 when it gives none, since a player
+    who comes in unrated has no rated games yet and keeps K 40 until 30 (FIDE B.02 §8.3.3), as
+    after ``ledger player add``."""
+    return None if rating is not None else 0
+
+
 @dataclass(frozen=True)
 class PrintedListRating:
     """A player's rating in one pool as printed on a FIDE rating list (table ``list_ratings``,
