@@ -105,7 +105,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
 
 #: The width (em) below which a table becomes cards: as wide as its columns need (the
 #: crosstable has a column a round); every other table at 40em, a phone.
-CARDS_BELOW = {"cross": 64, "report": 64, "history": 64, "games": 64, "list": 54,
+CARDS_BELOW = {"cross": 64, "report": 64, "games": 64, "history": 54, "list": 54,
                "rating-list": 54}
 
 
