@@ -11,7 +11,6 @@ any sub-path of a host.
 from __future__ import annotations
 
 import datetime as dt
-import posixpath
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -52,9 +51,21 @@ HOME, PLAYERS, EVENTS, STYLESHEET, SCRIPT = (
 
 
 def relative(page: str, target: str) -> str:
-    """The link from ``page`` to ``target`` (both site paths): ``relative("players/3.html",
-    "lists/standard/2026-10.html") == "../lists/standard/2026-10.html"``."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+    """The link from ``page`` to ``target`` (both site paths, "/"-separated, without ``.`` or
+    ``..``): ``relative("players/3.html", "lists/standard/2026-10.html") ==
+    "../lists/standard/2026-10.html"``, ``relative("players/3.html", "players/9.html") ==
+    "9.html"``."""
+    here, there = page.split("/")[:-1], target.split("/")
+    common = 0
+    while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
+        common += 1
+    return "../" * (len(here) - common) + "/".join(there[common:])
+
+
+def trend(value: int | Decimal) -> str:
+    """The class of a change as the pages colour it: ``up``, ``down`` or ``same`` (the sign is
+    always written too, so colour is never the only mark)."""
+    return "up" if value > 0 else "down" if value < 0 else "same"
 
 
 def signed(value: int | Decimal | None) -> str:

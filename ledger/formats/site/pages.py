@@ -43,6 +43,7 @@ from ledger.formats.site.model import (
     player_path,
     relative,
     signed,
+    trend,
 )
 
 #: What a site page may load: its stylesheet and script, from the site's own folder.
@@ -121,9 +122,10 @@ def _finalize(context: EvalContext, value: object) -> object:
     entities the ledger's pages have always written); in the stylesheet and script, as it is."""
     if value is None:
         return ""
-    if not context.autoescape or isinstance(value, Markup):
+    kind = type(value)
+    if kind is int or not context.autoescape or kind is Markup:
         return value
-    return Markup(html.escape(str(value), quote=True))
+    return Markup(html.escape(value if kind is str else str(value), quote=True))
 
 
 def _css_string(value: str) -> Markup:
@@ -145,7 +147,7 @@ def environment() -> jinja2.Environment:
     env.filters["css_string"] = _css_string
     env.globals.update(
         HOME=HOME, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
-        long_date=long_date, signed=signed, list_path=list_path, player_path=player_path,
+        long_date=long_date, signed=signed, trend=trend, list_path=list_path, player_path=player_path,
         event_path=event_path, layout=chart.layout, pool_names=POOL_NAMES,
         table_class=table_class)
     return env
