@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A small fictional club season: Riverside Chess Club, September and October 2026.
 # Registers players in different K situations, imports the September tournament (PGN),
-# types in the October club games, closes both rating periods, writes the list as a web page
-# and a player's rating chart beside the database, and prints the rating list.
+# types in the October club games, closes both rating periods, writes the list as a web page,
+# a player's rating chart and the club's website beside the database, and prints the rating list.
 # Usage: bash examples/club-season.sh [DB]   (default: a fresh examples/out/riverside.db)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -44,4 +44,6 @@ ledger period close 2026-10
 out="$(dirname "$db")"
 ledger list --format html --club "Riverside Chess Club" --output "$out/riverside-list.html"
 ledger history "Tanaka" --chart "$out/tanaka.png" > /dev/null
+# The club's website: lists, players and tournaments as static pages (open site/index.html)
+ledger site build "$out/site" --club "Riverside Chess Club" > /dev/null
 ledger list
