@@ -16,6 +16,7 @@ from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, Pool
 from ledger.rules.initial import InitialRating as Computation
 from ledger.services.pools import load_pools
+from ledger.services.revisions import current
 from ledger.services.state import last_closed_period
 
 
@@ -119,10 +120,11 @@ def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
     """The life of ``player_id``'s rating; ``rated``: whether they have a published rating now
     (then no pool is shown)."""
     initial = tuple(InitialView(r.period, _computation(r)) for r in session.scalars(
-        select(InitialRating).where(InitialRating.player_id == player_id)
+        select(InitialRating).where(InitialRating.player_id == player_id, current(InitialRating))
         .order_by(InitialRating.period)))
     drops = tuple(FloorDropView(d.period, d.rating, d.floor) for d in session.scalars(
-        select(RatingFloorDrop).where(RatingFloorDrop.player_id == player_id)
+        select(RatingFloorDrop).where(RatingFloorDrop.player_id == player_id,
+                                      current(RatingFloorDrop))
         .order_by(RatingFloorDrop.period)))
     pool = None
     if not rated:
