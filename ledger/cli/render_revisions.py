@@ -106,7 +106,7 @@ def audit(entries: list[AuditEntry], as_json: bool) -> None:
         return
     table = PlainTable(title=f"Audit log ({_count(len(entries), 'change')})")
     for col, priority in (("change", 0), ("at (UTC)", 0), ("by", 0), ("action", 0),
-                          ("what", 0), ("reason", 1), ("command", 2)):
+                          ("what", 0), ("reason", 0), ("command", 2)):
         table.add_column(col, priority=priority, justify="right" if col == "change" else "left")
     for e in entries:
         table.add_row(str(e.id), e.at.isoformat(sep=" ", timespec="seconds"), e.by, e.action,

@@ -284,7 +284,7 @@ def downgrade() -> None:
         op.execute(sa.text(
             f"DELETE FROM {table} WHERE NOT EXISTS (SELECT 1 FROM periods WHERE "
             f"periods.period = {table}.period AND periods.revision = {table}.revision)"))
-    for table, key in DERIVED.items():
+    for table in DERIVED:
         with op.batch_alter_table(table, schema=None) as batch_op:
             if table == "period_games":
                 batch_op.drop_index('ix_period_games_game_id')
