@@ -246,3 +246,36 @@ class RatedGame:
     def is_rateable(self) -> bool:
         """True when the game counts for ratings at all: played over the board, not a forfeit."""
         return self.result.is_played and self.played
+
+
+#: The longest ``Actor.by``: a person's name or login.
+MAX_ACTOR = 200
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks for a write, and how (docs/CORRECTIONS.md §1): ``by`` (``--by NAME``, else
+    ``$LEDGER_USER``, else the login name: the CLI decides, services never read the
+    environment) and ``command``, the command line as typed or, called from code, the service's
+    name. Every writing service records it in the ``changes`` it writes.
+
+    Raises ``InvalidInput`` naming ``by`` for an empty name, one over ``MAX_ACTOR`` characters or
+    one with a control character.
+    """
+
+    by: str
+    command: str
+
+    def __post_init__(self) -> None:
+        if not self.by.strip():
+            raise InvalidInput("by: an empty name; say who is writing (--by NAME or $LEDGER_USER)")
+        if len(self.by) > MAX_ACTOR:
+            raise InvalidInput(f"by: {len(self.by)} characters; at most {MAX_ACTOR}")
+        if find_control_character(self.by) is not None:
+            raise InvalidInput(f"by: {shown(self.by)} holds a control character")
+
+    @classmethod
+    def from_code(cls, service: str) -> Actor:
+        """The actor of a service called from code without one: by ``code``, the command the
+        service's name (``Actor.from_code("add_player").command == "add_player"``)."""
+        return cls("code", service)

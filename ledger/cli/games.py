@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render
-from ledger.cli.common import JsonOpt, reports_errors, run
+from ledger.cli.common import JsonOpt, reports_errors, run, run_write
 from ledger.services import games
 
 game_app = typer.Typer(help="Record games and list them.", no_args_is_help=True)
@@ -32,8 +32,8 @@ def game_add(
     json_out: JsonOpt = False,
 ) -> None:
     """Record one game."""
-    view = run(ctx, games.add_game, white, black, result, date, event, round_,
-               allow_similar=allow_similar)
+    view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
+                     allow_similar=allow_similar)
     render.game_list([view], json_out, title="Recorded")
 
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import list_import, render
-from ledger.cli.common import JsonOpt, rejection_as_json, reports_errors, run
+from ledger.cli.common import JsonOpt, rejection_as_json, reports_errors, run_write
 from ledger.cli.progress import import_progress
 from ledger.formats.fide_list import POOLS
 from ledger.services import fide_lists, imports
@@ -63,9 +63,10 @@ def import_file(
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
-        report = run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
-                      ids=ids, dry_run=dry_run, progress=progress, allow_similar=allow_similar,
-                      end_date=end_date.date() if end_date is not None else None)
+        report = run_write(ctx, imports.import_file, str(file), fmt,
+                           register_players=register_players, ids=ids, dry_run=dry_run,
+                           progress=progress, allow_similar=allow_similar,
+                           end_date=end_date.date() if end_date is not None else None)
     render.import_report(report, json_out, quiet=quiet)
 
 
@@ -86,6 +87,6 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
         render.error(f"--pool {pool!r}: use {'|'.join(POOLS)}")
         raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
-        report = run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
+        report = run_write(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
                       dry_run=dry_run, progress=progress)
     list_import.list_import_report(report, json_out, quiet=quiet)

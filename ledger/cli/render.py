@@ -21,7 +21,7 @@ from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
 from ledger.services.life import PoolView
 from ledger.services.lists import PlayerHistory, RatingList
-from ledger.services.periods import CloseReport, PeriodView, ThroughReport
+from ledger.services.periods import CloseReport, ThroughReport
 from ledger.services.players import PlayerView, PrintedListRating
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
@@ -382,26 +382,10 @@ def close_through_report(r: ThroughReport, as_json: bool) -> None:
         close_report(close, False)
 
 
-def period_list(views: list[PeriodView], as_json: bool) -> None:
-    """Closed periods."""
-    if as_json:
-        _json({"periods": [{"period": v.period, "edition": v.edition,
-                            "closed_at": v.closed_at.isoformat(timespec="seconds"),
-                            "players_rated": v.players, "games": v.games} for v in views]})
-        return
-    table = PlainTable(title="Closed rating periods")
-    for col, priority in (("period", 0), ("rules of", 0), ("closed at (UTC)", 1),
-                          ("players rated", 0), ("games", 0)):
-        table.add_column(col, priority=priority)
-    for v in views:
-        table.add_row(v.period, v.edition, v.closed_at.isoformat(sep=" ", timespec="seconds"),
-                      str(v.players), str(v.games))
-    _out().print(table)
-
-
 def rating_list_dict(rl: RatingList) -> dict[str, Any]:
     """A published rating list as JSON data."""
-    return {"period": rl.period, "in_force_from": rl.in_force_from, "players": [
+    return {"period": rl.period, "revision": rl.revision, "in_force_from": rl.in_force_from,
+            "players": [
         {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
          "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
          "games": r.games, "k": r.k, "k_reason": r.k_reason.value,

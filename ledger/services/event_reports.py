@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, FromClause, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, PeriodGame, Player
@@ -32,6 +32,7 @@ from ledger.rules.performance import Performance, performance
 from ledger.services.events import resolve_event
 from ledger.services.games import period_game_views
 from ledger.services.rated_games import load_rated_games
+from ledger.services.revisions import current
 from ledger.services.session import Ledger, transaction
 from ledger.services.state import is_closed, last_closed_period
 
@@ -88,13 +89,14 @@ def game_lines(session: Session, period: Period, event_id: int | None = None) ->
     """Every game of ``period`` (or only those of the event ``event_id``), two lines each
     (White's, then Black's), by date then game id, inside the caller's session.
     Five queries and the histories of the players in them."""
-    condition = Game.period == str(period)
-    if event_id is not None:
-        condition = condition & (Game.event_id == event_id)
+    def condition(g: FromClause) -> ColumnElement[bool]:
+        here = g.c.period == str(period)
+        return here & (g.c.event_id == event_id) if event_id is not None else here
+
     last = last_closed_period(session)
     loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1))
     views = {v.id: v for v in period_game_views(session, period)}
-    audit_rows = select(PeriodGame).where(PeriodGame.period == str(period))
+    audit_rows = select(PeriodGame).where(PeriodGame.period == str(period), current(PeriodGame))
     if event_id is not None:
         audit_rows = audit_rows.join(Game, Game.id == PeriodGame.game_id).where(
             Game.event_id == event_id)
@@ -214,7 +216,8 @@ def event_reports(session: Session, event_ids: Sequence[int],
     periods = {str(Period.of(e.end_date)) for e in events}
     results = {(r.period, r.player_id): r for r in session.scalars(
         select(PeriodResultRow).where(PeriodResultRow.period.in_(periods),
-                                      PeriodResultRow.player_id.in_(pids)))} if pids else {}
+                                      PeriodResultRow.player_id.in_(pids),
+                                      current(PeriodResultRow)))} if pids else {}
     last = last_closed_period(session)
     reports = []
     for e in events:

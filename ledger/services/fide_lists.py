@@ -33,6 +33,7 @@ same list again adds nothing.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,10 +44,12 @@ from sqlalchemy import Engine, Insert, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
-from ledger.domain import Period
+from ledger.domain import Actor, Period
 from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, UsageError
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.names import name_key
+from ledger.services.audit import record_change, summarise, written_by
+from ledger.services.facts import revise_player
 from ledger.services.games import parse_date
 from ledger.services.input_files import check_input_file
 from ledger.services.matching import Match, PlayerIndex
@@ -109,7 +112,8 @@ class ListImportReport:
 
 
 def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | None = None,
-                     dry_run: bool = False, progress: Progress | None = None) -> ListImportReport:
+                     dry_run: bool = False, progress: Progress | None = None,
+                     actor: Actor | None = None) -> ListImportReport:
     """``ledger import LIST --format fide-list``: read the list at ``path`` (TXT of any era or
     XML), dated ``list_date`` (``YYYY-MM-DD``), taking the ``pool`` columns (standard, rapid or
     blitz) of a combined list (``None``: standard); a single list (one rating column named after
@@ -121,6 +125,12 @@ def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | N
     (exit 3, nothing written) listing every error with file, line and field: unreadable lines, an
     ambiguous player (the candidates listed), a list rating for the same player, date and pool
     already recorded with other values.
+
+    One ``fide-list.import`` change by ``actor`` (None: called from code, ``Actor.from_code``)
+    records it (entity ``file``, the list's SHA-256) with a summary; every player registered or
+    whose identity it changes, and every entry it records, carries it, and a changed identity
+    keeps its earlier values in ``player_revisions`` (``services.facts.revise_player``), so the
+    lists already published and ``db check`` see the players as they were.
     """
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
     day = parse_date(list_date, "list-date")
@@ -140,11 +150,29 @@ def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | N
                                f"rating column is {readout.rating_column}, but --list-date is "
                                f"{day}: is it the right file or date?", "warning"))
     with transaction(engine, dry_run=dry_run) as session:
+        change = record_change(session, actor or Actor.from_code("import_fide_list"),
+                               "fide-list.import", "file", _sha256(path))
         _Import(session, readout, day, chosen, report, progress).run()
         report.problems.sort(key=lambda p: (p.line or 0, p.severity != "error"))
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{path}: import rejected, nothing was written", report.problems)
+        summarise(change, {
+            "file": path, "list_date": day, "pool": chosen,
+            "players_matched": report.players_matched,
+            "players_registered": report.players_registered,
+            "identities_changed": {str(u.player_id): {k: list(v) for k, v in u.changes.items()}
+                                   for u in report.updated},
+            "ratings_recorded": report.ratings_recorded, "published": report.published})
     return report
+
+
+def _sha256(path: str) -> str:
+    """The SHA-256 of the file at ``path``, read in blocks (a full list is large)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 @dataclass
@@ -265,7 +293,9 @@ class _Import:
             new.append((p, person))
         if not new:
             return []
+        change_id = written_by(self.session)
         values = {p.line: {"name": person.name, "name_key": name_key(person.name),
+                           "change_id": change_id,
                            "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
                            "federation": p.federation, "title": p.title, "w_title": p.w_title,
                            "o_title": p.o_title, "foa_title": p.foa_title}
@@ -288,7 +318,7 @@ class _Import:
                     insert(Player).values(values[p.line]).returning(Player.id)).scalar_one()
             rating = person.rating
             entries.append(entry_values(player_id, person, source=self.source,
-                                        effective_from=self.period))
+                                        effective_from=self.period, change_id=change_id))
             self.report.players_registered += 1
             if rating is not None:
                 self.report.published += 1
@@ -305,13 +335,15 @@ class _Import:
         newest = self.newest_list.get(player.id)
         if newest is not None and newest > self.day:
             return False
-        changes: dict[str, tuple[Any, Any]] = {}
-        for name in IDENTITY_FIELDS:
-            new, old = getattr(p, name), getattr(player, name)
-            if new is not None and new != old:
-                changes[name] = (old, new)
-                setattr(player, name, new)
+        changes: dict[str, tuple[Any, Any]] = {
+            name: (getattr(player, name), getattr(p, name)) for name in IDENTITY_FIELDS
+            if getattr(p, name) is not None and getattr(p, name) != getattr(player, name)}
         if changes:
+            change_id = written_by(self.session)
+            if change_id is not None:
+                revise_player(self.session, player, change_id)
+            for name, (_, new) in changes.items():
+                setattr(player, name, new)
             if "fide_id" in changes:
                 self.index.add(player)
             self.report.updated.append(IdentityChange(player.id, player.name, p.line, changes))
@@ -367,7 +399,7 @@ class _Import:
         self.session.add(PlayerEntry(**entry_values(
             player.id, NewPlayer(name=player.name, rating=p.rating,
                                  prior_games=latest.prior_games if latest is not None else None),
-            source=self.source, effective_from=period)))
+            source=self.source, effective_from=period, change_id=written_by(self.session))))
         self.report.published += 1
 
 

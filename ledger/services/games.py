@@ -23,11 +23,13 @@ from ledger.db.models import (
     Player,
     RatingPeriod,
 )
-from ledger.domain import Period, Result, RoundKey, round_of
+from ledger.domain import Actor, Period, Result, RoundKey, round_of
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.names import name_key
 from ledger.rules.editions import edition_for
+from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.players import MAX_ID, resolve
+from ledger.services.revisions import current
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
 
@@ -119,7 +121,8 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
 
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                    *, site: str | None = None, source: str | None = None,
-                   exact_start: bool = False, notes: list[str] | None = None) -> tuple[Event, Period]:
+                   exact_start: bool = False, notes: list[str] | None = None,
+                   ) -> tuple[Event, Period]:
     """Find or create the event ``name`` for games dated ``start``..``end``; return it and its period.
 
     Names match by ``name_key`` (case, accents and punctuation aside). An event is reused while
@@ -127,9 +130,12 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     ``EVENT_REACH_DAYS`` of these dates); its dates widen to cover the new games, and if its end
     moves to a later month its games move with it (a game belongs to the period its event ended in). What
     moved, or a new event started beside a closed one of the same name, is added to ``notes``.
+    An event created or widened is marked as written by the change being recorded
+    (``services.audit.written_by``).
     Raises ``PeriodError`` if the event's period would be closed.
     """
     last_closed = last_closed_period(session)
+    change_id = written_by(session)
     candidates = _same_name(session, name, start, end, exact_start)
     event = _open_one(candidates, last_closed)
     if event is None:
@@ -139,11 +145,14 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         if candidates and notes is not None:
             notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
                          f"closed period {Period.of(candidates[0].end_date)}")
-        event = Event(name=name, site=site, start_date=start, end_date=end, source=source)
+        event = Event(name=name, site=site, start_date=start, end_date=end, source=source,
+                      change_id=change_id)
         session.add(event)
         session.flush()
     else:
         old_period = Period.of(event.end_date)
+        if start < event.start_date or end > event.end_date:
+            event.change_id = change_id
         event.start_date = min(event.start_date, start)
         event.end_date = max(event.end_date, end)
         new_period = Period.of(event.end_date)
@@ -355,7 +364,8 @@ NO_CORRECTIONS = "a recorded game cannot be changed or removed yet"
 @dataclass(frozen=True)
 class GameView:
     """A recorded game as listed: names, result, date, event, round, period and its ``status``:
-    ``forfeit``, ``no moves`` (never rated), ``never rated`` (a period before 2022-01), ``open``
+    ``void`` (voided: kept, never rated), ``forfeit``, ``no moves`` (never rated), ``never
+    rated`` (a period before 2022-01), ``open``
     (its period is not closed yet), ``rated``, ``initial rating`` (counted only in an unrated
     player's published initial rating) or ``not rated`` (closed; not rated when a player had no
     published rating)."""
@@ -374,8 +384,11 @@ class GameView:
 
 def add_game(engine: Engine, white: str, black: str, result: str, date: str,
              event: str | None = None, round_: str | None = None,
-             *, today: dt.date | None = None, allow_similar: bool = False) -> GameView:
-    """``ledger game add``: record one game; returns it with ``notes`` on what moved.
+             *, today: dt.date | None = None, allow_similar: bool = False,
+             actor: Actor | None = None) -> GameView:
+    """``ledger game add``: record one game; returns it with ``notes`` on what moved. One
+    ``game.add`` change by ``actor`` (None: called from code, ``Actor.from_code``) records it
+    (and the event it creates or widens), with the game's values.
 
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
     twice, a bad result or date, a date in the future (after ``today``) or before 2022, a date in
@@ -397,9 +410,11 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         if w.id == b.id:
             raise InvalidInput(f"black: {b.name} cannot play themselves (white is the same player)")
         check_open(Period.of(day), last_closed_period(session), f"date: {day}")
+        change = record_change(session, actor or Actor.from_code("add_game"), "game.add",
+                               "game", "new")
         if event is not None:
-            ev, period = place_in_event(session, event, day, day,
-                                        source="ledger game add", notes=notes)
+            ev, period = place_in_event(session, event, day, day, source="ledger game add",
+                                        notes=notes)
             event_id: int | None = ev.id
         else:
             period, event_id = Period.of(day), None
@@ -425,14 +440,20 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
             notes.append(f"{named}; {ALLOWED}")
         game = Game(event_id=event_id, round=round_, date=day, period=str(period),
                     white_id=w.id, black_id=b.id, result=parsed_result.value, played=True,
-                    source="ledger game add")
+                    source="ledger game add", change_id=change.id)
         session.add(game)
         session.flush()
+        change.entity_id = str(game.id)
+        summarise(change, {"id": game.id, "date": day, "period": str(period), "white": w.id,
+                           "black": b.id, "result": game.result, "event": event_id,
+                           "round": round_})
         return replace(_views(session, [game.id], None, None)[0], notes=tuple(notes))
 
 
 def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
-            period: str) -> str:
+            period: str, status: str = "valid") -> str:
+    if status == "void":
+        return "void"
     if not Result(result).is_played:
         return "forfeit"
     if not played:
@@ -449,11 +470,14 @@ def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
 def _views(session: Session, ids: list[int] | None, period: Period | None,
            player_id: int | None) -> list[GameView]:
     white, black = aliased(Player), aliased(Player)
-    rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id).exists()
+    rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id,
+                                             current(PeriodGame)).exists()
     initial = (select(InitialRatingGame.game_id)
                .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+                     & (InitialRating.revision == InitialRatingGame.revision)
                      & (InitialRating.player_id == InitialRatingGame.player_id))
-               .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True))
+               .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True),
+                      current(InitialRatingGame))
                .exists())
     closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period).exists()
     query = (select(Game, white.name, black.name, Event.name, rated, closed, initial)
@@ -467,7 +491,8 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
     return [GameView(g.id, g.date, g.period, w, b, g.result,
-                     _status(g.result, g.played, is_closed, is_rated, in_initial, g.period),
+                     _status(g.result, g.played, is_closed, is_rated, in_initial, g.period,
+                             g.status),
                      e, g.round)
             for g, w, b, e, is_rated, is_closed, in_initial in session.execute(query)]
 

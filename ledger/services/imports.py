@@ -21,15 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from sqlalchemy import Engine, Table, insert, select
+from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import Period, RatedGame
+from ledger.domain import Actor, Period, RatedGame
 from ledger.errors import ImportRejected, Problem, SimilarGame, UsageError
 from ledger.formats import games_csv, pgn, trf
 from ledger.formats.detect import detect_format
 from ledger.formats.records import FileGame, Readout
+from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.games import (
     ALLOWED,
     SIMILAR,
@@ -153,7 +154,7 @@ def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
 def import_file(engine: Engine, path: str, fmt: str | None, *, register_players: bool = False,
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
                 progress: Progress | None = None, end_date: dt.date | None = None,
-                allow_similar: bool = False) -> ImportReport:
+                allow_similar: bool = False, actor: Actor | None = None) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -178,6 +179,10 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     Raises ``UsageError`` (exit 2, nothing read into the ledger) for a format that is not known
     or cannot be told, ``ids`` not in ``ID_KINDS``, ``end_date`` given for another format, or
     an ``end_date`` that differs from the end date the file gives (052, else the last 132 date).
+
+    One ``import`` change by ``actor`` (None: called from code, ``Actor.from_code``) records the
+    file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
+    and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
     raw = Path(path).read_bytes()
@@ -210,6 +215,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                                 f"(as {earlier.file_name}): nothing to add")
             report.problems = _in_file_order(report.problems)
             return report
+        change = record_change(session, actor or Actor.from_code("import_file"), "import",
+                               "file", report.sha256)
         _record(session, name, readout.games, undatable, register_players, ids == "fide",
                 report, progress)
         report.problems = _in_file_order(report.problems)
@@ -218,7 +225,23 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                                  report.similar)
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
                                  games=report.recorded, players=len(report.players_registered)))
+        summarise(change, _summary(session, change.id, report))
     return report
+
+
+def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str, object]:
+    """What an import wrote, for its change: the file, the games and players with their id
+    ranges (two queries)."""
+    games = session.execute(select(func.min(Game.id), func.max(Game.id))
+                            .where(Game.change_id == change_id)).one()
+    players = session.execute(select(func.min(Player.id), func.max(Player.id))
+                              .where(Player.change_id == change_id)).one()
+    return {"file": report.file, "sha256": report.sha256, "format": report.format,
+            "games_recorded": report.recorded, "already_recorded": report.already_recorded,
+            "game_ids": None if games[0] is None else list(games),
+            "players_registered": len(report.players_registered),
+            "player_ids": None if players[0] is None else list(players),
+            "periods": dict(sorted(report.periods.items()))}
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
@@ -433,11 +456,12 @@ def _add_games(session: Session, name: str, event_id: int | None, event_period: 
     """Insert new games (one multi-row INSERT): in the event's period, or (no event) each in its
     own date's period."""
     rows = []
+    change_id = written_by(session)
     for g, w, b in games:
         period = event_period or Period.of(g.date)
         rows.append(dict(event_id=event_id, round=g.round, date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
-                         source=f"{name[-480:]}:{g.line}"))
+                         source=f"{name[-480:]}:{g.line}", change_id=change_id))
         report.recorded += 1
         report.periods[str(period)] += 1
     if rows:

@@ -18,6 +18,7 @@ from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, Pool
 from ledger.rules.initial import InitialRating as Computation
 from ledger.services.pools import load_pools
+from ledger.services.revisions import current
 from ledger.services.state import last_closed_period
 
 
@@ -127,8 +128,10 @@ def rating_lives(session: Session, player_ids: Sequence[int] | None,
     player); the players in ``unrated`` (those without a published rating now) also get their
     pool in progress. A fixed number of queries for any number of players (a few more per
     distinct period the pools are shown as of)."""
-    initial_rows = select(InitialRating).order_by(InitialRating.player_id, InitialRating.period)
-    drop_rows = select(RatingFloorDrop).order_by(RatingFloorDrop.player_id, RatingFloorDrop.period)
+    initial_rows = select(InitialRating).where(current(InitialRating)).order_by(
+        InitialRating.player_id, InitialRating.period)
+    drop_rows = select(RatingFloorDrop).where(current(RatingFloorDrop)).order_by(
+        RatingFloorDrop.player_id, RatingFloorDrop.period)
     if player_ids is not None:
         initial_rows = initial_rows.where(InitialRating.player_id.in_(player_ids))
         drop_rows = drop_rows.where(RatingFloorDrop.player_id.in_(player_ids))

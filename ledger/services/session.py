@@ -11,7 +11,9 @@ from sqlalchemy.orm import Session
 
 from ledger.db import migrate
 from ledger.db.engine import ledger_name, make_engine, require_writable, use_wal
+from ledger.domain import Actor
 from ledger.errors import database_error
+from ledger.services.snapshots import snapshot_upgraded_lists
 
 #: What a read service runs on: an ``Engine`` (the service opens a transaction of its own) or the
 #: ``Session`` of a caller's transaction (the service reads inside it, so that one use case
@@ -40,16 +42,23 @@ def open_ledger(db: str) -> Engine:
 
 
 
-def init_ledger(db: str) -> tuple[str | None, str | None]:
+def init_ledger(db: str, actor: Actor | None = None) -> tuple[str | None, str | None]:
     """Create the ledger at ``db`` or upgrade it to the latest revision; return (before, after).
+
+    An upgrade past revision 0006 records the closed periods as revision 1 (one change by
+    ``actor``; None: called from code, ``Actor.from_code``) and, in the same transaction, the
+    snapshots of the lists they published (``snapshots.snapshot_upgraded_lists``: one more
+    change, saying they use the players' details as they are at the upgrade).
 
     A current ledger is left as it is, even read-only. Raises ``LedgerError`` as
     ``make_engine`` and ``migrate.upgrade`` do (``ReadOnlyLedger`` for one to create or upgrade
     that cannot be written) and for a database error (``errors.database_error``).
     """
+    who = actor or Actor.from_code("init_ledger")
     engine = make_engine(db)
     try:
-        revisions = migrate.upgrade(engine)
+        revisions = migrate.upgrade(engine, actor=(who.by, who.command),
+                                    then=lambda conn: snapshot_upgraded_lists(conn, who))
         use_wal(engine)
         return revisions
     except SQLAlchemyError as exc:

@@ -109,12 +109,31 @@ def _populate_0005(conn: Connection) -> None:
         "(2, 'Östersund Open', 'ostersund open', '2026-01-03', '2026-01-04')"))
 
 
+def _populate_0006(conn: Connection) -> None:
+    """Revision 0006 adds the audit log and change numbers: the 0001 facts with their keys,
+    written by one change, and a second game between the two players that is void."""
+    _populate_0001(conn, keyed=True)
+    conn.execute(text(
+        "INSERT INTO changes (id, at, by, command, action, entity, entity_id) VALUES "
+        "(1, '2026-01-01 00:00:00', 'tester', 'ledger import cup.pgn', 'import', 'file', "
+        "'" + "cd" * 32 + "')"))
+    conn.execute(text("UPDATE players SET change_id = 1"))
+    conn.execute(text("UPDATE player_entries SET change_id = 1"))
+    conn.execute(text("UPDATE games SET change_id = 1"))
+    # a second game between them, voided: never rated (the close still gives +7 / -7)
+    conn.execute(text(
+        "INSERT INTO games (event_id, round, date, period, white_id, black_id, result, played,"
+        " recorded_at, status, change_id) VALUES (1, '2', '2026-01-10', '2026-01', 2, 1, '1-0',"
+        " 1, '2026-01-10 00:00:00', 'void', 1)"))
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
                                                      "0003": _populate_0003,
                                                      "0004": _populate_0004,
-                                                     "0005": _populate_0005}
+                                                     "0005": _populate_0005,
+                                                     "0006": _populate_0006}
 
 
 def _revisions() -> list[str]:
@@ -197,7 +216,7 @@ def _at_0004(db: str, second_event: str, second_start: str) -> None:
 def test_0005_fills_the_keys_of_an_older_ledger_in_python(tmp_path: Path) -> None:
     db = str(tmp_path / "at-0004.db")
     _at_0004(db, "ÖSTERSUND OPEN", "2026-08-01")  # the same name a year later: another event
-    assert init_ledger(db) == ("0004", "0005")
+    assert init_ledger(db) == ("0004", migrate.head_revision())
     engine = open_ledger(db)
     try:
         with engine.connect() as conn:

@@ -125,7 +125,7 @@ def _finalize(context: EvalContext, value: object) -> object:
     kind = type(value)
     if kind is int or not context.autoescape or kind is Markup:
         return value
-    return Markup(html.escape(value if kind is str else str(value), quote=True))
+    return Markup(html.escape(value if isinstance(value, str) else str(value), quote=True))
 
 
 def _css_string(value: str) -> Markup:
