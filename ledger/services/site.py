@@ -7,11 +7,11 @@ and written as static files.
 the same state of the ledger, and turns it into the frozen values of ``formats.site.model``;
 ``formats.site.pages`` renders them and ``site_files`` writes what changed.
 
-Corrections: a list page carries its ``revision`` and the list's ``revisions``. This ledger does
-not keep revisions of period results yet, so today every list is shown as it stands (revision
-None, no revisions) and no page says "superseded"; once a re-rating writes revisions, this
-module is the one place that fills them in, and the pages already say which list replaced which
-and link what was published before (``formats.site.model.ListPage``).
+Corrections (docs/CORRECTIONS.md): every closed period's list is shown as its current revision
+published it (the snapshot ``lists.rating_list`` reads), with the list of its revisions
+(``revisions.revision_views``: when each was computed, and why); each superseded revision gets a
+page of its own, as it was published (``rating_list(..., revision=N)``), which says that a
+re-rating superseded it and links the current list, and the current list links it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from urllib.parse import urlsplit
 
+from sqlalchemy.orm import Session
+
 from ledger.domain import Period
 from ledger.errors import InvalidInput, shown
 from ledger.formats.site.model import (
@@ -33,6 +35,7 @@ from ledger.formats.site.model import (
     HistoryLine,
     ListLine,
     ListPage,
+    ListRevision,
     PeriodGames,
     PlayedGame,
     PlayerPage,
@@ -53,6 +56,7 @@ from ledger.services.events import list_events
 from ledger.services.games import parse_date
 from ledger.services.lists import PlayerHistory, RatingList, player_histories, rating_list
 from ledger.services.periods import list_periods
+from ledger.services.revisions import revision_views
 from ledger.services.session import Ledger, transaction
 from ledger.services.site_files import SiteWrite, check_site_folder, write_site
 from ledger.services.state import load_histories
@@ -150,6 +154,15 @@ def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tupl
     return tuple(points)
 
 
+def _revisions(session: Session) -> dict[str, tuple[ListRevision, ...]]:
+    """Period -> its revisions, oldest first, when it has more than one (a list that was never
+    re-rated shows no revision at all)."""
+    found: dict[str, list[ListRevision]] = defaultdict(list)
+    for v in revision_views(session):
+        found[v.period].append(ListRevision(v.revision, v.closed_at.date(), v.reason))
+    return {period: tuple(rows) for period, rows in found.items() if len(rows) > 1}
+
+
 def _event_page(report: EventReport) -> EventPage:
     lines = tuple(EventLine(
         n, p.player_id, p.name, p.title, p.federation, p.rating, p.points,
@@ -175,14 +188,22 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
         closed = [Period.parse(v.period) for v in list_periods(session)]
         states = load_histories(session, None, through=closed[-1]) if closed else {}
         lists = _Lists([], defaultdict(dict))
+        revisions = _revisions(session)
         for period in closed:
             rl = rating_list(session, str(period))
             before = {pid: h.rating(period) for pid, h in states.items()}
+            known = revisions.get(str(period), ())
             page = ListPage(POOL, rl.period, dt.date.fromisoformat(rl.in_force_from),
-                            _list_lines(rl, before, period.next()))
+                            _list_lines(rl, before, period.next()), rl.revision, known)
             lists.pages.append(page)
             for line in page.lines:
                 lists.lines[line.player_id][page.period] = line
+            for earlier in known:
+                if earlier.number != rl.revision:
+                    old = rating_list(session, str(period), revision=earlier.number)
+                    lists.pages.append(ListPage(
+                        POOL, old.period, page.in_force_from,
+                        _list_lines(old, before, period.next()), old.revision, known))
         every_line = [line for p in game_periods(session) for line in game_lines(session, p)]
         events = list_events(session)
         reports = event_reports(session, [e.id for e in events], every_line)

@@ -213,3 +213,36 @@ def test_no_link_is_broken_and_none_leaves_the_folder(built: list[Path]) -> None
                     assert parts.fragment in anchors.ids, (page, ref)
                 checked += 1
     assert checked > 200
+
+
+def test_a_re_rated_list_says_so_and_links_what_was_published(season_db: str,
+                                                              tmp_path: Path) -> None:
+    db = tmp_path / "riverside.db"
+    shutil.copy(season_db, db)
+    for args in (("period", "reopen", "2026-10", "--reason", "a late result"),
+                 ("game", "add", "Okafor", "Novak", "1-0", "--date", "2026-10-31", "--event",
+                  "Club League 2026-27", "--round", "5"),
+                 ("period", "close", "2026-10")):
+        done = run("--db", str(db), *args)
+        assert done.exit_code == 0, done.output + done.stderr
+    site = tmp_path / "site"
+    assert build(str(db), site).exit_code == 0
+    current = (site / "lists/standard/2026-10.html").read_text(encoding="utf-8")
+    first = (site / "lists/standard/2026-10-r1.html").read_text(encoding="utf-8")
+    assert "Corrected: this list was re-rated on" in current
+    assert "this is revision 2. As published before:" in current
+    assert '<a href="2026-10-r1.html">revision 1</a>' in current
+    assert "This list was superseded by a re-rating on" in first
+    assert '<a href="2026-10.html">The current list (revision 2)</a>' in first
+    # revision 1 as published: Okafor 2392 -> 2389: beat Lindqvist (1990: D 402, counted 400
+    # -> .92) +0.08, drew Moreau (1799: D 593 -> 400 -> .92) -0.42; 10 x -0.34 = -3.4 -> -3.
+    # Revision 2 adds her win over Novak (2118: D 274 -> band 268-278 -> .83): +0.17, so
+    # 10 x -0.17 = -1.7 -> -2 -> 2390; Novak: drew Byrne (1883: D 235 -> .79) -0.29, lost to
+    # Okafor (D -274 -> .17) -0.17: 20 x -0.46 = -9.2 -> -9 -> 2109 (was 2112).
+    def rating(page: str, name: str) -> str:
+        row = page[page.index(f">{name}</a>"):]
+        return re.search(r'<td class="num rating">(\d+)</td>', row).group(1)  # type: ignore[union-attr]
+    assert (rating(first, "Okafor, Grace"), rating(first, "Novak, Petra")) == ("2389", "2112")
+    assert (rating(current, "Okafor, Grace"), rating(current, "Novak, Petra")) == ("2390", "2109")
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert '<a href="lists/standard/2026-10-r1.html">as published, revision 1</a>' in home

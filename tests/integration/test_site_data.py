@@ -44,7 +44,8 @@ def test_the_october_list(season: Site) -> None:
     assert [(p.pool, p.period, p.in_force_from) for p in season.lists] == [
         ("standard", "2026-09", dt.date(2026, 10, 1)), ("standard", "2026-10", dt.date(2026, 11, 1))]
     october = season.lists[1]
-    assert october.revision is None and october.revisions == () and not october.superseded
+    # closed once: revision 1, never re-rated
+    assert october.revision == 1 and october.revisions == () and not october.superseded
     lines = {line.name: line for line in october.lines}
     # Silva is unrated: not on the list
     assert [line.name for line in october.lines] == [
