@@ -69,6 +69,11 @@ _READ_TAGS = frozenset(
 # Reading games with python-chess, keeping track of lines
 
 
+#: The steps of ``chess.pgn.read_game`` through a game's lines: the blank and comment lines
+#: before its first tag line, its header, its moves.
+_BEFORE, _HEADER, _MOVES = "before", "header", "moves"
+
+
 class LineSource:
     """The text handle ``chess.pgn.read_game`` reads from (it calls ``readline`` only), made of
     ``lines`` (with or without their ends, one at a time): each line is given with ``\\n`` for
@@ -77,10 +82,16 @@ class LineSource:
 
     ``number`` is the 1-based line last given (0 before any); :meth:`take` hands over the
     ``(line number, text)`` pairs of the lines given since the last call that
-    :func:`scan_header` reads: every line up to the first one that is not blank, a comment or a
-    tag line (the header ends there at the latest), then only the first line that looks like a
-    tag pair, and the last line. So a game of a million lines of moves holds three of them.
-    ``at_end`` says no line is left; ``last_text`` is the last line given that is not blank.
+    :func:`scan_header` reads: the lines up to the one that ends the header as
+    ``chess.pgn.read_game`` reads it (blank and comment lines before the first tag line, then
+    tag lines, comments and at most one blank line in a row), then only the first line that
+    looks like a tag pair, and the last line. A run of lines the header scan skips is held as
+    one, its last: before the first tag line, every blank and comment line (a line that is
+    skipped only once its byte-order mark is dropped stays skipped whichever line it is);
+    inside the header, a run of comments (comments never end a header, nor count as blank
+    lines). So a game of a million lines of moves, or of blank lines, holds a
+    handful of them. ``at_end`` says no line is left; ``last_text`` is the last line given that
+    is not blank.
     """
 
     def __init__(self, lines: Iterable[str]) -> None:
@@ -88,7 +99,8 @@ class LineSource:
         self.number = 0
         self.last_text = ""
         self._taken: list[tuple[int, str]] = []
-        self._in_header = True  # no line yet that ends the header for sure
+        self._header = _BEFORE  # where the game's header reading is (read_game's own steps)
+        self._blank_in_header = False  # the header's last line that was not a comment was blank
         self._tag_in_moves = False  # the first tag-like line after it is taken
         self._last: tuple[int, str] | None = None
         self._next = self._pull()
@@ -109,11 +121,8 @@ class LineSource:
             return ""
         self._next = self._pull()
         self.number += 1
-        if self._in_header:
-            # the first line of a game is read without its byte-order marks (python-chess, scan_header)
-            text = line if self._taken else line.lstrip("\ufeff")
-            self._taken.append((self.number, line))
-            self._in_header = _is_skipped(text) or text.startswith("[")
+        if self._header is not _MOVES:
+            self._keep_header_line(line)
         elif not self._tag_in_moves and _TAG_START.match(line.lstrip()):
             self._taken.append((self.number, line))
             self._tag_in_moves = True
@@ -121,6 +130,31 @@ class LineSource:
         if line.strip():
             self.last_text = line
         return line
+
+    def _keep_header_line(self, line: str) -> None:
+        """Keep ``line``, read while the header may not have ended, and follow ``read_game``:
+        skipped lines before the first tag line, then tag lines, comments and at most one
+        blank line in a row; the first other line ends the header (it is kept: ``scan_header``
+        stops there, and it may look like a tag pair)."""
+        # the first line of a game is read without its byte-order marks (python-chess, scan_header)
+        text = line if self._taken else line.lstrip("\ufeff")
+        entry = (self.number, line)
+        if self._header is _BEFORE:
+            if _is_skipped(text):
+                self._taken[:] = [entry]  # scan_header skips them all: the run's last one
+                return
+            self._header = _HEADER
+        self._taken.append(entry)
+        if text.startswith(("%", ";")):
+            if len(self._taken) > 1 and self._taken[-2][1].startswith(("%", ";")):
+                del self._taken[-2]  # a run of comments: its last one
+        elif text.isspace() and not self._blank_in_header:
+            self._blank_in_header = True
+        elif text.startswith("["):
+            self._blank_in_header = False
+        else:
+            self._header = _MOVES
+            self._tag_in_moves = bool(_TAG_START.match(line.lstrip()))
 
     @property
     def at_end(self) -> bool:
@@ -133,7 +167,8 @@ class LineSource:
         taken, self._taken = self._taken, []
         if self._last is not None and (not taken or taken[-1][0] != self._last[0]):
             taken.append(self._last)
-        self._in_header, self._tag_in_moves, self._last = True, False, None
+        self._header, self._blank_in_header = _BEFORE, False
+        self._tag_in_moves, self._last = False, None
         return taken
 
 
