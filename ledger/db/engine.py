@@ -140,6 +140,28 @@ def sqlite_files(db: str) -> dict[Path, str]:
     return {path: "", **{Path(f"{path}{suffix}"): what for suffix, what in SIDE_FILES.items()}}
 
 
+#: The package that installs a database driver's Python module, by module (PostgreSQL's is the
+#: one the ledger's ``postgres`` extra installs).
+DRIVER_PACKAGES = {"psycopg": "'psycopg[binary]'", "psycopg2": "psycopg2-binary",
+                   "asyncpg": "asyncpg", "pg8000": "pg8000", "MySQLdb": "mysqlclient",
+                   "pymysql": "PyMySQL", "mysql": "mysql-connector-python",
+                   "oracledb": "oracledb", "pyodbc": "pyodbc", "pymssql": "pymssql"}
+
+
+def missing_driver(url: URL, module: str | None) -> str:
+    """The message for the database URL ``url`` whose driver's Python ``module`` (None: not
+    known) is not installed: the module and the package that installs it, and, for a database
+    other than PostgreSQL, that the ledger is tested on SQLite and PostgreSQL only."""
+    what = f"the Python module {module}" if module else "its Python module"
+    package = DRIVER_PACKAGES.get(module or "")
+    how = (f"pip install {package}" if package
+           else f"install the package that provides {module or 'it'}")
+    tested = ("" if url.get_backend_name() == "postgresql"
+              else " (the ledger is tested on SQLite and PostgreSQL only)")
+    return (f"--db: {url.drivername}: {what} is not installed (the driver SQLAlchemy uses for "
+            f"{url.get_backend_name()}); {how}{tested}")
+
+
 def make_engine(db: str, *, must_exist: bool = False) -> Engine:
     """Create the engine for ``db`` (path or URL).
 
@@ -161,8 +183,7 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
             return create_engine(url)
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
     except ImportError as exc:
-        raise LedgerError(f"--db: the database driver for {url.drivername!r} is not installed "
-                          f"({exc.name}); for PostgreSQL: pip install 'psycopg[binary]'") from None
+        raise LedgerError(missing_driver(url, exc.name)) from None
     except ArgumentError as exc:
         raise LedgerError(f"--db: {db!r} cannot be used: {exc}") from None
     _install_sqlite_hooks(engine, path)
