@@ -8,9 +8,11 @@ instead of one failing with "database is locked" halfway. WAL is switched on by 
 only: opening a file never changes it.
 
 A ledger SQLite cannot write (read-only file, or a folder where it cannot make its journal) is
-opened read-only (``mode=ro``; ``immutable=1`` when no -wal file is beside it and its folder
-cannot hold the -shm file a WAL reader needs: https://www.sqlite.org/wal.html, "Read-Only
-Databases"), so every read works; ``require_writable`` refuses a write before it starts.
+opened read-only (``mode=ro``; ``immutable=1`` when no -wal file beside it holds anything and
+its folder cannot hold the -shm file a WAL reader needs: https://www.sqlite.org/wal.html,
+"Read-Only Databases"), so every read works; ``require_writable`` refuses a write before it
+starts. One that cannot be read at all (a -wal file with changes, no -shm file, a read-only
+folder) is refused when it is opened, saying what to do (``unreadable_wal``).
 """
 
 from __future__ import annotations
@@ -94,14 +96,38 @@ def require_writable(engine: Engine) -> None:
                              "so nothing was done")
 
 
+def _wal_holds_nothing(path: Path) -> bool:
+    """Whether no -wal file beside ``path`` holds anything: there is none, or an empty one
+    that no connection uses (no -shm file beside it)."""
+    wal = Path(f"{path}-wal")
+    if not wal.exists():
+        return True
+    return wal.stat().st_size == 0 and not Path(f"{path}-shm").exists()
+
+
 def _read_only_uri(path: Path) -> str:
-    """A ``file:`` URI opening ``path`` read-only. ``immutable=1`` when there is no -wal file
-    (so nothing committed lies outside the file) and the folder cannot hold the -shm file a
-    reader of a WAL ledger must otherwise create (wal.html, "Read-Only Databases")."""
+    """A ``file:`` URI opening ``path`` read-only. ``immutable=1`` when no -wal file holds
+    anything (``_wal_holds_nothing``: nothing committed lies outside the file) and the folder
+    cannot hold the -shm file a reader of a WAL ledger must otherwise create (wal.html,
+    "Read-Only Databases")."""
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
-    if not Path(f"{path}-wal").exists() and not os.access(path.parent, os.W_OK):
+    if _wal_holds_nothing(path) and not os.access(path.parent, os.W_OK):
         uri += "&immutable=1"
     return uri
+
+
+def unreadable_wal(path: Path) -> str | None:
+    """Why SQLite cannot read the existing ledger file ``path`` at all, or None when it can:
+    its -wal file holds changes not yet in the file, no -shm file is beside it, and its folder
+    is read-only, so SQLite cannot make the -shm file it needs to read the -wal (wal.html,
+    "Read-Only Databases"). The message says what to do."""
+    if _wal_holds_nothing(path) or Path(f"{path}-shm").exists() or os.access(path.parent, os.W_OK):
+        return None
+    return (f"cannot read the ledger {path}: its write-ahead log {path}-wal holds changes not yet "
+            f"written into it, and its folder {path.parent} is read-only, so SQLite cannot make "
+            f"the {path}-shm file it needs to read them; copy the ledger with its -wal file to a "
+            "folder you can write and use that copy, or let the program that writes the ledger "
+            "open and close it there (which moves the changes into the file), then try again")
 
 
 def _check_file(path: Path, must_exist: bool) -> None:
@@ -116,6 +142,9 @@ def _check_file(path: Path, must_exist: bool) -> None:
         if exists and path.stat().st_size and not is_sqlite_file(path):
             raise LedgerError(f"--db: {path} is not a SQLite database (a ledger file starts with "
                               "'SQLite format 3'): is it the right file?")
+        unreadable = unreadable_wal(path) if exists else None
+        if unreadable is not None:
+            raise ReadOnlyLedger(unreadable)
     except OSError as exc:
         raise LedgerError(f"--db: cannot read {path}: {exc.strerror or exc}") from None
     if exists:
@@ -170,7 +199,8 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
     database (it would keep nothing), a directory, a device, a file that is not SQLite (its
     first bytes; an empty file is an empty database), a new file in a folder that does not
     exist (the folder named) or cannot be written (``ReadOnlyLedger``), or a database whose
-    driver is not installed. A SQLite ledger that cannot be written is opened read-only.
+    driver is not installed (``missing_driver``). A SQLite ledger that cannot be written is
+    opened read-only; one that cannot be read raises ``ReadOnlyLedger`` (``unreadable_wal``).
     """
     url = database_url(db)
     path = sqlite_path(url)

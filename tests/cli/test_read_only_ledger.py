@@ -219,3 +219,53 @@ def test_init_into_a_read_only_folder_names_it(user: User, home: Path) -> None:
     assert f"cannot create {folder / 'new.db'}: the folder {folder} is read-only" in " ".join(
         result.stderr.split())
     assert list(folder.iterdir()) == []
+
+
+def a_leftover_wal(home: Path, *, empty: bool = False) -> Path:
+    """A copy of a ledger with its -wal file (holding a player added last, or empty) and no
+    -shm file, as a crash or a copy leaves it, in a read-only folder."""
+    db = a_ledger(home / "source")
+    keeper = sqlite3.connect(db)  # keeps the -wal from being checkpointed and removed
+    try:
+        keeper.execute("PRAGMA wal_autocheckpoint=0")
+        keeper.execute("SELECT count(*) FROM players").fetchone()
+        if not empty:
+            cli("--db", db, "player", "add", "Late, Lou", "--rating", "1500")
+        copy = home / "media"
+        copy.mkdir()
+        shutil.copyfile(db, copy / "ledger.db")
+        if empty:
+            (copy / "ledger.db-wal").write_bytes(b"")
+        else:
+            shutil.copyfile(f"{db}-wal", copy / "ledger.db-wal")
+    finally:
+        keeper.close()
+    freeze(copy)
+    return copy / "ledger.db"
+
+
+def test_a_leftover_wal_in_a_read_only_folder_says_what_to_do(user: User, home: Path) -> None:
+    db = a_leftover_wal(home)
+    before = snapshot(db.parent)
+    assert not Path(f"{db}-shm").exists() and Path(f"{db}-wal").stat().st_size > 0
+    for command in (("player", "list"), ("list", "--format", "csv"), ("init",)):
+        result = user.run("--db", db, *command)
+        assert result.returncode == 1, (command, result.returncode, result.stderr)
+        message = " ".join(result.stderr.split())
+        assert f"cannot read the ledger {db}" in message, message
+        assert f"{db}-wal" in message and f"{db}-shm" in message, message
+        assert f"its folder {db.parent} is read-only" in message, message
+        assert "copy the ledger with its -wal file to a folder you can write" in message, message
+        assert "unable to open database file" not in message
+        assert "Traceback" not in result.stderr
+    assert snapshot(db.parent) == before
+
+
+def test_an_empty_leftover_wal_in_a_read_only_folder_is_read(user: User, home: Path) -> None:
+    # an empty -wal holds nothing the file does not: the file is read as it is (immutable)
+    db = a_leftover_wal(home, empty=True)
+    before = snapshot(db.parent)
+    players = user.run("--db", db, "player", "list")
+    assert players.returncode == 0, players.stderr
+    assert "Player, A" in players.stdout
+    assert snapshot(db.parent) == before
