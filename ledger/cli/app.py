@@ -27,7 +27,7 @@ from ledger.cli import (
     players,
     site,
 )
-from ledger.cli.common import USER_ENV, RecordingGroup
+from ledger.cli.common import USER_ENV, RecordingGroup, fail_on_os_error, finish_output
 from ledger.config import ENV_VAR
 
 app = typer.Typer(
@@ -81,5 +81,12 @@ app.add_typer(site.site_app, name="site")
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: an ``OSError`` met outside a command (writing ``--help`` to
+    a full disk) ends it as in a command (``common.fail_on_os_error``), and standard output is
+    flushed before the end (``common.finish_output``)."""
+    try:
+        app()
+    except OSError as exc:  # met outside any command (writing --help)
+        fail_on_os_error(exc)
+    finally:
+        finish_output()

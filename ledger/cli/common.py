@@ -8,13 +8,15 @@ Exit codes (shared/DESIGN.md): 0 ok, 1 refused by the ledger, 2 usage, 3 import 
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import getpass
 import os
 import shlex
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from sqlalchemy.engine import make_url
@@ -37,15 +39,85 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on 
 PlayerArg = Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")]
 
 
+def _stdout_fails() -> bool:
+    """Whether standard output cannot take what is written to it (a full disk): flushing it
+    fails."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        return True
+    return False
+
+
+def _drop_stdout() -> None:
+    """Send what standard output still holds, and anything written to it later, nowhere, so
+    that Python's own flush at exit does not fail on it again. (The ``os.devnull`` device is
+    only written to, never replaced.)"""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a real file (tests): it will not fail again
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+#: What a write says when the disk is full or failing: without a file named, that write was
+#: to standard output (files are written by the layers that word their errors themselves).
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def os_error_message(exc: OSError) -> str:
+    """An ``OSError`` that no layer worded, as the message says it: the file it names (or
+    standard output, when that is what fails) and the system's reason (``File name too
+    long``, ``Permission denied``, ``No space left on device``)."""
+    reason = exc.strerror or str(exc)
+    names = [os.fsdecode(name) for name in (exc.filename, exc.filename2) if name is not None]
+    if names:
+        return f"cannot use {' nor '.join(names)}: {reason}"
+    if exc.errno in _WRITE_ERRNOS or _stdout_fails():
+        _drop_stdout()
+        return f"cannot write to standard output: {reason}"
+    return reason
+
+
+def fail_on_os_error(exc: OSError) -> NoReturn:
+    """End the command on ``exc``: a closed pipe on standard output (a reader that has gone,
+    ``ledger list | head -1``) quietly, any other error with its message on stderr
+    (``os_error_message``); exit 1 either way (Python's own advice for a closed pipe)."""
+    if isinstance(exc, BrokenPipeError) and exc.filename is None:
+        _drop_stdout()
+    else:
+        render.error(os_error_message(exc))
+    raise SystemExit(1)
+
+
+def finish_output() -> None:
+    """Flush standard output at the end of a command, so that a full disk or a closed pipe
+    ends it here (``fail_on_os_error``) rather than in a traceback as Python exits."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        fail_on_os_error(exc)
+
+
 def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Decorate a command: a ``LedgerError`` becomes a message on stderr and its exit code
     (``ImportRejected`` lists its problems first); a database error that no service worded
-    is worded by ``errors.database_error``, the one place that does it."""
+    is worded by ``errors.database_error``, the one place that does it; an ``OSError`` no
+    layer worded (a name too long, no permission, a full disk or a closed pipe on standard
+    output) ends it with exit 1 (``fail_on_os_error``). Standard output is flushed before the
+    command ends (``finish_output``)."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                finish_output()
+        except OSError as exc:
+            fail_on_os_error(exc)
         except ImportRejected as exc:
             render.problems(exc.problems)
             render.error(str(exc))

@@ -131,11 +131,13 @@ def unreadable_wal(path: Path) -> str | None:
 
 
 def _check_file(path: Path, must_exist: bool) -> None:
-    """Refuse a ``--db`` path that is no ledger file, or a new one that cannot be created."""
-    if path.is_dir():
-        raise LedgerError(f"--db: {path} is a directory, not a ledger file")
+    """Refuse a ``--db`` path that is no ledger file, or a new one that cannot be created; one
+    the system will not let us examine (a name too long, a folder we may not enter) is named
+    with the system's reason."""
     try:
         exists = path.exists()
+        if path.is_dir():
+            raise LedgerError(f"--db: {path} is a directory, not a ledger file")
         if exists and not path.is_file():
             raise LedgerError(f"--db: {path} is not a regular file (a device or a pipe), not a "
                               "ledger file")
@@ -145,16 +147,17 @@ def _check_file(path: Path, must_exist: bool) -> None:
         unreadable = unreadable_wal(path) if exists else None
         if unreadable is not None:
             raise ReadOnlyLedger(unreadable)
+        if exists:
+            return
+        if must_exist:
+            raise NeedsInit(f"no ledger at {path}: run `ledger init` to create it")
+        folder = path.parent
+        if not folder.is_dir():
+            state = "is not a folder" if folder.exists() else "does not exist"
+            raise LedgerError(f"--db: cannot create {path}: the folder {folder} {state}; create "
+                              "it first")
     except OSError as exc:
-        raise LedgerError(f"--db: cannot read {path}: {exc.strerror or exc}") from None
-    if exists:
-        return
-    if must_exist:
-        raise NeedsInit(f"no ledger at {path}: run `ledger init` to create it")
-    folder = path.parent
-    if not folder.is_dir():
-        state = "is not a folder" if folder.exists() else "does not exist"
-        raise LedgerError(f"--db: cannot create {path}: the folder {folder} {state}; create it first")
+        raise LedgerError(f"--db: cannot use {path}: {exc.strerror or exc}") from None
     if not os.access(folder, os.W_OK):
         raise ReadOnlyLedger(f"--db: cannot create {path}: the folder {folder} is read-only")
 

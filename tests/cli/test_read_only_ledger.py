@@ -269,3 +269,19 @@ def test_an_empty_leftover_wal_in_a_read_only_folder_is_read(user: User, home: P
     assert players.returncode == 0, players.stderr
     assert "Player, A" in players.stdout
     assert snapshot(db.parent) == before
+
+
+def test_a_ledger_in_a_folder_the_user_may_not_enter_is_named(user: User, home: Path) -> None:
+    # as `ledger --db /root/ledger.db player list` run by another user: PermissionError
+    if user.ids is None:
+        pytest.skip("runs as this user, who may enter its own folders")
+    db = a_ledger(home / "private")
+    db.parent.chmod(0o700)  # root's own
+    before = snapshot(db.parent)
+    for command in (("player", "list"), ("init",), ("db", "backup", home / "copy.db")):
+        result = user.run("--db", db, *command)
+        assert result.returncode == 1, (command, result.returncode, result.stderr)
+        message = " ".join(result.stderr.split())
+        assert message == f"error: --db: cannot use {db}: Permission denied", message
+    assert snapshot(db.parent) == before
+    assert not (home / "copy.db").exists()
