@@ -1,4 +1,5 @@
-"""The two ledgers the site's tests build on, made from the repository's real files:
+"""The ledgers tests build on: a small club ledger (``build_club_cup``), and the two the site's
+tests build on, made from the repository's real files:
 
 - the README's example season: the ``ledger`` lines of ``examples/club-season.sh`` run one by one
   through the CLI in this process (the script's own commands, so the fixture cannot drift from
@@ -55,4 +56,17 @@ def build_tata(db: Path) -> Path:
     _run(db, "import", str(data_file("tata_steel_masters_2022.pgn")), "--register-players",
          "--quiet")
     _run(db, "period", "close", "2022-01")
+    return db
+
+
+def build_club_cup(db: Path) -> Path:
+    """A small ledger in ``db`` (a new file): players ``Player, A`` (1800) and ``Player, B``
+    (1700), both established, one game of the ``Club Cup`` (2025-11-05, round 1, 1-0) and
+    2025-11 closed; returns ``db``."""
+    _run(db, "init")
+    for name, rating in (("Player, A", "1800"), ("Player, B", "1700")):
+        _run(db, "player", "add", name, "--rating", rating, "--prior-games", "100")
+    _run(db, "game", "add", "Player, A", "Player, B", "1-0", "--date", "2025-11-05", "--event",
+         "Club Cup", "--round", "1")
+    _run(db, "period", "close", "2025-11")
     return db

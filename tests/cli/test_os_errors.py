@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from example_ledgers import build_club_cup
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -38,15 +39,7 @@ def said(result: Result, *needles: str) -> str:
 @pytest.fixture
 def ledger(tmp_path: Path) -> Path:
     """A ledger with two players, one game and 2025-11 closed."""
-    path = tmp_path / "ledger.db"
-    assert run("--db", path, "init").exit_code == 0
-    for name, rating in (("Player, A", "1800"), ("Player, B", "1700")):
-        assert run("--db", path, "player", "add", name, "--rating", rating,
-                   "--prior-games", "100").exit_code == 0
-    assert run("--db", path, "game", "add", "Player, A", "Player, B", "1-0", "--date",
-               "2025-11-05", "--event", "Club Cup").exit_code == 0
-    assert run("--db", path, "period", "close", "2025-11").exit_code == 0
-    return path
+    return build_club_cup(tmp_path / "ledger.db")
 
 
 def files(folder: Path) -> dict[str, str]:

@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from example_ledgers import build_club_cup
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -34,15 +35,7 @@ def refused(result: Result, *needles: str) -> None:
 @pytest.fixture
 def ledger(tmp_path: Path) -> Path:
     """A ledger with one event (Club Cup, 2025-11) and its period closed."""
-    path = tmp_path / "ledger.db"
-    assert run("--db", path, "init").exit_code == 0
-    for name, rating in (("Player, A", "1800"), ("Player, B", "1700")):
-        assert run("--db", path, "player", "add", name, "--rating", rating,
-                   "--prior-games", "100").exit_code == 0
-    assert run("--db", path, "game", "add", "Player, A", "Player, B", "1-0", "--date",
-               "2025-11-05", "--event", "Club Cup", "--round", "1").exit_code == 0
-    assert run("--db", path, "period", "close", "2025-11").exit_code == 0
-    return path
+    return build_club_cup(tmp_path / "ledger.db")
 
 
 WRITERS = [

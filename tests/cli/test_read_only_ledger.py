@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from example_ledgers import build_club_cup
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -105,14 +106,7 @@ def cli(*args: str | Path) -> None:
 def a_ledger(folder: Path) -> Path:
     """A ledger (as root) with two players, one game and 2025-11 closed."""
     folder.mkdir()
-    db = folder / "ledger.db"
-    cli("--db", db, "init")
-    for name, rating in (("Player, A", "1800"), ("Player, B", "1700")):
-        cli("--db", db, "player", "add", name, "--rating", rating, "--prior-games", "100")
-    cli("--db", db, "game", "add", "Player, A", "Player, B", "1-0", "--date", "2025-11-05",
-        "--event", "Club Cup", "--round", "1")
-    cli("--db", db, "period", "close", "2025-11")
-    return db
+    return build_club_cup(folder / "ledger.db")
 
 
 def freeze(folder: Path, folder_mode: int = 0o555) -> None:
