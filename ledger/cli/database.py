@@ -52,8 +52,14 @@ def db_backup(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="The copy to write.", dir_okay=False)],
     force: Annotated[bool, typer.Option(
-        "--force", metavar="", help="Replace FILE if it exists.")] = False,
+        "--force", metavar="", help="Replace FILE if it is a file that exists (an earlier backup).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Write a consistent copy of a SQLite ledger (its online backup) while others keep writing."""
+    """Write a consistent copy of a SQLite ledger (its online backup) while others keep writing.
+
+    The copy is written beside FILE and renamed over it, so FILE must be a regular file or a
+    new name: anything but a regular file is refused (a folder, a device, a FIFO), and so is
+    another database's -wal, -shm or -journal file or a database in use. A symbolic link is
+    followed: the file it names is written, the link kept.
+    """
     render_revisions.backup(run(ctx, backup.backup_ledger, str(file), force=force), json_out)

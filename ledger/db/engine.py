@@ -38,6 +38,11 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 SIDE_FILES = {"-wal": "write-ahead log", "-shm": "shared-memory index",
               "-journal": "rollback journal"}
 
+#: The first bytes of a write-ahead log (big-endian 0x377f0682 or 0x377f0683, by the byte order
+#: of its checksums) and of a rollback journal (fileformat.html, 4.1 and 4.3).
+WAL_MAGICS = (bytes.fromhex("377f0682"), bytes.fromhex("377f0683"))
+JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")
+
 
 def database_url(db: str) -> URL:
     """A SQLAlchemy URL for ``db``: a URL is parsed, anything else is a SQLite file path taken
@@ -63,14 +68,30 @@ def ledger_name(url: URL) -> str:
     return str(path) if path is not None else url.render_as_string(hide_password=True)
 
 
+def sqlite_file_kind(path: Path) -> str | None:
+    """Which of SQLite's files ``path`` is by its first bytes: ``"database"`` (``SQLITE_HEADER``),
+    ``"write-ahead log"`` (``WAL_MAGICS``) or ``"rollback journal"`` (``JOURNAL_MAGIC``); None
+    for any other file and for anything but a regular file (a link is followed; nothing is read
+    from a device or a pipe). Reads at most 16 bytes. Raises ``OSError`` when ``path`` cannot
+    be examined or read."""
+    if not path.is_file():
+        return None
+    with open(path, "rb") as handle:
+        head = handle.read(len(SQLITE_HEADER))
+    if head == SQLITE_HEADER:
+        return "database"
+    if head[:4] in WAL_MAGICS:
+        return SIDE_FILES["-wal"]
+    if head[:8] == JOURNAL_MAGIC:
+        return SIDE_FILES["-journal"]
+    return None
+
+
 def is_sqlite_file(path: Path) -> bool:
     """Whether ``path`` is a regular file (a link is followed) starting with ``SQLITE_HEADER``;
     a device or a pipe is not (nothing is read from it). Raises ``OSError`` when ``path``
     cannot be examined or read."""
-    if not path.is_file():
-        return False
-    with open(path, "rb") as handle:
-        return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    return sqlite_file_kind(path) == "database"
 
 
 def read_only_reason(path: Path) -> str | None:

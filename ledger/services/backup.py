@@ -3,8 +3,10 @@
 SQLite's online backup (``sqlite3.Connection.backup``, https://www.sqlite.org/backup.html) copies
 every page in one step inside one read transaction, so the copy is the ledger as of one moment:
 writers (WAL) are not held up, and nothing they commit meanwhile is half in it. The copy is made
-beside ``FILE`` under a temporary name and renamed over it, so no half-written backup is left.
-A PostgreSQL ledger is refused: its own tool (``pg_dump``) does this.
+beside ``FILE`` under a temporary name and renamed over it, so no half-written backup is left;
+so ``FILE`` must be a regular file (or nothing yet): a rename would replace a device or a FIFO
+(``output_files.check_output_file``). A symbolic link is followed. A PostgreSQL ledger is
+refused: its own tool (``pg_dump``) does this.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from ledger.db.engine import SIDE_FILES, sqlite_path
+from ledger.db.engine import sqlite_path
 from ledger.errors import LedgerError
+from ledger.services.output_files import check_output_file
 
 
 @dataclass(frozen=True)
@@ -33,31 +36,36 @@ class BackupReport:
 
 def backup_ledger(engine: Engine, target: str, *, force: bool = False) -> BackupReport:
     """Copy the SQLite ledger of ``engine`` to ``target`` (a path), consistently while other
-    processes write. An existing file is replaced only with ``force``.
+    processes write. An existing file is replaced only with ``force``. A symbolic link is
+    followed: the file it names is written (made when it does not exist), the link kept, as
+    every report writer does.
 
-    Raises ``LedgerError`` (nothing written) for a PostgreSQL ledger (use ``pg_dump``), a target
-    that is the ledger itself or one of its side files (``-wal``, ``-shm``, ``-journal``), a
-    folder, an existing file without ``force``, or a folder that cannot be written.
+    Raises ``LedgerError`` (nothing written) for a PostgreSQL ledger (use ``pg_dump``), for a
+    target that ``output_files.check_output_file`` refuses (``backup=True``: the ledger itself
+    or one of its side files, the side file of another SQLite database, a database in use, a
+    write-ahead log or journal, anything but a regular file: a folder, a device, a FIFO), an
+    existing file without ``force``, a folder that does not exist or cannot be written, and a
+    name the system refuses (too long ...).
     """
     source = sqlite_path(engine.url)
     if source is None:
         raise LedgerError("db backup copies a SQLite ledger; for a PostgreSQL ledger use its own "
                           "tool: pg_dump --format=custom --file FILE DATABASE")
     path = Path(target).expanduser()
-    ledger_files = {Path(f"{source}{s}").resolve() for s in ("", *SIDE_FILES)}
-    if path.resolve() in ledger_files:
-        raise LedgerError(f"backup: {path} is the ledger itself (or one of its files); give "
-                          "another file")
-    if path.is_dir():
-        raise LedgerError(f"backup: {path} is a folder; give a file name")
-    existed = path.exists()
-    if existed and not force:
-        raise LedgerError(f"backup: {path} exists; give another file or --force to replace it")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise LedgerError(f"backup: the folder {folder} does not exist")
+    check_output_file(path, str(source), backup=True)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+        real = Path(os.path.realpath(path))  # a link is followed: the file it names is written
+        existed = real.exists()
+        if existed and not force:
+            raise LedgerError(f"backup: {path} exists; give another file or --force to replace "
+                              "it")
+        folder = real.parent
+        if not folder.is_dir():
+            raise LedgerError(f"backup: the folder {folder} does not exist")
+    except OSError as exc:
+        raise LedgerError(f"backup: cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name[:200]}.", dir=folder)
     except OSError as exc:
         raise LedgerError(f"backup: cannot write in {folder}: {exc.strerror or exc}") from None
     os.close(fd)
@@ -73,11 +81,11 @@ def backup_ledger(engine: Engine, target: str, *, force: bool = False) -> Backup
                 copy.close()
         finally:
             raw.close()
-        os.replace(tmp, path)
+        os.replace(tmp, real)
     except (OSError, sqlite3.Error) as exc:
         Path(tmp).unlink(missing_ok=True)
         raise LedgerError(f"backup: cannot write {path}: {exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return BackupReport(str(path), path.stat().st_size, existed)
+    return BackupReport(str(path), real.stat().st_size, existed)

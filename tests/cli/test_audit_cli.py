@@ -146,4 +146,4 @@ def test_a_backup_while_another_process_writes_opens_and_checks(tmp_path: Path) 
     assert again.exit_code == 1 and "exists" in again.output
     assert run(db, "db", "backup", str(copies[0]), "--force").exit_code == 0
     itself = run(db, "db", "backup", str(db), "--force")
-    assert itself.exit_code == 1 and "the ledger itself" in itself.output
+    assert itself.exit_code == 1 and "is the ledger database" in itself.output

@@ -1,10 +1,12 @@
 """A report is never written over a database (issue 9, item 4): ``list --output``,
 ``export trf --output`` and ``history --chart`` refuse (exit 1, the file named) the open ledger
 (under any spelling, through a link, or its -wal/-shm/-journal files) and any SQLite file, and
-leave every byte of it as it was."""
+leave every byte of it as it was. Nor over another database's -wal, -shm or -journal, by name
+or by its first bytes, and ``db backup`` neither (issue 9, item 2)."""
 
 from __future__ import annotations
 
+import collections.abc
 import hashlib
 import os
 import sqlite3
@@ -104,3 +106,77 @@ def test_an_ordinary_file_is_still_replaced(ledger: Path, tmp_path: Path) -> Non
     result = run("--db", ledger, "list", "--output", out)
     assert result.exit_code == 0, result.stderr
     assert out.read_text(encoding="utf-8").startswith("rank,fide_id,name,")
+
+
+# --------------------------------------------------------------------------------------------
+# Another database's write-ahead log, shared-memory index or rollback journal (issue 9, item 2):
+# replacing one loses that database's committed changes. Every writer refuses it, db backup too.
+
+EVERY_WRITER = [*WRITERS, ("db", "backup", "--force")]
+WAL_MAGIC, JOURNAL_MAGIC = bytes.fromhex("377f0682"), bytes.fromhex("d9d505f920a163d7")
+
+
+@pytest.fixture
+def accounts(tmp_path: Path) -> collections.abc.Iterator[Path]:
+    """Another program's database in WAL mode, its last committed row only in its -wal file
+    (a connection keeps it open, so the -wal is not checkpointed)."""
+    db = tmp_path / "accounts.db"
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA wal_autocheckpoint=0")
+        conn.execute("CREATE TABLE members (name TEXT)")
+        conn.execute("INSERT INTO members VALUES ('committed, in the -wal only')")
+        assert Path(f"{db}-wal").stat().st_size > 0 and Path(f"{db}-shm").exists()
+        yield db
+    finally:
+        conn.close()
+
+
+def named(tmp_path: Path, writer: tuple[str, ...], target: Path) -> Path:
+    """``target``, or for history --chart (which wants .png) a link to it named .png."""
+    if writer[0] != "history":
+        return target
+    link = tmp_path / f"{target.name}.png"
+    link.symlink_to(target)
+    return link
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+@pytest.mark.parametrize("writer", EVERY_WRITER, ids=lambda w: " ".join(w[:3]))
+def test_no_writer_replaces_another_databases_side_file(ledger: Path, tmp_path: Path,
+                                                        accounts: Path, writer: tuple[str, ...],
+                                                        suffix: str) -> None:
+    side = Path(f"{accounts}{suffix}")
+    before = {p: sha256(p) for p in (accounts, side)}
+    target = named(tmp_path, writer, side)
+    refused(run("--db", ledger, *writer, target), str(target), f"of the SQLite database {accounts}")
+    assert {p: sha256(p) for p in before} == before
+    assert not target.is_symlink() or target.resolve() == side
+
+
+@pytest.mark.parametrize("writer", EVERY_WRITER, ids=lambda w: " ".join(w[:3]))
+def test_a_side_file_that_is_not_there_yet_is_refused_too(ledger: Path, tmp_path: Path,
+                                                          accounts: Path,
+                                                          writer: tuple[str, ...]) -> None:
+    # no rollback journal beside accounts.db now; a report there would be read as one
+    journal = Path(f"{accounts}-journal")
+    target = named(tmp_path, writer, journal)
+    refused(run("--db", ledger, *writer, target), str(target), f"of the SQLite database {accounts}")
+    assert not journal.exists()
+
+
+@pytest.mark.parametrize(("magic", "what"), [(WAL_MAGIC, "write-ahead log"),
+                                             (bytes.fromhex("377f0683"), "write-ahead log"),
+                                             (JOURNAL_MAGIC, "rollback journal")],
+                         ids=["wal", "wal-big-endian-checksums", "journal"])
+@pytest.mark.parametrize("writer", EVERY_WRITER, ids=lambda w: " ".join(w[:3]))
+def test_a_log_or_journal_under_any_name_is_refused(ledger: Path, tmp_path: Path,
+                                                    writer: tuple[str, ...], magic: bytes,
+                                                    what: str) -> None:
+    # its database renamed, or the log copied away: the first bytes still tell
+    log = tmp_path / "saved.png"
+    log.write_bytes(magic + bytes(28) + b"frames")
+    before = sha256(log)
+    refused(run("--db", ledger, *writer, log), str(log), f"is a SQLite {what}")
+    assert sha256(log) == before
