@@ -166,8 +166,11 @@ class RecordingGroup(TyperGroup):
     can record the command line as typed (``actor_of``)."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
-        """Keep ``args`` (the command line after ``ledger``), then parse as usual."""
+        """Keep ``args`` (the command line after ``ledger``), then parse as usual, a
+        ``COLUMNS`` that is no sensible width unset first (``render.ignore_senseless_columns``:
+        Typer's help and usage errors read it)."""
         ctx.meta.setdefault(_ARGV, list(args))
+        render.ignore_senseless_columns()
         return super().parse_args(ctx, args)
 
 

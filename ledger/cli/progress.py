@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ledger.cli import render
 from ledger.services.input_files import MAX_INPUT_BYTES
 
 #: Files with more lines than this get a progress bar.
@@ -36,7 +36,8 @@ def import_progress(path: Path, quiet: bool) -> Iterator[Callable[..., None] | N
         yield None
         return
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=Console(stderr=True, emoji=False), transient=True) as bar:
+                  TimeElapsedColumn(), console=render.console(stderr=True, emoji=False),
+                  transient=True) as bar:
         task = bar.add_task("importing", total=None)
 
         def update(done: int, total: int, phase: str | None = None) -> None:

@@ -26,19 +26,58 @@ from ledger.services.players import PlayerView, PrintedListRating
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
 PIPE_WIDTH = 160
+#: The widths ``COLUMNS`` may give; any other value (``0`` printed nothing at all) is ignored.
+MIN_COLUMNS, MAX_COLUMNS = 20, 10_000
+
+
+def columns() -> int | None:
+    """``COLUMNS`` when it is a sensible width (a number from ``MIN_COLUMNS`` to
+    ``MAX_COLUMNS``), else None: unset, or a value to ignore."""
+    text = os.environ.get("COLUMNS", "").strip()
+    if text.isdigit() and MIN_COLUMNS <= int(text) <= MAX_COLUMNS:
+        return int(text)
+    return None
+
+
+def ignore_senseless_columns() -> None:
+    """Unset a ``COLUMNS`` that ``columns`` would ignore, so that Typer's own help and usage
+    errors, which read it themselves, ignore it too."""
+    if "COLUMNS" in os.environ and columns() is None:
+        del os.environ["COLUMNS"]
+
+
+def _terminal_width() -> int:
+    """The width of the terminal on standard input, output or error, as Rich finds it when
+    ``COLUMNS`` is not set; 80 when none is a terminal."""
+    for fd in (0, 1, 2):
+        try:
+            width = os.get_terminal_size(fd).columns
+        except (OSError, ValueError):
+            continue
+        if width:
+            return width
+    return 80
+
+
+def console(*, stderr: bool = False, **options: Any) -> Console:
+    """A console on stdout (or stderr), with ``options`` for Rich: ``COLUMNS`` wide when it is
+    a sensible width (``columns``), else a terminal's own width, else (a pipe or a file)
+    ``PIPE_WIDTH`` on stdout and 80 on stderr. Every console the CLI makes comes from here."""
+    width = columns()
+    if width is None:
+        terminal = Console(stderr=stderr, width=80).is_terminal  # the width given: COLUMNS unread
+        width = _terminal_width() if terminal else 80 if stderr else PIPE_WIDTH
+    return Console(stderr=stderr, width=width, **options)
 
 
 def _out() -> Console:
-    """The console for stdout: a terminal's own width (``COLUMNS`` if set); a pipe or file gets
-    ``COLUMNS`` if set, else ``PIPE_WIDTH``."""
-    console = Console(highlight=False, emoji=False)
-    if not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
-        console = Console(highlight=False, emoji=False, width=max(console.width, PIPE_WIDTH))
-    return console
+    """The console for stdout: ``console``."""
+    return console(highlight=False, emoji=False)
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    """The console for stderr: ``console``, lines never folded (``soft_wrap``)."""
+    return console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def say(text: str) -> None:
