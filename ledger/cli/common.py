@@ -62,9 +62,10 @@ def _drop_stdout() -> None:
     os.close(devnull)
 
 
-#: What a write says when the disk is full or failing: without a file named, that write was
-#: to standard output (files are written by the layers that word their errors themselves).
-_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+#: What only a write says (the disk or the quota is full, the file too large): without a file
+#: named, that write was to standard output (files are written by the layers that word their
+#: errors themselves).
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 def os_error_message(exc: OSError) -> str:
@@ -74,7 +75,7 @@ def os_error_message(exc: OSError) -> str:
     reason = exc.strerror or str(exc)
     names = [os.fsdecode(name) for name in (exc.filename, exc.filename2) if name is not None]
     if names:
-        return f"cannot use {' nor '.join(names)}: {reason}"
+        return f"cannot use {' or '.join(names)}: {reason}"
     if exc.errno in _WRITE_ERRNOS or _stdout_fails():
         _drop_stdout()
         return f"cannot write to standard output: {reason}"
