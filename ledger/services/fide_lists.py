@@ -294,28 +294,31 @@ class _Import:
         if not new:
             return []
         change_id = written_by(self.session)
-        values = {p.line: {"name": person.name, "name_key": name_key(person.name),
-                           "change_id": change_id,
-                           "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
-                           "federation": p.federation, "title": p.title, "w_title": p.w_title,
-                           "o_title": p.o_title, "foa_title": p.foa_title}
-                  for p, person in new}
+        # one row per record, by its place in ``new``: never by line (an XML list written on
+        # one line has every player on line 1)
+        values = [{"name": person.name, "name_key": name_key(person.name),
+                   "change_id": change_id,
+                   "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
+                   "federation": p.federation, "title": p.title, "w_title": p.w_title,
+                   "o_title": p.o_title, "foa_title": p.foa_title}
+                  for p, person in new]
         # those with a FIDE id: one INSERT, the ids read back by FIDE id
         with_id = [p for p, _ in new if p.fide_id is not None]
         if with_id:
-            self.session.execute(_bulk(Player), [values[p.line] for p in with_id])
+            self.session.execute(_bulk(Player), [row for row, (p, _) in zip(values, new, strict=True)
+                                                 if p.fide_id is not None])
         ids: dict[int | None, int] = {}
         for start in range(0, len(with_id), _IDS_PER_QUERY):
             fide_ids = [p.fide_id for p in with_id[start:start + _IDS_PER_QUERY]]
             ids.update((fide_id, pid) for pid, fide_id in self.session.execute(
                 select(Player.id, Player.fide_id).where(Player.fide_id.in_(fide_ids))))
         entries, rows = [], []
-        for p, person in new:
+        for (p, person), row in zip(new, values, strict=True):
             if p.fide_id is not None:
                 player_id = ids[p.fide_id]
             else:  # no FIDE id to read it back by: the database returns the new id
                 player_id = self.session.execute(
-                    insert(Player).values(values[p.line]).returning(Player.id)).scalar_one()
+                    insert(Player).values(row).returning(Player.id)).scalar_one()
             rating = person.rating
             entries.append(entry_values(player_id, person, source=self.source,
                                         effective_from=self.period, change_id=change_id))

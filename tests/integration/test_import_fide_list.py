@@ -325,3 +325,29 @@ def test_a_rapid_row_recorded_with_the_standard_flag_is_named_on_reimport(
     assert (problem.line, problem.field) == (2, "rapid_rating")
     assert problem.message.endswith("rating 1870, games 5, K 20, flag wi; this file says 1870, 5, "
                                     "20, w")
+
+
+# A list written on one line: every <player> starts on line 1. (issue 9, item 7.1)
+ONE_LINE = ("<playerslist><player>{a}<name>Alpha, Ann</name><country>NOR</country><rating>2000"
+            "</rating><birthday>1990</birthday></player><player>{b}<name>Beta, Bob</name><country>"
+            "SWE</country><rating>2100</rating><birthday>1980</birthday></player></playerslist>\n")
+
+
+@pytest.mark.parametrize("ids", [("", ""), ("<fideid>12</fideid>", "<fideid>13</fideid>")],
+                         ids=["without FIDE ids", "with FIDE ids"])
+def test_a_list_on_one_line_registers_each_player(engine: Engine, tmp_path: Path,
+                                                  ids: tuple[str, str]) -> None:
+    path = tmp_path / "one_line.xml"
+    path.write_text(ONE_LINE.format(a=ids[0], b=ids[1]), encoding="utf-8")
+    dry = import_fide_list(engine, str(path), list_date="2026-09-01", dry_run=True)
+    assert (dry.players_registered, dry.ratings_recorded, dry.problems) == (2, 2, [])
+    report = import_fide_list(engine, str(path), list_date="2026-09-01")
+    assert (report.players_registered, report.published, report.problems) == (2, 2, [])
+    fide_ids = (12, 13) if ids[0] else (None, None)
+    # Alpha, Ann NOR 2000 born 1990; Beta, Bob SWE 2100 born 1980, as written above
+    assert rows(engine, "SELECT p.name, p.fide_id, p.federation, p.birth_year, l.rating FROM "
+                        "players p JOIN list_ratings l ON l.player_id = p.id ORDER BY p.id") == [
+        ("Alpha, Ann", fide_ids[0], "NOR", 1990, 2000), ("Beta, Bob", fide_ids[1], "SWE", 1980, 2100)]
+    assert rows(engine, "SELECT p.name, e.rating FROM player_entries e JOIN players p ON "
+                        "p.id = e.player_id ORDER BY p.id") == [("Alpha, Ann", 2000),
+                                                                ("Beta, Bob", 2100)]
