@@ -186,7 +186,7 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
     for i in range(header.line, total):
         if progress is not None and (i + 1) % _PROGRESS_EVERY == 0:
             progress(i + 1, total)
-        line = lines[i].rstrip()
+        line = lines[i]
         if not line.strip():
             continue
         cells = line_cells(line, i + 1, header, file, problems)

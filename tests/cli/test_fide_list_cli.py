@@ -240,3 +240,27 @@ def test_the_progress_bar_names_the_phase(tmp_path: Path, monkeypatch: pytest.Mo
         assert progress is not None
         progress(3000, 5999, "matching and recording players")
     assert "matching and recording players" in err.getvalue()
+
+
+@pytest.mark.parametrize("lines, needle", [
+    # MAY13_HEADER with Fed (columns 77-79) blanked: the Name column would run on to Sex
+    # (column 81) and read "Abbes, Ali TUN" as the name
+    ([MAY13_HEADER.replace(" Fed ", "     "), ABBES],
+     "1: error: header: no Fed column: the header of a single list has ID Number, Name, Fed, Sex, "
+     "Tit, WTit, OTit, may13, Gms, K, B-day, Flag"),
+    # Abdulaziz's line cut inside its rating (may13, columns 110-113) at column 111, "...   16",
+    # before Gms (116), K (120) and B-day (123)
+    ([MAY13_HEADER, ABBES, ABDULAZIZ[:111]],
+     "3: error: Gms (column 116): short line: it ends at column 111, before the Gms column"),
+], ids=["no Fed", "cut short"])
+def test_a_header_without_a_token_or_a_line_cut_short_is_refused(
+        runner: CliRunner, db: str, tmp_path: Path, lines: list[str], needle: str) -> None:
+    """(issue 9, item 7.2)"""
+    assert ABDULAZIZ[:111].endswith("   16")
+    path = tmp_path / "list.txt"
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2013-05-01",
+                 "--pool", "blitz")
+    assert result.exit_code == 3, result.output
+    assert f"{path}:{needle}" in result.stderr
+    assert players(runner, db) == []
