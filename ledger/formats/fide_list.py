@@ -13,7 +13,8 @@ the rapid or blitz pool, a player's flag keeps the ``w`` and leaves the ``i`` ou
 blank Sex gives sex ``F``; with Sex ``M`` it is a warning (``M`` kept).
 Nothing here raises on bad data: every fault is a :class:`~ledger.errors.Problem` (file, 1-based
 line, field with its 1-based column for TXT, message, severity). A player line with an error is
-left out of :attr:`FideListReadout.players`.
+left out of :attr:`FideListReadout.players`. A list without a player line (a TXT list that is only
+its header, a ``<playerslist>`` without ``<player>``) is an error, as an empty file is.
 
 A blank ID is a player without a FIDE id (FIDE's own lists always print one; the ledger's TXT
 list leaves it blank for a club player without one); a malformed ID stays an error, and so does
@@ -183,17 +184,21 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
     standard_flag = layout != SINGLE_LIST and pool != "standard"
     players: list[ListPlayer] = []
     seen = _Seen()
+    player_lines = 0
     for i in range(header.line, total):
         if progress is not None and (i + 1) % _PROGRESS_EVERY == 0:
             progress(i + 1, total)
         line = lines[i]
         if not line.strip():
             continue
+        player_lines += 1
         cells = line_cells(line, i + 1, header, file, problems)
         if cells is not None:
             _add_player(file, i + 1, cells, players, seen, problems, standard_flag)
     if progress is not None:
         progress(total, total)
+    if not player_lines:
+        problems.append(_no_players(file, f"only its header, on line {header.line}"))
     return FideListReadout(file, layout, players, _in_line_order(problems), total,
                            header.rating_column, header.list_month)
 
@@ -205,12 +210,19 @@ def _read_xml(data: bytes, file: str, pool: Pool, progress: Progress | None) -> 
     players: list[ListPlayer] = []
     seen = _Seen()
     problems: list[Problem] = []
+    if not read.players:
+        problems.append(_no_players(file, "<playerslist> has no <player> element"))
     for line, cells in read.players:
         _add_player(file, line, cells, players, seen, problems, pool != "standard")
     if progress is not None:
         progress(read.lines, read.lines)
     layout = "XML combined list with FOA" if read.has_foa else "XML combined list"
     return FideListReadout(file, layout, players, _in_line_order(problems), read.lines)
+
+
+def _no_players(file: str, why: str) -> Problem:
+    """The error of a list without a player line (refused, as an empty file is)."""
+    return Problem(file, None, "players", f"no players in this list: {why}")
 
 
 def _in_line_order(problems: list[Problem]) -> list[Problem]:

@@ -264,3 +264,18 @@ def test_a_header_without_a_token_or_a_line_cut_short_is_refused(
     assert result.exit_code == 3, result.output
     assert f"{path}:{needle}" in result.stderr
     assert players(runner, db) == []
+
+
+def test_a_list_that_is_only_its_header_is_refused(runner: CliRunner, db: str,
+                                                   tmp_path: Path) -> None:
+    """(issue 9, item 7.3) It said "0 players" (exit 0) and wrote an audit entry."""
+    path = tmp_path / "header_only.txt"
+    path.write_text(f"{MAY13_HEADER}\n", encoding="utf-8")
+    result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2013-05-01",
+                 "--pool", "blitz")
+    assert result.exit_code == 3, result.output
+    assert (f"{path}: error: players: no players in this list: only its header, on line 1"
+            in result.stderr)
+    assert "0 players" not in result.stdout
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("SELECT count(*) FROM changes").fetchone() == (0,)

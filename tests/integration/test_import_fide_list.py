@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from data_files import data_file
-from fide_list_samples import BAD_RATING, RUN_ON, combined_with
+from fide_list_samples import BAD_RATING, FOA_HEADER, RUN_ON, combined_with
 from sqlalchemy import Engine, text
 
 from ledger.errors import ImportRejected
@@ -351,3 +351,22 @@ def test_a_list_on_one_line_registers_each_player(engine: Engine, tmp_path: Path
     assert rows(engine, "SELECT p.name, e.rating FROM player_entries e JOIN players p ON "
                         "p.id = e.player_id ORDER BY p.id") == [("Alpha, Ann", 2000),
                                                                 ("Beta, Bob", 2100)]
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("header_only.txt", f"{FOA_HEADER}\n\n", "no players in this list: only its header, on line 1"),
+    ("empty.xml", "<playerslist>\n</playerslist>\n",
+     "no players in this list: <playerslist> has no <player> element"),
+])
+@pytest.mark.parametrize("dry_run", [False, True], ids=["import", "dry run"])
+def test_a_list_without_players_is_refused_and_writes_nothing(
+        engine: Engine, tmp_path: Path, name: str, content: str, message: str,
+        dry_run: bool) -> None:
+    """A list that is only its header (issue 9, item 7.3), as an empty file is: no audit entry."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, str(path), list_date="2026-09-01", dry_run=dry_run)
+    assert [(p.line, p.field, p.severity, p.message) for p in caught.value.problems] == [
+        (None, "players", "error", message)]
+    assert [count(engine, t) for t in ("players", "list_ratings", "changes")] == [0, 0, 0]

@@ -317,7 +317,9 @@ def test_every_random_line_gives_a_player_or_an_error(lines: list[str]) -> None:
     errors = {p.line for p in readout.problems if p.severity == "error"}
     players = {p.line for p in readout.players}
     assert players.isdisjoint(errors)
-    assert players | errors == {n for n, line in enumerate(lines, start=2) if line.strip()}
+    expected = {n for n, line in enumerate(lines, start=2) if line.strip()}
+    # no player line at all: the one error of the list ("no players in this list")
+    assert players | errors == (expected or {None})
 
 
 @settings(max_examples=200, deadline=None)
@@ -420,3 +422,12 @@ def test_a_line_padded_to_the_flag_column_has_a_blank_flag_without_a_word() -> N
     assert len(carlsen) == 162 and carlsen.endswith("1990      ")
     readout = read_fide_list(txt_list(carlsen).encode(), "list.txt")
     assert readout.problems == [] and readout.players[0].flag is None
+
+
+@pytest.mark.parametrize("text, line", [(f"{MAY13_HEADER}\r\n", 1),
+                                        (f"\n{MAY13_HEADER}\n  \n\n", 2)],
+                         ids=["CRLF", "blank lines"])
+def test_a_list_that_is_only_its_header_is_an_error(text: str, line: int) -> None:
+    readout = read_fide_list(text.encode(), "header.txt", pool="blitz")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (None, "players", "error", f"no players in this list: only its header, on line {line}")]
