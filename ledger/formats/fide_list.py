@@ -8,6 +8,8 @@ endings, the header's column offsets, each line's cells); this module checks eac
 into a :class:`ListPlayer`, one pool's rating, games and K, and tells the list's layout.
 
 A rating of 0 or blank is unrated (None); birth data is the year only (``0000`` is unknown).
+A flag is one of FIDE's, exactly: blank, ``i``, ``w`` or ``wi`` (any other, ``iw`` or ``W``
+included, is an error naming its line and column).
 A combined list's Flag column (``w`` woman, ``i`` inactive) describes the standard list: read for
 the rapid or blitz pool, a player's flag keeps the ``w`` and leaves the ``i`` out. A ``w`` with a
 blank Sex gives sex ``F``; with Sex ``M`` it is a warning (``M`` kept).
@@ -49,7 +51,7 @@ from ledger.formats.fide_list_lines import (
     split_lines,
 )
 
-__all__ = ["POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",
+__all__ = ["FLAGS", "POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",
            "read_fide_list_file"]
 
 Pool = Literal["standard", "rapid", "blitz"]
@@ -71,7 +73,9 @@ _SHORT_TITLES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WI": 
 _DIGITS = re.compile(r"[0-9]+")
 _FED = re.compile(r"[A-Z]{3}")
 _BIRTH = re.compile(r"([0-9]{4})(?:[-./][0-9]{2}[-./][0-9]{2})?")
-_FLAG = re.compile(r"[A-Za-z]{1,4}")
+#: The flags FIDE prints, exactly: ``i`` inactive, ``w`` woman, ``wi`` both (never ``iw``, never
+#: in capitals); blank is none.
+FLAGS = frozenset({"i", "w", "wi"})
 _O_TITLE = re.compile(r"[A-Za-z, ]{1,30}")
 _COMMA = re.compile(r"\s*,\s*")
 MAX_FIDE_ID = 9_999_999_999
@@ -93,7 +97,7 @@ class ListPlayer:
     - ``rating``, ``games``, ``k``: the pool's published rating, games in the list's period and
       K as printed; ``rating`` None when 0 or blank (unrated).
     - ``birth_year``: None when blank or ``0000``; ``flag``: the pool's flag, ``i`` (inactive),
-      ``w`` (woman), ``wi`` ... or None. A combined list has one Flag column, the standard
+      ``w`` (woman), ``wi`` (both) or None (:data:`FLAGS`). A combined list has one Flag column, the standard
       list's: its ``w`` is the player's, kept for every pool, its ``i`` the standard rating's,
       left out for rapid and blitz (``wi`` -> ``w``). A single list's flag is its own pool's.
     - ``fields``: record field -> where it is, for problems (``"Name (column 16)"``, ``"name"``).
@@ -325,15 +329,16 @@ def _add_player(file: str, line: int, cells: Mapping[str, Cell], players: list[L
             if not 1880 <= birth_year <= 2100:
                 fail("birth_year", f"{birth_year} is not a plausible year of birth")
     flag = text("flag") or None
-    if flag is not None and not _FLAG.fullmatch(flag):
-        fail("flag", f"{flag!r} is not a list flag (i, w, wi ...)")
-    elif flag is not None and "w" in flag.lower():
+    if flag is not None and flag not in FLAGS:
+        fail("flag", f"{flag!r} is not a FIDE list flag: blank, i (inactive), w (woman) or wi "
+             f"(both){': FIDE writes wi' if flag == 'iw' else ''}")
+    elif flag is not None and "w" in flag:
         if sex is None:
             sex = "F"  # the flag w: a woman
         elif sex == "M":
             fail("flag", f"flag {flag!r} says a woman, Sex says M: sex M kept", WARNING)
     if flag is not None and standard_flag:
-        flag = "".join(ch for ch in flag if ch.lower() != "i") or None
+        flag = "".join(ch for ch in flag if ch != "i") or None
     if fide_id is not None and fide_id in seen.lines and not errors:
         fail("fide_id", f"FIDE id {fide_id} is on line {seen.lines[fide_id]} already")
     if fide_id is None and not errors:

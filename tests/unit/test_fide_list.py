@@ -431,3 +431,39 @@ def test_a_list_that_is_only_its_header_is_an_error(text: str, line: int) -> Non
     readout = read_fide_list(text.encode(), "header.txt", pool="blitz")
     assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
         (None, "players", "error", f"no players in this list: only its header, on line {line}")]
+
+
+# Ju Wenjun's line of COMBINED_FOA with another flag in the Flag column (159 on):
+#        150       160
+# 123456789012345678901234
+# BGm BK B-day Flag
+# 0   20 1991  w
+def _ju_flagged(flag: str) -> str:
+    assert JU.endswith("1991  w   ")
+    return JU[:158] + flag.ljust(4)
+
+
+@pytest.mark.parametrize("flag, read", [("", None), ("i", "i"), ("w", "w"), ("wi", "wi")])
+def test_fides_four_flags_are_read(flag: str, read: str | None) -> None:
+    readout = read_fide_list(txt_list(_ju_flagged(flag)).encode(), "flags.txt")
+    assert readout.problems == []
+    assert [(p.flag, p.sex) for p in readout.players] == [(read, "F")]
+
+
+@pytest.mark.parametrize("flag", ["x", "I", "W", "iw", "ww", "wiwiwi", "-", "0"])
+def test_any_other_flag_is_an_error_naming_line_and_column(flag: str) -> None:
+    """(issue 9, item 7.4) x, I, W, iw and ww were stored as printed without a word."""
+    readout = read_fide_list(txt_list(_ju_flagged(flag)).encode(), "flags.txt")
+    hint = ": FIDE writes wi" if flag == "iw" else ""
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (2, "Flag (column 159)", "error", f"{flag!r} is not a FIDE list flag: blank, i (inactive), "
+         f"w (woman) or wi (both){hint}")]
+    assert readout.players == []
+
+
+def test_an_xml_lists_flag_is_one_of_fides_four_too() -> None:
+    xml = ("<playerslist>\n<player>\n<fideid>12</fideid>\n<name>Alpha, Ann</name>\n"
+           "<flag>W</flag>\n</player>\n</playerslist>\n")  # <flag> on line 5
+    readout = read_fide_list(xml.encode(), "flags.xml")
+    assert [(p.line, p.field, p.message) for p in readout.problems] == [
+        (5, "flag", "'W' is not a FIDE list flag: blank, i (inactive), w (woman) or wi (both)")]
