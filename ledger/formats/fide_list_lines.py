@@ -15,7 +15,8 @@ described in tests/data/README.md ("FIDE rating list layouts"):
   player line that ends before a column it reads (every one but ``Flag``) was cut short and is an
   error naming that column (a lost B-day would lose a junior's K 40); one that ends before
   ``Flag`` only (trailing blanks stripped, or a flag cut off: the two cannot be told apart) is
-  read with a blank flag and a warning.
+  read with a blank flag and a warning. A tab, or any other C0 control character or DEL, in a
+  line (header or player) is an error naming its column: the columns are blanks.
 - XML: ``<playerslist>`` of ``<player>`` elements (``fideid, name, country, sex, title, w_title,
   o_title, foa_title, rating, games, k, rapid_*, blitz_*, birthday, flag``), parsed with
   ``defusedxml`` (no entity expansion, no DTD tricks, no external references).
@@ -63,8 +64,8 @@ import defusedxml.sax
 
 from ledger.errors import Problem
 
-__all__ = ["ERROR", "WARNING", "Cell", "Column", "TxtHeader", "XmlRecords", "decode", "line_cells",
-           "read_txt_header", "read_xml", "split_lines"]
+__all__ = ["ERROR", "WARNING", "Cell", "Column", "TxtHeader", "XmlRecords", "control_character",
+           "decode", "line_cells", "read_txt_header", "read_xml", "split_lines"]
 
 ERROR = "error"
 WARNING = "warning"
@@ -120,6 +121,10 @@ _XML_IDENTITY = {"fideid": "fide_id", "name": "name", "country": "federation", "
 _XML_POOL_PREFIX: dict[str, str] = {"standard": "", "rapid": "rapid_", "blitz": "blitz_"}
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: C0 control characters and DEL: a tab stands for blanks up to a tab stop and the others for
+#: nothing printable, so a line holding one does not keep FIDE's fixed columns. (C1 is left to the
+#: names: a byte CP1252 does not define is read as Latin-1, with the encoding's warning.)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(slots=True)
@@ -203,6 +208,23 @@ def _missing_columns(by_key: dict[str | tuple[str, str], Column],
             "values under a missing token would be read as part of the column before it")
 
 
+def control_character(line: str) -> tuple[int, str] | None:
+    """The 0-based offset of the first control character in a TXT list ``line`` (C0, such as a
+    tab, or DEL) and the message saying so, or None: FIDE's lists are fixed columns of blanks.
+
+    >>> control_character("ID Number\\tName")
+    (9, "a tab at column 10: FIDE's lists are fixed columns of blanks")
+    """
+    found = _CONTROL.search(line)
+    if found is None:
+        return None
+    at = found.start()
+    if found.group() == "\t":
+        return at, f"a tab at column {at + 1}: FIDE's lists are fixed columns of blanks"
+    return at, (f"a control character (U+{ord(found.group()):04X}) at column {at + 1}: FIDE's "
+                "lists are printable text in fixed columns of blanks")
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of ``text``, ended by CR, LF or CRLF (a last empty line dropped)."""
     lines = _LINE_BREAK.split(text)
@@ -253,9 +275,13 @@ def read_txt_header(lines: list[str], file: str, pool: str,
     if first is None:
         problems.append(Problem(file, None, "header", "the file is empty: no header, no players"))
         return None
+    header_line = first + 1
+    control = control_character(lines[first])
+    if control is not None:
+        problems.append(Problem(file, header_line, "header", control[1]))
+        return None
     columns, unknown = _header_columns(lines[first])
     by_key = {c.key: c for c in columns}
-    header_line = first + 1
     missing = [name for key, name in (("fide_id", "ID Number"), ("name", "Name"))
                if key not in by_key]
     if missing:
@@ -299,13 +325,21 @@ def read_txt_header(lines: list[str], file: str, pool: str,
 def line_cells(line: str, number: int, header: TxtHeader, file: str,
                problems: list[Problem]) -> dict[str, Cell] | None:
     """The cells of a player line (1-based ``number``, as in the file but for its line end),
-    keyed by record field, or None with the error in ``problems``: the line ends before a column
+    keyed by record field, or None with the error in ``problems``: the line holds a tab or
+    another control character (:func:`control_character`; the error names the column it is in
+    and where), the line ends before a column
     it needs starts (``header.needed``: every column read but the Flag; the first one it does not
     reach is named), or a value runs across the start of the next column and the line cannot be
     read again around it (see the module docstring: only an ``OTit`` value may run on). A value
     that ran on and was read around is a warning in ``problems``, and so is a line that ends
     before the Flag column (FIDE pads every line to its full width; the flag is read as blank).
     """
+    control = control_character(line)
+    if control is not None:
+        at = control[0]
+        column = next((c for c in reversed(header.columns) if c.start <= at), header.columns[0])
+        problems.append(Problem(file, number, column.label(), control[1]))
+        return None
     full = len(line)
     short = next((c for c in header.needed if full <= c.start), None)
     if short is not None:

@@ -252,11 +252,14 @@ def test_the_progress_bar_names_the_phase(tmp_path: Path, monkeypatch: pytest.Mo
     # before Gms (116), K (120) and B-day (123)
     ([MAY13_HEADER, ABBES, ABDULAZIZ[:111]],
      "3: error: Gms (column 116): short line: it ends at column 111, before the Gms column"),
-], ids=["no Fed", "cut short"])
+    # Abbes's line with the 51 blanks after "Abbes, Ali" (columns 26-76) one tab, at column 26
+    ([MAY13_HEADER, ABBES.replace("Ali" + " " * 51 + "TUN", "Ali\tTUN")],
+     "2: error: Name (column 16): a tab at column 26: FIDE's lists are fixed columns of blanks"),
+], ids=["no Fed", "cut short", "tab"])
 def test_a_header_without_a_token_or_a_line_cut_short_is_refused(
         runner: CliRunner, db: str, tmp_path: Path, lines: list[str], needle: str) -> None:
-    """(issue 9, item 7.2)"""
-    assert ABDULAZIZ[:111].endswith("   16")
+    """(issue 9, items 7.2 and 7.5)"""
+    assert ABDULAZIZ[:111].endswith("   16") and ABBES[23:79] == "li" + " " * 51 + "TUN"
     path = tmp_path / "list.txt"
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2013-05-01",

@@ -467,3 +467,45 @@ def test_an_xml_lists_flag_is_one_of_fides_four_too() -> None:
     readout = read_fide_list(xml.encode(), "flags.xml")
     assert [(p.line, p.field, p.message) for p in readout.problems] == [
         (5, "flag", "'W' is not a FIDE list flag: blank, i (inactive), w (woman) or wi (both)")]
+
+
+# Carlsen's line of COMBINED_FOA, from column 1:
+#         10        20        30        40        50        60        70        80
+# 12345678901234567890123456789012345678901234567890123456789012345678901234567890
+# ID Number      Name                                                         Fed
+# 1503014        Carlsen, Magnus                                              NOR
+CARLSEN = COMBINED_FOA.splitlines()[1]
+# the blank after "Carlsen," (column 24) a tab: the name read "Carlsen, Magnus" without a word
+TAB_IN_NAME = CARLSEN.replace("Carlsen, Magnus", "Carlsen,\tMagnus")
+# the 46 blanks after the name (columns 31-76) one tab: the error was about OTit and '2831'
+TAB_BEFORE_FED = CARLSEN.replace("Magnus" + " " * 46 + "NOR", "Magnus\tNOR")
+
+
+@pytest.mark.parametrize("line, column", [(TAB_IN_NAME, 24), (TAB_BEFORE_FED, 31)],
+                         ids=["in the name", "before Fed"])
+def test_a_tab_in_a_line_is_an_error_naming_its_column(line: str, column: int) -> None:
+    """(issue 9, item 7.5)"""
+    assert line != CARLSEN and line.index("\t") == column - 1
+    readout = read_fide_list(txt_list(line, COMBINED_FOA.splitlines()[2]).encode(), "tabs.txt")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (2, "Name (column 16)", "error",
+         f"a tab at column {column}: FIDE's lists are fixed columns of blanks")]
+    assert [p.name for p in readout.players] == ["Ju, Wenjun"]
+
+
+def test_a_tab_in_the_header_is_an_error() -> None:
+    # "ID Number      Name": the blanks after "ID Number" (columns 10-15) one tab, at column 10
+    header = FOA_HEADER.replace("ID Number      Name", "ID Number\tName")
+    readout = read_fide_list(txt_list(CARLSEN, header=header).encode(), "tabs.txt")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (1, "header", "error", "a tab at column 10: FIDE's lists are fixed columns of blanks")]
+    assert readout.players == []
+
+
+def test_another_control_character_in_a_line_is_an_error_too() -> None:
+    # a vertical tab (U+000B) for the blank after "Carlsen," (column 24)
+    line = CARLSEN.replace("Carlsen, Magnus", "Carlsen,\x0bMagnus")
+    [problem] = read_fide_list(txt_list(line).encode(), "controls.txt").problems
+    assert (problem.line, problem.field, problem.message) == (
+        2, "Name (column 16)", "a control character (U+000B) at column 24: FIDE's lists are "
+        "printable text in fixed columns of blanks")
