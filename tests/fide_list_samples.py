@@ -65,8 +65,9 @@ NOWHERE = RUN_ON.replace("NA    1845", "NA     1845")
 # 123456789012345678901234567890123456789012345678901234567890123456
 # Tit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
 #     IA,IO,FST,DI,NAAFM 2011  9   20              1987  3   20 1979
+# Padded with blanks to the list's 162 characters, as FIDE pads every line: its flag is blank.
 FILLS = ("45000020       Umpire, Ugo                                                  ITA M       "
-         "      IA,IO,FST,DI,NAAFM 2011  9   20              1987  3   20 1979")
+         "      IA,IO,FST,DI,NAAFM 2011  9   20              1987  3   20 1979").ljust(162)
 
 # On the list without FOA: OTit's 16 characters (95-110) run 1 into SRtng (column 110) and the
 # rating touches them; the rest is 1 to the right: SRtng 1946 at 111, SGm 0 at 117, SK 20 at 121,
@@ -75,8 +76,9 @@ FILLS = ("45000020       Umpire, Ugo                                            
 # 12345678901234567890123456789012345678901234567890123456789012345678
 # Tit OTit           SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
 #     LSI,FI,SI,SLI,NA1946  0   20                           1960
+# Padded with blanks to 159 characters: the list's 158 and the 1 it moved right; its flag is blank.
 TOUCHING = ("45000039       Linesman, Luis                                               ESP M    "
-            "         LSI,FI,SI,SLI,NA1946  0   20                           1960")
+            "         LSI,FI,SI,SLI,NA1946  0   20                           1960").ljust(159)
 
 # Flag w with a blank Sex (column 81), and Flag w with Sex M; SRtng 1702 and 1650 at 114.
 #        100       110       120       130       140       150       160

@@ -8,12 +8,15 @@ endings, the header's column offsets, each line's cells); this module checks eac
 into a :class:`ListPlayer`, one pool's rating, games and K, and tells the list's layout.
 
 A rating of 0 or blank is unrated (None); birth data is the year only (``0000`` is unknown).
+A flag is one of FIDE's, exactly: blank, ``i``, ``w`` or ``wi`` (any other, ``iw`` or ``W``
+included, is an error naming its line and column).
 A combined list's Flag column (``w`` woman, ``i`` inactive) describes the standard list: read for
 the rapid or blitz pool, a player's flag keeps the ``w`` and leaves the ``i`` out. A ``w`` with a
 blank Sex gives sex ``F``; with Sex ``M`` it is a warning (``M`` kept).
 Nothing here raises on bad data: every fault is a :class:`~ledger.errors.Problem` (file, 1-based
 line, field with its 1-based column for TXT, message, severity). A player line with an error is
-left out of :attr:`FideListReadout.players`.
+left out of :attr:`FideListReadout.players`. A list without a player line (a TXT list that is only
+its header, a ``<playerslist>`` without ``<player>``) is an error, as an empty file is.
 
 A blank ID is a player without a FIDE id (FIDE's own lists always print one; the ledger's TXT
 list leaves it blank for a club player without one); a malformed ID stays an error, and so does
@@ -48,7 +51,7 @@ from ledger.formats.fide_list_lines import (
     split_lines,
 )
 
-__all__ = ["POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",
+__all__ = ["FLAGS", "POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",
            "read_fide_list_file"]
 
 Pool = Literal["standard", "rapid", "blitz"]
@@ -70,7 +73,9 @@ _SHORT_TITLES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WI": 
 _DIGITS = re.compile(r"[0-9]+")
 _FED = re.compile(r"[A-Z]{3}")
 _BIRTH = re.compile(r"([0-9]{4})(?:[-./][0-9]{2}[-./][0-9]{2})?")
-_FLAG = re.compile(r"[A-Za-z]{1,4}")
+#: The flags FIDE prints, exactly: ``i`` inactive, ``w`` woman, ``wi`` both (never ``iw``, never
+#: in capitals); blank is none.
+FLAGS = frozenset({"i", "w", "wi"})
 _O_TITLE = re.compile(r"[A-Za-z, ]{1,30}")
 _COMMA = re.compile(r"\s*,\s*")
 MAX_FIDE_ID = 9_999_999_999
@@ -92,7 +97,7 @@ class ListPlayer:
     - ``rating``, ``games``, ``k``: the pool's published rating, games in the list's period and
       K as printed; ``rating`` None when 0 or blank (unrated).
     - ``birth_year``: None when blank or ``0000``; ``flag``: the pool's flag, ``i`` (inactive),
-      ``w`` (woman), ``wi`` ... or None. A combined list has one Flag column, the standard
+      ``w`` (woman), ``wi`` (both) or None (:data:`FLAGS`). A combined list has one Flag column, the standard
       list's: its ``w`` is the player's, kept for every pool, its ``i`` the standard rating's,
       left out for rapid and blitz (``wi`` -> ``w``). A single list's flag is its own pool's.
     - ``fields``: record field -> where it is, for problems (``"Name (column 16)"``, ``"name"``).
@@ -183,17 +188,21 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
     standard_flag = layout != SINGLE_LIST and pool != "standard"
     players: list[ListPlayer] = []
     seen = _Seen()
+    player_lines = 0
     for i in range(header.line, total):
         if progress is not None and (i + 1) % _PROGRESS_EVERY == 0:
             progress(i + 1, total)
-        line = lines[i].rstrip()
+        line = lines[i]
         if not line.strip():
             continue
+        player_lines += 1
         cells = line_cells(line, i + 1, header, file, problems)
         if cells is not None:
             _add_player(file, i + 1, cells, players, seen, problems, standard_flag)
     if progress is not None:
         progress(total, total)
+    if not player_lines:
+        problems.append(_no_players(file, f"only its header, on line {header.line}"))
     return FideListReadout(file, layout, players, _in_line_order(problems), total,
                            header.rating_column, header.list_month)
 
@@ -205,12 +214,19 @@ def _read_xml(data: bytes, file: str, pool: Pool, progress: Progress | None) -> 
     players: list[ListPlayer] = []
     seen = _Seen()
     problems: list[Problem] = []
+    if not read.players:
+        problems.append(_no_players(file, "<playerslist> has no <player> element"))
     for line, cells in read.players:
         _add_player(file, line, cells, players, seen, problems, pool != "standard")
     if progress is not None:
         progress(read.lines, read.lines)
     layout = "XML combined list with FOA" if read.has_foa else "XML combined list"
     return FideListReadout(file, layout, players, _in_line_order(problems), read.lines)
+
+
+def _no_players(file: str, why: str) -> Problem:
+    """The error of a list without a player line (refused, as an empty file is)."""
+    return Problem(file, None, "players", f"no players in this list: {why}")
 
 
 def _in_line_order(problems: list[Problem]) -> list[Problem]:
@@ -313,15 +329,16 @@ def _add_player(file: str, line: int, cells: Mapping[str, Cell], players: list[L
             if not 1880 <= birth_year <= 2100:
                 fail("birth_year", f"{birth_year} is not a plausible year of birth")
     flag = text("flag") or None
-    if flag is not None and not _FLAG.fullmatch(flag):
-        fail("flag", f"{flag!r} is not a list flag (i, w, wi ...)")
-    elif flag is not None and "w" in flag.lower():
+    if flag is not None and flag not in FLAGS:
+        fail("flag", f"{flag!r} is not a FIDE list flag: blank, i (inactive), w (woman) or wi "
+             f"(both){': FIDE writes wi' if flag == 'iw' else ''}")
+    elif flag is not None and "w" in flag:
         if sex is None:
             sex = "F"  # the flag w: a woman
         elif sex == "M":
             fail("flag", f"flag {flag!r} says a woman, Sex says M: sex M kept", WARNING)
     if flag is not None and standard_flag:
-        flag = "".join(ch for ch in flag if ch.lower() != "i") or None
+        flag = "".join(ch for ch in flag if ch != "i") or None
     if fide_id is not None and fide_id in seen.lines and not errors:
         fail("fide_id", f"FIDE id {fide_id} is on line {seen.lines[fide_id]} already")
     if fide_id is None and not errors:

@@ -9,7 +9,14 @@ described in tests/data/README.md ("FIDE rating list layouts"):
   way: the single lists (one rating column named after the month, ``may13``, then ``Gms`` and
   ``K``), the combined lists (``SRtng SGm SK RRtng RGm Rk BRtng BGm BK``), with or without the
   ``FOA`` title column, and the older headers (``ID_NUMBER``, ``TITL``, ``GAMES``, ``BORN``).
-  Columns are characters, not bytes. Lines end in CR, LF or CRLF.
+  Columns are characters, not bytes. Lines end in CR, LF or CRLF. The header must name every
+  column of its layout (:func:`read_txt_header`): a token missing would make the values under it
+  part of the column before it. FIDE pads every line with blanks to the list's full width, so a
+  player line that ends before a column it reads (every one but ``Flag``) was cut short and is an
+  error naming that column (a lost B-day would lose a junior's K 40); one that ends before
+  ``Flag`` only (trailing blanks stripped, or a flag cut off: the two cannot be told apart) is
+  read with a blank flag and a warning. A tab, or any other C0 control character or DEL, in a
+  line (header or player) is an error naming its column: the columns are blanks.
 - XML: ``<playerslist>`` of ``<player>`` elements (``fideid, name, country, sex, title, w_title,
   o_title, foa_title, rating, games, k, rapid_*, blitz_*, birthday, flag``), parsed with
   ``defusedxml`` (no entity expansion, no DTD tricks, no external references).
@@ -57,8 +64,8 @@ import defusedxml.sax
 
 from ledger.errors import Problem
 
-__all__ = ["ERROR", "WARNING", "Cell", "Column", "TxtHeader", "XmlRecords", "decode", "line_cells",
-           "read_txt_header", "read_xml", "split_lines"]
+__all__ = ["ERROR", "WARNING", "Cell", "Column", "TxtHeader", "XmlRecords", "control_character",
+           "decode", "line_cells", "read_txt_header", "read_xml", "split_lines"]
 
 ERROR = "error"
 WARNING = "warning"
@@ -78,6 +85,33 @@ _POOL_COLUMNS: dict[str, tuple[str, str]] = {
     "GMS": ("single", "games"), "GAMES": ("single", "games"), "GAME": ("single", "games"),
     "K": ("single", "k"),
 }
+#: The columns each TXT layout needs, as (record field, header token as FIDE prints it); None:
+#: the single list's rating column, named after the month (``may13``). Without one of them the
+#: values under it would be read as part of the column before it (a name "Carlsen, Magnus NOR").
+_Needs = tuple[tuple[str | tuple[str, str], str | None], ...]
+_TITLES_NEEDED: _Needs = (("fide_id", "ID Number"), ("name", "Name"), ("federation", "Fed"),
+                          ("sex", "Sex"), ("title", "Tit"), ("w_title", "WTit"),
+                          ("o_title", "OTit"))
+_POOLS_NEEDED: _Needs = tuple(
+    ((pool, what), token) for pool, tokens in (("standard", ("SRtng", "SGm", "SK")),
+                                               ("rapid", ("RRtng", "RGm", "Rk")),
+                                               ("blitz", ("BRtng", "BGm", "BK")))
+    for what, token in zip(("rating", "games", "k"), tokens, strict=True))
+_END_NEEDED: _Needs = (("birth_year", "B-day"), ("flag", "Flag"))
+_LAYOUTS_NEEDED: dict[str, _Needs] = {
+    "a combined list with FOA": _TITLES_NEEDED + (("foa_title", "FOA"),) + _POOLS_NEEDED
+    + _END_NEEDED,
+    "a combined list": _TITLES_NEEDED + _POOLS_NEEDED + _END_NEEDED,
+    "a single list": _TITLES_NEEDED + ((("single", "rating"), None), (("single", "games"), "Gms"),
+                                       (("single", "k"), "K")) + _END_NEEDED,
+    # the lists before the single list above: no Sex, WTit, OTit or K column
+    "an older single list": (("fide_id", "ID_NUMBER"), ("name", "NAME"), ("title", "TITL"),
+                             ("federation", "FED"), (("single", "rating"), None),
+                             (("single", "games"), "GAMES"), ("birth_year", "BORN"),
+                             ("flag", "FLAG")),
+}
+#: Fields only the single list of today's era has, not the older one.
+_NEWER_SINGLE = ("sex", "w_title", "o_title", ("single", "k"))
 _MONTH_TOKEN = re.compile(r"(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)([0-9]{2})", re.I)
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 # The XML list's elements -> record fields; pool fields by prefix.
@@ -87,6 +121,10 @@ _XML_IDENTITY = {"fideid": "fide_id", "name": "name", "country": "federation", "
 _XML_POOL_PREFIX: dict[str, str] = {"standard": "", "rapid": "rapid_", "blitz": "blitz_"}
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: C0 control characters and DEL: a tab stands for blanks up to a tab stop and the others for
+#: nothing printable, so a line holding one does not keep FIDE's fixed columns. (C1 is left to the
+#: names: a byte CP1252 does not define is read as Latin-1, with the encoding's warning.)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(slots=True)
@@ -151,6 +189,42 @@ def _header_columns(header: str) -> tuple[list[Column], list[str]]:
     return columns, unknown
 
 
+def _missing_columns(by_key: dict[str | tuple[str, str], Column],
+                     rating_column: str | None) -> str | None:
+    """The error for a header that lacks a column its layout needs (see
+    :func:`read_txt_header`), or None. ``rating_column``: a single list's (``may13``)."""
+    if rating_column is None:
+        layout = "a combined list with FOA" if "foa_title" in by_key else "a combined list"
+    elif any(key in by_key for key in _NEWER_SINGLE):
+        layout = "a single list"
+    else:
+        layout = "an older single list"
+    needs = _LAYOUTS_NEEDED[layout]
+    absent = [token for key, token in needs if key not in by_key and token is not None]
+    if not absent:
+        return None
+    tokens = ", ".join(token or rating_column or "" for _, token in needs)
+    return (f"no {' and no '.join(absent)} column: the header of {layout} has {tokens}; the "
+            "values under a missing token would be read as part of the column before it")
+
+
+def control_character(line: str) -> tuple[int, str] | None:
+    """The 0-based offset of the first control character in a TXT list ``line`` (C0, such as a
+    tab, or DEL) and the message saying so, or None: FIDE's lists are fixed columns of blanks.
+
+    >>> control_character("ID Number\\tName")
+    (9, "a tab at column 10: FIDE's lists are fixed columns of blanks")
+    """
+    found = _CONTROL.search(line)
+    if found is None:
+        return None
+    at = found.start()
+    if found.group() == "\t":
+        return at, f"a tab at column {at + 1}: FIDE's lists are fixed columns of blanks"
+    return at, (f"a control character (U+{ord(found.group()):04X}) at column {at + 1}: FIDE's "
+                "lists are printable text in fixed columns of blanks")
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of ``text``, ended by CR, LF or CRLF (a last empty line dropped)."""
     lines = _LINE_BREAK.split(text)
@@ -165,7 +239,8 @@ class TxtHeader:
 
     ``line``: its 1-based line; ``columns``: every column it names, in order; ``wanted``: record
     field (``fide_id``, ``name`` ... ``rating``, ``games``, ``k``) -> the column holding it for the
-    pool read; ``reach``: the column every player line must reach (the one after the name);
+    pool read; ``needed``: the ``wanted`` columns a player line must reach (all but ``Flag``), in
+    order; ``flag``: the Flag column (a line that ends before it is a warning);
     ``rating_column``: a single list's rating column as printed (``may13``), None for a combined
     list; ``list_month``: the (year, month) that name stands for; ``has_foa``: a ``FOA`` column;
     ``cuts``: (field, start, end, label) of each ``wanted`` column, and ``boundaries``: the start
@@ -175,7 +250,8 @@ class TxtHeader:
     line: int
     columns: list[Column]
     wanted: dict[str, Column]
-    reach: Column
+    needed: tuple[Column, ...]
+    flag: Column | None
     rating_column: str | None
     list_month: tuple[int, int] | None
     has_foa: bool
@@ -187,15 +263,25 @@ def read_txt_header(lines: list[str], file: str, pool: str,
                     problems: list[Problem]) -> TxtHeader | None:
     """The header of a TXT list (its first non-blank line) for ``pool`` (``standard``, ``rapid``
     or ``blitz``; a single list's one rating column whatever ``pool`` says). None, with an error
-    in ``problems``, when the file is empty or the line has no ``ID Number`` or ``Name`` column or
-    no rating column for ``pool``; a column this reader does not know is a warning."""
+    in ``problems``, when the file is empty or the line has no ``ID Number`` or ``Name`` column, no
+    rating column for ``pool``, or lacks a column its layout needs (one error naming every token
+    missing): a combined list (with or without ``FOA``: its presence tells the two apart) needs
+    ``ID Number, Name, Fed, Sex, Tit, WTit, OTit, [FOA,] SRtng, SGm, SK, RRtng, RGm, Rk, BRtng,
+    BGm, BK, B-day, Flag``, a single list ``ID Number, Name, Fed, Sex, Tit, WTit, OTit``, the
+    month, ``Gms, K, B-day, Flag``, and an older single list (none of ``Sex, WTit, OTit, K``)
+    ``ID_NUMBER, NAME, TITL, FED``, the month, ``GAMES, BORN, FLAG`` (any spelling this reader
+    knows for each). A column this reader does not know is a warning."""
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
         problems.append(Problem(file, None, "header", "the file is empty: no header, no players"))
         return None
+    header_line = first + 1
+    control = control_character(lines[first])
+    if control is not None:
+        problems.append(Problem(file, header_line, "header", control[1]))
+        return None
     columns, unknown = _header_columns(lines[first])
     by_key = {c.key: c for c in columns}
-    header_line = first + 1
     missing = [name for key, name in (("fide_id", "ID Number"), ("name", "Name"))
                if key not in by_key]
     if missing:
@@ -209,10 +295,14 @@ def read_txt_header(lines: list[str], file: str, pool: str,
         problems.append(Problem(file, header_line, "header", f"no rating column for the {pool} "
                                 "pool (SRtng, RRtng or BRtng, or a month such as may13)"))
         return None
+    rating_column = by_key[(which, "rating")].token if single else None
+    lacking = _missing_columns(by_key, rating_column)
+    if lacking is not None:
+        problems.append(Problem(file, header_line, "header", lacking))
+        return None
     for token in unknown:
         problems.append(Problem(file, header_line, "header",
                                 f"unknown column {token!r}: ignored", WARNING))
-    rating_column = by_key[(which, "rating")].token if single else None
     month = _MONTH_TOKEN.fullmatch(rating_column) if rating_column else None
     list_month = (_century(int(month.group(2))), _MONTHS.index(month.group(1).upper()) + 1) \
         if month else None
@@ -222,10 +312,11 @@ def read_txt_header(lines: list[str], file: str, pool: str,
             wanted[c.key] = c
         elif c.key[0] == which:
             wanted[c.key[1]] = c
-    # The column a line must reach: the one after the name (the federation, on every list).
-    after_name = [c for c in columns if c.start > by_key["name"].start]
-    reach = min(after_name, key=lambda c: c.start) if after_name else by_key["name"]
-    return TxtHeader(header_line, columns, wanted, reach, rating_column, list_month,
+    # Every column a line must reach: all it reads but the Flag, the last column.
+    needed = tuple(sorted((c for key, c in wanted.items() if key != "flag"),
+                          key=lambda c: c.start))
+    return TxtHeader(header_line, columns, wanted, needed, wanted.get("flag"), rating_column,
+                     list_month,
                      "foa_title" in by_key,
                      tuple((key, c.start, c.end, c.label()) for key, c in wanted.items()),
                      tuple(c.start for c in columns[1:]))
@@ -233,23 +324,53 @@ def read_txt_header(lines: list[str], file: str, pool: str,
 
 def line_cells(line: str, number: int, header: TxtHeader, file: str,
                problems: list[Problem]) -> dict[str, Cell] | None:
-    """The cells of a player line (1-based ``number``, trailing blanks stripped), keyed by record
-    field, or None with the error in ``problems``: the line ends before ``header.reach``, or a
-    value runs across the start of the next column and the line cannot be read again around it
-    (see the module docstring: only an ``OTit`` value may run on). A value that ran on and was
-    read around is a warning in ``problems``."""
-    if len(line) <= header.reach.start:
-        reach = header.reach
-        problems.append(Problem(file, number, reach.label(), f"short line: it ends at column "
-                                f"{len(line)}, before the {reach.token} column: a line cut "
-                                "short or shifted columns"))
+    """The cells of a player line (1-based ``number``, as in the file but for its line end),
+    keyed by record field, or None with the error in ``problems``: the line holds a tab or
+    another control character (:func:`control_character`; the error names the column it is in
+    and where), the line ends before a column
+    it needs starts (``header.needed``: every column read but the Flag; the first one it does not
+    reach is named), or a value runs across the start of the next column and the line cannot be
+    read again around it (see the module docstring: only an ``OTit`` value may run on). A value
+    that ran on and was read around is a warning in ``problems``, and so is a line that ends
+    before the Flag column (FIDE pads every line to its full width; the flag is read as blank).
+    """
+    control = control_character(line)
+    if control is not None:
+        at = control[0]
+        column = next((c for c in reversed(header.columns) if c.start <= at), header.columns[0])
+        problems.append(Problem(file, number, column.label(), control[1]))
         return None
+    full = len(line)
+    short = next((c for c in header.needed if full <= c.start), None)
+    if short is not None:
+        problems.append(Problem(file, number, short.label(), f"short line: it ends at column "
+                                f"{full}, before the {short.token} column: a line cut short or "
+                                "shifted columns"))
+        return None
+    read = _cells(line.rstrip(), number, header, file, problems)
+    if read is None:
+        return None
+    cells, flag_at = read
+    flag = header.flag
+    if flag is not None and flag_at is not None and full <= flag_at:
+        problems.append(Problem(file, number, cells["flag"].label, f"the line ends at column "
+                                f"{full}, before the {flag.token} column: flag read as blank "
+                                f"(FIDE's lines run on to the {flag.token} column: a line cut "
+                                "short?)", WARNING))
+    return cells
+
+
+def _cells(line: str, number: int, header: TxtHeader, file: str,
+           problems: list[Problem]) -> tuple[dict[str, Cell], int | None] | None:
+    """The cells of ``line`` (trailing blanks stripped), see :func:`line_cells`, and the 0-based
+    offset of the Flag column on it (moved right on a line read around a long value)."""
     length = len(line)
     index = next((i for i, start in enumerate(header.boundaries, start=1) if start < length
                   and not line[start - 1].isspace() and not line[start].isspace()), None)
     if index is None:
-        return {key: Cell(line[start:end].strip(), number, label)
-                for key, start, end, label in header.cuts}
+        return ({key: Cell(line[start:end].strip(), number, label)
+                 for key, start, end, label in header.cuts},
+                header.flag.start if header.flag is not None else None)
     crossing, before = header.columns[index], header.columns[index - 1]
     if before.key not in _RUNS_ON:
         problems.append(Problem(file, number, crossing.label(), "a value runs across the start of "
@@ -267,8 +388,9 @@ def line_cells(line: str, number: int, header: TxtHeader, file: str,
     problems.extend(Problem(file, number, span.column.label(span.start), span.warning, WARNING)
                     for span in spans if span.warning is not None)
     at = {span.column: span for span in spans}
-    return {key: Cell(at[c].text(line), number, c.label(at[c].start))
-            for key, c in header.wanted.items()}
+    return ({key: Cell(at[c].text(line), number, c.label(at[c].start))
+             for key, c in header.wanted.items()},
+            at[header.flag].start if header.flag is not None else None)
 
 
 #: The columns whose value may be longer than the column in FIDE's own lists: the other titles

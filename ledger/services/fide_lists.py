@@ -11,7 +11,10 @@ into ``list_ratings`` for comparison only: the ledger derives K by its own rules
 A standard list (the pool the ledger rates) also gives the ledger a published rating, in force from
 the period of the list date (a list dated 2013-05-01 is in force for period 2013-05), for every
 player whose rating the ledger does not already derive for that list; prior games unknown (treated
-as established) unless the ledger knows them. Where the ledger has published its own rating for
+as established) unless the ledger knows them. The list's K 40 for a player whose rated games
+the ledger does not know, where the junior rule does not explain it (no junior, or a junior rated
+2300 or more; below 2400), means fewer than 30 rated games: a warning naming the line and the
+player, who stays established for the ledger (K 20). Where the ledger has published its own rating for
 that list (from a closed period) and the list's differs, that is a warning and the ledger's value is
 used. Rapid and blitz lists go into ``list_ratings`` only.
 
@@ -44,10 +47,11 @@ from sqlalchemy import Engine, Insert, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
-from ledger.domain import Actor, Period
+from ledger.domain import Actor, KReason, Period, PlayerState
 from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, UsageError
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.names import name_key
+from ledger.rules.kfactor import is_junior, k_factor
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.facts import revise_player
 from ledger.services.games import parse_date
@@ -294,40 +298,68 @@ class _Import:
         if not new:
             return []
         change_id = written_by(self.session)
-        values = {p.line: {"name": person.name, "name_key": name_key(person.name),
-                           "change_id": change_id,
-                           "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
-                           "federation": p.federation, "title": p.title, "w_title": p.w_title,
-                           "o_title": p.o_title, "foa_title": p.foa_title}
-                  for p, person in new}
+        # one row per record, by its place in ``new``: never by line (an XML list written on
+        # one line has every player on line 1)
+        values = [{"name": person.name, "name_key": name_key(person.name),
+                   "change_id": change_id,
+                   "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
+                   "federation": p.federation, "title": p.title, "w_title": p.w_title,
+                   "o_title": p.o_title, "foa_title": p.foa_title}
+                  for p, person in new]
         # those with a FIDE id: one INSERT, the ids read back by FIDE id
         with_id = [p for p, _ in new if p.fide_id is not None]
         if with_id:
-            self.session.execute(_bulk(Player), [values[p.line] for p in with_id])
+            self.session.execute(_bulk(Player), [row for row, (p, _) in zip(values, new, strict=True)
+                                                 if p.fide_id is not None])
         ids: dict[int | None, int] = {}
         for start in range(0, len(with_id), _IDS_PER_QUERY):
             fide_ids = [p.fide_id for p in with_id[start:start + _IDS_PER_QUERY]]
             ids.update((fide_id, pid) for pid, fide_id in self.session.execute(
                 select(Player.id, Player.fide_id).where(Player.fide_id.in_(fide_ids))))
         entries, rows = [], []
-        for p, person in new:
+        for (p, person), row in zip(new, values, strict=True):
             if p.fide_id is not None:
                 player_id = ids[p.fide_id]
             else:  # no FIDE id to read it back by: the database returns the new id
                 player_id = self.session.execute(
-                    insert(Player).values(values[p.line]).returning(Player.id)).scalar_one()
+                    insert(Player).values(row).returning(Player.id)).scalar_one()
             rating = person.rating
             entries.append(entry_values(player_id, person, source=self.source,
                                         effective_from=self.period, change_id=change_id))
             self.report.players_registered += 1
             if rating is not None:
                 self.report.published += 1
+                self._k40_unexplained(p, p.birth_year, PlayerState(
+                    rating=rating, birth_year=p.birth_year, rated_games=None,
+                    reached_2400=rating >= 2400, reached_2300=rating >= 2300))
             if p.rating is None:
                 self.report.unrated += 1
             else:
                 rows.append(self._row(player_id, p))
         self.session.execute(_bulk(PlayerEntry), entries)
         return rows
+
+    def _k40_unexplained(self, p: ListPlayer, birth_year: int | None,
+                         state: PlayerState) -> None:
+        """Warn when the standard list prints K 40 for ``p``, whose rated games the ledger does
+        not know (``state.rated_games`` None), and the ledger's K for the list's period would be
+        20: K 40 then means fewer than 30 rated games (FIDE B.02 §8.3.3), which the junior rule
+        does not explain (no junior, or a junior rated 2300 or more), but the ledger treats the
+        player as established. (Reached 2400: K 10 whatever the games, no warning.)"""
+        if p.k != 40 or k_factor(state, self.period) != (20, KReason.STANDARD):
+            return
+        if birth_year is None:
+            why = "birth year unknown"
+        elif is_junior(birth_year, self.period):
+            why = f"born {birth_year}, a junior, but rated 2300 or more"
+        else:
+            why = f"born {birth_year}, no junior in {self.period.year}"
+        fide_id = f" --fide-id {p.fide_id}" if p.fide_id is not None else ""
+        who = f"{p.name} (FIDE {p.fide_id})" if p.fide_id is not None else p.name
+        self._problem(p, "k", f"{who}: the list's K 40 means fewer than 30 rated games ({why}), "
+                      "but the ledger does not know their rated games and treats them as "
+                      f'established (K 20); give them with `ledger player add "{p.name}"{fide_id} '
+                      "--prior-games N` before importing the list, in a new ledger", "warning")
 
     def _update_identity(self, player: Player, p: ListPlayer) -> bool:
         """Bring a known player's identity to what the list says (blank fields erase nothing).
@@ -385,6 +417,11 @@ class _Import:
         ledger_rating = history.rating(period)
         closed = last is not None and period <= last
         derived = last is not None and period.previous() <= last and _derived(history, period)
+        latest = history.latest_entry(period)
+        entered = not (closed or derived) and not (
+            latest is not None and latest.effective_from == period and latest.rating == p.rating)
+        if p.k == 40:  # (a state costs a little: only for the K the warning is about)
+            self._k40_of_known(player, p, history, entered)
         if closed or derived:
             if ledger_rating != p.rating:
                 why = (f"period {period} is closed" if closed else
@@ -393,14 +430,30 @@ class _Import:
                               f"published rating is {ledger_rating or 'unrated'} ({why}); the "
                               "ledger's is used", "warning")
             return
-        latest = history.latest_entry(period)
-        if latest is not None and latest.effective_from == period and latest.rating == p.rating:
+        if not entered:
             return
         self.session.add(PlayerEntry(**entry_values(
             player.id, NewPlayer(name=player.name, rating=p.rating,
                                  prior_games=latest.prior_games if latest is not None else None),
             source=self.source, effective_from=period, change_id=written_by(self.session))))
         self.report.published += 1
+
+
+    def _k40_of_known(self, player: Player, p: ListPlayer, history: History,
+                      entered: bool) -> None:
+        """:meth:`_k40_unexplained` for a known player; ``entered``: this list writes the
+        player's published rating (an entry keeping the prior games of the one in force, or
+        unknown without one)."""
+        assert p.rating is not None
+        state = history.state(self.period)
+        latest = history.latest_entry(self.period)
+        unknown = (latest is None or latest.prior_games is None) if entered \
+            else state.rated_games is None
+        if unknown:
+            self._k40_unexplained(p, player.birth_year, PlayerState(
+                rating=p.rating, birth_year=player.birth_year, rated_games=None,
+                reached_2400=state.reached_2400 or p.rating >= 2400,
+                reached_2300=state.reached_2300 or p.rating >= 2300))
 
 
 def _bulk(model: type[Player] | type[PlayerEntry] | type[ListRating]) -> Insert:

@@ -240,3 +240,45 @@ def test_the_progress_bar_names_the_phase(tmp_path: Path, monkeypatch: pytest.Mo
         assert progress is not None
         progress(3000, 5999, "matching and recording players")
     assert "matching and recording players" in err.getvalue()
+
+
+@pytest.mark.parametrize("lines, needle", [
+    # MAY13_HEADER with Fed (columns 77-79) blanked: the Name column would run on to Sex
+    # (column 81) and read "Abbes, Ali TUN" as the name
+    ([MAY13_HEADER.replace(" Fed ", "     "), ABBES],
+     "1: error: header: no Fed column: the header of a single list has ID Number, Name, Fed, Sex, "
+     "Tit, WTit, OTit, may13, Gms, K, B-day, Flag"),
+    # Abdulaziz's line cut inside its rating (may13, columns 110-113) at column 111, "...   16",
+    # before Gms (116), K (120) and B-day (123)
+    ([MAY13_HEADER, ABBES, ABDULAZIZ[:111]],
+     "3: error: Gms (column 116): short line: it ends at column 111, before the Gms column"),
+    # Abbes's line with the 51 blanks after "Abbes, Ali" (columns 26-76) one tab, at column 26
+    ([MAY13_HEADER, ABBES.replace("Ali" + " " * 51 + "TUN", "Ali\tTUN")],
+     "2: error: Name (column 16): a tab at column 26: FIDE's lists are fixed columns of blanks"),
+], ids=["no Fed", "cut short", "tab"])
+def test_a_header_without_a_token_or_a_line_cut_short_is_refused(
+        runner: CliRunner, db: str, tmp_path: Path, lines: list[str], needle: str) -> None:
+    """(issue 9, items 7.2 and 7.5)"""
+    assert ABDULAZIZ[:111].endswith("   16") and ABBES[23:79] == "li" + " " * 51 + "TUN"
+    path = tmp_path / "list.txt"
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2013-05-01",
+                 "--pool", "blitz")
+    assert result.exit_code == 3, result.output
+    assert f"{path}:{needle}" in result.stderr
+    assert players(runner, db) == []
+
+
+def test_a_list_that_is_only_its_header_is_refused(runner: CliRunner, db: str,
+                                                   tmp_path: Path) -> None:
+    """(issue 9, item 7.3) It said "0 players" (exit 0) and wrote an audit entry."""
+    path = tmp_path / "header_only.txt"
+    path.write_text(f"{MAY13_HEADER}\n", encoding="utf-8")
+    result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2013-05-01",
+                 "--pool", "blitz")
+    assert result.exit_code == 3, result.output
+    assert (f"{path}: error: players: no players in this list: only its header, on line 1"
+            in result.stderr)
+    assert "0 players" not in result.stdout
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("SELECT count(*) FROM changes").fetchone() == (0,)

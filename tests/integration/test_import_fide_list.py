@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from data_files import data_file
-from fide_list_samples import BAD_RATING, RUN_ON, combined_with
+from fide_list_samples import BAD_RATING, FOA_HEADER, RUN_ON, combined_with
 from sqlalchemy import Engine, text
 
 from ledger.errors import ImportRejected
@@ -23,13 +23,15 @@ from ledger.services.periods import close_period
 from ledger.services.players import NewPlayer, add_player, show_player
 
 
-def xml_list(tmp_path: Path, name: str, *players: tuple[int, str, int, int]) -> str:
-    """A standard XML list: (FIDE id, name, rating, birth year) per player, 10 lines each."""
+def xml_list(tmp_path: Path, name: str,
+             *players: tuple[int, str, int, int | str] | tuple[int, str, int, int | str, int]) -> str:
+    """A standard XML list: (FIDE id, name, rating, birth year[, K]) per player (K 20 unless
+    given; a birth year "" is an empty element), 10 lines each."""
     body = "".join(
         f"<player>\n<fideid>{fide_id}</fideid>\n<name>{player}</name>\n<country>ENG</country>\n"
-        f"<sex>M</sex>\n<rating>{rating}</rating>\n<games>0</games>\n<k>20</k>\n"
+        f"<sex>M</sex>\n<rating>{rating}</rating>\n<games>0</games>\n<k>{k[0] if k else 20}</k>\n"
         f"<birthday>{born}</birthday>\n</player>\n"
-        for fide_id, player, rating, born in players)
+        for fide_id, player, rating, born, *k in players)
     path = tmp_path / name
     path.write_text(f"<playerslist>\n{body}</playerslist>\n", encoding="utf-8")
     return str(path)
@@ -325,3 +327,100 @@ def test_a_rapid_row_recorded_with_the_standard_flag_is_named_on_reimport(
     assert (problem.line, problem.field) == (2, "rapid_rating")
     assert problem.message.endswith("rating 1870, games 5, K 20, flag wi; this file says 1870, 5, "
                                     "20, w")
+
+
+# A list written on one line: every <player> starts on line 1. (issue 9, item 7.1)
+ONE_LINE = ("<playerslist><player>{a}<name>Alpha, Ann</name><country>NOR</country><rating>2000"
+            "</rating><birthday>1990</birthday></player><player>{b}<name>Beta, Bob</name><country>"
+            "SWE</country><rating>2100</rating><birthday>1980</birthday></player></playerslist>\n")
+
+
+@pytest.mark.parametrize("ids", [("", ""), ("<fideid>12</fideid>", "<fideid>13</fideid>")],
+                         ids=["without FIDE ids", "with FIDE ids"])
+def test_a_list_on_one_line_registers_each_player(engine: Engine, tmp_path: Path,
+                                                  ids: tuple[str, str]) -> None:
+    path = tmp_path / "one_line.xml"
+    path.write_text(ONE_LINE.format(a=ids[0], b=ids[1]), encoding="utf-8")
+    dry = import_fide_list(engine, str(path), list_date="2026-09-01", dry_run=True)
+    assert (dry.players_registered, dry.ratings_recorded, dry.problems) == (2, 2, [])
+    report = import_fide_list(engine, str(path), list_date="2026-09-01")
+    assert (report.players_registered, report.published, report.problems) == (2, 2, [])
+    fide_ids = (12, 13) if ids[0] else (None, None)
+    # Alpha, Ann NOR 2000 born 1990; Beta, Bob SWE 2100 born 1980, as written above
+    assert rows(engine, "SELECT p.name, p.fide_id, p.federation, p.birth_year, l.rating FROM "
+                        "players p JOIN list_ratings l ON l.player_id = p.id ORDER BY p.id") == [
+        ("Alpha, Ann", fide_ids[0], "NOR", 1990, 2000), ("Beta, Bob", fide_ids[1], "SWE", 1980, 2100)]
+    assert rows(engine, "SELECT p.name, e.rating FROM player_entries e JOIN players p ON "
+                        "p.id = e.player_id ORDER BY p.id") == [("Alpha, Ann", 2000),
+                                                                ("Beta, Bob", 2100)]
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("header_only.txt", f"{FOA_HEADER}\n\n", "no players in this list: only its header, on line 1"),
+    ("empty.xml", "<playerslist>\n</playerslist>\n",
+     "no players in this list: <playerslist> has no <player> element"),
+])
+@pytest.mark.parametrize("dry_run", [False, True], ids=["import", "dry run"])
+def test_a_list_without_players_is_refused_and_writes_nothing(
+        engine: Engine, tmp_path: Path, name: str, content: str, message: str,
+        dry_run: bool) -> None:
+    """A list that is only its header (issue 9, item 7.3), as an empty file is: no audit entry."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, str(path), list_date="2026-09-01", dry_run=dry_run)
+    assert [(p.line, p.field, p.severity, p.message) for p in caught.value.problems] == [
+        (None, "players", "error", message)]
+    assert [count(engine, t) for t in ("players", "list_ratings", "changes")] == [0, 0, 0]
+
+
+def _k40_warning(name: str, fide_id: int, why: str) -> str:
+    return (f"{name} (FIDE {fide_id}): the list's K 40 means fewer than 30 rated games ({why}), but "
+            "the ledger does not know their rated games and treats them as established (K 20); "
+            f'give them with `ledger player add "{name}" --fide-id {fide_id} --prior-games N` '
+            "before importing the list, in a new ledger")
+
+
+def test_a_list_k_40_the_junior_rule_does_not_explain_is_a_warning(engine: Engine,
+                                                                   tmp_path: Path) -> None:
+    """(issue 9, item 7.6) On the list of 2026-09-01 (in force for 2026-09; juniors: born 2008 or
+    later), K 40 for a player who is no junior, or a junior rated 2300 or more, means fewer than
+    30 rated games; registered from the list they were "treated as established" (K 20) without
+    a word. Problems name the player's first line, 2 + 10 (n - 1)."""
+    add_player(engine, NewPlayer(name="Known, Kim", fide_id=90000017, birth_year=1985,
+                                 rating=1500, prior_games=10))
+    path = xml_list(tmp_path, "sep.xml",
+                    (90000011, "Adult, Al", 1600, 1980, 40),   # line 2: warned
+                    (90000012, "Junior, Jo", 1600, 2012, 40),  # line 12: a junior, K 40 explained
+                    (90000013, "Steady, Sam", 1600, 1980, 20),  # line 22: K 20
+                    (90000014, "Nobody, Ned", 1700, "", 40),   # line 32: warned
+                    (90000015, "Strong, Stu", 2350, 2010, 40),  # line 42: warned
+                    (90000016, "Master, Max", 2450, 1990, 40),  # line 52: K 10 whatever the games
+                    (90000017, "Known, Kim", 1520, 1985, 40))  # line 62: the ledger knows 10 games
+    report = import_fide_list(engine, path, list_date="2026-09-01")
+    assert [(p.line, p.field, p.severity, p.message) for p in report.problems] == [
+        (2, "k", "warning", _k40_warning("Adult, Al", 90000011, "born 1980, no junior in 2026")),
+        (32, "k", "warning", _k40_warning("Nobody, Ned", 90000014, "birth year unknown")),
+        (42, "k", "warning", _k40_warning("Strong, Stu", 90000015,
+                                          "born 2010, a junior, but rated 2300 or more"))]
+    assert (report.players_registered, report.players_matched) == (6, 1)
+    # the warned players are still registered as the list says, rated games unknown
+    assert rows(engine, "SELECT p.name, e.rating, e.prior_games FROM player_entries e JOIN players "
+                        "p ON p.id = e.player_id WHERE p.fide_id IN (90000011, 90000017) "
+                        "ORDER BY p.id, e.id") == [("Known, Kim", 1500, 10),
+                                                   ("Known, Kim", 1520, 10),
+                                                   ("Adult, Al", 1600, None)]
+
+
+def test_a_known_player_whose_games_the_ledger_does_not_know_is_warned_too(
+        engine: Engine, tmp_path: Path) -> None:
+    """Registered from the August list (K 20) with games unknown, Adult, Al has K 40 on
+    September's (line 2)."""
+    import_fide_list(engine, xml_list(tmp_path, "aug.xml", (90000011, "Adult, Al", 1600, 1980)),
+                     list_date="2026-08-01")
+    report = import_fide_list(engine, xml_list(tmp_path, "sep.xml",
+                                               (90000011, "Adult, Al", 1610, 1980, 40)),
+                              list_date="2026-09-01")
+    assert [(p.line, p.message) for p in report.problems] == [
+        (2, _k40_warning("Adult, Al", 90000011, "born 1980, no junior in 2026"))]
+    assert report.published == 1

@@ -14,6 +14,7 @@ from fide_list_samples import (
     COMBINED_FOA,
     COMBINED_NO_FOA,
     FILLS,
+    FOA_HEADER,
     NO_FOA_HEADER,
     NOWHERE,
     RUN_ON,
@@ -26,7 +27,7 @@ from fide_list_samples import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.formats.fide_list import ListPlayer, read_fide_list, read_fide_list_file
+from ledger.formats.fide_list import ListPlayer, Pool, read_fide_list, read_fide_list_file
 
 MAY13_HEADER = ("ID Number      Name                                                         Fed Sex "
                 "Tit  WTit OTit           may13 Gms K  B-day Flag")
@@ -316,7 +317,9 @@ def test_every_random_line_gives_a_player_or_an_error(lines: list[str]) -> None:
     errors = {p.line for p in readout.problems if p.severity == "error"}
     players = {p.line for p in readout.players}
     assert players.isdisjoint(errors)
-    assert players | errors == {n for n, line in enumerate(lines, start=2) if line.strip()}
+    expected = {n for n, line in enumerate(lines, start=2) if line.strip()}
+    # no player line at all: the one error of the list ("no players in this list")
+    assert players | errors == (expected or {None})
 
 
 @settings(max_examples=200, deadline=None)
@@ -325,3 +328,184 @@ def test_random_bytes_never_crash_the_xml_reader(data: bytes) -> None:
     readout = read_fide_list(b"<playerslist><player><fideid>" + data, "random.xml")
     assert all(p.file == "random.xml" and (p.line is None or 1 <= p.line <= readout.lines)
                for p in readout.problems)
+
+
+# A header with a token blanked (as many blanks as it had): the column before it runs on over
+# the values under it, so Carlsen's name read "Carlsen, Magnus NOR" and the federation was lost.
+# Each layout needs its own set of tokens. (issue 9, item 7.2)
+OLD_HEADER = "ID_NUMBER NAME                              TITL FED  JUL09 GAMES  BORN  FLAG"
+COMBINED_TOKENS = ("ID Number, Name, Fed, Sex, Tit, WTit, OTit, FOA, SRtng, SGm, SK, RRtng, RGm, "
+                   "Rk, BRtng, BGm, BK, B-day, Flag")
+
+
+def _blanked(header: str, token: str) -> str:
+    start = header.index(f" {token} " if f" {token} " in header else f" {token}") + 1
+    return header[:start] + " " * len(token) + header[start + len(token):]
+
+
+@pytest.mark.parametrize("header, token, missing, layout, tokens", [
+    (FOA_HEADER, "Fed", "no Fed column", "a combined list with FOA", COMBINED_TOKENS),
+    (FOA_HEADER, "Sex", "no Sex column", "a combined list with FOA", COMBINED_TOKENS),
+    (FOA_HEADER, "RRtng", "no RRtng column", "a combined list with FOA", COMBINED_TOKENS),
+    (FOA_HEADER, "B-day", "no B-day column", "a combined list with FOA", COMBINED_TOKENS),
+    (FOA_HEADER, "Flag", "no Flag column", "a combined list with FOA", COMBINED_TOKENS),
+    (NO_FOA_HEADER, "SK", "no SK column", "a combined list", COMBINED_TOKENS.replace("FOA, ", "")),
+    (MAY13_HEADER, "K", "no K column", "a single list",
+     "ID Number, Name, Fed, Sex, Tit, WTit, OTit, may13, Gms, K, B-day, Flag"),
+    (MAY13_HEADER, "Gms", "no Gms column", "a single list",
+     "ID Number, Name, Fed, Sex, Tit, WTit, OTit, may13, Gms, K, B-day, Flag"),
+    (OLD_HEADER, "FED", "no FED column", "an older single list",
+     "ID_NUMBER, NAME, TITL, FED, JUL09, GAMES, BORN, FLAG"),
+    (OLD_HEADER, "BORN", "no BORN column", "an older single list",
+     "ID_NUMBER, NAME, TITL, FED, JUL09, GAMES, BORN, FLAG"),
+], ids=["Fed", "Sex", "RRtng", "B-day", "Flag", "SK no FOA", "K may13", "Gms may13", "FED old",
+        "BORN old"])
+def test_a_header_without_a_column_its_layout_needs_is_refused(
+        header: str, token: str, missing: str, layout: str, tokens: str) -> None:
+    blanked = _blanked(header, token)
+    assert token not in blanked.split() and len(blanked) == len(header)
+    readout = read_fide_list(f"{blanked}\n".encode(), "list.txt")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (1, "header", "error", f"{missing}: the header of {layout} has {tokens}; the values "
+         "under a missing token would be read as part of the column before it")]
+    assert (readout.players, readout.layout) == ([], "unreadable")
+
+
+def test_a_header_without_several_tokens_names_each() -> None:
+    blanked = _blanked(_blanked(FOA_HEADER, "Fed"), "WTit")
+    [problem] = read_fide_list(txt_list(header=blanked).encode(), "list.txt").problems
+    assert problem.message.startswith("no Fed and no WTit column: the header of a combined list "
+                                      "with FOA has ID Number, Name, Fed, ")
+
+
+# Ju Wenjun's line of COMBINED_FOA, quoted from column 91:
+#        100       110       120       130       140       150       160
+# 1234567890123456789012345678901234567890123456789012345678901234567890
+# Tit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
+# GM                     2560  0   10 2487  11  20 2480  0   20 1991  w
+JU = COMBINED_FOA.splitlines()[2]
+# cut inside RRtng (columns 127-130): "...2560  0   10 24" ends at column 128, before RGm (133),
+# Rk (137), BRtng (140) ... B-day (153): its birth year (the K 40 of a junior) would be lost
+JU_CUT_IN_RAPID = JU[:128]
+# cut after B-day's 1991 (columns 153-156), before Flag (159): only the flag w is missing
+JU_CUT_BEFORE_FLAG = JU[:156]
+
+
+@pytest.mark.parametrize("pool, field", [("standard", "B-day (column 153)"),
+                                         ("rapid", "RGm (column 133)"),
+                                         ("blitz", "BRtng (column 140)")])
+def test_a_line_cut_before_a_column_it_needs_is_an_error(pool: Pool, field: str) -> None:
+    assert JU_CUT_IN_RAPID.endswith("2560  0   10 24")
+    readout = read_fide_list(txt_list(JU_CUT_IN_RAPID).encode(), "cut.txt", pool=pool)
+    token = field.split()[0]
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (2, field, "error", f"short line: it ends at column 128, before the {token} column: a "
+         "line cut short or shifted columns")]
+    assert readout.players == []
+
+
+def test_a_line_that_ends_before_the_flag_column_is_read_with_a_warning() -> None:
+    assert JU_CUT_BEFORE_FLAG.endswith("20 1991")
+    readout = read_fide_list(txt_list(JU_CUT_BEFORE_FLAG).encode(), "cut.txt")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (2, "Flag (column 159)", "warning", "the line ends at column 156, before the Flag column: "
+         "flag read as blank (FIDE's lines run on to the Flag column: a line cut short?)")]
+    [ju] = readout.players
+    # SRtng 2560 SGm 0 SK 10, B-day 1991; Sex F (column 81) still says a woman
+    assert (ju.rating, ju.games, ju.k, ju.birth_year, ju.sex, ju.flag) == (
+        2560, 0, 10, 1991, "F", None)
+
+
+def test_a_line_padded_to_the_flag_column_has_a_blank_flag_without_a_word() -> None:
+    # Carlsen's line of COMBINED_FOA is 162 characters: "... 1990" then blanks to the end
+    carlsen = COMBINED_FOA.splitlines()[1]
+    assert len(carlsen) == 162 and carlsen.endswith("1990      ")
+    readout = read_fide_list(txt_list(carlsen).encode(), "list.txt")
+    assert readout.problems == [] and readout.players[0].flag is None
+
+
+@pytest.mark.parametrize("text, line", [(f"{MAY13_HEADER}\r\n", 1),
+                                        (f"\n{MAY13_HEADER}\n  \n\n", 2)],
+                         ids=["CRLF", "blank lines"])
+def test_a_list_that_is_only_its_header_is_an_error(text: str, line: int) -> None:
+    readout = read_fide_list(text.encode(), "header.txt", pool="blitz")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (None, "players", "error", f"no players in this list: only its header, on line {line}")]
+
+
+# Ju Wenjun's line of COMBINED_FOA with another flag in the Flag column (159 on):
+#        150       160
+# 123456789012345678901234
+# BGm BK B-day Flag
+# 0   20 1991  w
+def _ju_flagged(flag: str) -> str:
+    assert JU.endswith("1991  w   ")
+    return JU[:158] + flag.ljust(4)
+
+
+@pytest.mark.parametrize("flag, read", [("", None), ("i", "i"), ("w", "w"), ("wi", "wi")])
+def test_fides_four_flags_are_read(flag: str, read: str | None) -> None:
+    readout = read_fide_list(txt_list(_ju_flagged(flag)).encode(), "flags.txt")
+    assert readout.problems == []
+    assert [(p.flag, p.sex) for p in readout.players] == [(read, "F")]
+
+
+@pytest.mark.parametrize("flag", ["x", "I", "W", "iw", "ww", "wiwiwi", "-", "0"])
+def test_any_other_flag_is_an_error_naming_line_and_column(flag: str) -> None:
+    """(issue 9, item 7.4) x, I, W, iw and ww were stored as printed without a word."""
+    readout = read_fide_list(txt_list(_ju_flagged(flag)).encode(), "flags.txt")
+    hint = ": FIDE writes wi" if flag == "iw" else ""
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (2, "Flag (column 159)", "error", f"{flag!r} is not a FIDE list flag: blank, i (inactive), "
+         f"w (woman) or wi (both){hint}")]
+    assert readout.players == []
+
+
+def test_an_xml_lists_flag_is_one_of_fides_four_too() -> None:
+    xml = ("<playerslist>\n<player>\n<fideid>12</fideid>\n<name>Alpha, Ann</name>\n"
+           "<flag>W</flag>\n</player>\n</playerslist>\n")  # <flag> on line 5
+    readout = read_fide_list(xml.encode(), "flags.xml")
+    assert [(p.line, p.field, p.message) for p in readout.problems] == [
+        (5, "flag", "'W' is not a FIDE list flag: blank, i (inactive), w (woman) or wi (both)")]
+
+
+# Carlsen's line of COMBINED_FOA, from column 1:
+#         10        20        30        40        50        60        70        80
+# 12345678901234567890123456789012345678901234567890123456789012345678901234567890
+# ID Number      Name                                                         Fed
+# 1503014        Carlsen, Magnus                                              NOR
+CARLSEN = COMBINED_FOA.splitlines()[1]
+# the blank after "Carlsen," (column 24) a tab: the name read "Carlsen, Magnus" without a word
+TAB_IN_NAME = CARLSEN.replace("Carlsen, Magnus", "Carlsen,\tMagnus")
+# the 46 blanks after the name (columns 31-76) one tab: the error was about OTit and '2831'
+TAB_BEFORE_FED = CARLSEN.replace("Magnus" + " " * 46 + "NOR", "Magnus\tNOR")
+
+
+@pytest.mark.parametrize("line, column", [(TAB_IN_NAME, 24), (TAB_BEFORE_FED, 31)],
+                         ids=["in the name", "before Fed"])
+def test_a_tab_in_a_line_is_an_error_naming_its_column(line: str, column: int) -> None:
+    """(issue 9, item 7.5)"""
+    assert line != CARLSEN and line.index("\t") == column - 1
+    readout = read_fide_list(txt_list(line, COMBINED_FOA.splitlines()[2]).encode(), "tabs.txt")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (2, "Name (column 16)", "error",
+         f"a tab at column {column}: FIDE's lists are fixed columns of blanks")]
+    assert [p.name for p in readout.players] == ["Ju, Wenjun"]
+
+
+def test_a_tab_in_the_header_is_an_error() -> None:
+    # "ID Number      Name": the blanks after "ID Number" (columns 10-15) one tab, at column 10
+    header = FOA_HEADER.replace("ID Number      Name", "ID Number\tName")
+    readout = read_fide_list(txt_list(CARLSEN, header=header).encode(), "tabs.txt")
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (1, "header", "error", "a tab at column 10: FIDE's lists are fixed columns of blanks")]
+    assert readout.players == []
+
+
+def test_another_control_character_in_a_line_is_an_error_too() -> None:
+    # a vertical tab (U+000B) for the blank after "Carlsen," (column 24)
+    line = CARLSEN.replace("Carlsen, Magnus", "Carlsen,\x0bMagnus")
+    [problem] = read_fide_list(txt_list(line).encode(), "controls.txt").problems
+    assert (problem.line, problem.field, problem.message) == (
+        2, "Name (column 16)", "a control character (U+000B) at column 24: FIDE's lists are "
+        "printable text in fixed columns of blanks")
