@@ -260,8 +260,8 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         _json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
                "games_in_file": r.games_in_file, "players_in_file": r.players_in_file,
                "recorded": r.recorded, "to_rate": r.to_rate,
-               "already_recorded": r.already_recorded, "already_imported": r.already_imported,
-               "players_matched": r.players_matched,
+               "already_recorded": r.already_recorded, "repeated_in_file": r.repeated_in_file,
+               "already_imported": r.already_imported, "players_matched": r.players_matched,
                "players_registered": r.players_registered,
                "registered_established": r.registered_established,
                "registered_unrated": r.registered_unrated,
@@ -275,7 +275,9 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
     verb = "would record" if r.dry_run else "recorded"
     lines = [
         f"{r.file} ({r.format}): {_count(r.games_in_file, 'game')} in the file; {verb} "
-        f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger",
+        f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger"
+        + (f", {r.repeated_in_file} repeated in the file (recorded once, each named in a "
+           "warning)" if r.repeated_in_file else ""),
         (f"players: {r.players_in_file} in the file, " if r.players_in_file is not None
          else "players: ")
         + f"{r.players_matched} matched, {len(r.players_registered)} registered",

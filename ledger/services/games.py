@@ -279,13 +279,14 @@ def twice_on_a_day(session: Session, white: Player, black: Player, round_: str |
     round label and where)."""
     label, seat = first
     where = "in this event" if in_event else "without an event"
-    return (f"{white.name} v {black.name} on {date} ({_round_text(round_)}): the pair already "
-            f"has a game that day {where}, {_where(session, seat)} ({_round_text(label)}); "
+    return (f"{white.name} v {black.name} on {date} ({round_text(round_)}): the pair already "
+            f"has a game that day {where}, {_where(session, seat)} ({round_text(label)}); "
             "the same pair on one day in one event is one game unless their rounds differ: "
             "give each game its round")
 
 
-def _round_text(label: str | None) -> str:
+def round_text(label: str | None) -> str:
+    """A round label as messages write it: ``round 1.1``, or ``no round`` for None."""
     return f"round {label}" if label is not None else "no round"
 
 
@@ -338,7 +339,7 @@ def _resembles(game: Lookalike) -> str:
     """How a message names a recorded game a new one resembles: ``game 3 (event 'Club', round
     1)``."""
     event = f"event {game.event!r}" if game.event is not None else "no event"
-    return f"game {game.game_id} ({event}, {_round_text(game.round)})"
+    return f"game {game.game_id} ({event}, {round_text(game.round)})"
 
 
 def looks_like(white: str, black: str, result: Result, date: dt.date, round_: str | None,
@@ -346,7 +347,7 @@ def looks_like(white: str, black: str, result: Result, date: dt.date, round_: st
     """A likely duplicate as messages name it, with the recorded games it resembles:
     ``A v B 1-0 on 2025-11-05 (round 1) looks like game 3 (event 'Club', round 1) in the
     ledger``."""
-    return (f"{white} v {black} {result.value} on {date} ({_round_text(round_)}) looks like "
+    return (f"{white} v {black} {result.value} on {date} ({round_text(round_)}) looks like "
             + " and ".join(map(_resembles, alike)) + " in the ledger")
 
 

@@ -33,6 +33,7 @@ from ledger.formats.records import FileGame, Readout
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.games import (
     ALLOWED,
+    NO_CORRECTIONS,
     SIMILAR,
     GameKey,
     Lookalikes,
@@ -42,6 +43,7 @@ from ledger.services.games import (
     game_key,
     looks_like,
     place_in_event,
+    round_text,
     twice_in_round,
     twice_on_a_day,
 )
@@ -104,13 +106,15 @@ class ImportReport:
 
     ``to_rate``: recorded games that a close will rate (played, both players rated at the event's
     start, period from 2022-01); ``not_rated``: the others by reason (``NEVER_RATED`` for games
-    between rated players in a period before 2022). ``already_imported``: the same bytes were imported
-    before (``sha256``), so nothing was added. ``players_registered``: every player registered,
-    split into ``registered_established`` (with the file's rating; earlier games unknown, assumed
-    established: 30 or more) and ``registered_unrated`` (no rating in the file: 0 rated games).
-    ``similar``: the file's games that look like recorded games of another event (or one of them
-    without an event), likely duplicates: refused, unless ``allow_similar`` (then recorded, each
-    with a warning).
+    between rated players in a period before 2022). ``already_imported``: the same bytes were
+    imported before (``sha256``), so nothing was added. ``already_recorded``: the file's games
+    already in the ledger (skipped); ``repeated_in_file``: the file's games that repeat an
+    earlier line of it (the same event, round, players and result: recorded once).
+    ``players_registered``: every player registered, split into ``registered_established``
+    (with the file's rating; earlier games unknown, assumed established: 30 or more) and
+    ``registered_unrated`` (no rating in the file: 0 rated games). ``similar``: the file's games
+    that look like games recorded or earlier in the file (``games.Lookalikes``), likely
+    duplicates: refused, unless ``allow_similar`` (then recorded, each with a warning).
     """
 
     file: str
@@ -122,6 +126,7 @@ class ImportReport:
     recorded: int = 0
     to_rate: int = 0
     already_recorded: int = 0
+    repeated_in_file: int = 0
     already_imported: bool = False
     players_matched: int = 0
     players_registered: list[str] = field(default_factory=list)
@@ -239,6 +244,7 @@ def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str
                               .where(Player.change_id == change_id)).one()
     return {"file": report.file, "sha256": report.sha256, "format": report.format,
             "games_recorded": report.recorded, "already_recorded": report.already_recorded,
+            "repeated_in_file": report.repeated_in_file,
             "game_ids": None if games[0] is None else list(games),
             "players_registered": len(report.players_registered),
             "player_ids": None if players[0] is None else list(players),
@@ -361,27 +367,67 @@ def _describe(event: Event, g: FileGame) -> None:
             setattr(event, attr, value[:200] if isinstance(value, str) else value)
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """A game ``_skip_recorded`` has seen under its natural key: its result, whether it was
+    played, and where: a recorded game (``game_id``) or a line of this file (``line``), with its
+    date."""
+
+    result: str
+    played: bool
+    game_id: int | None
+    line: int | None
+    date: dt.date
+
+    @property
+    def where(self) -> str:
+        return f"game {self.game_id}" if self.game_id is not None else f"line {self.line}"
+
+
 def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
                    games: list[Paired], report: ImportReport) -> list[Paired]:
-    """The games not yet in the ledger; a recorded one with another result is an error that
-    shows both."""
+    """The games not yet in the ledger, the first of each natural key (``game_key``) in the
+    file. A game already recorded is counted in ``report.already_recorded`` (a warning naming
+    both dates when its date differs from the recorded one's); a game the file repeats (an
+    earlier line has the same key, result and date) is counted in ``report.repeated_in_file``,
+    with a warning naming both lines. The same game with another result, or twice in the file
+    with two dates, is an error that shows both."""
     fresh = []
-    seen: dict[GameKey, tuple[str, bool, int | None]] = {
-        key: (g.result, g.played, g.id) for key, g in known.items()}
+    seen: dict[GameKey, _Seen] = {
+        key: _Seen(g.result, g.played, g.id, None, g.date) for key, g in known.items()}
     for g, w, b in games:
         key = game_key(event_id, g.round, w.id, b.id, g.date)
         old = seen.get(key)
         if old is None:
             fresh.append((g, w, b))
-            seen[key] = (g.result.value, g.played, None)
-        elif old[:2] != (g.result.value, g.played):
-            where = f"game {old[2]}" if old[2] is not None else "earlier in the file"
+            seen[key] = _Seen(g.result.value, g.played, None, g.line, g.date)
+        elif (old.result, old.played) != (g.result.value, g.played):
             line, field_ = g.where("result")
             report.problems.append(Problem(
                 name, line, field_, f"{w.name} v {b.name} round {g.round or '-'} is recorded as "
-                f"{_shown(*old[:2])} ({where}); the file says {_shown(g.result.value, g.played)}"))
+                f"{_shown(old.result, old.played)} ({old.where}); the file says "
+                f"{_shown(g.result.value, g.played)}"))
+        elif old.game_id is None and old.date != g.date:
+            line, field_ = g.where("date")
+            report.problems.append(Problem(
+                name, line, field_, f"{w.name} v {b.name} ({round_text(g.round)}) is on line "
+                f"{old.line} dated {old.date}; this line dates it {g.date}: one game with two "
+                "dates; correct the file"))
+        elif old.game_id is None:
+            report.repeated_in_file += 1
+            line, field_ = g.where("game")
+            report.problems.append(Problem(
+                name, line, field_, f"line {g.line} repeats line {old.line} ({w.name} v "
+                f"{b.name}, {round_text(g.round)}, {g.result.value}): recorded once",
+                severity="warning"))
         else:
             report.already_recorded += 1
+            if old.date != g.date:
+                line, field_ = g.where("date")
+                report.problems.append(Problem(
+                    name, line, field_, f"{w.name} v {b.name} ({round_text(g.round)}) is "
+                    f"recorded as {old.where} dated {old.date}; the file dates it {g.date}: the "
+                    f"recorded date is kept ({NO_CORRECTIONS})", severity="warning"))
     return fresh
 
 
