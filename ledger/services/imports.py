@@ -34,8 +34,8 @@ from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.games import (
     ALLOWED,
     NO_CORRECTIONS,
-    SIMILAR,
     GameKey,
+    Lookalike,
     Lookalikes,
     RoundSeats,
     existing_games,
@@ -46,6 +46,7 @@ from ledger.services.games import (
     round_text,
     twice_in_round,
     twice_on_a_day,
+    why_similar,
 )
 from ledger.services.import_matching import Matcher
 from ledger.services.input_files import InputFile, check_input_file, file_head
@@ -114,7 +115,8 @@ class ImportReport:
     (with the file's rating; earlier games unknown, assumed established: 30 or more) and
     ``registered_unrated`` (no rating in the file: 0 rated games). ``similar``: the file's games
     that look like games recorded or earlier in the file (``games.Lookalikes``), likely
-    duplicates: refused, unless ``allow_similar`` (then recorded, each with a warning).
+    duplicates: refused, unless ``allow_similar`` (then recorded, each with a warning), one
+    entry for each game it resembles; ``likely_duplicates``: how many of the file's games.
     """
 
     file: str
@@ -138,6 +140,7 @@ class ImportReport:
     notes: list[str] = field(default_factory=list)
     allow_similar: bool = False
     similar: list[SimilarGame] = field(default_factory=list)
+    likely_duplicates: int = 0
 
 
 Paired = tuple[FileGame, Player, Player]
@@ -315,7 +318,8 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             continue
         by_event[g.event].append((g, w, b))
     last_closed = last_closed_period(session)
-    every_date = [g.date for event_games in by_event.values() for g, _, _ in event_games]
+    every_date = [day for event_games in by_event.values() for g, _, _ in event_games
+                  for day in (g.date, g.event_start, g.event_end) if day is not None]
     lookalikes = Lookalikes(session, min(every_date, default=FIRST_LIST),
                             max(every_date, default=FIRST_LIST))
     recorded: list[Paired] = []
@@ -337,7 +341,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             if late:
                 _closed_errors(name, late, last_closed, report)
                 continue
-            fresh = _likely_duplicates(name, None, fresh, lookalikes, report)
+            fresh = _likely_duplicates(name, None, None, fresh, lookalikes, report)
             _add_games(session, name, None, None, fresh, report)
             recorded.extend(fresh)
             continue
@@ -347,7 +351,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         event, period = place_in_event(session, event_name, start, end,
                                        site=event_games[0][0].site, source=name[-500:],
                                        exact_start=bool(starts), notes=report.notes)
-        fresh = _likely_duplicates(name, event.id, fresh, lookalikes, report)
+        fresh = _likely_duplicates(name, event.id, (start, end), fresh, lookalikes, report)
         _describe(event, event_games[0][0])
         _add_games(session, name, event.id, period, fresh, report)
         recorded.extend(fresh)
@@ -459,29 +463,37 @@ def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
     return kept
 
 
-def _likely_duplicates(name: str, event_id: int | None, games: list[Paired],
-                       lookalikes: Lookalikes, report: ImportReport) -> list[Paired]:
-    """The games to record of one event (``event_id``; None: the games without an event): each
-    game that resembles a recorded one of another event (``Lookalikes``) goes into
-    ``report.similar`` with that game, as an error that keeps it out, or with
-    ``report.allow_similar`` a warning, and it is recorded."""
+def _likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.date] | None,
+                       games: list[Paired], lookalikes: Lookalikes,
+                       report: ImportReport) -> list[Paired]:
+    """The games to record of one event (``event_id``, its ``dates`` in the file; None: the
+    games without an event): each game that resembles a recorded one or one of the file's
+    games already taken (``Lookalikes``) goes into ``report.similar`` with that game, as an
+    error that keeps it out, or with ``report.allow_similar`` a warning, and it is recorded.
+    Each game kept is taken into ``lookalikes``, so that the file's later games are compared
+    with it too."""
     kept = []
     for g, w, b in games:
-        alike = lookalikes.of(w.id, b.id, g.date, g.result, event_id)
-        for old in alike:
+        seen_as = Lookalike(None, event_id, g.event, g.round, g.date, dates, g.line)
+        alike = lookalikes.of(w.id, b.id, g.result, seen_as)
+        for r in alike:
+            old = r.game
             report.similar.append(SimilarGame(
                 g.line, w.name, b.name, g.date, g.result.value, g.event, g.round, old.game_id,
-                old.event_id, old.event, old.round))
+                old.event_id if old.game_id is not None else None, old.event, old.round,
+                why=r.why, earlier_line=old.line))
         if alike:
+            report.likely_duplicates += 1
             line, where = g.where("event")
-            named = looks_like(w.name, b.name, g.result, g.date, g.round, alike)
+            named = looks_like(w.name, b.name, g.result, g.date, g.round, (r.game for r in alike))
             if report.allow_similar:
                 report.problems.append(Problem(name, line, where, f"{named}; {ALLOWED}",
                                                severity="warning"))
             else:
                 report.problems.append(Problem(name, line, where, f"{named}: "
-                                               + SIMILAR.format(how="import the file")))
+                                               + why_similar(alike, "import the file")))
                 continue
+        lookalikes.take(w.id, b.id, g.result, seen_as)
         kept.append((g, w, b))
     return kept
 
