@@ -295,6 +295,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any)."""
     matcher = Matcher(session, name, register_players, use_ids)
+    matcher.expect(p for g in games for p in (g.white, g.black))
     total = len(games)
     paired: list[tuple[FileGame, Player | None, Player | None]] = []
     for done, g in enumerate(games, start=1):
