@@ -386,6 +386,7 @@ class _Seen:
 
     @property
     def where(self) -> str:
+        """``game 8`` (recorded) or ``line 12`` (of this file), as messages name it."""
         return f"game {self.game_id}" if self.game_id is not None else f"line {self.line}"
 
 
