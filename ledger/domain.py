@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -148,11 +149,26 @@ _MIRRORED = {Result.WHITE_WINS: Result.BLACK_WINS, Result.BLACK_WINS: Result.WHI
 #: A round as ``round_of`` reads its label: a number, another label (case folded), or None.
 RoundKey = int | str | None
 
-#: A numbered round: an optional ``R``, ``Rd``, ``Rnd`` or ``Round`` (with or without a dot or a
-#: space), the number, then any board or game numbers after dots (``1.1``, ``3.12``), and an
-#: optional final dot.
-_ROUND_RE = re.compile(r"(?:(?:round|rnd|rd|r)\.?\s*)?0*([0-9]{1,9})(?:\.[0-9]+)*\.?",
-                       re.IGNORECASE)
+#: A numbered round, read after NFKC (full-width ``１`` is ``1``) with runs of blanks as one: an
+#: optional ``#``, ``R``, ``Rd``, ``Rnd`` or ``Round`` (with or without a dot or a space), the
+#: number (any Unicode decimal digits: ``١`` is 1), then one of: board or game numbers after dots
+#: (``1.1``, ``3.12``) and an optional final dot; an English ordinal ending (``1st``, ``2nd``,
+#: ``3rd``, ``4th``, checked against the number), optionally followed by ``round``; a board
+#: (``Bd1``, ``Board 2``, after an optional comma). The whole label may stand in parentheses.
+_ROUND_RE = re.compile(
+    r"(?:#|(?:round|rnd|rd|r)\.?)?\s*(\d{1,30})"
+    r"(?:(?:\.\d+)*\.?|(st|nd|rd|th)(?: ?round)?|,? ?(?:board|bd)\.? ?\d+)")
+
+#: Round numbers are below this; a longer number is a label of its own.
+_MAX_ROUND_NUMBER = 10**9
+
+
+def _ordinal_ending(number: int) -> str:
+    """The English ordinal ending of ``number``: ``st`` (1, 21), ``nd``, ``rd``, else ``th``
+    (4, 11, 12, 13)."""
+    if number % 100 in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
 
 
 def round_of(label: str | None) -> RoundKey:
@@ -160,26 +176,39 @@ def round_of(label: str | None) -> RoundKey:
 
     ``label`` is the round as written (a PGN ``Round`` tag, a TRF round number, a CSV cell, the
     ``--round`` of ``ledger game add``); it is stored as written, and compared through this one
-    reading (the natural key of a game and the one-game-per-round rule). Returns:
+    reading (the natural key of a game and the one-game-per-round rule). The label is read
+    through Unicode NFKC (full-width ``１`` is ``1``), blanks of any kind collapsed, case folded.
+    Returns:
 
     - an ``int`` for a numbered round: ``1``, ``01`` and the board notation ``1.1`` (round 1,
-      board 1; ``1.1.2`` too) are round 1, as are ``R1``, ``Rd 1``, ``Rnd.1`` and ``Round 1``
-      (any case) and ``1.``;
+      board 1; ``1.1.2`` too) are round 1, as are ``R1``, ``Rd 1``, ``Rnd.1``, ``Round 1``
+      (any case), ``1.``, ``#1``, ``(1)``, ``1st`` (``2nd``, ``3rd``, ``4th``, ``21st``: the
+      ending must fit the number), ``Rd1 Bd1`` and ``Round 1 Board 2``; the digits may be any
+      Unicode decimal digits (Arabic-Indic ``١`` is 1), up to 999,999,999;
     - None for no round: None, blank, ``?`` or ``-`` (the PGN tag's "unknown" and "none");
-    - any other label, spaces collapsed and case folded, as a round of its own: ``3a`` and
-      ``3b`` (a split round, or the games of a match) are two rounds and neither is round 3;
-      ``Final`` and ``final`` are one.
+    - any other label, NFKC, blanks collapsed and case folded, as a round of its own: ``3a``
+      and ``3b`` (a split round, or the games of a match) are two rounds and neither is round
+      3; ``Final`` and ``final`` are one; so are ``2st`` and ``1b``.
 
     >>> round_of("1.1"), round_of("01"), round_of("R3"), round_of("3a"), round_of(" ")
     (1, 1, 3, '3a', None)
+    >>> round_of("\u0661"), round_of("\uff11"), round_of("#1"), round_of("(1)"), round_of("2nd")
+    (1, 1, 1, 1, 2)
     """
     if label is None:
         return None
-    text = " ".join(label.split())
+    text = " ".join(unicodedata.normalize("NFKC", label).split()).casefold()
     if text in ("", "?", "-"):
         return None
-    numbered = _ROUND_RE.fullmatch(text)
-    return int(numbered.group(1)) if numbered else text.casefold()
+    inner = text[1:-1].strip() if text.startswith("(") and text.endswith(")") else text
+    numbered = _ROUND_RE.fullmatch(inner)
+    if numbered is None:
+        return text
+    number = int(numbered.group(1))
+    ending = numbered.group(2)
+    if number >= _MAX_ROUND_NUMBER or (ending is not None and ending != _ordinal_ending(number)):
+        return text
+    return number
 
 
 class KReason(enum.Enum):

@@ -86,15 +86,19 @@ class Problem:
 
 @dataclass(frozen=True)
 class SimilarGame:
-    """A game of an input file that looks like a game the ledger has recorded: the same two
-    players (either colours), date and result, in another event (or one of them without an
-    event), most likely the same game from a second source.
+    """A game of an input file that looks like a game the ledger has recorded, or another game
+    of the same file: the same two players (either colours) and result, on the same date in
+    another event (or one of them without an event), on a day within the other's event dates,
+    or in the same event with a round against one without (``services.games.Lookalikes``):
+    most likely the same game from a second source.
 
     The file's game: ``line`` (1-based), ``white``, ``black`` (names as the ledger has them),
     ``date``, ``result`` (``Result`` value, White's point of view), ``event`` and ``round`` (as
-    the file writes them; None when it gives none). The recorded game it resembles:
+    the file writes them; None when it gives none). The game it resembles: a recorded one,
     ``game_id``, ``recorded_event_id`` and ``recorded_event`` (None: no event),
-    ``recorded_round`` (as recorded).
+    ``recorded_round`` (as recorded); or a game of the file (``game_id`` and
+    ``recorded_event_id`` None, ``earlier_line`` its first line, ``recorded_event`` and
+    ``recorded_round`` as the file writes them). ``why``: the rule, as the message says it.
     """
 
     line: int
@@ -104,10 +108,12 @@ class SimilarGame:
     result: str
     event: str | None
     round: str | None
-    game_id: int
+    game_id: int | None
     recorded_event_id: int | None
     recorded_event: str | None
     recorded_round: str | None
+    why: str = ""
+    earlier_line: int | None = None
 
 
 class ImportRejected(LedgerError):

@@ -27,8 +27,9 @@ def game_add(
         "--round", help="Round, e.g. 3 or 3.1 (round 3, board 1: the same round as 3).")] = None,
     allow_similar: Annotated[bool, typer.Option(
         "--allow-similar", metavar="", help="Record it although the ledger has a game with the "
-        "same players, date and result in another event (or without one): they are different "
-        "games.")] = False,
+        "same players and result on the same date in another event (or without one), in "
+        "another event whose dates hold this date, or in this event with and without a round: "
+        "they are different games.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Record one game."""

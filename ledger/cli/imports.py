@@ -42,9 +42,11 @@ def import_file(
         "the start date is 042's, else the end date. Refused if the file's own dates differ, "
         "and for PGN or CSV.")] = None,
     allow_similar: Annotated[bool, typer.Option(
-        "--allow-similar", metavar="", help="Record the file's games that look like recorded "
-        "games of another event (the same players, date and result): they are different "
-        "games. Without it such games refuse the import.")] = False,
+        "--allow-similar", metavar="", help="Record the file's likely duplicates as different "
+        "games, each named in a warning: games with the same players and result as a recorded "
+        "game or another of the file, on the same date in another event, within the other's "
+        "event dates, or in the same event with and without a round. Without it such games "
+        "refuse the import.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar, and no warnings or notes on stderr "
         "(errors are always shown; --json lists everything).")] = False,

@@ -284,13 +284,15 @@ def import_rejected_json(file: str, problems: Iterable[Problem],
 
 def similar_dict(s: SimilarGame) -> dict[str, Any]:
     """A likely duplicate as JSON: the file's ``line`` and ``game`` (white, black, date, result,
-    event, round), and the recorded game it resembles (``recorded_game_id``,
-    ``recorded_event_id``, ``recorded_event``, ``recorded_round``)."""
+    event, round), the game it resembles (``recorded_game_id``, ``recorded_event_id``,
+    ``recorded_event``, ``recorded_round``; for a game of the same file ``earlier_line``, the
+    ids null) and ``why``."""
     return {"line": s.line,
             "game": {"white": s.white, "black": s.black, "date": s.date.isoformat(),
                      "result": s.result, "event": s.event, "round": s.round},
             "recorded_game_id": s.game_id, "recorded_event_id": s.recorded_event_id,
-            "recorded_event": s.recorded_event, "recorded_round": s.recorded_round}
+            "recorded_event": s.recorded_event, "recorded_round": s.recorded_round,
+            "earlier_line": s.earlier_line, "why": s.why}
 
 
 def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> None:
@@ -299,13 +301,13 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         _json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
                "games_in_file": r.games_in_file, "players_in_file": r.players_in_file,
                "recorded": r.recorded, "to_rate": r.to_rate,
-               "already_recorded": r.already_recorded, "already_imported": r.already_imported,
-               "players_matched": r.players_matched,
+               "already_recorded": r.already_recorded, "repeated_in_file": r.repeated_in_file,
+               "already_imported": r.already_imported, "players_matched": r.players_matched,
                "players_registered": r.players_registered,
                "registered_established": r.registered_established,
                "registered_unrated": r.registered_unrated,
                "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
-               "allow_similar": r.allow_similar,
+               "allow_similar": r.allow_similar, "likely_duplicates": r.likely_duplicates,
                "similar": [similar_dict(s) for s in r.similar],
                "problems": [vars(p) for p in r.problems]})
         return
@@ -314,7 +316,9 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
     verb = "would record" if r.dry_run else "recorded"
     lines = [
         f"{r.file} ({r.format}): {_count(r.games_in_file, 'game')} in the file; {verb} "
-        f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger",
+        f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger"
+        + (f", {r.repeated_in_file} repeated in the file (recorded once, each named in a "
+           "warning)" if r.repeated_in_file else ""),
         (f"players: {r.players_in_file} in the file, " if r.players_in_file is not None
          else "players: ")
         + f"{r.players_matched} matched, {len(r.players_registered)} registered",
@@ -331,8 +335,9 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         lines.append("recorded, not rated: "
                      + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
     if r.similar:
-        lines.append(f"{verb} as different games (--allow-similar): {len({s.line for s in r.similar})} "
-                     "that look like recorded games of another event (each named in a warning)")
+        lines.append(f"{verb} as different games (--allow-similar): {r.likely_duplicates} "
+                     "that look like games recorded or elsewhere in the file (each named in a "
+                     "warning)")
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:

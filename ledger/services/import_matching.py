@@ -5,13 +5,17 @@ Each player the file names (``ledger.formats.records.FilePlayer``) is matched on
 the candidates). A player the ledger does not know is an error that suggests who a short name may
 mean (``PlayerIndex.similar``), or, when the import registers players, a new ledger player with
 the file's values and its rating in force from the period of the event's start (earlier games
-unknown, treated as established; without a rating: unrated, with 0 rated games). Every problem
-names the file's line and field; ``ledger.services.imports`` puts them in its report.
+unknown, treated as established; without a rating: unrated, with 0 rated games). The rating a
+new player is registered with is the first the file gives them, whichever of their games gives
+it (``Matcher.expect`` reads the file's players first); two different ratings for one new player
+are a warning naming both lines. Every problem names the file's line and field;
+``ledger.services.imports`` puts them in its report.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
@@ -19,7 +23,8 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Player
 from ledger.domain import Period
 from ledger.errors import LedgerError, Problem
-from ledger.formats.records import FilePlayer
+from ledger.formats.records import FilePlayer, Where
+from ledger.names import name_key
 from ledger.services.matching import PlayerIndex, may_mean
 from ledger.services.players import (
     NewPlayer,
@@ -41,6 +46,7 @@ class Matcher:
     (ledger players matched, each counted once) and ``registered`` (the names it registered),
     split into ``registered_established`` (the file gave a rating: earlier games unknown, assumed
     established) and ``registered_unrated`` (no rating: 0 rated games before their pool).
+    ``ratings``: the ratings the file gives each player (``expect``), by ``_identity``.
     """
 
     session: Session
@@ -55,9 +61,49 @@ class Matcher:
     registered_unrated: list[str] = field(default_factory=list)
     matched: set[int] = field(default_factory=set)
     done: dict[int, Player | None] = field(default_factory=dict)
+    ratings: dict[tuple[str, object], dict[int, Where]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.index = PlayerIndex.load(self.session)
+
+    def expect(self, players: Iterable[FilePlayer]) -> None:
+        """Read the ratings the file gives its players (every ``FilePlayer`` of the file, in
+        file order), so that a player registered from a game without a rating gets the one a
+        later game gives: per player (the same FIDE id, or without one the same name by
+        ``names.name_key``), each distinct rating with where the file first gives it."""
+        for p in players:
+            if p.rating is not None:
+                self.ratings.setdefault(self._identity(p), {}).setdefault(
+                    p.rating, p.where("rating"))
+
+    def _identity(self, p: FilePlayer) -> tuple[str, object]:
+        """Who ``p`` is within the file, for ``ratings``: their FIDE id when the file gives one
+        (and ids are used), else their name's key."""
+        if self.use_ids and p.fide_id is not None:
+            return ("fide_id", p.fide_id)
+        return ("name", name_key(p.name))
+
+    def _file_rating(self, p: FilePlayer) -> tuple[int | None, Where]:
+        """The rating to register ``p`` with: the first the file gives them (``expect``), else
+        ``p``'s own; with where it stands."""
+        given = self.ratings.get(self._identity(p))
+        if not given:
+            return p.rating, p.where("rating")
+        rating, where = next(iter(given.items()))
+        return rating, where
+
+    def _two_ratings(self, p: FilePlayer, name: str) -> None:
+        """A warning when the file gives the new player ``p`` (registered as ``name``) more than
+        one rating, naming each with its line and field; at the place of the second."""
+        given = list(self.ratings.get(self._identity(p), {}).items())
+        if len(given) < 2:
+            return
+        named = [f"{rating} (line {line}, {where})" for rating, (line, where) in given]
+        line, where = given[1][1]
+        self.problems.append(Problem(
+            self.file, line, where, f"{name}: the file gives {', '.join(named[:-1])} and "
+            f"{named[-1]}; registered with {given[0][0]}, the first (check the file)",
+            severity="warning"))
 
     def find(self, p: FilePlayer, start: dt.date) -> Player | None:
         """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
@@ -92,18 +138,21 @@ class Matcher:
                         f"write {self._full_name} in the file" if similar else f"{unknown}: "
                         "register them with `ledger player add` or import with --register-players")
             return None
+        rating, rating_at = self._file_rating(p)
         try:
             player = register(self.session, NewPlayer(
                 name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
-                federation=p.federation, title=p.title, rating=p.rating,
-                prior_games=registered_prior_games(p.rating)),
+                federation=p.federation, title=p.title, rating=rating,
+                prior_games=registered_prior_games(rating)),
                 source=f"import {self.file}"[:200], effective_from=Period.of(start))
         except LedgerError as exc:
-            self._error(p, invalid_field(exc), str(exc))
+            key = invalid_field(exc)
+            self._error(p, key, str(exc), rating_at if key == "rating" else None)
             return None
-        floor = below_floor_note(p.rating, Period.of(start))
+        self._two_ratings(p, player.name)
+        floor = below_floor_note(rating, Period.of(start))
         if floor is not None:
-            line, where = p.where("rating")
+            line, where = rating_at
             self.problems.append(Problem(self.file, line, where,
                                                 floor.removeprefix("rating: "), severity="warning"))
         if similar:
@@ -113,7 +162,7 @@ class Matcher:
                 f"ledger has {may_mean(similar, in_all)}; if it is the same player, write "
                 f"{self._full_name} in the file", severity="warning"))
         self.registered.append(p.name)
-        (self.registered_unrated if p.rating is None else self.registered_established).append(p.name)
+        (self.registered_unrated if rating is None else self.registered_established).append(p.name)
         self.index.add(player)
         self.matched.add(player.id)
         return player
@@ -122,8 +171,8 @@ class Matcher:
     def _full_name(self) -> str:
         return "the full name or the FIDE id" if self.use_ids else "the full name"
 
-    def _error(self, p: FilePlayer, key: str, message: str) -> None:
-        line, where = p.where(key)
+    def _error(self, p: FilePlayer, key: str, message: str, at: Where | None = None) -> None:
+        line, where = at or p.where(key)
         self.problems.append(Problem(self.file, line, where, message))
 
 

@@ -33,8 +33,9 @@ from ledger.formats.records import FileGame, Readout
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.games import (
     ALLOWED,
-    SIMILAR,
+    NO_CORRECTIONS,
     GameKey,
+    Lookalike,
     Lookalikes,
     RoundSeats,
     existing_games,
@@ -42,8 +43,10 @@ from ledger.services.games import (
     game_key,
     looks_like,
     place_in_event,
+    round_text,
     twice_in_round,
     twice_on_a_day,
+    why_similar,
 )
 from ledger.services.import_matching import Matcher
 from ledger.services.input_files import InputFile, check_input_file, file_head
@@ -104,13 +107,16 @@ class ImportReport:
 
     ``to_rate``: recorded games that a close will rate (played, both players rated at the event's
     start, period from 2022-01); ``not_rated``: the others by reason (``NEVER_RATED`` for games
-    between rated players in a period before 2022). ``already_imported``: the same bytes were imported
-    before (``sha256``), so nothing was added. ``players_registered``: every player registered,
-    split into ``registered_established`` (with the file's rating; earlier games unknown, assumed
-    established: 30 or more) and ``registered_unrated`` (no rating in the file: 0 rated games).
-    ``similar``: the file's games that look like recorded games of another event (or one of them
-    without an event), likely duplicates: refused, unless ``allow_similar`` (then recorded, each
-    with a warning).
+    between rated players in a period before 2022). ``already_imported``: the same bytes were
+    imported before (``sha256``), so nothing was added. ``already_recorded``: the file's games
+    already in the ledger (skipped); ``repeated_in_file``: the file's games that repeat an
+    earlier line of it (the same event, round, players and result: recorded once).
+    ``players_registered``: every player registered, split into ``registered_established``
+    (with the file's rating; earlier games unknown, assumed established: 30 or more) and
+    ``registered_unrated`` (no rating in the file: 0 rated games). ``similar``: the file's games
+    that look like games recorded or earlier in the file (``games.Lookalikes``), likely
+    duplicates: refused, unless ``allow_similar`` (then recorded, each with a warning), one
+    entry for each game it resembles; ``likely_duplicates``: how many of the file's games.
     """
 
     file: str
@@ -122,6 +128,7 @@ class ImportReport:
     recorded: int = 0
     to_rate: int = 0
     already_recorded: int = 0
+    repeated_in_file: int = 0
     already_imported: bool = False
     players_matched: int = 0
     players_registered: list[str] = field(default_factory=list)
@@ -133,6 +140,7 @@ class ImportReport:
     notes: list[str] = field(default_factory=list)
     allow_similar: bool = False
     similar: list[SimilarGame] = field(default_factory=list)
+    likely_duplicates: int = 0
 
 
 Paired = tuple[FileGame, Player, Player]
@@ -239,6 +247,7 @@ def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str
                               .where(Player.change_id == change_id)).one()
     return {"file": report.file, "sha256": report.sha256, "format": report.format,
             "games_recorded": report.recorded, "already_recorded": report.already_recorded,
+            "repeated_in_file": report.repeated_in_file,
             "game_ids": None if games[0] is None else list(games),
             "players_registered": len(report.players_registered),
             "player_ids": None if players[0] is None else list(players),
@@ -286,6 +295,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any)."""
     matcher = Matcher(session, name, register_players, use_ids)
+    matcher.expect(p for g in games for p in (g.white, g.black))
     total = len(games)
     paired: list[tuple[FileGame, Player | None, Player | None]] = []
     for done, g in enumerate(games, start=1):
@@ -309,7 +319,8 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             continue
         by_event[g.event].append((g, w, b))
     last_closed = last_closed_period(session)
-    every_date = [g.date for event_games in by_event.values() for g, _, _ in event_games]
+    every_date = [day for event_games in by_event.values() for g, _, _ in event_games
+                  for day in (g.date, g.event_start, g.event_end) if day is not None]
     lookalikes = Lookalikes(session, min(every_date, default=FIRST_LIST),
                             max(every_date, default=FIRST_LIST))
     recorded: list[Paired] = []
@@ -331,7 +342,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             if late:
                 _closed_errors(name, late, last_closed, report)
                 continue
-            fresh = _likely_duplicates(name, None, fresh, lookalikes, report)
+            fresh = _likely_duplicates(name, None, None, fresh, lookalikes, report)
             _add_games(session, name, None, None, fresh, report)
             recorded.extend(fresh)
             continue
@@ -341,7 +352,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         event, period = place_in_event(session, event_name, start, end,
                                        site=event_games[0][0].site, source=name[-500:],
                                        exact_start=bool(starts), notes=report.notes)
-        fresh = _likely_duplicates(name, event.id, fresh, lookalikes, report)
+        fresh = _likely_duplicates(name, event.id, (start, end), fresh, lookalikes, report)
         _describe(event, event_games[0][0])
         _add_games(session, name, event.id, period, fresh, report)
         recorded.extend(fresh)
@@ -361,27 +372,68 @@ def _describe(event: Event, g: FileGame) -> None:
             setattr(event, attr, value[:200] if isinstance(value, str) else value)
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """A game ``_skip_recorded`` has seen under its natural key: its result, whether it was
+    played, and where: a recorded game (``game_id``) or a line of this file (``line``), with its
+    date."""
+
+    result: str
+    played: bool
+    game_id: int | None
+    line: int | None
+    date: dt.date
+
+    @property
+    def where(self) -> str:
+        """``game 8`` (recorded) or ``line 12`` (of this file), as messages name it."""
+        return f"game {self.game_id}" if self.game_id is not None else f"line {self.line}"
+
+
 def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
                    games: list[Paired], report: ImportReport) -> list[Paired]:
-    """The games not yet in the ledger; a recorded one with another result is an error that
-    shows both."""
+    """The games not yet in the ledger, the first of each natural key (``game_key``) in the
+    file. A game already recorded is counted in ``report.already_recorded`` (a warning naming
+    both dates when its date differs from the recorded one's); a game the file repeats (an
+    earlier line has the same key, result and date) is counted in ``report.repeated_in_file``,
+    with a warning naming both lines. The same game with another result, or twice in the file
+    with two dates, is an error that shows both."""
     fresh = []
-    seen: dict[GameKey, tuple[str, bool, int | None]] = {
-        key: (g.result, g.played, g.id) for key, g in known.items()}
+    seen: dict[GameKey, _Seen] = {
+        key: _Seen(g.result, g.played, g.id, None, g.date) for key, g in known.items()}
     for g, w, b in games:
         key = game_key(event_id, g.round, w.id, b.id, g.date)
         old = seen.get(key)
         if old is None:
             fresh.append((g, w, b))
-            seen[key] = (g.result.value, g.played, None)
-        elif old[:2] != (g.result.value, g.played):
-            where = f"game {old[2]}" if old[2] is not None else "earlier in the file"
+            seen[key] = _Seen(g.result.value, g.played, None, g.line, g.date)
+        elif (old.result, old.played) != (g.result.value, g.played):
             line, field_ = g.where("result")
             report.problems.append(Problem(
                 name, line, field_, f"{w.name} v {b.name} round {g.round or '-'} is recorded as "
-                f"{_shown(*old[:2])} ({where}); the file says {_shown(g.result.value, g.played)}"))
+                f"{_shown(old.result, old.played)} ({old.where}); the file says "
+                f"{_shown(g.result.value, g.played)}"))
+        elif old.game_id is None and old.date != g.date:
+            line, field_ = g.where("date")
+            report.problems.append(Problem(
+                name, line, field_, f"{w.name} v {b.name} ({round_text(g.round)}) is on line "
+                f"{old.line} dated {old.date}; this line dates it {g.date}: one game with two "
+                "dates; correct the file"))
+        elif old.game_id is None:
+            report.repeated_in_file += 1
+            line, field_ = g.where("game")
+            report.problems.append(Problem(
+                name, line, field_, f"line {g.line} repeats line {old.line} ({w.name} v "
+                f"{b.name}, {round_text(g.round)}, {g.result.value}): recorded once",
+                severity="warning"))
         else:
             report.already_recorded += 1
+            if old.date != g.date:
+                line, field_ = g.where("date")
+                report.problems.append(Problem(
+                    name, line, field_, f"{w.name} v {b.name} ({round_text(g.round)}) is "
+                    f"recorded as {old.where} dated {old.date}; the file dates it {g.date}: the "
+                    f"recorded date is kept ({NO_CORRECTIONS})", severity="warning"))
     return fresh
 
 
@@ -413,29 +465,37 @@ def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
     return kept
 
 
-def _likely_duplicates(name: str, event_id: int | None, games: list[Paired],
-                       lookalikes: Lookalikes, report: ImportReport) -> list[Paired]:
-    """The games to record of one event (``event_id``; None: the games without an event): each
-    game that resembles a recorded one of another event (``Lookalikes``) goes into
-    ``report.similar`` with that game, as an error that keeps it out, or with
-    ``report.allow_similar`` a warning, and it is recorded."""
+def _likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.date] | None,
+                       games: list[Paired], lookalikes: Lookalikes,
+                       report: ImportReport) -> list[Paired]:
+    """The games to record of one event (``event_id``, its ``dates`` in the file; None: the
+    games without an event): each game that resembles a recorded one or one of the file's
+    games already taken (``Lookalikes``) goes into ``report.similar`` with that game, as an
+    error that keeps it out, or with ``report.allow_similar`` a warning, and it is recorded.
+    Each game kept is taken into ``lookalikes``, so that the file's later games are compared
+    with it too."""
     kept = []
     for g, w, b in games:
-        alike = lookalikes.of(w.id, b.id, g.date, g.result, event_id)
-        for old in alike:
+        seen_as = Lookalike(None, event_id, g.event, g.round, g.date, dates, g.line)
+        alike = lookalikes.of(w.id, b.id, g.result, seen_as)
+        for r in alike:
+            old = r.game
             report.similar.append(SimilarGame(
                 g.line, w.name, b.name, g.date, g.result.value, g.event, g.round, old.game_id,
-                old.event_id, old.event, old.round))
+                old.event_id if old.game_id is not None else None, old.event, old.round,
+                why=r.why, earlier_line=old.line))
         if alike:
+            report.likely_duplicates += 1
             line, where = g.where("event")
-            named = looks_like(w.name, b.name, g.result, g.date, g.round, alike)
+            named = looks_like(w.name, b.name, g.result, g.date, g.round, (r.game for r in alike))
             if report.allow_similar:
                 report.problems.append(Problem(name, line, where, f"{named}; {ALLOWED}",
                                                severity="warning"))
             else:
                 report.problems.append(Problem(name, line, where, f"{named}: "
-                                               + SIMILAR.format(how="import the file")))
+                                               + why_similar(alike, "import the file")))
                 continue
+        lookalikes.take(w.id, b.id, g.result, seen_as)
         kept.append((g, w, b))
     return kept
 

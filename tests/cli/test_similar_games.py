@@ -58,13 +58,16 @@ def test_import_of_a_renamed_event_exit_3_then_allow_similar(db: str, tmp_path: 
                             "date": "2022-01-15", "result": "1/2-1/2",
                             "event": "Tata Steel Masters 2022", "round": "1.1"},
         "recorded_game_id": 1, "recorded_event_id": 1, "recorded_event": "84th Tata Steel Masters",
-        "recorded_round": "1.1"}
+        "recorded_round": "1.1", "earlier_line": None,
+        "why": "the same players, date and result in another event (or one without an event)"}
     assert report["similar"][-1] == {
         "line": 2252, "game": {"white": "Carlsen, Magnus", "black": "Dubov, Daniil",
                                "date": "2022-01-30", "result": "+/-",
                                "event": "Tata Steel Masters 2022", "round": "13.7"},
         "recorded_game_id": 91, "recorded_event_id": 1,
-        "recorded_event": "84th Tata Steel Masters", "recorded_round": "13.7"}
+        "recorded_event": "84th Tata Steel Masters", "recorded_round": "13.7",
+        "earlier_line": None,
+        "why": "the same players, date and result in another event (or one without an event)"}
     stderr = " ".join(refused.stderr.split())
     assert (f"{renamed}:2252: error: Event: Carlsen, Magnus v Dubov, Daniil +/- on 2022-01-30 "
             "(round 13.7) looks like game 91 (event '84th Tata Steel Masters', round 13.7) in "
@@ -74,8 +77,9 @@ def test_import_of_a_renamed_event_exit_3_then_allow_similar(db: str, tmp_path: 
 
     dry = run("--db", db, "import", renamed, "--allow-similar", "--dry-run")
     assert dry.exit_code == 0, dry.stderr
-    assert ("would record as different games (--allow-similar): 91 that look like recorded games "
-            "of another event (each named in a warning)") in " ".join(dry.stdout.split())
+    assert ("would record as different games (--allow-similar): 91 that look like games "
+            "recorded or elsewhere in the file (each named in a warning)"
+            ) in " ".join(dry.stdout.split())
     assert games_and_events(db) == (91, 1)
     allowed = run("--db", db, "import", renamed, "--allow-similar", "--json")
     assert allowed.exit_code == 0, allowed.stderr

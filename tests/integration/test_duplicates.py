@@ -33,6 +33,8 @@ from ledger.services.players import NewPlayer, add_player
 
 TABLES = ("players", "player_entries", "events", "games", "imported_files")
 TATA = "84th Tata Steel Masters"
+#: Why a game on the same date in another event is a likely duplicate, as the messages say it.
+SAME_DATE = "the same players, date and result in another event (or one without an event)"
 
 
 def counts(engine: Engine) -> dict[str, int]:
@@ -64,16 +66,16 @@ def test_tata_steel_renamed_is_refused_as_likely_duplicates(engine: Engine,
     renamed = "Tata Steel Masters 2022"
     assert by_line[1] == SimilarGame(
         1, "Esipenko, Andrey", "Carlsen, Magnus", dt.date(2022, 1, 15), "1/2-1/2", renamed,
-        "1.1", 1, 1, TATA, "1.1")
+        "1.1", 1, 1, TATA, "1.1", SAME_DATE)
     assert by_line[24] == SimilarGame(
         24, "Caruana, Fabiano", "Karjakin, Sergey", dt.date(2022, 1, 15), "1/2-1/2", renamed,
-        "1.2", 2, 1, TATA, "1.2")
+        "1.2", 2, 1, TATA, "1.2", SAME_DATE)
     assert by_line[1216] == SimilarGame(
         1216, "Giri, Anish", "Dubov, Daniil", dt.date(2022, 1, 22), "+/-", renamed, "7.7", 49, 1,
-        TATA, "7.7")
+        TATA, "7.7", SAME_DATE)
     assert by_line[2252] == SimilarGame(
         2252, "Carlsen, Magnus", "Dubov, Daniil", dt.date(2022, 1, 30), "+/-", renamed, "13.7",
-        91, 1, TATA, "13.7")
+        91, 1, TATA, "13.7", SAME_DATE)
     # each is an error of the file, on the game's Event tag, naming the recorded game
     errors = {(p.line, p.field): p.message for p in caught.value.problems if p.severity == "error"}
     assert len(errors) == 91
@@ -100,7 +102,7 @@ def test_tata_steel_renamed_with_allow_similar_is_recorded(engine: Engine,
     assert (report.recorded, report.already_recorded, len(report.similar)) == (91, 0, 91)
     assert report.similar[0] == SimilarGame(
         1, "Esipenko, Andrey", "Carlsen, Magnus", dt.date(2022, 1, 15), "1/2-1/2",
-        "Tata Steel Masters 2022", "1.1", 1, 1, TATA, "1.1")
+        "Tata Steel Masters 2022", "1.1", 1, 1, TATA, "1.1", SAME_DATE)
     warnings = [p for p in report.problems if "looks like game" in p.message]
     assert len(warnings) == 91 and {p.severity for p in warnings} == {"warning"}
     assert warnings[0].message.endswith("; recorded as a different game (--allow-similar)")

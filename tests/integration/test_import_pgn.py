@@ -232,10 +232,14 @@ def test_same_game_twice_in_a_file_counts_once(engine: Engine, tmp_path: Path) -
     player(engine, "Player, A", 1800)
     player(engine, "Player, B", 1900)
     game = pgn_game("Player, A", "Player, B", "1-0", "1. e4 e5 2. Nf3 Nc6 1-0", round_="1")
-    path = write(tmp_path, "twice.pgn", game, game)
+    path = write(tmp_path, "twice.pgn", game, game)  # 9 lines each: the second starts on line 10
     report = import_pgn(engine, path)
     assert report.recorded == 1
-    assert report.already_recorded == 1
+    # not in the ledger before: the file repeats it, which is counted apart and said
+    assert (report.already_recorded, report.repeated_in_file) == (0, 1)
+    assert [(p.line, p.field, p.severity, p.message) for p in report.problems] == [
+        (10, "game", "warning", "line 10 repeats line 1 (Player, A v Player, B, round 1, 1-0): "
+         "recorded once")]
     assert count(engine, "games") == 1
 
 

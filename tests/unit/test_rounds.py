@@ -27,6 +27,21 @@ from ledger.domain import Result, round_of
     ("Play  off", "play off"), ("1-2", "1-2"), ("R", "r"),
     # more than nine digits is not a round number anyone writes: kept as a label
     ("1234567890", "1234567890"),
+    # any Unicode decimal digits, read through NFKC: Arabic-Indic ١ (U+0661) is 1, ١٢ is 12,
+    # Devanagari ३ (U+0969) is 3, full-width １ (U+FF11) is 1 (NFKC makes it ASCII)
+    ("\u0661", 1), ("\u0661\u0662", 12), ("\u0969", 3), ("\uff11", 1), ("\uff11\uff12", 12),
+    ("Round \uff11", 1), ("\uff32\uff11", 1), ("\u0661.\u0662", 1),
+    # the common forms: #1, (1), ordinals whose ending fits the number, round and board
+    ("#1", 1), ("# 3", 3), ("#01", 1), ("(1)", 1), ("( 2 )", 2), ("(1.2)", 1), ("(R4)", 4),
+    ("1st", 1), ("2nd", 2), ("3rd", 3), ("4th", 4), ("11th", 11), ("12th", 12), ("13th", 13),
+    ("21st", 21), ("22nd", 22), ("103rd", 103), ("1ST", 1), ("1st round", 1),
+    ("Rd1 Bd1", 1), ("Rd 1 Bd 2", 1), ("rd1 bd12", 1), ("Round 1 Board 2", 1),
+    ("Round 1, Board 2", 1), ("R2 Board 3", 2), ("5 Bd.7", 5),
+    # still labels of their own (NFKC, case folded): a wrong ordinal ending, a split round, a
+    # board without a number, an unclosed parenthesis, a bare # or board
+    ("2st", "2st"), ("1th", "1th"), ("11st", "11st"), ("1b", "1b"), ("1 board", "1 board"),
+    ("(1", "(1"), ("1)", "1)"), ("#", "#"), ("Bd1", "bd1"), ("3\uff41", "3a"),
+    ("\u0661a", "\u0661a"),
 ])
 def test_round_of(label: str | None, expected: int | str | None) -> None:
     assert round_of(label) == expected
@@ -38,7 +53,9 @@ def test_split_rounds_are_not_the_round() -> None:
 
 
 def test_one_round_however_written() -> None:
-    assert {round_of(label) for label in ("1", "01", "1.1", "1.4", "R1", "Round 1")} == {1}
+    assert {round_of(label) for label in (
+        "1", "01", "1.1", "1.4", "R1", "Round 1", "\u0661", "\uff11", "#1", "(1)", "1st",
+        "Rd1 Bd1", "Round 1 Board 2")} == {1}
 
 
 @given(st.integers(min_value=0, max_value=999_999_999), st.integers(min_value=1, max_value=99))
@@ -51,7 +68,7 @@ def test_round_of_doctest() -> None:
     runner = doctest.DocTestRunner()
     for test in finder.find(ledger.domain.round_of, "round_of", globs={"round_of": round_of}):
         runner.run(test)
-    assert (runner.failures, runner.tries) == (0, 1)
+    assert (runner.failures, runner.tries) == (0, 2)
 
 
 @pytest.mark.parametrize(("result", "mirrored"), [
