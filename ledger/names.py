@@ -27,7 +27,9 @@ So ``"  Ó Briain ,Seán "`` and ``"o briain, sean"`` have the key ``o briain, s
 
 Word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) is not in the key: a key has one order, and
 ``other_orders`` gives the keys the same name has written the other way, for lookups that allow
-it when that is unambiguous.
+it when that is unambiguous. Nor is the comma, where a name has none: ``O'Brien Kevin`` (as
+tournament files write names) is ``O'Brien, Kevin`` too (``comma_forms``); ``same_name_keys``
+gives both kinds.
 """
 
 from __future__ import annotations
@@ -89,6 +91,33 @@ def other_orders(key: str) -> tuple[str, ...]:
         return ()
     words = key.split()
     return tuple(f"{' '.join(words[i:])}, {' '.join(words[:i])}" for i in range(1, len(words)))
+
+
+def comma_forms(key: str) -> tuple[str, ...]:
+    """The keys of the same name with its comma optional, for a ``key`` (from ``name_key``): a
+    key without a comma is also the same words, in the same order, with a comma after any word
+    but the last (``obrien kevin`` -> ``('obrien, kevin',)``; ``garcia lopez ana`` ->
+    ``('garcia, lopez ana', 'garcia lopez, ana')``), as tournament files write ``Surname Name``;
+    a key with one comma is also its words without it (``obrien, kevin`` -> ``('obrien
+    kevin',)``). A key of one word, or with more than one comma, has none. Symmetric, as
+    ``other_orders``."""
+    parts = key.split(", ")
+    if len(parts) == 2:
+        return (" ".join(parts),)
+    if len(parts) > 2:
+        return ()
+    words = key.split()
+    return tuple(f"{' '.join(words[:i])}, {' '.join(words[i:])}" for i in range(1, len(words)))
+
+
+def same_name_keys(key: str) -> tuple[str, ...]:
+    """The other keys a ``key`` (from ``name_key``) matches as the same name: its
+    ``comma_forms`` and ``other_orders``, without repeats and without ``key`` itself
+    (``obrien kevin`` -> ``('obrien, kevin', 'kevin, obrien')``). Every lookup of a name by its
+    key (``ledger player add``'s namesakes, the commands' players, the imports) tries these
+    after the key itself. Symmetric: ``a`` is in ``same_name_keys(b)`` exactly when ``b`` is in
+    ``same_name_keys(a)``."""
+    return tuple(k for k in dict.fromkeys((*comma_forms(key), *other_orders(key))) if k != key)
 
 
 #: The letter pairs German (and FIDE's ASCII lists) write for an umlaut: folded to the vowel in

@@ -20,7 +20,7 @@ from ledger.names import (
     loose_form,
     name_key,
     name_words,
-    other_orders,
+    same_name_keys,
 )
 
 
@@ -93,9 +93,10 @@ class PlayerIndex:
 
     def named(self, name: str) -> list[Player]:
         """The players whose name is ``name``: the same key, else (none) the same name in the
-        other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``, ``ledger.names.other_orders``)."""
+        other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) or with its comma optional
+        (``Mirzoev Azer`` = ``Mirzoev, Azer``): ``ledger.names.same_name_keys``."""
         key = name_key(name)
-        return self.by_name.get(key) or [p for other in other_orders(key)
+        return self.by_name.get(key) or [p for other in same_name_keys(key)
                                          for p in self.by_name.get(other, [])]
 
     def similar(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
@@ -114,7 +115,7 @@ class PlayerIndex:
 
         1. A FIDE id the ledger knows decides.
         2. Otherwise players with the same name (``named``: the same key, else the same name in
-           the other word order) are candidates; when the file
+           the other word order or with its comma optional) are candidates; when the file
            gives a birth year, a candidate with another known birth year is not this player, and
            a candidate with another FIDE id is not this player either.
         3. One candidate left: that player. Several: ``error`` lists them (id, FIDE id, birth

@@ -13,7 +13,7 @@ from ledger.db.models import Game, ListRating, Player, PlayerEntry
 from ledger.domain import Actor, KReason, Period, find_control_character
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
-from ledger.names import loose_forms, name_key, other_orders
+from ledger.names import loose_forms, name_key, same_name_keys
 from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.services.audit import record_change, summarise, written_by
@@ -262,10 +262,11 @@ def looks_like(session: Session, name: str) -> list[Player]:
 
 def same_name(session: Session, name: str) -> list[Player]:
     """The players whose name is ``name`` (str): the same ``name_key``, or the same name in the
-    other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``: ``ledger.names.other_orders``),
-    in ``PLAYER_ORDER``."""
+    other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) or with its comma optional
+    (``O'Brien Kevin`` = ``O'Brien, Kevin``): ``ledger.names.same_name_keys``, in
+    ``PLAYER_ORDER``."""
     key = name_key(name)
-    return list(session.scalars(select(Player).where(Player.name_key.in_((key, *other_orders(key))))
+    return list(session.scalars(select(Player).where(Player.name_key.in_((key, *same_name_keys(key))))
                                 .order_by(*PLAYER_ORDER)))
 
 
@@ -274,7 +275,9 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
 
     A name matches exactly, else by ``name_key`` (case, accents and punctuation aside: ``o
     briain, sean`` finds ``Ó Briain, Seán``), else in the other word order (``Kevin O'Brien``
-    finds ``O'Brien, Kevin``), else as a part of one key (``Doyle`` finds ``Doyle, Liam``).
+    finds ``O'Brien, Kevin``) or with its comma optional (``O'Brien Kevin`` finds ``O'Brien,
+    Kevin``, and ``O'Brien, Kevin`` a player a file named ``O'Brien Kevin``:
+    ``ledger.names.same_name_keys``), else as a part of one key (``Doyle`` finds ``Doyle, Liam``).
     Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
     ``PlayerIndex.similar``) or ``Ambiguous`` (listing the candidates); ``InvalidInput`` for an
     empty reference. Messages start with ``field``.
@@ -303,7 +306,7 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
         return exact[0]
     key = name_key(text)
     if not exact and key:
-        for condition in (Player.name_key == key, Player.name_key.in_(other_orders(key)),
+        for condition in (Player.name_key == key, Player.name_key.in_(same_name_keys(key)),
                           Player.name_key.contains(key, autoescape=True)):
             exact = list(session.scalars(select(Player).where(condition)
                                          .order_by(*PLAYER_ORDER).limit(11)))

@@ -178,9 +178,9 @@ def test_the_other_word_order_is_refused_when_ambiguous(db: str) -> None:
 
 
 def test_a_player_name_that_matches_nothing_asks_did_you_mean(db: str) -> None:
-    # every word of "Doyle Liam" is Liam's, but without the comma it is not his name
-    assert refused(db, "player", "show", "Doyle Liam") == (
-        "error: player: no player named 'Doyle Liam'; did you mean Doyle, Liam (#3, FIDE "
+    # "Doyle Li" starts Liam's name (the comma aside), but it is not his name
+    assert refused(db, "player", "show", "Doyle Li") == (
+        "error: player: no player named 'Doyle Li'; did you mean Doyle, Liam (#3, FIDE "
         "90000003)?")
     assert refused(db, "game", "add", "Walsh, Brendan", "Briain Sean", "1-0", "--date",
                    "2026-11-02") == (

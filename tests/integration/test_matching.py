@@ -145,8 +145,13 @@ def test_an_exact_key_comes_before_the_other_word_order(engine: Engine) -> None:
             register(session, p, source="test", effective_from=None)
     with transaction(engine, write=False) as session:
         index = PlayerIndex.load(session)
-        # "Grant, Lee" is #2 by its key; written name first, "Lee Grant" is Lee of the Grants
-        # (#2 again) and "Grant Lee" is Grant of the Lees (#1)
+        # "Grant, Lee" is #2 by its key, "Lee, Grant" #1; without a comma "Lee Grant" is Lee of
+        # the Grants (#2) written name first, or Grant of the Lees (#1) written as tournament
+        # files write names, surname first: both, and so is "Grant Lee"
         assert [p.id for p in index.named("Grant, Lee")] == [2]
-        assert [p.id for p in index.named("Lee Grant")] == [2]
-        assert [p.id for p in index.named("Grant Lee")] == [1]
+        assert [p.id for p in index.named("Lee Grant")] == [1, 2]
+        assert [p.id for p in index.named("Grant Lee")] == [2, 1]
+        # their birth years tell them apart
+        assert index.match("Lee Grant", None, 1960).player is not None
+        assert index.match("Lee Grant", None, 1960).player.id == 2  # type: ignore[union-attr]
+        assert "matches several players" in (index.match("Lee Grant").error or "")

@@ -7,12 +7,14 @@ import pytest
 
 from ledger.names import (
     NameHints,
+    comma_forms,
     did_you_mean,
     loose_form,
     loose_forms,
     name_key,
     name_words,
     other_orders,
+    same_name_keys,
 )
 
 
@@ -68,7 +70,8 @@ def test_names_that_are_the_same_and_those_that_are_not() -> None:
     assert name_key("Sean") == name_key("Seán") == name_key("SEÁN")
     assert name_key("Ostersund Open") == name_key("Östersund Open")
     assert name_key("Hansen, Soren") == name_key("Hansen, Søren")
-    # the comma says where the surname ends: with and without it, not the same key
+    # the comma says where the surname ends: with and without it, not the same key (the same
+    # name all the same: same_name_keys)
     assert name_key("Smith, John") != name_key("Smith John")
     assert name_key("Müller") != name_key("Mueller")
 
@@ -97,6 +100,38 @@ def test_other_orders_go_both_ways() -> None:
     for key in ("obrien, kevin", "de vries, jan willem", "jan willem de vries"):
         for other in other_orders(key):
             assert key in other_orders(other)
+
+
+@pytest.mark.parametrize(("key", "forms"), [
+    ("obrien kevin", ("obrien, kevin",)),
+    ("obrien, kevin", ("obrien kevin",)),
+    ("garcia lopez ana", ("garcia, lopez ana", "garcia lopez, ana")),
+    ("argandona riveiro inigo", ("argandona, riveiro inigo", "argandona riveiro, inigo")),
+    ("doyle", ()),
+    ("a, b, c", ()),
+    ("", ()),
+])
+def test_comma_forms(key: str, forms: tuple[str, ...]) -> None:
+    # a comma is optional where a name has none: the same words in the same order
+    assert comma_forms(key) == forms
+
+
+def test_same_name_keys_are_the_comma_forms_then_the_other_orders() -> None:
+    assert same_name_keys("obrien kevin") == ("obrien, kevin", "kevin, obrien")
+    assert same_name_keys("obrien, kevin") == ("obrien kevin", "kevin obrien")
+    assert same_name_keys(name_key("Mirzoev Azer")) == ("mirzoev, azer", "azer, mirzoev")
+    assert name_key("Mirzoev, Azer") in same_name_keys(name_key("Mirzoev Azer"))
+    # "Kevin, O'Brien" (the given name written as the surname) is not O'Brien, Kevin
+    assert "kevin, obrien" not in same_name_keys("obrien, kevin")
+    assert same_name_keys("doyle") == ()
+
+
+def test_same_name_keys_go_both_ways() -> None:
+    for key in ("obrien, kevin", "obrien kevin", "de vries, jan willem", "jan willem de vries",
+                "garcia lopez ana", "a a"):
+        assert key not in same_name_keys(key)
+        for other in same_name_keys(key):
+            assert key in same_name_keys(other), (key, other)
 
 
 def test_did_you_mean() -> None:
