@@ -10,7 +10,7 @@ from sqlalchemy import Engine, and_, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
-from ledger.domain import Actor, KReason, Period, find_control_character
+from ledger.domain import Actor, KReason, Period, described_character, find_control_character
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
 from ledger.names import loose_forms, name_key, same_name_keys
@@ -113,9 +113,9 @@ class PlayerView:
 
 
 def validate_new_player(p: NewPlayer) -> None:
-    """Raise ``InvalidInput`` naming the field for any invalid value (a name with a control
-    character, as the imports refuse it: ``domain.find_control_character``; a birth year after
-    this year ...)."""
+    """Raise ``InvalidInput`` naming the field for any invalid value (a name with a control or
+    format character, as the imports refuse it: ``domain.find_control_character``; a birth year
+    after this year ...)."""
     name = p.name.strip()
     if not any(ch.isalpha() for ch in name):
         raise InvalidInput(f"name: {p.name!r} has no letters; write it as \"Surname, Name\"")
@@ -123,8 +123,8 @@ def validate_new_player(p: NewPlayer) -> None:
         raise InvalidInput(f"name: {len(name)} characters; at most {MAX_NAME}")
     control = find_control_character(p.name)
     if control is not None:
-        raise InvalidInput(f"name: {shown(p.name)} holds a control character "
-                           f"(U+{ord(control.group()):04X}): a name is one line of text")
+        raise InvalidInput(f"name: {shown(p.name)} holds {described_character(control.group())}: "
+                           "a name is one line of visible text")
     if p.fide_id is not None and not 0 < p.fide_id <= MAX_FIDE_ID:
         raise InvalidInput(f"fide-id: {p.fide_id} is not a FIDE id")
     this_year = dt.date.today().year

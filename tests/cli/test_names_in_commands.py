@@ -105,3 +105,125 @@ def test_a_file_naming_the_player_with_a_comma_matches_one_registered_without(
     assert [(g["white"], g["black"], g["event"]) for g in listed["games"]
             if g["event"] == "Gros Blitz"] == [("Mirzoev Azer", "Argandona Riveiro Inigo",
                                                 "Gros Blitz")]
+
+
+# ------------------------------------------------------------------------------------------------
+# 2. Invisible characters in names: refused by the one rule of control characters
+
+#: Format characters (Unicode category Cf) the tester found accepted, by name.
+INVISIBLE = {"\u00ad": "SOFT HYPHEN", "\u200b": "ZERO WIDTH SPACE",
+             "\u200e": "LEFT-TO-RIGHT MARK", "\u200f": "RIGHT-TO-LEFT MARK",
+             "\u202a": "LEFT-TO-RIGHT EMBEDDING", "\u202e": "RIGHT-TO-LEFT OVERRIDE",
+             "\u2066": "LEFT-TO-RIGHT ISOLATE", "\u2069": "POP DIRECTIONAL ISOLATE",
+             "\ufeff": "ZERO WIDTH NO-BREAK SPACE"}
+
+
+@pytest.mark.parametrize("char", INVISIBLE, ids=[f"U+{ord(c):04X}" for c in INVISIBLE])
+def test_player_add_refuses_an_invisible_character(db: str, char: str) -> None:
+    name = f"Nagy{char}Laszlo, Zoltan"
+    assert refused(db, "player", "add", name) == (
+        f"error: name: {name!r} holds a format character (U+{ord(char):04X} {INVISIBLE[char]}): "
+        "a name is one line of visible text")
+    ok(db, "player", "add", "NagyLaszlo, Zoltan")
+    assert refused(db, "player", "add", f"{char}Kelly, Ann").startswith(
+        f"error: name: {f'{char}Kelly, Ann'!r} holds a format character")
+
+
+def test_a_csv_name_with_an_invisible_character_is_refused(db: str, tmp_path: Path) -> None:
+    games = write(tmp_path / "games.csv",
+                  'date,white,black,result\n2026-11-02,"Kelly\u200b, Ann","Doyle, Liam",1-0\n')
+    assert ("games.csv:2: error: white: a format character (U+200B ZERO WIDTH SPACE): a name is "
+            "one line of visible text") in refused(db, "import", games, "--register-players",
+                                                   code=3)
+
+
+#: A TRF-16 file of one game (2026-11-07, round 1: Kelly beats Doyle); ``{event}``, ``{white}``.
+TRF = ("012 {event}\n042 2026/11/07\n052 2026/11/07\nXXR 1\n"
+       "001    1 f    {white:<33} 1800 IRL    90000001 1990/01/01  1.0    1     2 w 1\n"
+       "001    2 m    {black:<33} 1800 IRL    90000003 1990/01/01  0.0    2     1 b 0\n")
+
+
+def test_a_trf_name_with_an_invisible_character_is_refused(db: str, tmp_path: Path) -> None:
+    path = write(tmp_path / "cup.trf", TRF.format(event="Cup", white="Kelly\u202e, Ann",
+                                                  black="Doyle, Liam"))
+    assert ("cup.trf:5: error: col 20: a format character (U+202E RIGHT-TO-LEFT OVERRIDE): a TRF "
+            "line holds visible text only") in refused(db, "import", path, code=3)
+
+
+def pgn(event: str = "Cup", round_: str = "1", white: str = "Kelly, Ann") -> str:
+    return (f'[Event "{event}"]\n[Site "Galway"]\n[Date "2026.11.04"]\n[Round "{round_}"]\n'
+            f'[White "{white}"]\n[Black "Doyle, Liam"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n')
+
+
+def test_a_pgn_name_with_an_invisible_character_is_refused(db: str, tmp_path: Path) -> None:
+    # the key of "Kelly\u00ad, Ann" is Ann Kelly's: without the rule the game went to her
+    path = write(tmp_path / "cup.pgn", pgn(white="Kelly\u00ad, Ann"))
+    assert ("cup.pgn:5: error: White: a format character (U+00AD SOFT HYPHEN): a name is one line "
+            "of visible text") in refused(db, "import", path, code=3)
+
+
+def test_a_fide_list_name_with_an_invisible_character_is_refused(ledger_db: str,
+                                                                 tmp_path: Path) -> None:
+    from fide_list_samples import COMBINED_FOA
+    listing = write(tmp_path / "list.txt", COMBINED_FOA.replace("Carlsen, Magnus ",
+                                                                "Carl\u200bsen, Magnus"))
+    assert ("list.txt:2: error: Name (column 16): a format character (U+200B ZERO WIDTH SPACE): a "
+            "name is one line of visible text") in refused(
+        ledger_db, "import", listing, "--format", "fide-list", "--list-date", "2026-11-01",
+        code=3)
+    assert players(ledger_db) == []
+
+
+# ------------------------------------------------------------------------------------------------
+# 3. Control characters in event names and rounds: refused in every label
+
+
+@pytest.mark.parametrize(("option", "value", "described"), [
+    ("--event", "Club\x1b[31mRED", "a control character (U+001B)"),
+    ("--round", "1\x1b[31m", "a control character (U+001B)"),
+    ("--event", "Club\u202eLeague", "a format character (U+202E RIGHT-TO-LEFT OVERRIDE)"),
+    ("--round", "1\n2", "a control character (U+000A)"),
+])
+def test_game_add_refuses_a_control_character_in_a_label(db: str, option: str, value: str,
+                                                         described: str) -> None:
+    field = option.removeprefix("--")
+    assert refused(db, "game", "add", "#1", "#2", "1-0", "--date", "2026-11-02", option, value) == (
+        f"error: {field}: {value!r} holds {described}: it is one line of visible text")
+    assert json.loads(ok(db, "game", "list", "--json").stdout) == {"games": []}
+
+
+@pytest.mark.parametrize(("tags", "line", "message"), [
+    ({"event": "Ev\x1b[2Jx"}, 1, "Event: a control character (U+001B): an event name is one line "
+     "of visible text"),
+    ({"round_": "1\u200b"}, 4, "Round: a format character (U+200B ZERO WIDTH SPACE): a round is "
+     "one line of visible text"),
+    ({"event": "E" * 201}, 1, "Event: 201 characters; at most 200"),
+    ({"round_": "9" * 21}, 4, "Round: 21 characters; at most 20"),
+])
+def test_a_pgn_label_with_a_control_character_or_too_long_is_refused(
+        db: str, tmp_path: Path, tags: dict[str, str], line: int, message: str) -> None:
+    path = write(tmp_path / "cup.pgn", pgn(**tags))
+    assert f"cup.pgn:{line}: error: {message}" in refused(db, "import", path, code=3)
+
+
+def test_a_trf_event_name_with_a_control_character_or_a_tab_is_refused(db: str,
+                                                                       tmp_path: Path) -> None:
+    escape = write(tmp_path / "esc.trf", TRF.format(event="Cup\x1b[2J", white="Kelly, Ann",
+                                                    black="Doyle, Liam"))
+    assert ("esc.trf:1: error: col 8: a control character (U+001B): a TRF line holds visible "
+            "text only") in refused(db, "import", escape, code=3)
+    tab = write(tmp_path / "tab.trf", TRF.format(event="Club\tCup", white="Kelly, Ann",
+                                                 black="Doyle, Liam"))
+    assert "tab.trf:1: error: col 9: record 012: a tab: a TRF record holds blanks, not tabs" in (
+        refused(db, "import", tab, code=3))
+
+
+def test_a_csv_event_or_round_with_a_format_character_is_refused(db: str, tmp_path: Path) -> None:
+    games = write(tmp_path / "games.csv", "date,white,black,result,event,round\n"
+                  '2026-11-02,"Kelly, Ann","Doyle, Liam",1-0,Club\u2066League,1\n'
+                  '2026-11-02,"Doyle, Liam","Kelly, Ann",1-0,Club League,2\u00ad\n')
+    message = refused(db, "import", games, code=3)
+    assert ("games.csv:2: error: event: a format character (U+2066 LEFT-TO-RIGHT ISOLATE): an "
+            "event name is one line of visible text") in message
+    assert ("games.csv:3: error: round: a format character (U+00AD SOFT HYPHEN): a round is one "
+            "line of visible text") in message
