@@ -18,7 +18,7 @@ from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.life import RatingLife, rating_life
-from ledger.services.matching import PlayerIndex, loose_key_sql, may_mean
+from ledger.services.matching import loose_key_sql, may_mean, suggest_players
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
 
@@ -279,8 +279,8 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
     Kevin``, and ``O'Brien, Kevin`` a player a file named ``O'Brien Kevin``:
     ``ledger.names.same_name_keys``), else as a part of one key (``Doyle`` finds ``Doyle, Liam``).
     Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
-    ``PlayerIndex.similar``) or ``Ambiguous`` (listing the candidates); ``InvalidInput`` for an
-    empty reference. Messages start with ``field``.
+    ``matching.suggest_players``: a part of a name, else a close spelling) or ``Ambiguous``
+    (listing the candidates); ``InvalidInput`` for an empty reference. Messages start with ``field``.
     """
     text = ref.strip()
     if not text:
@@ -313,7 +313,7 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
             if exact:
                 break
     if not exact:
-        similar, in_all = PlayerIndex.hints_for(session, text).similar(text)
+        similar, in_all = suggest_players(session, text)
         hint = f"; did you mean {may_mean(similar, in_all)}?" if similar else ""
         raise NotFound(f"{field}: no player named {shown(text)}{hint}")
     if len(exact) > 1:

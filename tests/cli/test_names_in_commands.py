@@ -227,3 +227,37 @@ def test_a_csv_event_or_round_with_a_format_character_is_refused(db: str, tmp_pa
             "event name is one line of visible text") in message
     assert ("games.csv:3: error: round: a format character (U+00AD SOFT HYPHEN): a round is one "
             "line of visible text") in message
+
+
+# ------------------------------------------------------------------------------------------------
+# 4. "Did you mean" for a close spelling too, wherever a PLAYER or an EVENT is taken
+
+
+def test_a_misspelt_player_gets_did_you_mean(db: str) -> None:
+    ok(db, "player", "add", "Müller, Jürgen", "--rating", "2050", "--prior-games", "200")
+    kevin = "did you mean O'Brien, Kevin (#1, no FIDE id)?"
+    assert refused(db, "player", "show", "O'Brian, Kevin") == (
+        f"error: player: no player named \"O'Brian, Kevin\"; {kevin}")
+    assert refused(db, "game", "list", "--player", "Kevn O'Brien") == (
+        f"error: player: no player named \"Kevn O'Brien\"; {kevin}")
+    assert refused(db, "history", "Doyle, Laim") == (
+        "error: player: no player named 'Doyle, Laim'; did you mean Doyle, Liam (#2, FIDE "
+        "90000003)?")
+    assert refused(db, "whatif", "#1", "Mueler") == (
+        "error: opponent: no player named 'Mueler'; did you mean Müller, Jürgen (#4, no FIDE "
+        "id)?")
+    # nothing close: no hint
+    assert refused(db, "player", "show", "Walsh, Tom") == (
+        "error: player: no player named 'Walsh, Tom'")
+
+
+def test_a_misspelt_event_gets_did_you_mean(db: str) -> None:
+    ok(db, "game", "add", "#1", "#2", "1-0", "--date", "2026-08-01", "--event", "Östersund Open",
+       "--round", "1")
+    hint = "did you mean Östersund Open (#1, 2026-08-01 to 2026-08-01)?"
+    assert refused(db, "export", "trf", "--event", "Osterstund") == (
+        f"error: event: no event named 'Osterstund'; {hint}")
+    assert refused(db, "performance", "#1", "--event", "Östersund Opne") == (
+        f"error: event: the player has no games in an event named 'Östersund Opne'; {hint}")
+    assert refused(db, "event", "show", "Ostersund Oen") == (
+        f"error: event: no event named 'Ostersund Oen'; {hint}")
