@@ -516,7 +516,7 @@ def list_games(engine: Engine, period: str | None = None,
     """``ledger game list``: games by date, optionally of one period and/or one player."""
     wanted = Period.parse(period) if period is not None else None
     with transaction(engine, write=False) as session:
-        player_id = resolve(session, player).id if player is not None else None
+        player_id = resolve(session, player, partial=True).id if player is not None else None
         return _views(session, None, wanted, player_id)
 
 

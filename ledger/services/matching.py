@@ -183,5 +183,12 @@ def may_mean(players: list[Player], in_all: int) -> str:
                         in_all, "players")
 
 
+def described(player: Player) -> str:
+    """A player as a message tells them from a namesake: ``Walsh, Tom (#4, FIDE 2500035, born
+    1990, IRL)``, ``FIDE -`` and ``born ?`` where unknown, the federation only when known."""
+    return (f"{player.name} (#{player.id}, FIDE {player.fide_id or '-'}, born "
+            f"{player.birth_year or '?'}" + (f", {player.federation})" if player.federation else ")"))
+
+
 def _listed(players: list[Player]) -> str:
-    return "; ".join(f"#{p.id} (FIDE {p.fide_id or '-'}, born {p.birth_year or '?'})" for p in players)
+    return "; ".join(map(described, players))

@@ -174,7 +174,8 @@ def test_the_other_word_order_is_refused_when_ambiguous(db: str) -> None:
     assert json.loads(ok(db, "player", "show", "Smith, John", "--json").stdout)["id"] == 5
     ok(db, "player", "add", "Smith, John", "--birth-year", "2001", "--new")  # #7
     assert refused(db, "player", "show", "smith, john") == (
-        "error: player: 'smith, john' matches several players: #5 Smith, John; #7 Smith, John")
+        "error: player: 'smith, john' matches several players: Smith, John (#5, FIDE -, born "
+        "1980); Smith, John (#7, FIDE -, born 2001); write #ID")
 
 
 def test_a_player_name_that_matches_nothing_asks_did_you_mean(db: str) -> None:

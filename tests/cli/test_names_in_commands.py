@@ -261,3 +261,61 @@ def test_a_misspelt_event_gets_did_you_mean(db: str) -> None:
         f"error: event: the player has no games in an event named 'Östersund Opne'; {hint}")
     assert refused(db, "event", "show", "Ostersund Oen") == (
         f"error: event: no event named 'Ostersund Oen'; {hint}")
+
+
+# ------------------------------------------------------------------------------------------------
+# 6. A write names its players in full; the reports may take a part
+
+
+def test_game_add_refuses_a_part_of_a_name(db: str) -> None:
+    # was: both recorded as rated games of Doyle, Liam and Kelly, Ann
+    assert refused(db, "game", "add", "Doyle", "Kelly, Ann", "1-0", "--date", "2026-11-02") == (
+        "error: white: 'Doyle' is only a part of a name; did you mean Doyle, Liam (#2, FIDE "
+        "90000003)? A change to the ledger names its players in full (the name, a FIDE id or "
+        "#ID)")
+    assert refused(db, "game", "add", "Doyle, Liam", "Ann", "1-0", "--date", "2026-11-02") == (
+        "error: black: 'Ann' is only a part of a name; did you mean Kelly, Ann (#3, no FIDE id)? "
+        "A change to the ledger names its players in full (the name, a FIDE id or #ID)")
+    assert "white: 'Liam' is only a part of a name" in refused(
+        db, "game", "add", "Liam", "Ann", "1-0", "--date", "2026-11-02")
+    assert json.loads(ok(db, "game", "list", "--json").stdout) == {"games": []}
+    # in full: the name (any word order, comma optional), the FIDE id, #ID
+    for white, black, day in (("Doyle, Liam", "Kelly, Ann", "2026-11-02"),
+                              ("Liam Doyle", "Kelly Ann", "2026-11-03"),
+                              ("90000003", "#3", "2026-11-04")):
+        added = json.loads(ok(db, "game", "add", white, black, "1-0", "--date", day,
+                              "--json").stdout)
+        assert [(g["white"], g["black"]) for g in added["games"]] == [("Doyle, Liam",
+                                                                       "Kelly, Ann")]
+
+
+def test_the_reports_still_take_a_unique_part_of_a_name(db: str) -> None:
+    ok(db, "game", "add", "Doyle, Liam", "Kelly, Ann", "1-0", "--date", "2026-11-02")
+    assert json.loads(ok(db, "player", "show", "Doyle", "--json").stdout)["id"] == 2
+    listed = json.loads(ok(db, "game", "list", "--player", "Ann", "--json").stdout)
+    assert [g["black"] for g in listed["games"]] == ["Kelly, Ann"]
+    ok(db, "history", "Liam")
+    ok(db, "whatif", "Doyle", "Kelly", "--period", "2026-11")
+    ok(db, "performance", "Doyle", "--period", "2026-11")
+
+
+# ------------------------------------------------------------------------------------------------
+# 7. An ambiguous name lists what tells the candidates apart
+
+
+def test_an_ambiguous_name_lists_fide_id_birth_year_and_federation(db: str,
+                                                                   tmp_path: Path) -> None:
+    ok(db, "player", "add", "Walsh, Tom", "--fide-id", "2500035", "--birth-year", "1990",
+       "--federation", "IRL")
+    ok(db, "player", "add", "Walsh, Tom", "--birth-year", "1985", "--new")
+    both = ("Walsh, Tom (#4, FIDE 2500035, born 1990, IRL); Walsh, Tom (#5, FIDE -, born 1985)")
+    # was: matches several players: #4 Walsh, Tom (FIDE 2500035); #5 Walsh, Tom
+    assert refused(db, "player", "show", "Walsh, Tom") == (
+        f"error: player: 'Walsh, Tom' matches several players: {both}; write #ID")
+    assert refused(db, "game", "add", "Tom Walsh", "#1", "1-0", "--date", "2026-11-02") == (
+        f"error: white: 'Tom Walsh' matches several players: {both}; write #ID")
+    games = write(tmp_path / "games.csv",
+                  'date,white,black,result\n2026-11-02,"Walsh, Tom","Kelly, Ann",1-0\n')
+    # was: matches several players: #4 (FIDE 2500035, born 1990); #5 (FIDE -, born 1985)
+    assert (f"games.csv:2: error: white: 'Walsh, Tom' matches several players: {both}; give a "
+            "FIDE id or a birth year to tell them apart") in refused(db, "import", games, code=3)
