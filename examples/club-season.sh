@@ -30,13 +30,13 @@ ledger player add "Silva, Ana" --federation POR --sex F --birth-year 2001 > /dev
 ledger import "$here/riverside-autumn-open-2026.pgn"
 
 # October: club league games typed in
-ledger game add "Okafor" "Lindqvist" 1-0 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
-ledger game add "Byrne" "Novak" 1/2-1/2 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
-ledger game add "Tanaka" "Moreau" 1-0 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
-ledger game add "Silva" "Byrne" 0-1 --date 2026-10-10 --event "Club League 2026-27" --round 2 > /dev/null
-ledger game add "Moreau" "Okafor" ½-½ --date 2026-10-17 --event "Club League 2026-27" --round 3 > /dev/null
-ledger game add "Lindqvist" "Tanaka" 0-1 --date 2026-10-17 --event "Club League 2026-27" --round 3 > /dev/null
-ledger game add "Novak" "Silva" +/- --date 2026-10-24 --event "Club League 2026-27" --round 4 > /dev/null
+ledger game add "Okafor, Grace" "Lindqvist, Erik" 1-0 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
+ledger game add "Byrne, Seán" "Novak, Petra" 1/2-1/2 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
+ledger game add "Tanaka, Hiro" "Moreau, Claire" 1-0 --date 2026-10-03 --event "Club League 2026-27" --round 1 > /dev/null
+ledger game add "Silva, Ana" "Byrne, Seán" 0-1 --date 2026-10-10 --event "Club League 2026-27" --round 2 > /dev/null
+ledger game add "Moreau, Claire" "Okafor, Grace" ½-½ --date 2026-10-17 --event "Club League 2026-27" --round 3 > /dev/null
+ledger game add "Lindqvist, Erik" "Tanaka, Hiro" 0-1 --date 2026-10-17 --event "Club League 2026-27" --round 3 > /dev/null
+ledger game add "Novak, Petra" "Silva, Ana" +/- --date 2026-10-24 --event "Club League 2026-27" --round 4 > /dev/null
 
 ledger period close 2026-09
 ledger period close 2026-10

@@ -21,15 +21,40 @@ ONE = Decimal(1)
 HALF = Decimal("0.5")
 ZERO = Decimal(0)
 
-#: Control characters: C0 (tab, line feed, carriage return, escape ...), DEL and C1.
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: The format characters (Unicode category Cf) as of Unicode 15.1, written out since ``re`` has
+#: no categories (a test checks them against ``unicodedata``): the soft hyphen U+00AD, the
+#: zero-width space, joiners and direction marks U+200B-U+200F, the embeddings and overrides
+#: U+202A-U+202E, the isolates U+2066-U+2069, the byte-order mark U+FEFF, the tags ...
+_FORMAT = (r"\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+           r"\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+           r"\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+           r"\U000e0020-\U000e007f")
+#: What no one-line text field holds: control characters (Cc: C0 such as a tab, a line feed or
+#: an escape, DEL, C1), format characters (Cf: invisible, or turning the text around on a
+#: terminal) and the line and paragraph separators U+2028, U+2029.
+_CONTROL_RE = re.compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{_FORMAT}]")
 
 
 def find_control_character(text: str) -> re.Match[str] | None:
-    """The first control character in ``text`` (C0 such as a tab or a line break, DEL, C1), or
-    None. The one rule by which ``player add`` and the imports refuse a name or other one-line
-    text field: ``find_control_character("Tab\\tName").start()`` is 3."""
+    """The first character in ``text`` that no one-line text field may hold, or None: a control
+    character (C0 such as a tab or a line break, DEL, C1), a format character (Unicode category
+    Cf: a soft hyphen U+00AD, a zero-width space U+200B, a direction mark, embedding, override
+    or isolate, a byte-order mark U+FEFF ...: invisible, so that two names that print alike
+    would differ) or a line or paragraph separator (U+2028, U+2029). The one rule by which
+    ``player add``, ``game add`` and the imports refuse a name, an event, a round or any other
+    one-line text field: ``find_control_character("Tab\\tName").start()`` is 3;
+    ``described_character`` names what it found."""
     return _CONTROL_RE.search(text)
+
+
+def described_character(char: str) -> str:
+    """A character ``find_control_character`` finds, as messages name it: ``a control character
+    (U+001B)``, ``a format character (U+00AD SOFT HYPHEN)``, ``a line break (U+2028 LINE
+    SEPARATOR)``."""
+    kind = {"Cc": "control character", "Cf": "format character"}.get(
+        unicodedata.category(char), "line break")
+    name = unicodedata.name(char, "")
+    return f"a {kind} (U+{ord(char):04X}{' ' + name if name else ''})"
 
 
 @dataclass(frozen=True, order=True)
@@ -300,8 +325,9 @@ class Actor:
             raise InvalidInput("by: an empty name; say who is writing (--by NAME or $LEDGER_USER)")
         if len(self.by) > MAX_ACTOR:
             raise InvalidInput(f"by: {len(self.by)} characters; at most {MAX_ACTOR}")
-        if find_control_character(self.by) is not None:
-            raise InvalidInput(f"by: {shown(self.by)} holds a control character")
+        control = find_control_character(self.by)
+        if control is not None:
+            raise InvalidInput(f"by: {shown(self.by)} holds {described_character(control.group())}")
 
     @classmethod
     def from_code(cls, service: str) -> Actor:

@@ -27,7 +27,9 @@ So ``"  Ó Briain ,Seán "`` and ``"o briain, sean"`` have the key ``o briain, s
 
 Word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) is not in the key: a key has one order, and
 ``other_orders`` gives the keys the same name has written the other way, for lookups that allow
-it when that is unambiguous.
+it when that is unambiguous. Nor is the comma, where a name has none: ``O'Brien Kevin`` (as
+tournament files write names) is ``O'Brien, Kevin`` too (``comma_forms``); ``same_name_keys``
+gives both kinds.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import bisect
 import re
 import unicodedata
 from collections.abc import Iterable
+from difflib import SequenceMatcher
 from typing import Generic, TypeVar
 
 #: Letters NFKD does not decompose, as ASCII (applied after case folding).
@@ -91,6 +94,33 @@ def other_orders(key: str) -> tuple[str, ...]:
     return tuple(f"{' '.join(words[i:])}, {' '.join(words[:i])}" for i in range(1, len(words)))
 
 
+def comma_forms(key: str) -> tuple[str, ...]:
+    """The keys of the same name with its comma optional, for a ``key`` (from ``name_key``): a
+    key without a comma is also the same words, in the same order, with a comma after any word
+    but the last (``obrien kevin`` -> ``('obrien, kevin',)``; ``garcia lopez ana`` ->
+    ``('garcia, lopez ana', 'garcia lopez, ana')``), as tournament files write ``Surname Name``;
+    a key with one comma is also its words without it (``obrien, kevin`` -> ``('obrien
+    kevin',)``). A key of one word, or with more than one comma, has none. Symmetric, as
+    ``other_orders``."""
+    parts = key.split(", ")
+    if len(parts) == 2:
+        return (" ".join(parts),)
+    if len(parts) > 2:
+        return ()
+    words = key.split()
+    return tuple(f"{' '.join(words[:i])}, {' '.join(words[i:])}" for i in range(1, len(words)))
+
+
+def same_name_keys(key: str) -> tuple[str, ...]:
+    """The other keys a ``key`` (from ``name_key``) matches as the same name: its
+    ``comma_forms`` and ``other_orders``, without repeats and without ``key`` itself
+    (``obrien kevin`` -> ``('obrien, kevin', 'kevin, obrien')``). Every lookup of a name by its
+    key (``ledger player add``'s namesakes, the commands' players, the imports) tries these
+    after the key itself. Symmetric: ``a`` is in ``same_name_keys(b)`` exactly when ``b`` is in
+    ``same_name_keys(a)``."""
+    return tuple(k for k in dict.fromkeys((*comma_forms(key), *other_orders(key))) if k != key)
+
+
 #: The letter pairs German (and FIDE's ASCII lists) write for an umlaut: folded to the vowel in
 #: ``loose_form``, in this order (the services' SQL replays the same steps: keep them in step).
 LOOSE_PAIRS = (("ae", "a"), ("oe", "o"), ("ue", "u"))
@@ -120,6 +150,97 @@ def loose_forms(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(loose_form(k) for k in (key, *other_orders(key)) if k))
 
 
+#: How alike two spellings must be for a close-match hint: difflib's ratio (twice the characters
+#: they share, in order, over all their characters): ``obrian`` and ``obrien`` are 0.83 alike,
+#: ``doyle`` and ``boyle`` 0.8, ``kelly`` and ``walsh`` 0.
+CLOSE = 0.8
+
+
+def word_starts(name: str) -> tuple[str, ...]:
+    """What the words of a close spelling of ``name`` (``closeness``) start with, since a typo
+    is seldom at the start of a word, which bounds the names a hint looks at: the first letter
+    of each word of ``name``'s key, for a name of several words (``O'Brian, Kevin`` -> ``('o',
+    'k')``); the first two letters, for a name of one word (``Mueler`` -> ``('mu',)``); no
+    repeats."""
+    words = name_words(name)
+    return tuple(dict.fromkeys(w[:1] if len(words) > 1 else w[:2] for w in words))
+
+
+def _ratio(a: str, b: str) -> float:
+    """difflib's ratio of ``a`` and ``b``, or 0.0 when its upper bounds (lengths, then letters)
+    say it is below ``CLOSE``."""
+    if a == b:
+        return 1.0
+    if 2 * min(len(a), len(b)) < CLOSE * (len(a) + len(b)):
+        return 0.0
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.quick_ratio() < CLOSE:
+        return 0.0
+    return matcher.ratio()
+
+
+class _Spelling:
+    """A spelling as ``closeness`` compares it: its words, their rotations (every word order)
+    and ``word_starts``, computed once for many keys."""
+
+    def __init__(self, name: str) -> None:
+        self.words = name_words(name)
+        self.rotations = [" ".join((*self.words[i:], *self.words[:i]))
+                          for i in range(len(self.words))]
+        self.starts = word_starts(name)
+
+    def closeness(self, key: str) -> float:
+        theirs = key.replace(",", " ").split()
+        if not self.words or not all(any(w.startswith(s) for w in theirs) for s in self.starts):
+            return 0.0
+        text = " ".join(theirs)
+        best = max(_ratio(rotation, text) for rotation in self.rotations)
+        if len(self.words) < len(theirs):
+            left, total = list(theirs), 0.0
+            for word in self.words:
+                score, at = max((_ratio(word, other), i) for i, other in enumerate(left))
+                if score < CLOSE:
+                    break
+                total += score
+                del left[at]
+            else:
+                best = max(best, total / len(self.words))
+        return best if best >= CLOSE else 0.0
+
+
+def closeness(name: str, key: str) -> float:
+    """How close the spelling ``name`` (str, as typed) is to a name whose ``name_key`` is
+    ``key``: a ratio from ``CLOSE`` to 1, or 0.0 when it is not close enough for a hint. Case,
+    accents, punctuation and commas aside, and only when the words of ``key`` start as those of
+    ``name`` do (``word_starts``):
+
+    - the whole name, in any word order (``other_orders``): ``O'Brian, Kevin`` or ``Kevn
+      O'Brien`` and ``O'Brien, Kevin``; ``Östersund Opne`` and ``Östersund Open``;
+    - or a part of it, word by word: each word of ``name`` as close as ``CLOSE`` to a word of its
+      own in ``key`` (``Osterstund`` and ``Östersund Open``; ``Mueler`` and ``Müller, Jürgen``).
+
+    >>> round(closeness("O'Brian, Kevin", "obrien, kevin"), 2)
+    0.92
+    >>> closeness("Kelly, Ann", "obrien, kevin")
+    0.0
+    """
+    return _Spelling(name).closeness(key)
+
+
+def close_matches(name: str, keys: Iterable[tuple[int, str]],
+                  limit: int = 3) -> tuple[list[int], int]:
+    """The ids of the ``keys`` ((int id, str ``name_key``) pairs) a misspelt ``name`` (str) may
+    stand for (``closeness``), the closest first, then by id: the first ``limit`` (int), and how
+    many there are in all. Its very key, and the keys that are the same name
+    (``same_name_keys``), are matches, not hints: left out."""
+    key = name_key(name)
+    same = {key, *same_name_keys(key)}
+    spelling = _Spelling(name)
+    scored = sorted((-score, item_id) for item_id, other in keys if other not in same
+                    and (score := spelling.closeness(other)))
+    return [item_id for _, item_id in scored[:limit]], len(scored)
+
+
 def did_you_mean(labels: Iterable[str], in_all: int, noun: str) -> str:
     """``labels`` (each an item as a message names it) joined by ``or``, and how many ``noun``
     there are in all when more than those: ``A or B (4 players in all)``."""
@@ -132,13 +253,17 @@ T = TypeVar("T")
 
 class NameHints(Generic[T]):
     """Items (players, events) by the words of their names, for "did you mean": ``similar``
-    finds the names a short or partial name may stand for. A hint for messages only, never a
-    match. ``add`` takes an item with its id (which orders the hints) and name."""
+    finds the names a short or partial name may stand for, ``close`` those a misspelt one may,
+    ``suggest`` the first of the two that finds any. A hint for messages only, never a match.
+    ``add`` takes an item with its id (which orders the hints) and name."""
 
     def __init__(self, items: Iterable[tuple[int, str, T]] = ()) -> None:
         """Index ``items``, each (int id, str name, the item), sorting once."""
         self._by_word: dict[str, list[int]] = {}
         self._by_loose_word: dict[str, list[int]] = {}
+        #: The first letter, and the first two, of a word (``word_starts``) -> the names with
+        #: such a word.
+        self._by_start: dict[str, list[int]] = {}
         #: (loose form, id), sorted: the names whose loose form starts with a given text.
         self._loose_starts: list[tuple[str, int]] = []
         #: (words joined by a blank, id), sorted: the names starting with a given text.
@@ -157,6 +282,8 @@ class NameHints(Generic[T]):
             self._by_word.setdefault(word, []).append(item_id)
         for word in {loose_form(w) for w in words}:
             self._by_loose_word.setdefault(word, []).append(item_id)
+        for start in {w[:n] for w in words for n in (1, 2)}:
+            self._by_start.setdefault(start, []).append(item_id)
         self._items[item_id] = (key, item)
         return " ".join(words), item_id
 
@@ -196,3 +323,23 @@ class NameHints(Generic[T]):
         key = name_key(name)
         others = sorted(i for i in found if self._items[i][0] != key)
         return [self._items[i][1] for i in others[:limit]], len(others)
+
+    def close(self, name: str, limit: int = 3) -> tuple[list[T], int]:
+        """Items whose name a misspelt ``name`` may stand for (``close_matches``: the whole name
+        or a part of it, each word as close as ``CLOSE``: ``O'Brian, Kevin`` -> ``O'Brien,
+        Kevin``), looking only at the names with a word starting as each of ``name``'s does
+        (``word_starts``). Returns the first ``limit`` (int), the closest first, and how many
+        there are in all."""
+        starts = word_starts(name)
+        if not starts:
+            return [], 0
+        holders = sorted((self._by_start.get(s, []) for s in starts), key=len)
+        ids = set(holders[0]).intersection(*holders[1:])
+        found, in_all = close_matches(name, ((i, self._items[i][0]) for i in sorted(ids)), limit)
+        return [self._items[i][1] for i in found], in_all
+
+    def suggest(self, name: str, limit: int = 3) -> tuple[list[T], int]:
+        """The hints for ``name``: ``similar`` (a part of a name), else ``close`` (a
+        misspelling). Returns the first ``limit`` (int) and how many there are in all."""
+        found = self.similar(name, limit)
+        return found if found[0] else self.close(name, limit)

@@ -50,6 +50,7 @@ from ledger.formats.fide_list_lines import (
     read_xml,
     split_lines,
 )
+from ledger.formats.records import text_fault
 
 __all__ = ["FLAGS", "POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",
            "read_fide_list_file"]
@@ -299,7 +300,10 @@ def _add_player(file: str, line: int, cells: Mapping[str, Cell], players: list[L
     if fide_id is not None and not 0 < fide_id <= MAX_FIDE_ID:
         fail("fide_id", f"{fide_id} is not a FIDE id")
     name = _COMMA.sub(", ", " ".join(text("name").split()))
-    if not any(ch.isalpha() for ch in name):
+    fault = text_fault(name, "a name")  # blanks of any kind (XML's line breaks) are tidied
+    if fault is not None:
+        fail("name", fault)
+    elif not any(ch.isalpha() for ch in name):
         fail("name", f"{text('name')!r} is not a name" if name else "no name")
     elif len(name) > MAX_NAME:
         fail("name", f"{len(name)} characters; at most {MAX_NAME}")

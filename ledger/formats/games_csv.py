@@ -20,10 +20,11 @@ import csv
 import datetime as dt
 import io
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
-from ledger.domain import Result, find_control_character
+from ledger.domain import Result, described_character, find_control_character
 from ledger.errors import InvalidInput, Problem
 from ledger.formats.records import FileGame, FilePlayer, Readout, Where
 from ledger.formats.text_stream import BadEncoding, Problems, utf8_lines
@@ -34,6 +35,9 @@ REQUIRED = ("date", "white", "black", "result")
 COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ID = re.compile(r"[0-9]{1,11}")
+#: The columns of one line of text each (no control or format character:
+#: ``domain.find_control_character``), and what a message calls their values.
+_ONE_LINE = {"white": "a name", "black": "a name", "event": "an event name", "round": "a round"}
 
 
 def read_csv(path: str, source: bytes | BinaryIO) -> Readout:
@@ -154,11 +158,14 @@ def _game(path: str, line: int, row: dict[str, str], problems: Problems) -> File
                 err(f"{side}_fide_id", f"{id_text!r} is not a FIDE id")
         at: dict[str, Where] = {"name": (line, side), "fide_id": (line, f"{side}_fide_id")}
         players.append(FilePlayer(name=name, at=at, fide_id=fide_id))
-    for column in ("white", "black", "event", "round"):
+    for column, what in _ONE_LINE.items():
         control = find_control_character(row.get(column, ""))
-        if control is not None:
-            err(column, f"a line break or control character (U+{ord(control.group()):04X}) "
-                "inside the quotes: a name is one line of text")
+        if control is None:
+            continue
+        char = control.group()
+        found = (f"a line break or control character (U+{ord(char):04X}) inside the quotes"
+                 if unicodedata.category(char) == "Cc" else described_character(char))
+        err(column, f"{found}: {what} is one line of visible text")
     for column, limit in (("event", 200), ("round", 20)):
         if len(row.get(column, "").strip()) > limit:
             err(column, f"{len(row[column].strip())} characters; at most {limit}")

@@ -57,7 +57,7 @@ from ledger.formats.pgn_lines import (
     scan_header,
 )
 from ledger.formats.pgn_results import CUT_SHORT, check_result
-from ledger.formats.records import FileGame, FilePlayer, Readout
+from ledger.formats.records import MAX_EVENT, MAX_ROUND, FileGame, FilePlayer, Readout, text_fault
 from ledger.formats.text_stream import BadEncoding, Problems, chunks, lines_of, utf8_lines
 
 __all__ = ["PgnGame", "PgnReadout", "read_pgn", "read_pgn_binary", "read_pgn_file", "to_records"]
@@ -66,6 +66,13 @@ _DATE = re.compile(r"([0-9?]{4})\.([0-9?]{2})\.([0-9?]{2})")
 _RATING = re.compile(r"[0-9]{1,4}")
 _FIDE_ID = re.compile(r"[0-9]{1,10}")
 _NO_VALUE = frozenset({"", "?", "-"})
+#: The tags read as text: one line of visible text each (``records.text_fault``), what a message
+#: calls their values and the most characters the ledger keeps (None: a name, checked when its
+#: player is registered).
+_TEXT_TAGS = {"Event": ("an event name", MAX_EVENT), "Site": ("a site", MAX_EVENT),
+              "Round": ("a round", MAX_ROUND), "White": ("a name", None),
+              "Black": ("a name", None), "WhiteTitle": ("a title", None),
+              "BlackTitle": ("a title", None)}
 
 NOT_A_RATING = "not a rating: ignored"
 NOT_A_FIDE_ID = "not a FIDE id: ignored"
@@ -240,6 +247,11 @@ def _convert(
     for line, exc in builder.errors_at:
         out.warning("moves", f"python-chess could not read the moves: {exc}", line)
 
+    for tag, (what, limit) in _TEXT_TAGS.items():
+        value = out.value(tag)
+        fault = text_fault(value, what, limit) if value is not None else None
+        if fault is not None:
+            out.error(tag, fault)
     white = _name(out, "White")
     black = _name(out, "Black")
     if white is not None and black is not None and white.casefold() == black.casefold():

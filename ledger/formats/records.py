@@ -17,13 +17,32 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ledger.domain import Result
+from ledger.domain import Result, described_character, find_control_character
 from ledger.errors import Problem
 
-__all__ = ["EventDetails", "FileGame", "FilePlayer", "Readout", "Where"]
+__all__ = ["MAX_EVENT", "MAX_ROUND", "EventDetails", "FileGame", "FilePlayer", "Readout", "Where",
+           "text_fault"]
 
 #: (1-based line or None, field or column label) of a value in the file.
 Where = tuple[int | None, str]
+
+#: The most characters the ledger keeps of an event's name and of a round label, from a file as
+#: from ``ledger game add``.
+MAX_EVENT, MAX_ROUND = 200, 20
+
+
+def text_fault(value: str, what: str, limit: int | None = None) -> str | None:
+    """What a reader reports of ``value`` (str) as a one-line text field (a name, an event, a
+    round ...), named ``what`` (``an event name``) in the message: a control or format
+    character (``domain.find_control_character``: ``a format character (U+00AD SOFT HYPHEN):
+    an event name is one line of visible text``), else, with ``limit`` (int), more characters
+    than that once stripped (``201 characters; at most 200``). None when it is fine."""
+    control = find_control_character(value)
+    if control is not None:
+        return f"{described_character(control.group())}: {what} is one line of visible text"
+    if limit is not None and len(value.strip()) > limit:
+        return f"{len(value.strip())} characters; at most {limit}"
+    return None
 
 
 @dataclass(frozen=True, eq=False, slots=True)

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import BinaryIO
 
+from ledger.domain import described_character, find_control_character
 from ledger.errors import Problem
 from ledger.formats.text_stream import MAX_PROBLEMS, Problems, byte_lines_of, chunks, lines_of
 
@@ -61,8 +62,6 @@ TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", 
 _SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 _DIGITS = re.compile(r"[0-9]+")
 _POINTS = re.compile(r"[0-9]{1,2}(\.[05])?")
-#: Control characters other than tab (reported on its own for player lines): never text.
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _CODE = re.compile(r"(?:[0-9]{3}|[A-Z#][A-Za-z0-9#]{2})(?: |$)")
 
 # Dates as written in the wild: 2011-11-25, 2010/09/24, 2005.07.28, 28. 07. 2005, 24/09/2010, 25/11/01.
@@ -291,10 +290,11 @@ def read_lines(lines: Iterable[str], out: TrfProblems) -> TrfLines:
         line = raw.rstrip(" ")
         if not line.strip():
             continue
-        control = _CONTROL.search(line)
+        # a tab is reported on its own: a TRF's columns are blanks
+        control = find_control_character(line.replace("\t", " "))
         if control is not None:
-            out.add(number, f"col {control.start() + 1}", f"control character "
-                    f"U+{ord(control.group()):04X}: a TRF line holds text only (is this a TRF file?)")
+            out.add(number, f"col {control.start() + 1}", f"{described_character(control.group())}"
+                    ": a TRF line holds visible text only (is this a TRF file?)")
             if line[:3] == "001" and _DIGITS.fullmatch(line[4:8].strip()):
                 out.refused.add(int(line[4:8]))
             continue
@@ -306,6 +306,9 @@ def read_lines(lines: Iterable[str], out: TrfProblems) -> TrfLines:
         elif code in ("012", "022", "032", "042", "052", "102", "122"):
             if line[3:4] not in ("", " "):
                 out.add(number, "col 4", f"record {code}: column 4 must be blank")
+            elif "\t" in line:
+                out.add(number, f"col {line.index(chr(9)) + 1}", f"record {code}: a tab: a TRF "
+                        "record holds blanks, not tabs")
             _once(header, code, number, line[4:].strip(), out)
             header[code] = (number, line[4:].strip())
             limit = _HEADER_LIMITS.get(code)

@@ -95,7 +95,7 @@ def audit_log(engine: Engine, *, player: str | None = None, period: str | None =
     with transaction(engine, write=False) as session:
         conditions: list[ColumnElement[bool]] = []
         if player is not None:
-            conditions.append(Change.id.in_(_of_player(resolve(session, player).id)))
+            conditions.append(Change.id.in_(_of_player(resolve(session, player, partial=True).id)))
         if wanted is not None:
             conditions.append(Change.id.in_(_of_period(wanted)))
         if day is not None:

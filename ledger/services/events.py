@@ -3,7 +3,8 @@ performance --event``, ``ledger export trf --event``).
 
 An event is named by ``#ID`` or by its name, matched by ``ledger.names.name_key`` (case, accents
 and punctuation aside: ``Ostersund Open`` finds ``Östersund Open``), else as a part of one key;
-a name that matches nothing gets "did you mean" (``ledger.names.NameHints``).
+a name that matches nothing gets "did you mean" (``ledger.names.NameHints``: a part of a name,
+else a close spelling).
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def resolve_event(session: Session, ref: str, *, among: ColumnElement[bool] | No
 
     Raises ``InvalidInput`` for an empty reference; ``NotFound`` (``event: {nowhere} 'X'``, with
     "did you mean" up to 3 events, with id and dates, when some name holds its words or starts
-    with it); ``Ambiguous`` listing the events (id, name, dates) it matches.
+    with it, else when some name is a close spelling of it: ``NameHints.suggest``); ``Ambiguous``
+    listing the events (id, name, dates) it matches.
     """
     text = ref.strip()
     if not text:
@@ -82,7 +84,7 @@ def resolve_event(session: Session, ref: str, *, among: ColumnElement[bool] | No
             break
     if not found:
         hints = NameHints((e.id, e.name, e) for e in session.scalars(candidates))
-        similar, in_all = hints.similar(text)
+        similar, in_all = hints.suggest(text)
         hint = (f"; did you mean {did_you_mean(map(_label, similar), in_all, 'events')}?"
                 if similar else "")
         raise NotFound(f"event: {nowhere} {shown(text)}{hint}")

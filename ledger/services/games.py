@@ -23,8 +23,16 @@ from ledger.db.models import (
     Player,
     RatingPeriod,
 )
-from ledger.domain import Actor, Period, Result, RoundKey, round_of
-from ledger.errors import InvalidInput, NotFound, PeriodError
+from ledger.domain import (
+    Actor,
+    Period,
+    Result,
+    RoundKey,
+    described_character,
+    find_control_character,
+    round_of,
+)
+from ledger.errors import InvalidInput, NotFound, PeriodError, shown
 from ledger.names import name_key
 from ledger.rules.editions import edition_for
 from ledger.services.audit import record_change, summarise, written_by
@@ -45,9 +53,15 @@ def parse_date(text: str, field: str = "date") -> dt.date:
 
 
 def clean_label(text: str | None, field: str, limit: int) -> str | None:
-    """An event name or round as stored: trimmed, None when empty; ``InvalidInput`` if too long."""
+    """An event name or round as stored: trimmed, None when empty; ``InvalidInput`` naming
+    ``field`` if too long or holding a control or format character (an escape sequence would
+    reach every terminal that lists it: ``domain.find_control_character``, as the imports)."""
     if text is None or not text.strip():
         return None
+    control = find_control_character(text)
+    if control is not None:
+        raise InvalidInput(f"{field}: {shown(text.strip())} holds "
+                           f"{described_character(control.group())}: it is one line of visible text")
     if len(text.strip()) > limit:
         raise InvalidInput(f"{field}: {len(text.strip())} characters; at most {limit}")
     return text.strip()
@@ -600,7 +614,7 @@ def list_games(engine: Engine, period: str | None = None,
     """``ledger game list``: games by date, optionally of one period and/or one player."""
     wanted = Period.parse(period) if period is not None else None
     with transaction(engine, write=False) as session:
-        player_id = resolve(session, player).id if player is not None else None
+        player_id = resolve(session, player, partial=True).id if player is not None else None
         return _views(session, None, wanted, player_id)
 
 

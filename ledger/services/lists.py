@@ -209,7 +209,7 @@ class PlayerHistory:
 def history(engine: Ledger, ref: str) -> PlayerHistory:
     """``ledger history``: the player ``ref`` names and their period results, oldest first."""
     with transaction(engine, write=False) as session:
-        return player_histories(session, [resolve(session, ref).id])[0]
+        return player_histories(session, [resolve(session, ref, partial=True).id])[0]
 
 
 def player_histories(session: Session, player_ids: list[int] | None) -> list[PlayerHistory]:

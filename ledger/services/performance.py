@@ -112,7 +112,7 @@ def player_performance(engine: Engine, player: str, *, event: str | None = None,
             raise UsageError(f"--norm: {exc}") from None
     wanted_period = Period.parse(period) if period is not None else None
     with transaction(engine, write=False) as session:
-        who = resolve(session, player)
+        who = resolve(session, player, partial=True)
         mine = or_(Game.white_id == who.id, Game.black_id == who.id)
         if wanted_period is not None:
             condition = mine & (Game.period == str(wanted_period))

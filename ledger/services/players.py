@@ -10,15 +10,15 @@ from sqlalchemy import Engine, and_, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
-from ledger.domain import Actor, KReason, Period, find_control_character
+from ledger.domain import Actor, KReason, Period, described_character, find_control_character
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
-from ledger.names import loose_forms, name_key, other_orders
+from ledger.names import loose_forms, name_key, same_name_keys
 from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.life import RatingLife, rating_life
-from ledger.services.matching import PlayerIndex, loose_key_sql, may_mean
+from ledger.services.matching import described, loose_key_sql, may_mean, suggest_players
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
 
@@ -113,9 +113,9 @@ class PlayerView:
 
 
 def validate_new_player(p: NewPlayer) -> None:
-    """Raise ``InvalidInput`` naming the field for any invalid value (a name with a control
-    character, as the imports refuse it: ``domain.find_control_character``; a birth year after
-    this year ...)."""
+    """Raise ``InvalidInput`` naming the field for any invalid value (a name with a control or
+    format character, as the imports refuse it: ``domain.find_control_character``; a birth year
+    after this year ...)."""
     name = p.name.strip()
     if not any(ch.isalpha() for ch in name):
         raise InvalidInput(f"name: {p.name!r} has no letters; write it as \"Surname, Name\"")
@@ -123,8 +123,8 @@ def validate_new_player(p: NewPlayer) -> None:
         raise InvalidInput(f"name: {len(name)} characters; at most {MAX_NAME}")
     control = find_control_character(p.name)
     if control is not None:
-        raise InvalidInput(f"name: {shown(p.name)} holds a control character "
-                           f"(U+{ord(control.group()):04X}): a name is one line of text")
+        raise InvalidInput(f"name: {shown(p.name)} holds {described_character(control.group())}: "
+                           "a name is one line of visible text")
     if p.fide_id is not None and not 0 < p.fide_id <= MAX_FIDE_ID:
         raise InvalidInput(f"fide-id: {p.fide_id} is not a FIDE id")
     this_year = dt.date.today().year
@@ -247,8 +247,7 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
 
 
 def _described(players: list[Player]) -> str:
-    return " and ".join(f"{n.name} (#{n.id}, FIDE {n.fide_id or '-'}, born {n.birth_year or '?'}"
-                        + (f", {n.federation})" if n.federation else ")") for n in players)
+    return " and ".join(map(described, players))
 
 
 def looks_like(session: Session, name: str) -> list[Player]:
@@ -262,22 +261,29 @@ def looks_like(session: Session, name: str) -> list[Player]:
 
 def same_name(session: Session, name: str) -> list[Player]:
     """The players whose name is ``name`` (str): the same ``name_key``, or the same name in the
-    other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``: ``ledger.names.other_orders``),
-    in ``PLAYER_ORDER``."""
+    other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) or with its comma optional
+    (``O'Brien Kevin`` = ``O'Brien, Kevin``): ``ledger.names.same_name_keys``, in
+    ``PLAYER_ORDER``."""
     key = name_key(name)
-    return list(session.scalars(select(Player).where(Player.name_key.in_((key, *other_orders(key))))
+    return list(session.scalars(select(Player).where(Player.name_key.in_((key, *same_name_keys(key))))
                                 .order_by(*PLAYER_ORDER)))
 
 
-def resolve(session: Session, ref: str, field: str = "player") -> Player:
+def resolve(session: Session, ref: str, field: str = "player", *, partial: bool = False) -> Player:
     """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
 
     A name matches exactly, else by ``name_key`` (case, accents and punctuation aside: ``o
     briain, sean`` finds ``Ó Briain, Seán``), else in the other word order (``Kevin O'Brien``
-    finds ``O'Brien, Kevin``), else as a part of one key (``Doyle`` finds ``Doyle, Liam``).
-    Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
-    ``PlayerIndex.similar``) or ``Ambiguous`` (listing the candidates); ``InvalidInput`` for an
-    empty reference. Messages start with ``field``.
+    finds ``O'Brien, Kevin``) or with its comma optional (``O'Brien Kevin`` finds ``O'Brien,
+    Kevin``, and ``O'Brien, Kevin`` a player a file named ``O'Brien Kevin``:
+    ``ledger.names.same_name_keys``), else, with ``partial`` (the reports), as a part of one
+    key (``Doyle`` finds ``Doyle, Liam``). Without it (every write: a write names its players in
+    full, as the imports do) a part of a name is ``NotFound``, naming the players it is a part
+    of. Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
+    ``matching.suggest_players``: a part of a name, else a close spelling) or ``Ambiguous``
+    (listing the candidates, each with FIDE id, birth year and federation:
+    ``matching.described``);
+    ``InvalidInput`` for an empty reference. Messages start with ``field``.
     """
     text = ref.strip()
     if not text:
@@ -302,21 +308,30 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
     if len(exact) == 1:
         return exact[0]
     key = name_key(text)
+    part = Player.name_key.contains(key, autoescape=True)
     if not exact and key:
-        for condition in (Player.name_key == key, Player.name_key.in_(other_orders(key)),
-                          Player.name_key.contains(key, autoescape=True)):
+        for condition in (Player.name_key == key, Player.name_key.in_(same_name_keys(key)),
+                          *((part,) if partial else ())):
             exact = list(session.scalars(select(Player).where(condition)
                                          .order_by(*PLAYER_ORDER).limit(11)))
             if exact:
                 break
+    if not exact and key and not partial:
+        holders = list(session.scalars(select(Player).where(part).order_by(*PLAYER_ORDER)
+                                       .limit(3)))
+        if holders:
+            in_all = session.scalar(select(func.count()).where(part)) or len(holders)
+            raise NotFound(f"{field}: {shown(text)} is only a part of a name; did you mean "
+                           f"{may_mean(holders, in_all)}? A change to the ledger names its "
+                           "players in full (the name, a FIDE id or #ID)")
     if not exact:
-        similar, in_all = PlayerIndex.hints_for(session, text).similar(text)
+        similar, in_all = suggest_players(session, text)
         hint = f"; did you mean {may_mean(similar, in_all)}?" if similar else ""
         raise NotFound(f"{field}: no player named {shown(text)}{hint}")
     if len(exact) > 1:
-        listed = "; ".join(f"#{c.id} {c.name}" + (f" (FIDE {c.fide_id})" if c.fide_id else "")
-                           for c in exact[:10])
-        raise Ambiguous(f"{field}: {shown(text)} matches several players: {listed}")
+        listed = "; ".join(map(described, exact[:10]))
+        raise Ambiguous(f"{field}: {shown(text)} matches several players: {listed}"
+                        + ("; write #ID" if len(exact) <= 10 else " ...; write #ID"))
     return exact[0]
 
 
@@ -384,6 +399,6 @@ def show_player(engine: Engine, ref: str) -> PlayerView:
     rating (``ledger.services.life``) and their latest FIDE list rating per pool, as printed
     (``latest_list_ratings``)."""
     with transaction(engine, write=False) as session:
-        view = player_views(session, [resolve(session, ref).id])[0]
+        view = player_views(session, [resolve(session, ref, partial=True).id])[0]
         return replace(view, life=rating_life(session, view.id, view.rating is not None),
                        list_ratings=latest_list_ratings(session, [view.id]).get(view.id, ()))

@@ -105,7 +105,8 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
     target = Period.parse(period) if period is not None else Period.of(today or dt.date.today())
     edition = edition_for(target)
     with transaction(engine, write=False) as session:
-        a, b = resolve(session, player, "player"), resolve(session, opponent, "opponent")
+        a = resolve(session, player, "player", partial=True)
+        b = resolve(session, opponent, "opponent", partial=True)
         if a.id == b.id:
             raise InvalidInput(f"opponent: {b.name} cannot play themselves")
         last = last_closed_period(session)

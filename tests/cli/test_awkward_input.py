@@ -125,7 +125,8 @@ def test_a_control_character_in_a_trf_line_is_refused_with_its_column(
     # "Al\x00ha, Ann": the name starts in column 15, so the NUL is column 17
     line = PLAYERS[0].replace("Alpha", "Al\x00ha")
     path = write(tmp_path, "nul.trf", trf(*HEADER, line, *PLAYERS[1:]))
-    assert_rejected(runner, db, path, "nul.trf:6: error: col 17: control character U+0000")
+    assert_rejected(runner, db, path,
+                    "nul.trf:6: error: col 17: a control character (U+0000): a TRF line")
 
 
 def test_a_round_beyond_xxr_is_refused_on_each_line(runner: CliRunner, db: str,

@@ -23,9 +23,9 @@ def db(tmp_path: Path) -> str:
     for args in (("init",),
                  ("player", "add", "Alpha, Ann", "--rating", "2000", "--prior-games", "100"),
                  ("player", "add", "Beta, Bob", "--rating", "1900", "--prior-games", "100"),
-                 ("game", "add", "Alpha", "Beta", "1-0", "--date", "2026-09-10"),
-                 ("game", "add", "Alpha", "Beta", "1/2-1/2", "--date", "2026-10-10"),
-                 ("game", "add", "Beta", "Alpha", "1/2-1/2", "--date", "2026-11-10")):
+                 ("game", "add", "Alpha, Ann", "Beta, Bob", "1-0", "--date", "2026-09-10"),
+                 ("game", "add", "Alpha, Ann", "Beta, Bob", "1/2-1/2", "--date", "2026-10-10"),
+                 ("game", "add", "Beta, Bob", "Alpha, Ann", "1/2-1/2", "--date", "2026-11-10")):
         result = _run(path, *args)
         assert result.exit_code == 0, result.output
     return path
@@ -66,7 +66,7 @@ def test_dry_run_shows_every_period_and_writes_nothing(db: str) -> None:
 def test_it_stops_at_the_first_refusal_keeping_what_it_closed(db: str) -> None:
     # A game today: this month has not ended, so its close is refused (whatever today is).
     today = dt.date.today()
-    added = _run(db, "game", "add", "Alpha", "Beta", "0-1", "--date", today.isoformat())
+    added = _run(db, "game", "add", "Alpha, Ann", "Beta, Bob", "0-1", "--date", today.isoformat())
     assert added.exit_code == 0, added.output
     month = today.isoformat()[:7]
     result = _run(db, "period", "close", "--through", month)

@@ -174,13 +174,14 @@ def test_the_other_word_order_is_refused_when_ambiguous(db: str) -> None:
     assert json.loads(ok(db, "player", "show", "Smith, John", "--json").stdout)["id"] == 5
     ok(db, "player", "add", "Smith, John", "--birth-year", "2001", "--new")  # #7
     assert refused(db, "player", "show", "smith, john") == (
-        "error: player: 'smith, john' matches several players: #5 Smith, John; #7 Smith, John")
+        "error: player: 'smith, john' matches several players: Smith, John (#5, FIDE -, born "
+        "1980); Smith, John (#7, FIDE -, born 2001); write #ID")
 
 
 def test_a_player_name_that_matches_nothing_asks_did_you_mean(db: str) -> None:
-    # every word of "Doyle Liam" is Liam's, but without the comma it is not his name
-    assert refused(db, "player", "show", "Doyle Liam") == (
-        "error: player: no player named 'Doyle Liam'; did you mean Doyle, Liam (#3, FIDE "
+    # "Doyle Li" starts Liam's name (the comma aside), but it is not his name
+    assert refused(db, "player", "show", "Doyle Li") == (
+        "error: player: no player named 'Doyle Li'; did you mean Doyle, Liam (#3, FIDE "
         "90000003)?")
     assert refused(db, "game", "add", "Walsh, Brendan", "Briain Sean", "1-0", "--date",
                    "2026-11-02") == (

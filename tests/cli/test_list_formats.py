@@ -122,8 +122,8 @@ def test_inactive_flag_in_every_format(tmp_path: Path) -> None:
     for name, sex in (("Alpha, Ann", "F"), ("Beta, Bea", "F"), ("Gamma, Gil", "M")):
         assert run("--db", path, "player", "add", name, "--rating", "1800", "--sex", sex,
                    "--prior-games", "100").exit_code == 0
-    for white, black, day, period in (("Alpha", "Beta", "2025-01-10", "2025-01"),
-                                      ("Alpha", "Gamma", "2026-01-10", "2026-01")):
+    for white, black, day, period in (("Alpha, Ann", "Beta, Bea", "2025-01-10", "2025-01"),
+                                      ("Alpha, Ann", "Gamma, Gil", "2026-01-10", "2026-01")):
         assert run("--db", path, "game", "add", white, black, "1/2-1/2", "--date", day).exit_code == 0
         assert run("--db", path, "period", "close", period).exit_code == 0
     # The 12 periods ending with 2026-01 are 2025-02 .. 2026-01: Beta's only game was in 2025-01,

@@ -37,6 +37,10 @@ def rows(db: str) -> tuple[int, int, list[str]]:
     return counted
 
 
+#: The players, named in full as a write names them.
+WALSH, KEANE, DOYLE, BYRNE = "Walsh, Brendan", "Keane, Roy", "Doyle, Liam", "Byrne, Ann"
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     """#1 Walsh, #2 Keane, #3 Doyle, Liam (FIDE 90000003), #4 Byrne; game 1: Doyle v Walsh 0-1,
@@ -46,7 +50,7 @@ def db(tmp_path: Path) -> str:
     for args in (["Walsh, Brendan"], ["Keane, Roy"], ["Doyle, Liam", "--fide-id", "90000003"],
                  ["Byrne, Ann"]):
         assert run("--db", path, "player", "add", *args, "--rating", "1800").exit_code == 0
-    added = run("--db", path, "game", "add", "Doyle", "Walsh", "0-1", "--date", "2026-08-26",
+    added = run("--db", path, "game", "add", DOYLE, WALSH, "0-1", "--date", "2026-08-26",
                 "--event", EVENT, "--round", "4")
     assert added.exit_code == 0, added.output + added.stderr
     return path
@@ -72,7 +76,7 @@ def refused(db: str, *args: str) -> str:
 
 
 def test_the_same_game_with_colours_swapped_is_refused(db: str) -> None:
-    stderr = refused(db, "Walsh", "Doyle", "1-0", "--date", "2026-08-26", "--event", EVENT,
+    stderr = refused(db, WALSH, DOYLE, "1-0", "--date", "2026-08-26", "--event", EVENT,
                      "--round", "4")
     assert ("error: round: Walsh, Brendan plays twice in round 4: also game 1 (Doyle, Liam v "
             "Walsh, Brendan, 0-1) in the ledger; a recorded game cannot be changed or removed "
@@ -80,18 +84,18 @@ def test_the_same_game_with_colours_swapped_is_refused(db: str) -> None:
 
 
 def test_a_second_game_in_the_round_is_refused(db: str) -> None:
-    stderr = refused(db, "Doyle", "Keane", "0-1", "--date", "2026-08-26", "--event", EVENT,
+    stderr = refused(db, DOYLE, KEANE, "0-1", "--date", "2026-08-26", "--event", EVENT,
                      "--round", "4")
     assert ("error: round: Doyle, Liam plays twice in round 4: also game 1 (Doyle, Liam v "
             "Walsh, Brendan, 0-1) in the ledger") in stderr
     # Black's seat is checked too; the event name matches ignoring case, as events do
-    stderr = refused(db, "Keane", "Doyle", "1-0", "--date", "2026-08-27", "--event",
+    stderr = refused(db, KEANE, DOYLE, "1-0", "--date", "2026-08-27", "--event",
                      EVENT.upper(), "--round", "4")
     assert "Doyle, Liam plays twice in round 4: also game 1 (" in stderr
 
 
 def test_the_same_game_again_says_it_cannot_be_changed_yet(db: str) -> None:
-    stderr = refused(db, "Doyle", "Walsh", "1-0", "--date", "2026-08-26", "--event", EVENT,
+    stderr = refused(db, DOYLE, WALSH, "1-0", "--date", "2026-08-26", "--event", EVENT,
                      "--round", "4")
     assert ("error: game: Doyle, Liam v Walsh, Brendan (round 4) is already recorded as game 1 "
             "(0-1); a recorded game cannot be changed or removed yet") in stderr
@@ -99,19 +103,19 @@ def test_the_same_game_again_says_it_cannot_be_changed_yet(db: str) -> None:
 
 def test_other_rounds_events_and_players_are_accepted(db: str) -> None:
     base = ("--date", "2026-08-26")
-    ok = [("Walsh", "Doyle", "1-0", *base, "--event", EVENT, "--round", "5"),  # next round
-          ("Keane", "Byrne", "1-0", *base, "--event", EVENT, "--round", "4"),  # free players
+    ok = [(WALSH, DOYLE, "1-0", *base, "--event", EVENT, "--round", "5"),  # next round
+          (KEANE, BYRNE, "1-0", *base, "--event", EVENT, "--round", "4"),  # free players
           # another event, another result (Doyle wins: not game 1, where Walsh won)
-          ("Walsh", "Doyle", "0-1", *base, "--event", "Summer Rapid", "--round", "4"),
+          (WALSH, DOYLE, "0-1", *base, "--event", "Summer Rapid", "--round", "4"),
           # the same players, date and result as round 5 above, in another event: a likely
           # duplicate, recorded when the rating officer says it is another game
-          ("Walsh", "Doyle", "1-0", *base, "--event", "Summer Rapid", "--round", "5",
+          (WALSH, DOYLE, "1-0", *base, "--event", "Summer Rapid", "--round", "5",
            "--allow-similar"),
           # no round, another day (on 2026-08-26 the pair has a game in the event: refused);
           # Walsh also won their rounds 4 and 5 of the event, so one game with a round and one
           # without, same result, is a likely duplicate: recorded with --allow-similar
-          ("Walsh", "Doyle", "1-0", "--date", "2026-08-27", "--event", EVENT, "--allow-similar"),
-          ("Walsh", "Doyle", "1/2-1/2", *base, "--round", "4")]                # no event
+          (WALSH, DOYLE, "1-0", "--date", "2026-08-27", "--event", EVENT, "--allow-similar"),
+          (WALSH, DOYLE, "1/2-1/2", *base, "--round", "4")]                # no event
     for args in ok:
         result = run("--db", db, "game", "add", *args)
         assert result.exit_code == 0, (args, result.stderr)
@@ -147,7 +151,7 @@ def test_up_to_three_candidates_are_listed(db: str, tmp_path: Path) -> None:
     for name in ("Doyle, Sean", "Doyle, Aoife", "Doyle, Mary"):  # #5, #6, #7
         assert run("--db", db, "player", "add", name).exit_code == 0
     path = csv(tmp_path, "2026-09-02,\"Keane, Roy\",DOYLE,1-0,Club Championship 2026,5",
-               "2026-09-02,Doyle Liam,\"Walsh, Brendan\",1-0,Club Championship 2026,5")
+               "2026-09-02,Doyle L,\"Walsh, Brendan\",1-0,Club Championship 2026,5")
     result = run("--db", db, "import", path)
     assert result.exit_code == 3
     stderr = flat(result.stderr)
@@ -155,9 +159,9 @@ def test_up_to_three_candidates_are_listed(db: str, tmp_path: Path) -> None:
     assert ("round5.csv:2: error: black: unknown player 'DOYLE': did you mean Doyle, Liam (#3, "
             "FIDE 90000003) or Doyle, Sean (#5, no FIDE id) or Doyle, Aoife (#6, no FIDE id) "
             "(4 players in all)?") in stderr
-    # every word of "Doyle Liam" is a word of "Doyle, Liam" only (without the comma it is not
-    # the same name: "Liam Doyle" is, in the other word order, and matches)
-    assert ("round5.csv:3: error: white: unknown player 'Doyle Liam': did you mean Doyle, Liam "
+    # "Doyle L" starts "Doyle, Liam" only (the comma aside; "Doyle Liam" is his name, the comma
+    # optional, and "Liam Doyle" in the other word order: both match)
+    assert ("round5.csv:3: error: white: unknown player 'Doyle L': did you mean Doyle, Liam "
             "(#3, FIDE 90000003)?") in stderr
 
 

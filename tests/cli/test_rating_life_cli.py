@@ -41,9 +41,9 @@ def cells(table: str, name: str) -> list[str]:
 def test_list_flags_inactive_players_and_active_hides_them(db: str) -> None:
     for name in ("Alpha, Ann", "Beta, Bob", "Gamma, Gil"):
         ok("--db", db, "player", "add", name, "--rating", "1800", "--prior-games", "100")
-    ok("--db", db, "game", "add", "Alpha", "Beta", "1/2-1/2", "--date", "2025-01-10")
+    ok("--db", db, "game", "add", "Alpha, Ann", "Beta, Bob", "1/2-1/2", "--date", "2025-01-10")
     ok("--db", db, "period", "close", "2025-01")
-    ok("--db", db, "game", "add", "Alpha", "Gamma", "1/2-1/2", "--date", "2026-01-10")
+    ok("--db", db, "game", "add", "Alpha, Ann", "Gamma, Gil", "1/2-1/2", "--date", "2026-01-10")
     ok("--db", db, "period", "close", "2026-01")
     # 12 periods ending with 2026-01: 2025-02 .. 2026-01; Beta's only game was in 2025-01
     listed = json.loads(ok("--db", db, "list", "--json").stdout)["players"]

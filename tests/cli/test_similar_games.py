@@ -103,7 +103,7 @@ def test_allow_similar_is_for_files_of_games(db: str) -> None:
 def club(db: str) -> str:
     for name in ("Doyle, Liam", "Walsh, Brendan"):
         assert run("--db", db, "player", "add", name, "--rating", "1800").exit_code == 0
-    added = run("--db", db, "game", "add", "Doyle", "Walsh", "0-1", "--date", "2026-08-26",
+    added = run("--db", db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "0-1", "--date", "2026-08-26",
                 "--event", "Club")
     assert added.exit_code == 0, added.stderr
     return db
@@ -111,7 +111,7 @@ def club(db: str) -> str:
 
 def test_game_add_twice_without_round_exit_1(club: str) -> None:
     # the same game typed again with the colours swapped, no round, same event and day
-    again = run("--db", club, "game", "add", "Walsh", "Doyle", "1-0", "--date", "2026-08-26",
+    again = run("--db", club, "game", "add", "Walsh, Brendan", "Doyle, Liam", "1-0", "--date", "2026-08-26",
                 "--event", "Club")
     assert again.exit_code == 1
     assert " ".join(again.stderr.split()) == (
@@ -124,7 +124,8 @@ def test_game_add_twice_without_round_exit_1(club: str) -> None:
 
 
 def test_game_add_of_a_likely_duplicate_exit_1_then_allow_similar(club: str) -> None:
-    args = ("game", "add", "Walsh", "Doyle", "1-0", "--date", "2026-08-26", "--event", "Club B")
+    args = ("game", "add", "Walsh, Brendan", "Doyle, Liam", "1-0", "--date", "2026-08-26",
+            "--event", "Club B")
     refused = run("--db", club, *args)
     assert refused.exit_code == 1
     assert " ".join(refused.stderr.split()) == (

@@ -220,7 +220,7 @@ def test_a_re_rated_list_says_so_and_links_what_was_published(season_db: str,
     db = tmp_path / "riverside.db"
     shutil.copy(season_db, db)
     for args in (("period", "reopen", "2026-10", "--reason", "a late result"),
-                 ("game", "add", "Okafor", "Novak", "1-0", "--date", "2026-10-31", "--event",
+                 ("game", "add", "Okafor, Grace", "Novak, Petra", "1-0", "--date", "2026-10-31", "--event",
                   "Club League 2026-27", "--round", "5"),
                  ("period", "close", "2026-10")):
         done = run("--db", str(db), *args)

@@ -100,8 +100,8 @@ def test_inactive_and_women_flags_survive(tmp_path: Path) -> None:
     ok(source, "init")
     for name, sex in (("Alpha, Ann", "F"), ("Beta, Bea", "F"), ("Gamma, Gil", "M")):
         ok(source, "player", "add", name, "--rating", "1800", "--sex", sex, "--prior-games", "100")
-    for white, black, day, period in (("Alpha", "Beta", "2025-01-10", "2025-01"),
-                                      ("Alpha", "Gamma", "2026-01-10", "2026-01")):
+    for white, black, day, period in (("Alpha, Ann", "Beta, Bea", "2025-01-10", "2025-01"),
+                                      ("Alpha, Ann", "Gamma, Gil", "2026-01-10", "2026-01")):
         ok(source, "game", "add", white, black, "1/2-1/2", "--date", day)
         ok(source, "period", "close", period)
     # The 12 periods ending with 2026-01 are 2025-02 .. 2026-01: Beta's only game was in 2025-01,

@@ -148,7 +148,7 @@ def test_ambiguous_player_is_an_error_listing_the_candidates(engine: Engine) -> 
     [problem] = caught.value.problems
     # <player> of "Quinn, Mark" (FIDE 2500450) starts on line 122 of the sample
     assert (problem.line, problem.field) == (122, "name")
-    assert "#1 (FIDE -, born ?); #2 (FIDE -, born ?)" in problem.message
+    assert "Quinn, Mark (#1, FIDE -, born ?); Quinn, Mark (#2, FIDE -, born ?)" in problem.message
     assert [count(engine, t) for t in ("players", "list_ratings")] == [2, 0]
 
 

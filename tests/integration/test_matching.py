@@ -36,7 +36,8 @@ def test_name_and_birth_year_tell_namesakes_apart(engine: Engine) -> None:
         # Without a birth year or FIDE id, two Smiths: an error naming both candidates.
         both = index.match("Smith, John")
         assert both.player is None and both.error is not None
-        assert "#1 (FIDE 1001, born 1980)" in both.error and "#2 (FIDE -, born 1995)" in both.error
+        assert "Smith, John (#1, FIDE 1001, born 1980); Smith, John (#2, FIDE -, born 1995)" in (
+            both.error)
         # A third birth year is nobody in the ledger.
         assert index.match("Smith, John", None, 1960).player is None
         assert index.match("Smith, John", None, 1960).error is None
@@ -129,8 +130,8 @@ def test_the_other_word_order_matches_when_unambiguous(engine: Engine) -> None:
         # "John Smith" is either Smith, John: ambiguous, an error naming both
         both = index.match("John Smith")
         assert both.player is None and both.error == (
-            "'John Smith' matches several players: #1 (FIDE 1001, born 1980); #2 (FIDE -, born "
-            "1995); give a FIDE id or a birth year to tell them apart")
+            "'John Smith' matches several players: Smith, John (#1, FIDE 1001, born 1980); Smith, "
+            "John (#2, FIDE -, born 1995); give a FIDE id or a birth year to tell them apart")
         young = index.match("John Smith", None, 1995)
         assert young.player is not None and young.player.id == 2
         # a FIDE id the ledger gives another player decides, whatever the order
@@ -145,8 +146,13 @@ def test_an_exact_key_comes_before_the_other_word_order(engine: Engine) -> None:
             register(session, p, source="test", effective_from=None)
     with transaction(engine, write=False) as session:
         index = PlayerIndex.load(session)
-        # "Grant, Lee" is #2 by its key; written name first, "Lee Grant" is Lee of the Grants
-        # (#2 again) and "Grant Lee" is Grant of the Lees (#1)
+        # "Grant, Lee" is #2 by its key, "Lee, Grant" #1; without a comma "Lee Grant" is Lee of
+        # the Grants (#2) written name first, or Grant of the Lees (#1) written as tournament
+        # files write names, surname first: both, and so is "Grant Lee"
         assert [p.id for p in index.named("Grant, Lee")] == [2]
-        assert [p.id for p in index.named("Lee Grant")] == [2]
-        assert [p.id for p in index.named("Grant Lee")] == [1]
+        assert [p.id for p in index.named("Lee Grant")] == [1, 2]
+        assert [p.id for p in index.named("Grant Lee")] == [2, 1]
+        # their birth years tell them apart
+        assert index.match("Lee Grant", None, 1960).player is not None
+        assert index.match("Lee Grant", None, 1960).player.id == 2  # type: ignore[union-attr]
+        assert "matches several players" in (index.match("Lee Grant").error or "")

@@ -283,9 +283,13 @@ def test_not_utf8_is_read_as_cp1252_with_a_warning() -> None:
 def test_bytes_cp1252_does_not_define_are_read_as_latin1() -> None:
     data = f"{MAY13_HEADER}\n{ABBES_MAY13}\n".encode().replace(b"Abbes", b"Abb\x81s")
     readout = read_fide_list(data, "odd.txt")
-    assert [p.name for p in readout.players] == ["Abb\x81s, Ali"]
-    [warning] = readout.problems
+    # U+0081 is a control character (C1): a name holding it is refused, naming line and field
+    error, warning = sorted(readout.problems, key=lambda p: p.severity)
     assert (warning.line, warning.severity) == (2, "warning") and "Latin-1" in warning.message
+    assert (error.line, error.field, error.severity, error.message) == (
+        2, "Name (column 16)", "error",
+        "a control character (U+0081): a name is one line of visible text")
+    assert readout.players == []
 
 
 def test_xml_entity_expansion_is_refused() -> None:

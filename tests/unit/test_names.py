@@ -7,12 +7,17 @@ import pytest
 
 from ledger.names import (
     NameHints,
+    close_matches,
+    closeness,
+    comma_forms,
     did_you_mean,
     loose_form,
     loose_forms,
     name_key,
     name_words,
     other_orders,
+    same_name_keys,
+    word_starts,
 )
 
 
@@ -68,7 +73,8 @@ def test_names_that_are_the_same_and_those_that_are_not() -> None:
     assert name_key("Sean") == name_key("Seán") == name_key("SEÁN")
     assert name_key("Ostersund Open") == name_key("Östersund Open")
     assert name_key("Hansen, Soren") == name_key("Hansen, Søren")
-    # the comma says where the surname ends: with and without it, not the same key
+    # the comma says where the surname ends: with and without it, not the same key (the same
+    # name all the same: same_name_keys)
     assert name_key("Smith, John") != name_key("Smith John")
     assert name_key("Müller") != name_key("Mueller")
 
@@ -97,6 +103,38 @@ def test_other_orders_go_both_ways() -> None:
     for key in ("obrien, kevin", "de vries, jan willem", "jan willem de vries"):
         for other in other_orders(key):
             assert key in other_orders(other)
+
+
+@pytest.mark.parametrize(("key", "forms"), [
+    ("obrien kevin", ("obrien, kevin",)),
+    ("obrien, kevin", ("obrien kevin",)),
+    ("garcia lopez ana", ("garcia, lopez ana", "garcia lopez, ana")),
+    ("argandona riveiro inigo", ("argandona, riveiro inigo", "argandona riveiro, inigo")),
+    ("doyle", ()),
+    ("a, b, c", ()),
+    ("", ()),
+])
+def test_comma_forms(key: str, forms: tuple[str, ...]) -> None:
+    # a comma is optional where a name has none: the same words in the same order
+    assert comma_forms(key) == forms
+
+
+def test_same_name_keys_are_the_comma_forms_then_the_other_orders() -> None:
+    assert same_name_keys("obrien kevin") == ("obrien, kevin", "kevin, obrien")
+    assert same_name_keys("obrien, kevin") == ("obrien kevin", "kevin obrien")
+    assert same_name_keys(name_key("Mirzoev Azer")) == ("mirzoev, azer", "azer, mirzoev")
+    assert name_key("Mirzoev, Azer") in same_name_keys(name_key("Mirzoev Azer"))
+    # "Kevin, O'Brien" (the given name written as the surname) is not O'Brien, Kevin
+    assert "kevin, obrien" not in same_name_keys("obrien, kevin")
+    assert same_name_keys("doyle") == ()
+
+
+def test_same_name_keys_go_both_ways() -> None:
+    for key in ("obrien, kevin", "obrien kevin", "de vries, jan willem", "jan willem de vries",
+                "garcia lopez ana", "a a"):
+        assert key not in same_name_keys(key)
+        for other in same_name_keys(key):
+            assert key in same_name_keys(other), (key, other)
 
 
 def test_did_you_mean() -> None:
@@ -138,3 +176,51 @@ def test_hints_find_loose_spellings() -> None:
     assert hints.similar("juergen mueller") == (["b"], 1)
     assert hints.similar("o'briain") == (["a"], 1)
     assert hints.similar("Smith") == ([], 0)
+
+
+@pytest.mark.parametrize(("name", "key", "close"), [
+    ("O'Brian, Kevin", "obrien, kevin", 0.92),         # a typo
+    ("Kevn O'Brien", "obrien, kevin", 0.96),           # a letter lost, the other word order
+    ("Walsh, Tom", "welsh, tom", 0.89),                # the second letter of a word
+    ("Mueler", "muller, jurgen", 0.83),                # a part, misspelt
+    ("Osterstund", "ostersund open", 0.95),
+    ("Östersund Opne", "ostersund open", 0.93),
+    ("Club Leage 2026-27", "club league 2026 27", 0.97),
+    ("Kelly, Ann", "obrien, kevin", 0.0),              # nothing alike
+    ("Doyle", "boyle, sean", 0.0),                     # a lone word's first two letters differ
+    ("Obrien", "oberon, kevin", 0.0),                  # 0.77: not close enough
+    ("", "obrien, kevin", 0.0),
+])
+def test_closeness(name: str, key: str, close: float) -> None:
+    assert round(closeness(name, key), 2) == close
+
+
+def test_word_starts_bound_the_names_a_hint_looks_at() -> None:
+    assert word_starts("O'Brian, Kevin") == ("o", "k")
+    assert word_starts("Mueler") == ("mu",)
+    assert word_starts("Anna Anders") == ("a",)
+    assert word_starts("...") == ()
+
+
+def test_close_matches_are_the_closest_first_and_never_the_same_name() -> None:
+    keys = [(1, "obrien, kevin"), (2, "obrian, kevin"), (3, "kelly, ann"), (4, "obrian kevin"),
+            (5, "o brien, kevin"), (6, "obrien, kevins")]
+    # 2 is the name's own key, 4 its comma form: matches, not hints
+    assert close_matches("O'Brian, Kevin", keys) == ([1, 5, 6], 3)  # a tie: by id
+    assert close_matches("O'Brian, Kevin", keys, limit=1) == ([1], 3)
+    assert close_matches("Nobody", keys) == ([], 0)
+
+
+def test_name_hints_suggest_a_part_of_a_name_else_a_close_spelling() -> None:
+    hints = NameHints([(1, "O'Brien, Kevin", "kevin"), (2, "Östersund Open", "open"),
+                       (3, "Müller, Jürgen", "jurgen"), (4, "Obrien, Kevina", "kevina")])
+    assert hints.close("O'Brian, Kevin") == (["kevin", "kevina"], 2)
+    assert hints.suggest("O'Brian, Kevin") == (["kevin", "kevina"], 2)
+    assert hints.suggest("Osterstund") == (["open"], 1)
+    assert hints.suggest("Mueler") == (["jurgen"], 1)
+    # a part of a name is hinted first, without the close spellings
+    assert hints.suggest("Kevin") == (["kevin"], 1)
+    assert hints.similar("O'Brian, Kevin") == ([], 0)
+    assert hints.suggest("Zzz") == ([], 0)
+    hints.add(5, "O'Brian, Kevin", "brian")
+    assert hints.close("O'Brian, Kevin") == (["kevin", "kevina"], 2)  # its own key is no hint
