@@ -37,14 +37,20 @@ PLAYER_COLUMNS = ("name", "name_key", "fide_id", "birth_year", "sex", "federatio
 
 @dataclass(frozen=True)
 class Facts:
-    """The facts a rating reads: as they are now (``as_of`` None) or as of change ``as_of``."""
+    """The facts a rating reads: as they are now (``as_of`` None) or as of change ``as_of``.
+
+    ``current_games``: with ``as_of``, the games as they are now and everything else (players,
+    entries, carried corrections) as of the change: a closed period rated with its games
+    corrected and the rest as its revision saw it, which is how a carried correction is
+    computed (``services.carry``)."""
 
     as_of: int | None = None
+    current_games: bool = False
 
     def games(self) -> FromClause:
         """The games: the ``games`` table itself now (so a condition written on ``Game`` applies),
         else a subquery with its columns ``id`` and ``GAME_COLUMNS`` as of the change."""
-        if self.as_of is None:
+        if self.as_of is None or self.current_games:
             return Game.__table__
         return _as_of(Game, GameRevision, "game_id", GAME_COLUMNS, self.as_of, "games_as_of")
 
@@ -58,9 +64,14 @@ class Facts:
 
     def entries(self) -> ColumnElement[bool]:
         """The condition on ``PlayerEntry`` for the entries recorded by then."""
+        return self.written(PlayerEntry.change_id)
+
+    def written(self, change_id: Any) -> ColumnElement[bool]:
+        """The condition "the row whose change is ``change_id`` (a column) was written by then"
+        for an append-only table (entries, carried corrections)."""
         if self.as_of is None:
             return true()
-        return func.coalesce(PlayerEntry.change_id, 0) <= self.as_of
+        return func.coalesce(change_id, 0) <= self.as_of
 
 
 #: The facts as they are now.

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Actor, Period, RatedGame
-from ledger.errors import ImportRejected, Problem, SimilarGame, UsageError
+from ledger.errors import ImportRejected, PeriodError, Problem, SimilarGame, UsageError
 from ledger.formats import games_csv, pgn, trf
 from ledger.formats.detect import detect_format
 from ledger.formats.records import FileGame, Readout
@@ -47,7 +47,9 @@ from ledger.services.games import (
 )
 from ledger.services.import_matching import Matcher
 from ledger.services.input_files import check_input_file
+from ledger.services.late import natural_period, place
 from ledger.services.periods import not_rated_reason
+from ledger.services.rerate import PeriodRerate, check_reason, rerate_in
 from ledger.services.session import transaction
 from ledger.services.state import (
     FIRST_RATED_PERIOD,
@@ -133,6 +135,22 @@ class ImportReport:
     notes: list[str] = field(default_factory=list)
     allow_similar: bool = False
     similar: list[SimilarGame] = field(default_factory=list)
+    late: list[LateRecord] = field(default_factory=list)
+    rerated: list[PeriodRerate] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LateRecord:
+    """A late result an import records (docs/RULES.md §1): the file's ``line``, the players, the
+    game's ``date``, the closed period its dates belong to (``dated_in``) and the period it is
+    recorded in (``period``: the earliest open one, or with ``--rerate`` its own)."""
+
+    line: int
+    white: str
+    black: str
+    date: dt.date
+    dated_in: str
+    period: str
 
 
 Paired = tuple[FileGame, Player, Player]
@@ -154,7 +172,8 @@ def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
 def import_file(engine: Engine, path: str, fmt: str | None, *, register_players: bool = False,
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
                 progress: Progress | None = None, end_date: dt.date | None = None,
-                allow_similar: bool = False, actor: Actor | None = None) -> ImportReport:
+                allow_similar: bool = False, actor: Actor | None = None,
+                rerate: bool = False, reason: str | None = None) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -162,9 +181,15 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     match by name and birth year only and are registered without a FIDE id. ``progress`` is called
     with (games done, games in all) while the games are matched and recorded.
 
+    Games dated in a closed period are late results (docs/RULES.md §1): they go into the
+    earliest open period, keeping their dates, and the report lists them (``report.late``);
+    with ``rerate`` they go into their own period and every closed period from the earliest of
+    them is re-rated (``rerate.rerate_in``: one ``period.rerate`` change each, giving
+    ``reason``, which ``rerate`` requires; ``report.rerated``).
+
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
-    dates in the future (after ``today``), games in a closed period, a game already recorded with
+    dates in the future (after ``today``), a game already recorded with
     another result (both shown), a player twice in one round of an event, one pair twice on one
     day in an event when one of the games has no round (``games.RoundSeats``), dates before
     1970, an empty file or one without a game, and, unless ``allow_similar``, each likely
@@ -184,6 +209,52 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
     and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
+    name = str(path)
+    why = check_reason(reason) if rerate else None
+    raw, fmt, readout = read_games_file(path, fmt, ids, end_date)
+    report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
+                          games_in_file=readout.games_in_file,
+                          players_in_file=readout.players_in_file, allow_similar=allow_similar)
+    report.problems.extend(readout.problems)
+    if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
+        report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
+                                       else f"no games in this {fmt.upper()} file: nothing to "
+                                       "import (is it the right file?)"))
+    undatable = check_dates(name, readout.games, today or dt.date.today(), report)
+    with transaction(engine, dry_run=dry_run) as session:
+        earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
+        if earlier is not None:
+            report.already_imported = True
+            report.already_recorded = len(readout.games)
+            report.notes.append(f"this file was imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
+                                f"(as {earlier.file_name}): nothing to add")
+            report.problems = _in_file_order(report.problems)
+            return report
+        who = actor or Actor.from_code("import_file")
+        change = record_change(session, who, "import", "file", report.sha256, reason=why)
+        _record(session, name, readout.games, undatable, register_players, ids == "fide",
+                report, progress, rerate)
+        report.problems = _in_file_order(report.problems)
+        if any(p.severity == "error" for p in report.problems):
+            raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems,
+                                 report.similar)
+        session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
+                                 games=report.recorded, players=len(report.players_registered)))
+        summarise(change, _summary(session, change.id, report))
+        closed = sorted({Period.parse(x.period) for x in report.late
+                         if x.period == x.dated_in})
+        if closed:
+            assert why is not None  # only --rerate records a game in a closed period
+            session.flush()
+            report.rerated = rerate_in(session, closed[0], why, who)
+    return report
+
+
+def read_games_file(path: str, fmt: str | None, ids: str,
+                    end_date: dt.date | None) -> tuple[bytes, str, Readout]:
+    """A file of games read whole: its bytes, its format (``fmt``, else told by its content or
+    extension) and the readout of its reader. Raises ``ImportRejected`` for a file that is not
+    a regular file of at most 2 GB, ``UsageError`` as ``import_file`` says."""
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
     raw = Path(path).read_bytes()
     fmt = fmt or detect_format(raw[:4096], Path(path).suffix)
@@ -195,38 +266,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     if end_date is not None and fmt != "trf":
         raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
                          "dates each game itself")
-    name = str(path)
-    readout = READERS[fmt](name, raw, end_date)
-    report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
-                          games_in_file=readout.games_in_file,
-                          players_in_file=readout.players_in_file, allow_similar=allow_similar)
-    report.problems.extend(readout.problems)
-    if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
-        report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
-                                       else f"no games in this {fmt.upper()} file: nothing to "
-                                       "import (is it the right file?)"))
-    undatable = _check_dates(name, readout.games, today or dt.date.today(), report)
-    with transaction(engine, dry_run=dry_run) as session:
-        earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
-        if earlier is not None:
-            report.already_imported = True
-            report.already_recorded = len(readout.games)
-            report.notes.append(f"this file was imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
-                                f"(as {earlier.file_name}): nothing to add")
-            report.problems = _in_file_order(report.problems)
-            return report
-        change = record_change(session, actor or Actor.from_code("import_file"), "import",
-                               "file", report.sha256)
-        _record(session, name, readout.games, undatable, register_players, ids == "fide",
-                report, progress)
-        report.problems = _in_file_order(report.problems)
-        if any(p.severity == "error" for p in report.problems):
-            raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems,
-                                 report.similar)
-        session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
-                                 games=report.recorded, players=len(report.players_registered)))
-        summarise(change, _summary(session, change.id, report))
-    return report
+    return raw, fmt, READERS[fmt](str(path), raw, end_date)
 
 
 def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str, object]:
@@ -241,7 +281,7 @@ def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str
             "game_ids": None if games[0] is None else list(games),
             "players_registered": len(report.players_registered),
             "player_ids": None if players[0] is None else list(players),
-            "periods": dict(sorted(report.periods.items()))}
+            "periods": dict(sorted(report.periods.items())), "late_games": len(report.late)}
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
@@ -250,10 +290,12 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=lambda p: (p.line or 0, p.severity != "error"))
 
 
-def _check_dates(name: str, games: list[FileGame], today: dt.date,
-                 report: ImportReport) -> set[int]:
+def check_dates(name: str, games: list[FileGame], today: dt.date,
+                 report: ImportReport | list[Problem]) -> set[int]:
     """Refuse dates in the future or before 1970 (errors; returns those games' ids); warn once
-    per period before 2022 that its games are recorded and never rated."""
+    per period before 2022 that its games are recorded and never rated. The problems go into
+    ``report`` (an ``ImportReport``'s, or a list of them)."""
+    problems = report if isinstance(report, list) else report.problems
     undatable: set[int] = set()
     warned: set[Period] = set()
     for g in games:
@@ -261,18 +303,18 @@ def _check_dates(name: str, games: list[FileGame], today: dt.date,
         line, where = g.where("date")
         if g.date > today:
             undatable.add(id(g))
-            report.problems.append(Problem(name, line, where, f"{g.date} is in the future "
+            problems.append(Problem(name, line, where, f"{g.date} is in the future "
                                            f"(today is {today})"))
         elif min(g.date, g.event_start or g.date) < FIRST_LIST:
             undatable.add(id(g))
             day = min(g.date, g.event_start or g.date)
             line, where = g.where("date" if day == g.date else "start")
-            report.problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
+            problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
                                            "FIDE published its first rating list in 1971; check "
                                            "the year"))
         elif period < FIRST_RATED_PERIOD and period not in warned:
             warned.add(period)
-            report.problems.append(Problem(
+            problems.append(Problem(
                 name, line, where, f"{g.date}: games before {FIRST_RATED_PERIOD} are recorded in "
                 "their period, which is never rated (the ledger implements FIDE's rule editions "
                 "from 1 January 2022 on)", severity="warning"))
@@ -281,7 +323,7 @@ def _check_dates(name: str, games: list[FileGame], today: dt.date,
 
 def _record(session: Session, name: str, games: list[FileGame], undatable: set[int],
             register_players: bool, use_ids: bool, report: ImportReport,
-            progress: Progress | None) -> None:
+            progress: Progress | None, rerate: bool = False) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any)."""
     matcher = Matcher(session, name, register_players, use_ids)
@@ -307,7 +349,6 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
                                            f"ledger player, {b.name} (#{b.id})"))
             continue
         by_event[g.event].append((g, w, b))
-    last_closed = last_closed_period(session)
     every_date = [g.date for event_games in by_event.values() for g, _, _ in event_games]
     lookalikes = Lookalikes(session, min(every_date, default=FIRST_LIST),
                             max(every_date, default=FIRST_LIST))
@@ -326,23 +367,22 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         if not fresh:
             continue
         if event_name is None:
-            late = [x for x in fresh if is_closed(Period.of(x[0].date), last_closed)]
-            if late:
-                _closed_errors(name, late, last_closed, report)
-                continue
             fresh = _likely_duplicates(name, None, fresh, lookalikes, report)
-            _add_games(session, name, None, None, fresh, report)
+            _add_games(session, name, None, None, fresh, report, rerate)
             recorded.extend(fresh)
             continue
-        if is_closed(Period.of(max(end, event.end_date if event else end)), last_closed):
-            _closed_errors(name, fresh, last_closed, report)
+        try:
+            event, period = place_in_event(session, event_name, start, end,
+                                           site=event_games[0][0].site, source=name[-500:],
+                                           exact_start=bool(starts), notes=report.notes,
+                                           rerate=rerate)
+        except PeriodError as exc:
+            line, where = fresh[0][0].where("start")
+            report.problems.append(Problem(name, line, where, str(exc)))
             continue
-        event, period = place_in_event(session, event_name, start, end,
-                                       site=event_games[0][0].site, source=name[-500:],
-                                       exact_start=bool(starts), notes=report.notes)
         fresh = _likely_duplicates(name, event.id, fresh, lookalikes, report)
         _describe(event, event_games[0][0])
-        _add_games(session, name, event.id, period, fresh, report)
+        _add_games(session, name, event.id, period, fresh, report, rerate, event.end_date)
         recorded.extend(fresh)
         if progress is not None:
             progress(total // 2 + len(recorded) // 2, total)
@@ -363,16 +403,22 @@ def _describe(event: Event, g: FileGame) -> None:
 def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
                    games: list[Paired], report: ImportReport) -> list[Paired]:
     """The games not yet in the ledger; a recorded one with another result is an error that
-    shows both."""
+    shows both; a voided one stays void (a note says so)."""
     fresh = []
     seen: dict[GameKey, tuple[str, bool, int | None]] = {
         key: (g.result, g.played, g.id) for key, g in known.items()}
+    void = {g.id for g in known.values() if g.status == "void"}
     for g, w, b in games:
         key = game_key(event_id, g.round, w.id, b.id, g.date)
         old = seen.get(key)
         if old is None:
             fresh.append((g, w, b))
             seen[key] = (g.result.value, g.played, None)
+        elif old[2] in void:
+            report.already_recorded += 1
+            report.notes.append(f"line {g.line}: {w.name} v {b.name} is game {old[2]}, void in "
+                                "the ledger: it stays void (ledger import --replace applies a "
+                                "corrected file)")
         elif old[:2] != (g.result.value, g.played):
             where = f"game {old[2]}" if old[2] is not None else "earlier in the file"
             line, field_ = g.where("result")
@@ -391,7 +437,7 @@ def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
     neither rule of ``RoundSeats`` against the ledger and the earlier lines of the file: a
     player in two games of one round (events only), and one pair twice on one day when one of
     the games has no round. Each game that breaks one is an error naming the first game."""
-    seats = RoundSeats(known.values())
+    seats = RoundSeats(g for g in known.values() if g.status == "valid")
     kept = []
     for g, w, b in games:
         clash = seats.clash(g.round, (w, b)) if in_event else None
@@ -443,22 +489,22 @@ def _shown(result: str, played: bool) -> str:
     return result if played else f"{result} (less than one move)"
 
 
-def _closed_errors(name: str, games: list[Paired], last_closed: Period | None,
-                   report: ImportReport) -> None:
-    for g, _, _ in games:
-        line, where = g.where("date")
-        report.problems.append(Problem(name, line, where, f"{g.date} is in a closed period "
-                                       f"(periods up to {last_closed} are closed)"))
-
-
 def _add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
-               games: list[Paired], report: ImportReport) -> None:
+               games: list[Paired], report: ImportReport, rerate: bool = False,
+               event_end: dt.date | None = None) -> None:
     """Insert new games (one multi-row INSERT): in the event's period, or (no event) each in its
-    own date's period."""
+    own date's period; a game whose dates are in a closed period is a late result
+    (``late.placement``: the earliest open period, or with ``rerate`` its own), in
+    ``report.late``."""
     rows = []
     change_id = written_by(session)
+    last = last_closed_period(session)
     for g, w, b in games:
-        period = event_period or Period.of(g.date)
+        period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
+        natural = natural_period(event_end, g.date)
+        if is_closed(natural, last):
+            report.late.append(LateRecord(g.line, w.name, b.name, g.date, str(natural),
+                                          str(period)))
         rows.append(dict(event_id=event_id, round=g.round, date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
                          source=f"{name[-480:]}:{g.line}", change_id=change_id))

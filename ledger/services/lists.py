@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -9,8 +10,8 @@ from decimal import Decimal
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from ledger.db.models import Change, PeriodRevision, PlayerEntry, RatingAdjustment, RatingPeriod
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.db.models import PeriodRevision, RatingAdjustment, RatingPeriod
 from ledger.domain import Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
@@ -153,7 +154,10 @@ def _period_revision(session: Session, period: str | None, revision: int) -> tup
 class HistoryRow:
     """One closed period of a player's history (exact values: score, expected, change).
 
-    A list adjustment (the 1 March 2024 raise) is a row of its own with 0 games and a ``note``."""
+    A list adjustment (the 1 March 2024 raise) and an official correction of a published rating
+    (``player correct-rating``: ``period`` is the list corrected) are rows of their own with 0
+    games and a ``note``; ``carried``: the carried corrections the period's close added to the
+    exact change before its rounding (docs/CORRECTIONS.md §5)."""
 
     period: str
     rating_before: int
@@ -167,6 +171,7 @@ class HistoryRow:
     change: int
     rating_after: int
     note: str | None = None
+    carried: Decimal = Decimal(0)
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,25 @@ class PlayerHistory:
     life: RatingLife
 
 
+def _official_corrections(session: Session, player_id: int) -> list[HistoryRow]:
+    """The player's official rating corrections as history rows: the list corrected, the rating
+    it published, the corrected one, and the reason (one query)."""
+    rows = session.execute(
+        select(PlayerEntry.effective_from, PlayerEntry.rating, Change.before, Change.reason)
+        .join(Change, Change.id == PlayerEntry.change_id)
+        .where(PlayerEntry.player_id == player_id, PlayerEntry.kind == "correction"))
+    found = []
+    for effective, rating, before, reason in rows:
+        if effective is None or rating is None:
+            continue  # a correction is always of a rating, in force from a period
+        published = int(json.loads(before)["rating"]) if before else rating
+        found.append(HistoryRow(str(Period.parse(effective).previous()), published, 0,
+                                Decimal(0), Decimal(0), 0, "official correction", False,
+                                Decimal(rating - published), rating - published, rating,
+                                note=f"official correction: {reason}"))
+    return found
+
+
 def history(engine: Engine, ref: str) -> PlayerHistory:
     """``ledger history``: the player ``ref`` names and their period results, oldest first."""
     with transaction(engine, write=False) as session:
@@ -189,7 +213,8 @@ def history(engine: Engine, ref: str) -> PlayerHistory:
         periods = [HistoryRow(r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
                               Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason,
                               r.k != r.k_before_cap, Decimal(r.change_hundredths).scaleb(-2),
-                              r.change, r.rating_after)
+                              r.change, r.rating_after,
+                              carried=Decimal(r.carried_hundredths).scaleb(-2))
                    for r in rows]
         adjustments = session.scalars(select(RatingAdjustment)
                                       .where(RatingAdjustment.player_id == player.id,
@@ -198,6 +223,7 @@ def history(engine: Engine, ref: str) -> PlayerHistory:
                                "list adjustment", False, Decimal(a.adjustment), a.adjustment,
                                a.rating_after, note=a.rule)
                     for a in adjustments]
+        periods += _official_corrections(session, player.id)
         periods.sort(key=lambda h: (h.period, h.note is not None))
         view = player_views(session, [player.id])[0]
         return PlayerHistory(view, periods, rating_life(session, player.id, view.rating is not None))
