@@ -2,8 +2,8 @@
 
 Each command lives in the module of its noun (``cli.players``, ``cli.games``, ``cli.events``,
 ``cli.periods``, ``cli.imports``, ``cli.lists``, ``cli.calc``, ``cli.lookup``, ``cli.export``,
-``cli.database``, ``cli.audit``) and uses the shared plumbing of ``cli.common``; nothing imports this module
-but the entry point.
+``cli.database``, ``cli.audit``, ``cli.site``) and uses the shared plumbing of ``cli.common``;
+nothing imports this module but the entry point.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from ledger.cli import (
     lookup,
     periods,
     players,
+    site,
 )
 from ledger.cli.common import USER_ENV, RecordingGroup
 from ledger.config import ENV_VAR
@@ -76,6 +77,7 @@ app.add_typer(calc.calc_app, name="calc")
 app.add_typer(export.export_app, name="export")
 app.command("audit")(audit.audit)
 app.add_typer(database.db_app, name="db")
+app.add_typer(site.site_app, name="site")
 
 
 def main() -> None:

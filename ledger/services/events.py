@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Engine, func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
@@ -19,7 +19,7 @@ from ledger.domain import Period
 from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
 from ledger.names import NameHints, did_you_mean, name_key
 from ledger.services.games import event_by_id
-from ledger.services.session import transaction
+from ledger.services.session import Ledger, transaction
 
 #: The order events are listed and offered in: by start date, name key, id.
 EVENT_ORDER = (Event.start_date, Event.name_key, Event.id)
@@ -50,7 +50,7 @@ class EventView:
         return any(p > self.period for p in self.rated_in)
 
 
-def list_events(engine: Engine, period: str | None = None) -> list[EventView]:
+def list_events(engine: Ledger, period: str | None = None) -> list[EventView]:
     """``ledger event list``: every event (or those of ``period``, ``YYYY-MM``: whose end date
     falls in it, or with games rated in it), in ``EVENT_ORDER``. Two queries. Raises
     ``InvalidInput`` for a malformed period."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Change, PeriodRevision, PlayerEntry, RatingAdjustment, RatingPeriod
@@ -15,14 +16,15 @@ from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
-from ledger.services.life import RatingLife, rating_life
+from ledger.services.life import RatingLife, rating_lives
 from ledger.services.players import PlayerView, player_views, resolve
 from ledger.services.revisions import current, current_revision, revision_views
-from ledger.services.session import transaction
+from ledger.services.session import Ledger, transaction
 from ledger.services.snapshots import ListRow, ranked, read_rows
 from ledger.services.state import last_closed_period
 
-__all__ = ["ListRow", "ListSelection", "RatingList", "history", "published_period", "rating_list"]
+__all__ = ["ListRow", "ListSelection", "RatingList", "history", "player_histories",
+           "published_period", "rating_list"]
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ def published_period(session: Session, period: str | None) -> Period:
     return wanted
 
 
-def rating_list(engine: Engine, period: str | None = None,
+def rating_list(engine: Ledger, period: str | None = None,
                 selection: ListSelection | None = None, *, active_only: bool = False,
                 revision: int | None = None) -> RatingList:
     """``ledger list``: the list published by closing ``period`` (default: the latest closed),
@@ -184,46 +186,60 @@ class PlayerHistory:
     life: RatingLife
 
 
-def _official_corrections(session: Session, player_id: int) -> list[HistoryRow]:
-    """The player's official rating corrections as history rows: the list corrected, the rating
-    it published, the corrected one, and the reason (one query)."""
-    rows = session.execute(
-        select(PlayerEntry.effective_from, PlayerEntry.rating, Change.before, Change.reason)
-        .join(Change, Change.id == PlayerEntry.change_id)
-        .where(PlayerEntry.player_id == player_id, PlayerEntry.kind == "correction"))
+def _official_corrections(session: Session,
+                          player_ids: list[int] | None) -> list[tuple[int, HistoryRow]]:
+    """Official rating corrections (``player correct-rating``) as (player id, history row):
+    the list corrected, the rating it published, the corrected one and the reason. One query."""
+    query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
+                    Change.before, Change.reason)
+             .join(Change, Change.id == PlayerEntry.change_id)
+             .where(PlayerEntry.kind == "correction"))
+    if player_ids is not None:
+        query = query.where(PlayerEntry.player_id.in_(player_ids))
     found = []
-    for effective, rating, before, reason in rows:
+    for pid, effective, rating, before, reason in session.execute(query):
         if effective is None or rating is None:
             continue  # a correction is always of a rating, in force from a period
         published = int(json.loads(before)["rating"]) if before else rating
-        found.append(HistoryRow(str(Period.parse(effective).previous()), published, 0,
-                                Decimal(0), Decimal(0), 0, "official correction", False,
-                                Decimal(rating - published), rating - published, rating,
-                                note=f"official correction: {reason}"))
+        found.append((pid, HistoryRow(
+            str(Period.parse(effective).previous()), published, 0, Decimal(0), Decimal(0), 0,
+            "official correction", False, Decimal(rating - published), rating - published,
+            rating, note=f"official correction: {reason}")))
     return found
 
 
-def history(engine: Engine, ref: str) -> PlayerHistory:
+def history(engine: Ledger, ref: str) -> PlayerHistory:
     """``ledger history``: the player ``ref`` names and their period results, oldest first."""
     with transaction(engine, write=False) as session:
-        player = resolve(session, ref)
-        rows = session.scalars(select(PeriodResultRow).where(PeriodResultRow.player_id == player.id,
-                                                             current(PeriodResultRow))
-                               .order_by(PeriodResultRow.period))
-        periods = [HistoryRow(r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
-                              Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason,
-                              r.k != r.k_before_cap, Decimal(r.change_hundredths).scaleb(-2),
-                              r.change, r.rating_after,
-                              carried=Decimal(r.carried_hundredths).scaleb(-2))
-                   for r in rows]
-        adjustments = session.scalars(select(RatingAdjustment)
-                                      .where(RatingAdjustment.player_id == player.id,
-                                             current(RatingAdjustment)))
-        periods += [HistoryRow(a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0,
-                               "list adjustment", False, Decimal(a.adjustment), a.adjustment,
-                               a.rating_after, note=a.rule)
-                    for a in adjustments]
-        periods += _official_corrections(session, player.id)
-        periods.sort(key=lambda h: (h.period, h.note is not None))
-        view = player_views(session, [player.id])[0]
-        return PlayerHistory(view, periods, rating_life(session, player.id, view.rating is not None))
+        return player_histories(session, [resolve(session, ref).id])[0]
+
+
+def player_histories(session: Session, player_ids: list[int] | None) -> list[PlayerHistory]:
+    """The history (``history``) of each of ``player_ids`` (None: every player), in
+    ``players.PLAYER_ORDER``, from the current revision of every closed period: a fixed number
+    of queries for any number of players."""
+    results = select(PeriodResultRow).where(current(PeriodResultRow)).order_by(
+        PeriodResultRow.period)
+    adjustments = select(RatingAdjustment).where(current(RatingAdjustment))
+    if player_ids is not None:
+        results = results.where(PeriodResultRow.player_id.in_(player_ids))
+        adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
+    periods: dict[int, list[HistoryRow]] = defaultdict(list)
+    for r in session.scalars(results):
+        periods[r.player_id].append(HistoryRow(
+            r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
+            Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason, r.k != r.k_before_cap,
+            Decimal(r.change_hundredths).scaleb(-2), r.change, r.rating_after,
+            carried=Decimal(r.carried_hundredths).scaleb(-2)))
+    for a in session.scalars(adjustments):
+        periods[a.player_id].append(HistoryRow(
+            a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
+            Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
+    for pid, row in _official_corrections(session, player_ids):
+        periods[pid].append(row)
+    views = player_views(session, player_ids)
+    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None])
+    return [PlayerHistory(view, sorted(periods.get(view.id, []),
+                                       key=lambda h: (h.period, h.note is not None)),
+                          lives[view.id])
+            for view in views]

@@ -25,7 +25,7 @@ from ledger.services.audit import record_change, summarise
 from ledger.services.carried import first_owed
 from ledger.services.rating import Rated, rate, write_revision
 from ledger.services.revisions import RevisionView, current, next_revision, revision_views
-from ledger.services.session import transaction
+from ledger.services.session import Ledger, transaction
 from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period
 
 
@@ -279,7 +279,7 @@ def _late_games(session: Session, rated: Rated) -> list[LateGame]:
     return [LateGame(gid, day, str(rated.late[gid]), w, b, e) for gid, day, w, b, e in rows]
 
 
-def list_periods(engine: Engine) -> list[PeriodView]:
+def list_periods(engine: Ledger) -> list[PeriodView]:
     """``ledger period list``: closed periods, oldest first, each with its current revision and
     every revision it has had (a reopened period, open now, is not listed)."""
     with transaction(engine, write=False) as session:

@@ -15,6 +15,11 @@ from ledger.domain import Actor
 from ledger.errors import database_error
 from ledger.services.snapshots import snapshot_upgraded_lists
 
+#: What a read service runs on: an ``Engine`` (the service opens a transaction of its own) or the
+#: ``Session`` of a caller's transaction (the service reads inside it, so that one use case
+#: gathering from several services reads one snapshot; see ``transaction``).
+Ledger = Engine | Session
+
 
 def open_ledger(db: str) -> Engine:
     """The engine of an existing, current ledger at ``db`` (path or URL); a SQLite ledger that
@@ -63,16 +68,25 @@ def init_ledger(db: str, actor: Actor | None = None) -> tuple[str | None, str | 
 
 
 @contextmanager
-def transaction(engine: Engine, *, write: bool = True, dry_run: bool = False) -> Iterator[Session]:
+def transaction(engine: Ledger, *, write: bool = True, dry_run: bool = False) -> Iterator[Session]:
     """One transaction: committed when the block ends, rolled back on any error, with
     ``dry_run``, or when it only reads (``write=False``). A writing transaction takes the write
     lock when it begins (SQLite ``BEGIN IMMEDIATE``), so concurrent writers wait their turn.
+
+    Given the ``Session`` of a caller's transaction instead of an engine, the block runs inside
+    it: nothing is begun, committed or rolled back here (the caller's transaction decides).
+    Only reads may join that way; ``RuntimeError`` for ``write`` (a programming error).
 
     Raises ``ReadOnlyLedger`` before anything is done when ``write`` (a dry run too) and the
     ledger cannot be written (``engine.require_writable``); a database error in the block is
     raised as the ledger's own ``LedgerError`` (``errors.database_error``: another process
     writing past the busy timeout is ``LedgerBusy``), the transaction rolled back.
     """
+    if isinstance(engine, Session):
+        if write:
+            raise RuntimeError("a writing service runs in a transaction of its own")
+        yield engine
+        return
     if write:
         require_writable(engine)
     bind = engine.execution_options(ledger_write=True) if write else engine
