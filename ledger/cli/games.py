@@ -52,8 +52,7 @@ def game_add(
 ) -> None:
     """Record one game.
 
-    A game dated in a closed period is a late result: it goes into the earliest open period
-    (keeping its date), rated with the ratings in force at its event's start.
+    A game dated in a closed period is a late result, rated in the earliest open period.
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,

@@ -69,6 +69,7 @@ def import_file(
     """Import a TRF, PGN or CSV file, or a FIDE rating list: all or nothing.
 
     Errors name the file, the line and the field or column; nothing is written while any remains.
+
     Games dated in a closed period are late results, rated in the earliest open period.
     """
     if fmt == "fide-list" or list_date is not None or pool is not None:

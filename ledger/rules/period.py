@@ -227,14 +227,22 @@ def rate_period(
     player in ``games`` must be present; a ``KeyError`` otherwise). ``games``: the period's games.
     Players unrated at the period's start get no result here (initial ratings are separate); a
     player rated on that list but unrated at an event's start plays it as rated (§8.2.4).
-    Returns player id -> ``PeriodResult`` for each player with at least one rated game.
+    ``carried``: player id -> the exact carried corrections to add before the rounding (each
+    such player must be in ``states``; one unrated at the period's start gets none: there is
+    no rating to correct).
+    Returns player id -> ``PeriodResult`` for each player with at least one rated game or a
+    carried correction (then possibly with no game).
     """
     results: dict[int, PeriodResult] = {}
     current = {pid: state.rating for pid, state in states.items()}
-    for player_id, own_games in player_games(games, current).items():
+    extra = dict(carried or {})
+    by_player = player_games(games, current)
+    for player_id in [*by_player, *(pid for pid in extra if pid not in by_player)]:
         state = states[player_id]
         if state.rating is None:
             continue
         k, reason = k_factor(state, period)
-        results[player_id] = rate_player(player_id, state.rating, own_games, edition, k, reason)
+        results[player_id] = rate_player(player_id, state.rating, by_player.get(player_id, []),
+                                         edition, k, reason,
+                                         carried=extra.get(player_id, Decimal(0)))
     return results

@@ -124,32 +124,33 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     its period is open (``exact_start``: only the one with that start date; otherwise one within
     ``EVENT_REACH_DAYS`` of these dates); its dates widen to cover the new games, and if its end
     moves to a later month its games move with it (a game belongs to the period its event ended
-    in). An event of a closed period is reused when its dates hold the new games' (late results
-    of it: its dates, on which its rated games depend, never change); otherwise a new event
-    starts. What moved, or a new event started beside a closed one of the same name, is added
-    to ``notes``. An event created or widened is marked as written by the change being recorded
+    in; a game of a closed period never moves). An event of a closed period takes late results
+    (games dated in a closed period, or with ``exact_start`` its very start date) that start on
+    or after its start: its end date may move later, its start never (the ratings of its rated
+    games are those in force at its start); otherwise a new event starts. What moved, or a new
+    event started beside a closed one of the same name, is added to ``notes``. An event
+    created or widened is marked as written by the change being recorded
     (``services.audit.written_by``).
 
     The period is the event's own while that is open; for an event of a closed period (a late
     result) the earliest open period, or with ``rerate`` the event's own (``late.placement``).
-    Raises ``PeriodError`` when ``exact_start`` names a closed event whose dates do not hold
-    ``start``..``end``.
+    Raises ``PeriodError`` when ``exact_start`` names a closed event that starts after
+    ``start`` (it cannot: the same start date was asked for; kept as a guard).
     """
     last_closed = last_closed_period(session)
     change_id = written_by(session)
     candidates = _same_name(session, name, start, end, exact_start)
     event = _open_one(candidates, last_closed)
     if event is None:
-        holding = next((e for e in candidates if e.start_date <= start and end <= e.end_date),
-                       None)
-        if holding is not None:
-            return holding, placement(session, Period.of(holding.end_date), rerate=rerate)[0]
+        late = exact_start or is_closed(Period.of(end), last_closed)
+        joined = next((e for e in candidates if e.start_date <= start), None) if late else None
+        if joined is not None:  # late results of a closed event: it may end later, never start
+            if end > joined.end_date:  # earlier (its rated games' ratings depend on its start)
+                joined.end_date, joined.change_id = end, change_id
+            return joined, placement(session, Period.of(joined.end_date), rerate=rerate)[0]
         if exact_start and candidates:
-            closed = candidates[0]
-            raise PeriodError(f"event {name!r} starting {start} is recorded with the dates "
-                              f"{closed.start_date} to {closed.end_date}, in closed period "
-                              f"{Period.of(closed.end_date)}; these games run to {end}: the "
-                              "dates of an event of a closed period never change")
+            raise PeriodError(f"event {name!r} starting {start} is recorded in closed period "
+                              f"{Period.of(candidates[0].end_date)}")
         if candidates and notes is not None:
             notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
                          f"closed period {Period.of(candidates[0].end_date)}")
@@ -165,9 +166,11 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         event.end_date = max(event.end_date, end)
         new_period = Period.of(event.end_date)
         if new_period != old_period:
-            moved = session.scalar(select(func.count()).where(Game.event_id == event.id))
-            session.execute(update(Game).where(Game.event_id == event.id)
-                            .values(period=str(new_period)))
+            in_open = [Game.event_id == event.id]
+            if last_closed is not None:  # a game of a closed period never moves
+                in_open.append(Game.period > str(last_closed))
+            moved = session.scalar(select(func.count()).where(*in_open))
+            session.execute(update(Game).where(*in_open).values(period=str(new_period)))
             if moved and notes is not None:
                 notes.append(f"event {event.name!r} now ends on {event.end_date}: its {moved} "
                              f"earlier game(s) move from period {old_period} to {new_period}")
