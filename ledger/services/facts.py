@@ -37,20 +37,14 @@ PLAYER_COLUMNS = ("name", "name_key", "fide_id", "birth_year", "sex", "federatio
 
 @dataclass(frozen=True)
 class Facts:
-    """The facts a rating reads: as they are now (``as_of`` None) or as of change ``as_of``.
-
-    ``current_games``: with ``as_of``, the games as they are now and everything else (players,
-    entries, carried corrections) as of the change: a closed period rated with its games
-    corrected and the rest as its revision saw it, which is how a carried correction is
-    computed (``services.carry``)."""
+    """The facts a rating reads: as they are now (``as_of`` None) or as of change ``as_of``."""
 
     as_of: int | None = None
-    current_games: bool = False
 
     def games(self) -> FromClause:
         """The games: the ``games`` table itself now (so a condition written on ``Game`` applies),
         else a subquery with its columns ``id`` and ``GAME_COLUMNS`` as of the change."""
-        if self.as_of is None or self.current_games:
+        if self.as_of is None:
             return Game.__table__
         return _as_of(Game, GameRevision, "game_id", GAME_COLUMNS, self.as_of, "games_as_of")
 
