@@ -1,6 +1,6 @@
 """Importing a file of games (PGN, TRF, CSV): all or nothing, every problem with file, line, field.
 
-Each format module turns bytes into common records (``ledger.formats.records.FileGame``) and
+Each format module turns a stream into common records (``ledger.formats.records.FileGame``) and
 problems; this service, the same for every format, matches players and registers unknown ones
 on request (``ledger.services.import_matching``: FIDE id, then name and birth year), places games
 in events and periods, skips games already recorded (by each game's natural key; a file already
@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import BinaryIO, cast
 
 from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
@@ -46,7 +46,7 @@ from ledger.services.games import (
     twice_on_a_day,
 )
 from ledger.services.import_matching import Matcher
-from ledger.services.input_files import check_input_file
+from ledger.services.input_files import InputFile, check_input_file, file_head
 from ledger.services.late import natural_period, place
 from ledger.services.periods import not_rated_reason
 from ledger.services.rerate import PeriodRerate, check_reason, rerate_in
@@ -66,11 +66,11 @@ FIRST_LIST = dt.date(1970, 1, 1)
 Progress = Callable[[int, int], None]
 
 
-def _read_pgn(path: str, raw: bytes) -> Readout:
-    return pgn.to_records(pgn.read_pgn_file(path))
+def _read_pgn(path: str, raw: BinaryIO) -> Readout:
+    return pgn.to_records(pgn.read_pgn_binary(raw, path))
 
 
-def _read_trf(path: str, raw: bytes, end_date: dt.date | None = None) -> Readout:
+def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None) -> Readout:
     event, readout = trf.read_trf(raw, path, end_date)
     given = trf.file_end_date(event)
     if end_date is not None and given is not None and given != end_date:
@@ -81,10 +81,10 @@ def _read_trf(path: str, raw: bytes, end_date: dt.date | None = None) -> Readout
     return readout
 
 
-#: Format name -> reader of a file's (path, bytes). One line per format.
+#: Format name -> reader of a file's (path, binary stream at its start). One line per format.
 #: Called as ``reader(path, raw, end_date)``; only a TRF can use ``end_date`` (the check in
 #: ``import_file`` refuses it for the others).
-READERS: dict[str, Callable[[str, bytes, dt.date | None], Readout]] = {
+READERS: dict[str, Callable[[str, BinaryIO, dt.date | None], Readout]] = {
     "pgn": lambda path, raw, _end_date: _read_pgn(path, raw),
     "trf": _read_trf,
     "csv": lambda path, raw, _end_date: games_csv.read_csv(path, raw),
@@ -211,13 +211,13 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     """
     name = str(path)
     why = check_reason(reason) if rerate else None
-    raw, fmt, readout = read_games_file(path, fmt, ids, end_date)
-    report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
+    sha256, blank, fmt, readout = read_games_file(path, fmt, ids, end_date)
+    report = ImportReport(name, dry_run, format=fmt, sha256=sha256,
                           games_in_file=readout.games_in_file,
                           players_in_file=readout.players_in_file, allow_similar=allow_similar)
     report.problems.extend(readout.problems)
     if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
-        report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
+        report.problems.append(Problem(name, None, "file", "the file is empty" if blank
                                        else f"no games in this {fmt.upper()} file: nothing to "
                                        "import (is it the right file?)"))
     undatable = check_dates(name, readout.games, today or dt.date.today(), report)
@@ -251,13 +251,13 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
 
 
 def read_games_file(path: str, fmt: str | None, ids: str,
-                    end_date: dt.date | None) -> tuple[bytes, str, Readout]:
-    """A file of games read whole: its bytes, its format (``fmt``, else told by its content or
-    extension) and the readout of its reader. Raises ``ImportRejected`` for a file that is not
-    a regular file of at most 2 GB, ``UsageError`` as ``import_file`` says."""
+                    end_date: dt.date | None) -> tuple[str, bool, str, Readout]:
+    """A file of games read once, as a stream: its SHA-256 (hashed as it is read), whether it
+    is blank, its format (``fmt``, else told by its first bytes or its extension) and the
+    readout of its reader. Raises ``ImportRejected`` for a file that is not a regular file of at
+    most 2 GB, ``UsageError`` as ``import_file`` says."""
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
-    raw = Path(path).read_bytes()
-    fmt = fmt or detect_format(raw[:4096], Path(path).suffix)
+    fmt = fmt or detect_format(file_head(path), Path(path).suffix)
     if fmt not in READERS:
         what = f"format {fmt!r} is not known" if fmt else "cannot tell the format"
         raise UsageError(f"{path}: {what}; give --format {'|'.join([*READERS, 'fide-list'])}")
@@ -266,7 +266,10 @@ def read_games_file(path: str, fmt: str | None, ids: str,
     if end_date is not None and fmt != "trf":
         raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
                          "dates each game itself")
-    return raw, fmt, READERS[fmt](str(path), raw, end_date)
+    with InputFile(path) as raw:  # read as a stream, and hashed while it is read
+        readout = READERS[fmt](str(path), raw.stream, end_date)
+        sha256 = raw.sha256()
+    return sha256, raw.blank, fmt, readout
 
 
 def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str, object]:

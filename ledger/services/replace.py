@@ -40,7 +40,6 @@ from ledger.services.imports import (
     _add_games,
     check_dates,
     read_games_file,
-    sha256_of,
 )
 from ledger.services.rerate import check_reason
 from ledger.services.session import transaction
@@ -126,8 +125,8 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
     mode = mode_of(in_next_period, rerate)
     who = actor or Actor.from_code("replace_event")
     name = str(path)
-    raw, fmt, readout = read_games_file(path, fmt, ids, end_date)
-    report = ReplaceReport(name, fmt, sha256_of(raw), dry_run, why)
+    sha256, _, fmt, readout = read_games_file(path, fmt, ids, end_date)
+    report = ReplaceReport(name, fmt, sha256, dry_run, why)
     report.problems.extend(readout.problems)
     undatable = check_dates(name, readout.games, today or dt.date.today(), report.problems)
     games = [g for g in readout.games if id(g) not in undatable]
