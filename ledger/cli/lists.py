@@ -48,8 +48,10 @@ def rating_list(
     chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)
-    publish.publish(run(ctx, lists.rating_list, period, selection, revision=revision), chosen,
-                    output, club, db_of(ctx))
+    published = run(ctx, lists.rating_list, period, selection, revision=revision)
+    note = published.superseded_note()
+    render.notes([note] if note else [])
+    publish.publish(published, chosen, output, club, db_of(ctx))
 
 
 @reports_errors

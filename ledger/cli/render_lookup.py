@@ -64,7 +64,7 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
                              "note": g.note} for g in r.games]})
         return
     table = PlainTable(title=f"Performance of {r.player}: {r.scope}")
-    for col, priority in (("date", 0), ("round", 2), ("colour", 3), ("opponent", 0),
+    for col, priority in (("date", 0), ("round", 2), ("colour", 0), ("opponent", 0),
                           ("rating", 0), ("counted", 1), ("result", 0), ("score", 0),
                           ("note", 4)):
         table.add_column(col, priority=priority,

@@ -111,16 +111,16 @@ def audit(entries: list[AuditEntry], as_json: bool) -> None:
     if as_json:
         _json({"changes": [{"id": e.id, "at": e.at.isoformat(timespec="seconds"), "by": e.by,
                             "command": e.command, "action": e.action, "entity": e.entity,
-                            "entity_id": e.entity_id, "before": e.before, "after": e.after,
-                            "reason": e.reason} for e in entries]})
+                            "entity_id": e.entity_id, "what": e.what, "before": e.before,
+                            "after": e.after, "reason": e.reason} for e in entries]})
         return
     table = PlainTable(title=f"Audit log ({_count(len(entries), 'change')})")
-    for col, priority in (("change", 0), ("at (UTC)", 0), ("by", 0), ("action", 0),
-                          ("what", 0), ("reason", 0), ("command", 2)):
+    for col, priority in (("change", 0), ("at (UTC)", 0), ("by", 2), ("action", 0),
+                          ("what", 0), ("reason", 1), ("command", 3)):
         table.add_column(col, priority=priority, justify="right" if col == "change" else "left")
     for e in entries:
-        table.add_row(str(e.id), e.at.isoformat(sep=" ", timespec="seconds"), e.by, e.action,
-                      f"{e.entity} {e.entity_id}", e.reason or "", e.command)
+        table.add_row(str(e.id), e.at.isoformat(sep=" ", timespec="minutes"), e.by, e.action,
+                      e.what, e.reason or "", e.command)
     _out().print(table)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import PurePath
 from typing import Any
 
 from sqlalchemy import ColumnElement, CompoundSelect, Engine, or_, select, union
@@ -41,6 +42,9 @@ class AuditEntry:
     before: Any
     after: Any
     reason: str | None
+    #: What it changed, as a person reads it: ``file riverside.pgn``, ``player #3 Doyle, Liam``,
+    #: ``game #12 (Doyle, Liam v Walsh, Brendan)``, ``period 2026-03``.
+    what: str = ""
 
 
 def _of_player(player_id: int) -> CompoundSelect[Any]:
@@ -96,7 +100,40 @@ def audit_log(engine: Engine, *, player: str | None = None, period: str | None =
             conditions.append(Change.id.in_(_of_period(wanted)))
         if day is not None:
             conditions.append(Change.at >= dt.datetime.combine(day, dt.time()))
-        return [AuditEntry(c.id, c.at, c.by, c.command, c.action, c.entity, c.entity_id,
-                           None if c.before is None else json.loads(c.before),
-                           None if c.after is None else json.loads(c.after), c.reason)
-                for c in session.scalars(select(Change).where(*conditions).order_by(Change.id))]
+        entries = [AuditEntry(c.id, c.at, c.by, c.command, c.action, c.entity, c.entity_id,
+                              None if c.before is None else json.loads(c.before),
+                              None if c.after is None else json.loads(c.after), c.reason)
+                   for c in session.scalars(select(Change).where(*conditions).order_by(Change.id))]
+        ids = {int(e.entity_id) for e in entries if e.entity == "player" and e.entity_id.isdigit()}
+        ids |= {side for e in entries if e.entity == "game" for side in _sides(e)}
+        names = dict(session.execute(select(Player.id, Player.name).where(
+            Player.id.in_(ids))).all()) if ids else {}
+        return [replace(e, what=_what(e, names)) for e in entries]
+
+
+def _values(e: AuditEntry) -> dict[str, Any]:
+    """The change's ``after`` values, else its ``before`` values (a dict), else none."""
+    for data in (e.after, e.before):
+        if isinstance(data, dict):
+            return data
+    return {}
+
+
+def _sides(e: AuditEntry) -> list[int]:
+    """The player ids of a game change (``white``, ``black`` in its values)."""
+    return [v for k in ("white", "black") if isinstance(v := _values(e).get(k), int)]
+
+
+def _what(e: AuditEntry, names: dict[int, str]) -> str:
+    """``AuditEntry.what`` from the entry and the names of the players it names."""
+    data = _values(e)
+    if e.entity == "file":
+        file = data.get("file")
+        return f"file {PurePath(file).name}" if isinstance(file, str) else f"file {e.entity_id[:12]}"
+    if e.entity == "player" and e.entity_id.isdigit():
+        name = names.get(int(e.entity_id)) or data.get("name")
+        return f"player #{e.entity_id}" + (f" {name}" if name else "")
+    if e.entity == "game" and e.entity_id.isdigit():
+        sides = [names.get(i, f"#{i}") for i in _sides(e)]
+        return f"game #{e.entity_id}" + (f" ({sides[0]} v {sides[1]})" if len(sides) == 2 else "")
+    return f"{e.entity} {e.entity_id}"

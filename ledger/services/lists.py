@@ -36,6 +36,24 @@ class RatingList:
     in_force_from: str
     rows: list[ListRow]
     revision: int = 1
+    #: The period's current revision: None when the period is reopened (not closed now).
+    current: int | None = 1
+
+    @property
+    def superseded(self) -> bool:
+        """Whether this is not the list the period stands with now (an earlier revision, or
+        any revision of a reopened period)."""
+        return self.current != self.revision
+
+    def superseded_note(self) -> str | None:
+        """What to tell a reader of a superseded list (None for the current one): which
+        revision this is and where the current list is. Never part of the list itself, so the
+        list stays byte for byte as it was published."""
+        if not self.superseded:
+            return None
+        now = (f"the current list is revision {self.current} (ledger list --period {self.period})"
+               if self.current is not None else f"{self.period} is reopened: not closed now")
+        return f"this is revision {self.revision} of the list of {self.period}, superseded; {now}"
 
 
 @dataclass(frozen=True)
@@ -84,6 +102,12 @@ def published_period(session: Session, period: str | None) -> Period:
     if period is None:
         last = last_closed_period(session)
         if last is None:
+            reopened = session.scalar(select(func.max(PeriodRevision.period)))
+            if reopened is not None:
+                earlier = [str(v.revision) for v in revision_views(session, Period.parse(reopened))]
+                raise PeriodError(f"no period is closed now: {reopened} was reopened; the lists it "
+                                  f"published before: ledger list --period {reopened} --revision "
+                                  f"{' or '.join(earlier)}")
             raise PeriodError("no rating list yet: no period has been closed (`ledger period close`)")
         return last
     wanted = Period.parse(period)
@@ -128,7 +152,8 @@ def rating_list(engine: Ledger, period: str | None = None,
             rows = ranked([r for r in rows if selection.keeps(r, following)])
         if selection is not None and selection.top is not None:
             rows = [r for r in rows if r.rank <= selection.top]
-        return RatingList(str(closed), str(following.start), rows, shown)
+        return RatingList(str(closed), str(following.start), rows, shown,
+                          current_revision(session, closed))
 
 
 def _period_revision(session: Session, period: str | None, revision: int) -> tuple[Period, int]:

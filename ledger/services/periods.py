@@ -170,6 +170,7 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     named = Period.parse(period) if period is not None else None
     with transaction(engine, dry_run=dry_run) as session:
         target = _target_period(session, named)
+        _closable(target, today or dt.date.today())
         if not empty and named is not None and _earliest_open(session) != named:
             raise PeriodError(
                 f"period {named} has no games to rate: closing it would publish the list "
@@ -229,15 +230,22 @@ class ThroughReport:
     refused: tuple[str, str] | None = None
 
 
+def _closable(target: Period, today: dt.date) -> None:
+    """Raise ``PeriodError`` when ``target`` cannot be closed whatever its games: it has not
+    ended by ``today``, or no rule edition the ledger implements covers it (before 2022-01)."""
+    if target.end >= today:
+        raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
+                          f"it can be closed from {target.next().start}")
+    edition_for(target)
+
+
 def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
            actor: Actor, edition: Edition | None = None,
            shown_as_dry_run: bool = False) -> CloseReport:
     """Rate ``target`` inside ``session`` and, unless ``dry_run``, write its next revision with
     its change (``close_period``). ``shown_as_dry_run``: written into a transaction the caller
     rolls back."""
-    if target.end >= today:
-        raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
-                          f"it can be closed from {target.next().start}")
+    _closable(target, today)
     rated = rate(session, target, edition or edition_for(target))
     report = _report(session, rated, dry_run or shown_as_dry_run)
     report.revision = next_revision(session, target)
