@@ -159,8 +159,8 @@ def replace_report(r: ReplaceReport, as_json: bool, *, quiet: bool = False) -> N
                       c.after.date.isoformat(), white, black, result)
     _out().print(table)
     if r.late:
-        say(f"{_count(r.late, 'game')} added as late results (rated in a later period with the "
-            "ratings in force at the event's start)")
+        say(f"{_count(r.late, 'game')} added as late result{'s' if r.late != 1 else ''} (rated "
+            "in a later period with the ratings in force at the event's start)")
     effect_lines(r.effect, r.dry_run)
 
 

@@ -29,7 +29,7 @@ from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.game_views import GameView, game_views
 from ledger.services.game_views import list_games as list_games  # re-exported
 from ledger.services.game_views import period_game_views as period_game_views  # re-exported
-from ledger.services.late import placement
+from ledger.services.late import check_own_list, placement
 from ledger.services.players import MAX_ID, resolve
 from ledger.services.rerate import check_reason, rerate_in
 from ledger.services.session import transaction
@@ -466,6 +466,7 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         last = last_closed_period(session)
         if is_closed(period, last):
             assert why is not None  # only --rerate puts a game into a closed period
+            check_own_list(session, period)
             rerated = tuple(rerate_in(session, period, why, who))
         elif rerate:
             notes.append(f"period {period} is open: nothing to re-rate (--rerate not needed)")

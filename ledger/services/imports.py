@@ -14,23 +14,21 @@ but never rated, since the ledger implements FIDE's rule editions from 1 January
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO, cast
+from typing import cast
 
 from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Actor, Period, RatedGame
-from ledger.errors import ImportRejected, PeriodError, Problem, SimilarGame, UsageError
-from ledger.formats import games_csv, pgn, trf
-from ledger.formats.detect import detect_format
-from ledger.formats.records import FileGame, Readout
+from ledger.errors import ImportRejected, PeriodError, Problem, SimilarGame
+from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise, written_by
+from ledger.services.game_files import FIRST_LIST, check_dates, read_games_file
+from ledger.services.game_files import READERS as READERS  # re-exported
 from ledger.services.games import (
     ALLOWED,
     SIMILAR,
@@ -46,8 +44,7 @@ from ledger.services.games import (
     twice_on_a_day,
 )
 from ledger.services.import_matching import Matcher
-from ledger.services.input_files import InputFile, check_input_file, file_head
-from ledger.services.late import natural_period, place
+from ledger.services.late import check_own_list, natural_period, place
 from ledger.services.periods import not_rated_reason
 from ledger.services.rerate import PeriodRerate, check_reason, rerate_in
 from ledger.services.session import transaction
@@ -59,40 +56,8 @@ from ledger.services.state import (
     ratings_period,
 )
 
-#: Dates before this are typing errors (FIDE's first rating list is of 1971): refused.
-FIRST_LIST = dt.date(1970, 1, 1)
-
 #: ``(done, total)`` of the games being imported, for a progress bar.
 Progress = Callable[[int, int], None]
-
-
-def _read_pgn(path: str, raw: BinaryIO) -> Readout:
-    return pgn.to_records(pgn.read_pgn_binary(raw, path))
-
-
-def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None) -> Readout:
-    event, readout = trf.read_trf(raw, path, end_date)
-    given = trf.file_end_date(event)
-    if end_date is not None and given is not None and given != end_date:
-        code = "052" if event.end is not None else "132"
-        raise UsageError(f"{path}:{event.lines[code]}: --end-date {end_date} differs from the end "
-                         f"date {given} the file gives (record {code}): the file's dates are "
-                         "used when it has them; drop --end-date or correct the file")
-    return readout
-
-
-#: Format name -> reader of a file's (path, binary stream at its start). One line per format.
-#: Called as ``reader(path, raw, end_date)``; only a TRF can use ``end_date`` (the check in
-#: ``import_file`` refuses it for the others).
-READERS: dict[str, Callable[[str, BinaryIO, dt.date | None], Readout]] = {
-    "pgn": lambda path, raw, _end_date: _read_pgn(path, raw),
-    "trf": _read_trf,
-    "csv": lambda path, raw, _end_date: games_csv.read_csv(path, raw),
-}
-
-#: How the id column of a file is read: ``fide`` (FIDE ids, matched and registered) or
-#: ``national`` (a federation's own ids, as Krause files carry: ignored).
-ID_KINDS = ("fide", "national")
 
 
 #: The reason counted for a played game between rated players whose period is before 2022: the
@@ -156,11 +121,6 @@ class LateRecord:
 Paired = tuple[FileGame, Player, Player]
 
 
-def sha256_of(raw: bytes) -> str:
-    """The SHA-256 of a file's bytes, in hex: how the ledger knows a file imported before."""
-    return hashlib.sha256(raw).hexdigest()
-
-
 def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
                dry_run: bool = False, today: dt.date | None = None,
                allow_similar: bool = False) -> ImportReport:
@@ -220,7 +180,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
         report.problems.append(Problem(name, None, "file", "the file is empty" if blank
                                        else f"no games in this {fmt.upper()} file: nothing to "
                                        "import (is it the right file?)"))
-    undatable = check_dates(name, readout.games, today or dt.date.today(), report)
+    undatable = check_dates(name, readout.games, today or dt.date.today(), report.problems)
     with transaction(engine, dry_run=dry_run) as session:
         earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
         if earlier is not None:
@@ -246,30 +206,10 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
         if closed:
             assert why is not None  # only --rerate records a game in a closed period
             session.flush()
+            for period in closed:
+                check_own_list(session, period)
             report.rerated = rerate_in(session, closed[0], why, who)
     return report
-
-
-def read_games_file(path: str, fmt: str | None, ids: str,
-                    end_date: dt.date | None) -> tuple[str, bool, str, Readout]:
-    """A file of games read once, as a stream: its SHA-256 (hashed as it is read), whether it
-    is blank, its format (``fmt``, else told by its first bytes or its extension) and the
-    readout of its reader. Raises ``ImportRejected`` for a file that is not a regular file of at
-    most 2 GB, ``UsageError`` as ``import_file`` says."""
-    check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
-    fmt = fmt or detect_format(file_head(path), Path(path).suffix)
-    if fmt not in READERS:
-        what = f"format {fmt!r} is not known" if fmt else "cannot tell the format"
-        raise UsageError(f"{path}: {what}; give --format {'|'.join([*READERS, 'fide-list'])}")
-    if ids not in ID_KINDS:
-        raise UsageError(f"--ids {ids!r}: use {' or '.join(ID_KINDS)}")
-    if end_date is not None and fmt != "trf":
-        raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
-                         "dates each game itself")
-    with InputFile(path) as raw:  # read as a stream, and hashed while it is read
-        readout = READERS[fmt](str(path), raw.stream, end_date)
-        sha256 = raw.sha256()
-    return sha256, raw.blank, fmt, readout
 
 
 def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str, object]:
@@ -291,37 +231,6 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
     """One problem per line and message (a TRF event's games share the line of record 052),
     by line, errors before warnings."""
     return sorted(dict.fromkeys(problems), key=lambda p: (p.line or 0, p.severity != "error"))
-
-
-def check_dates(name: str, games: list[FileGame], today: dt.date,
-                 report: ImportReport | list[Problem]) -> set[int]:
-    """Refuse dates in the future or before 1970 (errors; returns those games' ids); warn once
-    per period before 2022 that its games are recorded and never rated. The problems go into
-    ``report`` (an ``ImportReport``'s, or a list of them)."""
-    problems = report if isinstance(report, list) else report.problems
-    undatable: set[int] = set()
-    warned: set[Period] = set()
-    for g in games:
-        period = Period.of(g.date)
-        line, where = g.where("date")
-        if g.date > today:
-            undatable.add(id(g))
-            problems.append(Problem(name, line, where, f"{g.date} is in the future "
-                                           f"(today is {today})"))
-        elif min(g.date, g.event_start or g.date) < FIRST_LIST:
-            undatable.add(id(g))
-            day = min(g.date, g.event_start or g.date)
-            line, where = g.where("date" if day == g.date else "start")
-            problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
-                                           "FIDE published its first rating list in 1971; check "
-                                           "the year"))
-        elif period < FIRST_RATED_PERIOD and period not in warned:
-            warned.add(period)
-            problems.append(Problem(
-                name, line, where, f"{g.date}: games before {FIRST_RATED_PERIOD} are recorded in "
-                "their period, which is never rated (the ledger implements FIDE's rule editions "
-                "from 1 January 2022 on)", severity="warning"))
-    return undatable
 
 
 def _record(session: Session, name: str, games: list[FileGame], undatable: set[int],
@@ -371,7 +280,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             continue
         if event_name is None:
             fresh = _likely_duplicates(name, None, fresh, lookalikes, report)
-            _add_games(session, name, None, None, fresh, report, rerate)
+            add_games(session, name, None, None, fresh, report, rerate)
             recorded.extend(fresh)
             continue
         try:
@@ -385,7 +294,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             continue
         fresh = _likely_duplicates(name, event.id, fresh, lookalikes, report)
         _describe(event, event_games[0][0])
-        _add_games(session, name, event.id, period, fresh, report, rerate, event.end_date)
+        add_games(session, name, event.id, period, fresh, report, rerate, event.end_date)
         recorded.extend(fresh)
         if progress is not None:
             progress(total // 2 + len(recorded) // 2, total)
@@ -492,7 +401,7 @@ def _shown(result: str, played: bool) -> str:
     return result if played else f"{result} (less than one move)"
 
 
-def _add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
+def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
                games: list[Paired], report: ImportReport, rerate: bool = False,
                event_end: dt.date | None = None) -> None:
     """Insert new games (one multi-row INSERT): in the event's period, or (no event) each in its

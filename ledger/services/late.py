@@ -19,6 +19,8 @@ import datetime as dt
 from sqlalchemy.orm import Session
 
 from ledger.domain import Period
+from ledger.errors import PeriodError
+from ledger.services.revisions import current_revision
 from ledger.services.state import is_closed, last_closed_period
 
 
@@ -59,3 +61,15 @@ def place(natural: Period, last_closed: Period | None, *, rerate: bool) -> tuple
         return natural, True
     assert last_closed is not None  # natural is closed, so some period is
     return last_closed.next(), True
+
+
+def check_own_list(session: Session, period: Period) -> None:
+    """Refuse (``PeriodError``) to put a late result into closed ``period`` with ``--rerate``
+    when the period published no list of its own (it had no game when a later period was
+    closed): there is no revision to re-rate, so its late games go into the earliest open
+    period."""
+    if current_revision(session, period) is None:
+        raise PeriodError(f"rerate: period {period} is closed but published no list of its own "
+                          "(it had no game when a later period was closed), so it cannot be "
+                          "re-rated: drop --rerate and the game goes into the earliest open "
+                          "period")

@@ -33,14 +33,10 @@ from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise
 from ledger.services.corrections import revise
 from ledger.services.effects import CHOOSE, Effect, Effects, Mode, mode_of
+from ledger.services.game_files import check_dates, read_games_file
 from ledger.services.games import RoundSeats, find_event, place_in_event, twice_in_round
 from ledger.services.import_matching import Matcher
-from ledger.services.imports import (
-    ImportReport,
-    _add_games,
-    check_dates,
-    read_games_file,
-)
+from ledger.services.imports import ImportReport, add_games
 from ledger.services.rerate import check_reason
 from ledger.services.session import transaction
 from ledger.services.state import is_closed, last_closed_period
@@ -193,8 +189,7 @@ def _the_event(session: Session, name: str, games: list[FileGame],
         report.problems.append(Problem(name, line, where, f"no recorded event {first.event!r} "
                                        f"({start} to {end}) for --replace to correct: import "
                                        "the file without --replace"))
-        _reject_on_errors(report)
-        raise AssertionError("unreachable")
+        raise ImportRejected(f"{name}: --replace rejected, nothing was written", report.problems)
     report.event_id, report.event = event.id, event.name
     report.start, report.end = event.start_date, event.end_date
     report.period = str(Period.of(event.end_date))
@@ -288,7 +283,7 @@ def _apply(session: Session, name: str, event: Event, games: list[FileGame],
         _reject_on_errors(report)
         effects.touch([period])
         scratch = ImportReport(name, report.dry_run)
-        _add_games(session, name, event.id, period, added, scratch, rerate, event.end_date)
+        add_games(session, name, event.id, period, added, scratch, rerate, event.end_date)
         report.late = len(scratch.late)
     for game, g, w, b in changes:
         values = {k: v for k, v in (("white_id", w.id), ("black_id", b.id),
