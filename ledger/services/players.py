@@ -269,7 +269,8 @@ def same_name(session: Session, name: str) -> list[Player]:
                                 .order_by(*PLAYER_ORDER)))
 
 
-def resolve(session: Session, ref: str, field: str = "player") -> Player:
+def resolve(session: Session, ref: str, field: str = "player", *,
+            merged: bool = False) -> Player:
     """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
 
     A name matches exactly, else by ``name_key`` (case, accents and punctuation aside: ``o
@@ -277,13 +278,13 @@ def resolve(session: Session, ref: str, field: str = "player") -> Player:
     finds ``O'Brien, Kevin``), else as a part of one key (``Doyle`` finds ``Doyle, Liam``).
     A player merged into another (``ledger player merge``) is found no more: a name that only
     such a player has, or its id, raises ``NotFound`` pointing at the player it joined; among
-    several matches it is left out.
+    several matches it is left out (``merged``: it is found, for reading its own record).
     Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
     ``PlayerIndex.similar``) or ``Ambiguous`` (listing the candidates); ``InvalidInput`` for an
     empty reference. Messages start with ``field``.
     """
     found = _resolve(session, ref, field)
-    if found.merged_into is None:
+    if found.merged_into is None or merged:
         return found
     joined = session.get_one(Player, found.merged_into)
     while joined.merged_into is not None:

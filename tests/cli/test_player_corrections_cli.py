@@ -96,6 +96,9 @@ def test_a_junior_under_two_ids_becomes_one_player_with_21_games(tmp_path: Path)
     assert gone.exit_code == 1
     assert "Young, Y. (#2) was merged into Young, Yan (#1): refer to #1" in gone.stderr
     assert "Young, Y." not in ok(db, "player", "list").stdout
+    # the merged identity's own record stays readable in the audit log
+    assert [c["action"] for c in data(db, "audit", "--player", "Young, Y.")["changes"]][-1] \
+        == "player.merge"
     assert data(db, "player", "show", "90000077")["name"] == "Young, Yan"
     assert ok(db, "db", "check").exit_code == 0
 
