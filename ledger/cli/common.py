@@ -38,6 +38,26 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on 
 #: A PLAYER argument: the same three ways of naming a player in every command.
 PlayerArg = Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")]
 
+#: ``--reason``: required by every correction; it goes into the audit log.
+ReasonOpt = Annotated[str | None, typer.Option(
+    "--reason", metavar="TEXT", help="Why (required; recorded in the audit log).",
+    show_default=False)]
+
+#: ``--dry-run`` on a correction: the full effect, nothing written.
+DryRunOpt = Annotated[bool, typer.Option(
+    "--dry-run", metavar="", help="Show the full effect; write nothing.")]
+
+#: ``--in-next-period``: a correction of a closed period, FIDE's way.
+InNextPeriodOpt = Annotated[bool, typer.Option(
+    "--in-next-period", metavar="", help="In a closed period, FIDE's way: the published list "
+    "stands and each player's difference is carried into the earliest open period, before its "
+    "one rounding.")]
+
+#: ``--rerate``: a correction of a closed period re-rates it and every later one.
+RerateOpt = Annotated[bool, typer.Option(
+    "--rerate", metavar="", help="In a closed period: re-rate it and every later closed period "
+    "with the corrected facts (each gets its next revision).")]
+
 
 def _stdout_fails() -> bool:
     """Whether standard output cannot take what is written to it (a full disk): flushing it

@@ -1,4 +1,4 @@
-"""``ledger game``: record games and list them."""
+"""``ledger game``: record games, list them, void and correct them."""
 
 from __future__ import annotations
 
@@ -6,11 +6,24 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import render
-from ledger.cli.common import JsonOpt, reports_errors, run, run_write
-from ledger.services import games
+from ledger.cli import render, render_corrections
+from ledger.cli.common import (
+    DryRunOpt,
+    InNextPeriodOpt,
+    JsonOpt,
+    ReasonOpt,
+    RerateOpt,
+    reports_errors,
+    run,
+    run_write,
+)
+from ledger.services import corrections, games
 
-game_app = typer.Typer(help="Record games and list them.", no_args_is_help=True)
+game_app = typer.Typer(help="Record games, list them, void and correct them.",
+                       no_args_is_help=True)
+
+#: The ID argument of ``game void`` and ``game correct``.
+GameArg = Annotated[str, typer.Argument(help="The game's id (as game list shows it).")]
 
 
 @game_app.command("add", context_settings={"ignore_unknown_options": True})
@@ -30,12 +43,22 @@ def game_add(
         "same players and result on the same date in another event (or without one), in "
         "another event whose dates hold this date, or in this event with and without a round: "
         "they are different games.")] = False,
+    rerate: Annotated[bool, typer.Option(
+        "--rerate", metavar="", help="A late result (dated in a closed period): record it in "
+        "its own period and re-rate from there (needs --reason), instead of rating it in the "
+        "earliest open period.")] = False,
+    reason: ReasonOpt = None,
+    dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Record one game."""
+    """Record one game.
+
+    A game dated in a closed period is a late result, rated in the earliest open period.
+    """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
-                     allow_similar=allow_similar)
-    render.game_list([view], json_out, title="Recorded")
+                     allow_similar=allow_similar, rerate=rerate, reason=reason,
+                     dry_run=dry_run)
+    render_corrections.added_game(view, json_out, dry_run=dry_run)
 
 
 @game_app.command("list")
@@ -46,5 +69,52 @@ def game_list(
     player: Annotated[str | None, typer.Option("--player", help="Only this player's games.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """List recorded games by date."""
+    """List recorded games by date (late results and void games marked)."""
     render.game_list(run(ctx, games.list_games, period, player), json_out)
+
+
+@game_app.command("void")
+@reports_errors
+def game_void(
+    ctx: typer.Context,
+    game: GameArg,
+    reason: ReasonOpt = None,
+    in_next_period: InNextPeriodOpt = False,
+    rerate: RerateOpt = False,
+    dry_run: DryRunOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Void a game that never happened: kept, marked void, never rated.
+
+    In a closed period, say how it takes effect: --in-next-period or --rerate.
+    """
+    render_corrections.correction(run_write(
+        ctx, corrections.void_game, game, reason=reason, in_next_period=in_next_period,
+        rerate=rerate, dry_run=dry_run), json_out)
+
+
+@game_app.command("correct")
+@reports_errors
+def game_correct(
+    ctx: typer.Context,
+    game: GameArg,
+    result: Annotated[str | None, typer.Option(
+        "--result", help="The right result: 1-0, 0-1, 1/2-1/2 (or ½-½), +/-, -/+, -/-.")] = None,
+    date: Annotated[str | None, typer.Option(
+        "--date", help="The right date, YYYY-MM-DD (within its event's dates).")] = None,
+    white: Annotated[str | None, typer.Option("--white", help="The right White.")] = None,
+    black: Annotated[str | None, typer.Option("--black", help="The right Black.")] = None,
+    reason: ReasonOpt = None,
+    in_next_period: InNextPeriodOpt = False,
+    rerate: RerateOpt = False,
+    dry_run: DryRunOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Correct a game: its result, date or players (colours).
+
+    In a closed period, say how it takes effect: --in-next-period or --rerate.
+    """
+    fix = corrections.GameFix(result=result, date=date, white=white, black=black)
+    render_corrections.correction(run_write(
+        ctx, corrections.correct_game, game, fix, reason=reason, in_next_period=in_next_period,
+        rerate=rerate, dry_run=dry_run), json_out)

@@ -8,11 +8,18 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import list_import, render
-from ledger.cli.common import JsonOpt, rejection_as_json, reports_errors, run_write
+from ledger.cli import list_import, render, render_corrections
+from ledger.cli.common import (
+    InNextPeriodOpt,
+    JsonOpt,
+    ReasonOpt,
+    rejection_as_json,
+    reports_errors,
+    run_write,
+)
 from ledger.cli.progress import import_progress
 from ledger.formats.fide_list import POOLS
-from ledger.services import fide_lists, imports
+from ledger.services import fide_lists, imports, replace
 
 
 @reports_errors
@@ -50,25 +57,52 @@ def import_file(
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar, and no warnings or notes on stderr "
         "(errors are always shown; --json lists everything).")] = False,
+    replace_event: Annotated[bool, typer.Option(
+        "--replace", metavar="", help="The file is a corrected version of an event already "
+        "imported: show the difference game by game (added, removed, changed) and apply it "
+        "(needs --reason; in a closed period --in-next-period or --rerate).")] = False,
+    in_next_period: InNextPeriodOpt = False,
+    rerate: Annotated[bool, typer.Option(
+        "--rerate", metavar="", help="Late results (or --replace of a closed event): record "
+        "them in their own period and re-rate from there (needs --reason).")] = False,
+    reason: ReasonOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Import a TRF, PGN or CSV file, or a FIDE rating list: all or nothing.
 
     Errors name the file, the line and the field or column; nothing is written while any remains.
+
+    Games dated in a closed period are late results, rated in the earliest open period.
     """
     if fmt == "fide-list" or list_date is not None or pool is not None:
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
-                            (allow_similar, "--allow-similar is for a file of games")):
+                            (allow_similar, "--allow-similar is for a file of games"),
+                            (replace_event, "--replace is for a file of games"),
+                            (in_next_period or rerate, "--in-next-period and --rerate are for "
+                             "a file of games")):
             if given:
                 render.error(f"{what}, not for a FIDE rating list")
                 raise typer.Exit(2)
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
+    if replace_event:
+        with rejection_as_json(file, json_out):
+            replaced = run_write(ctx, replace.replace_event, str(file), fmt, reason=reason,
+                                 in_next_period=in_next_period, rerate=rerate, dry_run=dry_run,
+                                 register_players=register_players, ids=ids,
+                                 end_date=end_date.date() if end_date is not None else None)
+        render_corrections.replace_report(replaced, json_out, quiet=quiet)
+        return
+    if in_next_period:
+        render.error("--in-next-period is for --replace; late results go into the earliest "
+                     "open period without it")
+        raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = run_write(ctx, imports.import_file, str(file), fmt,
                            register_players=register_players, ids=ids, dry_run=dry_run,
                            progress=progress, allow_similar=allow_similar,
-                           end_date=end_date.date() if end_date is not None else None)
+                           end_date=end_date.date() if end_date is not None else None,
+                           rerate=rerate, reason=reason)
     render.import_report(report, json_out, quiet=quiet)
 
 

@@ -7,18 +7,12 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render, render_reports, render_revisions
-from ledger.cli.common import JsonOpt, reports_errors, run, run_write
+from ledger.cli.common import JsonOpt, ReasonOpt, reports_errors, run, run_write
 from ledger.errors import PeriodError
 from ledger.services import periods, reports, rerate
 
 period_app = typer.Typer(help="Close rating periods, list the closed ones, reopen and re-rate.",
                          no_args_is_help=True)
-
-#: ``--reason``: required by every correction; it goes into the audit log.
-ReasonOpt = Annotated[str | None, typer.Option(
-    "--reason", metavar="TEXT", help="Why (required; recorded in the audit log).",
-    show_default=False)]
-
 
 @period_app.command("close")
 @reports_errors

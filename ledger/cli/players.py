@@ -1,4 +1,4 @@
-"""``ledger player``: register players and look them up."""
+"""``ledger player``: register players, look them up, edit, merge and correct them."""
 
 from __future__ import annotations
 
@@ -6,11 +6,21 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import render
-from ledger.cli.common import JsonOpt, PlayerArg, reports_errors, run, run_write
-from ledger.services import players
+from ledger.cli import render, render_corrections
+from ledger.cli.common import (
+    DryRunOpt,
+    JsonOpt,
+    PlayerArg,
+    ReasonOpt,
+    RerateOpt,
+    reports_errors,
+    run,
+    run_write,
+)
+from ledger.services import merge, player_edit, players
 
-player_app = typer.Typer(help="Register players and look them up.", no_args_is_help=True)
+player_app = typer.Typer(help="Register players, look them up, edit, merge and correct them.",
+                         no_args_is_help=True)
 
 
 @player_app.command("add")
@@ -63,3 +73,79 @@ def player_show(
 ) -> None:
     """Show one player: rating, K and why, rated games, history known or not."""
     render.player(run(ctx, players.show_player, player), json_out)
+
+
+@player_app.command("edit")
+@reports_errors
+def player_edit_command(
+    ctx: typer.Context,
+    player: PlayerArg,
+    name: Annotated[str | None, typer.Option("--name", help='"Surname, Name".')] = None,
+    fide_id: Annotated[int | None, typer.Option("--fide-id", help="FIDE id.")] = None,
+    birth_year: Annotated[int | None, typer.Option("--birth-year", help="Year of birth.")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", help="M or F.")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", help="e.g. ENG.")] = None,
+    title: Annotated[str | None, typer.Option("--title", help="GM, IM, FM, CM, WGM ...")] = None,
+    prior_games: Annotated[int | None, typer.Option(
+        "--prior-games", help="Rated games played before entering the ledger (counts from the "
+        "earliest open period).")] = None,
+    reached_2400: Annotated[bool, typer.Option(
+        "--reached-2400", metavar="", help="A published rating has reached 2400 (K 10 for ever, "
+        "from the earliest open period).")] = False,
+    reason: ReasonOpt = None,
+    dry_run: DryRunOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Correct a player's details from now on; published lists keep what they showed.
+
+    K facts (birth year, prior games, reached 2400) count from the earliest open period.
+    """
+    edit = player_edit.PlayerEdit(
+        name=name, fide_id=fide_id, birth_year=birth_year, sex=sex.upper() if sex else None,
+        federation=federation.upper() if federation else None,
+        title=title.upper() if title else None, prior_games=prior_games,
+        reached_2400=reached_2400)
+    render_corrections.edit(run_write(ctx, player_edit.edit_player, player, edit,
+                                      reason=reason, dry_run=dry_run), json_out)
+
+
+@player_app.command("merge")
+@reports_errors
+def player_merge(
+    ctx: typer.Context,
+    keep: Annotated[str, typer.Argument(help="The player to keep: id, FIDE id or name.")],
+    duplicate: Annotated[str, typer.Argument(
+        help="The same player registered again: id, FIDE id or name.")],
+    reason: ReasonOpt = None,
+    rerate: RerateOpt = False,
+    dry_run: DryRunOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Merge a player registered twice: every game of DUPLICATE moves to KEEP.
+
+    Says which closed periods hold the duplicate's games; --rerate re-rates from the first.
+    """
+    render_corrections.merge(run_write(ctx, merge.merge_players, keep, duplicate,
+                                       reason=reason, rerate=rerate, dry_run=dry_run), json_out)
+
+
+@player_app.command("correct-rating")
+@reports_errors
+def player_correct_rating(
+    ctx: typer.Context,
+    player: PlayerArg,
+    rating: Annotated[int, typer.Option("--rating", help="The corrected rating.")],
+    period: Annotated[str, typer.Option(
+        "--period", metavar="YYYY-MM", help="The closed period whose list published the rating "
+        "(the latest closed one).", show_default=False)],
+    reason: ReasonOpt = None,
+    dry_run: DryRunOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Record FIDE's official correction of a published rating.
+
+    In force from the next period on; the published list stands; history shows it.
+    """
+    render_corrections.rating_correction(run_write(
+        ctx, player_edit.correct_rating, player, rating=rating, period=period, reason=reason,
+        dry_run=dry_run), json_out)

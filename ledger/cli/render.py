@@ -17,7 +17,7 @@ from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.errors import Problem, SimilarGame
 from ledger.services.events import EventView
-from ledger.services.games import GameView
+from ledger.services.game_views import GameView
 from ledger.services.imports import ImportReport
 from ledger.services.life import PoolView
 from ledger.services.lists import PlayerHistory, RatingList
@@ -234,16 +234,27 @@ def player_list(views: list[PlayerView], as_json: bool) -> None:
     _out().print(table)
 
 
+def game_dict(g: GameView) -> dict[str, Any]:
+    """A recorded game as JSON: ``late`` and ``dated_in`` (the closed period its dates belong
+    to) for a late result, rated in the later ``period``."""
+    return {"id": g.id, "date": g.date.isoformat(), "period": g.period, "white": g.white,
+            "black": g.black, "result": g.result, "status": g.status,
+            "rated": g.status == "rated", "event": g.event, "round": g.round,
+            "late": g.late, "dated_in": g.dated_in}
+
+
+def game_status(g: GameView) -> str:
+    """A game's status as the tables show it: a late result says so."""
+    return g.status + (f", late (dated {g.dated_in})" if g.late else "")
+
+
 def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> None:
-    """Games, by date, with their rating status; notes (what moved) on stderr."""
+    """Games, by date, with their rating status (late results and void games say so); notes
+    (what moved) on stderr."""
     for g in views:
         notes(g.notes)
     if as_json:
-        _json({"games": [{"id": g.id, "date": g.date.isoformat(), "period": g.period,
-                          "white": g.white, "black": g.black, "result": g.result,
-                          "status": g.status, "rated": g.status == "rated",
-                          "event": g.event, "round": g.round}
-                         for g in views]})
+        _json({"games": [game_dict(g) for g in views]})
         return
     table = PlainTable(title=f"{title} ({len(views)})")
     for col, priority in (("id", 1), ("date", 0), ("period", 5), ("event", 4), ("round", 3),
@@ -251,7 +262,7 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
         table.add_column(col, priority=priority)
     for g in views:
         table.add_row(str(g.id), g.date.isoformat(), g.period, g.event or "", g.round or "",
-                      g.white, g.black, g.result, g.status)
+                      g.white, g.black, g.result, game_status(g))
     _out().print(table)
 
 
@@ -260,7 +271,8 @@ def event_list(views: list[EventView], as_json: bool) -> None:
     if as_json:
         _json({"events": [{"id": e.id, "name": e.name, "start_date": e.start_date.isoformat(),
                            "end_date": e.end_date.isoformat(), "period": e.period,
-                           "games": e.games, "source": e.source} for e in views]})
+                           "games": e.games, "void": e.void, "rated_in": e.rated_in,
+                           "late": e.late, "source": e.source} for e in views]})
         return
     table = PlainTable(title=f"Events ({len(views)})")
     for col, priority in (("id", 0), ("name", 0), ("start", 0), ("end", 2), ("period", 3),
@@ -268,8 +280,10 @@ def event_list(views: list[EventView], as_json: bool) -> None:
         table.add_column(col, justify="right" if col in ("id", "games") else "left",
                          priority=priority)
     for e in views:
+        period = e.period + (f" (late: rated in {', '.join(e.rated_in)})" if e.late else "")
+        games = str(e.games) + (f" ({e.void} void)" if e.void else "")
         table.add_row(f"#{e.id}", e.name, e.start_date.isoformat(), e.end_date.isoformat(),
-                      e.period, str(e.games), e.source or "")
+                      period, games, e.source or "")
     _out().print(table)
 
 
@@ -309,6 +323,12 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
                "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
                "allow_similar": r.allow_similar, "likely_duplicates": r.likely_duplicates,
                "similar": [similar_dict(s) for s in r.similar],
+               "late": [{"line": x.line, "white": x.white, "black": x.black,
+                         "date": x.date.isoformat(), "dated_in": x.dated_in,
+                         "period": x.period} for x in r.late],
+               "rerated": [{"period": p.period, "old_revision": p.old_revision,
+                            "new_revision": p.new_revision,
+                            "changes": [vars(m) for m in p.moves]} for p in r.rerated],
                "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems, quiet=quiet)
@@ -338,6 +358,17 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         lines.append(f"{verb} as different games (--allow-similar): {r.likely_duplicates} "
                      "that look like games recorded or elsewhere in the file (each named in a "
                      "warning)")
+    if r.late:
+        dated = ", ".join(sorted({x.dated_in for x in r.late}))
+        into = ", ".join(sorted({x.period for x in r.late}))
+        lines.append(f"late results: {_count(len(r.late), 'game')} dated in closed period(s) "
+                     f"{dated}, recorded in {into}, rated with the ratings in force at their "
+                     "event's start" + ("; the periods from there are re-rated" if r.rerated
+                                        else "; the published lists stand"))
+    for p in r.rerated:
+        lines.append(f"re-rated {p.period}: revision {p.old_revision} -> {p.new_revision}, "
+                     f"{_count(len(p.moves), 'rating')} changed"
+                     + ("".join(f"; {m.name} {m.before} -> {m.after}" for m in p.moves[:10])))
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:
@@ -345,6 +376,7 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
 
 
 def _close_dict(r: CloseReport) -> dict[str, Any]:
+    late = {g.game_id for g in r.late}
     return {
         "period": r.period, "edition": r.edition, "dry_run": r.dry_run,
         "games": r.games, "not_rated": dict(r.not_rated),
@@ -356,12 +388,16 @@ def _close_dict(r: CloseReport) -> dict[str, Any]:
             "k_reason": p.result.k_reason.value, "k_capped": p.result.k_capped,
             "change_exact": json_number(p.result.change_exact), "change": p.result.change,
             "rating_after": p.result.rating_after,
+            "carried": json_number(p.result.carried),
             "per_game": [{"game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
                           "opponent_rating": a.opponent_rating, "difference": a.difference,
                           "counted_difference": a.counted_difference,
-                          "expected": json_number(a.expected), "score": json_number(a.score)}
+                          "expected": json_number(a.expected), "score": json_number(a.score),
+                          "late": a.game_id in late}
                          for a in p.result.games],
         } for p in r.players],
+        "late_games": [{"game_id": g.game_id, "date": g.date.isoformat(), "dated_in": g.dated_in,
+                        "white": g.white, "black": g.black, "event": g.event} for g in r.late],
         "initial_ratings": [{"player_id": n.player_id, "name": n.name,
                              "games_disregarded": len(n.pool.disregarded)}
                             | computation_dict(r.period, n.rating) for n in r.initial],
@@ -398,8 +434,11 @@ def close_report(r: CloseReport, as_json: bool) -> None:
                                   ("PD", 0), ("S", 0), ("S - PD", 0)):
                 games.add_column(col, priority=priority,
                                  justify="left" if col == "opponent" else "right")
+            late = {g.game_id for g in r.late}
             for a in p.result.games:
-                games.add_row(p.opponents[a.opponent_id], str(a.opponent_rating),
+                games.add_row(p.opponents[a.opponent_id]
+                              + (" (late result)" if a.game_id in late else ""),
+                              str(a.opponent_rating),
                               str(a.difference), str(a.counted_difference), f"{a.expected:.2f}",
                               f"{a.score:.1f}", _signed(a.surplus))
             games.add_row("sum", "", "", "", f"{p.result.expected:.2f}", f"{p.result.score:.1f}",
@@ -413,6 +452,14 @@ def close_report(r: CloseReport, as_json: bool) -> None:
     if r.adjustments:
         say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "
             "0.4 x (2000 - R) on the 1 March 2024 list")
+    for g in r.late:
+        say(f"late result: game {g.game_id} of {g.date} ({g.white} v {g.black}"
+            + (f", {g.event}" if g.event else "") + f"), dated in closed period {g.dated_in}, "
+            "rated here with the ratings in force at its event's start")
+    for p in r.players:
+        if p.result.carried:
+            say(f"carried correction: {p.name} {_signed(p.result.carried.quantize(Decimal('0.01')))}"
+                " added to the exact change before its one rounding")
     for n in r.initial:
         say(f"{n.name}: " + "\n".join(computation_lines(r.period, n.rating)))
     for d in r.dropped:
@@ -468,7 +515,8 @@ def history_dict(h: PlayerHistory) -> dict[str, Any]:
          "score": json_number(r.score), "expected": json_number(r.expected), "k": r.k,
          "k_reason": r.k_reason, "k_capped": r.k_capped,
          "change_exact": json_number(r.change_exact), "change": r.change,
-         "rating_after": r.rating_after, "note": r.note} for r in h.periods]} | life_dict(h.life)
+         "rating_after": r.rating_after, "note": r.note, "carried": json_number(r.carried)}
+        for r in h.periods]} | life_dict(h.life)
 
 
 def _history_table(title: str, h: PlayerHistory) -> PlainTable:
@@ -482,7 +530,9 @@ def _history_table(title: str, h: PlayerHistory) -> PlainTable:
         table.add_row(r.period, str(r.rating_before), str(r.games), f"{r.score:.1f}",
                       f"{r.expected:.2f}",
                       str(r.k) if r.note is None else "",
-                      r.k_reason + (" (capped)" if r.k_capped else "") if r.note is None else r.note,
+                      r.k_reason + (" (capped)" if r.k_capped else "")
+                      + (f", carried {_signed(r.carried.quantize(Decimal('0.01')))}"
+                         if r.carried else "") if r.note is None else r.note,
                       _signed(r.change), str(r.rating_after))
     return table
 

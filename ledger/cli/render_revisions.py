@@ -11,7 +11,7 @@ from ledger.services.audit_log import AuditEntry
 from ledger.services.backup import BackupReport
 from ledger.services.periods import PeriodView
 from ledger.services.recompute import CheckReport
-from ledger.services.rerate import RatingMove, ReopenReport, RerateReport
+from ledger.services.rerate import PeriodRerate, RatingMove, ReopenReport, RerateReport
 from ledger.services.revisions import RevisionView
 
 
@@ -64,14 +64,15 @@ def _move_dict(m: RatingMove) -> dict[str, Any]:
     return {"player_id": m.player_id, "name": m.name, "before": m.before, "after": m.after}
 
 
-def rerate(r: RerateReport, as_json: bool) -> None:
-    """Each period re-rated and every player whose rating on its list changes."""
-    if as_json:
-        _json({"from": r.start, "reason": r.reason, "written": r.written, "periods": [
-            {"period": p.period, "old_revision": p.old_revision, "new_revision": p.new_revision,
-             "changes": [_move_dict(m) for m in p.moves]} for p in r.periods]})
-        return
-    for p in r.periods:
+def rerate_dict(p: PeriodRerate) -> dict[str, Any]:
+    """One period re-rated, as JSON: revisions and every rating that changes."""
+    return {"period": p.period, "old_revision": p.old_revision, "new_revision": p.new_revision,
+            "changes": [_move_dict(m) for m in p.moves]}
+
+
+def rerate_tables(periods: list[PeriodRerate]) -> None:
+    """Each period re-rated, with every player whose rating on its list changes."""
+    for p in periods:
         if not p.moves:
             say(f"{p.period}: revision {p.old_revision} -> {p.new_revision}: no rating changes")
             continue
@@ -86,6 +87,15 @@ def rerate(r: RerateReport, as_json: bool) -> None:
                       else "")
             table.add_row(f"#{m.player_id}", m.name, _rating(m.before), _rating(m.after), change)
         _out().print(table)
+
+
+def rerate(r: RerateReport, as_json: bool) -> None:
+    """Each period re-rated and every player whose rating on its list changes."""
+    if as_json:
+        _json({"from": r.start, "reason": r.reason, "written": r.written,
+               "periods": [rerate_dict(p) for p in r.periods]})
+        return
+    rerate_tables(r.periods)
     if r.written:
         say(f"re-rated {_count(len(r.periods), 'period')} from {r.start}")
     else:

@@ -98,14 +98,27 @@ class Player(KeyedName, Base):
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
 
 
+#: ``player_entries.kind``: a rating the player brings (``rating``: registration, an import, a
+#: FIDE list), a change of the K history only that leaves the rating in force as it is
+#: (``history``: ``player edit --prior-games`` / ``--reached-2400``), or an official correction
+#: of a published rating (``correction``: ``player correct-rating``).
+ENTRY_KINDS = ("rating", "history", "correction")
+
+
 class PlayerEntry(Base):
     """The rating history a player brings into the ledger, in force from a rating period on.
 
     ``effective_from`` is the period (``YYYY-MM``) whose list first carries ``rating``; NULL means
     in force from the start. ``prior_games`` NULL means unknown (treated as established).
+    ``kind`` (``ENTRY_KINDS``): a ``history`` entry changes the prior games and reached-2400 /
+    2300 facts from its period on and never the rating (its ``rating`` is the one in force when
+    it was written, for the record only); a ``correction`` entry is an official correction of
+    the rating published by the list of the period before ``effective_from``.
     """
 
     __tablename__ = "player_entries"
+    __table_args__ = (CheckConstraint("kind IN ('rating', 'history', 'correction')",
+                                      name="kind"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
@@ -118,6 +131,7 @@ class PlayerEntry(Base):
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
     #: The change that recorded the entry (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    kind: Mapped[str] = mapped_column(String(10), default="rating", server_default="rating")
 
 
 class Event(KeyedName, Base):
@@ -298,7 +312,10 @@ def _of_revision() -> ForeignKeyConstraint:
 
 
 class PeriodResult(Base):
-    """One player's result for one revision of a closed period (written once, never updated)."""
+    """One player's result for one revision of a closed period (written once, never updated).
+
+    ``change_hundredths`` is the exact change, K x sum(S - PD) plus ``carried_hundredths``: the
+    carried corrections (``carried_corrections``) the close added before the one rounding."""
 
     __tablename__ = "period_results"
     __table_args__ = (_of_revision(),)
@@ -316,6 +333,7 @@ class PeriodResult(Base):
     change_hundredths: Mapped[int]
     change: Mapped[int]
     rating_after: Mapped[int]
+    carried_hundredths: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class PeriodGame(Base):

@@ -3,7 +3,9 @@
 ``rate_period`` turns player states and the period's games into one ``PeriodResult`` per rated player
 who has at least one rated game, with a per-game audit. It writes nothing; the caller stores it.
 All sums are exact ``Decimal`` values built from two-decimal table values; the only rounding is
-``round_half_away_from_zero`` on the period total (§8.3.4).
+``round_half_away_from_zero`` on the period total (§8.3.4). A carried correction (an exact
+amount in hundredths that a correction of a closed period carries into this one, docs/CORRECTIONS.md
+§5) is added to that total before the rounding.
 """
 
 from __future__ import annotations
@@ -71,8 +73,9 @@ class PeriodResult:
     - ``k``: K applied to every game of the period (after the 700 cap); ``k_before_cap``: K from
       the rules; ``k_capped``: True when the 700 rule reduced it.
     - ``score`` / ``expected``: sums of S and PD; ``surplus`` = score - expected (exact Decimal).
-    - ``change_exact`` = k x surplus (exact); ``change`` its one rounding; ``rating_after`` =
-      ``rating_before`` + ``change``.
+    - ``change_exact`` = k x surplus + ``carried`` (exact); ``change`` its one rounding;
+      ``rating_after`` = ``rating_before`` + ``change``.
+    - ``carried``: the carried corrections added before the rounding (exact, 0 for none).
     """
 
     player_id: int
@@ -87,6 +90,7 @@ class PeriodResult:
     change_exact: Decimal
     change: int
     rating_after: int
+    carried: Decimal = Decimal(0)
 
     @property
     def k_capped(self) -> bool:
@@ -131,6 +135,7 @@ def rate_player(
     k_reason: KReason = KReason.EXPLICIT,
     *,
     fide_rules: bool = True,
+    carried: Decimal = Decimal(0),
 ) -> PeriodResult:
     """Rate one player's period with a given K (the 700 cap applied here).
 
@@ -138,7 +143,9 @@ def rate_player(
     Pass ``k`` explicitly to reproduce a calculation whose K is known (FIDE's own pages);
     ``rate_period`` passes the K from ``k_factor``. ``fide_rules=False`` is the seeds' plain
     worksheet (``ledger calc change`` without ``--fide-rules``): every game with its real D and no
-    700 cap. Returns a ``PeriodResult``.
+    700 cap. ``carried`` (exact) is added to K x sum(S - PD) before the one rounding (a
+    player with no game and a carried correction: a change of exactly ``carried``). Returns a
+    ``PeriodResult``.
     """
     k_used = cap_k(k, len(games)) if fide_rules else k
     counted_differences = (_counted_differences(games, edition) if fide_rules else
@@ -161,7 +168,7 @@ def rate_player(
     score = sum((a.score for a in audits), Decimal(0))
     expected = sum((a.expected for a in audits), Decimal(0))
     surplus = score - expected
-    change_exact = k_used * surplus
+    change_exact = k_used * surplus + carried
     change = round_half_away_from_zero(change_exact)
     return PeriodResult(
         player_id=player_id,
@@ -176,6 +183,7 @@ def rate_player(
         change_exact=change_exact,
         change=change,
         rating_after=rating_before + change,
+        carried=carried,
     )
 
 
@@ -211,6 +219,7 @@ def rate_period(
     games: Sequence[RatedGame],
     period: Period,
     edition: Edition,
+    carried: Mapping[int, Decimal] | None = None,
 ) -> dict[int, PeriodResult]:
     """Rate every rated player of ``period``.
 
@@ -218,14 +227,22 @@ def rate_period(
     player in ``games`` must be present; a ``KeyError`` otherwise). ``games``: the period's games.
     Players unrated at the period's start get no result here (initial ratings are separate); a
     player rated on that list but unrated at an event's start plays it as rated (§8.2.4).
-    Returns player id -> ``PeriodResult`` for each player with at least one rated game.
+    ``carried``: player id -> the exact carried corrections to add before the rounding (each
+    such player must be in ``states``; one unrated at the period's start gets none: there is
+    no rating to correct).
+    Returns player id -> ``PeriodResult`` for each player with at least one rated game or a
+    carried correction (then possibly with no game).
     """
     results: dict[int, PeriodResult] = {}
     current = {pid: state.rating for pid, state in states.items()}
-    for player_id, own_games in player_games(games, current).items():
+    extra = dict(carried or {})
+    by_player = player_games(games, current)
+    for player_id in [*by_player, *(pid for pid in extra if pid not in by_player)]:
         state = states[player_id]
         if state.rating is None:
             continue
         k, reason = k_factor(state, period)
-        results[player_id] = rate_player(player_id, state.rating, own_games, edition, k, reason)
+        results[player_id] = rate_player(player_id, state.rating, by_player.get(player_id, []),
+                                         edition, k, reason,
+                                         carried=extra.get(player_id, Decimal(0)))
     return results

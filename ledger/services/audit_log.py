@@ -83,9 +83,9 @@ def _of_period(period: Period) -> CompoundSelect[Any]:
 def audit_log(engine: Engine, *, player: str | None = None, period: str | None = None,
               since: str | None = None) -> list[AuditEntry]:
     """``ledger audit``: the changes, oldest first; ``player`` (a reference as ``resolve``
-    takes it): those that wrote their facts or rated them; ``period`` (YYYY-MM): those that
-    wrote its games or closed, reopened or re-rated it; ``since`` (YYYY-MM-DD): made on that day
-    (UTC) or later. One query whatever the filters.
+    takes it; a player merged into another too): those that wrote their facts or rated them;
+    ``period`` (YYYY-MM): those that wrote its games or closed, reopened or re-rated it;
+    ``since`` (YYYY-MM-DD): made on that day (UTC) or later. One query whatever the filters.
 
     Raises ``NotFound``/``Ambiguous`` for the player, ``InvalidInput`` for a malformed period or
     date (naming the field).
@@ -95,7 +95,8 @@ def audit_log(engine: Engine, *, player: str | None = None, period: str | None =
     with transaction(engine, write=False) as session:
         conditions: list[ColumnElement[bool]] = []
         if player is not None:
-            conditions.append(Change.id.in_(_of_player(resolve(session, player, partial=True).id)))
+            conditions.append(Change.id.in_(_of_player(resolve(session, player, partial=True,
+                                                                merged=True).id)))
         if wanted is not None:
             conditions.append(Change.id.in_(_of_period(wanted)))
         if day is not None:

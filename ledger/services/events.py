@@ -29,8 +29,11 @@ EVENT_ORDER = (Event.start_date, Event.name_key, Event.id)
 @dataclass(frozen=True)
 class EventView:
     """An event as ``ledger event list`` shows it: ``period`` is the rating period its games
-    belong to (that of its end date), ``games`` how many games are recorded in it, ``source``
-    where it came from (the file it was imported from, or ``ledger game add``; None: unknown)."""
+    belong to (that of its end date), ``games`` how many valid games are recorded in it and
+    ``void`` how many voided ones, ``rated_in`` the periods its valid games are rated in and
+    ``late`` whether some are late results (rated in a later period, docs/RULES.md §1),
+    ``source`` where it came from (the file it was imported from, or ``ledger game add``;
+    None: unknown)."""
 
     id: int
     name: str
@@ -39,19 +42,43 @@ class EventView:
     period: str
     games: int
     source: str | None
+    void: int = 0
+    rated_in: tuple[str, ...] = ()
+
+    @property
+    def late(self) -> bool:
+        """True when some of its games are rated in a period after its own."""
+        return any(p > self.period for p in self.rated_in)
 
 
 def list_events(engine: Ledger, period: str | None = None) -> list[EventView]:
     """``ledger event list``: every event (or those of ``period``, ``YYYY-MM``: whose end date
-    falls in it), in ``EVENT_ORDER``. Raises ``InvalidInput`` for a malformed period."""
+    falls in it, or with games rated in it), in ``EVENT_ORDER``. Two queries. Raises
+    ``InvalidInput`` for a malformed period."""
     wanted = Period.parse(period) if period is not None else None
-    games = select(func.count(Game.id)).where(Game.event_id == Event.id).scalar_subquery()
-    query = select(Event, games).order_by(*EVENT_ORDER)
-    if wanted is not None:
-        query = query.where(Event.end_date.between(wanted.start, wanted.end))
+    query = select(Event).order_by(*EVENT_ORDER)
+    counts = (select(Game.event_id, Game.period, Game.status, func.count(Game.id))
+              .where(Game.event_id.is_not(None))
+              .group_by(Game.event_id, Game.period, Game.status))
     with transaction(engine, write=False) as session:
-        return [EventView(e.id, e.name, e.start_date, e.end_date, str(Period.of(e.end_date)),
-                          count, e.source) for e, count in session.execute(query)]
+        valid: dict[int, int] = {}
+        void: dict[int, int] = {}
+        rated_in: dict[int, set[str]] = {}
+        for event_id, game_period, status, count in session.execute(counts):
+            if event_id is None:
+                continue
+            if status == "void":
+                void[event_id] = void.get(event_id, 0) + count
+                continue
+            valid[event_id] = valid.get(event_id, 0) + count
+            rated_in.setdefault(event_id, set()).add(game_period)
+        views = [EventView(e.id, e.name, e.start_date, e.end_date, str(Period.of(e.end_date)),
+                           valid.get(e.id, 0), e.source, void.get(e.id, 0),
+                           tuple(sorted(rated_in.get(e.id, ()))))
+                 for e in session.scalars(query)]
+    if wanted is None:
+        return views
+    return [v for v in views if v.period == str(wanted) or str(wanted) in v.rated_in]
 
 
 def _label(event: Event) -> str:

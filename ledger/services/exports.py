@@ -56,7 +56,8 @@ class TrfExport:
 
 
 def export_trf(engine: Engine, event_ref: str) -> TrfExport:
-    """The event ``event_ref`` (``#ID`` or its name: ``events.resolve_event``) as TRF-16 text,
+    """The event ``event_ref`` (``#ID`` or its name: ``events.resolve_event``) as TRF-16 text
+    (its valid games: a voided game is not exported),
     with the notes written into it (:data:`GAMES_ONLY`; for an event imported from a TRF file,
     that the file is the authority).
 
@@ -66,7 +67,8 @@ def export_trf(engine: Engine, event_ref: str) -> TrfExport:
     """
     with transaction(engine, write=False) as session:
         event = resolve_event(session, event_ref)
-        games = list(session.scalars(select(Game).where(Game.event_id == event.id)
+        games = list(session.scalars(select(Game).where(Game.event_id == event.id,
+                                                        Game.status == "valid")
                                      .order_by(Game.round, Game.id)))
         ids = sorted({g.white_id for g in games} | {g.black_id for g in games})
         players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}

@@ -58,9 +58,14 @@ class Facts:
 
     def entries(self) -> ColumnElement[bool]:
         """The condition on ``PlayerEntry`` for the entries recorded by then."""
+        return self.written(PlayerEntry.change_id)
+
+    def written(self, change_id: Any) -> ColumnElement[bool]:
+        """The condition "the row whose change is ``change_id`` (a column) was written by then"
+        for an append-only table (entries, carried corrections)."""
         if self.as_of is None:
             return true()
-        return func.coalesce(PlayerEntry.change_id, 0) <= self.as_of
+        return func.coalesce(change_id, 0) <= self.as_of
 
 
 #: The facts as they are now.

@@ -474,6 +474,6 @@ def _derived(history: History, period: Period) -> bool:
     results = [r for r in history.results if r.period < period]
     if not results:
         return False
-    latest = history.latest_entry(period)
+    latest = history.latest_rating_entry(period)
     in_force_from = max(r.period for r in results).next()
     return latest is None or latest.effective_from is None or latest.effective_from < in_force_from

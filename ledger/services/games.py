@@ -1,7 +1,9 @@
 """Recording games: one at a time (``ledger game add``) or a file's worth (the importers).
 
 A game belongs to the rating period in which its event ended (a game with no event: its own date)
-(shared/RULES.md §1). A game is never slipped into a closed period: it is refused.
+(shared/RULES.md §1). A game is never slipped into a closed period: a late result goes into the
+earliest open period (``services.late``), or with ``--rerate`` into its own period, which is
+then re-rated with every later one.
 """
 
 from __future__ import annotations
@@ -12,16 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from sqlalchemy import Engine, and_, func, or_, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ledger.db.models import (
     Event,
     Game,
-    InitialRating,
-    InitialRatingGame,
-    PeriodGame,
     Player,
-    RatingPeriod,
 )
 from ledger.domain import (
     Actor,
@@ -36,10 +34,14 @@ from ledger.errors import InvalidInput, NotFound, PeriodError, shown
 from ledger.names import name_key
 from ledger.rules.editions import edition_for
 from ledger.services.audit import record_change, summarise, written_by
+from ledger.services.game_views import GameView, game_views
+from ledger.services.game_views import list_games as list_games  # re-exported
+from ledger.services.game_views import period_game_views as period_game_views  # re-exported
+from ledger.services.late import check_own_list, placement
 from ledger.services.players import MAX_ID, resolve
-from ledger.services.revisions import current
+from ledger.services.rerate import check_reason, rerate_in
 from ledger.services.session import transaction
-from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
+from ledger.services.state import is_closed, last_closed_period
 
 
 def parse_date(text: str, field: str = "date") -> dt.date:
@@ -65,14 +67,6 @@ def clean_label(text: str | None, field: str, limit: int) -> str | None:
     if len(text.strip()) > limit:
         raise InvalidInput(f"{field}: {len(text.strip())} characters; at most {limit}")
     return text.strip()
-
-
-def check_open(period: Period, last_closed: Period | None, what: str) -> None:
-    """Raise ``PeriodError`` when ``period`` is closed (``state.is_closed``)."""
-    if is_closed(period, last_closed):
-        raise PeriodError(
-            f"{what} falls in period {period}, which is closed (periods up to {last_closed} "
-            "are closed; late results are not supported yet)")
 
 
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -136,25 +130,40 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                    *, site: str | None = None, source: str | None = None,
                    exact_start: bool = False, notes: list[str] | None = None,
-                   ) -> tuple[Event, Period]:
-    """Find or create the event ``name`` for games dated ``start``..``end``; return it and its period.
+                   rerate: bool = False) -> tuple[Event, Period]:
+    """Find or create the event ``name`` for games dated ``start``..``end``; return it and the
+    period its new games go into.
 
     Names match by ``name_key`` (case, accents and punctuation aside). An event is reused while
     its period is open (``exact_start``: only the one with that start date; otherwise one within
     ``EVENT_REACH_DAYS`` of these dates); its dates widen to cover the new games, and if its end
-    moves to a later month its games move with it (a game belongs to the period its event ended in). What
-    moved, or a new event started beside a closed one of the same name, is added to ``notes``.
-    An event created or widened is marked as written by the change being recorded
+    moves to a later month its games move with it (a game belongs to the period its event ended
+    in; a game of a closed period never moves). An event of a closed period takes late results
+    (games dated in a closed period, or with ``exact_start`` its very start date) that start on
+    or after its start: its end date may move later, its start never (the ratings of its rated
+    games are those in force at its start); otherwise a new event starts. What moved, or a new
+    event started beside a closed one of the same name, is added to ``notes``. An event
+    created or widened is marked as written by the change being recorded
     (``services.audit.written_by``).
-    Raises ``PeriodError`` if the event's period would be closed.
+
+    The period is the event's own while that is open; for an event of a closed period (a late
+    result) the earliest open period, or with ``rerate`` the event's own (``late.placement``).
+    Raises ``PeriodError`` when ``exact_start`` names a closed event that starts after
+    ``start`` (it cannot: the same start date was asked for; kept as a guard).
     """
     last_closed = last_closed_period(session)
     change_id = written_by(session)
     candidates = _same_name(session, name, start, end, exact_start)
     event = _open_one(candidates, last_closed)
     if event is None:
+        late = exact_start or is_closed(Period.of(end), last_closed)
+        joined = next((e for e in candidates if e.start_date <= start), None) if late else None
+        if joined is not None:  # late results of a closed event: it may end later, never start
+            if end > joined.end_date:  # earlier (its rated games' ratings depend on its start)
+                joined.end_date, joined.change_id = end, change_id
+            return joined, placement(session, Period.of(joined.end_date), rerate=rerate)[0]
         if exact_start and candidates:
-            raise PeriodError(f"event {name!r} starting {start} is in closed period "
+            raise PeriodError(f"event {name!r} starting {start} is recorded in closed period "
                               f"{Period.of(candidates[0].end_date)}")
         if candidates and notes is not None:
             notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
@@ -171,15 +180,15 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         event.end_date = max(event.end_date, end)
         new_period = Period.of(event.end_date)
         if new_period != old_period:
-            moved = session.scalar(select(func.count()).where(Game.event_id == event.id))
-            session.execute(update(Game).where(Game.event_id == event.id)
-                            .values(period=str(new_period)))
+            in_open = [Game.event_id == event.id]
+            if last_closed is not None:  # a game of a closed period never moves
+                in_open.append(Game.period > str(last_closed))
+            moved = session.scalar(select(func.count()).where(*in_open))
+            session.execute(update(Game).where(*in_open).values(period=str(new_period)))
             if moved and notes is not None:
                 notes.append(f"event {event.name!r} now ends on {event.end_date}: its {moved} "
                              f"earlier game(s) move from period {old_period} to {new_period}")
-    period = Period.of(event.end_date)
-    check_open(period, last_closed, f"event {name!r} (ends {event.end_date})")
-    return event, period
+    return event, placement(session, Period.of(event.end_date), rerate=rerate)[0]
 
 
 GameKey = tuple[int | None, RoundKey, int, int, dt.date | None]
@@ -196,9 +205,14 @@ def game_key(event_id: int | None, round_: str | None, white_id: int, black_id: 
 
 
 def existing_games(session: Session, event_id: int | None,
-                   dates: tuple[dt.date, dt.date]) -> dict[GameKey, Game]:
-    """The games already recorded for an event (or, with no event, dated within ``dates``)."""
+                   dates: tuple[dt.date, dt.date], *, valid_only: bool = False,
+                   ) -> dict[GameKey, Game]:
+    """The games already recorded for an event (or, with no event, dated within ``dates``);
+    ``valid_only``: not the voided ones (an import keeps them, so that a file never brings a
+    voided game back; ``game add`` may record a voided game again)."""
     query = select(Game)
+    if valid_only:
+        query = query.where(Game.status == "valid")
     if event_id is not None:
         query = query.where(Game.event_id == event_id)
     else:
@@ -348,7 +362,8 @@ class Lookalikes:
     """The games a new game may be a second record of, for the likely-duplicate check that
     ``ledger game add`` and every import apply: a game with the same two players (either
     colours) and the same result (seen from each player: ``Result.mirrored``) as a game already
-    recorded, or one the file being imported has already given (``take``), when
+    recorded (a voided game is no longer a game: never a look-alike), or one the file being
+    imported has already given (``take``), when
 
     - (a) the two are in different events (or one of them has no event) and on the same date;
     - (b) the two are in different events, one of them at least in an event, and the one's date
@@ -375,7 +390,8 @@ class Lookalikes:
                         Game.round, Game.white_id, Game.black_id, Game.date, Game.result)
                  .outerjoin(Event, Game.event_id == Event.id)
                  .where(or_(Game.date.between(low, high),
-                            and_(Event.start_date <= high, Event.end_date >= low)))
+                            and_(Event.start_date <= high, Event.end_date >= low)),
+                        Game.status == "valid")
                  .order_by(Game.id))
         if pair is not None:
             query = query.where(Game.white_id.in_(pair), Game.black_id.in_(pair))
@@ -465,41 +481,53 @@ ALLOWED = "recorded as a different game (--allow-similar)"
 
 
 #: Said where ``ledger game add`` refuses a game because of one already recorded.
-NO_CORRECTIONS = "a recorded game cannot be changed or removed yet"
+NO_CORRECTIONS = ("to change or remove a recorded game: ledger game correct ID or ledger game "
+                  "void ID")
 
 
-@dataclass(frozen=True)
-class GameView:
-    """A recorded game as listed: names, result, date, event, round, period and its ``status``:
-    ``void`` (voided: kept, never rated), ``forfeit``, ``no moves`` (never rated), ``never
-    rated`` (a period before 2022-01), ``open``
-    (its period is not closed yet), ``rated``, ``initial rating`` (counted only in an unrated
-    player's published initial rating) or ``not rated`` (closed; not rated when a player had no
-    published rating)."""
-
-    id: int
-    date: dt.date
-    period: str
-    white: str
-    black: str
-    result: str
-    status: str
-    event: str | None
-    round: str | None
-    notes: tuple[str, ...] = ()
+def check_fits(session: Session, event_id: int | None, round_: str | None, white: Player,
+               black: Player, day: dt.date, *, skip: int | None = None,
+               then: str = "") -> None:
+    """Refuse (``InvalidInput`` naming ``game`` or ``round``) a game of ``white`` v ``black`` on
+    ``day`` in ``round_`` of event ``event_id`` (None: without an event) that the valid games
+    recorded there (but game ``skip``, the one being corrected) make wrong: the same game
+    (``game_key``), a player twice in the round, or the pair twice on that day where one of the
+    games has no round (``RoundSeats``). ``then`` is added to each message."""
+    known = {key: g for key, g in existing_games(session, event_id, (day, day),
+                                                 valid_only=True).items() if g.id != skip}
+    same = known.get(game_key(event_id, round_, white.id, black.id, day))
+    if same is not None:
+        raise InvalidInput(f"game: {white.name} v {black.name} (round {round_ or '-'}) is "
+                           f"already recorded as game {same.id} ({same.result}){then}")
+    seats = RoundSeats(known.values())
+    clash = seats.clash(round_, (white, black)) if event_id is not None else None
+    if clash is not None:
+        raise InvalidInput(f"round: {twice_in_round(session, clash[0], str(round_), clash[1])}"
+                           f"{then}")
+    first = seats.same_day(round_, (white.id, black.id), day)
+    if first is not None:
+        twice = twice_on_a_day(session, white, black, round_, day, first, event_id is not None)
+        raise InvalidInput(f"round: {twice}{then}")
 
 
 def add_game(engine: Engine, white: str, black: str, result: str, date: str,
              event: str | None = None, round_: str | None = None,
              *, today: dt.date | None = None, allow_similar: bool = False,
-             actor: Actor | None = None) -> GameView:
+             actor: Actor | None = None, rerate: bool = False, reason: str | None = None,
+             dry_run: bool = False) -> GameView:
     """``ledger game add``: record one game; returns it with ``notes`` on what moved. One
     ``game.add`` change by ``actor`` (None: called from code, ``Actor.from_code``) records it
     (and the event it creates or widens), with the game's values.
 
+    A game dated in a closed period (a late result, docs/RULES.md §1) goes into the earliest
+    open period, keeping its date (the view's ``dated_in`` says so); with ``rerate`` it goes
+    into its own period instead, and every closed period from there is re-rated
+    (``rerate.rerate_in``, one ``period.rerate`` change each, giving ``reason``, which
+    ``rerate`` requires; ``GameView.rerated``). ``dry_run`` does it all and writes nothing.
+
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
-    twice, a bad result or date, a date in the future (after ``today``) or before 2022, a date in
-    a closed period, a game already recorded (rounds read by ``domain.round_of``), a player who
+    twice, a bad result or date, a date in the future (after ``today``) or before 2022, a game
+    already recorded (rounds read by ``domain.round_of``), a player who
     already plays in this round of the event, the same pair on the same day in the event (or
     both without one) when one of the two games has no round (``RoundSeats``), and, unless
     ``allow_similar``, a likely duplicate: the same players and result recorded on the same
@@ -513,34 +541,21 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     check_date(day, today or dt.date.today())
     round_ = clean_label(round_, "round", MAX_ROUND)
     event = clean_label(event, "event", MAX_EVENT)
+    why = check_reason(reason) if rerate else None
+    who = actor or Actor.from_code("add_game")
     notes: list[str] = []
-    with transaction(engine) as session:
+    with transaction(engine, dry_run=dry_run) as session:
         w, b = resolve(session, white, "white"), resolve(session, black, "black")
         if w.id == b.id:
             raise InvalidInput(f"black: {b.name} cannot play themselves (white is the same player)")
-        check_open(Period.of(day), last_closed_period(session), f"date: {day}")
-        change = record_change(session, actor or Actor.from_code("add_game"), "game.add",
-                               "game", "new")
+        change = record_change(session, who, "game.add", "game", "new", reason=why)
         if event is not None:
             ev, period = place_in_event(session, event, day, day, source="ledger game add",
-                                        notes=notes)
+                                        notes=notes, rerate=rerate)
             event_id: int | None = ev.id
         else:
-            period, event_id = Period.of(day), None
-        known = existing_games(session, event_id, (day, day))
-        same = known.get(game_key(event_id, round_, w.id, b.id, day))
-        if same is not None:
-            raise InvalidInput(f"game: {w.name} v {b.name} (round {round_ or '-'}) is already "
-                               f"recorded as game {same.id} ({same.result}); {NO_CORRECTIONS}")
-        seats = RoundSeats(known.values())
-        clash = seats.clash(round_, (w, b)) if event_id is not None else None
-        if clash is not None:
-            raise InvalidInput(f"round: {twice_in_round(session, clash[0], str(round_), clash[1])}"
-                               f"; {NO_CORRECTIONS}")
-        first = seats.same_day(round_, (w.id, b.id), day)
-        if first is not None:
-            twice = twice_on_a_day(session, w, b, round_, day, first, event_id is not None)
-            raise InvalidInput(f"round: {twice}; {NO_CORRECTIONS}")
+            period, event_id = placement(session, Period.of(day), rerate=rerate)[0], None
+        check_fits(session, event_id, round_, w, b, day, then=f"; {NO_CORRECTIONS}")
         alike = Lookalikes(session, day, day, pair=(w.id, b.id)).of(
             w.id, b.id, parsed_result,
             Lookalike(None, event_id, event, round_, day))
@@ -559,65 +574,22 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         summarise(change, {"id": game.id, "date": day, "period": str(period), "white": w.id,
                            "black": b.id, "result": game.result, "event": event_id,
                            "round": round_})
-        return replace(_views(session, [game.id], None, None)[0], notes=tuple(notes))
+        rerated: tuple[object, ...] = ()
+        last = last_closed_period(session)
+        if is_closed(period, last):
+            assert why is not None  # only --rerate puts a game into a closed period
+            check_own_list(session, period)
+            rerated = tuple(rerate_in(session, period, why, who))
+        elif rerate:
+            notes.append(f"period {period} is open: nothing to re-rate (--rerate not needed)")
+        view = game_views(session, [game.id], None, None)[0]
+        if view.late:
+            notes.append(late_note(view))
+        return replace(view, notes=tuple(notes), rerated=rerated)
 
 
-def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
-            period: str, status: str = "valid") -> str:
-    if status == "void":
-        return "void"
-    if not Result(result).is_played:
-        return "forfeit"
-    if not played:
-        return "no moves"
-    if Period.parse(period) < FIRST_RATED_PERIOD:
-        return "never rated"
-    if not closed:
-        return "open"
-    if rated:
-        return "rated"
-    return "initial rating" if initial else "not rated"
-
-
-def _views(session: Session, ids: list[int] | None, period: Period | None,
-           player_id: int | None) -> list[GameView]:
-    white, black = aliased(Player), aliased(Player)
-    rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id,
-                                             current(PeriodGame)).exists()
-    initial = (select(InitialRatingGame.game_id)
-               .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
-                     & (InitialRating.revision == InitialRatingGame.revision)
-                     & (InitialRating.player_id == InitialRatingGame.player_id))
-               .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True),
-                      current(InitialRatingGame))
-               .exists())
-    closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period).exists()
-    query = (select(Game, white.name, black.name, Event.name, rated, closed, initial)
-             .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
-             .outerjoin(Event, Game.event_id == Event.id)
-             .order_by(Game.date, Game.id))
-    if ids is not None:
-        query = query.where(Game.id.in_(ids))
-    if period is not None:
-        query = query.where(Game.period == str(period))
-    if player_id is not None:
-        query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
-    return [GameView(g.id, g.date, g.period, w, b, g.result,
-                     _status(g.result, g.played, is_closed, is_rated, in_initial, g.period,
-                             g.status),
-                     e, g.round)
-            for g, w, b, e, is_rated, is_closed, in_initial in session.execute(query)]
-
-
-def list_games(engine: Engine, period: str | None = None,
-               player: str | None = None) -> list[GameView]:
-    """``ledger game list``: games by date, optionally of one period and/or one player."""
-    wanted = Period.parse(period) if period is not None else None
-    with transaction(engine, write=False) as session:
-        player_id = resolve(session, player, partial=True).id if player is not None else None
-        return _views(session, None, wanted, player_id)
-
-
-def period_game_views(session: Session, period: Period) -> list[GameView]:
-    """Every game recorded in ``period``, by date, with its status, inside the caller's session."""
-    return _views(session, None, period, None)
+def late_note(view: GameView) -> str:
+    """What a late result's note says: where its dates are and where it is rated."""
+    return (f"game {view.id} ({view.date}) is a late result: its period {view.dated_in} is "
+            f"closed and keeps its list; the game is rated in {view.period} with the ratings "
+            "in force at its event's start")

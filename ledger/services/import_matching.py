@@ -121,6 +121,10 @@ class Matcher:
             self._error(p, key, found.error)
             return None
         if found.player is not None:
+            if found.note is not None:
+                line, where = p.where("name")
+                self.problems.append(Problem(self.file, line, where, found.note,
+                                             severity="warning"))
             if fide_id is not None and found.player not in self.index.named(p.name):
                 line, where = p.where("fide_id")
                 self.problems.append(Problem(

@@ -14,23 +14,21 @@ but never rated, since the ledger implements FIDE's rule editions from 1 January
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO, cast
+from typing import cast
 
 from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.domain import Actor, Period, RatedGame
-from ledger.errors import ImportRejected, Problem, SimilarGame, UsageError
-from ledger.formats import games_csv, pgn, trf
-from ledger.formats.detect import detect_format
-from ledger.formats.records import FileGame, Readout
+from ledger.errors import ImportRejected, PeriodError, Problem, SimilarGame
+from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise, written_by
+from ledger.services.game_files import FIRST_LIST, check_dates, read_games_file
+from ledger.services.game_files import READERS as READERS  # re-exported
 from ledger.services.games import (
     ALLOWED,
     NO_CORRECTIONS,
@@ -49,8 +47,9 @@ from ledger.services.games import (
     why_similar,
 )
 from ledger.services.import_matching import Matcher
-from ledger.services.input_files import InputFile, check_input_file, file_head
+from ledger.services.late import check_own_list, natural_period, place
 from ledger.services.periods import not_rated_reason
+from ledger.services.rerate import PeriodRerate, check_reason, rerate_in
 from ledger.services.session import transaction
 from ledger.services.state import (
     FIRST_RATED_PERIOD,
@@ -60,40 +59,8 @@ from ledger.services.state import (
     ratings_period,
 )
 
-#: Dates before this are typing errors (FIDE's first rating list is of 1971): refused.
-FIRST_LIST = dt.date(1970, 1, 1)
-
 #: ``(done, total)`` of the games being imported, for a progress bar.
 Progress = Callable[[int, int], None]
-
-
-def _read_pgn(path: str, raw: BinaryIO) -> Readout:
-    return pgn.to_records(pgn.read_pgn_binary(raw, path))
-
-
-def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None) -> Readout:
-    event, readout = trf.read_trf(raw, path, end_date)
-    given = trf.file_end_date(event)
-    if end_date is not None and given is not None and given != end_date:
-        code = "052" if event.end is not None else "132"
-        raise UsageError(f"{path}:{event.lines[code]}: --end-date {end_date} differs from the end "
-                         f"date {given} the file gives (record {code}): the file's dates are "
-                         "used when it has them; drop --end-date or correct the file")
-    return readout
-
-
-#: Format name -> reader of a file's (path, binary stream at its start). One line per format.
-#: Called as ``reader(path, raw, end_date)``; only a TRF can use ``end_date`` (the check in
-#: ``import_file`` refuses it for the others).
-READERS: dict[str, Callable[[str, BinaryIO, dt.date | None], Readout]] = {
-    "pgn": lambda path, raw, _end_date: _read_pgn(path, raw),
-    "trf": _read_trf,
-    "csv": lambda path, raw, _end_date: games_csv.read_csv(path, raw),
-}
-
-#: How the id column of a file is read: ``fide`` (FIDE ids, matched and registered) or
-#: ``national`` (a federation's own ids, as Krause files carry: ignored).
-ID_KINDS = ("fide", "national")
 
 
 #: The reason counted for a played game between rated players whose period is before 2022: the
@@ -141,14 +108,25 @@ class ImportReport:
     allow_similar: bool = False
     similar: list[SimilarGame] = field(default_factory=list)
     likely_duplicates: int = 0
+    late: list[LateRecord] = field(default_factory=list)
+    rerated: list[PeriodRerate] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LateRecord:
+    """A late result an import records (docs/RULES.md §1): the file's ``line``, the players, the
+    game's ``date``, the closed period its dates belong to (``dated_in``) and the period it is
+    recorded in (``period``: the earliest open one, or with ``--rerate`` its own)."""
+
+    line: int
+    white: str
+    black: str
+    date: dt.date
+    dated_in: str
+    period: str
 
 
 Paired = tuple[FileGame, Player, Player]
-
-
-def sha256_of(raw: bytes) -> str:
-    """The SHA-256 of a file's bytes, in hex: how the ledger knows a file imported before."""
-    return hashlib.sha256(raw).hexdigest()
 
 
 def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
@@ -162,7 +140,8 @@ def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
 def import_file(engine: Engine, path: str, fmt: str | None, *, register_players: bool = False,
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
                 progress: Progress | None = None, end_date: dt.date | None = None,
-                allow_similar: bool = False, actor: Actor | None = None) -> ImportReport:
+                allow_similar: bool = False, actor: Actor | None = None,
+                rerate: bool = False, reason: str | None = None) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -170,9 +149,15 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     match by name and birth year only and are registered without a FIDE id. ``progress`` is called
     with (games done, games in all) while the games are matched and recorded.
 
+    Games dated in a closed period are late results (docs/RULES.md §1): they go into the
+    earliest open period, keeping their dates, and the report lists them (``report.late``);
+    with ``rerate`` they go into their own period and every closed period from the earliest of
+    them is re-rated (``rerate.rerate_in``: one ``period.rerate`` change each, giving
+    ``reason``, which ``rerate`` requires; ``report.rerated``).
+
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
-    dates in the future (after ``today``), games in a closed period, a game already recorded with
+    dates in the future (after ``today``), a game already recorded with
     another result (both shown), a player twice in one round of an event, one pair twice on one
     day in an event when one of the games has no round (``games.RoundSeats``), dates before
     1970, an empty file or one without a game, and, unless ``allow_similar``, each likely
@@ -192,29 +177,18 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
     and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
-    check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
-    fmt = fmt or detect_format(file_head(path), Path(path).suffix)
-    if fmt not in READERS:
-        what = f"format {fmt!r} is not known" if fmt else "cannot tell the format"
-        raise UsageError(f"{path}: {what}; give --format {'|'.join([*READERS, 'fide-list'])}")
-    if ids not in ID_KINDS:
-        raise UsageError(f"--ids {ids!r}: use {' or '.join(ID_KINDS)}")
-    if end_date is not None and fmt != "trf":
-        raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
-                         "dates each game itself")
     name = str(path)
-    with InputFile(path) as raw:  # read as a stream, and hashed while it is read
-        readout = READERS[fmt](name, raw.stream, end_date)
-        sha256 = raw.sha256()
+    why = check_reason(reason) if rerate else None
+    sha256, blank, fmt, readout = read_games_file(path, fmt, ids, end_date)
     report = ImportReport(name, dry_run, format=fmt, sha256=sha256,
                           games_in_file=readout.games_in_file,
                           players_in_file=readout.players_in_file, allow_similar=allow_similar)
     report.problems.extend(readout.problems)
     if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
-        report.problems.append(Problem(name, None, "file", "the file is empty" if raw.blank
+        report.problems.append(Problem(name, None, "file", "the file is empty" if blank
                                        else f"no games in this {fmt.upper()} file: nothing to "
                                        "import (is it the right file?)"))
-    undatable = _check_dates(name, readout.games, today or dt.date.today(), report)
+    undatable = check_dates(name, readout.games, today or dt.date.today(), report.problems)
     with transaction(engine, dry_run=dry_run) as session:
         earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
         if earlier is not None:
@@ -224,10 +198,10 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                                 f"(as {earlier.file_name}): nothing to add")
             report.problems = _in_file_order(report.problems)
             return report
-        change = record_change(session, actor or Actor.from_code("import_file"), "import",
-                               "file", report.sha256)
+        who = actor or Actor.from_code("import_file")
+        change = record_change(session, who, "import", "file", report.sha256, reason=why)
         _record(session, name, readout.games, undatable, register_players, ids == "fide",
-                report, progress)
+                report, progress, rerate)
         report.problems = _in_file_order(report.problems)
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems,
@@ -235,6 +209,14 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
                                  games=report.recorded, players=len(report.players_registered)))
         summarise(change, _summary(session, change.id, report))
+        closed = sorted({Period.parse(x.period) for x in report.late
+                         if x.period == x.dated_in})
+        if closed:
+            assert why is not None  # only --rerate records a game in a closed period
+            session.flush()
+            for period in closed:
+                check_own_list(session, period)
+            report.rerated = rerate_in(session, closed[0], why, who)
     return report
 
 
@@ -251,7 +233,7 @@ def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str
             "game_ids": None if games[0] is None else list(games),
             "players_registered": len(report.players_registered),
             "player_ids": None if players[0] is None else list(players),
-            "periods": dict(sorted(report.periods.items()))}
+            "periods": dict(sorted(report.periods.items())), "late_games": len(report.late)}
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
@@ -260,38 +242,9 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=lambda p: (p.line or 0, p.severity != "error"))
 
 
-def _check_dates(name: str, games: list[FileGame], today: dt.date,
-                 report: ImportReport) -> set[int]:
-    """Refuse dates in the future or before 1970 (errors; returns those games' ids); warn once
-    per period before 2022 that its games are recorded and never rated."""
-    undatable: set[int] = set()
-    warned: set[Period] = set()
-    for g in games:
-        period = Period.of(g.date)
-        line, where = g.where("date")
-        if g.date > today:
-            undatable.add(id(g))
-            report.problems.append(Problem(name, line, where, f"{g.date} is in the future "
-                                           f"(today is {today})"))
-        elif min(g.date, g.event_start or g.date) < FIRST_LIST:
-            undatable.add(id(g))
-            day = min(g.date, g.event_start or g.date)
-            line, where = g.where("date" if day == g.date else "start")
-            report.problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
-                                           "FIDE published its first rating list in 1971; check "
-                                           "the year"))
-        elif period < FIRST_RATED_PERIOD and period not in warned:
-            warned.add(period)
-            report.problems.append(Problem(
-                name, line, where, f"{g.date}: games before {FIRST_RATED_PERIOD} are recorded in "
-                "their period, which is never rated (the ledger implements FIDE's rule editions "
-                "from 1 January 2022 on)", severity="warning"))
-    return undatable
-
-
 def _record(session: Session, name: str, games: list[FileGame], undatable: set[int],
             register_players: bool, use_ids: bool, report: ImportReport,
-            progress: Progress | None) -> None:
+            progress: Progress | None, rerate: bool = False) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any)."""
     matcher = Matcher(session, name, register_players, use_ids)
@@ -318,7 +271,6 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
                                            f"ledger player, {b.name} (#{b.id})"))
             continue
         by_event[g.event].append((g, w, b))
-    last_closed = last_closed_period(session)
     every_date = [day for event_games in by_event.values() for g, _, _ in event_games
                   for day in (g.date, g.event_start, g.event_end) if day is not None]
     lookalikes = Lookalikes(session, min(every_date, default=FIRST_LIST),
@@ -338,23 +290,22 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         if not fresh:
             continue
         if event_name is None:
-            late = [x for x in fresh if is_closed(Period.of(x[0].date), last_closed)]
-            if late:
-                _closed_errors(name, late, last_closed, report)
-                continue
             fresh = _likely_duplicates(name, None, None, fresh, lookalikes, report)
-            _add_games(session, name, None, None, fresh, report)
+            add_games(session, name, None, None, fresh, report, rerate)
             recorded.extend(fresh)
             continue
-        if is_closed(Period.of(max(end, event.end_date if event else end)), last_closed):
-            _closed_errors(name, fresh, last_closed, report)
+        try:
+            event, period = place_in_event(session, event_name, start, end,
+                                           site=event_games[0][0].site, source=name[-500:],
+                                           exact_start=bool(starts), notes=report.notes,
+                                           rerate=rerate)
+        except PeriodError as exc:
+            line, where = fresh[0][0].where("start")
+            report.problems.append(Problem(name, line, where, str(exc)))
             continue
-        event, period = place_in_event(session, event_name, start, end,
-                                       site=event_games[0][0].site, source=name[-500:],
-                                       exact_start=bool(starts), notes=report.notes)
         fresh = _likely_duplicates(name, event.id, (start, end), fresh, lookalikes, report)
         _describe(event, event_games[0][0])
-        _add_games(session, name, event.id, period, fresh, report)
+        add_games(session, name, event.id, period, fresh, report, rerate, event.end_date)
         recorded.extend(fresh)
         if progress is not None:
             progress(total // 2 + len(recorded) // 2, total)
@@ -397,16 +348,22 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
     both dates when its date differs from the recorded one's); a game the file repeats (an
     earlier line has the same key, result and date) is counted in ``report.repeated_in_file``,
     with a warning naming both lines. The same game with another result, or twice in the file
-    with two dates, is an error that shows both."""
+    with two dates, is an error that shows both. A voided game stays void (a note says so)."""
     fresh = []
     seen: dict[GameKey, _Seen] = {
         key: _Seen(g.result, g.played, g.id, None, g.date) for key, g in known.items()}
+    void = {g.id for g in known.values() if g.status == "void"}
     for g, w, b in games:
         key = game_key(event_id, g.round, w.id, b.id, g.date)
         old = seen.get(key)
         if old is None:
             fresh.append((g, w, b))
             seen[key] = _Seen(g.result.value, g.played, None, g.line, g.date)
+        elif old.game_id in void:
+            report.already_recorded += 1
+            report.notes.append(f"line {g.line}: {w.name} v {b.name} is game {old.game_id}, void "
+                                "in the ledger: it stays void (ledger import --replace applies a "
+                                "corrected file)")
         elif (old.result, old.played) != (g.result.value, g.played):
             line, field_ = g.where("result")
             report.problems.append(Problem(
@@ -444,7 +401,7 @@ def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
     neither rule of ``RoundSeats`` against the ledger and the earlier lines of the file: a
     player in two games of one round (events only), and one pair twice on one day when one of
     the games has no round. Each game that breaks one is an error naming the first game."""
-    seats = RoundSeats(known.values())
+    seats = RoundSeats(g for g in known.values() if g.status == "valid")
     kept = []
     for g, w, b in games:
         clash = seats.clash(g.round, (w, b)) if in_event else None
@@ -504,22 +461,22 @@ def _shown(result: str, played: bool) -> str:
     return result if played else f"{result} (less than one move)"
 
 
-def _closed_errors(name: str, games: list[Paired], last_closed: Period | None,
-                   report: ImportReport) -> None:
-    for g, _, _ in games:
-        line, where = g.where("date")
-        report.problems.append(Problem(name, line, where, f"{g.date} is in a closed period "
-                                       f"(periods up to {last_closed} are closed)"))
-
-
-def _add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
-               games: list[Paired], report: ImportReport) -> None:
+def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
+               games: list[Paired], report: ImportReport, rerate: bool = False,
+               event_end: dt.date | None = None) -> None:
     """Insert new games (one multi-row INSERT): in the event's period, or (no event) each in its
-    own date's period."""
+    own date's period; a game whose dates are in a closed period is a late result
+    (``late.placement``: the earliest open period, or with ``rerate`` its own), in
+    ``report.late``."""
     rows = []
     change_id = written_by(session)
+    last = last_closed_period(session)
     for g, w, b in games:
-        period = event_period or Period.of(g.date)
+        period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
+        natural = natural_period(event_end, g.date)
+        if is_closed(natural, last):
+            report.late.append(LateRecord(g.line, w.name, b.name, g.date, str(natural),
+                                          str(period)))
         rows.append(dict(event_id=event_id, round=g.round, date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
                          source=f"{name[-480:]}:{g.line}", change_id=change_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -10,8 +11,8 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ledger.db.models import Change, PeriodRevision, PlayerEntry, RatingAdjustment, RatingPeriod
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.db.models import PeriodRevision, RatingAdjustment, RatingPeriod
 from ledger.domain import Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
@@ -180,7 +181,10 @@ def _period_revision(session: Session, period: str | None, revision: int) -> tup
 class HistoryRow:
     """One closed period of a player's history (exact values: score, expected, change).
 
-    A list adjustment (the 1 March 2024 raise) is a row of its own with 0 games and a ``note``."""
+    A list adjustment (the 1 March 2024 raise) and an official correction of a published rating
+    (``player correct-rating``: ``period`` is the list corrected) are rows of their own with 0
+    games and a ``note``; ``carried``: the carried corrections the period's close added to the
+    exact change before its rounding (docs/CORRECTIONS.md §5)."""
 
     period: str
     rating_before: int
@@ -194,6 +198,7 @@ class HistoryRow:
     change: int
     rating_after: int
     note: str | None = None
+    carried: Decimal = Decimal(0)
 
 
 @dataclass(frozen=True)
@@ -204,6 +209,28 @@ class PlayerHistory:
     player: PlayerView
     periods: list[HistoryRow]
     life: RatingLife
+
+
+def _official_corrections(session: Session,
+                          player_ids: list[int] | None) -> list[tuple[int, HistoryRow]]:
+    """Official rating corrections (``player correct-rating``) as (player id, history row):
+    the list corrected, the rating it published, the corrected one and the reason. One query."""
+    query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
+                    Change.before, Change.reason)
+             .join(Change, Change.id == PlayerEntry.change_id)
+             .where(PlayerEntry.kind == "correction"))
+    if player_ids is not None:
+        query = query.where(PlayerEntry.player_id.in_(player_ids))
+    found = []
+    for pid, effective, rating, before, reason in session.execute(query):
+        if effective is None or rating is None:
+            continue  # a correction is always of a rating, in force from a period
+        published = int(json.loads(before)["rating"]) if before else rating
+        found.append((pid, HistoryRow(
+            str(Period.parse(effective).previous()), published, 0, Decimal(0), Decimal(0), 0,
+            "official correction", False, Decimal(rating - published), rating - published,
+            rating, note=f"official correction: {reason}")))
+    return found
 
 
 def history(engine: Ledger, ref: str) -> PlayerHistory:
@@ -227,11 +254,14 @@ def player_histories(session: Session, player_ids: list[int] | None) -> list[Pla
         periods[r.player_id].append(HistoryRow(
             r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
             Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason, r.k != r.k_before_cap,
-            Decimal(r.change_hundredths).scaleb(-2), r.change, r.rating_after))
+            Decimal(r.change_hundredths).scaleb(-2), r.change, r.rating_after,
+            carried=Decimal(r.carried_hundredths).scaleb(-2)))
     for a in session.scalars(adjustments):
         periods[a.player_id].append(HistoryRow(
             a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
             Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
+    for pid, row in _official_corrections(session, player_ids):
+        periods[pid].append(row)
     views = player_views(session, player_ids)
     lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None])
     return [PlayerHistory(view, sorted(periods.get(view.id, []),

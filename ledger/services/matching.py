@@ -31,11 +31,13 @@ class Match:
     """The outcome of one lookup: ``player`` when found; ``error`` (a message naming the
     candidates or the conflicting FIDE id) when the file's player cannot be matched safely.
     Both None: nobody in the ledger is this player (unknown: register them or report it).
-    ``candidates``: the players an ambiguous match could be (empty for any other error)."""
+    ``candidates``: the players an ambiguous match could be (empty for any other error).
+    ``note``: a warning to give with the match (a name of a player merged into another)."""
 
     player: Player | None = None
     error: str | None = None
     candidates: tuple[Player, ...] = ()
+    note: str | None = None
 
 
 def loose_key_sql(column: ColumnElement[str] | InstrumentedAttribute[str]) -> ColumnElement[str]:
@@ -54,10 +56,14 @@ class PlayerIndex:
     (``ledger.names.name_key``: case, accents and punctuation aside).
 
     ``add`` keeps the index current when an import registers a player inside its transaction.
+    A player merged into another (``ledger player merge``) is not matched: their name leads to
+    the player they joined (``joined``), with a note.
     """
 
     by_fide: dict[int, Player] = field(default_factory=dict)
     by_name: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
+    by_id: dict[int, Player] = field(default_factory=dict)
+    merged: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
     #: For ``similar`` only, built on its first call.
     _hints: NameHints[Player] | None = field(default=None, repr=False)
 
@@ -91,6 +97,10 @@ class PlayerIndex:
 
     def add(self, player: Player) -> None:
         """Index a player (just registered, or loaded)."""
+        self.by_id[player.id] = player
+        if player.merged_into is not None:
+            self.merged[player.name_key].append(player)
+            return
         if player.fide_id is not None:
             self.by_fide[player.fide_id] = player
         self.by_name[player.name_key].append(player)
@@ -148,6 +158,19 @@ class PlayerIndex:
         if other_id:
             return Match(error=f"{name!r} is in the ledger with FIDE id "
                                f"{', '.join(str(p.fide_id) for p in other_id)}; the file says {fide_id}")
+        return self._joined(name)
+
+    def _joined(self, name: str) -> Match:
+        """The player a merged player of this name joined, with a note; else ``Match()``."""
+        key = name_key(name)
+        for merged in self.merged.get(key) or [p for other in same_name_keys(key)
+                                               for p in self.merged.get(other, [])]:
+            joined = self.by_id.get(merged.merged_into or 0)
+            while joined is not None and joined.merged_into is not None:
+                joined = self.by_id.get(joined.merged_into)
+            if joined is not None:
+                return Match(joined, note=f"{name!r} is {merged.name} (#{merged.id}), merged "
+                                          f"into {joined.name} (#{joined.id}): matched to them")
         return Match()
 
 

@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
-from ledger.db.models import Game, Player
+from ledger.db.models import Event, Game, Player
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import Actor, Period, RatedGame
 from ledger.errors import PeriodError
@@ -22,6 +22,7 @@ from ledger.rules.editions import Edition, edition_for
 from ledger.rules.initial import InitialRating, Pool
 from ledger.rules.period import PeriodResult
 from ledger.services.audit import record_change, summarise
+from ledger.services.carried import first_owed
 from ledger.services.rating import Rated, rate, write_revision
 from ledger.services.revisions import RevisionView, current, next_revision, revision_views
 from ledger.services.session import Ledger, transaction
@@ -60,9 +61,23 @@ class FloorDrop:
     floor: int
 
 
+@dataclass(frozen=True)
+class LateGame:
+    """A late result a close rates (docs/RULES.md §1): a game dated in ``dated_in``, a closed
+    period, rated in this one with the ratings in force at its event's start."""
+
+    game_id: int
+    date: dt.date
+    dated_in: str
+    white: str
+    black: str
+    event: str | None
+
+
 @dataclass
 class CloseReport:
-    """What closing a period did (or, with ``dry_run``, would do)."""
+    """What closing a period did (or, with ``dry_run``, would do). ``late``: the late results
+    it rates; each player's ``result.carried``: the corrections carried into the period."""
 
     period: str
     edition: str
@@ -75,6 +90,7 @@ class CloseReport:
     dropped: list[FloorDrop] = field(default_factory=list)
     #: The revision the close writes (1, or the next one after a reopen).
     revision: int = 1
+    late: list[LateGame] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -93,14 +109,17 @@ class PeriodView:
 
 
 def _earliest_open(session: Session) -> Period | None:
-    """The earliest open period with games from 2022-01 on, or None (periods before
-    ``FIRST_RATED_PERIOD`` are recorded, never rated, and never block a close)."""
+    """The earliest open period with games from 2022-01 on, or with carried corrections waiting
+    for it (``carried.first_owed``), or None (periods before ``FIRST_RATED_PERIOD`` are
+    recorded, never rated, and never block a close)."""
     last = last_closed_period(session)
     open_games = select(func.min(Game.period)).where(Game.period >= str(FIRST_RATED_PERIOD))
     if last is not None:
         open_games = open_games.where(Game.period > str(last))
     earliest = session.scalar(open_games)
-    return Period.parse(earliest) if earliest is not None else None
+    found = [Period.parse(earliest)] if earliest is not None else []
+    owed = first_owed(session, last)
+    return min([*found, *([owed] if owed is not None else [])], default=None)
 
 
 def _target_period(session: Session, named: Period | None) -> Period:
@@ -114,8 +133,8 @@ def _target_period(session: Session, named: Period | None) -> Period:
     if last is not None and named <= last:
         raise PeriodError(f"period {named} is already closed (periods up to {last} are closed)")
     if earliest is not None and earliest < named:
-        raise PeriodError(f"period {earliest} has games and is not closed yet: "
-                          f"close it before {named}")
+        raise PeriodError(f"period {earliest} has games (or carried corrections) and is not "
+                          f"closed yet: close it before {named}")
     return named
 
 
@@ -259,7 +278,21 @@ def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
                             key=lambda n: (-n.rating.rating, n.name))
     report.dropped = sorted((FloorDrop(pid, names[pid][0], rating, used.rating_floor)
                              for pid, rating in drops.items()), key=lambda d: d.name)
+    report.late = _late_games(session, rated)
     return report
+
+
+def _late_games(session: Session, rated: Rated) -> list[LateGame]:
+    """The late results among ``rated``'s games, by date then id (one query)."""
+    if not rated.late:
+        return []
+    white, black = aliased(Player), aliased(Player)
+    rows = session.execute(
+        select(Game.id, Game.date, white.name, black.name, Event.name)
+        .join(white, white.id == Game.white_id).join(black, black.id == Game.black_id)
+        .outerjoin(Event, Event.id == Game.event_id)
+        .where(Game.id.in_(rated.late)).order_by(Game.date, Game.id))
+    return [LateGame(gid, day, str(rated.late[gid]), w, b, e) for gid, day, w, b, e in rows]
 
 
 def list_periods(engine: Ledger) -> list[PeriodView]:

@@ -269,7 +269,8 @@ def same_name(session: Session, name: str) -> list[Player]:
                                 .order_by(*PLAYER_ORDER)))
 
 
-def resolve(session: Session, ref: str, field: str = "player", *, partial: bool = False) -> Player:
+def resolve(session: Session, ref: str, field: str = "player", *, partial: bool = False,
+            merged: bool = False) -> Player:
     """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
 
     A name matches exactly, else by ``name_key`` (case, accents and punctuation aside: ``o
@@ -279,12 +280,26 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
     ``ledger.names.same_name_keys``), else, with ``partial`` (the reports), as a part of one
     key (``Doyle`` finds ``Doyle, Liam``). Without it (every write: a write names its players in
     full, as the imports do) a part of a name is ``NotFound``, naming the players it is a part
-    of. Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
+    of. A player merged into another (``ledger player merge``) is found no more: a name that
+    only such a player has, or its id, raises ``NotFound`` pointing at the player it joined;
+    among several matches it is left out (``merged``: it is found, for reading its own record).
+    Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
     ``matching.suggest_players``: a part of a name, else a close spelling) or ``Ambiguous``
     (listing the candidates, each with FIDE id, birth year and federation:
     ``matching.described``);
     ``InvalidInput`` for an empty reference. Messages start with ``field``.
     """
+    found = _resolve(session, ref, field, partial)
+    if found.merged_into is None or merged:
+        return found
+    joined = session.get_one(Player, found.merged_into)
+    while joined.merged_into is not None:
+        joined = session.get_one(Player, joined.merged_into)
+    raise NotFound(f"{field}: {found.name} (#{found.id}) was merged into {joined.name} "
+                   f"(#{joined.id}): refer to #{joined.id}")
+
+
+def _resolve(session: Session, ref: str, field: str, partial: bool) -> Player:
     text = ref.strip()
     if not text:
         raise InvalidInput(f"{field}: empty player reference")
@@ -304,7 +319,7 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
         if found is None:
             raise NotFound(f"{field}: no player with id or FIDE id {text}")
         return found
-    exact = list(session.scalars(select(Player).where(Player.name == text)))
+    exact = _live(list(session.scalars(select(Player).where(Player.name == text))))
     if len(exact) == 1:
         return exact[0]
     key = name_key(text)
@@ -312,8 +327,9 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
     if not exact and key:
         for condition in (Player.name_key == key, Player.name_key.in_(same_name_keys(key)),
                           *((part,) if partial else ())):
-            exact = list(session.scalars(select(Player).where(condition)
-                                         .order_by(*PLAYER_ORDER).limit(11)))
+            exact = _live(list(session.scalars(select(Player).where(condition)
+                                               .order_by(Player.merged_into.is_not(None),
+                                                         *PLAYER_ORDER).limit(11))))
             if exact:
                 break
     if not exact and key and not partial:
@@ -335,11 +351,20 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
     return exact[0]
 
 
+def _live(players: list[Player]) -> list[Player]:
+    """``players`` without those merged into another, unless that leaves none (then the merged
+    ones, so that ``resolve`` can point at the player they joined)."""
+    live = [p for p in players if p.merged_into is None]
+    return live or players
+
+
 def player_views(session: Session, ids: list[int] | None) -> list[PlayerView]:
     """Players (``ids``, or all) with their state on the list in force for the next close."""
     query = select(Player).order_by(*PLAYER_ORDER)
     if ids is not None:
         query = query.where(Player.id.in_(ids))
+    else:  # every player: those merged into another are found no more
+        query = query.where(Player.merged_into.is_(None))
     players = list(session.scalars(query))
     open_period = first_open_period(session)
     last_closed = open_period.previous() if open_period else None
@@ -389,7 +414,7 @@ def _earliest_game_period(session: Session) -> Period:
 
 def list_players(engine: Engine) -> list[PlayerView]:
     """``ledger player list``: every player (in ``PLAYER_ORDER``: by name key, then id), with the
-    rating in force for the next close."""
+    rating in force for the next close; not those merged into another."""
     with transaction(engine, write=False) as session:
         return player_views(session, None)
 

@@ -30,13 +30,14 @@ GameCondition = Callable[[FromClause], ColumnElement[bool]]
 @dataclass(frozen=True)
 class LoadedGame:
     """A recorded game (``game``: a row with the ``games`` columns ``id``, ``date``, ``round``,
-    ``period`` ...), its event's name and start date (None without an event), and the
+    ``period`` ...), its event's name, start and end dates (None without an event), and the
     ``RatedGame`` the rules take."""
 
     game: Row[Any]
     event_name: str | None
     event_start: dt.date | None
     rated: RatedGame
+    event_end: dt.date | None = None
 
 
 def load_rated_games(session: Session, condition: GameCondition, *, through: Period,
@@ -53,7 +54,8 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     g = facts.games()
     where = condition(g) & (g.c.status == "valid")
     rows = session.execute(
-        select(g, Event.name.label("event_name"), Event.start_date.label("event_start"))
+        select(g, Event.name.label("event_name"), Event.start_date.label("event_start"),
+               Event.end_date.label("event_end"))
         .outerjoin(Event, g.c.event_id == Event.id)
         .where(where).order_by(g.c.date, g.c.id)).all()
     ids = union(select(g.c.white_id).outerjoin(Event, g.c.event_id == Event.id).where(where),
@@ -72,5 +74,5 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
             white_id=game.white_id, black_id=game.black_id,
             white_rating=histories[game.white_id].rating(start_period),
             black_rating=histories[game.black_id].rating(start_period),
-            result=Result(game.result), played=game.played)))
+            result=Result(game.result), played=game.played), row.event_end))
     return loaded, histories

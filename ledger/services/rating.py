@@ -11,7 +11,7 @@ revision and the pointer. The close (``services.periods``), the re-rating
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -35,7 +35,9 @@ from ledger.rules.initial import InitialRating as Computation
 from ledger.rules.initial import Pool, rate_pool
 from ledger.rules.period import PeriodResult as Result
 from ledger.rules.period import rate_period
+from ledger.services.carried import carried_into
 from ledger.services.facts import NOW, Facts
+from ledger.services.late import natural_period
 from ledger.services.pools import load_pools
 from ledger.services.rated_games import load_rated_games
 from ledger.services.snapshots import ListRow, entry_values, list_rows
@@ -55,8 +57,10 @@ class Rated:
     """What rating ``period`` by ``edition`` gives: the ``games`` as the rules saw them, one
     ``results`` entry per rated player, the initial ratings (pool and computation) of unrated
     players whose pool reached 5 games, the ratings below the floor (``drops``), the list
-    adjustments (rows of ``rating_adjustments`` without their revision) and the list it
-    publishes (``listed``, ranked)."""
+    adjustments (rows of ``rating_adjustments`` without their revision), the list it
+    publishes (``listed``, ranked), the late results among the games (``late``: game id -> the
+    natural period of its dates, docs/RULES.md §1) and the hundredths carried into the period
+    (``carried``: player id -> hundredths, docs/CORRECTIONS.md §5)."""
 
     period: Period
     edition: Edition
@@ -66,16 +70,23 @@ class Rated:
     drops: dict[int, int]
     adjustments: list[dict[str, Any]]
     listed: list[ListRow]
+    late: dict[int, Period] = field(default_factory=dict)
+    carried: dict[int, int] = field(default_factory=dict)
 
 
 def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW) -> Rated:
     """Rate ``target`` by ``edition`` with ``facts`` and the current revisions of the earlier
-    periods; nothing is written. A fixed number of queries for any number of players."""
+    periods, adding the corrections carried into it before each player's one rounding; nothing
+    is written. A fixed number of queries for any number of players."""
+    carried = carried_into(session, target, facts)
     loaded, histories = load_rated_games(session, lambda g: g.c.period == str(target),
-                                         through=target.previous(), facts=facts)
+                                         through=target.previous(), also=carried, facts=facts)
     games = [g.rated for g in loaded]
+    late = {g.game.id: natural for g in loaded
+            if (natural := natural_period(g.event_end, g.game.date)) < target}
     states = {pid: h.state(target) for pid, h in histories.items()}
-    results = rate_period(states, games, target, edition)
+    results = rate_period(states, games, target, edition,
+                          {pid: Decimal(h).scaleb(-2) for pid, h in carried.items()})
     drops = {pid: r.rating_after for pid, r in results.items()
              if r.rating_after < edition.rating_floor}
     initial = _initial_ratings(session, target, edition, facts,
@@ -87,7 +98,8 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW)
     games_in |= {pid: sum(1 for g in pool.games if g.period == target)
                  for pid, (pool, ir) in initial.items() if ir.published}
     listed = list_rows(session, target, everyone, games_in, facts)
-    return Rated(target, edition, games, results, initial, drops, adjustments, listed)
+    return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
+                 carried)
 
 
 def _initial_ratings(session: Session, target: Period, edition: Edition, facts: Facts,
@@ -163,7 +175,8 @@ def derived_rows(rated: Rated, revision: int) -> dict[str, list[dict[str, Any]]]
         score_halves=int(r.score * 2), expected_hundredths=hundredths(r.expected), k=r.k,
         k_before_cap=r.k_before_cap, k_reason=r.k_reason.value,
         change_hundredths=hundredths(r.change_exact), change=r.change,
-        rating_after=r.rating_after) for r in rated.results.values()]
+        rating_after=r.rating_after, carried_hundredths=hundredths(r.carried))
+        for r in rated.results.values()]
     audit = [key | dict(
         game_id=a.game_id, player_id=r.player_id, opponent_id=a.opponent_id,
         own_rating=a.own_rating, opponent_rating=a.opponent_rating, difference=a.difference,

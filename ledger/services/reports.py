@@ -24,7 +24,7 @@ from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import KReason, Period, PlayerState
 from ledger.errors import InvalidInput
 from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior, k_factor
-from ledger.services.games import GameView, period_game_views
+from ledger.services.game_views import GameView, period_game_views
 from ledger.services.lists import published_period
 from ledger.services.periods import FloorDrop
 from ledger.services.revisions import current

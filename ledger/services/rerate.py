@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, delete, func, select
+from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult, PeriodRevision, RatingPeriod
 from ledger.domain import Actor, Period
@@ -130,30 +131,42 @@ def rerate(engine: Engine, start: str, *, reason: str | None, yes: bool = False,
     who = actor or Actor.from_code("rerate")
     report = RerateReport(str(first), why, yes)
     with transaction(engine, dry_run=not yes) as session:
-        closed = [(Period.parse(p), r) for p, r in session.execute(
-            select(RatingPeriod.period, RatingPeriod.revision)
-            .where(RatingPeriod.period >= str(first)).order_by(RatingPeriod.period))]
-        if not closed or closed[0][0] != first:
-            last = last_closed_period(session)
-            raise PeriodError(f"from: period {first} is not a closed period with a list of its "
-                              f"own (closed: up to {last or 'none'}; see `ledger period list`)")
-        for period, old in closed:
-            edition = Edition(session.get_one(PeriodRevision, (str(period), old)).edition)
-            before = {r.player_id: (r.name, r.rating) for r in read_rows(session, period, old)}
-            rated = rate(session, period, edition)
-            new = next_revision(session, period)
-            change = record_change(session, who, "period.rerate", "period", period,
-                                   before={"revision": old}, reason=why)
-            write_revision(session, rated, new, change.id, why)
-            supersede(session, period, old, change.id)
-            after = {r.player_id: (r.name, r.rating) for r in rated.listed}
-            moves = tuple(sorted(
-                (RatingMove(pid, (after.get(pid) or before[pid])[0],
-                            before[pid][1] if pid in before else None,
-                            after[pid][1] if pid in after else None)
-                 for pid in before.keys() | after.keys()
-                 if before.get(pid, (None, None))[1] != after.get(pid, (None, None))[1]),
-                key=lambda m: (m.name, m.player_id)))
-            summarise(change, {"revision": new, "replaces": old, "ratings_changed": len(moves)})
-            report.periods.append(PeriodRerate(str(period), old, new, moves))
+        report.periods = rerate_in(session, first, why, who)
     return report
+
+
+def rerate_in(session: Session, first: Period, why: str, who: Actor) -> list[PeriodRerate]:
+    """Inside the caller's transaction: rate every closed period from ``first`` on with today's
+    facts, each as its next revision written by its own ``period.rerate`` change (by ``who``,
+    giving ``why``), the revision it replaces superseded; returns each period's
+    ``PeriodRerate`` in order. ``rerate`` and the corrections made with ``--rerate``
+    (``services.effects``) use it. Raises ``PeriodError`` when ``first`` is not a closed period
+    with a list of its own."""
+    closed = [(Period.parse(p), r) for p, r in session.execute(
+        select(RatingPeriod.period, RatingPeriod.revision)
+        .where(RatingPeriod.period >= str(first)).order_by(RatingPeriod.period))]
+    if not closed or closed[0][0] != first:
+        last = last_closed_period(session)
+        raise PeriodError(f"from: period {first} is not a closed period with a list of its "
+                          f"own (closed: up to {last or 'none'}; see `ledger period list`)")
+    done = []
+    for period, old in closed:
+        edition = Edition(session.get_one(PeriodRevision, (str(period), old)).edition)
+        before = {r.player_id: (r.name, r.rating) for r in read_rows(session, period, old)}
+        rated = rate(session, period, edition)
+        new = next_revision(session, period)
+        change = record_change(session, who, "period.rerate", "period", period,
+                               before={"revision": old}, reason=why)
+        write_revision(session, rated, new, change.id, why)
+        supersede(session, period, old, change.id)
+        after = {r.player_id: (r.name, r.rating) for r in rated.listed}
+        moves = tuple(sorted(
+            (RatingMove(pid, (after.get(pid) or before[pid])[0],
+                        before[pid][1] if pid in before else None,
+                        after[pid][1] if pid in after else None)
+             for pid in before.keys() | after.keys()
+             if before.get(pid, (None, None))[1] != after.get(pid, (None, None))[1]),
+            key=lambda m: (m.name, m.player_id)))
+        summarise(change, {"revision": new, "replaces": old, "ratings_changed": len(moves)})
+        done.append(PeriodRerate(str(period), old, new, moves))
+    return done

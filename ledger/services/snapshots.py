@@ -71,7 +71,9 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     """Every line of the list published by closing ``closed``, ranked: each player of
     ``histories`` (everyone, with ``closed``'s own outcome in their results) with a published
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
-    the next period and why, the inactive flag, and their identity from ``facts`` (one query)."""
+    the next period and why, the inactive flag, and their identity from ``facts`` (one query).
+    A player merged into another (``players.merged_into``, as ``facts`` has it) is not listed:
+    their games are the other's."""
     first_closed = first_closed_period(session) or closed
     if first_closed > closed:
         first_closed = closed
@@ -79,11 +81,11 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     known = facts.players()
     identity = {row.id: row for row in session.execute(
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
-               known.c.birth_year, known.c.sex))}
+               known.c.birth_year, known.c.sex, known.c.merged_into))}
     rows = []
     for pid, history in histories.items():
         state = history.state(closed, results_through=closed)
-        if state.rating is None:
+        if state.rating is None or identity[pid].merged_into is not None:
             continue
         k, reason = k_factor(state, following)
         p = identity[pid]

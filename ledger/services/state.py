@@ -35,7 +35,11 @@ _BEGINNING = (0, 0)
 
 @dataclass(frozen=True)
 class Entry:
-    """A rating a player brought, in force from ``effective_from`` (None: from the start)."""
+    """A rating a player brought, in force from ``effective_from`` (None: from the start).
+
+    ``kind`` (``models.ENTRY_KINDS``): ``rating`` or ``correction`` entries bring their rating;
+    a ``history`` entry only changes the prior games and reached-2400/2300 facts from its period
+    on (its ``rating`` is never in force)."""
 
     entry_id: int
     effective_from: Period | None
@@ -43,6 +47,12 @@ class Entry:
     prior_games: int | None
     reached_2400: bool
     reached_2300: bool
+    kind: str = "rating"
+
+    @property
+    def brings_rating(self) -> bool:
+        """True unless the entry changes only the K history (``history``)."""
+        return self.kind != "history"
 
 
 @dataclass(frozen=True)
@@ -72,8 +82,16 @@ class History:
         return [e for e in self.entries if e.effective_from is None or e.effective_from <= period]
 
     def latest_entry(self, period: Period) -> Entry | None:
-        """The entry in force for ``period``: the latest one in force by then, or None."""
+        """The entry in force for ``period``: the latest one in force by then, or None (its
+        ``prior_games`` count; whatever its kind)."""
         entries = self._entries_through(period)
+        if not entries:
+            return None
+        return max(entries, key=lambda e: (_key(e.effective_from), e.entry_id))
+
+    def latest_rating_entry(self, period: Period) -> Entry | None:
+        """The latest entry in force for ``period`` that brings a rating (not ``history``)."""
+        entries = [e for e in self._entries_through(period) if e.brings_rating]
         if not entries:
             return None
         return max(entries, key=lambda e: (_key(e.effective_from), e.entry_id))
@@ -90,7 +108,7 @@ class History:
         candidates: list[tuple[tuple[int, int], int, int | None]] = [
             (_key(r.period.next()), r.order, r.rating_after)
             for r in self.results if r.period <= last]
-        entry = self.latest_entry(period)
+        entry = self.latest_rating_entry(period)
         if entry is not None:
             candidates.append((_key(entry.effective_from), 3, entry.rating))
         if not candidates:
@@ -103,7 +121,7 @@ class History:
         results = [r for r in self.results if r.period <= last]
         entries = self._entries_through(period)
         latest = self.latest_entry(period)
-        published = [e.rating for e in entries if e.rating is not None]
+        published = [e.rating for e in entries if e.rating is not None and e.brings_rating]
         published += [r.rating_after for r in results if r.rating_after is not None]
         rated_games: int | None
         if latest is not None and latest.prior_games is None:
@@ -132,7 +150,8 @@ class History:
         a rating (``first_closed``, the ledger's first closed period, for one in force from the
         start) or, for a player first rated in the ledger, at the period that rated them."""
         rated = [r.period for r in self.results if r.games > 0 and r.period <= closed]
-        since = [e.effective_from or first_closed for e in self.entries if e.rating is not None]
+        since = [e.effective_from or first_closed for e in self.entries
+                 if e.rating is not None and e.brings_rating]
         since += rated[:1]
         if not since:
             return False
@@ -206,7 +225,7 @@ def load_histories(
     for e in session.scalars(entries):
         histories[e.player_id].entries.append(Entry(
             e.id, Period.parse(e.effective_from) if e.effective_from else None, e.rating,
-            e.prior_games, e.reached_2400, e.reached_2300))
+            e.prior_games, e.reached_2400, e.reached_2300, e.kind))
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
         by_player[pid].append(ClosedResult(Period.parse(period), games, rating_after))

@@ -60,7 +60,9 @@ def test_each_write_appends_one_change_and_a_dry_run_or_refusal_none(tmp_path: P
         (("import", str(pgn), "--register-players"), 0, 0),          # the same file: nothing
         (("period", "close", "2025-11", "--dry-run"), 0, 0),
         (("period", "close", "2025-11"), 0, 1),
-        (("game", "add", "Alpha, Ann", "Beta, Bob", "1-0", "--date", "2025-11-06"), 1, 0),
+        (("game", "add", "Alpha, Ann", "Beta, Bob", "1-0", "--date", "2025-11-05"), 1, 0),
+        # refused above: the same game again (a game dated in closed 2025-11 is a late
+        # result now, recorded like any other game: tests/cli/test_corrections_cli.py)
         (("game", "add", "Beta, Bob", "Alpha, Ann", "1-0", "--date", "2025-12-06"), 0, 1),
         (("period", "close", "--through", "2025-12"), 0, 1),
         (("period", "reopen", "2025-11", "--reason", "no"), 1, 0),   # not the latest

@@ -214,10 +214,13 @@ def test_closed_period_refused_exits_1(runner: CliRunner, two_players: str) -> N
     again = run(runner, "--db", two_players, "period", "close", "2025-11")
     assert again.exit_code == 1
     assert "closed" in stderr_of(again)
+    # a game dated in the closed period is a late result (docs/RULES.md §1): recorded in the
+    # earliest open period, with a note saying so
     late = run(runner, "--db", two_players, "game", "add", "Player, B", "Player, A", "1-0",
                "--date", "2025-11-20")
-    assert late.exit_code == 1
-    assert "closed" in stderr_of(late)
+    assert late.exit_code == 0
+    assert "late result: its period 2025-11 is closed" in " ".join(stderr_of(late).split())
+    assert "open, late (dated 2025-11)" in late.stdout
 
 
 # ------------------------------------------------------------------------------------------------

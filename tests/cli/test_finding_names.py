@@ -83,7 +83,8 @@ def test_an_event_with_accents_imported_twice_is_one_event(db: str, tmp_path: Pa
     # one event, its five games; its source is the file that started it
     assert json.loads(ok(db, "event", "list", "--json").stdout) == {"events": [
         {"id": 1, "name": "Östersund Open", "start_date": "2026-08-01", "end_date": "2026-08-02",
-         "period": "2026-08", "games": 5, "source": str(first)}]}
+         "period": "2026-08", "games": 5, "void": 0, "rated_in": ["2026-08"], "late": False,
+         "source": str(first)}]}
 
 
 def test_imports_match_names_without_accents_and_in_the_other_order(db: str,

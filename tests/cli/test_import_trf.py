@@ -434,17 +434,34 @@ def test_same_game_with_another_result_shows_both(runner: CliRunner, db: str,
 # Rating in the file differs from the ledger's
 
 
-def test_event_in_a_closed_period_is_refused_once(runner: CliRunner, db: str,
-                                                   tmp_path: Path) -> None:
+def test_an_event_of_a_closed_period_is_a_late_result(runner: CliRunner, db: str,
+                                                      tmp_path: Path) -> None:
     _players(runner, db)
     first = _write(tmp_path, "c18.trf", "012 Club", "052 2025/11/20", C18_A, C18_B)
     ok_json(run(runner, "--db", db, "import", first, "--json"))
-    _changes(runner, db)  # closes 2025-11
+    # A 1800 beats B 1900: D -100 -> PD .36 -> +0.64 x 20 = 12.8 -> +13 -> 1813; B -13 -> 1887
+    assert _changes(runner, db) == {"Player, A": (13, 1), "Player, B": (-13, 1)}
     late = _write(tmp_path, "late.trf", "012 Late Cup", "052 2025/11/21", C18_A, C18_B)
-    result = run(runner, "--db", db, "import", late)
-    assert result.exit_code == 3
-    assert [(line, column) for line, column, _ in errors_of(result)] == [(2, "052 end date")]
-    assert "closed period" in result.stderr
+    report = ok_json(run(runner, "--db", db, "import", str(late), "--json"))
+    assert report["periods"] == {"2025-12": 1}
+    assert [(x["line"], x["date"], x["dated_in"], x["period"]) for x in report["late"]] == [
+        (3, "2025-11-21", "2025-11", "2025-12")]
+    text = run(runner, "--db", db, "import", str(_write(tmp_path, "late2.trf", "012 Late Cup 2",
+                                                          "052 2025/11/22", C18_A, C18_B)),
+               "--dry-run")
+    assert "late results: 1 game dated in closed period(s) 2025-11, recorded in 2025-12" \
+        in " ".join(text.stdout.split())
+    # rated in December with the ratings in force at the event's start (the November list:
+    # 1800 v 1900), from December's base: A 1813 + 13 = 1826, B 1887 - 13 = 1874
+    closed = ok_json(run(runner, "--db", db, "period", "close", "2025-12", "--json"))
+    assert {r["name"]: (r["rating_before"], r["change"], r["rating_after"])
+            for r in closed["results"]} == {"Player, A": (1813, 13, 1826),
+                                            "Player, B": (1887, -13, 1874)}
+    assert [g["dated_in"] for g in closed["late_games"]] == ["2025-11"]
+    november = ok_json(run(runner, "--db", db, "list", "--period", "2025-11", "--json"))
+    assert {p["name"]: p["rating"] for p in november["players"]
+            if p["name"] in ("Player, A", "Player, B")} == {"Player, A": 1813,
+                                                            "Player, B": 1887}  # it stands
 
 
 def test_file_rating_differs_warns_and_ledger_rating_used(runner: CliRunner, db: str,

@@ -2,7 +2,7 @@
 
 `ledger game add` applies the import's rule: a player in two games of one round of an event is an
 error (the same game typed twice with colours swapped was rated twice). Its refusals name the
-recorded game and say that a recorded game cannot be changed or removed yet.
+recorded game and say how to correct or void a recorded game.
 
 An unknown name in an imported file that is short for a ledger player's name (`Doyle` in a CSV
 while the ledger has "Doyle, Liam" #3; following the old hint registered a second Doyle) asks
@@ -79,8 +79,8 @@ def test_the_same_game_with_colours_swapped_is_refused(db: str) -> None:
     stderr = refused(db, WALSH, DOYLE, "1-0", "--date", "2026-08-26", "--event", EVENT,
                      "--round", "4")
     assert ("error: round: Walsh, Brendan plays twice in round 4: also game 1 (Doyle, Liam v "
-            "Walsh, Brendan, 0-1) in the ledger; a recorded game cannot be changed or removed "
-            "yet") in stderr
+            "Walsh, Brendan, 0-1) in the ledger; to change or remove a recorded game: ledger "
+            "game correct ID or ledger game void ID") in stderr
 
 
 def test_a_second_game_in_the_round_is_refused(db: str) -> None:
@@ -94,11 +94,12 @@ def test_a_second_game_in_the_round_is_refused(db: str) -> None:
     assert "Doyle, Liam plays twice in round 4: also game 1 (" in stderr
 
 
-def test_the_same_game_again_says_it_cannot_be_changed_yet(db: str) -> None:
+def test_the_same_game_again_says_how_to_correct_it(db: str) -> None:
     stderr = refused(db, DOYLE, WALSH, "1-0", "--date", "2026-08-26", "--event", EVENT,
                      "--round", "4")
     assert ("error: game: Doyle, Liam v Walsh, Brendan (round 4) is already recorded as game 1 "
-            "(0-1); a recorded game cannot be changed or removed yet") in stderr
+            "(0-1); to change or remove a recorded game: ledger game correct ID or ledger game "
+            "void ID") in stderr
 
 
 def test_other_rounds_events_and_players_are_accepted(db: str) -> None:

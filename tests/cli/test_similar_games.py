@@ -118,8 +118,8 @@ def test_game_add_twice_without_round_exit_1(club: str) -> None:
         "error: round: Walsh, Brendan v Doyle, Liam on 2026-08-26 (no round): the pair already "
         "has a game that day in this event, game 1 (Doyle, Liam v Walsh, Brendan, 0-1) in the "
         "ledger (no round); the same pair on one day in one event is one game unless their "
-        "rounds differ: give each game its round; a recorded game cannot be changed or removed "
-        "yet")
+        "rounds differ: give each game its round; to change or remove a recorded game: ledger "
+        "game correct ID or ledger game void ID")
     assert games_and_events(club) == (1, 1)
 
 

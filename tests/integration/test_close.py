@@ -296,21 +296,27 @@ def test_closed_period_cannot_be_closed_again(engine: Engine) -> None:
     assert (count(engine, "periods"), count(engine, "period_results")) == before == (1, 2)
 
 
-def test_add_game_into_closed_period_refused(engine: Engine) -> None:
+def test_a_game_dated_in_a_closed_period_goes_into_the_earliest_open_one(engine: Engine) -> None:
+    # docs/RULES.md §1: a late result is never slipped into a closed period; it goes into the
+    # earliest open period (the month after the last closed one), keeping its date.
     _two_players(engine)
     add_game(engine, "Player, A", "Player, B", "1-0", "2025-11-15", event="Autumn Cup", round_="1")
     close_period(engine, "2025-11")
-    with pytest.raises(PeriodError, match="closed"):
-        add_game(engine, "Player, B", "Player, A", "1-0", "2025-11-20")
-    with pytest.raises(PeriodError, match="closed"):
-        add_game(engine, "Player, B", "Player, A", "1-0", "2025-11-20", event="Autumn Cup",
-                 round_="2")
-    with pytest.raises(PeriodError, match="closed"):
-        add_game(engine, "Player, B", "Player, A", "1-0", "2025-10-20")
-    assert count(engine, "games") == 1
-    # December is open: accepted.
-    add_game(engine, "Player, B", "Player, A", "1-0", "2025-12-01")
-    assert count(engine, "games") == 2
+    alone = add_game(engine, "Player, B", "Player, A", "1-0", "2025-11-20")
+    assert (alone.period, alone.dated_in, alone.date.isoformat()) == (
+        "2025-12", "2025-11", "2025-11-20")
+    # a late game of the closed event (within its dates) joins it, rated in 2025-12 too
+    of_event = add_game(engine, "Player, B", "Player, A", "1-0", "2025-11-15",
+                        event="Autumn Cup", round_="2")
+    assert (of_event.event, of_event.period, of_event.dated_in) == (
+        "Autumn Cup", "2025-12", "2025-11")
+    older = add_game(engine, "Player, A", "Player, B", "1/2-1/2", "2025-10-20")
+    assert (older.period, older.dated_in) == ("2025-12", "2025-10")
+    assert count(engine, "games") == 4
+    # December is open: an ordinary game, not late.
+    december = add_game(engine, "Player, B", "Player, A", "1-0", "2025-12-01")
+    assert (december.period, december.dated_in) == ("2025-12", None)
+    assert count(engine, "games") == 5
 
 
 def test_dry_run_close_writes_nothing_and_matches_real_close(engine: Engine) -> None:

@@ -131,7 +131,7 @@ def test_round_1_01_and_1_1_are_one_round(four: Engine, tmp_path: Path) -> None:
         add_game(four, "Player, A", "Player, B", "1-0", "2025-11-05", "Club", "1.1")
     assert str(caught.value) == (
         f"game: Player, A v Player, B (round 1.1) is already recorded as game {first.id} (1-0); "
-        "a recorded game cannot be changed or removed yet")
+        "to change or remove a recorded game: ledger game correct ID or ledger game void ID")
     # a CSV with round "01", then a PGN with round "1.1": already recorded, nothing added
     csv = tmp_path / "club.csv"
     csv.write_text('date,white,black,result,event,round\n'
@@ -209,7 +209,8 @@ def test_one_pair_one_day_without_rounds_is_one_game(four: Engine, tmp_path: Pat
         "round: Player, B v Player, A on 2025-11-05 (no round): the pair already has a game that "
         f"day in this event, game {first.id} (Player, A v Player, B, 1-0) in the ledger (no "
         "round); the same pair on one day in one event is one game unless their rounds differ: "
-        "give each game its round; a recorded game cannot be changed or removed yet")
+        "give each game its round; to change or remove a recorded game: ledger game correct "
+        "ID or ledger game void ID")
     # a round for one of the two is not enough: the round-less one may be this very game
     with pytest.raises(InvalidInput, match=r"^round: Player, A v Player, B on 2025-11-05 \(round "
                        rf"2\): the pair already has a game that day in this event, game {first.id} "):

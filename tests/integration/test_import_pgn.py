@@ -261,7 +261,7 @@ def test_same_game_other_result_in_second_file_rejected(engine: Engine, tmp_path
     assert count(engine, "games") == 1
 
 
-def test_game_in_a_closed_period_is_rejected(engine: Engine, tmp_path: Path) -> None:
+def test_a_game_in_a_closed_period_is_a_late_result(engine: Engine, tmp_path: Path) -> None:
     player(engine, "Player, A", 1800)
     player(engine, "Player, B", 1900)
     first = write(tmp_path, "november.pgn",
@@ -272,12 +272,12 @@ def test_game_in_a_closed_period_is_rejected(engine: Engine, tmp_path: Path) -> 
     late = write(tmp_path, "late.pgn",
                  pgn_game("Player, B", "Player, A", "1-0", "1. d4 d5 1-0", round_="2",
                           date="2025.11.20", event="Another Event"))
-    with pytest.raises(ImportRejected) as caught:
-        import_pgn(engine, late)
-    problems = errors(caught.value)
-    assert [(line, field) for line, field, _ in problems] == [(2, "Date")]  # the Date tag
-    assert "closed" in problems[0][2]
-    assert count(engine, "games") == 1
+    report = import_pgn(engine, late)
+    # docs/RULES.md §1: recorded in the earliest open period, keeping its date
+    assert report.periods == {"2025-12": 1}
+    assert [(x.line, x.date.isoformat(), x.dated_in, x.period) for x in report.late] == [
+        (1, "2025-11-20", "2025-11", "2025-12")]
+    assert count(engine, "games") == 2
 
 
 def test_dry_run_import_writes_nothing(engine: Engine, tmp_path: Path) -> None:

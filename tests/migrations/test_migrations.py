@@ -127,13 +127,26 @@ def _populate_0006(conn: Connection) -> None:
         " 1, '2026-01-10 00:00:00', 'void', 1)"))
 
 
+def _populate_0008(conn: Connection) -> None:
+    """Revision 0008 adds ``period_results.carried_hundredths`` and ``player_entries.kind``: the
+    0006 ledger, with a ``history`` entry for Alpha (prior games 100 -> 120, from 2026-01): it
+    changes nothing the 2026-01 close needs (K 20 either way), and it brings no rating."""
+    _populate_0006(conn)
+    conn.execute(text(
+        "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
+        " reached_2300, source, recorded_at, change_id, kind) VALUES "
+        "(1, '2026-01', NULL, 120, 0, 0, 'ledger player edit', '2026-01-02 00:00:00', 1, "
+        "'history')"))
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
                                                      "0003": _populate_0003,
                                                      "0004": _populate_0004,
                                                      "0005": _populate_0005,
-                                                     "0006": _populate_0006}
+                                                     "0006": _populate_0006,
+                                                     "0008": _populate_0008}
 
 
 def _revisions() -> list[str]:

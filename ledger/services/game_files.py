@@ -1,0 +1,109 @@
+"""Reading a file of games (PGN, TRF, CSV) for an import: the readers by format, the file read
+once as a stream and hashed as it is read, and the dates no import accepts. Shared by
+``services.imports`` (``ledger import``) and ``services.replace`` (``ledger import --replace``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from ledger.domain import Period
+from ledger.errors import Problem, UsageError
+from ledger.formats import games_csv, pgn, trf
+from ledger.formats.detect import detect_format
+from ledger.formats.records import FileGame, Readout
+from ledger.services.input_files import InputFile, check_input_file, file_head
+from ledger.services.state import FIRST_RATED_PERIOD
+
+#: Dates before this are typing errors (FIDE's first rating list is of 1971): refused.
+FIRST_LIST = dt.date(1970, 1, 1)
+
+
+def _read_pgn(path: str, raw: BinaryIO) -> Readout:
+    return pgn.to_records(pgn.read_pgn_binary(raw, path))
+
+
+def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None) -> Readout:
+    event, readout = trf.read_trf(raw, path, end_date)
+    given = trf.file_end_date(event)
+    if end_date is not None and given is not None and given != end_date:
+        code = "052" if event.end is not None else "132"
+        raise UsageError(f"{path}:{event.lines[code]}: --end-date {end_date} differs from the end "
+                         f"date {given} the file gives (record {code}): the file's dates are "
+                         "used when it has them; drop --end-date or correct the file")
+    return readout
+
+
+#: Format name -> reader of a file's (path, binary stream at its start). One line per format.
+#: Called as ``reader(path, raw, end_date)``; only a TRF can use ``end_date`` (the check in
+#: ``import_file`` refuses it for the others).
+READERS: dict[str, Callable[[str, BinaryIO, dt.date | None], Readout]] = {
+    "pgn": lambda path, raw, _end_date: _read_pgn(path, raw),
+    "trf": _read_trf,
+    "csv": lambda path, raw, _end_date: games_csv.read_csv(path, raw),
+}
+
+#: How the id column of a file is read: ``fide`` (FIDE ids, matched and registered) or
+#: ``national`` (a federation's own ids, as Krause files carry: ignored).
+ID_KINDS = ("fide", "national")
+
+
+def sha256_of(raw: bytes) -> str:
+    """The SHA-256 of a file's bytes, in hex: how the ledger knows a file imported before."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def read_games_file(path: str, fmt: str | None, ids: str,
+                    end_date: dt.date | None) -> tuple[str, bool, str, Readout]:
+    """A file of games read once, as a stream: its SHA-256 (hashed as it is read), whether it
+    is blank, its format (``fmt``, else told by its first bytes or its extension) and the
+    readout of its reader. Raises ``ImportRejected`` for a file that is not a regular file of at
+    most 2 GB, ``UsageError`` as ``import_file`` says."""
+    check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
+    fmt = fmt or detect_format(file_head(path), Path(path).suffix)
+    if fmt not in READERS:
+        what = f"format {fmt!r} is not known" if fmt else "cannot tell the format"
+        raise UsageError(f"{path}: {what}; give --format {'|'.join([*READERS, 'fide-list'])}")
+    if ids not in ID_KINDS:
+        raise UsageError(f"--ids {ids!r}: use {' or '.join(ID_KINDS)}")
+    if end_date is not None and fmt != "trf":
+        raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
+                         "dates each game itself")
+    with InputFile(path) as raw:  # read as a stream, and hashed while it is read
+        readout = READERS[fmt](str(path), raw.stream, end_date)
+        sha256 = raw.sha256()
+    return sha256, raw.blank, fmt, readout
+
+
+def check_dates(name: str, games: list[FileGame], today: dt.date,
+                 problems: list[Problem]) -> set[int]:
+    """Refuse dates in the future or before 1970 (errors; returns those games' ids); warn once
+    per period before 2022 that its games are recorded and never rated; the problems go into
+    ``problems``."""
+    undatable: set[int] = set()
+    warned: set[Period] = set()
+    for g in games:
+        period = Period.of(g.date)
+        line, where = g.where("date")
+        if g.date > today:
+            undatable.add(id(g))
+            problems.append(Problem(name, line, where, f"{g.date} is in the future "
+                                           f"(today is {today})"))
+        elif min(g.date, g.event_start or g.date) < FIRST_LIST:
+            undatable.add(id(g))
+            day = min(g.date, g.event_start or g.date)
+            line, where = g.where("date" if day == g.date else "start")
+            problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
+                                           "FIDE published its first rating list in 1971; check "
+                                           "the year"))
+        elif period < FIRST_RATED_PERIOD and period not in warned:
+            warned.add(period)
+            problems.append(Problem(
+                name, line, where, f"{g.date}: games before {FIRST_RATED_PERIOD} are recorded in "
+                "their period, which is never rated (the ledger implements FIDE's rule editions "
+                "from 1 January 2022 on)", severity="warning"))
+    return undatable

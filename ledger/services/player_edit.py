@@ -1,0 +1,254 @@
+"""Correcting a player: ``ledger player edit`` and ``ledger player correct-rating``
+(docs/CORRECTIONS.md §8-§9).
+
+An edit is effective from now. The identity (name, FIDE id, birth year, sex, federation, title)
+is changed in place, its earlier values kept in ``player_revisions`` (``facts.revise_player``):
+published lists are snapshots and keep what they showed, and ``db check`` recomputes each closed
+period with the identity as it was. The K history (``--prior-games``, ``--reached-2400``) is a
+new ``player_entries`` row of kind ``history`` in force from the earliest open period, which
+leaves the rating in force as it is: closed periods keep the history they were rated with, even
+when re-rated. The birth year has no period of its own: K counts it from the earliest open
+period; the closed periods keep the K they were computed with (a re-rating of one, which rates
+with today's facts, uses it).
+
+An official correction of a published rating (``correct-rating``) is an entry of kind
+``correction``: the corrected rating is in force from the period after the list it corrects (the
+earliest open one), the list as published stands, and the rated-games count goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Player, PlayerEntry
+from ledger.domain import Actor, Period
+from ledger.errors import InvalidInput, PeriodError
+from ledger.services.audit import record_change
+from ledger.services.facts import revise_player
+from ledger.services.late import earliest_open
+from ledger.services.players import (
+    MAX_RATING,
+    MIN_RATING,
+    NewPlayer,
+    PlayerView,
+    player_views,
+    resolve,
+    same_name,
+    validate_new_player,
+)
+from ledger.services.rerate import check_reason
+from ledger.services.session import transaction
+from ledger.services.state import History, last_closed_period, load_histories
+
+#: The identity fields ``player edit`` changes in place (column names).
+IDENTITY = ("name", "fide_id", "birth_year", "sex", "federation", "title")
+
+
+@dataclass(frozen=True)
+class PlayerEdit:
+    """What ``player edit`` changes: each None keeps the recorded value; ``reached_2400`` True
+    records that a published rating has reached 2400 (it cannot be undone: K 10 for ever)."""
+
+    name: str | None = None
+    fide_id: int | None = None
+    birth_year: int | None = None
+    sex: str | None = None
+    federation: str | None = None
+    title: str | None = None
+    prior_games: int | None = None
+    reached_2400: bool = False
+
+
+@dataclass
+class EditReport:
+    """What ``player edit`` did (or would do): ``changed`` field -> (before, after), the period
+    the K history counts from (``k_from``; None when no K fact changed), the player as now,
+    ``notes``, the reason and the change (None on a dry run)."""
+
+    player: PlayerView
+    changed: dict[str, tuple[Any, Any]]
+    k_from: str | None
+    reason: str
+    dry_run: bool
+    change_id: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def edit_player(engine: Engine, ref: str, edit: PlayerEdit, *, reason: str | None,
+                dry_run: bool = False, actor: Actor | None = None) -> EditReport:
+    """``ledger player edit PLAYER``: change a player's identity and K history from now on, by
+    one ``player.edit`` change by ``actor`` giving ``reason`` (required).
+
+    Raises ``InvalidInput`` naming the field: nothing to change, a value ``player add`` would
+    refuse, a name another player has (merge them if they are one person), a FIDE id another
+    player has, prior games when the history is unknown and stays so; ``NotFound`` /
+    ``Ambiguous`` for the player.
+    """
+    why = check_reason(reason)
+    if edit == PlayerEdit():
+        raise InvalidInput("player: nothing to change: give --name, --fide-id, --birth-year, "
+                           "--sex, --federation, --title, --prior-games or --reached-2400")
+    with transaction(engine, dry_run=dry_run) as session:
+        player = resolve(session, ref)
+        identity = _identity(session, player, edit)
+        k_from = earliest_open(session)
+        history = load_histories(session, [player.id],
+                                 through=last_closed_period(session) or Period(1, 1))[player.id]
+        entry = _history_entry(player, history, edit, k_from)
+        changed = {f: (getattr(player, f), v) for f, v in identity.items()}
+        if entry is not None:
+            latest = history.latest_entry(k_from or Period(9999, 12))
+            if edit.prior_games is not None:
+                changed["prior_games"] = (latest.prior_games if latest else 0, edit.prior_games)
+            if edit.reached_2400:
+                changed["reached_2400"] = (False, True)
+        if not changed:
+            raise InvalidInput(f"player: {player.name} already has these values: nothing to "
+                               "change")
+        change = record_change(
+            session, actor or Actor.from_code("edit_player"), "player.edit", "player",
+            player.id, before={f: b for f, (b, _) in changed.items()},
+            after={f: a for f, (_, a) in changed.items()}
+            | ({"k_from": str(k_from) if k_from else None} if entry is not None else {}),
+            reason=why)
+        if identity:
+            revise_player(session, player, change.id)
+            for column, value in identity.items():
+                setattr(player, column, value)
+        if entry is not None:
+            session.add(PlayerEntry(**entry, change_id=change.id))
+        session.flush()
+        report = EditReport(player_views(session, [player.id])[0], changed,
+                            str(k_from) if k_from and (entry or "birth_year" in identity)
+                            else None, why, dry_run, None if dry_run else change.id)
+        report.notes.extend(_notes(changed, k_from))
+        return report
+
+
+def _identity(session: Session, player: Player, edit: PlayerEdit) -> dict[str, Any]:
+    """The identity columns the edit changes (only those that differ), validated."""
+    wanted = {f: getattr(edit, f) for f in IDENTITY if getattr(edit, f) is not None}
+    if "name" in wanted:
+        wanted["name"] = wanted["name"].strip()
+    merged = {f: wanted.get(f, getattr(player, f)) for f in IDENTITY}
+    validate_new_player(NewPlayer(**merged))
+    changed = {f: v for f, v in wanted.items() if getattr(player, f) != v}
+    if "name" in changed:
+        others = [p for p in same_name(session, changed["name"]) if p.id != player.id]
+        if others:
+            raise InvalidInput(f"name: {changed['name']!r} is already the name of "
+                               f"{others[0].name} (#{others[0].id}); if they are one person, "
+                               f"ledger player merge #{others[0].id} #{player.id}")
+    if "fide_id" in changed:
+        clash = session.scalar(select(Player).where(Player.fide_id == changed["fide_id"]))
+        if clash is not None:
+            raise InvalidInput(f"fide-id: {changed['fide_id']} already belongs to {clash.name} "
+                               f"(#{clash.id})")
+    return changed
+
+
+def _history_entry(player: Player, history: History, edit: PlayerEdit,
+                   k_from: Period | None) -> dict[str, Any] | None:
+    """The ``history`` entry for ``--prior-games`` / ``--reached-2400``, in force from
+    ``k_from`` (None: from the start, nothing being closed), or None when nothing changes."""
+    if edit.prior_games is None and not edit.reached_2400:
+        return None
+    at = k_from or Period(9999, 12)
+    latest = history.latest_entry(at)
+    state = history.state(at)
+    prior = latest.prior_games if latest is not None else 0
+    new_prior = edit.prior_games if edit.prior_games is not None else prior
+    if new_prior == prior and (not edit.reached_2400 or state.reached_2400):
+        return None
+    if edit.prior_games is not None:
+        validate_new_player(NewPlayer(name=player.name, prior_games=edit.prior_games))
+    return {"player_id": player.id, "effective_from": str(k_from) if k_from else None,
+            "rating": history.rating(at), "prior_games": new_prior,
+            "reached_2400": edit.reached_2400 or (latest.reached_2400 if latest else False),
+            "reached_2300": latest.reached_2300 if latest else False,
+            "source": "ledger player edit", "kind": "history"}
+
+
+def _notes(changed: dict[str, tuple[Any, Any]], k_from: Period | None) -> list[str]:
+    notes = []
+    if changed.keys() & {"name", "fide_id", "sex", "federation", "title", "birth_year"}:
+        notes.append("the lists already published keep the details they were published with")
+    k_facts = sorted(changed.keys() & {"birth_year", "prior_games", "reached_2400"})
+    if k_facts:
+        notes.append(f"K counts {', '.join(k_facts)} from {k_from or 'the first close'} "
+                     "(the earliest open period); the closed periods keep the K they were "
+                     "rated with")
+    return notes
+
+
+@dataclass
+class RatingCorrection:
+    """``player correct-rating``: the player, the list corrected (``period``), the rating it
+    published (``published``) and the corrected one (``rating``), in force from ``in_force_from``;
+    the reason and the change (None on a dry run)."""
+
+    player: PlayerView
+    period: str
+    published: int
+    rating: int
+    in_force_from: str
+    reason: str
+    dry_run: bool
+    change_id: int | None = None
+
+
+def correct_rating(engine: Engine, ref: str, *, rating: int, period: str, reason: str | None,
+                   dry_run: bool = False, actor: Actor | None = None) -> RatingCorrection:
+    """``ledger player correct-rating PLAYER --rating R --period YYYY-MM``: FIDE corrected the
+    rating the list of ``period`` published for the player; the correction is in force from the
+    next period on (the rating the next close starts from), shown in ``history`` as a row of its
+    own, and the rated-games count goes on. One ``player.correct-rating`` change giving
+    ``reason`` (required).
+
+    ``period`` must be the latest closed period (the list in force): the lists after an earlier
+    one were rated from it. Raises ``InvalidInput`` (rating out of range or unchanged, reason),
+    ``PeriodError`` (a period not closed, or not the latest), ``NotFound`` / ``Ambiguous``.
+    """
+    why = check_reason(reason)
+    corrected = Period.parse(period)
+    if not MIN_RATING <= rating <= MAX_RATING:
+        raise InvalidInput(f"rating: {rating} is outside {MIN_RATING}..{MAX_RATING}")
+    with transaction(engine, dry_run=dry_run) as session:
+        player = resolve(session, ref)
+        last = last_closed_period(session)
+        if last is None or corrected > last:
+            raise PeriodError(f"period: {corrected} is not closed, so it has published no rating "
+                              "to correct")
+        if corrected != last:
+            raise PeriodError(f"period: only the list in force can be corrected, that of {last}: "
+                              f"the lists after {corrected} were rated from its ratings (correct "
+                              f"{last}'s, or re-rate)")
+        effective = corrected.next()
+        history = load_histories(session, [player.id], through=corrected)[player.id]
+        published = history.rating(effective)
+        if published is None:
+            raise InvalidInput(f"player: {player.name} has no published rating on the "
+                               f"{corrected} list")
+        if published == rating:
+            raise InvalidInput(f"rating: {player.name}'s rating on the {corrected} list is "
+                               f"{rating} already: nothing to correct")
+        change = record_change(session, actor or Actor.from_code("correct_rating"),
+                               "player.correct-rating", "player", player.id,
+                               before={"period": str(corrected), "rating": published},
+                               after={"rating": rating, "in_force_from": str(effective)},
+                               reason=why)
+        latest = history.latest_entry(effective)  # its prior games: the count goes on
+        session.add(PlayerEntry(
+            player_id=player.id, effective_from=str(effective), rating=rating,
+            prior_games=latest.prior_games if latest is not None else 0,
+            reached_2400=rating >= 2400,
+            reached_2300=rating >= 2300, source="ledger player correct-rating",
+            kind="correction", change_id=change.id))
+        session.flush()
+        return RatingCorrection(player_views(session, [player.id])[0], str(corrected),
+                                published, rating, str(effective), why, dry_run,
+                                None if dry_run else change.id)
