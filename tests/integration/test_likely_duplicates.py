@@ -311,8 +311,8 @@ def test_a_recorded_game_dated_otherwise_is_a_warning(engine: Engine, tmp_path: 
     dated = [p for p in report.problems if "dates it" in p.message]
     assert [(p.line, p.field, p.severity, p.message) for p in dated] == [
         (182, "Date", "warning", "Carlsen, Magnus v Giri, Anish (round 2.1) is recorded as game 8 "
-         "dated 2022-01-16; the file dates it 2022-01-19: the recorded date is kept (a recorded "
-         "game cannot be changed or removed yet)")]
+         "dated 2022-01-16; the file dates it 2022-01-19: the recorded date is kept (to change or "
+         "remove a recorded game: ledger game correct ID or ledger game void ID)")]
     assert [g.date.isoformat() for g in list_games(engine) if g.id == 8] == ["2022-01-16"]
 
 
