@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ledger.cli import render
 from ledger.config import resolve_db
 from ledger.errors import ImportRejected, LedgerError, database_error
-from ledger.services.session import open_ledger
+from ledger.services.session import open_ledger, retrying
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -64,10 +64,12 @@ def db_of(ctx: typer.Context) -> str:
 
 def run(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     """Open the ledger (refusing one that needs ``ledger init``: ``NeedsInit``, exit 4), call
-    ``service(engine, *args, **kwargs)`` and close the ledger; returns what the service returns."""
+    ``service(engine, *args, **kwargs)`` (again, a bounded number of times, when the database
+    gave it up for another writer's sake: ``services.session.retrying``) and close the ledger;
+    returns what the service returns."""
     engine = open_ledger(db_of(ctx))
     try:
-        return service(engine, *args, **kwargs)
+        return retrying(lambda: service(engine, *args, **kwargs))
     finally:
         engine.dispose()
 

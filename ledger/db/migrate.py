@@ -16,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
-from ledger.db.engine import ledger_name, require_writable
+from ledger.db.engine import ledger_name, lock_for_writing, require_writable
 from ledger.errors import LedgerError, NeedsInit
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -51,7 +51,18 @@ def head_revision() -> str | None:
 def current_revision(engine: Engine) -> str | None:
     """The revision the database is at, or None for an empty database."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        return revision_of(conn)
+
+
+def revision_of(conn: Connection) -> str | None:
+    """The revision the database of ``conn`` is at (None: empty), read in its transaction."""
+    return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade_in(conn: Connection, revision: str = "head") -> None:
+    """Run the migrations up to ``revision`` on ``conn``, inside the transaction the caller
+    holds (``migration_transaction``), which commits or rolls them back with the rest."""
+    command.upgrade(alembic_config(conn), revision)
 
 
 def known_revisions() -> set[str]:
@@ -89,7 +100,9 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
         return before, before
     require_writable(engine)
     with engine.connect() as conn, migration_transaction(conn):
-        command.upgrade(alembic_config(conn), revision)
+        # read again under the write lock: another `ledger init` may have upgraded it meanwhile
+        before = revision_of(conn)
+        upgrade_in(conn, revision)
     return before, current_revision(engine)
 
 
@@ -104,9 +117,12 @@ def migration_transaction(conn: Connection) -> Iterator[None]:
     keys are off for the transaction (the pragma does nothing inside one, so it goes to the
     driver's connection first) and on again after, and ``PRAGMA foreign_key_check`` runs before
     the commit: a row left pointing at nothing raises ``LedgerError`` and nothing is changed.
+    Elsewhere (PostgreSQL) the transaction takes the ledger's write lock first
+    (``engine.lock_for_writing``), so two upgrades, or an upgrade and a writer, take turns.
     """
     if conn.dialect.name != "sqlite":
         with conn.begin():
+            lock_for_writing(conn)
             yield
         return
     raw = conn.connection.dbapi_connection
