@@ -18,6 +18,7 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.order import player_sort_key
 from ledger.domain import KReason, Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior, k_factor
@@ -145,7 +146,7 @@ def rating_list(engine: Engine, period: str | None = None,
             selection = replace(selection or ListSelection(), active=True)
         if selection is not None:
             rows = [r for r in rows if selection.keeps(r, following)]
-        rows.sort(key=lambda r: (-r.rating, r.name, r.player_id))
+        rows.sort(key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
         ranked: list[ListRow] = []
         for i, row in enumerate(rows, start=1):
             rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else i
