@@ -31,6 +31,35 @@ def find_control_character(text: str) -> re.Match[str] | None:
     return _CONTROL_RE.search(text)
 
 
+#: A numbered round label: an optional ``R``, ``Rd``, ``Rnd`` or ``Round`` (a dot or a space
+#: after it optional), the number, any board or game numbers after dots (``1.1``, ``3.12``),
+#: an optional final dot.
+_ROUND_RE = re.compile(r"(?:(?:round|rnd|rd|r)\.?\s*)?0*([0-9]{1,9})(?:\.[0-9]+)*\.?",
+                       re.IGNORECASE)
+#: Room for a round key: a label's 20 characters, case folded (``ß`` -> ``ss``).
+ROUND_KEY_LENGTH = 40
+
+
+def round_key(label: str | None) -> str | None:
+    """The round a round label names, as stored in ``games.round_key`` and compared by the
+    natural key of a game (event, round, players), so that one round written two ways is one
+    round: ``"1"`` for ``1``, ``01``, the board notation ``1.1`` (``1.1.2`` too), ``R1``,
+    ``Rd 1``, ``Round 1`` and ``1.``; None for no round (None, blank, ``?``, ``-``); any other
+    label with its blanks collapsed and case folded (``3a`` and ``Final`` are rounds of their
+    own; ``FINAL`` is ``final``).
+
+    >>> round_key("1.1"), round_key("01"), round_key("R3"), round_key("3a"), round_key(" ")
+    ('1', '1', '3', '3a', None)
+    """
+    if label is None:
+        return None
+    text = " ".join(label.split())
+    if text in ("", "?", "-"):
+        return None
+    numbered = _ROUND_RE.fullmatch(text)
+    return str(int(numbered.group(1))) if numbered else text.casefold()[:ROUND_KEY_LENGTH]
+
+
 @dataclass(frozen=True, order=True)
 class Period:
     """A rating period: one calendar month, written ``YYYY-MM`` (FIDE B.02 §7.1).

@@ -160,6 +160,7 @@ class _Import:
                 .group_by(ListRating.player_id))}
         self.histories = (load_histories(self.session, None, through=self.period.previous())
                           if self.pool == "standard" else {})
+        self.namesakes: dict[str, int] = {}
         self.by_name: dict[str, list[ListPlayer]] = defaultdict(list)
         for p in self.readout.players:
             self.by_name[name_key(p.name)].append(p)
@@ -252,6 +253,7 @@ class _Import:
         if not new:
             return []
         values = {p.line: {"name": person.name, "name_key": name_key(person.name),
+                           "namesake": self._namesake(name_key(person.name)),
                            "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
                            "federation": p.federation, "title": p.title, "w_title": p.w_title,
                            "o_title": p.o_title, "foa_title": p.foa_title}
@@ -285,6 +287,13 @@ class _Import:
         self.session.execute(insert(PlayerEntry), entries)
         return rows
 
+    def _namesake(self, key: str) -> int:
+        """The ``players.namesake`` number of the next player registered with ``key``: after
+        the players indexed and those this import registered before (``PlayerIndex``)."""
+        number = max(self.index.next_namesake(key), self.namesakes.get(key, 0))
+        self.namesakes[key] = number + 1
+        return number
+
     def _update_identity(self, player: Player, p: ListPlayer) -> bool:
         """Bring a known player's identity to what the list says (blank fields erase nothing).
         False when a newer list is recorded for the player (its identity is kept)."""
@@ -292,11 +301,15 @@ class _Import:
         if newest is not None and newest > self.day:
             return False
         changes: dict[str, tuple[Any, Any]] = {}
+        old_key = player.name_key
         for name in IDENTITY_FIELDS:
             new, old = getattr(p, name), getattr(player, name)
             if new is not None and new != old:
                 changes[name] = (old, new)
                 setattr(player, name, new)
+        if player.name_key != old_key:  # another key: the next namesake number of that key
+            player.namesake = self._namesake(player.name_key)
+            self.index.rename(player, old_key)
         if changes:
             if "fide_id" in changes:
                 self.index.add(player)

@@ -23,7 +23,8 @@ from ledger.db.models import (
     Player,
     RatingPeriod,
 )
-from ledger.domain import Period, Result
+from ledger.db.order import GAME_ORDER
+from ledger.domain import Period, Result, round_key
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.names import name_key
 from ledger.rules.editions import edition_for
@@ -164,8 +165,10 @@ GameKey = tuple[int | None, str | None, int, int, dt.date | None]
 
 def game_key(event_id: int | None, round_: str | None, white_id: int, black_id: int,
              date: dt.date) -> GameKey:
-    """A game's natural key: event, round and players (and the date for a game with no event)."""
-    return (event_id, round_, white_id, black_id, None if event_id is not None else date)
+    """A game's natural key: event, round and players (and the date for a game with no event),
+    the round as ``domain.round_key`` reads its label (``1``, ``01`` and ``1.1`` are round 1),
+    as the database's unique constraint on games compares it."""
+    return (event_id, round_key(round_), white_id, black_id, None if event_id is not None else date)
 
 
 def existing_games(session: Session, event_id: int | None,
@@ -327,7 +330,7 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
     query = (select(Game, white.name, black.name, Event.name, rated, closed, initial)
              .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
              .outerjoin(Event, Game.event_id == Event.id)
-             .order_by(Game.date, Game.id))
+             .order_by(*GAME_ORDER))
     if ids is not None:
         query = query.where(Game.id.in_(ids))
     if period is not None:

@@ -19,6 +19,7 @@ from ledger.db.models import Player
 from ledger.domain import Period
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer
+from ledger.names import name_key
 from ledger.services.matching import PlayerIndex, may_mean
 from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
 
@@ -85,7 +86,8 @@ class Matcher:
             player = register(self.session, NewPlayer(
                 name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
                 federation=p.federation, title=p.title, rating=p.rating, prior_games=None),
-                source=f"import {self.file}"[:200], effective_from=Period.of(start))
+                source=f"import {self.file}"[:200], effective_from=Period.of(start),
+                namesake=self.index.next_namesake(name_key(p.name.strip())))
         except LedgerError as exc:
             self._error(p, invalid_field(exc), str(exc))
             return None

@@ -25,7 +25,7 @@ from sqlalchemy import Engine, Table, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import Period, RatedGame
+from ledger.domain import Period, RatedGame, round_key
 from ledger.errors import ImportRejected, Problem, UsageError
 from ledger.formats import games_csv, pgn, trf
 from ledger.formats.detect import detect_format
@@ -371,7 +371,8 @@ def _add_games(session: Session, name: str, event_id: int | None, event_period: 
     rows = []
     for g, w, b in games:
         period = event_period or Period.of(g.date)
-        rows.append(dict(event_id=event_id, round=g.round, date=g.date, period=str(period),
+        rows.append(dict(event_id=event_id, round=g.round, round_key=round_key(g.round),
+                         date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
                          source=f"{name[-480:]}:{g.line}"))
         report.recorded += 1
