@@ -57,6 +57,7 @@ def main_callback(
 
 
 app.command("init")(database.init)
+app.add_typer(database.db_app, name="db")
 app.add_typer(players.player_app, name="player")
 app.add_typer(games.game_app, name="game")
 app.add_typer(events.event_app, name="event")
