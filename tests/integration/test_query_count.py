@@ -3,19 +3,17 @@ number of players (shared/DESIGN.md, data flow step 2)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from ledgers import Factory
 from sqlalchemy import Engine, event
 
 from ledger.services.games import add_game
 from ledger.services.periods import close_period
 from ledger.services.players import NewPlayer, add_player
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.session import open_ledger
 
 
-def _statements_in_close(tmp_path: Path, players: int) -> int:
-    db = str(tmp_path / f"n{players}.db")
-    init_ledger(db)
+def _statements_in_close(new_ledger: Factory, players: int) -> int:
+    db = new_ledger(f"n{players}")
     engine: Engine = open_ledger(db)
     try:
         names = [f"Player, {i:03d}" for i in range(players)]
@@ -33,5 +31,5 @@ def _statements_in_close(tmp_path: Path, players: int) -> int:
         engine.dispose()
 
 
-def test_close_issues_the_same_statements_for_4_and_40_players(tmp_path: Path) -> None:
-    assert _statements_in_close(tmp_path, 4) == _statements_in_close(tmp_path, 40)
+def test_close_issues_the_same_statements_for_4_and_40_players(new_ledger: Factory) -> None:
+    assert _statements_in_close(new_ledger, 4) == _statements_in_close(new_ledger, 40)
