@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A small fictional club season: Riverside Chess Club, September and October 2026.
 # Registers players in different K situations, imports the September tournament (PGN),
-# types in the October club games, closes both rating periods, writes the list as a web page
-# and a player's rating chart beside the database, and prints the rating list.
+# types in the October club games, closes both rating periods, writes the list as a web page,
+# a player's rating chart and the club's website beside the database, and prints the rating list.
 # Usage: bash examples/club-season.sh [DB]   (default: a fresh examples/out/riverside.db)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,7 +18,7 @@ ledger player add "Okafor, Grace" --fide-id 90001001 --rating 2412 --prior-games
 ledger player add "Novak, Petra" --fide-id 90001002 --rating 2150 --prior-games 80 --federation IRL --sex F --birth-year 1990 --reached-2300 > /dev/null
 # K 20: established adults
 ledger player add "Lindqvist, Erik" --fide-id 90001003 --rating 1985 --prior-games 150 --federation SWE --sex M --birth-year 1979 > /dev/null
-ledger player add "Byrne, Sean" --fide-id 90001004 --rating 1850 --prior-games 300 --federation IRL --sex M --birth-year 1968 > /dev/null
+ledger player add "Byrne, Seán" --fide-id 90001004 --rating 1850 --prior-games 300 --federation IRL --sex M --birth-year 1968 > /dev/null
 # K 40: fewer than 30 rated games (12 before the season, 17 after it)
 ledger player add "Moreau, Claire" --fide-id 90001005 --rating 1740 --prior-games 12 --federation FRA --sex F --birth-year 1985 > /dev/null
 # K 40: a junior (born 2011) under 2300
@@ -44,4 +44,6 @@ ledger period close 2026-10
 out="$(dirname "$db")"
 ledger list --format html --club "Riverside Chess Club" --output "$out/riverside-list.html"
 ledger history "Tanaka" --chart "$out/tanaka.png" > /dev/null
+# The club's website: lists, players and tournaments as static pages (open site/index.html)
+ledger site build "$out/site" --club "Riverside Chess Club" > /dev/null
 ledger list

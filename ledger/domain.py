@@ -31,35 +31,6 @@ def find_control_character(text: str) -> re.Match[str] | None:
     return _CONTROL_RE.search(text)
 
 
-#: A numbered round label: an optional ``R``, ``Rd``, ``Rnd`` or ``Round`` (a dot or a space
-#: after it optional), the number, any board or game numbers after dots (``1.1``, ``3.12``),
-#: an optional final dot.
-_ROUND_RE = re.compile(r"(?:(?:round|rnd|rd|r)\.?\s*)?0*([0-9]{1,9})(?:\.[0-9]+)*\.?",
-                       re.IGNORECASE)
-#: Room for a round key: a label's 20 characters, case folded (``ß`` -> ``ss``).
-ROUND_KEY_LENGTH = 40
-
-
-def round_key(label: str | None) -> str | None:
-    """The round a round label names, as stored in ``games.round_key`` and compared by the
-    natural key of a game (event, round, players), so that one round written two ways is one
-    round: ``"1"`` for ``1``, ``01``, the board notation ``1.1`` (``1.1.2`` too), ``R1``,
-    ``Rd 1``, ``Round 1`` and ``1.``; None for no round (None, blank, ``?``, ``-``); any other
-    label with its blanks collapsed and case folded (``3a`` and ``Final`` are rounds of their
-    own; ``FINAL`` is ``final``).
-
-    >>> round_key("1.1"), round_key("01"), round_key("R3"), round_key("3a"), round_key(" ")
-    ('1', '1', '3', '3a', None)
-    """
-    if label is None:
-        return None
-    text = " ".join(label.split())
-    if text in ("", "?", "-"):
-        return None
-    numbered = _ROUND_RE.fullmatch(text)
-    return str(int(numbered.group(1))) if numbered else text.casefold()[:ROUND_KEY_LENGTH]
-
-
 @dataclass(frozen=True, order=True)
 class Period:
     """A rating period: one calendar month, written ``YYYY-MM`` (FIDE B.02 §7.1).
@@ -139,6 +110,12 @@ class Result(enum.Enum):
         raise InvalidInput(f"result: {text!r} is not a result; use one of {accepted} (or ½-½)")
 
     @property
+    def mirrored(self) -> Result:
+        """The same outcome written with the colours swapped: ``1-0`` <-> ``0-1``, ``+/-`` <->
+        ``-/+``; a draw and ``-/-`` stay as they are."""
+        return _MIRRORED.get(self, self)
+
+    @property
     def is_played(self) -> bool:
         """True for a game played over the board (not a forfeit)."""
         return self in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
@@ -161,6 +138,64 @@ class Result(enum.Enum):
         if self is Result.DOUBLE_FORFEIT:
             return ZERO
         return ONE - self.white_score
+
+
+_MIRRORED = {Result.WHITE_WINS: Result.BLACK_WINS, Result.BLACK_WINS: Result.WHITE_WINS,
+             Result.WHITE_FORFEIT_WIN: Result.BLACK_FORFEIT_WIN,
+             Result.BLACK_FORFEIT_WIN: Result.WHITE_FORFEIT_WIN}
+
+
+#: A round as ``round_of`` reads its label: a number, another label (case folded), or None.
+RoundKey = int | str | None
+
+#: A numbered round: an optional ``R``, ``Rd``, ``Rnd`` or ``Round`` (with or without a dot or a
+#: space), the number, then any board or game numbers after dots (``1.1``, ``3.12``), and an
+#: optional final dot.
+_ROUND_RE = re.compile(r"(?:(?:round|rnd|rd|r)\.?\s*)?0*([0-9]{1,9})(?:\.[0-9]+)*\.?",
+                       re.IGNORECASE)
+
+
+def round_of(label: str | None) -> RoundKey:
+    """The round a round label names, so that the same round written two ways is one round.
+
+    ``label`` is the round as written (a PGN ``Round`` tag, a TRF round number, a CSV cell, the
+    ``--round`` of ``ledger game add``); it is stored as written, and compared through this one
+    reading (the natural key of a game and the one-game-per-round rule). Returns:
+
+    - an ``int`` for a numbered round: ``1``, ``01`` and the board notation ``1.1`` (round 1,
+      board 1; ``1.1.2`` too) are round 1, as are ``R1``, ``Rd 1``, ``Rnd.1`` and ``Round 1``
+      (any case) and ``1.``;
+    - None for no round: None, blank, ``?`` or ``-`` (the PGN tag's "unknown" and "none");
+    - any other label, spaces collapsed and case folded, as a round of its own: ``3a`` and
+      ``3b`` (a split round, or the games of a match) are two rounds and neither is round 3;
+      ``Final`` and ``final`` are one.
+
+    >>> round_of("1.1"), round_of("01"), round_of("R3"), round_of("3a"), round_of(" ")
+    (1, 1, 3, '3a', None)
+    """
+    if label is None:
+        return None
+    text = " ".join(label.split())
+    if text in ("", "?", "-"):
+        return None
+    numbered = _ROUND_RE.fullmatch(text)
+    return int(numbered.group(1)) if numbered else text.casefold()
+
+
+#: Room for a stored round key: a label's 20 characters, case folded (``ß`` -> ``ss``).
+ROUND_KEY_LENGTH = 40
+
+
+def round_key(label: str | None) -> str | None:
+    """``round_of(label)`` as ``games.round_key`` stores it, for the database's unique
+    constraint on a game's event, round and players: a numbered round as its digits, another
+    label as ``round_of`` folds it, None for no round.
+
+    >>> round_key("1.1"), round_key("01"), round_key("Round 12"), round_key("Final"), round_key("?")
+    ('1', '1', '12', 'final', None)
+    """
+    read = round_of(label)
+    return None if read is None else str(read)[:ROUND_KEY_LENGTH]
 
 
 class KReason(enum.Enum):
@@ -227,3 +262,36 @@ class RatedGame:
     def is_rateable(self) -> bool:
         """True when the game counts for ratings at all: played over the board, not a forfeit."""
         return self.result.is_played and self.played
+
+
+#: The longest ``Actor.by``: a person's name or login.
+MAX_ACTOR = 200
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks for a write, and how (docs/CORRECTIONS.md §1): ``by`` (``--by NAME``, else
+    ``$LEDGER_USER``, else the login name: the CLI decides, services never read the
+    environment) and ``command``, the command line as typed or, called from code, the service's
+    name. Every writing service records it in the ``changes`` it writes.
+
+    Raises ``InvalidInput`` naming ``by`` for an empty name, one over ``MAX_ACTOR`` characters or
+    one with a control character.
+    """
+
+    by: str
+    command: str
+
+    def __post_init__(self) -> None:
+        if not self.by.strip():
+            raise InvalidInput("by: an empty name; say who is writing (--by NAME or $LEDGER_USER)")
+        if len(self.by) > MAX_ACTOR:
+            raise InvalidInput(f"by: {len(self.by)} characters; at most {MAX_ACTOR}")
+        if find_control_character(self.by) is not None:
+            raise InvalidInput(f"by: {shown(self.by)} holds a control character")
+
+    @classmethod
+    def from_code(cls, service: str) -> Actor:
+        """The actor of a service called from code without one: by ``code``, the command the
+        service's name (``Actor.from_code("add_player").command == "add_player"``)."""
+        return cls("code", service)

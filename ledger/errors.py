@@ -7,7 +7,9 @@ ledger, 2 usage, 3 import rejected, 4 the database needs ``ledger init``.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -89,17 +91,47 @@ class Problem:
         return f"{where}: {self.severity}: {self.field}: {self.message}"
 
 
+@dataclass(frozen=True)
+class SimilarGame:
+    """A game of an input file that looks like a game the ledger has recorded: the same two
+    players (either colours), date and result, in another event (or one of them without an
+    event), most likely the same game from a second source.
+
+    The file's game: ``line`` (1-based), ``white``, ``black`` (names as the ledger has them),
+    ``date``, ``result`` (``Result`` value, White's point of view), ``event`` and ``round`` (as
+    the file writes them; None when it gives none). The recorded game it resembles:
+    ``game_id``, ``recorded_event_id`` and ``recorded_event`` (None: no event),
+    ``recorded_round`` (as recorded).
+    """
+
+    line: int
+    white: str
+    black: str
+    date: dt.date
+    result: str
+    event: str | None
+    round: str | None
+    game_id: int
+    recorded_event_id: int | None
+    recorded_event: str | None
+    recorded_round: str | None
+
+
 class ImportRejected(LedgerError):
     """An import file has errors; nothing was written (exit code 3).
 
-    ``problems`` holds every problem found (errors and warnings), each with file, line and field.
+    ``problems`` holds every problem found (errors and warnings), each with file, line and field;
+    ``similar`` the file's games refused as likely duplicates of recorded ones (each also one of
+    the ``problems``).
     """
 
     exit_code = 3
 
-    def __init__(self, message: str, problems: list[Problem]) -> None:
+    def __init__(self, message: str, problems: list[Problem],
+                 similar: Sequence[SimilarGame] = ()) -> None:
         super().__init__(message)
         self.problems = problems
+        self.similar = list(similar)
 
 
 #: A password in a URL (``scheme://user:PASSWORD@host``) or in a libpq connection string

@@ -130,3 +130,20 @@ def open_engine() -> Iterator[object]:
     yield _open
     for eng in opened:
         eng.dispose()
+
+
+@pytest.fixture(scope="session")
+def season_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The README's example season (examples/club-season.sh: 2026-09 and 2026-10 closed), built
+    once per run in its own SQLite file; tests only read it (``example_ledgers``)."""
+    from example_ledgers import build_season
+
+    return str(build_season(tmp_path_factory.mktemp("season") / "riverside.db"))
+
+
+@pytest.fixture(scope="session")
+def tata_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The Tata Steel Masters 2022 ledger (2022-01 closed), built once per run; read only."""
+    from example_ledgers import build_tata
+
+    return str(build_tata(tmp_path_factory.mktemp("tata") / "tata.db"))

@@ -2,8 +2,8 @@
 
 Each command lives in the module of its noun (``cli.players``, ``cli.games``, ``cli.events``,
 ``cli.periods``, ``cli.imports``, ``cli.lists``, ``cli.calc``, ``cli.lookup``, ``cli.export``,
-``cli.database``) and uses the shared plumbing of ``cli.common``; nothing imports this module
-but the entry point.
+``cli.database``, ``cli.audit``, ``cli.site``) and uses the shared plumbing of ``cli.common``;
+nothing imports this module but the entry point.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import (
+    audit,
     calc,
     database,
     events,
@@ -24,7 +25,9 @@ from ledger.cli import (
     lookup,
     periods,
     players,
+    site,
 )
+from ledger.cli.common import USER_ENV, RecordingGroup
 from ledger.config import ENV_VAR
 
 app = typer.Typer(
@@ -33,6 +36,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
+    cls=RecordingGroup,
 )
 
 
@@ -48,16 +52,18 @@ def main_callback(
     db: Annotated[str | None, typer.Option(
         "--db", help=f"Ledger database: a SQLite file or a SQLAlchemy URL "
         f"(default: ${ENV_VAR}, then ./ledger.db).", show_default=False)] = None,
+    by: Annotated[str | None, typer.Option(
+        "--by", help=f"Who is writing, for the audit log (default: ${USER_ENV}, then the "
+        "login name).", show_default=False)] = None,
     _: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True, metavar="",
         help="Print the ledger's version and exit.")] = False,
 ) -> None:
     """A FIDE rating ledger: record games, close monthly rating periods, publish rating lists."""
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db, "by": by}
 
 
 app.command("init")(database.init)
-app.add_typer(database.db_app, name="db")
 app.add_typer(players.player_app, name="player")
 app.add_typer(games.game_app, name="game")
 app.add_typer(events.event_app, name="event")
@@ -69,6 +75,9 @@ app.command("performance")(lookup.performance)
 app.command("whatif")(lookup.whatif)
 app.add_typer(calc.calc_app, name="calc")
 app.add_typer(export.export_app, name="export")
+app.command("audit")(audit.audit)
+app.add_typer(database.db_app, name="db")
+app.add_typer(site.site_app, name="site")
 
 
 def main() -> None:

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import getpass
+import os
+import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from typer.core import TyperGroup
 
 from ledger.cli import render
 from ledger.config import resolve_db
+from ledger.domain import Actor
 from ledger.errors import ImportRejected, LedgerError, database_error
 from ledger.services.session import open_ledger, retrying
 
@@ -74,6 +80,56 @@ def run(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwargs: Any
         engine.dispose()
 
 
+def run_write(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+    """``run`` for a service that writes: it gets ``actor=actor_of(ctx)`` too, so every change
+    it records says who asked and the command line."""
+    return run(ctx, service, *args, actor=actor_of(ctx), **kwargs)
+
+
+#: The environment variable naming who writes, when ``--by`` does not.
+USER_ENV = "LEDGER_USER"
+_ARGV = "ledger.argv"
+
+
+class RecordingGroup(TyperGroup):
+    """The app's group: it keeps the arguments it is given (``ctx.meta``), so that a change
+    can record the command line as typed (``actor_of``)."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
+        """Keep ``args`` (the command line after ``ledger``), then parse as usual."""
+        ctx.meta.setdefault(_ARGV, list(args))
+        return super().parse_args(ctx, args)
+
+
+def _without_password(arg: str) -> str:
+    """A database URL with its password hidden (``--db postgresql://u:secret@h/db``); any other
+    argument as it is."""
+    if "://" not in arg:
+        return arg
+    try:
+        return make_url(arg).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return arg
+
+
+def actor_of(ctx: typer.Context) -> Actor:
+    """Who is writing: ``--by NAME``, else ``$LEDGER_USER``, else the login name
+    (``getpass.getuser()``; ``unknown`` when the system has none), and the command line as
+    typed (a database password hidden). Raises ``InvalidInput`` naming ``by`` for an empty or
+    malformed name."""
+    obj: dict[str, Any] = ctx.obj or {}
+    by = obj.get("by")
+    if by is None:
+        by = os.environ.get(USER_ENV)
+    if by is None:
+        try:
+            by = getpass.getuser()
+        except (OSError, KeyError):
+            by = "unknown"
+    argv = ctx.meta.get(_ARGV, [])
+    return Actor(by, shlex.join(["ledger", *(_without_password(a) for a in argv)]))
+
+
 @contextlib.contextmanager
 def rejection_as_json(file: Path, json_out: bool) -> Iterator[None]:
     """With ``--json``, a rejected import also prints its problems as JSON on stdout
@@ -82,5 +138,5 @@ def rejection_as_json(file: Path, json_out: bool) -> Iterator[None]:
         yield
     except ImportRejected as exc:
         if json_out:
-            render.import_rejected_json(str(file), exc.problems)
+            render.import_rejected_json(str(file), exc.problems, exc.similar)
         raise

@@ -1,5 +1,7 @@
-"""``ledger init``: create the ledger database or upgrade it (Alembic); ``ledger db copy``: copy
-a whole ledger into another, empty database and verify it."""
+"""``ledger init`` (create or upgrade the ledger database with Alembic) and the ``ledger db``
+group: ``db check`` (the integrity check and every stored result recomputed), ``db backup``
+(a consistent copy while others write) and ``db copy`` (the whole ledger into another, empty
+database, verified)."""
 
 from __future__ import annotations
 
@@ -9,14 +11,14 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import render
-from ledger.cli.common import JsonOpt, db_of, reports_errors, run
+from ledger.cli import render, render_revisions
+from ledger.cli.common import JsonOpt, actor_of, db_of, reports_errors, run
 from ledger.cli.render import _count, _json
 from ledger.db.engine import shown_db
-from ledger.services import copy
+from ledger.services import backup, copy, recompute
 from ledger.services.session import init_ledger
 
-db_app = typer.Typer(help="The ledger's database as a whole: copy it to another database.",
+db_app = typer.Typer(help="Check the ledger database, back it up, copy it to another database.",
                      no_args_is_help=True)
 
 
@@ -24,7 +26,7 @@ db_app = typer.Typer(help="The ledger's database as a whole: copy it to another 
 def init(ctx: typer.Context) -> None:
     """Create the ledger database, or upgrade an older one to the latest schema."""
     db = db_of(ctx)
-    before, after = init_ledger(db)
+    before, after = init_ledger(db, actor_of(ctx))
     db = shown_db(db) if "://" in db else str(Path(db).resolve())
     if before == after:
         render.say(f"ledger at {db} is up to date (revision {after})")
@@ -32,6 +34,32 @@ def init(ctx: typer.Context) -> None:
         render.say(f"created ledger at {db} (revision {after})")
     else:
         render.say(f"upgraded ledger at {db} from revision {before} to {after}")
+
+
+@db_app.command("check")
+@reports_errors
+def db_check(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """Check the database, then recompute every closed period from the facts.
+
+    Reports each stored value that differs from its recomputation (exit 1 if any).
+    """
+    report = run(ctx, recompute.check_ledger)
+    render_revisions.check(report, json_out)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@db_app.command("backup")
+@reports_errors
+def db_backup(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="The copy to write.", dir_okay=False)],
+    force: Annotated[bool, typer.Option(
+        "--force", metavar="", help="Replace FILE if it exists.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Write a consistent copy of a SQLite ledger (its online backup) while others keep writing."""
+    render_revisions.backup(run(ctx, backup.backup_ledger, str(file), force=force), json_out)
 
 
 @db_app.command("copy")

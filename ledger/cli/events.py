@@ -1,4 +1,4 @@
-"""``ledger event``: the events the ledger records."""
+"""``ledger event``: the events the ledger records, and each one's rating report."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import render
+from ledger.cli import render, render_site
 from ledger.cli.common import JsonOpt, reports_errors, run
-from ledger.services import events
+from ledger.services import event_reports, events
 
 event_app = typer.Typer(help="The events the ledger records.", no_args_is_help=True)
 
@@ -23,3 +23,17 @@ def event_list(
 ) -> None:
     """List events by start date: dates, rating period, games recorded and source file."""
     render.event_list(run(ctx, events.list_events, period), json_out)
+
+
+@event_app.command("show")
+@reports_errors
+def event_show(
+    ctx: typer.Context,
+    event: Annotated[str, typer.Argument(help="Id (#3) or name of the event.", metavar="EVENT")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Show an event's rating report: rating, games, score, expected, K, change, performance.
+
+    Change: K x (score - expected), this event's part before the period's one rounding.
+    """
+    render_site.event_report(run(ctx, event_reports.event_report, event), json_out)

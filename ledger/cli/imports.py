@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import list_import, render
-from ledger.cli.common import JsonOpt, rejection_as_json, reports_errors, run
+from ledger.cli.common import JsonOpt, rejection_as_json, reports_errors, run_write
 from ledger.cli.progress import import_progress
 from ledger.formats.fide_list import POOLS
 from ledger.services import fide_lists, imports
@@ -41,6 +41,10 @@ def import_file(
         help="TRF: the event's end date, for a TRF that gives none (no 052 and no 132 record); "
         "the start date is 042's, else the end date. Refused if the file's own dates differ, "
         "and for PGN or CSV.")] = None,
+    allow_similar: Annotated[bool, typer.Option(
+        "--allow-similar", metavar="", help="Record the file's games that look like recorded "
+        "games of another event (the same players, date and result): they are different "
+        "games. Without it such games refuse the import.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar, and no warnings or notes on stderr "
         "(errors are always shown; --json lists everything).")] = False,
@@ -51,15 +55,18 @@ def import_file(
     Errors name the file, the line and the field or column; nothing is written while any remains.
     """
     if fmt == "fide-list" or list_date is not None or pool is not None:
-        if end_date is not None:
-            render.error("--end-date is for a TRF without dates, not for a FIDE rating list")
-            raise typer.Exit(2)
+        for given, what in ((end_date, "--end-date is for a TRF without dates"),
+                            (allow_similar, "--allow-similar is for a file of games")):
+            if given:
+                render.error(f"{what}, not for a FIDE rating list")
+                raise typer.Exit(2)
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
-        report = run(ctx, imports.import_file, str(file), fmt, register_players=register_players,
-                      ids=ids, dry_run=dry_run, progress=progress,
-                      end_date=end_date.date() if end_date is not None else None)
+        report = run_write(ctx, imports.import_file, str(file), fmt,
+                           register_players=register_players, ids=ids, dry_run=dry_run,
+                           progress=progress, allow_similar=allow_similar,
+                           end_date=end_date.date() if end_date is not None else None)
     render.import_report(report, json_out, quiet=quiet)
 
 
@@ -80,6 +87,6 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
         render.error(f"--pool {pool!r}: use {'|'.join(POOLS)}")
         raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
-        report = run(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
+        report = run_write(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
                       dry_run=dry_run, progress=progress)
     list_import.list_import_report(report, json_out, quiet=quiet)

@@ -17,6 +17,9 @@ def rating_list(
     ctx: typer.Context,
     period: Annotated[str | None, typer.Option(
         "--period", help="YYYY-MM (default: the latest closed period).")] = None,
+    revision: Annotated[int | None, typer.Option(
+        "--revision", help="The list as revision N of the period published it (default: the "
+        "current revision).", show_default=False)] = None,
     fmt: Annotated[publish.ListFormat | None, typer.Option(
         "--format", help="table, csv, json, txt (FIDE's fixed columns) or html (default: "
         "from the --output extension, else table).")] = None,
@@ -45,8 +48,8 @@ def rating_list(
     chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)
-    publish.publish(run(ctx, lists.rating_list, period, selection), chosen, output, club,
-                    db_of(ctx))
+    publish.publish(run(ctx, lists.rating_list, period, selection, revision=revision), chosen,
+                    output, club, db_of(ctx))
 
 
 @reports_errors

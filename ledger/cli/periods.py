@@ -6,13 +6,18 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import render, render_reports
-from ledger.cli.common import JsonOpt, reports_errors, run
+from ledger.cli import render, render_reports, render_revisions
+from ledger.cli.common import JsonOpt, reports_errors, run, run_write
 from ledger.errors import PeriodError
-from ledger.services import periods, reports
+from ledger.services import periods, reports, rerate
 
-period_app = typer.Typer(help="Close rating periods and list the closed ones.",
+period_app = typer.Typer(help="Close rating periods, list the closed ones, reopen and re-rate.",
                          no_args_is_help=True)
+
+#: ``--reason``: required by every correction; it goes into the audit log.
+ReasonOpt = Annotated[str | None, typer.Option(
+    "--reason", metavar="TEXT", help="Why (required; recorded in the audit log).",
+    show_default=False)]
 
 
 @period_app.command("close")
@@ -31,12 +36,12 @@ def period_close(
 ) -> None:
     """Close a rating period under FIDE's rules and publish its rating list."""
     if through is None:
-        render.close_report(run(ctx, periods.close_period, period, dry_run=dry_run), json_out)
+        render.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run), json_out)
         return
     if period is not None:
         render.error(f"give a period ({period}) or --through {through}, not both")
         raise typer.Exit(2)
-    report = run(ctx, periods.close_through, through, dry_run=dry_run)
+    report = run_write(ctx, periods.close_through, through, dry_run=dry_run)
     render.close_through_report(report, json_out)
     if report.refused is not None:
         refused, why = report.refused
@@ -47,8 +52,49 @@ def period_close(
 @period_app.command("list")
 @reports_errors
 def period_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """List closed periods with their rule edition."""
-    render.period_list(run(ctx, periods.list_periods), json_out)
+    """List closed periods with their current revision and rule edition.
+
+    With --json: every revision of each, with its reason, when, who and what superseded it.
+    """
+    render_revisions.period_list(run(ctx, periods.list_periods), json_out)
+
+
+@period_app.command("reopen")
+@reports_errors
+def period_reopen(
+    ctx: typer.Context,
+    period: Annotated[str, typer.Argument(help="YYYY-MM: the latest closed period.")],
+    reason: ReasonOpt = None,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", metavar="", help="Say what it would do; write nothing.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Reopen the latest closed period.
+
+    Its revision stays, superseded (list --revision shows it); closing it again writes the next.
+    """
+    render_revisions.reopen(run_write(ctx, rerate.reopen_period, period, reason=reason,
+                                      dry_run=dry_run), json_out)
+
+
+@period_app.command("rerate")
+@reports_errors
+def period_rerate(
+    ctx: typer.Context,
+    start: Annotated[str, typer.Option(
+        "--from", metavar="YYYY-MM", help="The first closed period to re-rate.",
+        show_default=False)],
+    reason: ReasonOpt = None,
+    yes: Annotated[bool, typer.Option(
+        "--yes", metavar="", help="Write the new revisions (without it: only report).")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Re-rate every closed period from --from on with today's facts, each as its next revision.
+
+    Shows every rating that changes, period by period; writes (in one transaction) only with --yes.
+    """
+    render_revisions.rerate(run_write(ctx, rerate.rerate, start, reason=reason, yes=yes),
+                            json_out)
 
 
 @period_app.command("report")

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render
-from ledger.cli.common import JsonOpt, PlayerArg, reports_errors, run
+from ledger.cli.common import JsonOpt, PlayerArg, reports_errors, run, run_write
 from ledger.services import players
 
 player_app = typer.Typer(help="Register players and look them up.", no_args_is_help=True)
@@ -39,7 +39,7 @@ def player_add(
 
     A name already in the ledger (case, accents and word order aside) needs --new.
     """
-    view = run(ctx, players.add_player, players.NewPlayer(
+    view = run_write(ctx, players.add_player, players.NewPlayer(
         name=name, fide_id=fide_id, birth_year=birth_year,
         sex=sex.upper() if sex else None, federation=federation.upper() if federation else None,
         title=title.upper() if title else None, rating=rating, prior_games=prior_games,

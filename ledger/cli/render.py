@@ -15,13 +15,13 @@ from rich.text import Text
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
-from ledger.errors import Problem
+from ledger.errors import Problem, SimilarGame
 from ledger.services.events import EventView
 from ledger.services.games import GameView
 from ledger.services.imports import ImportReport
 from ledger.services.life import PoolView
 from ledger.services.lists import PlayerHistory, RatingList
-from ledger.services.periods import CloseReport, PeriodView, ThroughReport
+from ledger.services.periods import CloseReport, ThroughReport
 from ledger.services.players import PlayerView, PrintedListRating
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
@@ -82,6 +82,17 @@ def _json(data: Any) -> None:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+#: At most this many names on one line of a report; --json lists them all.
+MAX_NAMES_SHOWN = 10
+
+
+def _names(names: list[str]) -> str:
+    """``names`` joined by ``; ``: the first ``MAX_NAMES_SHOWN``, then how many more."""
+    shown = "; ".join(names[:MAX_NAMES_SHOWN])
+    rest = len(names) - MAX_NAMES_SHOWN
+    return shown + (f" ... and {rest} more (--json lists them all)" if rest > 0 else "")
 
 
 def _signed(n: int | Decimal) -> str:
@@ -218,10 +229,24 @@ def event_list(views: list[EventView], as_json: bool) -> None:
     _out().print(table)
 
 
-def import_rejected_json(file: str, problems: Iterable[Problem]) -> None:
-    """``ledger import --json`` of a rejected file: ``{"file", "rejected": true, "problems"}`` on
-    stdout (the same problems also go to stderr as text)."""
-    _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems]})
+def import_rejected_json(file: str, problems: Iterable[Problem],
+                         similar: Iterable[SimilarGame] = ()) -> None:
+    """``ledger import --json`` of a rejected file: ``{"file", "rejected": true, "problems",
+    "similar"}`` on stdout (the same problems also go to stderr as text); ``similar``: the
+    likely duplicates refused, each with the recorded game it resembles (``similar_dict``)."""
+    _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems],
+           "similar": [similar_dict(s) for s in similar]})
+
+
+def similar_dict(s: SimilarGame) -> dict[str, Any]:
+    """A likely duplicate as JSON: the file's ``line`` and ``game`` (white, black, date, result,
+    event, round), and the recorded game it resembles (``recorded_game_id``,
+    ``recorded_event_id``, ``recorded_event``, ``recorded_round``)."""
+    return {"line": s.line,
+            "game": {"white": s.white, "black": s.black, "date": s.date.isoformat(),
+                     "result": s.result, "event": s.event, "round": s.round},
+            "recorded_game_id": s.game_id, "recorded_event_id": s.recorded_event_id,
+            "recorded_event": s.recorded_event, "recorded_round": s.recorded_round}
 
 
 def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> None:
@@ -233,7 +258,11 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
                "already_recorded": r.already_recorded, "already_imported": r.already_imported,
                "players_matched": r.players_matched,
                "players_registered": r.players_registered,
+               "registered_established": r.registered_established,
+               "registered_unrated": r.registered_unrated,
                "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
+               "allow_similar": r.allow_similar,
+               "similar": [similar_dict(s) for s in r.similar],
                "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems, quiet=quiet)
@@ -244,14 +273,22 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger",
         (f"players: {r.players_in_file} in the file, " if r.players_in_file is not None
          else "players: ")
-        + f"{r.players_matched} matched, {len(r.players_registered)} registered"
-        + (" (history unknown: treated as established)" if r.players_registered else ""),
+        + f"{r.players_matched} matched, {len(r.players_registered)} registered",
     ]
+    if r.registered_established:
+        lines.append(f"registered with the file's rating, earlier games unknown (assumed "
+                     f"established: 30 or more rated games): {_names(r.registered_established)}")
+    if r.registered_unrated:
+        lines.append(f"registered unrated, 0 rated games (K 40 until 30): "
+                     f"{_names(r.registered_unrated)}")
     if r.periods:
         lines.append("periods: " + ", ".join(f"{p} ({n} games)" for p, n in sorted(r.periods.items())))
     if r.not_rated:
         lines.append("recorded, not rated: "
                      + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
+    if r.similar:
+        lines.append(f"{verb} as different games (--allow-similar): {len({s.line for s in r.similar})} "
+                     "that look like recorded games of another event (each named in a warning)")
     if r.dry_run:
         lines.append("dry run: nothing was written")
     for line in lines:
@@ -345,26 +382,10 @@ def close_through_report(r: ThroughReport, as_json: bool) -> None:
         close_report(close, False)
 
 
-def period_list(views: list[PeriodView], as_json: bool) -> None:
-    """Closed periods."""
-    if as_json:
-        _json({"periods": [{"period": v.period, "edition": v.edition,
-                            "closed_at": v.closed_at.isoformat(timespec="seconds"),
-                            "players_rated": v.players, "games": v.games} for v in views]})
-        return
-    table = PlainTable(title="Closed rating periods")
-    for col, priority in (("period", 0), ("rules of", 0), ("closed at (UTC)", 1),
-                          ("players rated", 0), ("games", 0)):
-        table.add_column(col, priority=priority)
-    for v in views:
-        table.add_row(v.period, v.edition, v.closed_at.isoformat(sep=" ", timespec="seconds"),
-                      str(v.players), str(v.games))
-    _out().print(table)
-
-
 def rating_list_dict(rl: RatingList) -> dict[str, Any]:
     """A published rating list as JSON data."""
-    return {"period": rl.period, "in_force_from": rl.in_force_from, "players": [
+    return {"period": rl.period, "revision": rl.revision, "in_force_from": rl.in_force_from,
+            "players": [
         {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
          "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
          "games": r.games, "k": r.k, "k_reason": r.k_reason.value,

@@ -7,7 +7,7 @@ package as ``ledger/migrations`` (hatchling force-include), so ``ledger init`` w
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from alembic import command
@@ -34,12 +34,16 @@ def migrations_dir() -> Path:
     raise FileNotFoundError("the ledger's Alembic migrations are missing from this installation")
 
 
-def alembic_config(connection: Connection | None = None) -> Config:
-    """An Alembic ``Config`` for the ledger; ``connection`` is handed to env.py when given."""
+def alembic_config(connection: Connection | None = None,
+                   actor: tuple[str, str] | None = None) -> Config:
+    """An Alembic ``Config`` for the ledger; ``connection`` is handed to env.py when given, and
+    ``actor`` (who runs the upgrade, and the command) to revisions that record a change."""
     config = Config()
     config.set_main_option("script_location", str(migrations_dir()))
     if connection is not None:
         config.attributes["connection"] = connection
+    if actor is not None:
+        config.attributes["actor"] = actor
     return config
 
 
@@ -59,10 +63,12 @@ def revision_of(conn: Connection) -> str | None:
     return MigrationContext.configure(conn).get_current_revision()
 
 
-def upgrade_in(conn: Connection, revision: str = "head") -> None:
+def upgrade_in(conn: Connection, revision: str = "head",
+               actor: tuple[str, str] | None = None) -> None:
     """Run the migrations up to ``revision`` on ``conn``, inside the transaction the caller
-    holds (``migration_transaction``), which commits or rolls them back with the rest."""
-    command.upgrade(alembic_config(conn), revision)
+    holds (``migration_transaction``), which commits or rolls them back with the rest;
+    ``actor`` as for ``upgrade``."""
+    command.upgrade(alembic_config(conn, actor), revision)
 
 
 def known_revisions() -> set[str]:
@@ -87,8 +93,13 @@ def _refuse_unknown(engine: Engine, current: str | None) -> None:
                           f"of another program ({listed}); give ledger a file of its own")
 
 
-def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
+def upgrade(engine: Engine, revision: str = "head", *, actor: tuple[str, str] | None = None,
+            then: Callable[[Connection], object] | None = None) -> tuple[str | None, str | None]:
     """Upgrade the database to ``revision`` in one transaction; return (before, after) revisions.
+    ``actor``: (by, command) of whoever upgrades, for the changes a revision records;
+    ``then(conn)`` runs in the same transaction after the last revision, on its connection (the
+    steps an upgrade needs that only the live code can do: ``ledger init`` writes the list
+    snapshots of periods closed before revision 0006), so both happen or neither.
 
     Raises ``LedgerError`` for a database of another program (tables, no ledger revision) or of a
     newer ledger; neither is touched. A ledger already at the head revision is left as it is
@@ -102,7 +113,9 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
     with engine.connect() as conn, migration_transaction(conn):
         # read again under the write lock: another `ledger init` may have upgraded it meanwhile
         before = revision_of(conn)
-        upgrade_in(conn, revision)
+        upgrade_in(conn, revision, actor)
+        if then is not None:
+            then(conn)
     return before, current_revision(engine)
 
 

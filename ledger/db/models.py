@@ -1,10 +1,16 @@
 """The ledger's tables as typed SQLAlchemy 2.x models.
 
 Facts (players, the history each brings on entering the ledger, events, games) are kept apart from
-what a period close derives (``periods``, ``period_results``, ``period_games``,
-``rating_adjustments``, ``initial_ratings``, ``initial_rating_games``, ``rating_floor_drops``),
-which is written once and never updated. Exact numbers are stored as integers: scores in
-half-points, expected scores and exact changes in hundredths.
+what a period close derives (``period_results``, ``period_games``, ``rating_adjustments``,
+``initial_ratings``, ``initial_rating_games``, ``rating_floor_drops``, ``list_entries``), which
+is written once and never updated. Exact numbers are stored as integers: scores in half-points,
+expected scores and exact changes in hundredths.
+
+Revisions and the audit log (docs/CORRECTIONS.md): every write is a numbered ``changes`` row;
+facts carry ``change_id``, the change that last wrote them (NULL: before revision 0006, read as
+change 0), and keep their earlier values in ``game_revisions`` / ``player_revisions``. Every
+derived row carries ``(period, revision)``, a row of ``period_revisions``; ``periods`` points at
+each closed period's current revision.
 """
 
 from __future__ import annotations
@@ -17,10 +23,13 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
 
@@ -95,6 +104,10 @@ class Player(KeyedName, Base):
     o_title: Mapped[str | None] = mapped_column(String(30))
     foa_title: Mapped[str | None] = mapped_column(String(4))
     registered_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    #: The player this identity was merged into (None: an identity of its own).
+    merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    #: The change that last wrote the row (None: before revision 0006, change 0).
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
 
 
 class PlayerEntry(Base):
@@ -115,6 +128,8 @@ class PlayerEntry(Base):
     reached_2300: Mapped[bool] = mapped_column(default=False)
     source: Mapped[str] = mapped_column(String(200))
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    #: The change that recorded the entry (None: before revision 0006, change 0).
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
 
 
 class Event(KeyedName, Base):
@@ -138,21 +153,32 @@ class Event(KeyedName, Base):
     arbiter: Mapped[str | None] = mapped_column(String(200))
     time_control: Mapped[str | None] = mapped_column(String(200))
     rounds: Mapped[int | None]
+    #: The change that last wrote the row (None: before revision 0006, change 0).
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+
+
+#: ``games.status``: a valid game, or a voided one (kept, never rated, never in a pool).
+GAME_STATUSES = ("valid", "void")
 
 
 class Game(Base):
     """One recorded game. ``result`` is a ``ledger.domain.Result`` value; ``played`` is False when
-    the game lasted less than one move each. ``period`` is the rating period it belongs to.
+    the game lasted less than one move each. ``period`` is the rating period it belongs to;
+    ``status`` ``valid`` or ``void`` (a voided game stays, never rated).
 
-    Its natural key, (``event_id``, ``round_key``, ``white_id``, ``black_id``), is unique: one
-    game of an event's round between two players is recorded once, whichever way its round is
-    written. Games without an event or a round (NULL) are not constrained by it."""
+    Its natural key, (``event_id``, ``round_key``, ``white_id``, ``black_id``), is unique among
+    valid games: one game of an event's round between two players is recorded once, whichever
+    way its round is written (a voided one may be entered again). Games without an event or a
+    round (NULL) are not constrained by it."""
 
     __tablename__ = "games"
     __table_args__ = (
         CheckConstraint("white_id <> black_id", name="different_players"),
+        CheckConstraint("status IN ('valid', 'void')", name="status"),
         Index("ix_games_period", "period"),
-        UniqueConstraint("event_id", "round_key", "white_id", "black_id"),
+        Index("uq_games_natural_key", "event_id", "round_key", "white_id", "black_id",
+              unique=True, sqlite_where=text("status = 'valid'"),
+              postgresql_where=text("status = 'valid'")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -169,6 +195,9 @@ class Game(Base):
     played: Mapped[bool] = mapped_column(default=True)
     source: Mapped[str | None] = mapped_column(String(500))
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    status: Mapped[str] = mapped_column(String(8), default="valid", server_default="valid")
+    #: The change that last wrote the row (None: before revision 0006, change 0).
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
 
     @validates("round")
     def _keep_round_key(self, _attribute: str, label: str | None) -> str | None:
@@ -191,22 +220,118 @@ class ImportedFile(Base):
     players: Mapped[int]
 
 
-class RatingPeriod(Base):
-    """A closed rating period and the rule edition it was rated under."""
+class Change(Base):
+    """One entry of the audit log, and the change sequence (docs/CORRECTIONS.md §1): ``id``
+    increases and is never reused; append-only, written in the transaction of what it records.
 
-    __tablename__ = "periods"
+    ``by`` who asked, ``command`` the command line as typed (or the service's name when called
+    from code), ``action`` (``player.add``, ``period.close`` ...), ``entity`` and ``entity_id``
+    what it changed (``game`` 12, ``period`` 2026-03, ``file`` sha256), ``before``/``after`` JSON
+    text (None for a creation; a summary for a bulk write), ``reason`` (required for corrections).
+    """
+
+    __tablename__ = "changes"
+    __table_args__ = (Index("ix_changes_entity", "entity", "entity_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    by: Mapped[str] = mapped_column(String(200))
+    command: Mapped[str] = mapped_column(Text)
+    action: Mapped[str] = mapped_column(String(40))
+    entity: Mapped[str] = mapped_column(String(20))
+    entity_id: Mapped[str] = mapped_column(String(100))
+    before: Mapped[str | None] = mapped_column(Text)
+    after: Mapped[str | None] = mapped_column(Text)
+    reason: Mapped[str | None] = mapped_column(Text)
+
+
+class GameRevision(Base):
+    """A game's earlier values (docs/CORRECTIONS.md §2): what the row held from change
+    ``valid_from_change`` (None: change 0) until ``valid_to_change`` replaced it."""
+
+    __tablename__ = "game_revisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    valid_from_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    valid_to_change: Mapped[int] = mapped_column(ForeignKey("changes.id"))
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
+    round: Mapped[str | None] = mapped_column(String(20))
+    date: Mapped[dt.date] = mapped_column(Date)
+    period: Mapped[str] = mapped_column(String(7))
+    white_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    black_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    result: Mapped[str] = mapped_column(String(8))
+    played: Mapped[bool]
+    status: Mapped[str] = mapped_column(String(8))
+    source: Mapped[str | None] = mapped_column(String(500))
+
+
+class PlayerRevision(Base):
+    """A player's earlier identity (docs/CORRECTIONS.md §2): what the row held from change
+    ``valid_from_change`` (None: change 0) until ``valid_to_change`` replaced it."""
+
+    __tablename__ = "player_revisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    valid_from_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    valid_to_change: Mapped[int] = mapped_column(ForeignKey("changes.id"))
+    name: Mapped[str] = mapped_column(String(200))
+    name_key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    fide_id: Mapped[int | None] = mapped_column(BigInteger)
+    birth_year: Mapped[int | None]
+    sex: Mapped[str | None] = mapped_column(String(1))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    title: Mapped[str | None] = mapped_column(String(4))
+    w_title: Mapped[str | None] = mapped_column(String(4))
+    o_title: Mapped[str | None] = mapped_column(String(30))
+    foa_title: Mapped[str | None] = mapped_column(String(4))
+    merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+
+
+class PeriodRevision(Base):
+    """One close or re-rating of a period (docs/CORRECTIONS.md §3): the rule ``edition`` it used,
+    the ``change_id`` that computed it (its facts are the facts as of that change), ``reason``,
+    when (``closed_at``, UTC) and ``superseded_by_change`` (None while current)."""
+
+    __tablename__ = "period_revisions"
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
     edition: Mapped[str] = mapped_column(String(7))
+    change_id: Mapped[int] = mapped_column(ForeignKey("changes.id"))
+    reason: Mapped[str | None] = mapped_column(Text)
     closed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    superseded_by_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+
+
+class RatingPeriod(Base):
+    """A closed rating period: the pointer to its current revision. A period is closed exactly
+    when it has a row here; ``period reopen`` removes it (the revision's rows stay)."""
+
+    __tablename__ = "periods"
+    __table_args__ = (ForeignKeyConstraint(["period", "revision"],
+                                           ["period_revisions.period", "period_revisions.revision"]),)
+
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int]
+
+
+def _of_revision() -> ForeignKeyConstraint:
+    """The foreign key of a derived row to its ``period_revisions`` row."""
+    return ForeignKeyConstraint(["period", "revision"],
+                                ["period_revisions.period", "period_revisions.revision"])
 
 
 class PeriodResult(Base):
-    """One player's result for one closed period (written once, never updated)."""
+    """One player's result for one revision of a closed period (written once, never updated)."""
 
     __tablename__ = "period_results"
+    __table_args__ = (_of_revision(),)
 
-    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     rating_before: Mapped[int]
     games: Mapped[int]
@@ -224,13 +349,12 @@ class PeriodGame(Base):
     """How one game entered one player's period result (the audit trail of a rating)."""
 
     __tablename__ = "period_games"
-    __table_args__ = (
-        Index("ix_period_games_period_player", "period", "player_id"),
-    )
+    __table_args__ = (_of_revision(),)
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    period: Mapped[str] = mapped_column(ForeignKey("periods.period"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
     opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     own_rating: Mapped[int]
     opponent_rating: Mapped[int]
@@ -245,8 +369,10 @@ class RatingAdjustment(Base):
     below 2000 (written once by the close that publishes that list, never updated)."""
 
     __tablename__ = "rating_adjustments"
+    __table_args__ = (_of_revision(),)
 
-    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     rating_before: Mapped[int]
     adjustment: Mapped[int]
@@ -261,8 +387,10 @@ class InitialRating(Base):
     ``hypothetical``) / (``games`` + ``hypothetical``); ``rating`` is Ru after the ``cap``."""
 
     __tablename__ = "initial_ratings"
+    __table_args__ = (_of_revision(),)
 
-    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     method: Mapped[str] = mapped_column(String(20))
     games: Mapped[int]
@@ -284,8 +412,10 @@ class InitialRatingGame(Base):
     """One game of the pool an initial rating was computed from (the audit trail of Ru)."""
 
     __tablename__ = "initial_rating_games"
+    __table_args__ = (_of_revision(),)
 
-    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
     opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
@@ -298,11 +428,62 @@ class RatingFloorDrop(Base):
     unrated from the list that close publishes; their rated-games count is kept."""
 
     __tablename__ = "rating_floor_drops"
+    __table_args__ = (_of_revision(),)
 
-    period: Mapped[str] = mapped_column(ForeignKey("periods.period"), primary_key=True)
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     rating: Mapped[int]
     floor: Mapped[int]
+
+
+class ListEntry(Base):
+    """One line of the rating list a revision of a period published, as it stood (the
+    snapshot, docs/CORRECTIONS.md §3): ``rank`` on the whole list, rating, rated ``games`` in the
+    period, K for the next period and its reason, the ``inactive`` flag, and the player's name,
+    FIDE id, federation, title, sex and birth year at the close. Never updated."""
+
+    __tablename__ = "list_entries"
+    __table_args__ = (_of_revision(),)
+
+    period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    rank: Mapped[int]
+    rating: Mapped[int]
+    games: Mapped[int]
+    k: Mapped[int]
+    k_reason: Mapped[str] = mapped_column(String(20))
+    inactive: Mapped[bool]
+    name: Mapped[str] = mapped_column(String(200))
+    fide_id: Mapped[int | None] = mapped_column(BigInteger)
+    federation: Mapped[str | None] = mapped_column(String(3))
+    title: Mapped[str | None] = mapped_column(String(4))
+    sex: Mapped[str | None] = mapped_column(String(1))
+    birth_year: Mapped[int | None]
+
+
+class CarriedCorrection(Base):
+    """A correction carried into a later period (docs/CORRECTIONS.md §5, ``--in-next-period``):
+    the exact difference in hundredths that change ``change_id`` makes to ``player_id``'s change in
+    ``origin_period`` (as rated by ``origin_revision``), added before the one rounding by the
+    close of ``applies_in``. Ignored once the origin period's current revision is another one."""
+
+    __tablename__ = "carried_corrections"
+    __table_args__ = (
+        ForeignKeyConstraint(["origin_period", "origin_revision"],
+                             ["period_revisions.period", "period_revisions.revision"]),
+        UniqueConstraint("change_id", "player_id", "origin_period"),
+        Index("ix_carried_corrections_applies_in", "applies_in"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    change_id: Mapped[int] = mapped_column(ForeignKey("changes.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    origin_period: Mapped[str] = mapped_column(String(7))
+    origin_revision: Mapped[int]
+    applies_in: Mapped[str] = mapped_column(String(7))
+    hundredths: Mapped[int]
 
 
 class ListRating(Base):

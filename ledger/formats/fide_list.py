@@ -8,6 +8,9 @@ endings, the header's column offsets, each line's cells); this module checks eac
 into a :class:`ListPlayer`, one pool's rating, games and K, and tells the list's layout.
 
 A rating of 0 or blank is unrated (None); birth data is the year only (``0000`` is unknown).
+A combined list's Flag column (``w`` woman, ``i`` inactive) describes the standard list: read for
+the rapid or blitz pool, a player's flag keeps the ``w`` and leaves the ``i`` out. A ``w`` with a
+blank Sex gives sex ``F``; with Sex ``M`` it is a warning (``M`` kept).
 Nothing here raises on bad data: every fault is a :class:`~ledger.errors.Problem` (file, 1-based
 line, field with its 1-based column for TXT, message, severity). A player line with an error is
 left out of :attr:`FideListReadout.players`.
@@ -31,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar, cast
 
 from ledger.errors import Problem
 from ledger.formats.fide_list_lines import (
@@ -51,6 +54,7 @@ __all__ = ["POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "rea
 Pool = Literal["standard", "rapid", "blitz"]
 POOLS: tuple[Pool, ...] = ("standard", "rapid", "blitz")
 Progress = Callable[[int, int], None]
+_T = TypeVar("_T")
 
 #: The layout of a TXT list with one rating column named after the month (``may13``): the file
 #: does not say which pool it is.
@@ -73,7 +77,7 @@ MAX_FIDE_ID = 9_999_999_999
 MAX_NAME = 200
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListPlayer:
     """One player of a FIDE rating list, with the rating of one pool.
 
@@ -81,12 +85,16 @@ class ListPlayer:
     - ``fide_id`` (int > 0; None when the ID column is blank: a player without a FIDE id, as
       the ledger's own TXT list prints one).
     - ``name`` (blanks tidied: ``"Orr  ,  Mark"`` -> ``"Orr, Mark"``).
-    - ``federation`` (three capitals), ``sex`` (``M``/``F``), ``title`` (one of :data:`TITLES`;
-      short forms ``WC``, ``WF``, ``g`` ... expanded), ``w_title``, ``foa_title``, ``o_title``
-      (arbiter, trainer and organiser titles, as printed: ``IA,FT``): None when blank.
+    - ``federation`` (three capitals), ``sex`` (``M``/``F``; ``F`` when blank and the flag has
+      ``w``), ``title`` (one of :data:`TITLES`; short forms ``WC``, ``WF``, ``g`` ... expanded),
+      ``w_title``, ``foa_title``, ``o_title`` (arbiter, trainer and organiser titles, as
+      printed: ``IA,FT``; may be longer than FIDE's TXT column): None when blank.
     - ``rating``, ``games``, ``k``: the pool's published rating, games in the list's period and
       K as printed; ``rating`` None when 0 or blank (unrated).
-    - ``birth_year``: None when blank or ``0000``; ``flag``: ``i``, ``w``, ``wi`` ... or None.
+    - ``birth_year``: None when blank or ``0000``; ``flag``: the pool's flag, ``i`` (inactive),
+      ``w`` (woman), ``wi`` ... or None. A combined list has one Flag column, the standard
+      list's: its ``w`` is the player's, kept for every pool, its ``i`` the standard rating's,
+      left out for rapid and blitz (``wi`` -> ``w``). A single list's flag is its own pool's.
     - ``fields``: record field -> where it is, for problems (``"Name (column 16)"``, ``"name"``).
     """
 
@@ -172,6 +180,7 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
         return FideListReadout(file, "unreadable", [], problems, total)
     layout = (SINGLE_LIST if header.rating_column is not None else
               "TXT combined list with FOA" if header.has_foa else "TXT combined list")
+    standard_flag = layout != SINGLE_LIST and pool != "standard"
     players: list[ListPlayer] = []
     seen = _Seen()
     for i in range(header.line, total):
@@ -180,11 +189,9 @@ def _read_txt(text: str, file: str, pool: Pool, problems: list[Problem],
         line = lines[i].rstrip()
         if not line.strip():
             continue
-        cells = line_cells(line, i + 1, header, file)
-        if isinstance(cells, Problem):
-            problems.append(cells)
-        else:
-            _add_player(file, i + 1, cells, players, seen, problems)
+        cells = line_cells(line, i + 1, header, file, problems)
+        if cells is not None:
+            _add_player(file, i + 1, cells, players, seen, problems, standard_flag)
     if progress is not None:
         progress(total, total)
     return FideListReadout(file, layout, players, _in_line_order(problems), total,
@@ -199,7 +206,7 @@ def _read_xml(data: bytes, file: str, pool: Pool, progress: Progress | None) -> 
     seen = _Seen()
     problems: list[Problem] = []
     for line, cells in read.players:
-        _add_player(file, line, cells, players, seen, problems)
+        _add_player(file, line, cells, players, seen, problems, pool != "standard")
     if progress is not None:
         progress(read.lines, read.lines)
     layout = "XML combined list with FOA" if read.has_foa else "XML combined list"
@@ -212,10 +219,27 @@ def _in_line_order(problems: list[Problem]) -> list[Problem]:
 
 @dataclass
 class _Seen:
-    """The players read so far: FIDE id -> line, and those without a FIDE id by name."""
+    """The players read so far: FIDE id -> line, and those without a FIDE id by name; the
+    players' ``fields`` maps, one per set of labels, and their values, one per value (a million
+    players share a few)."""
 
     lines: dict[int, int] = field(default_factory=dict)
     without_id: dict[str, list[ListPlayer]] = field(default_factory=dict)
+    labels: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
+    values: dict[object, object] = field(default_factory=dict)
+
+    def one(self, value: _T) -> _T:
+        """The one copy of ``value`` kept for every player (federations, titles, ratings ... each
+        repeat a million times in a full list)."""
+        return cast(_T, self.values.setdefault(value, value))
+
+    def fields(self, cells: Mapping[str, Cell]) -> dict[str, str]:
+        """Record field -> label of ``cells``, the same map for every player with those labels."""
+        labels = tuple(cell.label for cell in cells.values())
+        found = self.labels.get(labels)
+        if found is None:
+            found = self.labels[labels] = {key: cell.label for key, cell in cells.items()}
+        return found
 
     def add(self, player: ListPlayer) -> None:
         if player.fide_id is not None:
@@ -231,8 +255,10 @@ class _Seen:
 
 
 def _add_player(file: str, line: int, cells: Mapping[str, Cell], players: list[ListPlayer],
-                seen: _Seen, problems: list[Problem]) -> None:
-    """Check one record's cells; append the player, or its problems."""
+                seen: _Seen, problems: list[Problem], standard_flag: bool) -> None:
+    """Check one record's cells; append the player, or its problems. ``standard_flag``: the
+    Flag is the standard list's (a combined list read for rapid or blitz: its ``i`` is left
+    out)."""
     errors: list[Problem] = []
 
     def fail(key: str, message: str, severity: str = ERROR) -> None:
@@ -289,6 +315,13 @@ def _add_player(file: str, line: int, cells: Mapping[str, Cell], players: list[L
     flag = text("flag") or None
     if flag is not None and not _FLAG.fullmatch(flag):
         fail("flag", f"{flag!r} is not a list flag (i, w, wi ...)")
+    elif flag is not None and "w" in flag.lower():
+        if sex is None:
+            sex = "F"  # the flag w: a woman
+        elif sex == "M":
+            fail("flag", f"flag {flag!r} says a woman, Sex says M: sex M kept", WARNING)
+    if flag is not None and standard_flag:
+        flag = "".join(ch for ch in flag if ch.lower() != "i") or None
     if fide_id is not None and fide_id in seen.lines and not errors:
         fail("fide_id", f"FIDE id {fide_id} is on line {seen.lines[fide_id]} already")
     if fide_id is None and not errors:
@@ -299,11 +332,12 @@ def _add_player(file: str, line: int, cells: Mapping[str, Cell], players: list[L
     if errors:
         problems.extend(errors)
         return
+    one = seen.one
     player = ListPlayer(
-        line=line, fide_id=fide_id, name=name, federation=federation, sex=sex, title=title,
-        w_title=w_title, o_title=o_title, foa_title=foa_title, rating=rating or None,
-        games=games, k=k, birth_year=birth_year, flag=flag,
-        fields={key: cell.label for key, cell in cells.items()})
+        line=line, fide_id=fide_id, name=name, federation=one(federation), sex=one(sex),
+        title=one(title), w_title=one(w_title), o_title=one(o_title), foa_title=one(foa_title),
+        rating=one(rating or None), games=one(games), k=one(k), birth_year=one(birth_year),
+        flag=one(flag), fields=seen.fields(cells))
     seen.add(player)
     players.append(player)
 

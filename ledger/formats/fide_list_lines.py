@@ -19,6 +19,29 @@ Either way a player comes out as :class:`Cell` values keyed by record field (``f
 ``name``); checking them into a player is ``ledger.formats.fide_list``'s. The text is decoded as
 UTF-8 (a byte-order mark is dropped), else CP1252 (or Latin-1, which never fails) with a warning.
 Nothing here raises on bad data: every fault is a :class:`~ledger.errors.Problem`.
+
+A value longer than its column: FIDE's own full lists have them, in the other titles (``OTit``,
+15 characters wide; ``IA,FA,IO,FST,DI,NA`` has 18). FIDE's writer pads each value to its column's
+width and never cuts one, so the rest of such a line moves right by the excess. Only an ``OTit``
+value may run on (every other value fits its column: a name has at most 60 characters in a
+61-character column); a value of another column running across the start of the next is an
+error (shifted columns). When the ``OTit`` value runs across the start of the next column (no
+blank on either side of it), the run-on ends at the next blank, and the rest of the line is
+found again moved right by a shift from 0 to the run-on's length, the first of these that lines
+up:
+
+1. the whole run-on: the value ends at that blank, the column after it is blank;
+2. none: the value exactly fills its column and the next value touches it (a normal line: no
+   warning);
+3. each shift in between, from the smallest: the next value touches the run-on
+   (``SLI,NA1946`` on the list without FOA: ``NA`` and the rating 1946).
+
+The rest "lines up" at a shift when, every column moved by it, each value starts where its
+column starts (FIDE's values are left-aligned) and none runs across the start of the next. Cases
+1 and 3 are a warning naming the line and the ``OTit`` column; the cells after it are labelled
+where they are on that line (``SRtng (column 117)``), so a bad value there (a rating with letters)
+is an error naming its real column. No cell is guessed or left blank: a line is read whole, or,
+lining up at no shift, is an error naming the ``OTit`` column.
 """
 
 from __future__ import annotations
@@ -66,7 +89,7 @@ _XML_POOL_PREFIX: dict[str, str] = {"standard": "", "rapid": "rapid_", "blitz": 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """A raw field value: its text (stripped), its 1-based line and its label for problems (a
     TXT column, ``Name (column 16)``, or an XML element, ``name``)."""
@@ -101,9 +124,10 @@ class Column:
     start: int
     end: int | None
 
-    def label(self) -> str:
-        """The field of a problem in this column: ``Name (column 16)``."""
-        return f"{self.token} (column {self.start + 1})"
+    def label(self, at: int | None = None) -> str:
+        """The field of a problem in this column: ``Name (column 16)``; ``at``: the 0-based
+        offset where the column is on a line whose values moved (default: the header's)."""
+        return f"{self.token} (column {(self.start if at is None else at) + 1})"
 
 
 def _header_columns(header: str) -> tuple[list[Column], list[str]]:
@@ -143,7 +167,9 @@ class TxtHeader:
     field (``fide_id``, ``name`` ... ``rating``, ``games``, ``k``) -> the column holding it for the
     pool read; ``reach``: the column every player line must reach (the one after the name);
     ``rating_column``: a single list's rating column as printed (``may13``), None for a combined
-    list; ``list_month``: the (year, month) that name stands for; ``has_foa``: a ``FOA`` column.
+    list; ``list_month``: the (year, month) that name stands for; ``has_foa``: a ``FOA`` column;
+    ``cuts``: (field, start, end, label) of each ``wanted`` column, and ``boundaries``: the start
+    of every column but the first, both to read a line at the header's offsets.
     """
 
     line: int
@@ -153,6 +179,8 @@ class TxtHeader:
     rating_column: str | None
     list_month: tuple[int, int] | None
     has_foa: bool
+    cuts: tuple[tuple[str, int, int | None, str], ...]
+    boundaries: tuple[int, ...]
 
 
 def read_txt_header(lines: list[str], file: str, pool: str,
@@ -198,26 +226,128 @@ def read_txt_header(lines: list[str], file: str, pool: str,
     after_name = [c for c in columns if c.start > by_key["name"].start]
     reach = min(after_name, key=lambda c: c.start) if after_name else by_key["name"]
     return TxtHeader(header_line, columns, wanted, reach, rating_column, list_month,
-                     "foa_title" in by_key)
+                     "foa_title" in by_key,
+                     tuple((key, c.start, c.end, c.label()) for key, c in wanted.items()),
+                     tuple(c.start for c in columns[1:]))
 
 
-def line_cells(line: str, number: int, header: TxtHeader, file: str) -> dict[str, Cell] | Problem:
+def line_cells(line: str, number: int, header: TxtHeader, file: str,
+               problems: list[Problem]) -> dict[str, Cell] | None:
     """The cells of a player line (1-based ``number``, trailing blanks stripped), keyed by record
-    field, or the error when the line ends before ``header.reach`` or a value runs across the
-    start of a column (the columns are shifted)."""
+    field, or None with the error in ``problems``: the line ends before ``header.reach``, or a
+    value runs across the start of the next column and the line cannot be read again around it
+    (see the module docstring: only an ``OTit`` value may run on). A value that ran on and was
+    read around is a warning in ``problems``."""
     if len(line) <= header.reach.start:
         reach = header.reach
-        return Problem(file, number, reach.label(), f"short line: it ends at column "
-                       f"{len(line)}, before the {reach.token} column: a line cut "
-                       "short or shifted columns")
-    crossing = [c for c in header.columns[1:] if c.start < len(line) and c.token.upper() != "NUMBER"
-                and not line[c.start - 1].isspace() and not line[c.start].isspace()]
-    if crossing:
-        c = crossing[0]
-        return Problem(file, number, c.label(), "a value runs across the start of "
-                       f"the {c.token} column: are the columns shifted?")
-    return {key: Cell(line[c.start:c.end].strip(), number, c.label())
+        problems.append(Problem(file, number, reach.label(), f"short line: it ends at column "
+                                f"{len(line)}, before the {reach.token} column: a line cut "
+                                "short or shifted columns"))
+        return None
+    length = len(line)
+    index = next((i for i, start in enumerate(header.boundaries, start=1) if start < length
+                  and not line[start - 1].isspace() and not line[start].isspace()), None)
+    if index is None:
+        return {key: Cell(line[start:end].strip(), number, label)
+                for key, start, end, label in header.cuts}
+    crossing, before = header.columns[index], header.columns[index - 1]
+    if before.key not in _RUNS_ON:
+        problems.append(Problem(file, number, crossing.label(), "a value runs across the start of "
+                                f"the {crossing.token} column: are the columns shifted?"))
+        return None
+    spans = _spans(line, header.columns, 0, 0, aligned=False)
+    if spans is None:
+        end = _run_on_end(line, crossing.start)
+        problems.append(Problem(file, number, before.label(), f"{line[before.start:end].strip()!r} "
+                                f"runs {_characters(end - crossing.start)} into {crossing.token}, "
+                                f"at column {crossing.start + 1}, and the rest of the line lines "
+                                f"up at no shift of 0 to {end - crossing.start} to the right: the "
+                                "line cannot be read"))
+        return None
+    problems.extend(Problem(file, number, span.column.label(span.start), span.warning, WARNING)
+                    for span in spans if span.warning is not None)
+    at = {span.column: span for span in spans}
+    return {key: Cell(at[c].text(line), number, c.label(at[c].start))
             for key, c in header.wanted.items()}
+
+
+#: The columns whose value may be longer than the column in FIDE's own lists: the other titles
+#: (arbiter, trainer, organiser: ``IA,FA,IO,FST,DI,NA``) in a 15-character column. Every other
+#: value fits its column (a name has at most 60 characters in 61).
+_RUNS_ON = frozenset({"o_title"})
+_BLANK = re.compile(r"\s")
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Where one column's cell is on a line: 0-based ``start`` and ``end`` (None: to the line's
+    end), ``warning`` when its value ran on into the next column."""
+
+    column: Column
+    start: int
+    end: int | None
+    warning: str | None = None
+
+    def text(self, line: str) -> str:
+        return line[self.start:self.end].strip()
+
+
+def _spans(line: str, columns: list[Column], first: int, shift: int,
+           aligned: bool) -> list[_Span] | None:
+    """The cells of ``columns[first:]`` on ``line``, each column ``shift`` characters right of
+    where the header puts it, a value of a :data:`_RUNS_ON` column that runs on read around
+    (:func:`_run_on`); None when a value of another column runs across the start of the next,
+    or, ``aligned``, when a value does not start where its column does."""
+    spans: list[_Span] = []
+    for j in range(first, len(columns)):
+        column = columns[j]
+        start = column.start + shift
+        end = columns[j + 1].start + shift if j + 1 < len(columns) else None
+        if aligned and line[start:start + 1].isspace() and line[start:end].strip():
+            return None
+        if end is not None and end < len(line) and not line[end - 1].isspace() \
+                and not line[end].isspace():
+            if column.key not in _RUNS_ON:
+                return None
+            rest = _run_on(line, columns, j, start, end, shift)
+            return None if rest is None else spans + rest
+        spans.append(_Span(column, start, end))
+    return spans
+
+
+def _run_on(line: str, columns: list[Column], j: int, start: int, boundary: int,
+            shift: int) -> list[_Span] | None:
+    """The cells from ``columns[j]`` on when its value (from ``start``) runs across
+    ``boundary``, the start of the next column: the run-on ends at the next blank, and the rest
+    of the line is read moved right by the first shift, from 0 to the run-on's length, that lines
+    up, in the order of the module docstring (the whole run-on, none, then from the smallest)."""
+    column, after = columns[j], columns[j + 1]
+    run_on = _run_on_end(line, boundary) - boundary
+    for moved in (run_on, 0, *range(1, run_on)):
+        rest = _spans(line, columns, j + 1, shift + moved, aligned=True)
+        if rest is None:
+            continue
+        if moved == 0:  # the value fills its column exactly, the next one touches it
+            return [_Span(column, start, boundary)] + rest
+        end = boundary + moved
+        value = line[start:end].strip()
+        touching = f", touching the {after.token} value" if moved < run_on else ""
+        return [_Span(column, start, end, f"{value!r} ({_characters(len(value))}) is longer than "
+                      f"the {column.token} column ({after.start - column.start}): it runs "
+                      f"{_characters(moved)} into {after.token}, at column {boundary + 1}"
+                      f"{touching}; the rest of the line is read {_characters(moved)} to the "
+                      "right")] + rest
+    return None
+
+
+def _run_on_end(line: str, boundary: int) -> int:
+    """Where a value running across ``boundary`` ends: the next blank, else the line's end."""
+    blank = _BLANK.search(line, boundary)
+    return blank.start() if blank is not None else len(line)
+
+
+def _characters(n: int) -> str:
+    return f"{n} character{'' if n == 1 else 's'}"
 
 
 def _century(yy: int) -> int:

@@ -313,7 +313,8 @@ def to_records(readout: PgnReadout) -> Readout:
     """The PGN games as the common :class:`~ledger.formats.records.FileGame` records.
 
     Each side's values keep the line and name of their tag (``White``, ``WhiteElo``,
-    ``WhiteFideId``, ``WhiteTitle``); the game keeps those of ``Result`` and ``Date``.
+    ``WhiteFideId``, ``WhiteTitle``); the game keeps those of ``Result``, ``Date``, ``Event``
+    and ``Round``.
     """
     games = []
     for g in readout.games:
@@ -329,5 +330,6 @@ def to_records(readout: PgnReadout) -> Readout:
             event_start=g.event_date, result=g.result, played=g.played,
             white=side("White", g.white, g.white_elo, g.white_fide_id, g.white_title),
             black=side("Black", g.black, g.black_elo, g.black_fide_id, g.black_title),
-            at={key: (g.line_of(tag), tag) for key, tag in (("result", "Result"), ("date", "Date"))}))
+            at={key: (g.line_of(tag), tag) for key, tag in (
+                ("result", "Result"), ("date", "Date"), ("event", "Event"), ("round", "Round"))}))
     return Readout(games, list(readout.problems), games_in_file=len(readout.games) + len(readout.errors))

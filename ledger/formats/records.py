@@ -76,7 +76,8 @@ class FileGame:
     """One game read from a file, result from White's point of view.
 
     - ``line``: first line of the game (PGN: its first tag; TRF: White's ``001`` line; CSV: its
-      row); ``at``: places of ``result`` and ``date`` (keys), for problems.
+      row); ``at``: places of ``result`` and ``date`` (and, from a PGN, ``event`` and
+      ``round``) (keys), for problems.
     - ``event``: the event's name (None: no event) and ``details`` when the file describes it;
       ``event_start``/``event_end`` bound the event when the file gives them.
     - ``date``: the game's date (TRF: its round date, else the event's end date).
@@ -98,7 +99,8 @@ class FileGame:
     at: Mapping[str, Where] = field(default_factory=dict)
 
     def where(self, key: str) -> Where:
-        """Line and field of ``key`` (``result``, ``date``); else the game's first line."""
+        """Line and field of ``key`` (``result``, ``date``, ``event``, ``round``); else the
+        game's first line, with ``key`` as the field."""
         return self.at.get(key) or (self.line, key)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Engine, func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
@@ -20,7 +20,7 @@ from ledger.domain import Period
 from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
 from ledger.names import NameHints, did_you_mean, name_key
 from ledger.services.games import event_by_id
-from ledger.services.session import transaction
+from ledger.services.session import Ledger, transaction
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class EventView:
     source: str | None
 
 
-def list_events(engine: Engine, period: str | None = None) -> list[EventView]:
+def list_events(engine: Ledger, period: str | None = None) -> list[EventView]:
     """``ledger event list``: every event (or those of ``period``, ``YYYY-MM``: whose end date
     falls in it), in ``EVENT_ORDER``. Raises ``InvalidInput`` for a malformed period."""
     wanted = Period.parse(period) if period is not None else None

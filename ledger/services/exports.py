@@ -14,7 +14,6 @@ imported from a TRF file it names that file as the authority for points, ranks a
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -24,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.db.order import by_code_point, player_sort_key
-from ledger.domain import Period, Result
+from ledger.domain import Period, Result, round_of
 from ledger.errors import InvalidInput
 from ledger.formats.trf import TrfEvent
 from ledger.formats.trf_lines import TrfPlayer, TrfRound
@@ -41,7 +40,8 @@ _CODES: dict[tuple[Result, bool], tuple[str, str]] = {
 }
 _FORFEITS = {Result.WHITE_FORFEIT_WIN: ("+", "-"), Result.BLACK_FORFEIT_WIN: ("-", "+"),
              Result.DOUBLE_FORFEIT: ("-", "-")}
-_ROUND = re.compile(r"([0-9]{1,3})(?:\.[0-9]+)?")
+#: The highest round number a TRF's round columns can hold.
+MAX_TRF_ROUND = 999
 #: The note every export carries: what its points and ranks count.
 GAMES_ONLY = ("points and ranks count only the games recorded in the ledger (byes and unrecorded "
               "games are not in it), so they can differ from the event's own standings")
@@ -132,10 +132,12 @@ def _authority(session: Session, event: Event) -> tuple[str, ...]:
 
 
 def _round(text: str | None, game_id: int) -> int:
-    match = _ROUND.fullmatch((text or "").strip())
-    if match is None or int(match.group(1)) == 0:
+    """The round number of a game's round label, read as everywhere (``domain.round_of``:
+    ``1.1`` is round 1); a label that is not a round from 1 to ``MAX_TRF_ROUND`` is refused."""
+    number = round_of(text)
+    if not isinstance(number, int) or not 1 <= number <= MAX_TRF_ROUND:
         raise InvalidInput(f"event: game {game_id} has round {text!r}; TRF needs round numbers")
-    return int(match.group(1))
+    return number
 
 
 def _renumber(cell: TrfRound | None, rank: dict[int, int]) -> TrfRound:

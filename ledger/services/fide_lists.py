@@ -20,6 +20,12 @@ told otherwise; a single list (one rating column named after the month, ``may13`
 its pool, so the caller must name it (a blitz list taken as standard would become the ledger's
 published ratings).
 
+A combined list's one Flag column is the standard list's: its ``w`` (woman) goes with every pool,
+its ``i`` (inactive) with the standard rating only, so a rapid or blitz row records ``w`` for
+``wi`` (the reader, ``formats.fide_list``, gives each pool's flag). A line FIDE printed with a value
+longer than its column (other titles) is read around with a warning; a line that still cannot be
+read is an error and rejects the list.
+
 Everything happens in one transaction: all or nothing; ``dry_run`` writes nothing; importing the
 same list again adds nothing.
 """
@@ -27,24 +33,33 @@ same list again adds nothing.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Engine, Insert, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
-from ledger.domain import Period
+from ledger.domain import Actor, Period
 from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, UsageError
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.names import name_key
+from ledger.services.audit import record_change, summarise, written_by
+from ledger.services.facts import revise_player
 from ledger.services.games import parse_date
 from ledger.services.input_files import check_input_file
 from ledger.services.matching import Match, PlayerIndex
-from ledger.services.players import NewPlayer, entry_values, invalid_field, validate_new_player
+from ledger.services.players import (
+    NewPlayer,
+    entry_values,
+    invalid_field,
+    registered_prior_games,
+    validate_new_player,
+)
 from ledger.services.session import transaction
 from ledger.services.state import History, last_closed_period, load_histories
 
@@ -97,7 +112,8 @@ class ListImportReport:
 
 
 def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | None = None,
-                     dry_run: bool = False, progress: Progress | None = None) -> ListImportReport:
+                     dry_run: bool = False, progress: Progress | None = None,
+                     actor: Actor | None = None) -> ListImportReport:
     """``ledger import LIST --format fide-list``: read the list at ``path`` (TXT of any era or
     XML), dated ``list_date`` (``YYYY-MM-DD``), taking the ``pool`` columns (standard, rapid or
     blitz) of a combined list (``None``: standard); a single list (one rating column named after
@@ -109,6 +125,12 @@ def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | N
     (exit 3, nothing written) listing every error with file, line and field: unreadable lines, an
     ambiguous player (the candidates listed), a list rating for the same player, date and pool
     already recorded with other values.
+
+    One ``fide-list.import`` change by ``actor`` (None: called from code, ``Actor.from_code``)
+    records it (entity ``file``, the list's SHA-256) with a summary; every player registered or
+    whose identity it changes, and every entry it records, carries it, and a changed identity
+    keeps its earlier values in ``player_revisions`` (``services.facts.revise_player``), so the
+    lists already published and ``db check`` see the players as they were.
     """
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
     day = parse_date(list_date, "list-date")
@@ -128,11 +150,29 @@ def import_fide_list(engine: Engine, path: str, *, list_date: str, pool: str | N
                                f"rating column is {readout.rating_column}, but --list-date is "
                                f"{day}: is it the right file or date?", "warning"))
     with transaction(engine, dry_run=dry_run) as session:
+        change = record_change(session, actor or Actor.from_code("import_fide_list"),
+                               "fide-list.import", "file", _sha256(path))
         _Import(session, readout, day, chosen, report, progress).run()
         report.problems.sort(key=lambda p: (p.line or 0, p.severity != "error"))
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{path}: import rejected, nothing was written", report.problems)
+        summarise(change, {
+            "file": path, "list_date": day, "pool": chosen,
+            "players_matched": report.players_matched,
+            "players_registered": report.players_registered,
+            "identities_changed": {str(u.player_id): {k: list(v) for k, v in u.changes.items()}
+                                   for u in report.updated},
+            "ratings_recorded": report.ratings_recorded, "published": report.published})
     return report
+
+
+def _sha256(path: str) -> str:
+    """The SHA-256 of the file at ``path``, read in blocks (a full list is large)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 @dataclass
@@ -181,8 +221,8 @@ class _Import:
                 rows.append(row)
         for start in range(0, len(self.unknown), _BATCH):
             rows.extend(self._register(self.unknown[start:start + _BATCH]))
-        if rows:
-            self.session.execute(insert(ListRating), rows)
+        for start in range(0, len(rows), _BATCH):
+            self.session.execute(_bulk(ListRating), rows[start:start + _BATCH])
         if kept_identity:
             self.report.notes.append(
                 f"{kept_identity} players are on a newer list already: their identity is kept "
@@ -235,7 +275,8 @@ class _Import:
         """Register the players the ledger does not know, as ``players.register`` does but with
         one INSERT per table for the batch (a full FIDE list has over a million players), with
         the rating they bring in force from the list's period (standard lists; unrated
-        otherwise), prior games unknown. Players without a FIDE id (rare: a club's own list)
+        otherwise), prior games unknown for a rated player, 0 for an unrated one
+        (``players.registered_prior_games``). Players without a FIDE id (rare: a club's own list)
         are inserted one by one, the database giving each id. Returns their new list_ratings
         rows."""
         new: list[tuple[ListPlayer, NewPlayer]] = []
@@ -243,7 +284,8 @@ class _Import:
             person = NewPlayer(name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
                                federation=p.federation, title=p.title,
                                rating=p.rating if self.pool == "standard" else None,
-                               prior_games=None)
+                               prior_games=registered_prior_games(
+                                   p.rating if self.pool == "standard" else None))
             try:
                 validate_new_player(person)
             except LedgerError as exc:
@@ -252,8 +294,10 @@ class _Import:
             new.append((p, person))
         if not new:
             return []
+        change_id = written_by(self.session)
         values = {p.line: {"name": person.name, "name_key": name_key(person.name),
                            "namesake": self._namesake(name_key(person.name)),
+                           "change_id": change_id,
                            "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
                            "federation": p.federation, "title": p.title, "w_title": p.w_title,
                            "o_title": p.o_title, "foa_title": p.foa_title}
@@ -261,7 +305,7 @@ class _Import:
         # those with a FIDE id: one INSERT, the ids read back by FIDE id
         with_id = [p for p, _ in new if p.fide_id is not None]
         if with_id:
-            self.session.execute(insert(Player), [values[p.line] for p in with_id])
+            self.session.execute(_bulk(Player), [values[p.line] for p in with_id])
         ids: dict[int | None, int] = {}
         for start in range(0, len(with_id), _IDS_PER_QUERY):
             fide_ids = [p.fide_id for p in with_id[start:start + _IDS_PER_QUERY]]
@@ -276,7 +320,7 @@ class _Import:
                     insert(Player).values(values[p.line]).returning(Player.id)).scalar_one()
             rating = person.rating
             entries.append(entry_values(player_id, person, source=self.source,
-                                        effective_from=self.period))
+                                        effective_from=self.period, change_id=change_id))
             self.report.players_registered += 1
             if rating is not None:
                 self.report.published += 1
@@ -284,7 +328,7 @@ class _Import:
                 self.report.unrated += 1
             else:
                 rows.append(self._row(player_id, p))
-        self.session.execute(insert(PlayerEntry), entries)
+        self.session.execute(_bulk(PlayerEntry), entries)
         return rows
 
     def _namesake(self, key: str) -> int:
@@ -300,17 +344,19 @@ class _Import:
         newest = self.newest_list.get(player.id)
         if newest is not None and newest > self.day:
             return False
-        changes: dict[str, tuple[Any, Any]] = {}
-        old_key = player.name_key
-        for name in IDENTITY_FIELDS:
-            new, old = getattr(p, name), getattr(player, name)
-            if new is not None and new != old:
-                changes[name] = (old, new)
-                setattr(player, name, new)
-        if player.name_key != old_key:  # another key: the next namesake number of that key
-            player.namesake = self._namesake(player.name_key)
-            self.index.rename(player, old_key)
+        changes: dict[str, tuple[Any, Any]] = {
+            name: (getattr(player, name), getattr(p, name)) for name in IDENTITY_FIELDS
+            if getattr(p, name) is not None and getattr(p, name) != getattr(player, name)}
         if changes:
+            change_id = written_by(self.session)
+            if change_id is not None:
+                revise_player(self.session, player, change_id)
+            old_key = player.name_key
+            for name, (_, new) in changes.items():
+                setattr(player, name, new)
+            if player.name_key != old_key:  # another key: the next namesake number of that key
+                player.namesake = self._namesake(player.name_key)
+                self.index.rename(player, old_key)
             if "fide_id" in changes:
                 self.index.add(player)
             self.report.updated.append(IdentityChange(player.id, player.name, p.line, changes))
@@ -327,8 +373,9 @@ class _Import:
             if (old.rating, old.games, old.k, old.flag) != (p.rating, p.games, p.k, p.flag):
                 self._problem(p, "rating", f"{player.name} (#{player.id}) is already recorded on "
                               f"the {self.pool} list of {self.day} from {old.source}: rating "
-                              f"{old.rating}, games {_shown(old.games)}, K {_shown(old.k)}; this "
-                              f"file says {p.rating}, {_shown(p.games)}, {_shown(p.k)}")
+                              f"{old.rating}, games {_shown(old.games)}, K {_shown(old.k)}, flag "
+                              f"{_shown(old.flag)}; this file says {p.rating}, {_shown(p.games)}, "
+                              f"{_shown(p.k)}, {_shown(p.flag)}")
             else:
                 self.report.ratings_already_recorded += 1
             return None
@@ -365,11 +412,19 @@ class _Import:
         self.session.add(PlayerEntry(**entry_values(
             player.id, NewPlayer(name=player.name, rating=p.rating,
                                  prior_games=latest.prior_games if latest is not None else None),
-            source=self.source, effective_from=period)))
+            source=self.source, effective_from=period, change_id=written_by(self.session))))
         self.report.published += 1
 
 
-def _shown(value: int | None) -> str:
+def _bulk(model: type[Player] | type[PlayerEntry] | type[ListRating]) -> Insert:
+    """An ORM bulk INSERT of ``model`` rows that keeps a None as NULL (``render_nulls``): by
+    default the ORM leaves a None column out of its row, so rows with and without a value (a
+    title, a birth year ...) need different statements, and a list's million rows went to the
+    database in small groups. None of these columns has a default a NULL would bypass."""
+    return insert(model).execution_options(render_nulls=True)
+
+
+def _shown(value: int | str | None) -> str:
     return "-" if value is None else str(value)
 
 

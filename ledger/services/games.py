@@ -24,11 +24,13 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.order import GAME_ORDER
-from ledger.domain import Period, Result, round_key
+from ledger.domain import Actor, Period, Result, RoundKey, round_of
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.names import name_key
 from ledger.rules.editions import edition_for
+from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.players import MAX_ID, resolve
+from ledger.services.revisions import current
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
 
@@ -120,7 +122,8 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
 
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                    *, site: str | None = None, source: str | None = None,
-                   exact_start: bool = False, notes: list[str] | None = None) -> tuple[Event, Period]:
+                   exact_start: bool = False, notes: list[str] | None = None,
+                   ) -> tuple[Event, Period]:
     """Find or create the event ``name`` for games dated ``start``..``end``; return it and its period.
 
     Names match by ``name_key`` (case, accents and punctuation aside). An event is reused while
@@ -128,9 +131,12 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     ``EVENT_REACH_DAYS`` of these dates); its dates widen to cover the new games, and if its end
     moves to a later month its games move with it (a game belongs to the period its event ended in). What
     moved, or a new event started beside a closed one of the same name, is added to ``notes``.
+    An event created or widened is marked as written by the change being recorded
+    (``services.audit.written_by``).
     Raises ``PeriodError`` if the event's period would be closed.
     """
     last_closed = last_closed_period(session)
+    change_id = written_by(session)
     candidates = _same_name(session, name, start, end, exact_start)
     event = _open_one(candidates, last_closed)
     if event is None:
@@ -140,11 +146,14 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         if candidates and notes is not None:
             notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
                          f"closed period {Period.of(candidates[0].end_date)}")
-        event = Event(name=name, site=site, start_date=start, end_date=end, source=source)
+        event = Event(name=name, site=site, start_date=start, end_date=end, source=source,
+                      change_id=change_id)
         session.add(event)
         session.flush()
     else:
         old_period = Period.of(event.end_date)
+        if start < event.start_date or end > event.end_date:
+            event.change_id = change_id
         event.start_date = min(event.start_date, start)
         event.end_date = max(event.end_date, end)
         new_period = Period.of(event.end_date)
@@ -160,15 +169,17 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     return event, period
 
 
-GameKey = tuple[int | None, str | None, int, int, dt.date | None]
+GameKey = tuple[int | None, RoundKey, int, int, dt.date | None]
 
 
 def game_key(event_id: int | None, round_: str | None, white_id: int, black_id: int,
              date: dt.date) -> GameKey:
-    """A game's natural key: event, round and players (and the date for a game with no event),
-    the round as ``domain.round_key`` reads its label (``1``, ``01`` and ``1.1`` are round 1),
-    as the database's unique constraint on games compares it."""
-    return (event_id, round_key(round_), white_id, black_id, None if event_id is not None else date)
+    """A game's natural key: event, round and players, and the date for a game with no event or
+    no round. The round is compared as ``domain.round_of`` reads its label (``1``, ``01`` and
+    ``1.1`` are round 1), so the same game written by two sources of one event is one game."""
+    number = round_of(round_)
+    dated = event_id is None or number is None
+    return (event_id, number, white_id, black_id, date if dated else None)
 
 
 def existing_games(session: Session, event_id: int | None,
@@ -189,35 +200,60 @@ Seat = Game | int
 
 
 class RoundSeats:
-    """Who plays in each round of one event, for the rule both ``ledger game add`` and every
-    import apply: a player in two games of one round of an event is an error (the same game
-    entered twice, colours swapped, would be rated twice). Games without a round are not seated.
+    """Who plays in each round of one event, and which pairs meet on which day, for the rules
+    both ``ledger game add`` and every import apply (rounds compared as ``domain.round_of``
+    reads them: ``1.1`` is round 1):
 
-    Built from the event's recorded games (``existing_games(...).values()``); an import seats
-    each accepted game of its file with ``take`` so that later lines are checked against it too.
+    - one game per player per round (``clash``): the same game entered twice, colours swapped,
+      would be rated twice;
+    - the same pair on one date is one game unless their rounds differ (``same_day``): a game
+      without a round when the pair already has a game that day, or one with a round when they
+      have a game without one that day, is the same game entered twice.
+
+    Built from the event's recorded games (``existing_games(...).values()``; games without an
+    event are one such group); an import takes each accepted game of its file with ``take`` so
+    that later lines are checked against it too.
     """
 
     def __init__(self, recorded: Iterable[Game]) -> None:
-        self._seats: dict[tuple[str, int], Seat] = {}
+        self._seats: dict[tuple[RoundKey, int], Seat] = {}
+        self._days: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]] = {}
         for game in recorded:
-            self.take(game.round, (game.white_id, game.black_id), game)
+            self.take(game.round, (game.white_id, game.black_id), game.date, game)
 
-    def take(self, round_: str | None, player_ids: Iterable[int], seat: Seat) -> None:
-        """Seat the players (ledger ids) in ``round_`` at ``seat``; the first seat is kept."""
-        if round_ is not None:
-            for player_id in player_ids:
-                self._seats.setdefault((round_, player_id), seat)
+    def take(self, round_: str | None, pair: tuple[int, int], date: dt.date, seat: Seat) -> None:
+        """Seat the two players (ledger ids) in ``round_`` (str or None) on ``date`` at ``seat``;
+        the first seat of a player in a round is kept."""
+        number = round_of(round_)
+        if number is not None:
+            for player_id in pair:
+                self._seats.setdefault((number, player_id), seat)
+        self._days.setdefault(_pair_day(pair, date), []).append((round_, seat))
 
     def clash(self, round_: str | None, players: Sequence[Player]) -> tuple[Player, Seat] | None:
         """The first of ``players`` who already plays in ``round_``, with where; None when
-        nobody does (or ``round_`` is None)."""
-        if round_ is None:
+        nobody does (or ``round_`` names no round)."""
+        number = round_of(round_)
+        if number is None:
             return None
         for player in players:
-            seat = self._seats.get((round_, player.id))
+            seat = self._seats.get((number, player.id))
             if seat is not None:
                 return player, seat
         return None
+
+    def same_day(self, round_: str | None, pair: tuple[int, int],
+                 date: dt.date) -> tuple[str | None, Seat] | None:
+        """The first game the pair (ledger ids, either colours) already has on ``date`` that this
+        one would be the same game as (one of the two has no round), as (its round label, where);
+        None when there is none."""
+        number = round_of(round_)
+        return next(((label, seat) for label, seat in self._days.get(_pair_day(pair, date), ())
+                     if number is None or round_of(label) is None), None)
+
+
+def _pair_day(pair: tuple[int, int], date: dt.date) -> tuple[int, int, dt.date]:
+    return (min(pair), max(pair), date)
 
 
 def describe_game(session: Session, game: Game) -> str:
@@ -227,11 +263,99 @@ def describe_game(session: Session, game: Game) -> str:
     return f"game {game.id} ({names}, {game.result})"
 
 
+def _where(session: Session, seat: Seat) -> str:
+    return (f"line {seat}" if isinstance(seat, int)
+            else f"{describe_game(session, seat)} in the ledger")
+
+
 def twice_in_round(session: Session, player: Player, round_: str, seat: Seat) -> str:
     """The message refusing a second game of ``player`` in ``round_``, naming the first one."""
-    where = (f"line {seat}" if isinstance(seat, int)
-             else f"{describe_game(session, seat)} in the ledger")
-    return f"{player.name} plays twice in round {round_}: also {where}"
+    return f"{player.name} plays twice in round {round_}: also {_where(session, seat)}"
+
+
+def twice_on_a_day(session: Session, white: Player, black: Player, round_: str | None,
+                   date: dt.date, first: tuple[str | None, Seat], in_event: bool) -> str:
+    """The message refusing a second game of one pair on one date in one event (``in_event``;
+    else both without an event) (``RoundSeats.same_day``), naming the first one (``first``: its
+    round label and where)."""
+    label, seat = first
+    where = "in this event" if in_event else "without an event"
+    return (f"{white.name} v {black.name} on {date} ({_round_text(round_)}): the pair already "
+            f"has a game that day {where}, {_where(session, seat)} ({_round_text(label)}); "
+            "the same pair on one day in one event is one game unless their rounds differ: "
+            "give each game its round")
+
+
+def _round_text(label: str | None) -> str:
+    return f"round {label}" if label is not None else "no round"
+
+
+@dataclass(frozen=True)
+class Lookalike:
+    """A recorded game as the likely-duplicate check names it: ``game_id``, its ``event_id`` and
+    ``event`` name (None: no event) and its ``round`` label as written."""
+
+    game_id: int
+    event_id: int | None
+    event: str | None
+    round: str | None
+
+
+class Lookalikes:
+    """The games recorded between two dates, for the likely-duplicate check that ``ledger game
+    add`` and every import apply: a new game with the same two players (either colours), date
+    and result (seen from each player: ``Result.mirrored``) as a recorded game of another event,
+    or one without an event against one with an event, is likely the same game recorded from a
+    second source (a renamed event, the arbiter's TRF beside the organiser's PGN). One query."""
+
+    def __init__(self, session: Session, first: dt.date, last: dt.date) -> None:
+        self._games: dict[tuple[int, int, dt.date, Result], list[Lookalike]] = {}
+        query = (select(Game.id, Game.event_id, Event.name, Game.round, Game.white_id,
+                        Game.black_id, Game.date, Game.result)
+                 .outerjoin(Event, Game.event_id == Event.id)
+                 .where(Game.date.between(first, last)).order_by(Game.id))
+        for game_id, event_id, event, round_, white_id, black_id, date, result in (
+                session.execute(query)):
+            self._games.setdefault(_outcome(white_id, black_id, date, Result(result)), []).append(
+                Lookalike(game_id, event_id, event, round_))
+
+    def of(self, white_id: int, black_id: int, date: dt.date, result: Result,
+           event_id: int | None) -> list[Lookalike]:
+        """The recorded games a new game (players' ledger ids, date, result, and the id of the
+        event it goes in, None for none) resembles, outside its own event, by game id."""
+        return [g for g in self._games.get(_outcome(white_id, black_id, date, result), ())
+                if g.event_id != event_id]
+
+
+def _outcome(white_id: int, black_id: int, date: dt.date,
+             result: Result) -> tuple[int, int, dt.date, Result]:
+    """Two players, a date and the result as the lower id's White would write it."""
+    if white_id < black_id:
+        return (white_id, black_id, date, result)
+    return (black_id, white_id, date, result.mirrored)
+
+
+def _resembles(game: Lookalike) -> str:
+    """How a message names a recorded game a new one resembles: ``game 3 (event 'Club', round
+    1)``."""
+    event = f"event {game.event!r}" if game.event is not None else "no event"
+    return f"game {game.game_id} ({event}, {_round_text(game.round)})"
+
+
+def looks_like(white: str, black: str, result: Result, date: dt.date, round_: str | None,
+               alike: Iterable[Lookalike]) -> str:
+    """A likely duplicate as messages name it, with the recorded games it resembles:
+    ``A v B 1-0 on 2025-11-05 (round 1) looks like game 3 (event 'Club', round 1) in the
+    ledger``."""
+    return (f"{white} v {black} {result.value} on {date} ({_round_text(round_)}) looks like "
+            + " and ".join(map(_resembles, alike)) + " in the ledger")
+
+
+#: What a likely duplicate is, and how the rating officer says it is not one.
+SIMILAR = ("the same players, date and result in another event (or one without an event); if "
+           "they are different games, {how} with --allow-similar")
+#: Said of a likely duplicate recorded because the rating officer said so.
+ALLOWED = "recorded as a different game (--allow-similar)"
 
 
 #: Said where ``ledger game add`` refuses a game because of one already recorded.
@@ -241,7 +365,8 @@ NO_CORRECTIONS = "a recorded game cannot be changed or removed yet"
 @dataclass(frozen=True)
 class GameView:
     """A recorded game as listed: names, result, date, event, round, period and its ``status``:
-    ``forfeit``, ``no moves`` (never rated), ``never rated`` (a period before 2022-01), ``open``
+    ``void`` (voided: kept, never rated), ``forfeit``, ``no moves`` (never rated), ``never
+    rated`` (a period before 2022-01), ``open``
     (its period is not closed yet), ``rated``, ``initial rating`` (counted only in an unrated
     player's published initial rating) or ``not rated`` (closed; not rated when a player had no
     published rating)."""
@@ -260,13 +385,20 @@ class GameView:
 
 def add_game(engine: Engine, white: str, black: str, result: str, date: str,
              event: str | None = None, round_: str | None = None,
-             *, today: dt.date | None = None) -> GameView:
-    """``ledger game add``: record one game; returns it with ``notes`` on what moved.
+             *, today: dt.date | None = None, allow_similar: bool = False,
+             actor: Actor | None = None) -> GameView:
+    """``ledger game add``: record one game; returns it with ``notes`` on what moved. One
+    ``game.add`` change by ``actor`` (None: called from code, ``Actor.from_code``) records it
+    (and the event it creates or widens), with the game's values.
 
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
     twice, a bad result or date, a date in the future (after ``today``) or before 2022, a date in
-    a closed period, a game already recorded, a player who already plays in this round of the
-    event (``RoundSeats``; the messages name the recorded game and say it cannot be changed yet).
+    a closed period, a game already recorded (rounds read by ``domain.round_of``), a player who
+    already plays in this round of the event, the same pair on the same day in the event (or
+    both without one) when one of the two games has no round (``RoundSeats``), and, unless
+    ``allow_similar``, a likely duplicate: the same players, date and result recorded in another
+    event or without one (``Lookalikes``). The messages name the recorded game; with
+    ``allow_similar`` a likely duplicate is recorded with a note naming the game it resembles.
     """
     parsed_result = Result.parse(result)
     day = parse_date(date)
@@ -279,9 +411,11 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         if w.id == b.id:
             raise InvalidInput(f"black: {b.name} cannot play themselves (white is the same player)")
         check_open(Period.of(day), last_closed_period(session), f"date: {day}")
+        change = record_change(session, actor or Actor.from_code("add_game"), "game.add",
+                               "game", "new")
         if event is not None:
-            ev, period = place_in_event(session, event, day, day,
-                                        source="ledger game add", notes=notes)
+            ev, period = place_in_event(session, event, day, day, source="ledger game add",
+                                        notes=notes)
             event_id: int | None = ev.id
         else:
             period, event_id = Period.of(day), None
@@ -290,20 +424,37 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         if same is not None:
             raise InvalidInput(f"game: {w.name} v {b.name} (round {round_ or '-'}) is already "
                                f"recorded as game {same.id} ({same.result}); {NO_CORRECTIONS}")
-        clash = RoundSeats(known.values()).clash(round_, (w, b)) if event_id is not None else None
+        seats = RoundSeats(known.values())
+        clash = seats.clash(round_, (w, b)) if event_id is not None else None
         if clash is not None:
             raise InvalidInput(f"round: {twice_in_round(session, clash[0], str(round_), clash[1])}"
                                f"; {NO_CORRECTIONS}")
+        first = seats.same_day(round_, (w.id, b.id), day)
+        if first is not None:
+            twice = twice_on_a_day(session, w, b, round_, day, first, event_id is not None)
+            raise InvalidInput(f"round: {twice}; {NO_CORRECTIONS}")
+        alike = Lookalikes(session, day, day).of(w.id, b.id, day, parsed_result, event_id)
+        if alike:
+            named = looks_like(w.name, b.name, parsed_result, day, round_, alike)
+            if not allow_similar:
+                raise InvalidInput(f"game: {named}: {SIMILAR.format(how='add it')}")
+            notes.append(f"{named}; {ALLOWED}")
         game = Game(event_id=event_id, round=round_, date=day, period=str(period),
                     white_id=w.id, black_id=b.id, result=parsed_result.value, played=True,
-                    source="ledger game add")
+                    source="ledger game add", change_id=change.id)
         session.add(game)
         session.flush()
+        change.entity_id = str(game.id)
+        summarise(change, {"id": game.id, "date": day, "period": str(period), "white": w.id,
+                           "black": b.id, "result": game.result, "event": event_id,
+                           "round": round_})
         return replace(_views(session, [game.id], None, None)[0], notes=tuple(notes))
 
 
 def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
-            period: str) -> str:
+            period: str, status: str = "valid") -> str:
+    if status == "void":
+        return "void"
     if not Result(result).is_played:
         return "forfeit"
     if not played:
@@ -320,11 +471,14 @@ def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
 def _views(session: Session, ids: list[int] | None, period: Period | None,
            player_id: int | None) -> list[GameView]:
     white, black = aliased(Player), aliased(Player)
-    rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id).exists()
+    rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id,
+                                             current(PeriodGame)).exists()
     initial = (select(InitialRatingGame.game_id)
                .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+                     & (InitialRating.revision == InitialRatingGame.revision)
                      & (InitialRating.player_id == InitialRatingGame.player_id))
-               .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True))
+               .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True),
+                      current(InitialRatingGame))
                .exists())
     closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period).exists()
     query = (select(Game, white.name, black.name, Event.name, rated, closed, initial)
@@ -338,7 +492,8 @@ def _views(session: Session, ids: list[int] | None, period: Period | None,
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
     return [GameView(g.id, g.date, g.period, w, b, g.result,
-                     _status(g.result, g.played, is_closed, is_rated, in_initial, g.period),
+                     _status(g.result, g.played, is_closed, is_rated, in_initial, g.period,
+                             g.status),
                      e, g.round)
             for g, w, b, e, is_rated, is_closed, in_initial in session.execute(query)]
 

@@ -4,7 +4,8 @@ Each player the file names (``ledger.formats.records.FilePlayer``) is matched on
 ``PlayerIndex.match`` (FIDE id, then name and birth year; an ambiguous match is an error listing
 the candidates). A player the ledger does not know is an error that suggests who a short name may
 mean (``PlayerIndex.similar``), or, when the import registers players, a new ledger player with
-the file's values and its rating in force from the period of the event's start. Every problem
+the file's values and its rating in force from the period of the event's start (earlier games
+unknown, treated as established; without a rating: unrated, with 0 rated games). Every problem
 names the file's line and field; ``ledger.services.imports`` puts them in its report.
 """
 
@@ -21,7 +22,13 @@ from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer
 from ledger.names import name_key
 from ledger.services.matching import PlayerIndex, may_mean
-from ledger.services.players import NewPlayer, below_floor_note, invalid_field, register
+from ledger.services.players import (
+    NewPlayer,
+    below_floor_note,
+    invalid_field,
+    register,
+    registered_prior_games,
+)
 
 
 @dataclass
@@ -32,7 +39,9 @@ class Matcher:
     registers the players the ledger does not know (else each is an error); ``use_ids`` matches
     and registers by the file's FIDE ids (False: the id column holds national ids, ignored).
     What it found: ``problems`` (errors and warnings, in the order found), ``players_matched``
-    (ledger players matched, each counted once) and ``registered`` (the names it registered).
+    (ledger players matched, each counted once) and ``registered`` (the names it registered),
+    split into ``registered_established`` (the file gave a rating: earlier games unknown, assumed
+    established) and ``registered_unrated`` (no rating: 0 rated games before their pool).
     """
 
     session: Session
@@ -43,6 +52,8 @@ class Matcher:
     problems: list[Problem] = field(default_factory=list)
     players_matched: int = 0
     registered: list[str] = field(default_factory=list)
+    registered_established: list[str] = field(default_factory=list)
+    registered_unrated: list[str] = field(default_factory=list)
     matched: set[int] = field(default_factory=set)
     done: dict[int, Player | None] = field(default_factory=dict)
 
@@ -85,7 +96,8 @@ class Matcher:
         try:
             player = register(self.session, NewPlayer(
                 name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
-                federation=p.federation, title=p.title, rating=p.rating, prior_games=None),
+                federation=p.federation, title=p.title, rating=p.rating,
+                prior_games=registered_prior_games(p.rating)),
                 source=f"import {self.file}"[:200], effective_from=Period.of(start),
                 namesake=self.index.next_namesake(name_key(p.name.strip())))
         except LedgerError as exc:
@@ -103,6 +115,7 @@ class Matcher:
                 f"ledger has {may_mean(similar, in_all)}; if it is the same player, write "
                 f"{self._full_name} in the file", severity="warning"))
         self.registered.append(p.name)
+        (self.registered_unrated if p.rating is None else self.registered_established).append(p.name)
         self.index.add(player)
         self.matched.add(player.id)
         return player
@@ -114,4 +127,5 @@ class Matcher:
     def _error(self, p: FilePlayer, key: str, message: str) -> None:
         line, where = p.where(key)
         self.problems.append(Problem(self.file, line, where, message))
+
 

@@ -21,23 +21,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from sqlalchemy import Engine, Table, insert, select
+from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import Period, RatedGame, round_key
-from ledger.errors import ImportRejected, Problem, UsageError
+from ledger.domain import Actor, Period, RatedGame, round_key
+from ledger.errors import ImportRejected, Problem, SimilarGame, UsageError
 from ledger.formats import games_csv, pgn, trf
 from ledger.formats.detect import detect_format
 from ledger.formats.records import FileGame, Readout
+from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.games import (
+    ALLOWED,
+    SIMILAR,
     GameKey,
+    Lookalikes,
     RoundSeats,
     existing_games,
     find_event,
     game_key,
+    looks_like,
     place_in_event,
     twice_in_round,
+    twice_on_a_day,
 )
 from ledger.services.import_matching import Matcher
 from ledger.services.input_files import check_input_file
@@ -99,7 +105,12 @@ class ImportReport:
     ``to_rate``: recorded games that a close will rate (played, both players rated at the event's
     start, period from 2022-01); ``not_rated``: the others by reason (``NEVER_RATED`` for games
     between rated players in a period before 2022). ``already_imported``: the same bytes were imported
-    before (``sha256``), so nothing was added.
+    before (``sha256``), so nothing was added. ``players_registered``: every player registered,
+    split into ``registered_established`` (with the file's rating; earlier games unknown, assumed
+    established: 30 or more) and ``registered_unrated`` (no rating in the file: 0 rated games).
+    ``similar``: the file's games that look like recorded games of another event (or one of them
+    without an event), likely duplicates: refused, unless ``allow_similar`` (then recorded, each
+    with a warning).
     """
 
     file: str
@@ -114,10 +125,14 @@ class ImportReport:
     already_imported: bool = False
     players_matched: int = 0
     players_registered: list[str] = field(default_factory=list)
+    registered_established: list[str] = field(default_factory=list)
+    registered_unrated: list[str] = field(default_factory=list)
     not_rated: Counter[str] = field(default_factory=Counter)
     periods: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    allow_similar: bool = False
+    similar: list[SimilarGame] = field(default_factory=list)
 
 
 Paired = tuple[FileGame, Player, Player]
@@ -129,15 +144,17 @@ def sha256_of(raw: bytes) -> str:
 
 
 def import_pgn(engine: Engine, path: str, *, register_players: bool = False,
-               dry_run: bool = False, today: dt.date | None = None) -> ImportReport:
+               dry_run: bool = False, today: dt.date | None = None,
+               allow_similar: bool = False) -> ImportReport:
     """``ledger import FILE.pgn``: ``import_file`` with the PGN reader."""
     return import_file(engine, path, "pgn", register_players=register_players, dry_run=dry_run,
-                       today=today)
+                       today=today, allow_similar=allow_similar)
 
 
 def import_file(engine: Engine, path: str, fmt: str | None, *, register_players: bool = False,
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
-                progress: Progress | None = None, end_date: dt.date | None = None) -> ImportReport:
+                progress: Progress | None = None, end_date: dt.date | None = None,
+                allow_similar: bool = False, actor: Actor | None = None) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -148,15 +165,24 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
     dates in the future (after ``today``), games in a closed period, a game already recorded with
-    another result (both shown), a player twice in one round of an event, dates before 1970, an
-    empty file or one without a game. Games already recorded are skipped; a file whose bytes were
-    imported before adds nothing. Games before 2022 are recorded with a warning (never rated).
+    another result (both shown), a player twice in one round of an event, one pair twice on one
+    day in an event when one of the games has no round (``games.RoundSeats``), dates before
+    1970, an empty file or one without a game, and, unless ``allow_similar``, each likely
+    duplicate (``games.Lookalikes``: the same players, date and result recorded in another event
+    or without one), listed in ``report.similar`` and ``ImportRejected.similar`` with the game it
+    resembles. Games already recorded (rounds read by ``domain.round_of``: ``1.1`` is round 1)
+    are skipped; a file whose bytes were imported before adds nothing. Games before 2022 are
+    recorded with a warning (never rated).
 
     ``end_date`` (TRF only) is the event's end date for a TRF that gives none (no record 052 and
     no 132): its games are dated on it, the start date being record 042's or the end date.
     Raises ``UsageError`` (exit 2, nothing read into the ledger) for a format that is not known
     or cannot be told, ``ids`` not in ``ID_KINDS``, ``end_date`` given for another format, or
     an ``end_date`` that differs from the end date the file gives (052, else the last 132 date).
+
+    One ``import`` change by ``actor`` (None: called from code, ``Actor.from_code``) records the
+    file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
+    and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
     raw = Path(path).read_bytes()
@@ -173,7 +199,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     readout = READERS[fmt](name, raw, end_date)
     report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
                           games_in_file=readout.games_in_file,
-                          players_in_file=readout.players_in_file)
+                          players_in_file=readout.players_in_file, allow_similar=allow_similar)
     report.problems.extend(readout.problems)
     if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
         report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
@@ -189,14 +215,33 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                                 f"(as {earlier.file_name}): nothing to add")
             report.problems = _in_file_order(report.problems)
             return report
+        change = record_change(session, actor or Actor.from_code("import_file"), "import",
+                               "file", report.sha256)
         _record(session, name, readout.games, undatable, register_players, ids == "fide",
                 report, progress)
         report.problems = _in_file_order(report.problems)
         if any(p.severity == "error" for p in report.problems):
-            raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems)
+            raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems,
+                                 report.similar)
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
                                  games=report.recorded, players=len(report.players_registered)))
+        summarise(change, _summary(session, change.id, report))
     return report
+
+
+def _summary(session: Session, change_id: int, report: ImportReport) -> dict[str, object]:
+    """What an import wrote, for its change: the file, the games and players with their id
+    ranges (two queries)."""
+    games = session.execute(select(func.min(Game.id), func.max(Game.id))
+                            .where(Game.change_id == change_id)).one()
+    players = session.execute(select(func.min(Player.id), func.max(Player.id))
+                              .where(Player.change_id == change_id)).one()
+    return {"file": report.file, "sha256": report.sha256, "format": report.format,
+            "games_recorded": report.recorded, "already_recorded": report.already_recorded,
+            "game_ids": None if games[0] is None else list(games),
+            "players_registered": len(report.players_registered),
+            "player_ids": None if players[0] is None else list(players),
+            "periods": dict(sorted(report.periods.items()))}
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
@@ -250,6 +295,8 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
     report.problems.extend(matcher.problems)
     report.players_matched += matcher.players_matched
     report.players_registered.extend(matcher.registered)
+    report.registered_established.extend(matcher.registered_established)
+    report.registered_unrated.extend(matcher.registered_unrated)
     by_event: dict[str | None, list[Paired]] = defaultdict(list)
     for g, w, b in paired:
         if w is None or b is None or id(g) in undatable:
@@ -261,6 +308,9 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             continue
         by_event[g.event].append((g, w, b))
     last_closed = last_closed_period(session)
+    every_date = [g.date for event_games in by_event.values() for g, _, _ in event_games]
+    lookalikes = Lookalikes(session, min(every_date, default=FIRST_LIST),
+                            max(every_date, default=FIRST_LIST))
     recorded: list[Paired] = []
     for event_name, event_games in by_event.items():
         dates = [g.date for g, _, _ in event_games]
@@ -272,8 +322,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             event = find_event(session, event_name, start, end, exact_start=bool(starts))
         known = existing_games(session, event.id if event else None, (min(dates), end))
         fresh = _skip_recorded(name, event.id if event else None, known, event_games, report)
-        if event_name is not None:
-            fresh = _one_game_a_round(session, name, known, fresh, report)
+        fresh = _one_game_a_round(session, name, known, fresh, report, event_name is not None)
         if not fresh:
             continue
         if event_name is None:
@@ -281,6 +330,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             if late:
                 _closed_errors(name, late, last_closed, report)
                 continue
+            fresh = _likely_duplicates(name, None, fresh, lookalikes, report)
             _add_games(session, name, None, None, fresh, report)
             recorded.extend(fresh)
             continue
@@ -290,6 +340,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         event, period = place_in_event(session, event_name, start, end,
                                        site=event_games[0][0].site, source=name[-500:],
                                        exact_start=bool(starts), notes=report.notes)
+        fresh = _likely_duplicates(name, event.id, fresh, lookalikes, report)
         _describe(event, event_games[0][0])
         _add_games(session, name, event.id, period, fresh, report)
         recorded.extend(fresh)
@@ -334,20 +385,56 @@ def _skip_recorded(name: str, event_id: int | None, known: dict[GameKey, Game],
 
 
 def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
-                      games: list[Paired], report: ImportReport) -> list[Paired]:
-    """The games of one event without a player who already plays in the same round (in the
-    ledger or earlier in the file; ``RoundSeats``): each such game is an error naming the first."""
+                      games: list[Paired], report: ImportReport,
+                      in_event: bool) -> list[Paired]:
+    """The games of one event (``in_event``; else the games without an event) that break
+    neither rule of ``RoundSeats`` against the ledger and the earlier lines of the file: a
+    player in two games of one round (events only), and one pair twice on one day when one of
+    the games has no round. Each game that breaks one is an error naming the first game."""
     seats = RoundSeats(known.values())
     kept = []
     for g, w, b in games:
-        clash = seats.clash(g.round, (w, b))
+        clash = seats.clash(g.round, (w, b)) if in_event else None
         if clash is not None:
             player, seat = clash
             line, where = (g.white if player is w else g.black).where("name")
             report.problems.append(Problem(name, line, where, twice_in_round(
                 session, player, str(g.round), seat)))
             continue
-        seats.take(g.round, (w.id, b.id), g.line)
+        first = seats.same_day(g.round, (w.id, b.id), g.date)
+        if first is not None:
+            line, where = g.where("round")
+            report.problems.append(Problem(name, line, where, twice_on_a_day(
+                session, w, b, g.round, g.date, first, in_event)))
+            continue
+        seats.take(g.round, (w.id, b.id), g.date, g.line)
+        kept.append((g, w, b))
+    return kept
+
+
+def _likely_duplicates(name: str, event_id: int | None, games: list[Paired],
+                       lookalikes: Lookalikes, report: ImportReport) -> list[Paired]:
+    """The games to record of one event (``event_id``; None: the games without an event): each
+    game that resembles a recorded one of another event (``Lookalikes``) goes into
+    ``report.similar`` with that game, as an error that keeps it out, or with
+    ``report.allow_similar`` a warning, and it is recorded."""
+    kept = []
+    for g, w, b in games:
+        alike = lookalikes.of(w.id, b.id, g.date, g.result, event_id)
+        for old in alike:
+            report.similar.append(SimilarGame(
+                g.line, w.name, b.name, g.date, g.result.value, g.event, g.round, old.game_id,
+                old.event_id, old.event, old.round))
+        if alike:
+            line, where = g.where("event")
+            named = looks_like(w.name, b.name, g.result, g.date, g.round, alike)
+            if report.allow_similar:
+                report.problems.append(Problem(name, line, where, f"{named}; {ALLOWED}",
+                                               severity="warning"))
+            else:
+                report.problems.append(Problem(name, line, where, f"{named}: "
+                                               + SIMILAR.format(how="import the file")))
+                continue
         kept.append((g, w, b))
     return kept
 
@@ -369,12 +456,13 @@ def _add_games(session: Session, name: str, event_id: int | None, event_period: 
     """Insert new games (one multi-row INSERT): in the event's period, or (no event) each in its
     own date's period."""
     rows = []
+    change_id = written_by(session)
     for g, w, b in games:
         period = event_period or Period.of(g.date)
         rows.append(dict(event_id=event_id, round=g.round, round_key=round_key(g.round),
                          date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
-                         source=f"{name[-480:]}:{g.line}"))
+                         source=f"{name[-480:]}:{g.line}", change_id=change_id))
         report.recorded += 1
         report.periods[str(period)] += 1
     if rows:

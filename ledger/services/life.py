@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -16,6 +18,7 @@ from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, Pool
 from ledger.rules.initial import InitialRating as Computation
 from ledger.services.pools import load_pools
+from ledger.services.revisions import current
 from ledger.services.state import last_closed_period
 
 
@@ -105,11 +108,9 @@ def _computed_at(pool: Pool, last_closed: Period | None) -> str | None:
     return None
 
 
-def _rows(session: Session, pool: Pool) -> tuple[PoolRow, ...]:
-    """The pool's games, disregarded ones included, by period and game (one query for names)."""
+def _rows(pool: Pool, names: dict[int, str]) -> tuple[PoolRow, ...]:
+    """The pool's games, disregarded ones included, by period and game."""
     games = [(g, True) for g in pool.games] + [(g, False) for g in pool.disregarded]
-    names = dict(session.execute(select(Player.id, Player.name).where(
-        Player.id.in_({g.opponent_id for g, _ in games}))).all()) if games else {}
     return tuple(PoolRow(str(g.period), g.game_id, names[g.opponent_id], g.opponent_rating,
                          g.score, counted)
                  for g, counted in sorted(games, key=lambda x: (x[0].period, x[0].game_id)))
@@ -118,25 +119,63 @@ def _rows(session: Session, pool: Pool) -> tuple[PoolRow, ...]:
 def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
     """The life of ``player_id``'s rating; ``rated``: whether they have a published rating now
     (then no pool is shown)."""
-    initial = tuple(InitialView(r.period, _computation(r)) for r in session.scalars(
-        select(InitialRating).where(InitialRating.player_id == player_id)
-        .order_by(InitialRating.period)))
-    drops = tuple(FloorDropView(d.period, d.rating, d.floor) for d in session.scalars(
-        select(RatingFloorDrop).where(RatingFloorDrop.player_id == player_id)
-        .order_by(RatingFloorDrop.period)))
-    pool = None
-    if not rated:
-        last = last_closed_period(session)
-        latest = session.scalar(select(func.max(Game.period)).where(
-            (Game.white_id == player_id) | (Game.black_id == player_id)))
+    return rating_lives(session, [player_id], () if rated else (player_id,))[player_id]
+
+
+def rating_lives(session: Session, player_ids: Sequence[int] | None,
+                 unrated: Collection[int]) -> dict[int, RatingLife]:
+    """Player id -> the life of their rating (``rating_life``), for ``player_ids`` (None: every
+    player); the players in ``unrated`` (those without a published rating now) also get their
+    pool in progress. A fixed number of queries for any number of players (a few more per
+    distinct period the pools are shown as of)."""
+    initial_rows = select(InitialRating).where(current(InitialRating)).order_by(
+        InitialRating.player_id, InitialRating.period)
+    drop_rows = select(RatingFloorDrop).where(current(RatingFloorDrop)).order_by(
+        RatingFloorDrop.player_id, RatingFloorDrop.period)
+    if player_ids is not None:
+        initial_rows = initial_rows.where(InitialRating.player_id.in_(player_ids))
+        drop_rows = drop_rows.where(RatingFloorDrop.player_id.in_(player_ids))
+    initial: dict[int, list[InitialView]] = defaultdict(list)
+    for r in session.scalars(initial_rows):
+        initial[r.player_id].append(InitialView(r.period, _computation(r)))
+    drops: dict[int, list[FloorDropView]] = defaultdict(list)
+    for d in session.scalars(drop_rows):
+        drops[d.player_id].append(FloorDropView(d.period, d.rating, d.floor))
+    pools = _pools_in_progress(session, sorted(unrated))
+    ids = player_ids if player_ids is not None else session.scalars(select(Player.id)).all()
+    return {pid: RatingLife(pools.get(pid), tuple(initial.get(pid, ())), tuple(drops.get(pid, ())))
+            for pid in ids}
+
+
+def _pools_in_progress(session: Session, unrated: list[int]) -> dict[int, PoolView]:
+    """The pool in progress of each unrated player with a game after the last close or an open
+    period to come: as of the later of the first open period and their latest game's period."""
+    if not unrated:
+        return {}
+    last = last_closed_period(session)
+    latest_games = select(Game.white_id.label("pid"), Game.period).union_all(
+        select(Game.black_id.label("pid"), Game.period)).subquery()
+    latest = dict(session.execute(
+        select(latest_games.c.pid, func.max(latest_games.c.period))
+        .where(latest_games.c.pid.in_(unrated)).group_by(latest_games.c.pid)).all())
+    by_as_of: dict[Period, list[int]] = defaultdict(list)
+    for pid in unrated:
         candidates = [p for p in (last.next() if last else None,
-                                  Period.parse(latest) if latest else None) if p is not None]
+                                  Period.parse(latest[pid]) if pid in latest else None)
+                      if p is not None]
         if candidates:
-            as_of = max(candidates)
-            found = load_pools(session, [player_id], as_of,
-                               ratings_through=last or Period(1, 1))[player_id]
-            pool = PoolView(str(as_of), found.n, found.average, found.points, found.needed,
-                            len(found.disregarded),
-                            str(found.first_period) if found.first_period else None,
-                            _computed_at(found, last), _rows(session, found))
-    return RatingLife(pool, initial, drops)
+            by_as_of[max(candidates)].append(pid)
+    found: dict[int, Pool] = {}
+    as_of_of: dict[int, Period] = {}
+    for as_of, pids in by_as_of.items():
+        found |= load_pools(session, pids, as_of, ratings_through=last or Period(1, 1))
+        as_of_of |= dict.fromkeys(pids, as_of)
+    opponents = {g.opponent_id for pool in found.values()
+                 for g in (*pool.games, *pool.disregarded)}
+    names = dict(session.execute(select(Player.id, Player.name)
+                                 .where(Player.id.in_(opponents))).all()) if opponents else {}
+    return {pid: PoolView(str(as_of_of[pid]), pool.n, pool.average, pool.points, pool.needed,
+                          len(pool.disregarded),
+                          str(pool.first_period) if pool.first_period else None,
+                          _computed_at(pool, last), _rows(pool, names))
+            for pid, pool in found.items()}

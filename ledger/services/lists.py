@@ -3,59 +3,38 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import (
-    Game,
-    InitialRating,
-    InitialRatingGame,
-    Player,
-    RatingAdjustment,
-    RatingPeriod,
-)
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.db.order import player_sort_key
-from ledger.domain import KReason, Period
+from ledger.db.models import PeriodRevision, RatingAdjustment, RatingPeriod
+from ledger.domain import Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
-from ledger.rules.kfactor import is_junior, k_factor
-from ledger.services.life import RatingLife, rating_life
+from ledger.rules.kfactor import is_junior
+from ledger.services.life import RatingLife, rating_lives
 from ledger.services.players import PlayerView, player_views, resolve
-from ledger.services.session import transaction
-from ledger.services.state import first_closed_period, last_closed_period, load_histories
+from ledger.services.revisions import current, current_revision, revision_views
+from ledger.services.session import Ledger, transaction
+from ledger.services.snapshots import ListRow, ranked, read_rows
+from ledger.services.state import last_closed_period
 
-
-@dataclass(frozen=True)
-class ListRow:
-    """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next
-    period; ``inactive``: flagged ``i``, no rated game in the 12 periods ending with the list's
-    (``ledger.rules.activity``)."""
-
-    rank: int
-    player_id: int
-    name: str
-    fide_id: int | None
-    federation: str | None
-    title: str | None
-    rating: int
-    games: int
-    k: int
-    k_reason: KReason
-    birth_year: int | None
-    inactive: bool = False
-    sex: str | None = None
+__all__ = ["ListRow", "ListSelection", "RatingList", "history", "player_histories",
+           "published_period", "rating_list"]
 
 
 @dataclass(frozen=True)
 class RatingList:
-    """The list published by closing ``period``, in force from ``in_force_from`` (YYYY-MM-DD)."""
+    """The list published by closing ``period``, in force from ``in_force_from`` (YYYY-MM-DD),
+    as ``revision`` of the period published it."""
 
     period: str
     in_force_from: str
     rows: list[ListRow]
+    revision: int = 1
 
 
 @dataclass(frozen=True)
@@ -112,60 +91,64 @@ def published_period(session: Session, period: str | None) -> Period:
         if last is not None and wanted < last:
             raise NotFound(f"period: {wanted} published no rating list of its own (it had no "
                            f"games when a later period was closed); see `ledger period list`")
+        earlier = [str(v.revision) for v in revision_views(session, wanted)]
+        if earlier:
+            raise NotFound(f"period: {wanted} was reopened and is not closed now; the lists it "
+                           f"published before: --revision {' or '.join(earlier)}")
         raise NotFound(f"period: {wanted} is not closed, so it has published no rating list")
     return wanted
 
 
-def rating_list(engine: Engine, period: str | None = None,
-                selection: ListSelection | None = None, *, active_only: bool = False) -> RatingList:
-    """``ledger list``: the list published by closing ``period`` (default: the latest closed).
+def rating_list(engine: Ledger, period: str | None = None,
+                selection: ListSelection | None = None, *, active_only: bool = False,
+                revision: int | None = None) -> RatingList:
+    """``ledger list``: the list published by closing ``period`` (default: the latest closed),
+    as its current revision published it, or as ``revision`` did (``--revision N``, any
+    revision, superseded ones and those of a reopened period too): the snapshot stored by the
+    close (``services.snapshots``), so the names, federations and flags are those that stood.
 
     Every player with a published rating (only those ``selection`` keeps), by rating then name;
     equal ratings share a rank, counted within the selection (ranks count the players shown).
     ``active_only`` is ``ListSelection(active=True)``: it leaves out players flagged inactive.
-    Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed.
+    Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed or a
+    revision it does not have, ``InvalidInput`` for a revision below 1.
     """
     with transaction(engine, write=False) as session:
-        closed = published_period(session, period)
+        if revision is not None:
+            closed, shown = _period_revision(session, period, revision)
+        else:
+            closed = published_period(session, period)
+            shown = current_revision(session, closed) or 1
         following = closed.next()
-        first_closed = first_closed_period(session) or closed
-        histories = load_histories(session, None, through=closed)
-        games = dict(session.execute(select(PeriodResultRow.player_id, PeriodResultRow.games)
-                                     .where(PeriodResultRow.period == str(closed))).all())
-        games |= _initial_games_in(session, closed)
-        rows = []
-        for p in session.scalars(select(Player)):
-            state = histories[p.id].state(closed, results_through=closed)
-            if state.rating is None:
-                continue
-            inactive = histories[p.id].inactive(closed, first_closed)
-            k, reason = k_factor(state, following)
-            rows.append(ListRow(0, p.id, p.name, p.fide_id, p.federation, p.title, state.rating,
-                                games.get(p.id, 0), k, reason, p.birth_year, inactive, p.sex))
+        rows = read_rows(session, closed, shown)
         if active_only:
             selection = replace(selection or ListSelection(), active=True)
         if selection is not None:
-            rows = [r for r in rows if selection.keeps(r, following)]
-        rows.sort(key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
-        ranked: list[ListRow] = []
-        for i, row in enumerate(rows, start=1):
-            rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else i
-            ranked.append(replace(row, rank=rank))
+            rows = ranked([r for r in rows if selection.keeps(r, following)])
         if selection is not None and selection.top is not None:
-            ranked = [r for r in ranked if r.rank <= selection.top]
-        return RatingList(str(closed), str(following.start), ranked)
+            rows = [r for r in rows if r.rank <= selection.top]
+        return RatingList(str(closed), str(following.start), rows, shown)
 
 
-def _initial_games_in(session: Session, closed: Period) -> dict[int, int]:
-    """Player id -> games of ``closed`` in the pool of an initial rating its close published."""
-    return dict(session.execute(
-        select(InitialRatingGame.player_id, func.count())
-        .join(Game, Game.id == InitialRatingGame.game_id)
-        .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
-              & (InitialRating.player_id == InitialRatingGame.player_id))
-        .where(InitialRatingGame.period == str(closed), Game.period == str(closed),
-               InitialRating.published.is_(True))
-        .group_by(InitialRatingGame.player_id)).all())
+def _period_revision(session: Session, period: str | None, revision: int) -> tuple[Period, int]:
+    """The period (``period``, default the latest one closed, or reopened since) and
+    ``revision`` asked for, checked."""
+    if revision < 1:
+        raise InvalidInput(f"revision: {revision} must be 1 or more")
+    if period is not None:
+        wanted = Period.parse(period)
+    else:  # the latest period with a revision, closed now or reopened
+        latest = session.scalar(select(func.max(PeriodRevision.period)))
+        if latest is None:
+            raise PeriodError("no rating list yet: no period has been closed (`ledger period "
+                              "close`)")
+        wanted = Period.parse(latest)
+    if session.get(PeriodRevision, (str(wanted), revision)) is None:
+        known = [v.revision for v in revision_views(session, wanted)]
+        have = (f"it has revision(s) {', '.join(map(str, known))}" if known
+                else "it has never been closed")
+        raise NotFound(f"revision: period {wanted} has no revision {revision} ({have})")
+    return wanted, revision
 
 
 @dataclass(frozen=True)
@@ -198,23 +181,35 @@ class PlayerHistory:
     life: RatingLife
 
 
-def history(engine: Engine, ref: str) -> PlayerHistory:
+def history(engine: Ledger, ref: str) -> PlayerHistory:
     """``ledger history``: the player ``ref`` names and their period results, oldest first."""
     with transaction(engine, write=False) as session:
-        player = resolve(session, ref)
-        rows = session.scalars(select(PeriodResultRow).where(PeriodResultRow.player_id == player.id)
-                               .order_by(PeriodResultRow.period))
-        periods = [HistoryRow(r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
-                              Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason,
-                              r.k != r.k_before_cap, Decimal(r.change_hundredths).scaleb(-2),
-                              r.change, r.rating_after)
-                   for r in rows]
-        adjustments = session.scalars(select(RatingAdjustment)
-                                      .where(RatingAdjustment.player_id == player.id))
-        periods += [HistoryRow(a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0,
-                               "list adjustment", False, Decimal(a.adjustment), a.adjustment,
-                               a.rating_after, note=a.rule)
-                    for a in adjustments]
-        periods.sort(key=lambda h: (h.period, h.note is not None))
-        view = player_views(session, [player.id])[0]
-        return PlayerHistory(view, periods, rating_life(session, player.id, view.rating is not None))
+        return player_histories(session, [resolve(session, ref).id])[0]
+
+
+def player_histories(session: Session, player_ids: list[int] | None) -> list[PlayerHistory]:
+    """The history (``history``) of each of ``player_ids`` (None: every player), in
+    ``players.PLAYER_ORDER``, from the current revision of every closed period: a fixed number
+    of queries for any number of players."""
+    results = select(PeriodResultRow).where(current(PeriodResultRow)).order_by(
+        PeriodResultRow.period)
+    adjustments = select(RatingAdjustment).where(current(RatingAdjustment))
+    if player_ids is not None:
+        results = results.where(PeriodResultRow.player_id.in_(player_ids))
+        adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
+    periods: dict[int, list[HistoryRow]] = defaultdict(list)
+    for r in session.scalars(results):
+        periods[r.player_id].append(HistoryRow(
+            r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
+            Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason, r.k != r.k_before_cap,
+            Decimal(r.change_hundredths).scaleb(-2), r.change, r.rating_after))
+    for a in session.scalars(adjustments):
+        periods[a.player_id].append(HistoryRow(
+            a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
+            Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
+    views = player_views(session, player_ids)
+    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None])
+    return [PlayerHistory(view, sorted(periods.get(view.id, []),
+                                       key=lambda h: (h.period, h.note is not None)),
+                          lives[view.id])
+            for view in views]

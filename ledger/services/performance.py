@@ -125,7 +125,7 @@ def player_performance(engine: Engine, player: str, *, event: str | None = None,
             scope = f"event {ev.name!r} ({ev.start_date} to {ev.end_date})"
         last = session.scalar(select(func.max(Game.period)).where(condition))
         through = Period.parse(last) if last else Period(1, 1)
-        loaded, _ = load_rated_games(session, condition, through=through)
+        loaded, _ = load_rated_games(session, lambda _games: condition, through=through)
         opponent_ids = {g.rated.white_id for g in loaded} | {g.rated.black_id for g in loaded}
         names = dict(session.execute(select(Player.id, Player.name)
                                      .where(Player.id.in_(opponent_ids))).all())

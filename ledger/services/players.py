@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from sqlalchemy import Engine, and_, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
 from ledger.db.order import PLAYER_ORDER
-from ledger.domain import KReason, Period, find_control_character
+from ledger.domain import Actor, KReason, Period, find_control_character
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
 from ledger.names import name_key, other_orders
 from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
+from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.life import RatingLife, rating_life
 from ledger.services.matching import PlayerIndex, may_mean
 from ledger.services.session import transaction
@@ -49,6 +50,15 @@ class NewPlayer:
     prior_games: int | None = 0
     reached_2400: bool = False
     reached_2300: bool = False
+
+
+def registered_prior_games(rating: int | None) -> int | None:
+    """The rated games before the ledger of a player an import (of games or of a FIDE list)
+    registers with the file's ``rating`` (int, or None: unrated): None (unknown, treated as
+    established: 30 or more) when the file gives a rating; 0 when it gives none, since a player
+    who comes in unrated has no rated games yet and keeps K 40 until 30 (FIDE B.02 §8.3.3), as
+    after ``ledger player add``."""
+    return None if rating is not None else 0
 
 
 @dataclass(frozen=True)
@@ -156,9 +166,10 @@ def next_namesake(session: Session, key: str) -> int:
 
 def register(session: Session, p: NewPlayer, *, source: str,
              effective_from: Period | None, namesake: int | None = None) -> Player:
-    """Insert a player and the entry they bring, inside the caller's transaction. ``namesake``:
-    their ``players.namesake`` number, when the caller knows it (None: ``next_namesake``); the
-    caller has decided that they are another person than any player of the same name."""
+    """Insert a player and the entry they bring, inside the caller's transaction, both written
+    by the change being recorded (``services.audit.written_by``). ``namesake``: their
+    ``players.namesake`` number, when the caller knows it (None: ``next_namesake``); the caller
+    has decided that they are another person than any player of the same name."""
     validate_new_player(p)
     if p.fide_id is not None:
         clash = session.scalar(select(Player).where(Player.fide_id == p.fide_id))
@@ -168,22 +179,25 @@ def register(session: Session, p: NewPlayer, *, source: str,
     if namesake is None:
         namesake = next_namesake(session, name_key(name))
     player = Player(name=name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
-                    federation=p.federation, title=p.title, namesake=namesake)
+                    federation=p.federation, title=p.title, namesake=namesake,
+                    change_id=written_by(session))
     session.add(player)
     session.flush()
     session.add(PlayerEntry(**entry_values(player.id, p, source=source,
-                                           effective_from=effective_from)))
+                                           effective_from=effective_from,
+                                           change_id=player.change_id)))
     return player
 
 
 def entry_values(player_id: int, p: NewPlayer, *, source: str,
-                 effective_from: Period | None) -> dict[str, object]:
+                 effective_from: Period | None, change_id: int | None = None) -> dict[str, object]:
     """The ``player_entries`` row a player brings: ``p.rating`` in force from ``effective_from``
     (None: from the start) with ``p.prior_games``; a rating of 2400 (2300) or more marks
     reached-2400 (reached-2300) as well, since a published rating that high counts for the K
-    rules (FIDE B.02 §8.3.3). Every registration builds its entry here."""
+    rules (FIDE B.02 §8.3.3). Every registration builds its entry here, written by change
+    ``change_id``."""
     rating = p.rating
-    return {"player_id": player_id,
+    return {"player_id": player_id, "change_id": change_id,
             "effective_from": str(effective_from) if effective_from else None,
             "rating": rating, "prior_games": p.prior_games,
             "reached_2400": p.reached_2400 or (rating is not None and rating >= 2400),
@@ -206,8 +220,11 @@ def below_floor_note(rating: int | None, period: Period | None) -> str | None:
             f"{period}; FIDE publishes no rating below it (recorded as given)")
 
 
-def add_player(engine: Engine, p: NewPlayer, *, new: bool = False) -> PlayerView:
+def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
+               actor: Actor | None = None) -> PlayerView:
     """``ledger player add``: register a player; the rating is in force for every open period.
+    One ``player.add`` change by ``actor`` (None: called from code, ``Actor.from_code``)
+    records it, with the values registered.
 
     A name that is already a player's (``same_name``: the same ``name_key``, or the same name
     in the other word order) is refused, naming them, unless ``new`` says it is another person
@@ -224,9 +241,13 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False) -> PlayerView
             raise InvalidInput(f"name: {shown(p.name.strip())} is already in the ledger as "
                                f"{listed}; refer to them by id, or, if this is another person, "
                                "add them with --new")
+        change = record_change(session, actor or Actor.from_code("add_player"), "player.add",
+                               "player", "new")
         player = register(session, p, source="ledger player add",
                           effective_from=first_open_period(session))
         session.flush()
+        change.entity_id = str(player.id)
+        summarise(change, asdict(p) | {"id": player.id, "name": player.name})
         notes = tuple(f"{n.name} (#{n.id}) has the same name: refer to them by id or FIDE id"
                       for n in namesakes)
         floor = below_floor_note(p.rating, first_open_period(session) or Period.of(dt.date.today()))

@@ -12,37 +12,43 @@ from collections.abc import Collection
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game
+from ledger.db.models import Event
 from ledger.domain import Period, Result
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS, Pool, PoolGame, build_pool
+from ledger.services.facts import NOW, Facts
 from ledger.services.state import load_histories, ratings_period
 
 
 def load_pools(session: Session, players: Collection[int], period: Period, *,
-               ratings_through: Period) -> dict[int, Pool]:
+               ratings_through: Period, facts: Facts = NOW) -> dict[int, Pool]:
     """The pool of each of ``players`` as of ``period`` (the period being closed, or the one a
     pool in progress is shown for), by ``ledger.rules.initial.build_pool``.
 
-    A game is a pool game of a player when it is played (no forfeit, a move each), the player was
+    A game is a pool game of a player when it is valid (not voided) and played (no forfeit, a
+    move each), the player was
     unrated at its event's start and the opponent had a published rating then. Ratings come from
-    entries and from the results of periods up to ``ratings_through``. Players without a pool game
-    get an empty pool. Returns player id -> ``Pool``.
+    entries and from the results of periods up to ``ratings_through``; ``facts``: the games and
+    players now or as of a change. Players without a pool game get an empty pool. Returns player
+    id -> ``Pool``.
     """
     if not players:
         return {}
     ids = list(players)
     first = months_before(period, POOL_MONTHS - 1)
+    g = facts.games()
     rows = session.execute(
-        select(Game, Event.start_date).outerjoin(Event, Game.event_id == Event.id)
-        .where(Game.period >= str(first), Game.period <= str(period),
-               or_(Game.white_id.in_(ids), Game.black_id.in_(ids)))
-        .order_by(Game.date, Game.id)).all()
-    everyone = set(ids) | {g.white_id for g, _ in rows} | {g.black_id for g, _ in rows}
-    histories = load_histories(session, sorted(everyone), through=ratings_through)
+        select(g, Event.start_date.label("event_start"))
+        .outerjoin(Event, g.c.event_id == Event.id)
+        .where(g.c.period >= str(first), g.c.period <= str(period), g.c.status == "valid",
+               or_(g.c.white_id.in_(ids), g.c.black_id.in_(ids)))
+        .order_by(g.c.date, g.c.id)).all()
+    everyone = set(ids) | {r.white_id for r in rows} | {r.black_id for r in rows}
+    histories = load_histories(session, sorted(everyone), through=ratings_through, facts=facts)
     games: dict[int, list[PoolGame]] = defaultdict(list)
     wanted = set(ids)
-    for game, event_start in rows:
+    for game in rows:
+        event_start = game.event_start
         result = Result(game.result)
         if not (result.is_played and game.played):
             continue

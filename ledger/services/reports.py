@@ -15,6 +15,7 @@ from ledger.db.models import (
     Game,
     InitialRating,
     PeriodGame,
+    PeriodRevision,
     Player,
     RatingFloorDrop,
     RatingPeriod,
@@ -27,6 +28,7 @@ from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior, k_factor
 from ledger.services.games import GameView, period_game_views
 from ledger.services.lists import published_period
 from ledger.services.periods import FloorDrop
+from ledger.services.revisions import current
 from ledger.services.session import transaction
 from ledger.services.state import load_histories
 
@@ -141,7 +143,7 @@ def _hundredths(value: int) -> Decimal:
 
 def _rated_games(session: Session, closed: Period) -> tuple[list[RatedGameView], Counter[str]]:
     audit = {(a.game_id, a.player_id): a for a in session.scalars(
-        select(PeriodGame).where(PeriodGame.period == str(closed)))}
+        select(PeriodGame).where(PeriodGame.period == str(closed), current(PeriodGame)))}
     colours = {gid: (w, b) for gid, w, b in session.execute(
         select(Game.id, Game.white_id, Game.black_id).where(Game.period == str(closed)))}
     rated: list[RatedGameView] = []
@@ -177,10 +179,12 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5) ->
         raise InvalidInput(f"top: {top} must be 1 or more")
     with transaction(engine, write=False) as session:
         closed = published_period(session, period)
-        edition = session.get_one(RatingPeriod, str(closed)).edition
+        pointer = session.get_one(RatingPeriod, str(closed))
+        edition = session.get_one(PeriodRevision, (pointer.period, pointer.revision)).edition
         names = dict(session.execute(select(Player.id, Player.name)).all())
         results = [_change(r, names[r.player_id]) for r in session.scalars(
-            select(PeriodResultRow).where(PeriodResultRow.period == str(closed)))]
+            select(PeriodResultRow).where(PeriodResultRow.period == str(closed),
+                                          current(PeriodResultRow)))]
         gains = sorted((r for r in results if r.change > 0),
                        key=lambda r: (-r.change, *player_sort_key(r.name, r.player_id)))
         losses = sorted((r for r in results if r.change < 0),
@@ -189,10 +193,12 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5) ->
         new = [NewRating(r.player_id, names[r.player_id], r.rating, r.games,
                          Decimal(r.score_halves) / 2)
                for r in session.scalars(select(InitialRating).where(
-                   InitialRating.period == str(closed), InitialRating.published.is_(True)))]
+                   InitialRating.period == str(closed), InitialRating.published.is_(True),
+                   current(InitialRating)))]
         drops = [FloorDrop(d.player_id, names[d.player_id], d.rating, d.floor)
                  for d in session.scalars(select(RatingFloorDrop)
-                                          .where(RatingFloorDrop.period == str(closed)))]
+                                          .where(RatingFloorDrop.period == str(closed),
+                                                 current(RatingFloorDrop)))]
         return PeriodReport(str(closed), edition, str(closed.list_date()), len(results),
                             gains[:top], losses[:top], _k_changes(session, closed, names),
                             games, not_rated,

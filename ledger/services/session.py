@@ -15,9 +15,16 @@ from sqlalchemy.orm import Session
 
 from ledger.db import migrate
 from ledger.db.engine import ledger_name, make_engine, require_writable, use_wal
+from ledger.domain import Actor
 from ledger.errors import WriteConflict, database_error
+from ledger.services.snapshots import snapshot_upgraded_lists
 
 R = TypeVar("R")
+
+#: What a read service runs on: an ``Engine`` (the service opens a transaction of its own) or the
+#: ``Session`` of a caller's transaction (the service reads inside it, so that one use case
+#: gathering from several services reads one snapshot; see ``transaction``).
+Ledger = Engine | Session
 
 #: How many times ``retrying`` runs a use case the database gave up (``WriteConflict``).
 ATTEMPTS = 3
@@ -47,16 +54,23 @@ def open_ledger(db: str) -> Engine:
 
 
 
-def init_ledger(db: str) -> tuple[str | None, str | None]:
+def init_ledger(db: str, actor: Actor | None = None) -> tuple[str | None, str | None]:
     """Create the ledger at ``db`` or upgrade it to the latest revision; return (before, after).
+
+    An upgrade past revision 0006 records the closed periods as revision 1 (one change by
+    ``actor``; None: called from code, ``Actor.from_code``) and, in the same transaction, the
+    snapshots of the lists they published (``snapshots.snapshot_upgraded_lists``: one more
+    change, saying they use the players' details as they are at the upgrade).
 
     A current ledger is left as it is, even read-only. Raises ``LedgerError`` as
     ``make_engine`` and ``migrate.upgrade`` do (``ReadOnlyLedger`` for one to create or upgrade
     that cannot be written) and for a database error (``errors.database_error``).
     """
+    who = actor or Actor.from_code("init_ledger")
     engine = make_engine(db)
     try:
-        revisions = migrate.upgrade(engine)
+        revisions = migrate.upgrade(engine, actor=(who.by, who.command),
+                                    then=lambda conn: snapshot_upgraded_lists(conn, who))
         use_wal(engine)
         return revisions
     except SQLAlchemyError as exc:
@@ -66,7 +80,7 @@ def init_ledger(db: str) -> tuple[str | None, str | None]:
 
 
 @contextmanager
-def transaction(engine: Engine, *, write: bool = True, dry_run: bool = False) -> Iterator[Session]:
+def transaction(engine: Ledger, *, write: bool = True, dry_run: bool = False) -> Iterator[Session]:
     """One transaction: committed when the block ends, rolled back on any error, with
     ``dry_run``, or when it only reads (``write=False``). A writing transaction takes the write
     lock when it begins (SQLite ``BEGIN IMMEDIATE``, PostgreSQL the ledger's advisory lock:
@@ -74,11 +88,20 @@ def transaction(engine: Engine, *, write: bool = True, dry_run: bool = False) ->
     sees one snapshot (SQLite's read transaction, PostgreSQL REPEATABLE READ READ ONLY), so a
     list or a history is never half before and half after a close.
 
+    Given the ``Session`` of a caller's transaction instead of an engine, the block runs inside
+    it: nothing is begun, committed or rolled back here (the caller's transaction decides).
+    Only reads may join that way; ``RuntimeError`` for ``write`` (a programming error).
+
     Raises ``ReadOnlyLedger`` before anything is done when ``write`` (a dry run too) and the
     ledger cannot be written (``engine.require_writable``); a database error in the block is
     raised as the ledger's own ``LedgerError`` (``errors.database_error``: another process
     writing past the busy timeout is ``LedgerBusy``), the transaction rolled back.
     """
+    if isinstance(engine, Session):
+        if write:
+            raise RuntimeError("a writing service runs in a transaction of its own")
+        yield engine
+        return
     if write:
         require_writable(engine)
     bind = engine.execution_options(ledger_write=True) if write else engine.execution_options(

@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session
 from ledger.db.models import (
     InitialRating,
     PeriodResult,
-    Player,
     PlayerEntry,
     RatingAdjustment,
     RatingFloorDrop,
@@ -28,6 +27,8 @@ from ledger.db.models import (
 from ledger.domain import Period, PlayerState
 from ledger.rules.activity import is_inactive
 from ledger.rules.editions import Edition
+from ledger.services.facts import NOW, Facts
+from ledger.services.revisions import current
 
 _BEGINNING = (0, 0)
 
@@ -172,24 +173,30 @@ def _key(period: Period | None) -> tuple[int, int]:
 
 
 def load_histories(
-    session: Session, player_ids: Select[tuple[int]] | list[int] | None, *, through: Period
+    session: Session, player_ids: Select[tuple[int]] | list[int] | None, *, through: Period,
+    facts: Facts = NOW,
 ) -> dict[int, History]:
     """Histories of the players selected by ``player_ids`` (a SELECT of ids, a list, or None for
-    everyone), with closed results, initial ratings, list adjustments and floor drops up to and
-    including ``through``. Six queries in all."""
-    players = select(Player.id, Player.birth_year)
-    entries = select(PlayerEntry).order_by(PlayerEntry.id)
+    everyone), with the current revisions' closed results, initial ratings, list adjustments
+    and floor drops up to and including ``through``. ``facts``: the players (birth year) and
+    entries now, or as of a change (``services.facts``). Six queries in all."""
+    known = facts.players()
+    players = select(known.c.id, known.c.birth_year)
+    entries = select(PlayerEntry).where(facts.entries()).order_by(PlayerEntry.id)
     results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
-                     PeriodResult.rating_after).where(PeriodResult.period <= str(through))
+                     PeriodResult.rating_after).where(PeriodResult.period <= str(through),
+                                                      current(PeriodResult))
     adjustments = select(RatingAdjustment.player_id, RatingAdjustment.period,
-                         RatingAdjustment.rating_after).where(RatingAdjustment.period <= str(through))
+                         RatingAdjustment.rating_after).where(RatingAdjustment.period <= str(through),
+                                                              current(RatingAdjustment))
     initial = select(InitialRating.player_id, InitialRating.period, InitialRating.games,
                      InitialRating.rating).where(InitialRating.period <= str(through),
-                                                 InitialRating.published.is_(True))
+                                                 InitialRating.published.is_(True),
+                                                 current(InitialRating))
     drops = select(RatingFloorDrop.player_id, RatingFloorDrop.period).where(
-        RatingFloorDrop.period <= str(through))
+        RatingFloorDrop.period <= str(through), current(RatingFloorDrop))
     if player_ids is not None:
-        players = players.where(Player.id.in_(player_ids))
+        players = players.where(known.c.id.in_(player_ids))
         entries = entries.where(PlayerEntry.player_id.in_(player_ids))
         results = results.where(PeriodResult.player_id.in_(player_ids))
         adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))

@@ -118,11 +118,12 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         played = [r.value for r in Result if r.is_played]
         open_before = tuple(session.scalars(
             select(Game.period).distinct().where(
-                theirs, Game.played, Game.result.in_(played), Game.period < str(target),
+                theirs, Game.played, Game.result.in_(played), Game.status == "valid",
+                Game.period < str(target),
                 Game.period > str(last) if last is not None else true())
             .order_by(Game.period)))
         loaded, histories = load_rated_games(
-            session, (Game.period == str(target)) & theirs,
+            session, lambda _games: (Game.period == str(target)) & theirs,
             through=target.previous(), also=both)
     games = [g.rated for g in loaded]
     states = {pid: h.state(target) for pid, h in histories.items()}

@@ -2,7 +2,7 @@
 players (games.round_key)
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-08 09:00:00
 
 The database itself refuses what must never exist twice, behind the write lock every writer
@@ -12,13 +12,15 @@ takes (SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory lock):
   person of the same name on purpose (``player add --new``, a FIDE list's namesakes with their
   own FIDE ids, an import telling them apart by birth year): they are numbered 0, 1, 2 ... in
   the order they were registered (by id), so this upgrade never refuses a ledger for them.
-- ``games``: unique (``event_id``, ``round_key``, ``white_id``, ``black_id``), ``round_key`` being
-  the round as its label reads (``1``, ``01`` and ``1.1`` are round 1), computed here by a
-  frozen copy of ``ledger.domain.round_key`` as it stands at this revision (``tests/migrations``
-  checks that the copy and the live function agree; a later change of the rule needs a revision
-  of its own). Games already recorded twice under that key (two imports of one file that raced
-  before the write lock existed) cannot both stay: the upgrade stops before changing anything
-  and names each pair (ids, event, round, players, results), so that one of each can be removed.
+- ``games``: unique (``event_id``, ``round_key``, ``white_id``, ``black_id``) among valid games (a
+  partial unique index: a voided game may be entered again), ``round_key`` being the round as
+  its label reads (``1``, ``01`` and ``1.1`` are round 1), computed here by a frozen copy of
+  ``ledger.domain.round_key`` (``round_of`` as stored) as it stands at this revision
+  (``tests/migrations`` checks that the copy and the live function agree; a later change of the
+  rule needs a revision of its own). Valid games already recorded twice under that key (two
+  imports of one file that raced before the write lock existed) cannot both stay: the upgrade
+  stops before changing anything and names each pair (ids, event, round, players, results), so
+  that one of each can be marked void (the index leaves voided games alone).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from alembic import op
 from ledger.errors import LedgerError
 
 revision: str = '0007'
-down_revision: str | None = '0005'
+down_revision: str | None = '0006'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -47,7 +49,8 @@ events = sa.table("events", sa.column("id", sa.Integer), sa.column("name", sa.St
 games = sa.table("games", sa.column("id", sa.Integer), sa.column("event_id", sa.Integer),
                  sa.column("round", sa.String), sa.column("round_key", sa.String),
                  sa.column("white_id", sa.Integer), sa.column("black_id", sa.Integer),
-                 sa.column("date", sa.Date), sa.column("result", sa.String))
+                 sa.column("date", sa.Date), sa.column("result", sa.String),
+                 sa.column("status", sa.String))
 
 # --- frozen copy of ledger.domain.round_key at revision 0007 ------------------------------------
 _ROUND_RE = re.compile(r"(?:(?:round|rnd|rd|r)\.?\s*)?0*([0-9]{1,9})(?:\.[0-9]+)*\.?",
@@ -103,7 +106,9 @@ def _fill_round_keys(conn: sa.Connection) -> None:
 def _refuse_games_recorded_twice(conn: sa.Connection) -> None:
     """Raise ``LedgerError`` naming every set of games with one event, round key and players."""
     key = (games.c.event_id, games.c.round_key, games.c.white_id, games.c.black_id)
-    twice = (sa.select(*key).where(games.c.event_id.is_not(None), games.c.round_key.is_not(None))
+    valid = games.c.status == "valid"
+    twice = (sa.select(*key).where(games.c.event_id.is_not(None), games.c.round_key.is_not(None),
+                                   valid)
              .group_by(*key).having(sa.func.count() > 1).subquery())
     white, black = players.alias("white"), players.alias("black")
     rows = conn.execute(
@@ -112,6 +117,7 @@ def _refuse_games_recorded_twice(conn: sa.Connection) -> None:
         .join(twice, sa.and_(*(column == twice.c[column.name] for column in key)))
         .join(events, events.c.id == games.c.event_id)
         .join(white, white.c.id == games.c.white_id).join(black, black.c.id == games.c.black_id)
+        .where(valid)
         .order_by(games.c.event_id, games.c.round_key, games.c.white_id, games.c.black_id,
                   games.c.id)).all()
     if not rows:
@@ -127,9 +133,10 @@ def _refuse_games_recorded_twice(conn: sa.Connection) -> None:
     raise LedgerError(
         "cannot upgrade the ledger to revision 0007: a game of an event's round between two "
         "players is recorded once, and these are recorded more than once (rounds compared as "
-        f"they read: 1, 01 and 1.1 are round 1): {listed}{more}. Nothing was changed; remove "
-        "the extra copy of each (DELETE FROM games WHERE id = ...; in a closed period its rating "
-        "must be redone), then run `ledger init` again")
+        f"they read: 1, 01 and 1.1 are round 1): {listed}{more}. Nothing was changed; mark the "
+        "extra copy of each void (UPDATE games SET status = 'void' WHERE id = ...), run `ledger "
+        "init` again, then re-rate any closed period it is in (`ledger period rerate --from "
+        "YYYY-MM`)")
 
 
 def upgrade() -> None:
@@ -149,13 +156,15 @@ def upgrade() -> None:
                                           ['name_key', 'namesake'])
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_games_event_round'))
-        batch_op.create_unique_constraint(batch_op.f('uq_games_event_id'),
-                                          ['event_id', 'round_key', 'white_id', 'black_id'])
+        batch_op.create_index('uq_games_natural_key',
+                              ['event_id', 'round_key', 'white_id', 'black_id'], unique=True,
+                              sqlite_where=sa.text("status = 'valid'"),
+                              postgresql_where=sa.text("status = 'valid'"))
 
 
 def downgrade() -> None:
     with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.drop_constraint(batch_op.f('uq_games_event_id'), type_='unique')
+        batch_op.drop_index('uq_games_natural_key')
         batch_op.create_index(batch_op.f('ix_games_event_round'), ['event_id', 'round'],
                               unique=False)
         batch_op.drop_column('round_key')

@@ -364,7 +364,8 @@ def test_a_rejected_import_with_json_prints_its_problems_as_json(runner: CliRunn
     assert result.exit_code == 3
     assert json.loads(result.stdout) == {"file": str(path), "rejected": True, "problems": [{
         "file": str(path), "line": 2, "field": "result", "severity": "error",
-        "message": "'2-0' is not a result; use one of 1-0, 1/2-1/2, 0-1, +/-, -/+, -/- (or ½-½)"}]}
+        "message": "'2-0' is not a result; use one of 1-0, 1/2-1/2, 0-1, +/-, -/+, -/- (or ½-½)"}],
+        "similar": []}
     assert "bad.csv:2: error: result" in result.stderr
 
 

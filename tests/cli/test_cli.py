@@ -308,12 +308,40 @@ def test_ledger_db_environment_variable(runner: CliRunner, new_database: Factory
     assert json.loads(listed_other.stdout)["players"] == []
 
 
+def one_game_pgn(tmp_path: Path, white: str, black: str, elo_tags: str) -> Path:
+    """A PGN of one game, White wins, on 2025-11-05 in round 1 of "Club"; ``elo_tags``: the
+    ``WhiteElo``/``BlackElo`` tag lines it has."""
+    pgn = tmp_path / "one.pgn"
+    pgn.write_text(f'[Event "Club"]\n[Date "2025.11.05"]\n[Round "1"]\n[White "{white}"]\n'
+                   f'[Black "{black}"]\n[Result "1-0"]\n{elo_tags}\n'
+                   '1. e4 e5 2. Nf3 Nc6 1-0\n', encoding="utf-8")
+    return pgn
+
+
+def test_import_report_says_who_is_assumed_established(runner: CliRunner, db: str,
+                                                       tmp_path: Path) -> None:
+    # White has an Elo tag: registered with it, earlier games unknown, assumed established.
+    # Black has none: registered unrated with 0 rated games (K 40 until 30, B.02 §8.3.3).
+    pgn = one_game_pgn(tmp_path, "Player, Rated", "Player, Unrated", '[WhiteElo "1850"]\n')
+    dry = run(runner, "--db", db, "import", str(pgn), "--register-players", "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    flat = " ".join(dry.stdout.split())
+    assert "players: 0 matched, 2 registered" in flat
+    assert ("registered with the file's rating, earlier games unknown (assumed established: 30 "
+            "or more rated games): Player, Rated") in flat
+    assert "registered unrated, 0 rated games (K 40 until 30): Player, Unrated" in flat
+    assert "history unknown: treated as established" not in flat
+    as_json = json.loads(run(runner, "--db", db, "import", str(pgn), "--register-players",
+                             "--json").stdout)
+    assert (as_json["players_registered"], as_json["registered_established"],
+            as_json["registered_unrated"]) == (["Player, Rated", "Player, Unrated"],
+                                               ["Player, Rated"], ["Player, Unrated"])
+
+
 def test_player_show_pgn_registered_history_unknown(runner: CliRunner, db: str,
                                                     tmp_path: Path) -> None:
-    pgn = tmp_path / "one.pgn"
-    pgn.write_text('[Event "Club"]\n[Date "2025.11.05"]\n[Round "1"]\n[White "Player, New"]\n'
-                   '[Black "Player, Other"]\n[Result "1-0"]\n[WhiteElo "1850"]\n'
-                   '[BlackElo "1700"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n', encoding="utf-8")
+    pgn = one_game_pgn(tmp_path, "Player, New", "Player, Other",
+                       '[WhiteElo "1850"]\n[BlackElo "1700"]\n')
     imported = run(runner, "--db", db, "import", str(pgn), "--register-players")
     assert imported.exit_code == 0, imported.output
     shown = run(runner, "--db", db, "player", "show", "Player, New")

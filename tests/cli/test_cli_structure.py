@@ -55,5 +55,6 @@ def test_cli_modules_import_each_other_without_a_circle() -> None:
 def test_the_app_registers_every_command_module() -> None:
     commands = {p.stem for p in CLI.glob("*.py")} - {
         "__init__", "app", "common", "render", "render_calc", "render_life", "render_lookup",
-        "render_reports", "values", "progress", "publish", "list_import", "tables"}
+        "render_reports", "render_revisions", "render_site", "values", "progress", "publish",
+        "list_import", "tables"}
     assert commands <= _graph()["app"]

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -26,9 +29,12 @@ def test_version() -> None:
 
 def test_shell_completion_is_offered() -> None:
     assert "--install-completion" in _run("--help").stdout
-    script = _run("--show-completion", "bash")
-    assert script.exit_code == 0
-    assert "_LEDGER_COMPLETE=complete_bash" in script.stdout
+    # In a process of its own: Typer tells the shell from the environment it was started in.
+    script = subprocess.run([sys.executable, "-m", "ledger", "--show-completion", "bash"],
+                            capture_output=True, text=True, check=False,
+                            env={**os.environ, "SHELL": "/bin/bash"})
+    assert script.returncode == 0, script.stderr
+    assert "complete_bash" in script.stdout
 
 
 def _ledger(new_ledger: Factory) -> str:

@@ -35,3 +35,6 @@ def test_example_season_runs_and_publishes_the_list(tmp_path: Path) -> None:
     page = (tmp_path / "riverside-list.html").read_text(encoding="utf-8")
     assert "Riverside Chess Club" in page and "Tanaka, Hiro" in page
     assert (tmp_path / "tanaka.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # and the club's website
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Riverside Chess Club" in home and (tmp_path / "site" / "players" / "6.html").is_file()

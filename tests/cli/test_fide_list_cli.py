@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from data_files import data_file
+from fide_list_samples import BAD_RATING, RUN_ON, combined_with
 from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
@@ -106,6 +107,37 @@ def test_malformed_list_is_refused_with_line_and_column(runner: CliRunner, db: s
     assert f"{bad}:4: error: Fed (column 77): short line" in result.stderr
     assert "import rejected, nothing was written" in result.stderr
     assert "Traceback" not in result.output + result.stderr
+    assert players(runner, db) == []
+
+
+def test_an_official_lists_long_value_is_a_warning_and_its_flag_goes_to_its_pool(
+        runner: CliRunner, db: str, tmp_path: Path) -> None:
+    """fide_list_samples.RUN_ON, line 3: OTit IA,FA,IO,FST,DI,NA runs 3 characters into FOA;
+    RRtng 1790 RGm 0 Rk 20 (3 to the right), Flag wi (the standard list's)."""
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text(combined_with(RUN_ON), encoding="utf-8")
+    result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2025-12-01",
+                 "--pool", "rapid")
+    assert result.exit_code == 0, result.output
+    assert (f"{path}:3: warning: OTit (column 95): 'IA,FA,IO,FST,DI,NA' (18 characters) is longer "
+            "than the OTit column (15)") in result.stderr
+    shown = runner.invoke(app, ["--db", db, "player", "show", "Referee, Rita"])
+    assert shown.exit_code == 0, shown.output
+    row = next(line for line in shown.stdout.splitlines() if " rapid " in line)
+    assert [cell.strip() for cell in row.split("│")[1:-1]] == [
+        "rapid", "2025-12-01", "1790", "0", "20", "w", "players_list_foa.txt"]
+
+
+def test_a_line_unreadable_after_a_long_value_rejects_the_list(runner: CliRunner, db: str,
+                                                                tmp_path: Path) -> None:
+    """fide_list_samples.BAD_RATING, line 3: after the 3-character shift, SRtng (column 117)
+    says 18x5."""
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text(combined_with(BAD_RATING), encoding="utf-8")
+    result = run(runner, db, str(path), "--format", "fide-list", "--list-date", "2025-12-01")
+    assert result.exit_code == 3
+    assert f"{path}:3: error: SRtng (column 117): '18x5' is not a rating" in result.stderr
+    assert "import rejected, nothing was written" in result.stderr
     assert players(runner, db) == []
 
 

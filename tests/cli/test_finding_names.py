@@ -124,9 +124,13 @@ def test_an_event_name_that_matches_nothing_asks_did_you_mean(db: str, tmp_path:
 
 
 def test_event_list_by_start_date_then_name_key(db: str) -> None:
-    for event, date in (("Blitz Night", "2026-09-05"), ("Ärö Rapid", "2026-09-05"),
-                        ("Club Night", "2026-07-15"), ("Ärö Rapid", "2026-10-20")):
-        ok(db, "game", "add", "#1", "#2", "1-0", "--date", date, "--event", event)
+    # two events on one day with another result each (the same result would be a likely
+    # duplicate of the first game)
+    for event, date, result in (("Blitz Night", "2026-09-05", "1-0"),
+                                ("Ärö Rapid", "2026-09-05", "1/2-1/2"),
+                                ("Club Night", "2026-07-15", "1-0"),
+                                ("Ärö Rapid", "2026-10-20", "1-0")):
+        ok(db, "game", "add", "#1", "#2", result, "--date", date, "--event", event)
     ok(db, "game", "add", "#3", "#4", "0-1", "--date", "2026-09-05", "--event", "aro rapid")
     # 2026-09-05: "aro rapid" before "blitz night" (by name, "Ä" would sort after "B");
     # the two Ärö Rapids are two events: 2026-10-20 is beyond 31 days of 2026-09-05

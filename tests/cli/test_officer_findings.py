@@ -97,13 +97,19 @@ def test_other_rounds_events_and_players_are_accepted(db: str) -> None:
     base = ("--date", "2026-08-26")
     ok = [("Walsh", "Doyle", "1-0", *base, "--event", EVENT, "--round", "5"),  # next round
           ("Keane", "Byrne", "1-0", *base, "--event", EVENT, "--round", "4"),  # free players
-          ("Walsh", "Doyle", "1-0", *base, "--event", "Summer Rapid", "--round", "4"),
-          ("Walsh", "Doyle", "1-0", *base, "--event", EVENT),                  # no round
+          # another event, another result (Doyle wins: not game 1, where Walsh won)
+          ("Walsh", "Doyle", "0-1", *base, "--event", "Summer Rapid", "--round", "4"),
+          # the same players, date and result as round 5 above, in another event: a likely
+          # duplicate, recorded when the rating officer says it is another game
+          ("Walsh", "Doyle", "1-0", *base, "--event", "Summer Rapid", "--round", "5",
+           "--allow-similar"),
+          # no round, another day (on 2026-08-26 the pair has a game in the event: refused)
+          ("Walsh", "Doyle", "1-0", "--date", "2026-08-27", "--event", EVENT),
           ("Walsh", "Doyle", "1/2-1/2", *base, "--round", "4")]                # no event
     for args in ok:
         result = run("--db", db, "game", "add", *args)
         assert result.exit_code == 0, (args, result.stderr)
-    assert rows(db)[:2] == (1 + 5, 2)
+    assert rows(db)[:2] == (1 + 6, 2)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -348,11 +348,13 @@ def test_failure_in_the_middle_of_a_close_leaves_nothing(engine: Engine,
     def boom(*args: object, **kwargs: object) -> list[dict[str, object]]:
         raise RuntimeError("disk on fire")
 
-    # _audit_rows runs after the period row and the result rows are inserted.
-    monkeypatch.setattr(periods_service, "_audit_rows", boom)
+    # summarise runs after the revision, the pointer, every derived row and the change are
+    # written.
+    monkeypatch.setattr(periods_service, "summarise", boom)
     with pytest.raises(RuntimeError, match="disk on fire"):
         close_period(engine, "2025-11")
-    for table in ("periods", "period_results", "period_games"):
+    for table in ("periods", "period_revisions", "period_results", "period_games",
+                  "list_entries"):
         assert count(engine, table) == 0, table
     monkeypatch.undo()
     report = close_period(engine, "2025-11")

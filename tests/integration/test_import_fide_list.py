@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from data_files import data_file
+from fide_list_samples import BAD_RATING, RUN_ON, combined_with
 from sqlalchemy import Engine, text
 
 from ledger.errors import ImportRejected
@@ -230,3 +231,97 @@ def test_list_date_and_header_month_disagree(engine: Engine) -> None:
                               list_date="2013-06-01", pool="blitz", dry_run=True)
     [warning] = report.problems
     assert (warning.line, warning.severity) == (1, "warning") and "may13" in warning.message
+
+
+def _flags(engine: Engine) -> list[tuple[object, ...]]:
+    return rows(engine, "SELECT p.fide_id, l.pool, l.rating, l.games, l.k, l.flag FROM list_ratings l "
+                        "JOIN players p ON p.id = l.player_id ORDER BY p.fide_id, l.pool DESC")
+
+
+def test_a_long_other_titles_value_is_read_with_a_warning_and_the_list_imports(
+        engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text(combined_with(RUN_ON), encoding="utf-8")
+    report = import_fide_list(engine, str(path), list_date="2025-12-01")
+    [warning] = report.problems
+    assert (warning.line, warning.field, warning.severity) == (3, "OTit (column 95)", "warning")
+    assert "'IA,FA,IO,FST,DI,NA' (18 characters) is longer than the OTit column" in warning.message
+    assert (report.players_registered, report.ratings_recorded, report.published) == (4, 3, 3)
+    # fide_list_samples.RUN_ON: OTit IA,FA,IO,FST,DI,NA, SRtng 1845 SGm 4 SK 20, B-day 1968, wi;
+    # the others as on COMBINED_FOA (Olga: no standard rating)
+    assert rows(engine, "SELECT fide_id, name, sex, o_title, birth_year FROM players "
+                        "ORDER BY fide_id") == [
+        (1503014, "Carlsen, Magnus", "M", None, 1990), (13708694, "Ju, Wenjun", "F", None, 1991),
+        (35093487, "Online, Olga", "F", None, 2009),
+        (45000012, "Referee, Rita", "F", "IA,FA,IO,FST,DI,NA", 1968)]
+    assert _flags(engine) == [(1503014, "standard", 2831, 9, 10, None),
+                              (13708694, "standard", 2560, 0, 10, "w"),
+                              (45000012, "standard", 1845, 4, 20, "wi")]
+    assert show_player(engine, "45000012").rating == 1845
+
+
+def test_a_line_still_unreadable_after_a_long_value_rejects_the_list(
+        engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text(combined_with(BAD_RATING), encoding="utf-8")
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, str(path), list_date="2025-12-01")
+    # fide_list_samples.BAD_RATING: after the 3-character shift, SRtng (column 117) says 18x5
+    assert [(p.line, p.field, p.severity) for p in caught.value.problems] == [
+        (3, "SRtng (column 117)", "error"), (3, "OTit (column 95)", "warning")]
+    assert [count(engine, t) for t in ("players", "list_ratings")] == [0, 0]
+
+
+def test_a_combined_lists_i_is_not_the_rapid_pools_flag(engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text(combined_with(RUN_ON), encoding="utf-8")
+    import_fide_list(engine, str(path), list_date="2025-12-01", pool="standard")
+    import_fide_list(engine, str(path), list_date="2025-12-01", pool="rapid")
+    # Flag column: Ju w, Olga wi, Rita wi (the standard list's): rapid keeps only the w.
+    # RRtng RGm Rk: Carlsen 2827 0 20, Ju 2487 11 20, Olga 1610 7 40, Rita 1790 0 20
+    assert _flags(engine) == [
+        (1503014, "standard", 2831, 9, 10, None), (1503014, "rapid", 2827, 0, 20, None),
+        (13708694, "standard", 2560, 0, 10, "w"), (13708694, "rapid", 2487, 11, 20, "w"),
+        (35093487, "rapid", 1610, 7, 40, "w"),
+        (45000012, "standard", 1845, 4, 20, "wi"), (45000012, "rapid", 1790, 0, 20, "w")]
+    shown = show_player(engine, "45000012").list_ratings
+    assert [(r.pool, r.rating, r.flag) for r in shown] == [("standard", 1845, "wi"),
+                                                           ("rapid", 1790, "w")]
+
+
+def xenia(tmp_path: Path) -> str:
+    """A combined XML list of one player, one element a line: <player> on line 2, <sex></sex>
+    blank, <rating>1922 <games>0 <k>20, <rapid_rating>1870 <rapid_games>5 <rapid_k>20, <flag>wi."""
+    path = tmp_path / "players_list_xml.xml"
+    path.write_text(
+        "<playerslist>\n<player>\n<fideid>45000063</fideid>\n<name>Xml, Xenia</name>\n"
+        "<country>GRE</country>\n<sex></sex>\n<rating>1922</rating>\n<games>0</games>\n"
+        "<k>20</k>\n<rapid_rating>1870</rapid_rating>\n<rapid_games>5</rapid_games>\n"
+        "<rapid_k>20</rapid_k>\n<flag>wi</flag>\n</player>\n</playerslist>\n", encoding="utf-8")
+    return str(path)
+
+
+def test_an_xml_lists_i_is_not_the_rapid_pools_flag(engine: Engine, tmp_path: Path) -> None:
+    path = xenia(tmp_path)
+    for pool in ("standard", "rapid"):
+        assert import_fide_list(engine, path, list_date="2025-12-01", pool=pool).problems == []
+    assert _flags(engine) == [(45000063, "standard", 1922, 0, 20, "wi"),
+                              (45000063, "rapid", 1870, 5, 20, "w")]
+    # <sex></sex> with the flag w: a woman
+    assert rows(engine, "SELECT sex FROM players") == [("F",)]
+
+
+def test_a_rapid_row_recorded_with_the_standard_flag_is_named_on_reimport(
+        engine: Engine, tmp_path: Path) -> None:
+    """A ledger that recorded a combined list's rapid row with the Flag column as printed (wi,
+    before the i was left to the standard pool) refuses the same list again, naming the flag."""
+    path = xenia(tmp_path)
+    import_fide_list(engine, path, list_date="2025-12-01", pool="rapid")
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE list_ratings SET flag = 'wi'"))
+    with pytest.raises(ImportRejected) as caught:
+        import_fide_list(engine, path, list_date="2025-12-01", pool="rapid")
+    [problem] = caught.value.problems
+    assert (problem.line, problem.field) == (2, "rapid_rating")
+    assert problem.message.endswith("rating 1870, games 5, K 20, flag wi; this file says 1870, 5, "
+                                    "20, w")

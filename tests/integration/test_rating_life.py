@@ -342,7 +342,7 @@ def test_a_rating_below_1000_in_2024_02_is_dropped_and_not_raised(engine: Engine
 # Derived data is written once per close; recomputing from the facts reproduces it (DESIGN.md)
 
 DERIVED = ("initial_rating_games", "initial_ratings", "rating_floor_drops", "rating_adjustments",
-           "period_games", "period_results")
+           "period_games", "period_results", "list_entries")
 
 
 def _derived(engine: Engine) -> dict[str, list[tuple[object, ...]]]:
@@ -378,7 +378,7 @@ def test_recomputing_from_the_facts_reproduces_initial_ratings_and_drops(engine:
         ("2025-05", 13, 1499), ("2025-07", 13, 1499), ("2025-07", 14, 1759)]
     assert [(r[0], r[2]) for r in before["rating_floor_drops"]] == [("2025-06", 1398)]
     with engine.begin() as conn:
-        for table in (*DERIVED, "periods"):
+        for table in (*DERIVED, "periods", "period_revisions"):
             conn.execute(text(f"DELETE FROM {table}"))
     for period in periods:
         close_period(engine, period)

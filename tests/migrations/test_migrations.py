@@ -114,14 +114,32 @@ def _populate_0005(conn: Connection) -> None:
         "(2, 'Östersund Open', 'ostersund open', '2026-01-03', '2026-01-04')"))
 
 
-def _populate_0007(conn: Connection) -> None:
-    """Revision 0007 adds the natural keys: the 0005 facts with a namesake number and a round
-    key, and a namesake of Ann's registered as another person (``player add --new``)."""
-    _populate_0005(conn)
-    conn.execute(text("UPDATE games SET round_key = '1'"))
+def _populate_0006(conn: Connection) -> None:
+    """Revision 0006 adds the audit log and change numbers: the 0001 facts with their keys,
+    written by one change, and a second game between the two players that is void."""
+    _populate_0001(conn, keyed=True)
     conn.execute(text(
-        "INSERT INTO players (id, name, name_key, namesake, registered_at) VALUES "
-        "(5, 'ALPHA, Ann', 'alpha, ann', 1, '2026-01-01 00:00:00')"))
+        "INSERT INTO changes (id, at, by, command, action, entity, entity_id) VALUES "
+        "(1, '2026-01-01 00:00:00', 'tester', 'ledger import cup.pgn', 'import', 'file', "
+        "'" + "cd" * 32 + "')"))
+    conn.execute(text("UPDATE players SET change_id = 1"))
+    conn.execute(text("UPDATE player_entries SET change_id = 1"))
+    conn.execute(text("UPDATE games SET change_id = 1"))
+    # a second game between them, voided: never rated (the close still gives +7 / -7)
+    conn.execute(text(
+        "INSERT INTO games (event_id, round, date, period, white_id, black_id, result, played,"
+        " recorded_at, status, change_id) VALUES (1, '2', '2026-01-10', '2026-01', 2, 1, '1-0',"
+        " true, '2026-01-10 00:00:00', 'void', 1)"))
+
+
+def _populate_0007(conn: Connection) -> None:
+    """Revision 0007 adds the natural keys: the 0006 facts with their round keys, and a namesake
+    of Ann's registered as another person (``player add --new``)."""
+    _populate_0006(conn)
+    conn.execute(text("UPDATE games SET round_key = round"))
+    conn.execute(text(
+        "INSERT INTO players (id, name, name_key, namesake, registered_at, change_id) VALUES "
+        "(5, 'ALPHA, Ann', 'alpha, ann', 1, '2026-01-01 00:00:00', 1)"))
 
 
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
@@ -130,6 +148,7 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0003": _populate_0003,
                                                      "0004": _populate_0004,
                                                      "0005": _populate_0005,
+                                                     "0006": _populate_0006,
                                                      "0007": _populate_0007}
 
 
@@ -335,9 +354,9 @@ def test_0007_names_the_games_recorded_twice_and_changes_nothing(new_database: F
         "players is recorded once, and these are recorded more than once (rounds compared as "
         "they read: 1, 01 and 1.1 are round 1): event #1 'Upgrade Cup': game 1 (round 1, "
         "Alpha, Ann v Beta, Bob, 1-0, 2026-01-10) and game 2 (round 1.1, Alpha, Ann v Beta, "
-        "Bob, 1-0, 2026-01-10). Nothing was changed; remove the extra copy of each (DELETE FROM "
-        "games WHERE id = ...; in a closed period its rating must be redone), then run `ledger "
-        "init` again")
+        "Bob, 1-0, 2026-01-10). Nothing was changed; mark the extra copy of each void (UPDATE "
+        "games SET status = 'void' WHERE id = ...), run `ledger init` again, then re-rate any "
+        "closed period it is in (`ledger period rerate --from YYYY-MM`)")
     engine = make_engine(db)
     try:
         assert migrate.current_revision(engine) == "0005"

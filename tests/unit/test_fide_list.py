@@ -9,30 +9,24 @@ from __future__ import annotations
 
 import pytest
 from data_files import data_file
+from fide_list_samples import (
+    BAD_RATING,
+    COMBINED_FOA,
+    COMBINED_NO_FOA,
+    FILLS,
+    NO_FOA_HEADER,
+    NOWHERE,
+    RUN_ON,
+    TOUCHING,
+    WOMAN,
+    WOMAN_M,
+    combined_with,
+    txt_list,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.formats.fide_list import ListPlayer, read_fide_list, read_fide_list_file
-
-# Today's combined list (players_list_foa.txt, 162 characters a line), written by hand: column
-# starts as the header gives them (tests/data/README.md): ID 0, Name 15, Fed 76, Sex 80, Tit 84,
-# WTit 89, OTit 94, FOA 109, SRtng 113, SGm 119, SK 123, RRtng 126, RGm 132, Rk 136, BRtng 139,
-# BGm 145, BK 149, B-day 152, Flag 158. The third player has only a rapid rating and a FOA title.
-COMBINED_FOA = """\
-ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
-1503014        Carlsen, Magnus                                              NOR M   GM                           2831  9   10 2827  0   20 2886  21  20 1990      
-13708694       Ju, Wenjun                                                   CHN F   GM   WGM                     2560  0   10 2487  11  20 2480  0   20 1991  w   
-35093487       Online, Olga                                                 ESP F                            AIM              1610  7   40              2009  wi  
-"""  # noqa: E501, W291
-
-# The same players on an older combined list (players_list.txt, before the FOA column): every
-# rating column starts 4 characters earlier (SRtng 109, RRtng 122, BRtng 135, B-day 148).
-COMBINED_NO_FOA = """\
-ID Number      Name                                                         Fed Sex Tit  WTit OTit           SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
-1503014        Carlsen, Magnus                                              NOR M   GM                       2831  9   10 2827  0   20 2886  21  20 1990      
-13708694       Ju, Wenjun                                                   CHN F   GM   WGM                 2560  0   10 2487  11  20 2480  0   20 1991  w   
-35093487       Online, Olga                                                 ESP F                                         1610  7   40              2009  wi  
-"""  # noqa: E501, W291
 
 MAY13_HEADER = ("ID Number      Name                                                         Fed Sex "
                 "Tit  WTit OTit           may13 Gms K  B-day Flag")
@@ -120,7 +114,8 @@ def test_combined_lists_read_the_pool_columns_from_the_header(text: str, layout:
     assert s[35093487].rating is None and b[35093487].rating is None
     assert (r[35093487].rating, r[35093487].games, r[35093487].k) == (1610, 7, 40)
     assert r[35093487].foa_title == ("AIM" if "FOA" in text else None)
-    assert (r[35093487].birth_year, r[35093487].flag) == (2009, "wi")
+    # Flag "wi" is the standard list's: the rapid pool keeps the w (a woman), not the i
+    assert (r[35093487].birth_year, r[35093487].flag, s[35093487].flag) == (2009, "w", "wi")
 
 
 def test_xml_list_sample() -> None:
@@ -146,6 +141,94 @@ def test_xml_list_sample() -> None:
     assert (blitz[1503014].rating, blitz[1503014].games, blitz[1503014].k) == (2856, 0, 20)
     # <rapid_rating></rapid_rating>: an empty element is unrated
     assert blitz[10207538].rating is None and blitz[10207538].k is None
+
+
+def test_an_other_titles_value_longer_than_its_column_is_read_with_a_warning() -> None:
+    text = combined_with(RUN_ON).encode()
+    standard = read_fide_list(text, "list.txt", pool="standard")
+    rapid = read_fide_list(text, "list.txt", pool="rapid")
+    [warning] = standard.problems
+    assert (warning.line, warning.field, warning.severity) == (3, "OTit (column 95)", "warning")
+    assert warning.message == (
+        "'IA,FA,IO,FST,DI,NA' (18 characters) is longer than the OTit column (15): it runs 3 "
+        "characters into FOA, at column 110; the rest of the line is read 3 characters to the right")
+    assert rapid.problems == standard.problems
+    # fide_list_samples.RUN_ON: SRtng 1845 SGm 4 SK 20 | RRtng 1790 RGm 0 Rk 20 | 1968 wi
+    s, r = _by_id(standard.players), _by_id(rapid.players)
+    rita = s[45000012]
+    assert (rita.name, rita.federation, rita.sex, rita.o_title, rita.foa_title, rita.line) == (
+        "Referee, Rita", "IRL", "F", "IA,FA,IO,FST,DI,NA", None, 3)
+    assert (rita.rating, rita.games, rita.k, rita.birth_year, rita.flag) == (1845, 4, 20, 1968, "wi")
+    assert (r[45000012].rating, r[45000012].games, r[45000012].k) == (1790, 0, 20)
+    # the cells after the overrun are named where they are on the line
+    assert (rita.where("rating"), rita.where("birth_year")) == ("SRtng (column 117)",
+                                                                "B-day (column 156)")
+    # the other lines as in COMBINED_FOA: Carlsen 2831 9 10, Ju 2560 0 10, Olga unrated
+    assert [(p.line, p.fide_id, p.rating, p.games, p.k, p.birth_year) for p in standard.players] == [
+        (2, 1503014, 2831, 9, 10, 1990), (3, 45000012, 1845, 4, 20, 1968),
+        (4, 13708694, 2560, 0, 10, 1991), (5, 35093487, None, None, None, 2009)]
+    assert (r[13708694].rating, r[13708694].games, r[35093487].rating) == (2487, 11, 1610)
+
+
+def test_a_value_that_fills_its_column_or_touches_the_next_is_split_where_the_rest_lines_up(
+) -> None:
+    # FILLS: OTit's 15 characters fill it, FOA AFM touches them: nothing moved, no warning
+    readout = read_fide_list(combined_with(FILLS).encode(), "list.txt", pool="blitz")
+    assert readout.problems == []
+    ugo = _by_id(readout.players)[45000020]
+    assert (ugo.o_title, ugo.foa_title, ugo.rating, ugo.games, ugo.k, ugo.birth_year) == (
+        "IA,IO,FST,DI,NA", "AFM", 1987, 3, 20, 1979)
+    # TOUCHING, on the list without FOA: 16 characters, the rating 1946 touching them
+    readout = read_fide_list(txt_list(TOUCHING, header=NO_FOA_HEADER).encode(), "old.txt")
+    [warning] = readout.problems
+    assert (warning.line, warning.field, warning.severity) == (2, "OTit (column 95)", "warning")
+    assert warning.message == (
+        "'LSI,FI,SI,SLI,NA' (16 characters) is longer than the OTit column (15): it runs 1 "
+        "character into SRtng, at column 110, touching the SRtng value; the rest of the line is "
+        "read 1 character to the right")
+    [luis] = readout.players
+    assert (luis.o_title, luis.rating, luis.games, luis.k, luis.birth_year) == (
+        "LSI,FI,SI,SLI,NA", 1946, 0, 20, 1960)
+
+
+@pytest.mark.parametrize("line, field, message", [
+    # BAD_RATING: after the shift, SRtng (column 117) says 18x5
+    (BAD_RATING, "SRtng (column 117)", "'18x5' is not a rating"),
+    # NOWHERE: the rest is 4 to the right, the run-on 3 long
+    (NOWHERE, "OTit (column 95)", "'IA,FA,IO,FST,DI,NA' runs 3 characters into FOA, at column "
+     "110, and the rest of the line lines up at no shift of 0 to 3 to the right: the line cannot "
+     "be read"),
+])
+def test_a_line_that_does_not_line_up_after_a_long_value_is_an_error(
+        line: str, field: str, message: str) -> None:
+    readout = read_fide_list(combined_with(line).encode(), "list.txt")
+    errors = [p for p in readout.problems if p.severity == "error"]
+    assert [(p.line, p.field, p.message) for p in errors] == [(3, field, message)]
+    assert [p.line for p in readout.players] == [2, 4, 5]
+
+
+def test_a_combined_lists_flag_i_is_the_standard_lists() -> None:
+    # COMBINED_FOA: Ju Wenjun "... 1991  w   ", Online, Olga "... 2009  wi  "
+    for pool, ju, olga in (("standard", "w", "wi"), ("rapid", "w", "w"), ("blitz", "w", "w")):
+        players = _by_id(read_fide_list(COMBINED_FOA.encode(), "list.txt", pool=pool).players)
+        assert (players[13708694].flag, players[35093487].flag) == (ju, olga), pool
+    # XML: <flag>i</flag> (A E M, Doshtagir, line 22), <flag>wi</flag> (A La, Teng Hua, line 62)
+    xml = str(data_file("fide_players_list_sample.xml"))
+    for pool, doshtagir, teng_hua in (("standard", "i", "wi"), ("rapid", None, "w"),
+                                      ("blitz", None, "w")):
+        players = _by_id(read_fide_list_file(xml, pool).players)
+        assert (players[10207538].flag, players[8605360].flag) == (doshtagir, teng_hua), pool
+    # A single list's flag is its own pool's: apr13 line 18 "13708660 Agmanov ... 0000  i   "
+    assert _by_id(_list("apr13"))[13708660].flag == "i"
+
+
+def test_the_flag_w_gives_the_sex_where_the_sex_column_is_blank() -> None:
+    readout = read_fide_list(txt_list(WOMAN, WOMAN_M).encode(), "list.txt")
+    bea, max_ = readout.players
+    assert (bea.sex, bea.flag, bea.rating, max_.sex, max_.flag) == ("F", "w", 1702, "M", "w")
+    [warning] = readout.problems
+    assert (warning.line, warning.field, warning.severity) == (3, "Flag (column 159)", "warning")
+    assert warning.message == "flag 'w' says a woman, Sex says M: sex M kept"
 
 
 def _problems(text: str) -> list[tuple[int | None, str, str]]:

@@ -1,0 +1,71 @@
+"""Rendering ``ledger site build`` and ``ledger event show`` (Rich or JSON)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.cli.render import _json, _out, _signed, say
+from ledger.cli.tables import PlainTable
+from ledger.cli.values import json_number
+from ledger.services.event_reports import EventReport
+from ledger.services.site import SiteBuild
+
+
+def site_build(r: SiteBuild, as_json: bool) -> None:
+    """What a site build wrote: files written, unchanged and removed, and what the site holds."""
+    w = r.files
+    if as_json:
+        _json({"directory": w.directory, "files": w.files, "written": w.written,
+                      "unchanged": w.unchanged, "removed": w.removed, "lists": r.lists,
+                      "players": r.players, "events": r.events,
+                      "built_on": r.built_on.isoformat()})
+        return
+    say(f"site {w.directory}: {w.files} files, {w.written} written, {w.unchanged} "
+               f"unchanged, {w.removed} removed ({r.lists} lists, {r.players} players, "
+               f"{r.events} tournaments; built on {r.built_on})")
+
+
+def _event_dict(r: EventReport) -> dict[str, Any]:
+    return {
+        "id": r.id, "name": r.name, "site": r.site, "city": r.city,
+        "start_date": r.start_date.isoformat(), "end_date": r.end_date.isoformat(),
+        "period": r.period, "closed": r.closed, "source": r.source, "games": r.games,
+        "players": [{
+            "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
+            "federation": p.federation, "title": p.title, "rating": p.rating,
+            "games": p.games, "points": json_number(p.points), "rated_games": p.rated_games,
+            "score": json_number(p.score), "expected": json_number(p.expected), "k": p.k,
+            "change": json_number(p.change) if p.change is not None else None,
+            "period_change": p.period_change, "period_games": p.period_games,
+            "performance": p.performance.rp if p.performance else None,
+            "performance_games": p.performance.n if p.performance else 0,
+        } for p in r.players]}
+
+
+def event_report(r: EventReport, as_json: bool) -> None:
+    """``ledger event show``: the event and its rating report, one line per player."""
+    if as_json:
+        _json(_event_dict(r))
+        return
+    state = "rated" if r.closed else "open: not rated yet"
+    place = ", ".join(dict.fromkeys(x for x in (r.site, r.city) if x))
+    say(f"{r.name} (#{r.id}): {r.start_date} to {r.end_date}"
+               + (f", {place}" if place else "")
+               + f"; period {r.period} ({state}); {r.games} games, {len(r.players)} players")
+    table = PlainTable(title=f"Rating report: {r.name}")
+    for col, priority in (("name", 0), ("fed", 4), ("rating", 0), ("pts", 3), ("games", 0),
+                          ("score", 0), ("expected", 0), ("K", 0), ("change", 0),
+                          ("period", 1), ("Rp", 2)):
+        table.add_column(col, justify="left" if col in ("name", "fed") else "right",
+                         priority=priority)
+    for p in r.players:
+        table.add_row(p.name, p.federation or "", str(p.rating) if p.rating is not None else "-",
+                      str(p.points), str(p.rated_games), str(p.score), str(p.expected),
+                      str(p.k) if p.k is not None else "", _signed(p.change) if p.change is not None else "",
+                      _signed(p.period_change) if p.period_change is not None else "",
+                      str(p.performance.rp) if p.performance else "")
+    table.caption = ("rating: at the event's start; games, score, expected (sum of PD): the "
+                     "games rated for the player; change: K x (score - expected), this event's "
+                     "part of the period's change before its one rounding; period: the period's "
+                     "change, rounded once; Rp: performance over games against rated opponents")
+    _out().print(table)

@@ -1,0 +1,43 @@
+"""``ledger site``: the club's website, built as static files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.cli import publish, render_site
+from ledger.cli.common import JsonOpt, db_of, reports_errors, run
+from ledger.services import site
+
+site_app = typer.Typer(help="The club's website: rating lists, players and tournaments as "
+                       "static pages.", no_args_is_help=True)
+
+
+@site_app.command("build")
+@reports_errors
+def build(
+    ctx: typer.Context,
+    directory: Annotated[Path, typer.Argument(
+        help="The site's folder (made when missing; an earlier build's folder is updated).",
+        metavar="DIR")],
+    club: Annotated[str | None, typer.Option(
+        "--club", help=f"Club name heading every page (default: ${publish.CLUB_ENV}).")] = None,
+    base_url: Annotated[str | None, typer.Option(
+        "--base-url", help="Where the site is published (https://club.example/ratings/): "
+        "canonical links and a sitemap.xml. Links between pages stay relative.")] = None,
+    date: Annotated[str | None, typer.Option(
+        "--date", help="YYYY-MM-DD: the build date shown on the home page (default: today).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Build the club's website into DIR: lists, players and tournaments as static pages.
+
+    Players: history, chart, games with D and PD. Tournaments: crosstable, rating report.
+
+    Only the files whose content changed are written again.
+    """
+    ledger = db_of(ctx)
+    report = run(ctx, site.build_site, directory, club=publish.club_name(club),
+                 base_url_text=base_url, date=date, ledger=ledger)
+    render_site.site_build(report, json_out)

@@ -1,0 +1,335 @@
+"""The club's website, rendered: Jinja2 templates (``templates/``, shipped in the package) with
+autoescaping, fed by the values of ``formats.site.model``. Pure: values in, text out, in a fixed
+order, so the same values give the same bytes.
+
+Every page is plain HTML and CSS. The site's pages share one stylesheet (``site.css``) and the
+list and player-index pages one small script (``site.js``: sorting, filtering, search); nothing
+else is loaded, and each page's Content-Security-Policy allows only those two files of its own
+folder. Every text from the ledger is escaped (``html.escape``, quotes included) on its way into
+a page. Links are relative. The one-page list (``standalone_list``, for ``ledger list --format
+html``) is made from the same templates, with the stylesheet and script inlined and allowed by
+their SHA-256 in its policy.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import html
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
+
+from ledger.formats.site import chart
+from ledger.formats.site.model import (
+    EVENTS,
+    HOME,
+    PLAYERS,
+    SCRIPT,
+    STYLESHEET,
+    EventPage,
+    ListPage,
+    PlayedGame,
+    PlayerPage,
+    Site,
+    event_path,
+    list_path,
+    long_date,
+    player_path,
+    relative,
+    signed,
+    trend,
+)
+
+#: What a site page may load: its stylesheet and script, from the site's own folder.
+SITE_POLICY = ("default-src 'none'; style-src 'self'; script-src 'self'; base-uri 'none'; "
+               "form-action 'none'")
+SITEMAP = "sitemap.xml"
+POOL_NAMES = {"standard": "Standard", "rapid": "Rapid", "blitz": "Blitz"}
+#: Players shown under each latest list on the home page.
+TOP = 10
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: its heading, the CSS class of its heading, whether it sorts as a
+    number, whether the first click sorts it highest first, and the words an abbreviated
+    heading stands for (None: it is not one)."""
+
+    label: str
+    css: str = ""
+    numeric: bool = False
+    descending: bool = False
+    abbr: str | None = None
+
+
+def _num(label: str, abbr: str | None = None, descending: bool = True) -> Column:
+    return Column(label, "num", True, descending, abbr)
+
+
+#: The columns of each table, by the table's class (``t-NAME``): the headings, and on a phone
+#: the label each cell of a card carries (``site.css``).
+TABLES: dict[str, tuple[Column, ...]] = {
+    "list": (_num("#", descending=False), Column("Name"), Column("Title"), Column("Fed"),
+             _num("Rating"), _num("Change"), _num("Previous"), _num("Games"), _num("K"),
+             Column("Flag")),
+    "rating-list": (_num("#", descending=False), Column("Name", "name"), Column("Title", "title"),
+                    Column("Fed", "fed"), Column("FIDE ID", "id", True), _num("Rating"),
+                    _num("Games"), _num("K"), _num("Born")),
+    "players": (Column("Name"), Column("Title"), Column("Fed"), _num("FIDE ID"), _num("Rating"),
+                _num("Born")),
+    "history": (Column("Period"), _num("Before"), _num("Games"), _num("Score"),
+                _num("Expected"), Column("K"), _num("Exact", "exact change"),
+                _num("Change"), _num("After")),
+    "games": (Column("Date"), Column("Tournament"), Column("Round"), Column("Colour"),
+              Column("Opponent"), _num("Rating"), _num("Result"),
+              _num("D", "rating difference"), _num("PD", "expected score"),
+              _num("S − PD", "score minus expected score")),
+    "report": (_num("No.", "number"), Column("Name"), Column("Fed"), _num("Rating"),
+               _num("Games"), _num("Score"), _num("Expected"), _num("K"),
+               _num("Change", "K × (score − expected), exact"),
+               _num("Period", "the period's change, rounded once"),
+               _num("Rp", "performance rating")),
+    "top": (_num("#"), Column("Name"), Column("Title"), Column("Fed"), _num("Rating"),
+            _num("Change")),
+    "events": (Column("Tournament"), Column("Start"), Column("End"), Column("Period"),
+               _num("Players"), _num("Games")),
+    "cross": (_num("No."), Column("Name"), _num("Rating")),
+    "periods": (Column("Period"), Column("In force from")),
+}
+
+
+#: The width (em) below which a table becomes cards: as wide as its columns need (the
+#: crosstable has a column a round); every other table at 40em, a phone.
+CARDS_BELOW = {"cross": 64, "report": 64, "games": 64, "history": 54, "list": 54,
+               "rating-list": 54}
+
+
+def table_class(name: str) -> str:
+    """The classes of the table ``name`` (a key of ``TABLES``): its card breakpoint and name."""
+    return f"cards-{CARDS_BELOW.get(name, 40)} t-{name}"
+
+
+@jinja2.pass_eval_context
+def _finalize(context: EvalContext, value: object) -> object:
+    """Every value a template writes: None as nothing; in an HTML or XML template, markup as it
+    is and anything else escaped by ``html.escape`` (``&``, ``<``, ``>``, ``"`` and ``'``: the
+    entities the ledger's pages have always written); in the stylesheet and script, as it is."""
+    if value is None:
+        return ""
+    kind = type(value)
+    if kind is int or not context.autoescape or kind is Markup:
+        return value
+    return Markup(html.escape(value if isinstance(value, str) else str(value), quote=True))
+
+
+def _css_string(value: str) -> Markup:
+    """``value`` as a CSS string literal: quoted, with backslashes, quotes and line ends escaped
+    (and ``<`` too, so no text can close the style element)."""
+    escaped = "".join(f"\\{ord(c):x} " if c in '\\"<\n\r' else c for c in value)
+    return Markup(f'"{escaped}"')
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The templates' environment: autoescaping on (``_finalize`` escapes every value), strict
+    about undefined names, the helpers every template uses as globals."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("ledger.formats.site", "templates"),
+        autoescape=jinja2.select_autoescape(("html", "xml")), finalize=_finalize,
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True)
+    env.filters["css_string"] = _css_string
+    env.globals.update(
+        HOME=HOME, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
+        long_date=long_date, signed=signed, trend=trend, list_path=list_path, player_path=player_path,
+        event_path=event_path, layout=chart.layout, pool_names=POOL_NAMES,
+        table_class=table_class)
+    return env
+
+
+def _render(name: str, **context: Any) -> str:
+    return environment().get_template(name).render(**context)
+
+
+@dataclass(frozen=True)
+class _Table:
+    name: str
+    labels: tuple[str, ...]
+
+
+@functools.cache
+def stylesheet() -> str:
+    """``site.css``: the one stylesheet, with each table's card labels for narrow screens."""
+    widths = sorted({*CARDS_BELOW.values(), 40}, reverse=True)
+    tables = [_Table(name, tuple(c.label for c in columns)) for name, columns in TABLES.items()]
+    groups = [(w, [t for t in tables if CARDS_BELOW.get(t.name, 40) == w]) for w in widths]
+    return _render(STYLESHEET, groups=groups)
+
+
+@functools.cache
+def script() -> str:
+    """``site.js``: sorting, filtering and search."""
+    return _render(SCRIPT)
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+
+
+def _page(template: str, path: str, site: Site, title: str, *, script: bool = False,
+          **context: Any) -> str:
+    url: Callable[[str], str] = functools.partial(relative, path)
+    canonical = None if site.base_url is None else site.base_url + ("" if path == HOME else path)
+    return _render(template, url=url, club=site.club, title=title, csp=SITE_POLICY,
+                   canonical=canonical, inline_css=None, inline_js=None, script=script,
+                   **context)
+
+
+def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | None] = (None, None),
+              ) -> str:
+    """The page of one published list (``page.path``): sortable, filterable, searchable; a
+    superseded revision says so and links the current list, a corrected list links what was
+    published before. ``neighbours``: the paths of the previous and next lists of the pool."""
+    federations = sorted({line.federation for line in page.lines if line.federation})
+    pool = POOL_NAMES.get(page.pool, page.pool)
+    title = f"{site.club} - {pool.lower()} rating list {page.period}" + (
+        f" (revision {page.revision})" if page.superseded else "")
+    return _page("list.html", page.path, site, title, script=True, page=page,
+                 pool_name=pool, columns=TABLES["list"], federations=federations,
+                 latest=page.revisions[-1] if page.revisions else None,
+                 current_path=list_path(page.pool, page.period),
+                 previous_list=neighbours[0], next_list=neighbours[1])
+
+
+def player_page(site: Site, page: PlayerPage) -> str:
+    """A player's page (``page.path``): identity, each pool's rating, chart, history and games."""
+    return _page("player.html", page.path, site, f"{page.name} - {site.club}", page=page,
+                 history_columns=TABLES["history"], game_columns=TABLES["games"])
+
+
+@dataclass(frozen=True)
+class _Round:
+    key: str | None
+    label: str
+
+
+def _round_key(game: PlayedGame) -> str | None:
+    """The round a game belongs to: ``3`` for ``3`` and for PGN's ``3.1`` (round 3, board 1)."""
+    return game.round.split(".")[0] if game.round else None
+
+
+def _round_order(key: str | None) -> tuple[int, int, str]:
+    if key is None:
+        return (2, 0, "")
+    return (0, int(key), "") if key.isdigit() else (1, 0, key)
+
+
+def crosstable(page: EventPage) -> tuple[list[_Round], dict[int, list[str]]]:
+    """The crosstable's round columns and each player's cells (by player id): in each round
+    the opponent's number, ``w`` or ``b`` and the result (``5w1``; two games in one round, or
+    games without a round under "other", separated by a blank)."""
+    number = {line.player_id: line.number for line in page.lines}
+    keys = sorted({_round_key(g) for line in page.lines for g in line.games}, key=_round_order)
+    rounds = [_Round(k, "other" if k is None else f"R{k}" if k.isdigit() else k) for k in keys]
+    cells: dict[int, list[str]] = {}
+    for line in page.lines:
+        by_round: dict[str | None, list[str]] = {}
+        for g in line.games:
+            by_round.setdefault(_round_key(g), []).append(
+                f"{number.get(g.opponent_id, '?')}{g.colour[0]}{g.symbol}")
+        cells[line.player_id] = [" ".join(by_round.get(r.key, [])) for r in rounds]
+    return rounds, cells
+
+
+def event_page(site: Site, page: EventPage, period_list: str | None = None) -> str:
+    """A tournament's page (``page.path``): dates, period (``period_list``: the path of the list
+    its period published, when it did), crosstable and rating report."""
+    rounds, cells = crosstable(page)
+    return _page("event.html", page.path, site, f"{page.name} - {site.club}", page=page,
+                 rounds=rounds, cells=cells, report_columns=TABLES["report"],
+                 period_list=period_list)
+
+
+def home_page(site: Site) -> str:
+    """``index.html``: the club, the build date, the latest list of each pool (its top
+    players), every list by period (newest first), links to the players and tournaments."""
+    current = [p for p in site.lists if not p.superseded]
+    pools = list(dict.fromkeys(p.pool for p in current))
+    latest = [(pool, max((p for p in current if p.pool == pool), key=lambda p: p.period))
+              for pool in pools]
+    by_period: dict[str, dict[str, ListPage]] = {}
+    for p in current:
+        by_period.setdefault(p.period, {})[p.pool] = p
+    periods = [(period, next(iter(pages.values())).in_force_from, pages)
+               for period, pages in sorted(by_period.items(), reverse=True)]
+    return _page("home.html", HOME, site, site.club, latest=latest, periods=periods,
+                 pools=pools, top=TOP, top_columns=TABLES["top"], built_on=site.built_on,
+                 players=len(site.players), events=site.events)
+
+
+def players_page(site: Site, pool: str = "standard") -> str:
+    """``players/index.html``: every player by name, with a search box."""
+    return _page("players.html", PLAYERS, site, f"Players - {site.club}", script=True,
+                 players=site.players, pool=pool, player_columns=TABLES["players"])
+
+
+def events_page(site: Site) -> str:
+    """``events/index.html``: every tournament by start date."""
+    return _page("events.html", EVENTS, site, f"Tournaments - {site.club}", events=site.events)
+
+
+def render_site(site: Site) -> Iterator[tuple[str, str]]:
+    """Every file of the site as (path, text), in a fixed order: the stylesheet, the script,
+    the home page, the lists, the players' index and pages, the tournaments' index and pages,
+    and, with ``site.base_url``, the sitemap. Pages are made as they are asked for."""
+    yield STYLESHEET, stylesheet()
+    yield SCRIPT, script()
+    yield HOME, home_page(site)
+    current = {(p.pool, p.period): p.path for p in site.lists if not p.superseded}
+    for page in site.lists:
+        periods = sorted(period for pool, period in current if pool == page.pool)
+        at = periods.index(page.period) if page.period in periods else -1
+        previous = current[(page.pool, periods[at - 1])] if at > 0 else None
+        following = current[(page.pool, periods[at + 1])] if 0 <= at < len(periods) - 1 else None
+        yield page.path, list_page(site, page, (previous, following))
+    yield PLAYERS, players_page(site)
+    for player in site.players:
+        yield player.path, player_page(site, player)
+    yield EVENTS, events_page(site)
+    for event in site.events:
+        yield event.path, event_page(site, event, current.get((event.pool, event.period)))
+    if site.base_url is not None:
+        yield SITEMAP, sitemap(site.base_url, page_paths(site))
+
+
+def page_paths(site: Site) -> list[str]:
+    """The path of every page of ``site`` (no stylesheet, script or sitemap), in the order
+    ``render_site`` makes them."""
+    return [HOME, *(p.path for p in site.lists), PLAYERS, *(p.path for p in site.players),
+            EVENTS, *(e.path for e in site.events)]
+
+
+def sitemap(base_url: str, paths: Iterable[str]) -> str:
+    """``sitemap.xml``: the absolute address of every page under ``base_url`` (ending in "/")."""
+    return _render(SITEMAP, addresses=[base_url + ("" if p == HOME else p) for p in paths])
+
+
+def standalone_list(club: str, subtitle: str, title: str, period: str, count: str,
+                    players: Iterable[Any]) -> str:
+    """The one-page list: ``club`` as its heading, ``subtitle`` below it, ``title`` for the
+    browser, one row per player (``formats.rating_list.ListedPlayer`` values, in the order
+    given), ``count`` ("3 players") and ``period`` in the footer; the stylesheet and the sorting
+    script inlined, allowed by their SHA-256 and nothing else."""
+    css, js = stylesheet(), script()
+    policy = (f"default-src 'none'; style-src '{_sha256(css)}'; script-src '{_sha256(js)}'; "
+              "base-uri 'none'; form-action 'none'")
+    return _render("rating_list.html", url=lambda target: target, club=club, title=title,
+                   csp=policy, canonical=None, inline_css=Markup(css), inline_js=Markup(js),
+                   script=False, subtitle=subtitle, period=period, count=count,
+                   players=list(players), columns=TABLES["rating-list"])

@@ -1,0 +1,99 @@
+/* The site's one script: sorting a table by the column heading clicked, and, on a list page,
+   filtering by federation, women, juniors and active players and finding a player by name as
+   you type. Plain JavaScript, no library; the pages read fully without it. */
+(function () {
+  "use strict";
+
+  /* The search key of a name, by the rule of ledger.names.name_key: accents dropped, case
+     folded, the letters FIDE's lists write in ASCII, apostrophes joining, other marks a blank.
+     Each row carries its name's key (data-key), worked out by the ledger; only the typed text
+     is folded here. */
+  var LETTERS = { "\u00f8": "o", "\u0142": "l", "\u0111": "d", "\u00f0": "d", "\u0127": "h",
+                  "\u0167": "t", "\u0131": "i", "\u00e6": "ae", "\u0153": "oe", "\u00fe": "th",
+                  "\u00df": "ss" };
+  function fold(text) {
+    var t = text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+    t = t.replace(/[\u00f8\u0142\u0111\u00f0\u0127\u0167\u0131\u00e6\u0153\u00fe\u00df]/g,
+                  function (c) { return LETTERS[c]; });
+    t = t.normalize("NFKD").replace(/\p{M}/gu, "");
+    t = t.replace(/['\u2019\u2018`\u00b4\u02bc\u02bb\u00b7]/g, "");
+    return t.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  }
+
+  function sortable(table) {
+    var heads = table.tHead.rows[0].cells;
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.forEach(function (row, i) { row.setAttribute("data-order", String(i)); });
+    function key(row, col) {
+      var cell = row.cells[col];
+      var given = cell.getAttribute("data-sort");
+      return given !== null ? given : cell.textContent.trim();
+    }
+    Array.prototype.forEach.call(heads, function (th, col) {
+      var button = th.querySelector("button");
+      if (!button) { return; }
+      button.addEventListener("click", function () {
+        var numeric = th.getAttribute("data-type") === "num";
+        var current = th.getAttribute("aria-sort");
+        var desc = current ? current === "ascending" : th.hasAttribute("data-desc");
+        Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", desc ? "descending" : "ascending");
+        var sorted = Array.prototype.slice.call(body.rows);
+        sorted.sort(function (a, b) {
+          var x = key(a, col), y = key(b, col);
+          var order;
+          if (x === "" || y === "") {
+            order = (x === "") - (y === "");
+            if (order) { return order; }
+          } else {
+            order = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+            if (order) { return desc ? -order : order; }
+          }
+          return Number(a.getAttribute("data-order")) - Number(b.getAttribute("data-order"));
+        });
+        var fragment = document.createDocumentFragment();
+        sorted.forEach(function (row) { fragment.appendChild(row); });
+        body.appendChild(fragment);
+      });
+    });
+  }
+
+  function filterable(table) {
+    var controls = document.getElementById(table.id + "-filters");
+    if (!controls) { return; }
+    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+    var keys = rows.map(function (row) { return row.getAttribute("data-key") || ""; });
+    var search = controls.querySelector("input[type=search]");
+    var federation = controls.querySelector("select");
+    var flags = Array.prototype.slice.call(controls.querySelectorAll("input[type=checkbox]"));
+    var shown = document.getElementById(table.id + "-shown");
+    function apply() {
+      var words = search ? fold(search.value).split(" ").filter(Boolean) : [];
+      var fed = federation ? federation.value : "";
+      var count = 0;
+      rows.forEach(function (row, i) {
+        var keep = (!fed || row.getAttribute("data-fed") === fed) &&
+          flags.every(function (box) {
+            return !box.checked || row.hasAttribute(box.getAttribute("data-needs"));
+          }) &&
+          words.every(function (word) { return keys[i].indexOf(word) !== -1; });
+        row.hidden = !keep;
+        if (keep) { count += 1; }
+      });
+      if (shown) {
+        shown.textContent = count === rows.length ? "" :
+          count + " of " + rows.length + " shown";
+      }
+    }
+    controls.addEventListener("input", apply);
+    controls.addEventListener("change", apply);
+    apply();
+  }
+
+  var table = document.getElementById("rating-list");
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
+  if (table) { filterable(table); }
+  var index = document.getElementById("player-index");
+  if (index) { filterable(index); }
+})();

@@ -1,0 +1,210 @@
+"""Rating one period from the facts: the one way the ledger rates (FIDE B.02 §7-§8).
+
+``rate`` loads the period's games and every player's history (``services.facts``: the facts now,
+for a close or a re-rating, or as of a change, for ``db check``), runs the rules
+(``rules.period.rate_period``, ``rules.initial.rate_pool``, the floor, the 1 March 2024 raise)
+and builds the list the period publishes; it writes nothing. ``derived_rows`` turns the outcome
+into the rows of every derived table for one revision; ``write_revision`` writes them with the
+revision and the pointer. The close (``services.periods``), the re-rating
+(``services.rerate``) and the check (``services.recompute``) all go through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.orm import Session
+
+from ledger.db.models import (
+    InitialRating,
+    InitialRatingGame,
+    ListEntry,
+    PeriodGame,
+    PeriodResult,
+    PeriodRevision,
+    RatingAdjustment,
+    RatingFloorDrop,
+    RatingPeriod,
+)
+from ledger.domain import Period, RatedGame
+from ledger.rules.editions import RAISE_2024_PERIOD, Edition, list_adjustment
+from ledger.rules.initial import InitialRating as Computation
+from ledger.rules.initial import Pool, rate_pool
+from ledger.rules.period import PeriodResult as Result
+from ledger.rules.period import rate_period
+from ledger.services.facts import NOW, Facts
+from ledger.services.pools import load_pools
+from ledger.services.rated_games import load_rated_games
+from ledger.services.snapshots import ListRow, entry_values, list_rows
+from ledger.services.state import ClosedResult, History, load_histories
+
+#: Every table a revision writes, by name, in the order they are written and compared.
+DERIVED: dict[str, Any] = {
+    "period_results": PeriodResult, "period_games": PeriodGame,
+    "rating_adjustments": RatingAdjustment, "initial_ratings": InitialRating,
+    "initial_rating_games": InitialRatingGame, "rating_floor_drops": RatingFloorDrop,
+    "list_entries": ListEntry,
+}
+
+
+@dataclass
+class Rated:
+    """What rating ``period`` by ``edition`` gives: the ``games`` as the rules saw them, one
+    ``results`` entry per rated player, the initial ratings (pool and computation) of unrated
+    players whose pool reached 5 games, the ratings below the floor (``drops``), the list
+    adjustments (rows of ``rating_adjustments`` without their revision) and the list it
+    publishes (``listed``, ranked)."""
+
+    period: Period
+    edition: Edition
+    games: list[RatedGame]
+    results: dict[int, Result]
+    initial: dict[int, tuple[Pool, Computation]]
+    drops: dict[int, int]
+    adjustments: list[dict[str, Any]]
+    listed: list[ListRow]
+
+
+def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW) -> Rated:
+    """Rate ``target`` by ``edition`` with ``facts`` and the current revisions of the earlier
+    periods; nothing is written. A fixed number of queries for any number of players."""
+    loaded, histories = load_rated_games(session, lambda g: g.c.period == str(target),
+                                         through=target.previous(), facts=facts)
+    games = [g.rated for g in loaded]
+    states = {pid: h.state(target) for pid, h in histories.items()}
+    results = rate_period(states, games, target, edition)
+    drops = {pid: r.rating_after for pid, r in results.items()
+             if r.rating_after < edition.rating_floor}
+    initial = _initial_ratings(session, target, edition, facts,
+                               [pid for pid, st in states.items() if st.rating is None])
+    everyone = load_histories(session, None, through=target.previous(), facts=facts)
+    adjustments = _list_adjustments(target, everyone, results, initial, drops)
+    _add_outcome(everyone, target, results, initial, drops, adjustments)
+    games_in = {pid: r.n for pid, r in results.items()}
+    games_in |= {pid: sum(1 for g in pool.games if g.period == target)
+                 for pid, (pool, ir) in initial.items() if ir.published}
+    listed = list_rows(session, target, everyone, games_in, facts)
+    return Rated(target, edition, games, results, initial, drops, adjustments, listed)
+
+
+def _initial_ratings(session: Session, target: Period, edition: Edition, facts: Facts,
+                     unrated: list[int]) -> dict[int, tuple[Pool, Computation]]:
+    """Ru for each player unrated at ``target``'s start whose pool gained a game in ``target``
+    and holds at least 5 games (FIDE B.02 §8.2), by ``edition``."""
+    pools = load_pools(session, unrated, target, ratings_through=target.previous(), facts=facts)
+    rated = {}
+    for pid, pool in pools.items():
+        if not any(g.period == target for g in pool.games):
+            continue
+        computed = rate_pool(pool, edition)
+        if computed is not None:
+            rated[pid] = (pool, computed)
+    return rated
+
+
+def _list_adjustments(target: Period, everyone: dict[int, History], results: dict[int, Result],
+                      initial: dict[int, tuple[Pool, Computation]],
+                      drops: dict[int, int]) -> list[dict[str, Any]]:
+    """Rows for the ratings the list published by closing ``target`` changes outside any game
+    (only the 1 March 2024 raise: ``ledger.rules.editions.list_adjustment``), from the ratings
+    this close gives (results, published initial ratings) or else the ones in force; players
+    this close drops below the floor are not raised."""
+    if target != RAISE_2024_PERIOD:
+        return []
+    new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
+    new_ratings |= {pid: ir.rating for pid, (_, ir) in initial.items() if ir.published}
+    rows = []
+    for pid, history in everyone.items():
+        rating = new_ratings[pid] if pid in new_ratings else history.rating(target)
+        if rating is None or pid in drops:
+            continue
+        raise_by = list_adjustment(target, rating)
+        if raise_by:
+            rows.append(dict(period=str(target), player_id=pid, rating_before=rating,
+                             adjustment=raise_by, rating_after=rating + raise_by,
+                             rule="1 March 2024 list: +0.4 x (2000 - R) below 2000"))
+    return rows
+
+
+def _add_outcome(everyone: dict[int, History], target: Period, results: dict[int, Result],
+                 initial: dict[int, tuple[Pool, Computation]], drops: dict[int, int],
+                 adjustments: list[dict[str, Any]]) -> None:
+    """Add ``target``'s outcome to the histories, as ``load_histories`` would read it back once
+    written (result or published initial rating, then adjustment, then floor drop)."""
+    for pid, r in results.items():
+        everyone[pid].results.append(ClosedResult(target, r.n, r.rating_after))
+    for pid, (_, ir) in initial.items():
+        if ir.published:
+            everyone[pid].results.append(ClosedResult(target, ir.games, ir.rating))
+    for a in adjustments:
+        everyone[a["player_id"]].results.append(
+            ClosedResult(target, 0, a["rating_after"], order=1))
+    for pid in drops:
+        everyone[pid].results.append(ClosedResult(target, 0, None, order=2))
+
+
+def hundredths(value: Decimal) -> int:
+    """An exact value as a whole number of hundredths; ``ValueError`` when it is not one."""
+    scaled = value * 100
+    if scaled != scaled.to_integral_value():
+        raise ValueError(f"{value} is not a whole number of hundredths")
+    return int(scaled)
+
+
+def derived_rows(rated: Rated, revision: int) -> dict[str, list[dict[str, Any]]]:
+    """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period`` (table name
+    -> rows as dicts of column values, a table with none: an empty list)."""
+    key = {"period": str(rated.period), "revision": revision}
+    results = [key | dict(
+        player_id=r.player_id, rating_before=r.rating_before, games=r.n,
+        score_halves=int(r.score * 2), expected_hundredths=hundredths(r.expected), k=r.k,
+        k_before_cap=r.k_before_cap, k_reason=r.k_reason.value,
+        change_hundredths=hundredths(r.change_exact), change=r.change,
+        rating_after=r.rating_after) for r in rated.results.values()]
+    audit = [key | dict(
+        game_id=a.game_id, player_id=r.player_id, opponent_id=a.opponent_id,
+        own_rating=a.own_rating, opponent_rating=a.opponent_rating, difference=a.difference,
+        counted_difference=a.counted_difference, expected_hundredths=hundredths(a.expected),
+        score_halves=int(a.score * 2)) for r in rated.results.values() for a in r.games]
+    initial = [key | dict(
+        player_id=pid, method=ir.method.value, games=ir.games, opponents_sum=ir.opponents_sum,
+        score_halves=int(ir.points * 2), hypothetical=ir.hypothetical,
+        p_hundredths=ir.p_hundredths, dp=ir.dp, bonus=ir.bonus, ru=ir.ru, cap=ir.cap,
+        rating=ir.rating, floor=ir.floor, published=ir.published,
+        disregarded=len(pool.disregarded)) for pid, (pool, ir) in rated.initial.items()]
+    pool_games = [key | dict(
+        player_id=pid, game_id=g.game_id, opponent_id=g.opponent_id,
+        opponent_rating=g.opponent_rating, score_halves=int(g.score * 2))
+        for pid, (pool, _) in rated.initial.items() for g in pool.games]
+    drops = [key | dict(player_id=pid, rating=rating, floor=rated.edition.rating_floor)
+             for pid, rating in rated.drops.items()]
+    return {"period_results": results, "period_games": audit,
+            "rating_adjustments": [a | key for a in rated.adjustments],
+            "initial_ratings": initial, "initial_rating_games": pool_games,
+            "rating_floor_drops": drops,
+            "list_entries": [entry_values(rated.period, revision, r) for r in rated.listed]}
+
+
+def write_revision(session: Session, rated: Rated, revision: int, change_id: int,
+                   reason: str | None) -> dict[str, int]:
+    """Write ``revision`` of ``rated.period`` computed by change ``change_id``: its
+    ``period_revisions`` row, every derived row, and ``periods`` pointing at it (made or moved).
+    Returns the rows written per table."""
+    session.add(PeriodRevision(period=str(rated.period), revision=revision,
+                               edition=rated.edition.value, change_id=change_id, reason=reason))
+    session.flush()
+    written = {}
+    for table, rows in derived_rows(rated, revision).items():
+        if rows:
+            session.execute(insert(DERIVED[table]), rows)
+        written[table] = len(rows)
+    pointer = session.get(RatingPeriod, str(rated.period))
+    if pointer is None:
+        session.add(RatingPeriod(period=str(rated.period), revision=revision))
+    else:
+        pointer.revision = revision
+    session.flush()
+    return written

@@ -1,0 +1,82 @@
+"""Which revision of a period's derived rows is current, decided in one place
+(docs/CORRECTIONS.md §3), and the revisions of each period.
+
+``periods`` holds one row per closed period pointing at its current revision; every read of
+derived data (``period_results``, ``period_games``, ``rating_adjustments``, ``initial_ratings``,
+``initial_rating_games``, ``rating_floor_drops``, ``list_entries``) filters with ``current`` so
+that a superseded revision, or the revision of a reopened period, is never read as today's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Change, PeriodRevision, RatingPeriod
+from ledger.domain import Period
+
+
+def current(model: Any) -> ColumnElement[bool]:
+    """The condition "this row of ``model`` (a derived table with ``period`` and ``revision``
+    columns) belongs to the current revision of its period": an EXISTS on ``periods``,
+    correlated with the query it is used in. A row of a reopened period is not current."""
+    return (select(RatingPeriod.period)
+            .where(RatingPeriod.period == model.period, RatingPeriod.revision == model.revision)
+            .exists())
+
+
+def current_revision(session: Session, period: Period) -> int | None:
+    """The current revision of ``period``, None when it is not closed."""
+    return session.scalar(select(RatingPeriod.revision)
+                          .where(RatingPeriod.period == str(period)))
+
+
+def next_revision(session: Session, period: Period) -> int:
+    """The number a new close or re-rating of ``period`` writes: 1, or one more than its last."""
+    last = session.scalar(select(func.max(PeriodRevision.revision))
+                          .where(PeriodRevision.period == str(period)))
+    return (last or 0) + 1
+
+
+@dataclass(frozen=True)
+class RevisionView:
+    """One revision of a period: its number, the rule ``edition``, when (UTC) and by whom
+    (``by``, ``command``) it was computed, the change that did it, ``reason``, and
+    ``superseded_by`` (the change that superseded it: a reopen or a re-rating; None while
+    current or while its period stays reopened) with ``current``."""
+
+    period: str
+    revision: int
+    edition: str
+    closed_at: dt.datetime
+    change_id: int
+    by: str
+    command: str
+    action: str
+    reason: str | None
+    superseded_by: int | None
+    current: bool
+
+
+def revision_views(session: Session, period: Period | None = None) -> list[RevisionView]:
+    """Every revision (of ``period``, or of every period), by period then revision: one query."""
+    query = (select(PeriodRevision, Change.by, Change.command, Change.action,
+                    RatingPeriod.revision)
+             .join(Change, Change.id == PeriodRevision.change_id)
+             .outerjoin(RatingPeriod, RatingPeriod.period == PeriodRevision.period)
+             .order_by(PeriodRevision.period, PeriodRevision.revision))
+    if period is not None:
+        query = query.where(PeriodRevision.period == str(period))
+    return [RevisionView(r.period, r.revision, r.edition, r.closed_at, r.change_id, by, command,
+                         action, r.reason, r.superseded_by_change, pointer == r.revision)
+            for r, by, command, action, pointer in session.execute(query)]
+
+
+def supersede(session: Session, period: Period, revision: int, change_id: int) -> None:
+    """Mark ``revision`` of ``period`` superseded by ``change_id`` (a reopen or a re-rating)."""
+    row = session.get_one(PeriodRevision, (str(period), revision))
+    row.superseded_by_change = change_id

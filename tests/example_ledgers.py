@@ -1,0 +1,58 @@
+"""The two ledgers the site's tests build on, made from the repository's real files:
+
+- the README's example season: the ``ledger`` lines of ``examples/club-season.sh`` run one by one
+  through the CLI in this process (the script's own commands, so the fixture cannot drift from
+  the example), up to the closes of 2026-09 and 2026-10;
+- the Tata Steel ledger: ``examples/data/tata_steel_masters_2022.pgn`` imported with
+  ``--register-players`` and 2022-01 closed (Carlsen +3 -> 2868, Caruana -11, Van Foreest +12 ->
+  2714: FIDE's published figures).
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from data_files import ROOT, data_file
+from typer.testing import CliRunner
+
+from ledger.cli.app import app
+
+SCRIPT = ROOT / "examples" / "club-season.sh"
+
+
+def season_commands() -> list[list[str]]:
+    """The ledger commands of the example script, with ``$here`` its folder, output redirections
+    dropped, up to (without) the reports written after the closes."""
+    commands = []
+    for line in SCRIPT.read_text(encoding="utf-8").splitlines():
+        if line.startswith("out="):
+            break
+        if not line.startswith("ledger "):
+            continue
+        words = shlex.split(line.replace('"$here', f'"{SCRIPT.parent}'))
+        if ">" in words:
+            words = words[:words.index(">")]
+        commands.append(words[1:])
+    return commands
+
+
+def _run(db: Path, *args: str) -> None:
+    result = CliRunner().invoke(app, ["--db", str(db), *args])
+    assert result.exit_code == 0, (args, result.output, result.stderr)
+
+
+def build_season(db: Path) -> Path:
+    """The example season in the SQLite ledger ``db`` (a new file); returns ``db``."""
+    for command in season_commands():
+        _run(db, *command)
+    return db
+
+
+def build_tata(db: Path) -> Path:
+    """The Tata Steel ledger in ``db`` (a new file), January 2022 closed; returns ``db``."""
+    _run(db, "init")
+    _run(db, "import", str(data_file("tata_steel_masters_2022.pgn")), "--register-players",
+         "--quiet")
+    _run(db, "period", "close", "2022-01")
+    return db

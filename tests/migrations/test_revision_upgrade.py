@@ -1,0 +1,116 @@
+"""Revision 0006 on a ledger with closed periods: each becomes revision 1 with one change written
+by the upgrade, ``ledger init`` writes the list snapshots in the same transaction (one more
+change), and the lists and histories read the same as before; the stored results recompute."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Connection, text
+
+from ledger.db import migrate
+from ledger.db.engine import make_engine
+from ledger.domain import Actor
+from ledger.services.lists import history, rating_list
+from ledger.services.periods import close_period, list_periods
+from ledger.services.recompute import check_ledger
+from ledger.services.session import init_ledger, open_ledger
+from ledger.services.snapshots import UPGRADE_REASON
+
+
+def _closed_january_at_0005(conn: Connection) -> None:
+    """Two players, one game and 2026-01 closed, as revision 0005 stored a close (by hand).
+
+    A 1800 (adult, 100 games: K 20) beats B 1700: D = +100 -> PD .64; 20 x (1 - .64) = +7.2 ->
+    +7 -> 1807. B: D = -100 -> .36; 20 x (0 - .36) = -7.2 -> -7 -> 1693. A federation and a
+    title on A, so the snapshot carries them.
+    """
+    conn.execute(text(
+        "INSERT INTO players (id, name, name_key, fide_id, federation, title, birth_year, sex,"
+        " registered_at) VALUES "
+        "(1, 'Alpha, Ann', 'alpha, ann', 90000001, 'IRL', 'WFM', 1990, 'F', '2026-01-01'), "
+        "(2, 'Beta, Bob', 'beta, bob', 90000002, 'ENG', NULL, 1985, 'M', '2026-01-01')"))
+    conn.execute(text(
+        "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
+        " reached_2300, source, recorded_at) VALUES "
+        "(1, NULL, 1800, 100, 0, 0, 'test', '2026-01-01'), "
+        "(2, NULL, 1700, 100, 0, 0, 'test', '2026-01-01')"))
+    conn.execute(text(
+        "INSERT INTO games (id, date, period, white_id, black_id, result, played, recorded_at)"
+        " VALUES (1, '2026-01-10', '2026-01', 1, 2, '1-0', 1, '2026-01-10')"))
+    conn.execute(text("INSERT INTO periods (period, edition, closed_at) VALUES "
+                      "('2026-01', '2025-10', '2026-02-01 10:00:00')"))
+    conn.execute(text(
+        "INSERT INTO period_results (period, player_id, rating_before, games, score_halves,"
+        " expected_hundredths, k, k_before_cap, k_reason, change_hundredths, change,"
+        " rating_after) VALUES "
+        "('2026-01', 1, 1800, 1, 2, 64, 20, 20, 'standard', 720, 7, 1807), "
+        "('2026-01', 2, 1700, 1, 0, 36, 20, 20, 'standard', -720, -7, 1693)"))
+    conn.execute(text(
+        "INSERT INTO period_games (game_id, player_id, period, opponent_id, own_rating,"
+        " opponent_rating, difference, counted_difference, expected_hundredths, score_halves)"
+        " VALUES (1, 1, '2026-01', 2, 1800, 1700, 100, 100, 64, 2), "
+        "(1, 2, '2026-01', 1, 1700, 1800, -100, -100, 36, 0)"))
+
+
+def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(tmp_path: Path) -> None:
+    db = str(tmp_path / "at-0005.db")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0005")
+        with engine.begin() as conn:
+            _closed_january_at_0005(conn)
+    finally:
+        engine.dispose()
+
+    assert init_ledger(db, Actor("upgrader", "ledger init")) == ("0005", migrate.head_revision())
+    engine = open_ledger(db)
+    try:
+        with engine.connect() as conn:
+            changes = conn.execute(text(
+                "SELECT id, by, command, action, reason FROM changes ORDER BY id")).all()
+            revisions = conn.execute(text(
+                "SELECT period, revision, edition, change_id, closed_at FROM period_revisions"
+            )).all()
+        assert changes == [
+            (1, "upgrader", "ledger init", "schema.upgrade",
+             "upgrade to revision 0006: existing closed periods recorded as revision 1"),
+            (2, "upgrader", "ledger init", "list.snapshot", UPGRADE_REASON)]
+        assert revisions == [("2026-01", 1, "2025-10", 1, "2026-02-01 10:00:00.000000")]
+
+        listed = rating_list(engine, "2026-01")
+        assert listed.revision == 1
+        assert [(r.rank, r.name, r.federation, r.title, r.rating, r.games, r.k, r.k_reason.value,
+                 r.birth_year, r.sex, r.inactive) for r in listed.rows] == [
+            (1, "Alpha, Ann", "IRL", "WFM", 1807, 1, 20, "standard", 1990, "F", False),
+            (2, "Beta, Bob", "ENG", None, 1693, 1, 20, "standard", 1985, "M", False)]
+        rows = history(engine, "Alpha, Ann").periods
+        assert [(h.period, h.rating_before, h.games, h.change, h.rating_after) for h in rows] == [
+            ("2026-01", 1800, 1, 7, 1807)]
+        assert [(p.period, p.revision, p.edition, p.players) for p in list_periods(engine)] == [
+            ("2026-01", 1, "2025-10", 2)]
+        # the stored results are what the rules give from the facts
+        assert check_ledger(engine).differences == []
+        # the next close builds on revision 1: A 1807 v B 1693 draw in February:
+        # D = +114 -> PD .66; 20 x (0.5 - .66) = -3.2 -> -3 -> 1804
+        with engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO games (date, period, white_id, black_id, result, played,"
+                " recorded_at) VALUES ('2026-02-10', '2026-02', 1, 2, '1/2-1/2', 1,"
+                " '2026-02-10')"))
+        feb = close_period(engine, "2026-02")
+        assert {p.name: p.result.rating_after for p in feb.players} == {
+            "Alpha, Ann": 1804, "Beta, Bob": 1696}
+    finally:
+        engine.dispose()
+
+    # init again: nothing more to do, no change written
+    assert init_ledger(db)[0] == migrate.head_revision()
+    engine = open_ledger(db)
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text(
+                "SELECT action FROM changes ORDER BY id")).scalars().all() == [
+                "schema.upgrade", "list.snapshot", "period.close"]
+    finally:
+        engine.dispose()
