@@ -17,14 +17,13 @@ from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from typer.core import TyperGroup
 
 from ledger.cli import render
 from ledger.config import resolve_db
 from ledger.domain import Actor
-from ledger.errors import ImportRejected, LedgerError, database_error
+from ledger.errors import ImportRejected, LedgerError, database_error, hide_passwords
 from ledger.services.session import open_ledger, retrying
 
 P = ParamSpec("P")
@@ -102,14 +101,10 @@ class RecordingGroup(TyperGroup):
 
 
 def _without_password(arg: str) -> str:
-    """A database URL with its password hidden (``--db postgresql://u:secret@h/db``); any other
+    """A database URL with its password hidden (``--db postgresql://u:secret@h/db``, and
+    ``--db=postgresql://u:secret@h/db``, ``--to ...``: ``errors.hide_passwords``); any other
     argument as it is."""
-    if "://" not in arg:
-        return arg
-    try:
-        return make_url(arg).render_as_string(hide_password=True)
-    except (ArgumentError, ValueError):
-        return arg
+    return hide_passwords(arg)
 
 
 def actor_of(ctx: typer.Context) -> Actor:
