@@ -9,7 +9,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Connection, MetaData, Table, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
 from ledger.services.session import init_ledger
@@ -149,11 +149,28 @@ def contents(db: str) -> dict[str, list[tuple[object, ...]]]:
 
 def sql(db: str, statement: str) -> list[tuple[object, ...]]:
     """The rows ``statement`` (SQL every database takes) reads from the ledger ``db``, not
-    through the ledger: dates as ``YYYY-MM-DD`` text, as SQLite stores them, on any database."""
+    through the ledger: dates and times as text, as SQLite stores them (``YYYY-MM-DD``,
+    ``YYYY-MM-DD HH:MM:SS.ffffff``), on any database."""
     engine = create_engine(make_url(db) if "://" in db else f"sqlite:///{db}")
     try:
         with engine.connect() as conn:
-            return [tuple(str(v) if isinstance(v, dt.date) else v for v in row)
-                    for row in conn.execute(text(statement))]
+            return [tuple(_as_stored(v) for v in row) for row in conn.execute(text(statement))]
     finally:
         engine.dispose()
+
+
+def _as_stored(value: object) -> object:
+    """A date or time as SQLite's text holds it; anything else as it is."""
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ", timespec="microseconds")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def every_table(conn: Connection) -> list[Table]:
+    """Every table of the database of ``conn``, as it is (reflected), for
+    ``ledger.db.sequences.reset_sequences`` after rows were put in with their ids."""
+    tables = MetaData()
+    tables.reflect(conn)
+    return list(tables.sorted_tables)

@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ledger.db import migrate
 from ledger.db.engine import ledger_name, make_engine, sqlite_path, use_wal
 from ledger.db.models import Base, InitialRating, PeriodResult
+from ledger.db.sequences import reset_sequences
 from ledger.errors import LedgerError, database_error
 from ledger.services.lists import history, rating_list
 from ledger.services.periods import list_periods
@@ -148,27 +149,9 @@ def _copy(reading: Connection, writing: Connection, tables: list[Table],
                 writing.execute(insert(table), batch)
                 count += len(batch)
             report.rows[table.name] = count
-        report.sequences = _reset_sequences(writing, tables)
+        report.sequences = reset_sequences(writing, tables)
         for table in tables:
             _compare_rows(snapshot, writing, table, report.target)
-
-
-def _reset_sequences(conn: Connection, tables: list[Table]) -> list[str]:
-    """On PostgreSQL, set each table's id sequence past the highest id copied (rows were copied
-    with their ids, which does not move a sequence); returns the tables done. SQLite gives the
-    next id from the highest one itself."""
-    if conn.dialect.name != "postgresql":
-        return []
-    done = []
-    for table in tables:
-        column = table.autoincrement_column
-        if column is None:
-            continue
-        conn.execute(text(f"SELECT setval(pg_get_serial_sequence(:table, :column), "
-                          f'COALESCE(MAX("{column.name}"), 1), MAX("{column.name}") IS NOT NULL) '
-                          f'FROM "{table.name}"'), {"table": table.name, "column": column.name})
-        done.append(table.name)
-    return done
 
 
 def _compare_rows(source: Connection, target: Connection, table: Table, name: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
-from ledgers import Factory, sql
+from ledgers import Factory, every_table, sql
 from pytest_alembic.tests import (  # noqa: F401  (pytest collects these imported tests)
     test_model_definitions_match_ddl,
     test_single_head_revision,
@@ -25,6 +25,7 @@ from sqlalchemy import Connection, text
 
 from ledger.db import migrate
 from ledger.db.engine import make_engine
+from ledger.db.sequences import reset_sequences
 from ledger.domain import round_key
 from ledger.errors import LedgerError
 from ledger.names import name_key
@@ -170,6 +171,7 @@ def test_populated_ledger_upgrades_from_every_revision(new_database: Factory,
         migrate.upgrade(engine, revision)
         with engine.begin() as conn:
             POPULATE[revision](conn)
+            reset_sequences(conn, every_table(conn))  # the rows were given their ids
     finally:
         engine.dispose()
 
