@@ -132,18 +132,28 @@ def open_engine() -> Iterator[object]:
         eng.dispose()
 
 
+def _run_ledger(server: Server | None, tmp_path_factory: pytest.TempPathFactory,
+                name: str) -> str:
+    """A ledger kept for the whole run: a SQLite file of its own, or a database on the server
+    (dropped when the run ends)."""
+    if server is None:
+        return str(tmp_path_factory.mktemp(name) / f"{name}.db")
+    return server.ledger()
+
+
 @pytest.fixture(scope="session")
-def season_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+def season_db(server: Server | None, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The README's example season (examples/club-season.sh: 2026-09 and 2026-10 closed), built
-    once per run in its own SQLite file; tests only read it (``example_ledgers``)."""
+    once per run in a ledger of its own on the run's database; tests only read it
+    (``example_ledgers``; one that changes it works on a ``db copy`` of it)."""
     from example_ledgers import build_season
 
-    return str(build_season(tmp_path_factory.mktemp("season") / "riverside.db"))
+    return build_season(_run_ledger(server, tmp_path_factory, "riverside"))
 
 
 @pytest.fixture(scope="session")
-def tata_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+def tata_db(server: Server | None, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The Tata Steel Masters 2022 ledger (2022-01 closed), built once per run; read only."""
     from example_ledgers import build_tata
 
-    return str(build_tata(tmp_path_factory.mktemp("tata") / "tata.db"))
+    return build_tata(_run_ledger(server, tmp_path_factory, "tata"))
