@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from ledgers import contents, sql
 from processes import Announce, Child, Pause, all_done, start
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, create_engine, text
 
 from ledger.db import engine as engine_module
 from ledger.errors import LedgerBusy
@@ -226,3 +226,34 @@ def test_a_reader_sees_one_snapshot_while_a_writer_commits(
         seen.append(len(reader.execute(text("SELECT id FROM players")).all()))
     assert seen == [1, 1]
     assert count(ledger_db, "players") == 2
+
+
+def test_a_deadlock_is_run_again_and_the_game_recorded_once(
+        database_url: str | None, ledger_db: str, engine: Engine, tmp_path: Path) -> None:
+    # Another program (no ledger code) locks player 1's row, then asks for the ledger's write
+    # lock while `game add` holds it and waits for that row: a deadlock PostgreSQL breaks by
+    # giving up `game add`'s transaction (40P01), which the CLI runs again once the other has
+    # committed. SQLite cannot deadlock: BEGIN IMMEDIATE locks the whole database first.
+    if database_url is None:
+        pytest.skip("needs a PostgreSQL server: run with --database-url (bash .ci/postgres-tests)")
+    two_players(engine, "Alpha, Ann", "Beta, Bob")
+    other = create_engine(ledger_db)
+    try:
+        with other.connect() as conn:
+            conn.execute(text("SELECT id FROM players WHERE id = 1 FOR UPDATE"))
+            adding = start(tmp_path / "add", [("--db", ledger_db, "game", "add", "Alpha", "Beta",
+                                               "1-0", "--date", "2026-10-03")])
+            waits_for_row = text("SELECT count(*) FROM pg_locks WHERE NOT granted AND "
+                                 "locktype = 'transactionid'")
+            deadline = time.monotonic() + 30
+            while not conn.execute(waits_for_row).scalar_one():
+                assert adding.running() and time.monotonic() < deadline, adding.stderr
+                time.sleep(0.05)
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                         {"key": engine_module.WRITE_LOCK_KEY})  # the deadlock, then the lock
+            conn.commit()
+    finally:
+        other.dispose()
+    assert adding.wait() == 0, adding.stderr
+    assert adding.stderr == ""  # run again without a word: the user sees the game recorded
+    assert count(ledger_db, "games") == 1
