@@ -83,6 +83,7 @@ def db_copy(
                + (f", {_count(len(report.sequences), 'sequence')} set past the highest id"
                   if report.sequences else ""))
     render.say(f"verified: every row, the player list ({_count(report.players, 'player')}), "
-               f"{_count(report.rating_lists, 'rating list')} and "
-               f"{report.histories} player histor{'y' if report.histories == 1 else 'ies'} read back "
-               "the same")
+               f"{_count(report.rating_lists, 'rating list')}, "
+               f"{_count(report.periods_recomputed, 'closed period')} recomputed from the facts "
+               f"and {report.histories} player histor{'y' if report.histories == 1 else 'ies'} "
+               "read back the same")

@@ -9,7 +9,8 @@ need, read from one snapshot of the source; PostgreSQL's sequences are set past 
 copied, so the next player or game gets a new id. Before the commit every table is compared
 row by row with the source: anything different and nothing is kept. After it the target is read
 through the services, as a user would: the player list, every published rating list and the
-history of every player who has one must be those of the source.
+history of every player who has one must be those of the source, and recomputing every closed
+period from the copied facts (``ledger db check``) must find what it finds on the source.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ledger.errors import LedgerError, database_error
 from ledger.services.lists import history, rating_list
 from ledger.services.periods import list_periods
 from ledger.services.players import list_players
+from ledger.services.recompute import check_ledger
 from ledger.services.session import transaction
 
 #: Rows read and written at a time.
@@ -40,8 +42,8 @@ _BATCH = 5000
 class CopyReport:
     """What ``copy_ledger`` copied: the source and target as messages name them (no password),
     the revision, the rows of each table, the sequences set past the highest id (PostgreSQL),
-    and what the verification compared through the services: players listed, rating lists and
-    player histories."""
+    and what the verification compared through the services: players listed, rating lists,
+    closed periods recomputed from the facts (``ledger db check``) and player histories."""
 
     source: str
     target: str
@@ -51,6 +53,7 @@ class CopyReport:
     players: int = 0
     rating_lists: int = 0
     histories: int = 0
+    periods_recomputed: int = 0
 
 
 def copy_ledger(source: Engine, to: str) -> CopyReport:
@@ -174,8 +177,12 @@ def _verify_through_services(source: Engine, target: Engine, report: CopyReport)
         _same(f"the rating list of {period.period}", rating_list(source, period.period),
               rating_list(copied, period.period), report.target)
         report.rating_lists += 1
-    # RECOMPUTE: issue 10's recompute of every closed period from the facts (`ledger db check`)
-    # plugs in here, run on `copied`, its findings compared with the source's.
+    # every closed period recomputed from the copied facts (`ledger db check`): the copy must
+    # find what the source finds (nothing, for a sound ledger)
+    mine_checked, theirs_checked = check_ledger(source), check_ledger(copied)
+    _same("what `ledger db check` recomputes", (mine_checked.checked, mine_checked.differences),
+          (theirs_checked.checked, theirs_checked.differences), report.target)
+    report.periods_recomputed = len(theirs_checked.checked)
     with transaction(source, write=False) as session:
         rated = sorted(set(session.scalars(select(PeriodResult.player_id)))
                        | set(session.scalars(select(InitialRating.player_id))))

@@ -42,10 +42,14 @@ def test_tata_steel_round_trips_with_identical_rows_lists_and_histories(
     # histories
     assert [report["rows"][t] for t in ("players", "games", "events", "period_results")] == [
         14, 91, 1, 14]
-    assert (report["players"], report["rating_lists"], report["histories"]) == (14, 1, 14)
+    assert (report["players"], report["rating_lists"], report["periods_recomputed"],
+            report["histories"]) == (14, 1, 1, 14)
     back = str(tmp_path / "back.db")
     returned = run("--db", middle, "db", "copy", "--to", back)
     assert returned.exit_code == 0, returned.stderr
+    assert " ".join(returned.stdout.split()).endswith(
+        "verified: every row, the player list (14 players), 1 rating list, 1 closed period "
+        "recomputed from the facts and 14 player histories read back the same")
     assert contents(back) == contents(tata_file)  # every row of every table, there and back
     seen = []
     for db in (tata_file, middle, back):
