@@ -116,11 +116,12 @@ def transaction(engine: Ledger, *, write: bool = True, dry_run: bool = False) ->
 
 
 def retrying(call: Callable[[], R], *, attempts: int = ATTEMPTS,
-             pause: float = RETRY_PAUSE_SECONDS) -> R:
+             pause: float | None = None) -> R:
     """``call()``, run again when the database gave it up because another transaction changed
     the same rows at the same moment (``WriteConflict``: a serialization failure or a deadlock),
-    at most ``attempts`` times in all, after a pause of up to ``pause`` x the attempts so far
-    (random). Safe because a use case is one transaction: a given-up one wrote nothing.
+    at most ``attempts`` times in all, after a pause of up to ``pause`` (None:
+    ``RETRY_PAUSE_SECONDS``) x the attempts so far (random). Safe because a use case is one
+    transaction: a given-up one wrote nothing.
 
     Raises the last ``WriteConflict`` (exit 1), saying how many times it was tried, when every
     attempt was given up; any other error at once.
@@ -131,5 +132,6 @@ def retrying(call: Callable[[], R], *, attempts: int = ATTEMPTS,
         except WriteConflict as exc:
             if attempt == attempts:
                 raise WriteConflict(f"{exc} (tried {attempts} times)") from None
-            time.sleep(random.uniform(0, pause * attempt))
+            time.sleep(random.uniform(0, (RETRY_PAUSE_SECONDS if pause is None else pause)
+                                      * attempt))
     raise AssertionError("unreachable")  # pragma: no cover
