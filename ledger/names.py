@@ -91,6 +91,35 @@ def other_orders(key: str) -> tuple[str, ...]:
     return tuple(f"{' '.join(words[i:])}, {' '.join(words[:i])}" for i in range(1, len(words)))
 
 
+#: The letter pairs German (and FIDE's ASCII lists) write for an umlaut: folded to the vowel in
+#: ``loose_form``, in this order (the services' SQL replays the same steps: keep them in step).
+LOOSE_PAIRS = (("ae", "a"), ("oe", "o"), ("ue", "u"))
+
+
+def loose_form(key: str) -> str:
+    """A looser form of a ``name_key`` (str), for hints only (never a match): blanks and commas
+    dropped, then ``ae``, ``oe``, ``ue`` folded to ``a``, ``o``, ``u`` (``LOOSE_PAIRS``), so
+    that spellings a key keeps apart come together: ``O Briain, Sean`` and ``O'Briain, Sean``
+    (``obriainsean``), ``Müller, Jürgen`` and ``Mueller, Juergen`` (``mullerjurgen``).
+
+    >>> loose_form(name_key("Ó Briain, Seán")) == loose_form(name_key("O'Briain, Sean"))
+    True
+    >>> loose_form("mueller, juergen")
+    'mullerjurgen'
+    """
+    text = key.replace(",", "").replace(" ", "")
+    for pair, vowel in LOOSE_PAIRS:
+        text = text.replace(pair, vowel)
+    return text
+
+
+def loose_forms(name: str) -> tuple[str, ...]:
+    """The ``loose_form`` of ``name``'s key in its own word order and in the others
+    (``other_orders``), without repeats: what a stored loose form is compared with."""
+    key = name_key(name)
+    return tuple(dict.fromkeys(loose_form(k) for k in (key, *other_orders(key)) if k))
+
+
 def did_you_mean(labels: Iterable[str], in_all: int, noun: str) -> str:
     """``labels`` (each an item as a message names it) joined by ``or``, and how many ``noun``
     there are in all when more than those: ``A or B (4 players in all)``."""
@@ -109,36 +138,56 @@ class NameHints(Generic[T]):
     def __init__(self, items: Iterable[tuple[int, str, T]] = ()) -> None:
         """Index ``items``, each (int id, str name, the item), sorting once."""
         self._by_word: dict[str, list[int]] = {}
+        self._by_loose_word: dict[str, list[int]] = {}
+        #: (loose form, id), sorted: the names whose loose form starts with a given text.
+        self._loose_starts: list[tuple[str, int]] = []
         #: (words joined by a blank, id), sorted: the names starting with a given text.
         self._starts: list[tuple[str, int]] = []
         self._items: dict[int, tuple[str, T]] = {}
         for item_id, name, item in items:
             self._starts.append(self._index(item_id, name, item))
+            self._loose_starts.append((loose_form(self._items[item_id][0]), item_id))
         self._starts.sort()
+        self._loose_starts.sort()
 
     def _index(self, item_id: int, name: str, item: T) -> tuple[str, int]:
         key = name_key(name)
         words = key.replace(",", " ").split()
         for word in set(words):
             self._by_word.setdefault(word, []).append(item_id)
+        for word in {loose_form(w) for w in words}:
+            self._by_loose_word.setdefault(word, []).append(item_id)
         self._items[item_id] = (key, item)
         return " ".join(words), item_id
 
     def add(self, item_id: int, name: str, item: T) -> None:
         """Index one more ``item`` (int id, str name)."""
         bisect.insort(self._starts, self._index(item_id, name, item))
+        bisect.insort(self._loose_starts, (loose_form(self._items[item_id][0]), item_id))
 
     def similar(self, name: str, limit: int = 3) -> tuple[list[T], int]:
         """Items (other than those with ``name``'s very key) whose name holds every word of
-        ``name`` (``Doyle`` or ``Liam Doyle`` -> ``Doyle, Liam``) or starts with it (``Doyle, L``
-        -> ``Doyle, Liam``), by the key's words (case, accents and punctuation ignored).
-        Returns the first ``limit`` (int) by id, and how many there are in all."""
+        ``name`` (``Doyle`` or ``Liam Doyle`` -> ``Doyle, Liam``; loosely too: ``Mueller`` ->
+        ``Müller, Jürgen``), starts with it (``Doyle, L`` -> ``Doyle, Liam``), or has a ``loose_form``
+        starting with one of ``name``'s, in any word order (``O'Briain, Sean`` ->
+        ``Ó Briain, Seán``; ``Mueller, Juergen`` -> ``Müller, Jürgen``), by the key's words (case,
+        accents and punctuation ignored). Returns the first ``limit`` (int) by id, and how many
+        there are in all."""
         words = name_words(name)
         if not words:
             return [], 0
         wanted = set(words)
         holders = min((self._by_word.get(w, []) for w in wanted), key=len)
         found = {i for i in holders if wanted <= set(self._items[i][0].replace(",", " ").split())}
+        for form in loose_forms(name):
+            at = bisect.bisect_left(self._loose_starts, (form, -1))
+            while at < len(self._loose_starts) and self._loose_starts[at][0].startswith(form):
+                found.add(self._loose_starts[at][1])
+                at += 1
+        loose = {loose_form(w) for w in wanted}
+        holders = min((self._by_loose_word.get(w, []) for w in loose), key=len)
+        found.update(i for i in holders if loose <= {loose_form(w) for w in
+                                                     self._items[i][0].replace(",", " ").split()})
         text = " ".join(words)
         at = bisect.bisect_left(self._starts, (text, -1))
         while at < len(self._starts) and self._starts[at][0].startswith(text):

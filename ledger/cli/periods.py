@@ -32,11 +32,15 @@ def period_close(
         show_default=False)] = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", metavar="", help="Show the full computation; write nothing.")] = False,
+    empty: Annotated[bool, typer.Option(
+        "--empty", metavar="", help="Close a named period that has no games (it publishes the "
+        "list unchanged and locks every period up to it).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Close a rating period under FIDE's rules and publish its rating list."""
     if through is None:
-        render.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run), json_out)
+        render.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
+                                      empty=empty), json_out)
         return
     if period is not None:
         render.error(f"give a period ({period}) or --through {through}, not both")

@@ -64,16 +64,21 @@ MAX_PROBLEMS_SHOWN = 100
 
 def problems(items: Iterable[Problem], *, quiet: bool = False) -> None:
     """The problems of a file on stderr, one per line: the first ``MAX_PROBLEMS_SHOWN``, then
-    how many more there are and of which severity; ``quiet`` (``--quiet``): errors only."""
+    how many more there are and of which severity, then those of the rest about the whole file
+    (field ``file``: where a reader stopped, how many warnings it did not keep); ``quiet``
+    (``--quiet``): errors only."""
     console = _err()
     listed = [p for p in items if not quiet or p.severity == "error"]
     for p in listed[:MAX_PROBLEMS_SHOWN]:
         console.print(str(p), markup=False, style="red" if p.severity == "error" else "yellow")
-    rest = listed[MAX_PROBLEMS_SHOWN:]
+    rest = [p for p in listed[MAX_PROBLEMS_SHOWN:] if p.field != "file"]
     if rest:
         errors = sum(p.severity == "error" for p in rest)
         console.print(f"... and {len(rest)} more problems ({errors} errors, {len(rest) - errors} "
                       "warnings) not shown; --json lists them all", markup=False, style="red")
+    for p in listed[MAX_PROBLEMS_SHOWN:]:
+        if p.field == "file":
+            console.print(str(p), markup=False, style="red" if p.severity == "error" else "yellow")
 
 
 def _json(data: Any) -> None:

@@ -5,7 +5,9 @@ The header row names the columns, in any order: ``date,white,black,result`` are 
 takes the codes of ``ledger game add`` (``1-0``, ``0-1``, ``1/2-1/2`` or ``½-½``, forfeits
 ``+/-``, ``-/+``, ``-/-``: recorded, never rated). Fields are read as RFC 4180 text (Python's
 ``csv`` module): a name that starts with ``=``, ``+``, ``-`` or ``@`` is a name, never a formula.
-The file is UTF-8 (a byte-order mark, as spreadsheets write, is dropped).
+The file is UTF-8 (a byte-order mark, as spreadsheets write, is dropped), read one line at a time
+from a binary handle (``ledger.formats.text_stream``); past ``MAX_PROBLEMS`` errors the reader
+stops, with one error saying on which line.
 
 >>> readout = read_csv("games.csv", b"date,white,black,result\\n2025-11-05,=Player A,@Player B,1-0\\n")
 >>> [(g.white.name, g.black.name, g.result.value) for g in readout.games]
@@ -18,10 +20,13 @@ import csv
 import datetime as dt
 import io
 import re
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
 
 from ledger.domain import Result, find_control_character
 from ledger.errors import InvalidInput, Problem
-from ledger.formats.records import FileGame, FilePlayer, Readout, Where, line_at
+from ledger.formats.records import FileGame, FilePlayer, Readout, Where
+from ledger.formats.text_stream import BadEncoding, Problems, utf8_lines
 
 __all__ = ["COLUMNS", "REQUIRED", "read_csv"]
 
@@ -31,18 +36,48 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ID = re.compile(r"[0-9]{1,11}")
 
 
-def read_csv(path: str, raw: bytes) -> Readout:
-    """Read a CSV file's bytes (``path`` is only copied into problems). Never raises: a row with
-    a fault gives an error on its 1-based line and column name and no game."""
-    problems: list[Problem] = []
+def read_csv(path: str, source: bytes | BinaryIO) -> Readout:
+    """Read a CSV file, its bytes or an open binary handle (read from where it stands, one line
+    at a time); ``path`` is only copied into problems. Never raises on bad data: a row with a
+    fault gives an error on its 1-based line and column name and no game. A file that is not
+    UTF-8 gives one error (field ``encoding``, the line of the first bad byte) and nothing else.
+    NUL characters are dropped (the ASCII text of a UTF-16 file then reads).
+    Past ``MAX_PROBLEMS`` errors the rows are no longer read: the problems end with one error
+    naming the line the reader stopped at, and there are no games."""
+    handle = io.BytesIO(source) if isinstance(source, bytes) else source
+    out = Problems(path)
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = line_at(raw, exc.start)
-        return Readout([], [Problem(path, line, "encoding", "not UTF-8 text; save the file as "
+        return _read(path, _without_nul(utf8_lines(handle, keepends=True)), out)
+    except BadEncoding as exc:
+        return Readout([], [Problem(path, exc.line, "encoding", "not UTF-8 text; save the file as "
                                     "UTF-8 (CSV UTF-8 in a spreadsheet)")])
-    text = text.replace("\x00", "")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=False)
+
+
+def _without_nul(lines: Iterable[str]) -> Iterator[str]:
+    """The lines (with their ends) without NUL characters, as if the NULs were removed before the
+    text was split into lines: a line ending in CR, then one of NULs and an LF, is one line ending
+    in CRLF (UTF-16 text read as UTF-8); a last line of NULs alone is no line."""
+    held: str | None = None  # a line ending in CR: the next may be the LF of its CRLF
+    for line in lines:
+        text = line.replace("\x00", "")
+        if held is not None:
+            if text == "\n":
+                yield held + text
+                held = None
+                continue
+            yield held
+            held = None
+        if text.endswith("\r"):
+            held = text
+        elif text:
+            yield text
+    if held is not None:
+        yield held
+
+
+def _read(path: str, lines: Iterable[str], out: Problems) -> Readout:
+    """The rows of ``lines`` (each with its line end, as ``csv.reader`` wants them)."""
+    reader = csv.reader(lines, strict=False)
     games: list[FileGame] = []
     rows = 0
     try:
@@ -67,19 +102,26 @@ def read_csv(path: str, raw: bytes) -> Readout:
                 continue
             rows += 1
             if len(row) != len(names):
-                problems.append(Problem(path, start, "row", f"{len(row)} fields where the header "
-                                        f"has {len(names)}: quote a value holding a comma"))
-                continue
-            game = _game(path, start, dict(zip(names, row, strict=True)), problems)
-            if game is not None:
-                games.append(game)
+                out.append(Problem(path, start, "row", f"{len(row)} fields where the header "
+                                   f"has {len(names)}: quote a value holding a comma"))
+            else:
+                game = _game(path, start, dict(zip(names, row, strict=True)), out)
+                if game is not None:
+                    games.append(game)
+            if out.full:
+                out.stop(line)
+                games = []
+                break
     except csv.Error as exc:
-        problems.append(Problem(path, reader.line_num, "csv", f"not CSV: {exc}"))
-    return Readout(games, problems, games_in_file=rows)
+        out.append(Problem(path, reader.line_num, "csv", f"not CSV: {exc}"))
+        if out.full:
+            out.stop(reader.line_num)
+            games = []
+    return Readout(games, out.finish(), games_in_file=rows)
 
 
-def _game(path: str, line: int, row: dict[str, str], problems: list[Problem]) -> FileGame | None:
-    before = len(problems)
+def _game(path: str, line: int, row: dict[str, str], problems: Problems) -> FileGame | None:
+    before = problems.errors
 
     def err(column: str, message: str) -> None:
         problems.append(Problem(path, line, column, message))
@@ -122,7 +164,7 @@ def _game(path: str, line: int, row: dict[str, str], problems: list[Problem]) ->
             err(column, f"{len(row[column].strip())} characters; at most {limit}")
     if players[0].name and players[0].name.casefold() == players[1].name.casefold():
         err("black", f"White and Black are the same player ({players[0].name!r})")
-    if len(problems) > before or day is None or result is None:
+    if problems.errors > before or day is None or result is None:
         return None
     return FileGame(line=line, white=players[0], black=players[1], date=day, result=result,
                     event=row.get("event", "").strip() or None,

@@ -41,17 +41,26 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from ledger.domain import Result
 from ledger.errors import Problem
-from ledger.formats.pgn_lines import ERROR, WARNING, Builder, Collector, read_games, scan_header
+from ledger.formats.pgn_lines import (
+    ERROR,
+    WARNING,
+    Builder,
+    Collector,
+    LineSource,
+    read_games,
+    scan_header,
+)
 from ledger.formats.pgn_results import CUT_SHORT, check_result
-from ledger.formats.records import FileGame, FilePlayer, Readout, line_at
+from ledger.formats.records import FileGame, FilePlayer, Readout
+from ledger.formats.text_stream import BadEncoding, Problems, chunks, lines_of, utf8_lines
 
-__all__ = ["PgnGame", "PgnReadout", "read_pgn", "read_pgn_file", "to_records"]
+__all__ = ["PgnGame", "PgnReadout", "read_pgn", "read_pgn_binary", "read_pgn_file", "to_records"]
 
 _DATE = re.compile(r"([0-9?]{4})\.([0-9?]{2})\.([0-9?]{2})")
 _RATING = re.compile(r"[0-9]{1,4}")
@@ -137,71 +146,79 @@ class PgnReadout:
 
 
 def read_pgn(handle: TextIO, filename: str) -> PgnReadout:
-    """Read every game from an open text handle; never raises on bad data.
+    """Read every game from an open text handle, one line at a time; never raises on bad data.
 
     ``filename`` is only copied into each problem. Line endings ``\\n``, ``\\r\\n`` and ``\\r`` are
     all accepted and a leading byte-order mark is ignored. Games must be separated by a blank line
     and a game's tags from its moves by at most one blank line (PGN standard §8.2, as python-chess
     reads it); a tag line found among the moves is reported as an error. An empty file gives no
-    games and no problems. Undecodable text (``UnicodeDecodeError`` from ``handle.read()``) gives
-    one error on the field ``encoding`` and no games.
+    games and no problems. Undecodable text (``UnicodeDecodeError`` from ``handle.read``) gives
+    one error on the field ``encoding`` and no games. Past ``MAX_PROBLEMS`` errors
+    (``ledger.formats.text_stream``) the reader stops after the game it is in, with one error
+    naming that game's last line, and gives no games.
     """
+
+    def text() -> Iterator[str]:
+        try:
+            yield from chunks(handle)
+        except UnicodeDecodeError as exc:
+            raise BadEncoding(None, exc.reason) from None
+
     try:
-        text = handle.read()
-    except UnicodeDecodeError as exc:
+        return _read_lines(lines_of(text(), keepends=True), filename)
+    except BadEncoding as exc:
         message = f"not UTF-8 text ({exc.reason}); save the file as UTF-8"
         return PgnReadout([], [Problem(filename, None, "encoding", message)])
-    return _read_text(text, filename)
+
+
+def read_pgn_binary(handle: BinaryIO, filename: str) -> PgnReadout:
+    """Read every game from an open binary handle (from where it stands), decoded as UTF-8 one
+    line at a time, a leading byte-order mark skipped; otherwise as :func:`read_pgn`.
+
+    A file that is not valid UTF-8 gives one error (field ``encoding``, with the line of the first
+    bad byte and the reason, such as ``invalid start byte``) and no games.
+    """
+    try:
+        return _read_lines(utf8_lines(handle, keepends=True), filename)
+    except BadEncoding as exc:
+        message = f"not UTF-8 text ({exc.reason}); save the file as UTF-8"
+        return PgnReadout([], [Problem(filename, exc.line, "encoding", message)])
 
 
 def read_pgn_file(path: str | os.PathLike[str]) -> PgnReadout:
-    """Read a PGN file as UTF-8 (``encoding="utf-8-sig"``, so a byte-order mark is skipped).
+    """Read a PGN file as UTF-8 (a byte-order mark is skipped): :func:`read_pgn_binary`.
 
-    The file name in each problem is ``str(path)``. A file that is not valid UTF-8 gives one error
-    (field ``encoding``, with the line of the first bad byte) and no games. Raises ``OSError`` only
-    when the file cannot be opened or read at all (missing, a directory, no permission): that is
-    not bad data in the file.
+    The file name in each problem is ``str(path)``. Raises ``OSError`` only when the file cannot
+    be opened or read at all (missing, a directory, no permission): that is not bad data in the
+    file.
     """
-    filename = os.fspath(path)
-    with open(path, encoding="utf-8-sig") as handle:
-        try:
-            text = handle.read()
-        except UnicodeDecodeError as exc:
-            line = _bad_byte_line(path)
-            message = f"not UTF-8 text ({exc.reason}); save the file as UTF-8"
-            return PgnReadout([], [Problem(filename, line, "encoding", message)])
-    return _read_text(text, filename)
+    with open(path, "rb") as handle:
+        return read_pgn_binary(handle, os.fspath(path))
 
 
-def _bad_byte_line(path: str | os.PathLike[str]) -> int | None:
-    """1-based line of the first byte that is not UTF-8, or None if it cannot be found."""
-    with open(path, "rb") as raw_handle:
-        raw = raw_handle.read()
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return line_at(raw, exc.start)
-    return None
-
-
-def _read_text(text: str, filename: str) -> PgnReadout:
-    """Every game of ``text`` as a :class:`PgnGame`, or its problems; a game cut short by the
-    end of the file is an error."""
+def _read_lines(lines: Iterable[str], filename: str) -> PgnReadout:
+    """Every game of ``lines`` as a :class:`PgnGame`, or its problems; a game cut short by the
+    end of the file is an error. Stops after the game that takes the errors past the bound."""
     games: list[PgnGame] = []
-    problems: list[Problem] = []
-    for read in read_games(text, filename):
+    out = Problems(filename)
+    source = LineSource(lines)
+    for read in read_games(source, filename):
         if isinstance(read, Problem):
-            problems.append(read)
-            continue
-        record, game_problems = _convert(read.builder, read.lines, filename)
-        if record is not None and read.cut_short:
-            line = read.lines[-1][0] if read.lines else None
-            game_problems.append(Problem(filename, line, "moves", CUT_SHORT))
-            record = None
-        problems.extend(sorted(game_problems, key=lambda p: p.line or 0))
-        if record is not None:
-            games.append(record)
-    return PgnReadout(games, problems)
+            out.append(read)
+        else:
+            record, game_problems = _convert(read.builder, read.lines, filename)
+            if record is not None and read.cut_short:
+                line = read.lines[-1][0] if read.lines else None
+                game_problems.append(Problem(filename, line, "moves", CUT_SHORT))
+                record = None
+            out.extend(sorted(game_problems, key=lambda p: p.line or 0))
+            if record is not None:
+                games.append(record)
+        if out.full:
+            out.stop(max(1, source.number))
+            games = []
+            break
+    return PgnReadout(games, out.finish())
 
 
 # --------------------------------------------------------------------------------------------

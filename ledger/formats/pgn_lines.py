@@ -5,7 +5,8 @@ termination markers §8.2.6). The moves are parsed with python-chess (``chess.pg
 that the half-moves of the main line can be counted; the tag pairs are read from the same lines
 python-chess takes as the game's header, so that each tag keeps its line number, several tags on
 one line are split, and the escapes ``\\"`` and ``\\\\`` are undone. Line endings ``\\n``,
-``\\r\\n`` and ``\\r`` are all read, and a leading byte-order mark is dropped.
+``\\r\\n`` and ``\\r`` are all read, and a leading byte-order mark is dropped. The lines are
+taken one at a time (:class:`LineSource`): only the lines of the game being read are held.
 
 Nothing here raises on bad data: a game python-chess cannot read, a line that is not a tag pair,
 a tag given twice, a tag pair lost among the moves, each is a :class:`~ledger.errors.Problem`
@@ -15,19 +16,19 @@ a tag given twice, a tag pair lost among the moves, each is a :class:`~ledger.er
 
 from __future__ import annotations
 
-import bisect
-import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TextIO, cast
 
 import chess
 import chess.pgn
 
 from ledger.errors import Problem
+from ledger.formats.text_stream import BadEncoding, strip_end
 
-__all__ = ["ERROR", "WARNING", "Builder", "Collector", "ReadGame", "Scan", "Tag", "read_games",
-           "scan_header"]
+__all__ = ["ERROR", "WARNING", "Builder", "Collector", "LineSource", "ReadGame", "Scan", "Tag",
+           "read_games", "scan_header"]
 
 ERROR = "error"
 WARNING = "warning"
@@ -68,26 +69,72 @@ _READ_TAGS = frozenset(
 # Reading games with python-chess, keeping track of lines
 
 
-class _Lines:
-    """Line numbers of ``\\n``-terminated text, by character offset (bisect on line starts)."""
+class LineSource:
+    """The text handle ``chess.pgn.read_game`` reads from (it calls ``readline`` only), made of
+    ``lines`` (with or without their ends, one at a time): each line is given with ``\\n`` for
+    its CR, LF or CRLF end (the last one without, when the text has none), the byte-order mark
+    of the first one dropped.
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        self.bounds = [*self.starts, len(text)]  # line n spans bounds[n - 1]:bounds[n]
+    ``number`` is the 1-based line last given (0 before any); :meth:`take` hands over the
+    ``(line number, text)`` pairs of the lines given since the last call that
+    :func:`scan_header` reads: every line up to the first one that is not blank, a comment or a
+    tag line (the header ends there at the latest), then only the first line that looks like a
+    tag pair, and the last line. So a game of a million lines of moves holds three of them.
+    ``at_end`` says no line is left; ``last_text`` is the last line given that is not blank.
+    """
 
-    def line_before(self, offset: int) -> int:
-        """1-based line of the character just before ``offset`` (the last line read), or 1."""
-        return max(1, bisect.bisect_right(self.starts, offset - 1))
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = iter(lines)
+        self.number = 0
+        self.last_text = ""
+        self._taken: list[tuple[int, str]] = []
+        self._in_header = True  # no line yet that ends the header for sure
+        self._tag_in_moves = False  # the first tag-like line after it is taken
+        self._last: tuple[int, str] | None = None
+        self._next = self._pull()
+        if self._next is not None:
+            self._next = self._next.removeprefix("\ufeff")
 
-    def between(self, start: int, end: int) -> list[tuple[int, str]]:
-        """The (line number, text) pairs of the lines read from offset ``start`` to ``end``."""
-        if end <= start:
-            return []
-        first = bisect.bisect_right(self.starts, start)
-        last = bisect.bisect_right(self.starts, end - 1)
-        bounds = self.bounds
-        return [(no, self.text[bounds[no - 1] : bounds[no]]) for no in range(first, last + 1)]
+    def _pull(self) -> str | None:
+        line = next(self._lines, None)
+        if line is None:
+            return None
+        bare = strip_end(line)
+        return bare + "\n" if len(bare) < len(line) else bare
+
+    def readline(self) -> str:
+        """The next line, or ``""`` when there is none."""
+        line = self._next
+        if line is None:
+            return ""
+        self._next = self._pull()
+        self.number += 1
+        if self._in_header:
+            # the first line of a game is read without its byte-order marks (python-chess, scan_header)
+            text = line if self._taken else line.lstrip("\ufeff")
+            self._taken.append((self.number, line))
+            self._in_header = _is_skipped(text) or text.startswith("[")
+        elif not self._tag_in_moves and _TAG_START.match(line.lstrip()):
+            self._taken.append((self.number, line))
+            self._tag_in_moves = True
+        self._last = (self.number, line)
+        if line.strip():
+            self.last_text = line
+        return line
+
+    @property
+    def at_end(self) -> bool:
+        """Whether every line has been given."""
+        return self._next is None
+
+    def take(self) -> list[tuple[int, str]]:
+        """The ``(1-based line, text)`` pairs kept (see above) of the lines given since the last
+        call, in order, the last one given among them."""
+        taken, self._taken = self._taken, []
+        if self._last is not None and (not taken or taken[-1][0] != self._last[0]):
+            taken.append(self._last)
+        self._in_header, self._tag_in_moves, self._last = True, False, None
+        return taken
 
 
 class Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
@@ -97,16 +144,15 @@ class Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
     it keeps the error in ``game.errors`` as the default does, with the line being read.
     """
 
-    def __init__(self, stream: io.StringIO, lines: _Lines) -> None:
+    def __init__(self, source: LineSource) -> None:
         super().__init__()
-        self.stream = stream
-        self.lines = lines
+        self.source = source
         self.errors_at: list[tuple[int, Exception]] = []
         self.terminations: list[tuple[int, str]] = []
         self.mainline_movers: list[chess.Color] = []  # side of each non-null main-line move
 
     def _line(self) -> int:
-        return self.lines.line_before(self.stream.tell())
+        return max(1, self.source.number)
 
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
         if len(self.variation_stack) == 1 and move:
@@ -130,7 +176,8 @@ def _once(builder: Builder) -> Callable[[], Builder]:
 @dataclass(frozen=True)
 class ReadGame:
     """One game as python-chess read it: ``builder`` (its errors, game termination markers and
-    movers, each with its line), ``lines`` (the (1-based line, text) pairs it was read from) and
+    movers, each with its line), ``lines`` (the (1-based line, text) pairs of the lines it was
+    read from that :func:`scan_header` needs, the last one among them: :class:`LineSource`) and
     ``cut_short`` (the file ends inside this game, with no termination marker after its moves)."""
 
     builder: Builder
@@ -138,32 +185,30 @@ class ReadGame:
     cut_short: bool
 
 
-def read_games(text: str, filename: str) -> Iterator[ReadGame | Problem]:
-    """Each game of ``text`` in file order, read by ``chess.pgn.read_game``; a game python-chess
+def read_games(source: LineSource, filename: str) -> Iterator[ReadGame | Problem]:
+    """Each game of ``source`` in file order, read by ``chess.pgn.read_game``; a game python-chess
     fails on gives a :class:`~ledger.errors.Problem` (field ``game``, the game's first line) in its
-    place. ``\\r\\n`` and ``\\r`` are read as ``\\n`` and a leading byte-order mark is dropped."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    stream = io.StringIO(text)
-    lines = _Lines(text)
+    place. ``source.number`` is the last line read so far. An exception from the lines themselves
+    (``BadEncoding``) is not a game's: it goes through."""
     while True:
-        builder = Builder(stream, lines)
-        start = stream.tell()
+        builder = Builder(source)
+        before = source.number
         try:
-            game = chess.pgn.read_game(stream, Visitor=_once(builder))
+            game = chess.pgn.read_game(cast(TextIO, source), Visitor=_once(builder))
+        except BadEncoding:
+            raise
         except Exception as exc:  # python-chess collects errors; this is a last safety net
-            first = lines.between(start, stream.tell())
+            first = source.take()
             line = first[0][0] if first else None
             yield Problem(filename, line, "game", f"could not be read: {exc!r}")
-            if stream.tell() == start:
+            if source.number == before:
                 break
             continue
+        lines = source.take()
         if game is None:
             break
-        at_end = stream.tell() >= len(text)
-        yield ReadGame(builder, lines.between(start, stream.tell()),
-                       at_end and not _ENDS_WITH_TERMINATION.search(text))
+        yield ReadGame(builder, lines,
+                       source.at_end and not _ENDS_WITH_TERMINATION.search(source.last_text))
 
 
 # --------------------------------------------------------------------------------------------

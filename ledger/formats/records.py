@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ledger.domain import Result
 from ledger.errors import Problem
 
-__all__ = ["EventDetails", "FileGame", "FilePlayer", "Readout", "Where", "line_at"]
+__all__ = ["EventDetails", "FileGame", "FilePlayer", "Readout", "Where"]
 
 #: (1-based line or None, field or column label) of a value in the file.
 Where = tuple[int | None, str]
@@ -108,16 +108,12 @@ class FileGame:
 class Readout:
     """A file read: its ``games`` (those without errors), ``games_in_file`` (with them),
     ``players_in_file`` (TRF: every ``001`` line; else None), and every ``problems`` found (an
-    error keeps what it concerns out of ``games``; warnings do not)."""
+    error keeps what it concerns out of ``games``; warnings do not), up to the bound of
+    ``ledger.formats.text_stream.Problems``: a reader that stopped there ends them with an error
+    naming the line it stopped at, and gives no games."""
 
     games: list[FileGame]
     problems: list[Problem]
     games_in_file: int = 0
     players_in_file: int | None = None
 
-
-def line_at(raw: bytes, offset: int) -> int:
-    """1-based line of byte ``offset`` in ``raw``, lines ending in CR, LF or CRLF (used to place
-    the first byte a decoder refused)."""
-    before = raw[:offset]
-    return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1

@@ -1,5 +1,5 @@
-"""FIDE Tournament Report File (TRF): the event a file describes and its games (pure: bytes in,
-values out).
+"""FIDE Tournament Report File (TRF): the event a file describes and its games (pure: a binary
+stream in, values out).
 
 Source: FIDE TRF-16 (Handbook C.04 Annex 2, "FIDE Data Exchange Format", 2016), as summarised in
 tests/data/README.md. The lines and columns (layout, header records, encoding, line endings)
@@ -13,7 +13,8 @@ Only ``1 = 0`` between two players are rated (FIDE B.02 §5.1); byes (``H F U Z`
 not games at all. A game is dated on its round date (record ``132``), else the event's end date
 (``052``), else the end date the caller gives. Nothing here raises on bad data: each fault is a
 :class:`~ledger.errors.Problem` with file, line, ``col N`` (or ``col A-B``) and a message; a game
-with an error is left out.
+with an error is left out. The file is read one line at a time; past ``MAX_PROBLEMS`` errors
+(``ledger.formats.text_stream``) the reader stops, with one error saying on which line.
 
 >>> text = "\\n".join([
 ...     "012 Club Ch", "042 2025/11/01", "052 2025/11/02",
@@ -29,8 +30,10 @@ with an error is left out.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+import io
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from ledger.domain import Result
 from ledger.formats.records import EventDetails, FileGame, FilePlayer, Readout, Where
@@ -40,11 +43,12 @@ from ledger.formats.trf_lines import (
     PLAYED,
     SHORT,
     WARNING,
+    Reread,
     TrfPlayer,
     TrfProblems,
     TrfRound,
+    TrfText,
     col_label,
-    decode,
     parse_date,
     read_lines,
     split_lines,
@@ -84,26 +88,42 @@ class TrfEvent:
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
 
 
-def read_trf(raw: bytes, filename: str,
+def read_trf(source: bytes | BinaryIO, filename: str,
              end_date: dt.date | None = None) -> tuple[TrfEvent, Readout]:
-    """Read a TRF file's bytes: the event as written, and its games as common records.
+    """Read a TRF file, its bytes or an open binary handle (read from where it stands, one line at
+    a time; a seekable one: see below): the event as written, and its games as common records.
 
     Returns ``(event, readout)``; ``readout.games`` holds every game between two players (rated,
     forfeit or less than one move; byes are not games), ``readout.players_in_file`` the number of
-    ``001`` lines and ``readout.problems`` every problem (see the module docstring). Never raises.
+    ``001`` lines and ``readout.problems`` every problem (see the module docstring), the encoding
+    warning first. Past ``MAX_PROBLEMS`` errors the lines are no longer read: the problems end
+    with one error naming the line the reader stopped at, ``event`` holds what the lines read say
+    (no checks across lines) and there are no games.
     ``end_date`` is the event's end date for a file that gives none (no ``052`` and no ``132``
     record): its games are dated on it. A file that gives its own dates is read from them alone
     (``end_date`` is not used; :func:`file_end_date` tells the caller whether they agree).
+
+    Never raises on bad data. A file whose encoding turns out to be CP1252 after non-ASCII
+    UTF-8 lines (or a UTF-16 byte-order mark that is not UTF-16) is read a second time from the
+    start (:class:`~ledger.formats.trf_lines.TrfText`): ``handle.seek`` may raise ``OSError``
+    for a handle that cannot seek.
     """
-    text, problems = decode(raw, filename)
-    event, readout = _read(text, filename, end_date)
-    readout.problems[:0] = problems
+    handle = io.BytesIO(source) if isinstance(source, bytes) else source
+    start = handle.tell()
+    text = TrfText(handle, filename)
+    try:
+        event, readout = _read(text, filename, end_date)
+    except Reread as again:
+        handle.seek(start)
+        text = TrfText(handle, filename, cp1252_from=again.line)
+        event, readout = _read(text, filename, end_date)
+    readout.problems[:0] = text.problems
     return event, readout
 
 
 def read_trf_text(text: str, filename: str, end_date: dt.date | None = None) -> Readout:
     """Read TRF text (already decoded) into common records; see :func:`read_trf`."""
-    return _read(text, filename, end_date)[1]
+    return _read(split_lines(text), filename, end_date)[1]
 
 
 def file_end_date(event: TrfEvent) -> dt.date | None:
@@ -112,11 +132,12 @@ def file_end_date(event: TrfEvent) -> dt.date | None:
     return event.end or max((d for d in event.round_dates if d is not None), default=None)
 
 
-def _read(text: str, filename: str, end_date: dt.date | None) -> tuple[TrfEvent, Readout]:
+def _read(lines: Iterable[str], filename: str,
+          end_date: dt.date | None) -> tuple[TrfEvent, Readout]:
     out = TrfProblems(filename)
-    event = _read_event(split_lines(text), out)
-    games = _games(event, out, end_date)
-    return event, Readout(games, out.problems, games_in_file=len(games),
+    event = _read_event(lines, out)
+    games = [] if out.stopped else _games(event, out, end_date)
+    return event, Readout(games, out.finish(), games_in_file=len(games),
                           players_in_file=len(event.players))
 
 
@@ -124,11 +145,15 @@ def _read(text: str, filename: str, end_date: dt.date | None) -> tuple[TrfEvent,
 # Lines -> TrfEvent
 
 
-def _read_event(lines: list[str], out: TrfProblems) -> TrfEvent:
+def _read_event(lines: Iterable[str], out: TrfProblems) -> TrfEvent:
     """The event the lines give, checked across lines: start ranks and ids on one line each,
-    no round past ``XXR``, dates in order (``042`` <= round dates <= ``052``)."""
+    no round past ``XXR``, dates in order (``042`` <= round dates <= ``052``). When the reader
+    stopped (``out.stopped``), only what the lines read say, unchecked and without dates."""
     read = read_lines(lines, out)
     header, players, round_dates = read.header, read.players, read.round_dates
+    if out.stopped:  # the file is rejected: no checks across lines, no problems past the bound
+        return TrfEvent(name=read.text("012"), players=players, rounds=read.rounds,
+                        lines={code: number for code, (number, _) in header.items()})
     _check_ranks(players, out)
     if read.rounds is not None:
         _check_rounds(players, read.rounds, read.rounds_line, out)

@@ -1,6 +1,6 @@
 """Importing a file of games (PGN, TRF, CSV): all or nothing, every problem with file, line, field.
 
-Each format module turns bytes into common records (``ledger.formats.records.FileGame``) and
+Each format module turns a stream into common records (``ledger.formats.records.FileGame``) and
 problems; this service, the same for every format, matches players and registers unknown ones
 on request (``ledger.services.import_matching``: FIDE id, then name and birth year), places games
 in events and periods, skips games already recorded (by each game's natural key; a file already
@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import BinaryIO, cast
 
 from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
@@ -46,7 +46,7 @@ from ledger.services.games import (
     twice_on_a_day,
 )
 from ledger.services.import_matching import Matcher
-from ledger.services.input_files import check_input_file
+from ledger.services.input_files import InputFile, check_input_file, file_head
 from ledger.services.periods import not_rated_reason
 from ledger.services.session import transaction
 from ledger.services.state import (
@@ -64,11 +64,11 @@ FIRST_LIST = dt.date(1970, 1, 1)
 Progress = Callable[[int, int], None]
 
 
-def _read_pgn(path: str, raw: bytes) -> Readout:
-    return pgn.to_records(pgn.read_pgn_file(path))
+def _read_pgn(path: str, raw: BinaryIO) -> Readout:
+    return pgn.to_records(pgn.read_pgn_binary(raw, path))
 
 
-def _read_trf(path: str, raw: bytes, end_date: dt.date | None = None) -> Readout:
+def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None) -> Readout:
     event, readout = trf.read_trf(raw, path, end_date)
     given = trf.file_end_date(event)
     if end_date is not None and given is not None and given != end_date:
@@ -79,10 +79,10 @@ def _read_trf(path: str, raw: bytes, end_date: dt.date | None = None) -> Readout
     return readout
 
 
-#: Format name -> reader of a file's (path, bytes). One line per format.
+#: Format name -> reader of a file's (path, binary stream at its start). One line per format.
 #: Called as ``reader(path, raw, end_date)``; only a TRF can use ``end_date`` (the check in
 #: ``import_file`` refuses it for the others).
-READERS: dict[str, Callable[[str, bytes, dt.date | None], Readout]] = {
+READERS: dict[str, Callable[[str, BinaryIO, dt.date | None], Readout]] = {
     "pgn": lambda path, raw, _end_date: _read_pgn(path, raw),
     "trf": _read_trf,
     "csv": lambda path, raw, _end_date: games_csv.read_csv(path, raw),
@@ -185,8 +185,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
-    raw = Path(path).read_bytes()
-    fmt = fmt or detect_format(raw[:4096], Path(path).suffix)
+    fmt = fmt or detect_format(file_head(path), Path(path).suffix)
     if fmt not in READERS:
         what = f"format {fmt!r} is not known" if fmt else "cannot tell the format"
         raise UsageError(f"{path}: {what}; give --format {'|'.join([*READERS, 'fide-list'])}")
@@ -196,13 +195,15 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
         raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
                          "dates each game itself")
     name = str(path)
-    readout = READERS[fmt](name, raw, end_date)
-    report = ImportReport(name, dry_run, format=fmt, sha256=sha256_of(raw),
+    with InputFile(path) as raw:  # read as a stream, and hashed while it is read
+        readout = READERS[fmt](name, raw.stream, end_date)
+        sha256 = raw.sha256()
+    report = ImportReport(name, dry_run, format=fmt, sha256=sha256,
                           games_in_file=readout.games_in_file,
                           players_in_file=readout.players_in_file, allow_similar=allow_similar)
     report.problems.extend(readout.problems)
     if not readout.games_in_file and not any(p.severity == "error" for p in readout.problems):
-        report.problems.append(Problem(name, None, "file", "the file is empty" if not raw.strip()
+        report.problems.append(Problem(name, None, "file", "the file is empty" if raw.blank
                                        else f"no games in this {fmt.upper()} file: nothing to "
                                        "import (is it the right file?)"))
     undatable = _check_dates(name, readout.games, today or dt.date.today(), report)

@@ -9,11 +9,19 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlalchemy import ColumnElement, and_, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ledger.db.models import Player
-from ledger.names import NameHints, did_you_mean, name_key, name_words, other_orders
+from ledger.names import (
+    LOOSE_PAIRS,
+    NameHints,
+    did_you_mean,
+    loose_form,
+    name_key,
+    name_words,
+    other_orders,
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +34,16 @@ class Match:
     player: Player | None = None
     error: str | None = None
     candidates: tuple[Player, ...] = ()
+
+
+def loose_key_sql(column: ColumnElement[str] | InstrumentedAttribute[str]) -> ColumnElement[str]:
+    """``ledger.names.loose_form`` of a stored ``name_key`` column, in SQL (``replace`` is the
+    same on SQLite and PostgreSQL): commas and blanks dropped, then ``LOOSE_PAIRS`` folded, in
+    that order, as the Python function does."""
+    expr = func.replace(func.replace(column, ",", ""), " ", "")
+    for pair, vowel in LOOSE_PAIRS:
+        expr = func.replace(expr, pair, vowel)
+    return expr
 
 
 @dataclass
@@ -58,9 +76,12 @@ class PlayerIndex:
         words = name_words(name)
         if not words:
             return cls()
+        loose = loose_key_sql(Player.name_key)
         return cls.load(session, or_(and_(*(Player.name_key.contains(w, autoescape=True)
                                             for w in words)),
-                                     Player.name_key.startswith(words[0], autoescape=True)))
+                                     Player.name_key.startswith(words[0], autoescape=True),
+                                     and_(*(loose.contains(loose_form(w), autoescape=True)
+                                            for w in words))))
 
     def add(self, player: Player) -> None:
         """Index a player (just registered, or loaded)."""

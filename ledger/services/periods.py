@@ -134,7 +134,7 @@ def not_rated_reason(g: RatedGame) -> str | None:
 
 def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = False,
                  edition: Edition | None = None, today: dt.date | None = None,
-                 actor: Actor | None = None) -> CloseReport:
+                 actor: Actor | None = None, empty: bool = False) -> CloseReport:
     """``ledger period close``: rate the earliest open period (or ``period``, which must be it).
 
     Writes, in one transaction, revision 1 of the period (or the next one after a reopen:
@@ -143,13 +143,21 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     one audit row per game and player, the initial ratings of unrated players whose pool reached
     5 games (with the pool's games), the ratings that fell below the floor and the list it
     publishes (``list_entries``); ``dry_run`` computes everything and writes nothing.
-    Raises ``PeriodError`` for a closed period, a later period while an earlier one has games, or a
-    period before 2022-01, or a period that has not ended by ``today`` (default: the date today).
+    Raises ``PeriodError`` for a closed period, a later period while an earlier one has games, a
+    period before 2022-01, a period that has not ended by ``today`` (default: the date today), or
+    a named period with no games unless ``empty`` (closing it publishes the list unchanged and
+    locks it and every period before it: most often a typo or a file not imported yet).
     ``edition`` overrides the edition in force (for tests only).
     """
     named = Period.parse(period) if period is not None else None
     with transaction(engine, dry_run=dry_run) as session:
-        return _close(session, _target_period(session, named), dry_run=dry_run,
+        target = _target_period(session, named)
+        if not empty and named is not None and _earliest_open(session) != named:
+            raise PeriodError(
+                f"period {named} has no games to rate: closing it would publish the list "
+                f"unchanged and lock {named} and every period before it (a game of it reported "
+                "later would then be late); give --empty to close it anyway")
+        return _close(session, target, dry_run=dry_run,
                       edition=edition, today=today or dt.date.today(),
                       actor=actor or Actor.from_code("close_period"))
 

@@ -14,12 +14,12 @@ from ledger.db.order import PLAYER_ORDER
 from ledger.domain import Actor, KReason, Period, find_control_character
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
-from ledger.names import name_key, other_orders
+from ledger.names import loose_forms, name_key, other_orders
 from ledger.rules.editions import edition_for
 from ledger.rules.kfactor import k_factor
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.life import RatingLife, rating_life
-from ledger.services.matching import PlayerIndex, may_mean
+from ledger.services.matching import PlayerIndex, loose_key_sql, may_mean
 from ledger.services.session import transaction
 from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
 
@@ -236,11 +236,16 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
     with transaction(engine) as session:
         namesakes = same_name(session, p.name)
         if namesakes and not new:
-            listed = " and ".join(f"{n.name} (#{n.id}, FIDE {n.fide_id or '-'}, born "
-                                  f"{n.birth_year or '?'})" for n in namesakes)
             raise InvalidInput(f"name: {shown(p.name.strip())} is already in the ledger as "
-                               f"{listed}; refer to them by id, or, if this is another person, "
-                               "add them with --new")
+                               f"{_described(namesakes)}; refer to them by id, or, if this is "
+                               "another person, add them with --new")
+        lookalikes = [] if namesakes or new else looks_like(session, p.name)
+        if lookalikes:
+            raise InvalidInput(f"name: {shown(p.name.strip())} looks like "
+                               f"{_described(lookalikes)}, already in the ledger (the same name "
+                               "but for blanks, apostrophes or an umlaut written ae, oe, ue); "
+                               "refer to them by id, or, if this is another person, add them "
+                               "with --new")
         change = record_change(session, actor or Actor.from_code("add_player"), "player.add",
                                "player", "new")
         player = register(session, p, source="ledger player add",
@@ -253,6 +258,20 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
         floor = below_floor_note(p.rating, first_open_period(session) or Period.of(dt.date.today()))
         notes += (floor,) if floor else ()
         return replace(player_views(session, [player.id])[0], notes=notes)
+
+
+def _described(players: list[Player]) -> str:
+    return " and ".join(f"{n.name} (#{n.id}, FIDE {n.fide_id or '-'}, born {n.birth_year or '?'}"
+                        + (f", {n.federation})" if n.federation else ")") for n in players)
+
+
+def looks_like(session: Session, name: str) -> list[Player]:
+    """The players whose name has the ``loose_form`` of ``name`` (str) in some word order but
+    not its key (``O'Briain, Sean`` looks like ``Ó Briain, Seán``; ``Mueller, Juergen`` like
+    ``Müller, Jürgen``), in ``PLAYER_ORDER``: a likely second registration of one person."""
+    return list(session.scalars(select(Player).where(
+        loose_key_sql(Player.name_key).in_(loose_forms(name)),
+        Player.name_key != name_key(name)).order_by(*PLAYER_ORDER)))
 
 
 def same_name(session: Session, name: str) -> list[Player]:

@@ -85,3 +85,16 @@ def test_nothing_to_close_through_an_earlier_month(db: str) -> None:
     result = _run(db, "period", "close", "--through", "2026-08")
     assert result.exit_code == 1
     assert "nothing to close through 2026-08" in result.stderr
+
+
+def test_a_named_period_without_games_is_refused_unless_empty(db: str) -> None:
+    # 2026-08 has no games: closing it would lock it (and every earlier month) for nothing
+    result = _run(db, "period", "close", "2026-08")
+    assert result.exit_code == 1
+    assert ("period 2026-08 has no games to rate: closing it would publish the list unchanged "
+            "and lock 2026-08 and every period before it") in " ".join(result.stderr.split())
+    assert _closed(db) == []
+    forced = _run(db, "period", "close", "2026-08", "--empty", "--json")
+    assert forced.exit_code == 0, forced.output
+    assert json.loads(forced.stdout)["games"] == 0
+    assert _closed(db) == ["2026-08"]

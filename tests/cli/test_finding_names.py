@@ -221,3 +221,40 @@ def test_player_list_is_by_name_key_then_id(ledger_db: str) -> None:
     # by raw name, "Beta" < "Zeta" < "aaron" < "Ärö" < "Östberg"
     assert names(ledger_db) == [(3, "aaron, Bob"), (6, "Aaron, Bob"), (4, "Ärö, Anna"),
                                 (5, "Beta, Ben"), (2, "Östberg, Olle"), (1, "Zeta, Zed")]
+
+
+# ------------------------------------------------------------------------------------------------
+# Spellings a key keeps apart: blanks, apostrophes, umlauts written ae/oe/ue (hints, never a match)
+
+
+def test_player_add_refuses_a_spelling_that_looks_like_a_registered_player(db: str) -> None:
+    # "O'Briain" joins into "obriain"; "Ó Briain" is "o briain": other keys, the same letters
+    assert refused(db, "player", "add", "O'Briain, Sean") == (
+        "error: name: \"O'Briain, Sean\" looks like Ó Briain, Seán (#1, FIDE 2500035, born 1990), "
+        "already in the ledger (the same name but for blanks, apostrophes or an umlaut written "
+        "ae, oe, ue); refer to them by id, or, if this is another person, add them with --new")
+    ok(db, "player", "add", "Müller, Jürgen", "--rating", "2050", "--prior-games", "200")
+    for spelling in ("Mueller, Juergen", "Juergen Mueller"):
+        assert "looks like Müller, Jürgen (#5, FIDE -, born ?)" in refused(
+            db, "player", "add", spelling)
+    added = ok(db, "player", "add", "Mueller, Juergen", "--new", "--json")
+    assert json.loads(added.stdout)["name"] == "Mueller, Juergen"
+
+
+def test_a_loose_spelling_gets_did_you_mean_in_commands_and_imports(db: str, tmp_path: Path) -> None:
+    ok(db, "player", "add", "Müller, Jürgen", "--rating", "2050", "--prior-games", "200")
+    for text in ("Mueller", "Juergen Mueller", "o'briain"):
+        message = refused(db, "player", "show", text)
+        assert "did you mean" in message, message
+    assert refused(db, "player", "show", "Mueller").endswith(
+        "did you mean Müller, Jürgen (#5, no FIDE id)?")
+    pgn = tmp_path / "cup.pgn"
+    pgn.write_text('[Event "Cup"]\n[Date "2026.11.28"]\n[Round "1"]\n[White "Mueller, Juergen"]\n'
+                   '[Black "Walsh, Brendan"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n', encoding="utf-8")
+    rejected = run(db, "import", pgn)
+    assert rejected.exit_code == 3
+    assert "unknown player 'Mueller, Juergen': did you mean Müller, Jürgen (#5" in rejected.stderr
+    registered = run(db, "import", pgn, "--register-players", "--dry-run")
+    assert registered.exit_code == 0
+    assert ("'Mueller, Juergen' registered as a new player, though the ledger has Müller, Jürgen "
+            "(#5") in " ".join(registered.stderr.split())

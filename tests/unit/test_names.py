@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.names import NameHints, did_you_mean, name_key, name_words, other_orders
+from ledger.names import (
+    NameHints,
+    did_you_mean,
+    loose_form,
+    loose_forms,
+    name_key,
+    name_words,
+    other_orders,
+)
 
 
 @pytest.mark.parametrize(("name", "key"), [
@@ -111,3 +119,22 @@ def test_name_hints() -> None:
     hints.add(0, "Doyle, Sean", "sean doyle")
     assert hints.similar("Doyle") == (["sean doyle", "liam"], 2)  # by id
     assert hints.similar("Doyle", limit=1) == (["sean doyle"], 2)
+
+
+def test_loose_form_drops_blanks_and_commas_and_folds_umlauts_written_out() -> None:
+    assert loose_form(name_key("Ó Briain, Seán")) == "obriainsean"
+    assert loose_form(name_key("O'Briain, Sean")) == "obriainsean"
+    assert loose_form(name_key("Müller, Jürgen")) == "mullerjurgen"
+    assert loose_form(name_key("Mueller, Juergen")) == "mullerjurgen"
+    assert loose_form(name_key("Goethe, Johann")) == "gothejohann"
+    assert loose_forms("Sean O'Briain") == ("seanobriain", "obriainsean")
+
+
+def test_hints_find_loose_spellings() -> None:
+    hints = NameHints([(1, "Ó Briain, Seán", "a"), (2, "Müller, Jürgen", "b"),
+                       (3, "Mullen, Jo", "c")])
+    assert hints.similar("O'Briain, Sean") == (["a"], 1)
+    assert hints.similar("Mueller") == (["b"], 1)
+    assert hints.similar("juergen mueller") == (["b"], 1)
+    assert hints.similar("o'briain") == (["a"], 1)
+    assert hints.similar("Smith") == ([], 0)
