@@ -12,9 +12,10 @@ opened read-only (``mode=ro``; ``immutable=1`` when no -wal file is beside it an
 cannot hold the -shm file a WAL reader needs: https://www.sqlite.org/wal.html, "Read-Only
 Databases"), so every read works; ``require_writable`` refuses a write before it starts.
 
-PostgreSQL gets the same discipline in the same hook: a transaction that will write first takes
-one ledger-wide transaction-scoped advisory lock (``pg_advisory_xact_lock(WRITE_LOCK_KEY)``,
-released by its commit or rollback), so writers take turns exactly as on SQLite; a transaction
+PostgreSQL gets the same discipline in the same hook: a transaction that will write runs READ
+COMMITTED and first takes one ledger-wide transaction-scoped advisory lock
+(``pg_advisory_xact_lock(WRITE_LOCK_KEY)``, released by its commit or rollback), so writers take
+turns exactly as on SQLite and each sees everything the one before it committed; a transaction
 that only reads (engine option ``ledger_read``) runs REPEATABLE READ READ ONLY, one snapshot from
 its first statement to its end. Transactions without either option (Alembic's, a test's) are
 left as the server makes them.
@@ -219,6 +220,9 @@ def _install_server_hooks(engine: Engine) -> None:
     def _on_begin(conn: Connection) -> None:
         options = conn.get_execution_options()
         if options.get("ledger_write", False):
+            # each statement sees what the writer before it committed, whatever the server's
+            # default isolation: a snapshot taken before the lock would be out of date
+            conn.execute(text("SET TRANSACTION ISOLATION LEVEL READ COMMITTED"))
             lock_for_writing(conn)
         elif options.get("ledger_read", False):
             conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
