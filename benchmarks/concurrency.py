@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -66,16 +67,60 @@ class Ledgers:
             admin.dispose()
 
 
+#: A ``ledger`` process that imports the ledger, says it is ready (``argv[1]`` + ".ready"),
+#: waits for ``argv[1]`` to exist, then runs the command: processes started one after the
+#: other begin their work at the same moment, not a Python start-up apart.
+LAUNCH = """
+import os, sys, time
+from ledger.cli.app import main
+go = sys.argv.pop(1)
+open(f"{go}.{os.getpid()}.ready", "w").close()
+while not os.path.exists(go):
+    time.sleep(0.005)
+sys.argv[0] = "ledger"
+main()
+"""
+
+
+class Start:
+    """Processes to start together: each waits for the go file once it is ready."""
+
+    def __init__(self, folder: Path) -> None:
+        self.go = folder / f"go-{uuid.uuid4().hex[:8]}"
+        self.runs: list[subprocess.Popen[str]] = []
+
+    def ledger(self, db: str, *args: str) -> subprocess.Popen[str]:
+        run = subprocess.Popen([sys.executable, "-c", LAUNCH, str(self.go), "--db", db, *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "COLUMNS": "200"})
+        self.runs.append(run)
+        return run
+
+    def now(self) -> None:
+        """Go, once every process is ready."""
+        while len(list(self.go.parent.glob(f"{self.go.name}.*.ready"))) < len(self.runs):
+            time.sleep(0.01)
+        self.go.touch()
+
+
 def ledger(db: str, *args: str) -> subprocess.Popen[str]:
     """A ``ledger`` process on ``db``, started now."""
     return subprocess.Popen([sys.executable, "-m", "ledger", "--db", db, *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
+                            env={**os.environ, "COLUMNS": "200"})
 
 
 def together(runs: Sequence[subprocess.Popen[str]]) -> list[tuple[int, str, str]]:
     """Each process's exit code, stdout and stderr, once all have ended."""
     return [(p.wait(), *p.communicate()) for p in runs]
+
+
+def at_once(folder: Path, db: str, commands: Sequence[Sequence[str]]) -> list[tuple[int, str, str]]:
+    """``commands`` (``ledger`` arguments) in processes of their own, begun at one moment."""
+    start = Start(folder)
+    runs = [start.ledger(db, *command) for command in commands]
+    start.now()
+    return together(runs)
 
 
 def count(db: str, query: str) -> int:
@@ -107,7 +152,7 @@ def new_players(ledgers: Ledgers, work: Path, ids: bool) -> str:
     with ledgers.new("players") as db:
         files = [csv_file(work / f"r{n}-{ids}.csv", round_of_new_players(n, ids), ids)
                  for n in range(1, 5)]
-        done = together([ledger(db, "import", f, "--register-players", "--quiet") for f in files])
+        done = at_once(work, db, [("import", f, "--register-players", "--quiet") for f in files])
         failed = [err.strip().splitlines()[-1] for code, _, err in done if code]
         players = count(db, "SELECT count(*) FROM players")
         events = count(db, "SELECT count(*) FROM events")
@@ -123,17 +168,19 @@ def same_games_twice(ledgers: Ledgers, work: Path) -> str:
     first = csv_file(work / "organiser.csv", rows[:500])
     second = csv_file(work / "arbiter.csv", rows[:500][::-1], tail="\n")
     with ledgers.new("twice") as db:
-        done = together([ledger(db, "import", f, "--register-players", "--quiet")
-                         for f in (first, second)])
+        done = at_once(work, db, [("import", f, "--register-players", "--quiet")
+                                  for f in (first, second)])
         games = count(db, "SELECT count(*) FROM games")
-        twice = count(db, "SELECT count(*) FROM (SELECT event_id, round_key, white_id, black_id "
-                          "FROM games GROUP BY event_id, round_key, white_id, black_id "
-                          "HAVING count(*) > 1) t")
+        twice = count(db, "SELECT count(*) FROM (SELECT e.name, round, white_id, black_id "
+                          "FROM games JOIN events e ON e.id = event_id "
+                          "GROUP BY e.name, round, white_id, black_id HAVING count(*) > 1) t")
     codes = [code for code, _, _ in done]
-    return f"{games} games recorded from {len(rows[:500])} (recorded twice: {twice}); exit codes {codes}"
+    failed = [err.strip().splitlines()[-1] for code, _, err in done if code]
+    return (f"{games} games recorded from {len(rows[:500])} (recorded twice: {twice}); exit "
+            f"codes {codes}" + (f"; failures: {failed}" if failed else ""))
 
 
-def close_during_import(ledgers: Ledgers, work: Path) -> str:
+def close_during_import(ledgers: Ledgers, work: Path, after: float) -> str:
     names = [f"Member, M{i:02d}" for i in range(40)]
     rows = [(f"2026-10-{1 + r % 28:02d}", names[b], names[39 - b], "1-0", f"League {r}", "1")
             for r in range(100) for b in range(20)]
@@ -150,9 +197,10 @@ def close_during_import(ledgers: Ledgers, work: Path) -> str:
         subprocess.run([sys.executable, "-m", "ledger", "--db", db, "import", seed, "--quiet"],
                        check=True, capture_output=True)
         importing = ledger(db, "import", big, "--quiet", "--allow-similar")
-        time.sleep(1.5)
+        time.sleep(after)
         closing = ledger(db, "period", "close", "2026-10")
         (icode, _, ierr), (ccode, _, cerr) = together([importing, closing])
+        said = [e.strip().splitlines()[-1] for e in (ierr, cerr) if e.strip()]
         unrated = count(db, "SELECT count(*) FROM games g JOIN periods p ON p.period = g.period "
                             "WHERE NOT EXISTS (SELECT 1 FROM period_games a WHERE a.game_id = g.id)")
         recorded = count(db, "SELECT count(*) FROM games")
@@ -160,7 +208,7 @@ def close_during_import(ledgers: Ledgers, work: Path) -> str:
            "the close came first; the import was refused as late" if icode == 3 and ccode == 0
            else f"import exit {icode}, close exit {ccode}")
     return (f"{how}: {recorded} games recorded, {unrated} unrated in the closed period "
-            f"(import exit {icode}, close exit {ccode})")
+            f"(import exit {icode}, close exit {ccode})" + (f"; said: {said}" if said else ""))
 
 
 def two_closes(ledgers: Ledgers, work: Path) -> str:
@@ -170,7 +218,7 @@ def two_closes(ledgers: Ledgers, work: Path) -> str:
                             "--rating", "1800"], check=True, capture_output=True)
         subprocess.run([sys.executable, "-m", "ledger", "--db", db, "game", "add", "Alpha",
                         "Beta", "1-0", "--date", "2026-10-03"], check=True, capture_output=True)
-        done = together([ledger(db, "period", "close", "2026-10") for _ in range(2)])
+        done = at_once(work, db, [("period", "close", "2026-10")] * 2)
     loser = [err.strip() for code, _, err in done if code]
     return f"exit codes {sorted(c for c, _, _ in done)}; the loser: {loser}"
 
@@ -209,7 +257,8 @@ def main() -> None:
         ("4 imports naming the same 20 new players", lambda: new_players(ledgers, work, False)),
         ("the same with FIDE ids", lambda: new_players(ledgers, work, True)),
         ("the same 500 games in two files", lambda: same_games_twice(ledgers, work)),
-        ("a close while a 2,000-game import is in flight", lambda: close_during_import(ledgers, work)),
+        ("a close 1 s into a 2,000-game import", lambda: close_during_import(ledgers, work, 1)),
+        ("a close 6 s into a 2,000-game import", lambda: close_during_import(ledgers, work, 6)),
         ("two closes at once", lambda: two_closes(ledgers, work)),
         ("a wrong password in the URL", lambda: wrong_password(args.server)),
         ("player list order", lambda: player_order(ledgers, args.server)),
