@@ -236,6 +236,22 @@ def round_of(label: str | None) -> RoundKey:
     return number
 
 
+#: Room for a stored round key: a label's 20 characters, case folded (``ß`` -> ``ss``).
+ROUND_KEY_LENGTH = 40
+
+
+def round_key(label: str | None) -> str | None:
+    """``round_of(label)`` as ``games.round_key`` stores it, for the database's unique
+    constraint on a game's event, round and players: a numbered round as its digits, another
+    label as ``round_of`` folds it, None for no round.
+
+    >>> round_key("1.1"), round_key("01"), round_key("Round 12"), round_key("Final"), round_key("?")
+    ('1', '1', '12', 'final', None)
+    """
+    read = round_of(label)
+    return None if read is None else str(read)[:ROUND_KEY_LENGTH]
+
+
 class KReason(enum.Enum):
     """Why a player has the K-factor they have (FIDE B.02 §8.3.3; shared/RULES.md §4)."""
 

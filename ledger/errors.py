@@ -8,6 +8,7 @@ ledger, 2 usage, 3 import rejected, 4 the database needs ``ledger init``.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,6 +57,12 @@ class ReadOnlyLedger(LedgerError):
 
 class LedgerBusy(LedgerError):
     """Another process held the ledger's write lock for longer than the wait allows (exit 1)."""
+
+
+class WriteConflict(LedgerError):
+    """The database gave up a transaction because another one changed the same rows at the same
+    time (PostgreSQL's serialization failure 40001 or deadlock 40P01): nothing was written, and
+    running it again is safe (``services.session.retrying`` does, a bounded number of times)."""
 
 
 class NeedsInit(LedgerError):
@@ -133,15 +140,60 @@ class ImportRejected(LedgerError):
         self.similar = list(similar)
 
 
+#: A password in a URL (``scheme://user:PASSWORD@host``) or in a libpq connection string
+#: (``password=PASSWORD``, quoted or not).
+_URL_PASSWORD = re.compile(r"(://[^:/?#@\s]*:)\S*(@)")
+_CONNINFO_PASSWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+
+
+def hide_passwords(text: str) -> str:
+    """``text`` with every password a database URL or connection string in it carries replaced
+    by ``***``: ``postgresql://ann:s3cret@db/ledger`` -> ``postgresql://ann:***@db/ledger``,
+    ``password=s3cret`` -> ``password=***``. Every message that may quote a URL or a driver's
+    words passes through it."""
+    text = _URL_PASSWORD.sub(r"\1***\2", text)
+    return _CONNINFO_PASSWORD.sub(r"\1***", text)
+
+
 def database_reason(exc: Exception) -> str:
-    """The first line of what the database driver said (SQLAlchemy wraps it as ``exc.orig``)."""
-    return str(getattr(exc, "orig", None) or exc).splitlines()[0]
+    """The first line of what the database driver said (SQLAlchemy wraps it as ``exc.orig``),
+    without any password in it (``hide_passwords``)."""
+    lines = str(getattr(exc, "orig", None) or exc).splitlines()
+    return hide_passwords(lines[0] if lines else type(exc).__name__)
 
 
 #: SQLite primary result codes (https://www.sqlite.org/rescode.html) the ledger words itself.
 _SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 8, 14, 26
-#: PostgreSQL SQLSTATEs: lock_not_available, read_only_sql_transaction, insufficient_privilege.
+#: SQLite extended codes: a read transaction of a WAL database that may no longer write because
+#: another connection wrote since its snapshot (the counterpart of a serialization failure);
+#: a UNIQUE or PRIMARY KEY constraint.
+_SQLITE_BUSY_SNAPSHOT, _SQLITE_UNIQUE, _SQLITE_PRIMARYKEY = 517, 2067, 1555
+#: PostgreSQL SQLSTATEs: lock_not_available, read_only_sql_transaction, insufficient_privilege,
+#: serialization_failure, deadlock_detected, unique_violation.
 _PG_BUSY, _PG_READ_ONLY, _PG_DENIED = "55P03", "25006", "42501"
+_PG_CONFLICTS, _PG_UNIQUE = ("40001", "40P01"), "23505"
+
+#: What the row a unique constraint of each table refused stands for (the natural keys).
+_UNIQUE_ROWS = {
+    "players": "a player with this name or FIDE id is already registered",
+    "events": "an event of this name and start date is already recorded",
+    "games": "this game (event, round and players) is already recorded",
+    "periods": "this period is already closed",
+    "imported_files": "this file has already been imported",
+}
+_SQLITE_UNIQUE_TABLE = re.compile(r"UNIQUE constraint failed: (\w+)\.")
+
+
+def _unique_table(orig: object, code: int | None, state: str | None) -> str | None:
+    """The table whose unique constraint (a natural key) refused a row, or None when ``orig``
+    is not such a refusal: PostgreSQL names it (``diag.table_name``), SQLite in its message."""
+    if state == _PG_UNIQUE:
+        diag = getattr(orig, "diag", None)
+        return getattr(diag, "table_name", None) or ""
+    if code in (_SQLITE_UNIQUE, _SQLITE_PRIMARYKEY):
+        found = _SQLITE_UNIQUE_TABLE.search(str(orig))
+        return found.group(1) if found else ""
+    return None
 
 
 def database_error(exc: Exception, where: str | None) -> LedgerError:
@@ -150,18 +202,32 @@ def database_error(exc: Exception, where: str | None) -> LedgerError:
     one place a database error becomes a message: every service transaction, opening and
     ``ledger init`` raise what this returns.
 
-    Returns ``LedgerBusy`` when another process held the write lock past the busy timeout
+    Returns ``WriteConflict`` for a transaction the database gave up because of another one
+    (PostgreSQL ``40001``, ``40P01``; SQLite ``SQLITE_BUSY_SNAPSHOT``), which may be run again;
+    a refusal by a natural key's unique constraint in words naming what exists already (the
+    same on both databases: the loser of two closes hears "this period is already closed");
+    ``LedgerBusy`` when another process held the write lock past the busy timeout
     (SQLite ``SQLITE_BUSY``, PostgreSQL ``55P03``); ``ReadOnlyLedger`` for a read-only file or
     database (``SQLITE_READONLY``, ``25006``) or a user without the right (``42501``); else a
     ``LedgerError`` with the driver's first line (a file that is not a database, one that
     cannot be opened). Each says nothing was written: a service runs in one transaction.
+    No message shows a password (``hide_passwords``).
     """
     orig = getattr(exc, "orig", None) or exc
     reason = database_reason(exc)
     code = getattr(orig, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     state = getattr(orig, "sqlstate", None)
+    where = hide_passwords(where) if where is not None else None
     ledger = "the ledger" if where is None else f"the ledger {where}"
+    if code == _SQLITE_BUSY_SNAPSHOT or state in _PG_CONFLICTS:
+        return WriteConflict(f"another process changed {ledger} at the same moment, so the "
+                             "database gave this command up; nothing was written: run it again")
+    unique = _unique_table(orig, code, state)
+    if unique is not None:
+        what = _UNIQUE_ROWS.get(unique, f"a row of {unique or 'the ledger'} must be unique")
+        return LedgerError(f"{ledger}: {what} (another process may have written it at the same "
+                           "moment); nothing was written")
     if primary == _SQLITE_BUSY or state == _PG_BUSY:
         return LedgerBusy(f"another process is writing to {ledger}; nothing was written: try "
                           "again when it has finished")

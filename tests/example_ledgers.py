@@ -12,7 +12,6 @@ tests build on, made from the repository's real files:
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
 
 from data_files import ROOT, data_file
 from typer.testing import CliRunner
@@ -38,20 +37,29 @@ def season_commands() -> list[list[str]]:
     return commands
 
 
-def _run(db: Path, *args: str) -> None:
-    result = CliRunner().invoke(app, ["--db", str(db), *args])
+def _run(db: str, *args: str) -> None:
+    result = CliRunner().invoke(app, ["--db", db, *args])
     assert result.exit_code == 0, (args, result.output, result.stderr)
 
 
-def build_season(db: Path) -> Path:
-    """The example season in the SQLite ledger ``db`` (a new file); returns ``db``."""
+def build_season(db: str) -> str:
+    """The example season in the ledger ``db`` (a new SQLite file, or an empty ledger on a
+    server); returns ``db``."""
     for command in season_commands():
         _run(db, *command)
     return db
 
 
-def build_tata(db: Path) -> Path:
-    """The Tata Steel ledger in ``db`` (a new file), January 2022 closed; returns ``db``."""
+def copy_of(db: str, to: str) -> str:
+    """``ledger db copy`` of the ledger ``db`` into ``to`` (a new SQLite file, or an empty
+    database), for a test that changes what others only read; returns ``to``."""
+    _run(db, "db", "copy", "--to", to)
+    return to
+
+
+def build_tata(db: str) -> str:
+    """The Tata Steel ledger in ``db`` (as ``build_season``), January 2022 closed; returns
+    ``db``."""
     _run(db, "init")
     _run(db, "import", str(data_file("tata_steel_masters_2022.pgn")), "--register-players",
          "--quiet")

@@ -19,15 +19,14 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from typer.core import TyperGroup
 
 from ledger.cli import render
 from ledger.config import resolve_db
 from ledger.domain import Actor
-from ledger.errors import ImportRejected, LedgerError, database_error
-from ledger.services.session import open_ledger
+from ledger.errors import ImportRejected, LedgerError, database_error, hide_passwords
+from ledger.services.session import open_ledger, retrying
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -163,10 +162,12 @@ def db_of(ctx: typer.Context) -> str:
 
 def run(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     """Open the ledger (refusing one that needs ``ledger init``: ``NeedsInit``, exit 4), call
-    ``service(engine, *args, **kwargs)`` and close the ledger; returns what the service returns."""
+    ``service(engine, *args, **kwargs)`` (again, a bounded number of times, when the database
+    gave it up for another writer's sake: ``services.session.retrying``) and close the ledger;
+    returns what the service returns."""
     engine = open_ledger(db_of(ctx))
     try:
-        return service(engine, *args, **kwargs)
+        return retrying(lambda: service(engine, *args, **kwargs))
     finally:
         engine.dispose()
 
@@ -196,14 +197,10 @@ class RecordingGroup(TyperGroup):
 
 
 def _without_password(arg: str) -> str:
-    """A database URL with its password hidden (``--db postgresql://u:secret@h/db``); any other
+    """A database URL with its password hidden (``--db postgresql://u:secret@h/db``, and
+    ``--db=postgresql://u:secret@h/db``, ``--to ...``: ``errors.hide_passwords``); any other
     argument as it is."""
-    if "://" not in arg:
-        return arg
-    try:
-        return make_url(arg).render_as_string(hide_password=True)
-    except (ArgumentError, ValueError):
-        return arg
+    return hide_passwords(arg)
 
 
 def actor_of(ctx: typer.Context) -> Actor:

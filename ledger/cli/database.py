@@ -1,21 +1,25 @@
 """``ledger init`` (create or upgrade the ledger database with Alembic) and the ``ledger db``
-group: ``db check`` (the integrity check and every stored result recomputed) and ``db backup``
-(a consistent copy while others write)."""
+group: ``db check`` (the integrity check and every stored result recomputed), ``db backup``
+(a consistent copy while others write) and ``db copy`` (the whole ledger into another, empty
+database, verified)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from sqlalchemy.engine import make_url
 
 from ledger.cli import render, render_revisions
 from ledger.cli.common import JsonOpt, actor_of, db_of, reports_errors, run
-from ledger.services import backup, recompute
+from ledger.cli.render import _count, _json
+from ledger.db.engine import shown_db
+from ledger.services import backup, copy, recompute
 from ledger.services.session import init_ledger
 
-db_app = typer.Typer(help="Check the ledger database and back it up.", no_args_is_help=True)
+db_app = typer.Typer(help="Check the ledger database, back it up, copy it to another database.",
+                     no_args_is_help=True)
 
 
 @reports_errors
@@ -23,8 +27,7 @@ def init(ctx: typer.Context) -> None:
     """Create the ledger database, or upgrade an older one to the latest schema."""
     db = db_of(ctx)
     before, after = init_ledger(db, actor_of(ctx))
-    db = (make_url(db).render_as_string(hide_password=True) if "://" in db
-          else str(Path(db).resolve()))
+    db = shown_db(db) if "://" in db else str(Path(db).resolve())
     if before == after:
         render.say(f"ledger at {db} is up to date (revision {after})")
     elif before is None:
@@ -63,3 +66,30 @@ def db_backup(
     followed: the file it names is written, the link kept.
     """
     render_revisions.backup(run(ctx, backup.backup_ledger, str(file), force=force), json_out)
+
+
+@db_app.command("copy")
+@reports_errors
+def db_copy(
+    ctx: typer.Context,
+    to: Annotated[str, typer.Option(
+        "--to", metavar="PATH_OR_URL", help="The database to copy the ledger into: a SQLite "
+        "file that does not exist yet, or an empty database (a SQLAlchemy URL).",
+        show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Copy the whole ledger into an empty database (SQLite or PostgreSQL) and verify the copy."""
+    report = run(ctx, copy.copy_ledger, to)
+    if json_out:
+        _json(asdict(report))
+        return
+    rows = sum(report.rows.values())
+    render.say(f"copied the ledger {report.source} (revision {report.revision}) to "
+               f"{report.target}: {_count(rows, 'row')} in {_count(len(report.rows), 'table')}"
+               + (f", {_count(len(report.sequences), 'sequence')} set past the highest id"
+                  if report.sequences else ""))
+    render.say(f"verified: every row, the player list ({_count(report.players, 'player')}), "
+               f"{_count(report.rating_lists, 'rating list')}, "
+               f"{_count(report.periods_recomputed, 'closed period')} recomputed from the facts "
+               f"and {report.histories} player histor{'y' if report.histories == 1 else 'ies'} "
+               "read back the same")

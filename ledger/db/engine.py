@@ -13,6 +13,14 @@ its folder cannot hold the -shm file a WAL reader needs: https://www.sqlite.org/
 "Read-Only Databases"), so every read works; ``require_writable`` refuses a write before it
 starts. One that cannot be read at all (a -wal file with changes, no -shm file, a read-only
 folder) is refused when it is opened, saying what to do (``unreadable_wal``).
+
+PostgreSQL gets the same discipline in the same hook: a transaction that will write runs READ
+COMMITTED and first takes one ledger-wide transaction-scoped advisory lock
+(``pg_advisory_xact_lock(WRITE_LOCK_KEY)``, released by its commit or rollback), so writers take
+turns exactly as on SQLite and each sees everything the one before it committed; a transaction
+that only reads (engine option ``ledger_read``) runs REPEATABLE READ READ ONLY, one snapshot from
+its first statement to its end. Transactions without either option (Alembic's, a test's) are
+left as the server makes them.
 """
 
 from __future__ import annotations
@@ -22,17 +30,21 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy import URL, Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from ledger.errors import LedgerError, NeedsInit, ReadOnlyLedger
+from ledger.errors import LedgerError, NeedsInit, ReadOnlyLedger, hide_passwords
 
 #: Seconds a command waits for another one that holds the write lock.
 BUSY_TIMEOUT_SECONDS = 30
 
 #: The first 16 bytes of every SQLite database file (https://www.sqlite.org/fileformat.html).
 SQLITE_HEADER = b"SQLite format 3\x00"
+
+#: The key of the one advisory lock every writing transaction on PostgreSQL takes first: the
+#: bytes of "ledger" as a bigint. Advisory locks belong to one database, so this is ledger-wide.
+WRITE_LOCK_KEY = int.from_bytes(b"ledger", "big")
 
 #: The files SQLite keeps beside a database, by suffix: what each one is.
 SIDE_FILES = {"-wal": "write-ahead log", "-shm": "shared-memory index",
@@ -46,13 +58,26 @@ JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")
 
 def database_url(db: str) -> URL:
     """A SQLAlchemy URL for ``db``: a URL is parsed, anything else is a SQLite file path taken
-    literally (``?`` and ``%`` are part of the name). Raises ``LedgerError`` naming ``--db``."""
+    literally (``?`` and ``%`` are part of the name). Raises ``LedgerError`` naming ``--db``
+    (without its password: ``shown_db``)."""
     try:
         if "://" in db:
             return make_url(db)
         return URL.create("sqlite", database=str(Path(db).expanduser()))
     except (ArgumentError, RuntimeError, ValueError) as exc:
-        raise LedgerError(f"--db: {db!r} is neither a file path nor a database URL ({exc})") from None
+        raise LedgerError(f"--db: {shown_db(db)!r} is neither a file path nor a database URL "
+                          f"({hide_passwords(str(exc))})") from None
+
+
+def shown_db(db: str) -> str:
+    """``db`` (path or URL) as a message may show it: a URL without its password (``***``),
+    even one SQLAlchemy cannot parse; a path as given."""
+    if "://" not in db:
+        return db
+    try:
+        return make_url(db).render_as_string(hide_password=True)
+    except (ArgumentError, RuntimeError, ValueError):
+        return hide_passwords(db)
 
 
 def sqlite_path(url: URL) -> Path | None:
@@ -233,15 +258,49 @@ def make_engine(db: str, *, must_exist: bool = False) -> Engine:
     if path is not None:
         _check_file(path, must_exist)
     try:
-        if path is None:
-            return create_engine(url)
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+        engine = (create_engine(url) if path is None
+                  else create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}))
     except ImportError as exc:
         raise LedgerError(missing_driver(url, exc.name)) from None
     except ArgumentError as exc:
-        raise LedgerError(f"--db: {db!r} cannot be used: {exc}") from None
-    _install_sqlite_hooks(engine, path)
+        raise LedgerError(f"--db: {shown_db(db)!r} cannot be used: "
+                          f"{hide_passwords(str(exc))}") from None
+    if path is None:
+        _install_server_hooks(engine)
+    else:
+        _install_sqlite_hooks(engine, path)
     return engine
+
+
+def lock_for_writing(conn: Connection) -> None:
+    """Take the ledger's write lock on ``conn``, inside its transaction, waiting for the writer
+    that holds it: on PostgreSQL the transaction-scoped advisory lock ``WRITE_LOCK_KEY`` (freed
+    by the commit or rollback). Every writing transaction takes it first (the engine's
+    ``begin`` hook), migrations too; on SQLite ``BEGIN IMMEDIATE`` is the lock and this does
+    nothing. Waits at most ``BUSY_TIMEOUT_SECONDS``, as SQLite does, then fails with
+    PostgreSQL's lock_not_available (55P03), which ``errors.database_error`` words as another
+    process writing."""
+    if conn.dialect.name == "postgresql":
+        # wait as long as SQLite's busy timeout, then 55P03 (errors.database_error: LedgerBusy)
+        conn.execute(text("SELECT set_config('lock_timeout', :wait, true)"),
+                     {"wait": f"{BUSY_TIMEOUT_SECONDS}s"})
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
+
+
+def _install_server_hooks(engine: Engine) -> None:
+    if engine.dialect.name != "postgresql":
+        return
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        options = conn.get_execution_options()
+        if options.get("ledger_write", False):
+            # each statement sees what the writer before it committed, whatever the server's
+            # default isolation: a snapshot taken before the lock would be out of date
+            conn.execute(text("SET TRANSACTION ISOLATION LEVEL READ COMMITTED"))
+            lock_for_writing(conn)
+        elif options.get("ledger_read", False):
+            conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
 
 
 def _install_sqlite_hooks(engine: Engine, path: Path) -> None:

@@ -16,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
-from ledger.db.engine import ledger_name, require_writable
+from ledger.db.engine import ledger_name, lock_for_writing, require_writable
 from ledger.errors import LedgerError, NeedsInit
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -55,7 +55,20 @@ def head_revision() -> str | None:
 def current_revision(engine: Engine) -> str | None:
     """The revision the database is at, or None for an empty database."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        return revision_of(conn)
+
+
+def revision_of(conn: Connection) -> str | None:
+    """The revision the database of ``conn`` is at (None: empty), read in its transaction."""
+    return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade_in(conn: Connection, revision: str = "head",
+               actor: tuple[str, str] | None = None) -> None:
+    """Run the migrations up to ``revision`` on ``conn``, inside the transaction the caller
+    holds (``migration_transaction``), which commits or rolls them back with the rest;
+    ``actor`` as for ``upgrade``."""
+    command.upgrade(alembic_config(conn, actor), revision)
 
 
 def known_revisions() -> set[str]:
@@ -98,7 +111,9 @@ def upgrade(engine: Engine, revision: str = "head", *, actor: tuple[str, str] | 
         return before, before
     require_writable(engine)
     with engine.connect() as conn, migration_transaction(conn):
-        command.upgrade(alembic_config(conn, actor), revision)
+        # read again under the write lock: another `ledger init` may have upgraded it meanwhile
+        before = revision_of(conn)
+        upgrade_in(conn, revision, actor)
         if then is not None:
             then(conn)
     return before, current_revision(engine)
@@ -115,9 +130,12 @@ def migration_transaction(conn: Connection) -> Iterator[None]:
     keys are off for the transaction (the pragma does nothing inside one, so it goes to the
     driver's connection first) and on again after, and ``PRAGMA foreign_key_check`` runs before
     the commit: a row left pointing at nothing raises ``LedgerError`` and nothing is changed.
+    Elsewhere (PostgreSQL) the transaction takes the ledger's write lock first
+    (``engine.lock_for_writing``), so two upgrades, or an upgrade and a writer, take turns.
     """
     if conn.dialect.name != "sqlite":
         with conn.begin():
+            lock_for_writing(conn)
             yield
         return
     raw = conn.connection.dbapi_connection

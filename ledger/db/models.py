@@ -29,9 +29,11 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
 
+from ledger.domain import ROUND_KEY_LENGTH, round_key
 from ledger.names import name_key
 
 NAMING_CONVENTION = {
@@ -75,14 +77,24 @@ class Player(KeyedName, Base):
     ``title`` is the highest title (GM ... WCM); ``w_title`` the woman's title, ``o_title`` the
     arbiter, trainer and organiser titles as FIDE's list prints them (``IA,FT``), ``foa_title``
     the FIDE Online Arena title (AGM ... ACM).
+
+    One identity per name: (``name_key``, ``namesake``) is unique. The first player of a name is
+    namesake 0; another person of the same name, registered as such (``player add --new``, an
+    import or a FIDE list telling them apart by birth year or FIDE id), gets the next number
+    (``services.players.next_namesake``). Two registrations of one name that each believed it
+    was the first are refused by the database.
     """
 
     __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("name_key", "namesake"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), index=True)
-    #: ``ledger.names.name_key(name)``, kept by ``KeyedName``: how names are matched and sorted.
-    name_key: Mapped[str] = mapped_column(String(KEY_LENGTH), index=True)
+    #: ``ledger.names.name_key(name)``, kept by ``KeyedName``: how names are matched and sorted;
+    #: the unique constraint with ``namesake`` indexes it.
+    name_key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    #: 0 for the first player of a name key, 1, 2 ... for the namesakes registered after them.
+    namesake: Mapped[int] = mapped_column(default=0, server_default="0")
     fide_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     birth_year: Mapped[int | None]
     sex: Mapped[str | None] = mapped_column(String(1))
@@ -166,19 +178,29 @@ GAME_STATUSES = ("valid", "void")
 class Game(Base):
     """One recorded game. ``result`` is a ``ledger.domain.Result`` value; ``played`` is False when
     the game lasted less than one move each. ``period`` is the rating period it belongs to;
-    ``status`` ``valid`` or ``void`` (a voided game stays, never rated)."""
+    ``status`` ``valid`` or ``void`` (a voided game stays, never rated).
+
+    Its natural key, (``event_id``, ``round_key``, ``white_id``, ``black_id``), is unique among
+    valid games: one game of an event's round between two players is recorded once, whichever
+    way its round is written (a voided one may be entered again). Games without an event or a
+    round (NULL) are not constrained by it."""
 
     __tablename__ = "games"
     __table_args__ = (
         CheckConstraint("white_id <> black_id", name="different_players"),
         CheckConstraint("status IN ('valid', 'void')", name="status"),
         Index("ix_games_period", "period"),
-        Index("ix_games_event_round", "event_id", "round"),
+        Index("uq_games_natural_key", "event_id", "round_key", "white_id", "black_id",
+              unique=True, sqlite_where=text("status = 'valid'"),
+              postgresql_where=text("status = 'valid'")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
     round: Mapped[str | None] = mapped_column(String(20))
+    #: ``ledger.domain.round_key(round)``, kept by ``_keep_round_key`` (a Core INSERT gives it
+    #: itself): the round as the game's natural key compares it (``1.1`` is ``1``).
+    round_key: Mapped[str | None] = mapped_column(String(ROUND_KEY_LENGTH))
     date: Mapped[dt.date] = mapped_column(Date)
     period: Mapped[str] = mapped_column(String(7))
     white_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
@@ -190,6 +212,11 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(8), default="valid", server_default="valid")
     #: The change that last wrote the row (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+
+    @validates("round")
+    def _keep_round_key(self, _attribute: str, label: str | None) -> str | None:
+        self.round_key = round_key(label)
+        return label
 
 
 class ImportedFile(Base):

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, PeriodGame, Player
 from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.order import player_sort_key
 from ledger.domain import Period, Result
 from ledger.rules.performance import Performance, performance
 from ledger.services.events import resolve_event
@@ -224,8 +225,8 @@ def event_reports(session: Session, event_ids: Sequence[int],
         period = str(Period.of(e.end_date))
         rows = [_player(players[pid], found, results.get((period, pid)))
                 for pid, found in by_event.get(e.id, {}).items()]
-        rows.sort(key=lambda r: (-r.points, r.rating is None, -(r.rating or 0), r.name,
-                                 r.player_id))
+        rows.sort(key=lambda r: (-r.points, r.rating is None, -(r.rating or 0),
+                                 *player_sort_key(r.name, r.player_id)))
         games = len({line.game_id for r in rows for line in r.lines})
         reports.append(EventReport(
             e.id, e.name, e.site, e.city, e.start_date, e.end_date, period,

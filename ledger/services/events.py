@@ -16,14 +16,12 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
+from ledger.db.order import EVENT_ORDER
 from ledger.domain import Period
 from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
 from ledger.names import NameHints, did_you_mean, name_key
 from ledger.services.games import event_by_id
 from ledger.services.session import Ledger, transaction
-
-#: The order events are listed and offered in: by start date, name key, id.
-EVENT_ORDER = (Event.start_date, Event.name_key, Event.id)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
+from ledger.db.order import by_code_point, player_sort_key
 from ledger.domain import Period, Result, round_of
 from ledger.errors import InvalidInput
 from ledger.formats.trf import TrfEvent
@@ -69,7 +70,7 @@ def export_trf(engine: Engine, event_ref: str) -> TrfExport:
         event = resolve_event(session, event_ref)
         games = list(session.scalars(select(Game).where(Game.event_id == event.id,
                                                         Game.status == "valid")
-                                     .order_by(Game.round, Game.id)))
+                                     .order_by(by_code_point(Game.round), Game.id)))
         ids = sorted({g.white_id for g in games} | {g.black_id for g in games})
         players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
         at = Period.of(event.start_date)
@@ -91,7 +92,8 @@ def export_trf(engine: Engine, event_ref: str) -> TrfExport:
             points[g.white_id] += int(2 * result.white_score)  # half-points
             points[g.black_id] += int(2 * result.black_score)
             round_dates.setdefault(number, g.date)
-        order = sorted(ids, key=lambda pid: (-(ratings[pid] or -1), players[pid].name, pid))
+        order = sorted(ids, key=lambda pid: (-(ratings[pid] or -1),
+                                                *player_sort_key(players[pid].name, pid)))
         rank = {pid: n for n, pid in enumerate(order, start=1)}
         standing = sorted(ids, key=lambda pid: (-points[pid], rank[pid]))
         place = {pid: n for n, pid in enumerate(standing, start=1)}

@@ -204,6 +204,7 @@ class _Import:
                 .group_by(ListRating.player_id))}
         self.histories = (load_histories(self.session, None, through=self.period.previous())
                           if self.pool == "standard" else {})
+        self.namesakes: dict[str, int] = {}
         self.by_name: dict[str, list[ListPlayer]] = defaultdict(list)
         for p in self.readout.players:
             self.by_name[name_key(p.name)].append(p)
@@ -301,6 +302,7 @@ class _Import:
         # one row per record, by its place in ``new``: never by line (an XML list written on
         # one line has every player on line 1)
         values = [{"name": person.name, "name_key": name_key(person.name),
+                   "namesake": self._namesake(name_key(person.name)),
                    "change_id": change_id,
                    "fide_id": p.fide_id, "birth_year": p.birth_year, "sex": p.sex,
                    "federation": p.federation, "title": p.title, "w_title": p.w_title,
@@ -361,6 +363,13 @@ class _Import:
                       f'established (K 20); give them with `ledger player add "{p.name}"{fide_id} '
                       "--prior-games N` before importing the list, in a new ledger", "warning")
 
+    def _namesake(self, key: str) -> int:
+        """The ``players.namesake`` number of the next player registered with ``key``: after
+        the players indexed and those this import registered before (``PlayerIndex``)."""
+        number = max(self.index.next_namesake(key), self.namesakes.get(key, 0))
+        self.namesakes[key] = number + 1
+        return number
+
     def _update_identity(self, player: Player, p: ListPlayer) -> bool:
         """Bring a known player's identity to what the list says (blank fields erase nothing).
         False when a newer list is recorded for the player (its identity is kept)."""
@@ -374,8 +383,12 @@ class _Import:
             change_id = written_by(self.session)
             if change_id is not None:
                 revise_player(self.session, player, change_id)
+            old_key = player.name_key
             for name, (_, new) in changes.items():
                 setattr(player, name, new)
+            if player.name_key != old_key:  # another key: the next namesake number of that key
+                player.namesake = self._namesake(player.name_key)
+                self.index.rename(player, old_key)
             if "fide_id" in changes:
                 self.index.add(player)
             self.report.updated.append(IdentityChange(player.id, player.name, p.line, changes))

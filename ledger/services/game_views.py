@@ -18,6 +18,7 @@ from ledger.db.models import (
     Player,
     RatingPeriod,
 )
+from ledger.db.order import GAME_ORDER
 from ledger.domain import Period, Result
 from ledger.services.late import natural_period
 from ledger.services.players import resolve
@@ -92,7 +93,7 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
                     initial)
              .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
              .outerjoin(Event, Game.event_id == Event.id)
-             .order_by(Game.date, Game.id))
+             .order_by(*GAME_ORDER))
     if ids is not None:
         query = query.where(Game.id.in_(ids))
     if period is not None:

@@ -21,6 +21,7 @@ from ledger.db.models import (
     Game,
     Player,
 )
+from ledger.db.order import GAME_ORDER
 from ledger.domain import (
     Actor,
     Period,

@@ -148,7 +148,8 @@ class Matcher:
                 name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
                 federation=p.federation, title=p.title, rating=rating,
                 prior_games=registered_prior_games(rating)),
-                source=f"import {self.file}"[:200], effective_from=Period.of(start))
+                source=f"import {self.file}"[:200], effective_from=Period.of(start),
+                namesake=self.index.next_namesake(name_key(p.name.strip())))
         except LedgerError as exc:
             key = invalid_field(exc)
             self._error(p, key, str(exc), rating_at if key == "rating" else None)

@@ -23,7 +23,7 @@ from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import Actor, Period, RatedGame
+from ledger.domain import Actor, Period, RatedGame, round_key
 from ledger.errors import ImportRejected, PeriodError, Problem, SimilarGame
 from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise, written_by
@@ -477,7 +477,8 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         if is_closed(natural, last):
             report.late.append(LateRecord(g.line, w.name, b.name, g.date, str(natural),
                                           str(period)))
-        rows.append(dict(event_id=event_id, round=g.round, date=g.date, period=str(period),
+        rows.append(dict(event_id=event_id, round=g.round, round_key=round_key(g.round),
+                         date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
                          source=f"{name[-480:]}:{g.line}", change_id=change_id))
         report.recorded += 1

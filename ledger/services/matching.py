@@ -107,6 +107,20 @@ class PlayerIndex:
         if self._hints is not None:
             self._hints.add(player.id, player.name, player)
 
+    def next_namesake(self, key: str) -> int:
+        """The ``players.namesake`` number the next player with name key ``key`` gets, from the
+        players indexed (``services.players.next_namesake``'s rule: 0 for the first of a key,
+        else one more than the highest)."""
+        same = self.by_name.get(key)
+        return max(p.namesake for p in same) + 1 if same else 0
+
+    def rename(self, player: Player, old_key: str) -> None:
+        """Index ``player`` under their new name key, after a change of name from ``old_key``."""
+        same = self.by_name.get(old_key, [])
+        if player in same:
+            same.remove(player)
+        self.by_name[player.name_key].append(player)
+
     def named(self, name: str) -> list[Player]:
         """The players whose name is ``name``: the same key, else (none) the same name in the
         other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) or with its comma optional

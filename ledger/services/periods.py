@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ledger.db.models import Event, Game, Player
 from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.order import player_sort_key
 from ledger.domain import Actor, Period, RatedGame
 from ledger.errors import PeriodError
 from ledger.rules.editions import Edition, edition_for
@@ -268,16 +269,17 @@ def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
     players = [RatedPlayer(pid, names[pid][0], names[pid][1], r,
                            {a.opponent_id: names[a.opponent_id][0] for a in r.games})
                for pid, r in results.items()]
-    players.sort(key=lambda p: (-p.result.rating_after, p.name))
+    players.sort(key=lambda p: (-p.result.rating_after, *player_sort_key(p.name, p.player_id)))
     not_rated = Counter(reason for g in rated.games
                         if (reason := not_rated_reason(g)) is not None)
     report = CloseReport(str(rated.period), used.value, dry_run, players, len(rated.games),
                          not_rated, adjustments=len(rated.adjustments))
     report.initial = sorted((NewlyRated(pid, names[pid][0], pool, ir)
                              for pid, (pool, ir) in initial.items()),
-                            key=lambda n: (-n.rating.rating, n.name))
+                            key=lambda n: (-n.rating.rating, *player_sort_key(n.name, n.player_id)))
     report.dropped = sorted((FloorDrop(pid, names[pid][0], rating, used.rating_floor)
-                             for pid, rating in drops.items()), key=lambda d: d.name)
+                             for pid, rating in drops.items()),
+                           key=lambda d: player_sort_key(d.name, d.player_id))
     report.late = _late_games(session, rated)
     return report
 

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, and_, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
+from ledger.db.order import PLAYER_ORDER
 from ledger.domain import Actor, KReason, Period, described_character, find_control_character
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
@@ -32,8 +33,6 @@ MAX_PRIOR_GAMES = 100_000
 MAX_ID = 2**62
 _ID_RE = re.compile(r"#?[0-9]{1,30}")
 
-#: The order players are listed and offered in, wherever they are: by name key, then id.
-PLAYER_ORDER = (Player.name_key, Player.id)
 
 
 @dataclass(frozen=True)
@@ -156,17 +155,32 @@ def first_open_period(session: Session) -> Period | None:
     return last.next() if last else None
 
 
+def next_namesake(session: Session, key: str) -> int:
+    """The ``players.namesake`` number of the next player registered with name key ``key``: 0
+    when nobody has it, else one more than the highest. Every registration, and every change of
+    a player's name to another key, takes its number here (or from ``PlayerIndex.next_namesake``,
+    the same rule on players already loaded)."""
+    top = session.scalar(select(func.max(Player.namesake)).where(Player.name_key == key))
+    return 0 if top is None else top + 1
+
+
 def register(session: Session, p: NewPlayer, *, source: str,
-             effective_from: Period | None) -> Player:
+             effective_from: Period | None, namesake: int | None = None) -> Player:
     """Insert a player and the entry they bring, inside the caller's transaction, both written
-    by the change being recorded (``services.audit.written_by``)."""
+    by the change being recorded (``services.audit.written_by``). ``namesake``: their
+    ``players.namesake`` number, when the caller knows it (None: ``next_namesake``); the caller
+    has decided that they are another person than any player of the same name."""
     validate_new_player(p)
     if p.fide_id is not None:
         clash = session.scalar(select(Player).where(Player.fide_id == p.fide_id))
         if clash is not None:
             raise InvalidInput(f"fide-id: {p.fide_id} already belongs to {clash.name} (#{clash.id})")
-    player = Player(name=p.name.strip(), fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
-                    federation=p.federation, title=p.title, change_id=written_by(session))
+    name = p.name.strip()
+    if namesake is None:
+        namesake = next_namesake(session, name_key(name))
+    player = Player(name=name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
+                    federation=p.federation, title=p.title, namesake=namesake,
+                    change_id=written_by(session))
     session.add(player)
     session.flush()
     session.add(PlayerEntry(**entry_values(player.id, p, source=source,

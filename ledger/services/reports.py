@@ -21,6 +21,7 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.order import player_sort_key
 from ledger.domain import KReason, Period, PlayerState
 from ledger.errors import InvalidInput
 from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior, k_factor
@@ -133,7 +134,7 @@ def _k_changes(session: Session, closed: Period, names: dict[int, str]) -> list[
         if k_before != k_after:
             changes.append(KChange(pid, names[pid], k_before, r_before, k_after, r_after,
                                    _why(before, after, r_before, r_after, following)))
-    return sorted(changes, key=lambda c: (c.name, c.player_id))
+    return sorted(changes, key=lambda c: player_sort_key(c.name, c.player_id))
 
 
 def _hundredths(value: int) -> Decimal:
@@ -184,8 +185,10 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5) ->
         results = [_change(r, names[r.player_id]) for r in session.scalars(
             select(PeriodResultRow).where(PeriodResultRow.period == str(closed),
                                           current(PeriodResultRow)))]
-        gains = sorted((r for r in results if r.change > 0), key=lambda r: (-r.change, r.name))
-        losses = sorted((r for r in results if r.change < 0), key=lambda r: (r.change, r.name))
+        gains = sorted((r for r in results if r.change > 0),
+                       key=lambda r: (-r.change, *player_sort_key(r.name, r.player_id)))
+        losses = sorted((r for r in results if r.change < 0),
+                        key=lambda r: (r.change, *player_sort_key(r.name, r.player_id)))
         games, not_rated = _rated_games(session, closed)
         new = [NewRating(r.player_id, names[r.player_id], r.rating, r.games,
                          Decimal(r.score_halves) / 2)
@@ -199,5 +202,5 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5) ->
         return PeriodReport(str(closed), edition, str(closed.list_date()), len(results),
                             gains[:top], losses[:top], _k_changes(session, closed, names),
                             games, not_rated,
-                            sorted(new, key=lambda n: (-n.rating, n.name)),
-                            sorted(drops, key=lambda d: d.name))
+                            sorted(new, key=lambda n: (-n.rating, *player_sort_key(n.name, n.player_id))),
+                            sorted(drops, key=lambda d: player_sort_key(d.name, d.player_id)))

@@ -27,6 +27,7 @@ from ledger.db.models import (
     PeriodRevision,
     RatingPeriod,
 )
+from ledger.db.order import player_sort_key
 from ledger.domain import Actor, KReason, Period
 from ledger.rules.kfactor import k_factor
 from ledger.services.audit import record_change, summarise
@@ -57,9 +58,9 @@ class ListRow:
 
 
 def ranked(rows: list[ListRow]) -> list[ListRow]:
-    """``rows`` by rating (highest first), then name, then id, ranked 1, 2 ...; equal ratings
-    share a rank (1, 2, 2, 4)."""
-    ordered = sorted(rows, key=lambda r: (-r.rating, r.name, r.player_id))
+    """``rows`` by rating (highest first), then name key and id (``db.order.player_sort_key``),
+    ranked 1, 2 ...; equal ratings share a rank (1, 2, 2, 4)."""
+    ordered = sorted(rows, key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
     out: list[ListRow] = []
     for i, row in enumerate(ordered, start=1):
         out.append(replace(row, rank=out[-1].rank if out and out[-1].rating == row.rating else i))
@@ -103,13 +104,15 @@ def entry_values(period: Period, revision: int, row: ListRow) -> dict[str, Any]:
 
 
 def read_rows(session: Session, period: Period, revision: int) -> list[ListRow]:
-    """The stored lines of ``revision`` of ``period``'s list, in list order (rank, name, id)."""
-    return [ListRow(e.rank, e.player_id, e.name, e.fide_id, e.federation, e.title, e.rating,
+    """The stored lines of ``revision`` of ``period``'s list, in list order: rank, then name key
+    and id (``db.order.player_sort_key``, as ``ranked`` put them; in Python, so that no
+    server's collation decides a tie)."""
+    rows = [ListRow(e.rank, e.player_id, e.name, e.fide_id, e.federation, e.title, e.rating,
                     e.games, e.k, KReason(e.k_reason), e.birth_year, e.inactive, e.sex)
             for e in session.scalars(
                 select(ListEntry).where(ListEntry.period == str(period),
-                                        ListEntry.revision == revision)
-                .order_by(ListEntry.rank, ListEntry.name, ListEntry.player_id))]
+                                        ListEntry.revision == revision))]
+    return sorted(rows, key=lambda r: (r.rank, *player_sort_key(r.name, r.player_id)))
 
 
 def stored_games(session: Session, closed: Period) -> dict[int, int]:

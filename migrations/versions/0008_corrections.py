@@ -11,8 +11,7 @@ already there: no correction was ever carried before this revision). ``player_en
 --prior-games`` / ``--reached-2400``: the K history from a period on, never the rating) or
 ``correction`` (``player correct-rating``: an official correction of a published rating).
 
-Another revision 0007 may be in flight with ``down_revision`` 0006: the two are chained by
-changing this ``down_revision`` to ``0007``; neither touches the other's columns.
+It follows 0007 (the natural keys); neither touches the other's columns.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0008'
-down_revision: str | None = '0006'
+down_revision: str | None = '0007'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -6,15 +6,17 @@ copies a ledger another process is writing, and the copy passes ``db check``."""
 from __future__ import annotations
 
 import json
-import sqlite3
+import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
+from ledger.db.engine import shown_db
 
 PGN = """[Event "Audit Cup"]
 [Date "2025.11.08"]
@@ -29,20 +31,17 @@ PGN = """[Event "Audit Cup"]
 """
 
 
-def run(db: Path, *args: str, env: dict[str, str] | None = None) -> Result:
+def run(db: str | Path, *args: str, env: dict[str, str] | None = None) -> Result:
     return CliRunner().invoke(app, ["--db", str(db), *args], env=env)
 
 
-def changes(db: Path) -> list[tuple[str, str, str, str, str]]:
-    with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT by, action, entity, entity_id, command FROM changes "
-                           "ORDER BY id").fetchall()
-    con.close()
-    return rows
+def changes(db: str) -> list[tuple[object, ...]]:
+    return sql(db, "SELECT by, action, entity, entity_id, command FROM changes ORDER BY id")
 
 
-def test_each_write_appends_one_change_and_a_dry_run_or_refusal_none(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_each_write_appends_one_change_and_a_dry_run_or_refusal_none(
+        tmp_path: Path, new_database: Factory) -> None:
+    db = new_database("ledger")
     pgn = tmp_path / "cup.pgn"
     pgn.write_text(PGN, encoding="utf-8")
     as_ann = {"LEDGER_USER": "ann"}
@@ -73,7 +72,7 @@ def test_each_write_appends_one_change_and_a_dry_run_or_refusal_none(tmp_path: P
         (("period", "rerate", "--from", "2025-11", "--reason", "check", "--yes"), 0, 2),
     ]
     for args, code, appended in steps:
-        before = len(changes(db)) if db.exists() else 0
+        before = len(changes(db)) if args != ("init",) else 0
         result = run(db, *args, env=as_ann)
         assert result.exit_code == code, (args, result.output)
         assert len(changes(db)) - before == appended, args
@@ -84,8 +83,9 @@ def test_each_write_appends_one_change_and_a_dry_run_or_refusal_none(tmp_path: P
         ("ann", "game.add", "game"), ("ann", "period.close", "period"),
         ("ann", "period.reopen", "period"), ("ann", "period.close", "period"),
         ("ann", "period.rerate", "period"), ("ann", "period.rerate", "period")]
-    assert log[0][4] == (f"ledger --db {db} --by 'Rating Officer' player add 'Alpha, Ann' "
-                         "--rating 1800 --prior-games 100")
+    # as typed, a database password hidden
+    assert log[0][4] == (f"ledger --db {shlex.quote(shown_db(db))} --by 'Rating Officer' player "
+                         "add 'Alpha, Ann' --rating 1800 --prior-games 100")
 
     everything = json.loads(run(db, "audit", "--json").stdout)["changes"]
     assert len(everything) == len(log)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import stat
 from pathlib import Path
 
 import pytest
+from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -43,10 +43,8 @@ def runner() -> CliRunner:
 
 
 @pytest.fixture
-def db(runner: CliRunner, tmp_path: Path) -> str:
-    path = str(tmp_path / "qa.db")
-    assert runner.invoke(app, ["--db", path, "init"]).exit_code == 0
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("qa")
 
 
 def run(runner: CliRunner, *args: str | Path) -> Result:
@@ -54,9 +52,8 @@ def run(runner: CliRunner, *args: str | Path) -> Result:
 
 
 def counts(db: str) -> dict[str, int]:
-    """Rows of each table, read with sqlite3 (not through the ledger)."""
-    with sqlite3.connect(db) as con:
-        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    """Rows of each table, read with SQL (not through the ledger)."""
+    return {t: int(str(sql(db, f"SELECT count(*) FROM {t}")[0][0])) for t in TABLES}
 
 
 def write(tmp_path: Path, name: str, data: str | bytes) -> Path:

@@ -14,6 +14,7 @@ import pytest
 import typer
 import typer.main
 from data_files import data_file
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -39,11 +40,8 @@ def stderr_of(result: Result) -> str:
 
 
 @pytest.fixture
-def db(runner: CliRunner, tmp_path: Path) -> str:
-    path = str(tmp_path / "cli.db")
-    result = run(runner, "--db", path, "init")
-    assert result.exit_code == 0, result.output
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("cli")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -228,18 +226,22 @@ def test_closed_period_refused_exits_1(runner: CliRunner, two_players: str) -> N
 
 
 def test_tata_steel_end_to_end(runner: CliRunner, tmp_path: Path, tata: str,
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+                               new_database: Factory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    init = run(runner, "--db", "t.db", "init")
+    db = new_database("t")
+    if "://" not in db:
+        db = "t.db"  # a SQLite file named as a user types it, in the folder they are in
+    init = run(runner, "--db", db, "init")
     assert init.exit_code == 0, init.output
-    assert (tmp_path / "t.db").is_file()
+    assert "created ledger at" in init.stdout
+    assert db.startswith("postgresql") or (tmp_path / "t.db").is_file()
 
-    imported = run(runner, "--db", "t.db", "import", tata, "--register-players")
+    imported = run(runner, "--db", db, "import", tata, "--register-players")
     assert imported.exit_code == 0, imported.output
     assert "recorded 91" in imported.stdout
     assert "14 registered" in imported.stdout
 
-    closed = run(runner, "--db", "t.db", "period", "close", "2022-01", "--json")
+    closed = run(runner, "--db", db, "period", "close", "2022-01", "--json")
     assert closed.exit_code == 0, closed.output
     report = json.loads(closed.stdout)
     assert report["period"] == "2022-01"
@@ -264,7 +266,7 @@ def test_tata_steel_end_to_end(runner: CliRunner, tmp_path: Path, tata: str,
     assert results["Van Foreest, Jorden"]["rating_after"] == 2714
     assert results["Dubov, Daniil"]["games"] == 9
 
-    listed = run(runner, "--db", "t.db", "list", "--json")
+    listed = run(runner, "--db", db, "list", "--json")
     assert listed.exit_code == 0, listed.output
     rl = json.loads(listed.stdout)
     assert rl["period"] == "2022-01"
@@ -275,7 +277,7 @@ def test_tata_steel_end_to_end(runner: CliRunner, tmp_path: Path, tata: str,
     assert (first["rank"], first["name"], first["fide_id"], first["rating"], first["games"],
             first["k"]) == (1, "Carlsen, Magnus", 1503014, 2868, 12, 10)
 
-    hist = run(runner, "--db", "t.db", "history", "Carlsen, Magnus", "--json")
+    hist = run(runner, "--db", db, "history", "Carlsen, Magnus", "--json")
     assert hist.exit_code == 0, hist.output
     h = json.loads(hist.stdout)
     assert h["player"]["name"] == "Carlsen, Magnus"
@@ -287,23 +289,23 @@ def test_tata_steel_end_to_end(runner: CliRunner, tmp_path: Path, tata: str,
         "2022-01", 2865, 12, 8.5, 10, "reached-2400", 3, 2868)
 
     # Re-importing the file: nothing new.
-    again = run(runner, "--db", "t.db", "import", tata, "--register-players", "--json")
+    again = run(runner, "--db", db, "import", tata, "--register-players", "--json")
     assert again.exit_code == 0, again.output
     data = json.loads(again.stdout)
     assert (data["recorded"], data["already_recorded"]) == (0, 91)
 
 
-def test_ledger_db_environment_variable(runner: CliRunner, tmp_path: Path) -> None:
-    env_db = str(tmp_path / "from_env.db")
+def test_ledger_db_environment_variable(runner: CliRunner, new_database: Factory) -> None:
+    env_db = new_database("from_env")
     env = {"LEDGER_DB": env_db}
     assert run(runner, "init", env=env).exit_code == 0
-    assert Path(env_db).is_file()
+    assert env_db.startswith("postgresql") or Path(env_db).is_file()
     added = run(runner, "player", "add", "Player, Env", "--rating", "1500", "--json", env=env)
     assert added.exit_code == 0, added.output
     listed = run(runner, "player", "list", "--json", env=env)
     assert [p["name"] for p in json.loads(listed.stdout)["players"]] == ["Player, Env"]
     # --db wins over LEDGER_DB
-    other = str(tmp_path / "other.db")
+    other = new_database("other")
     assert run(runner, "--db", other, "init", env=env).exit_code == 0
     listed_other = run(runner, "--db", other, "player", "list", "--json", env=env)
     assert json.loads(listed_other.stdout)["players"] == []

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from pathlib import Path
 
 import pytest
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -18,10 +18,9 @@ def _run(db: str, *args: str) -> Result:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "through.db")
-    for args in (("init",),
-                 ("player", "add", "Alpha, Ann", "--rating", "2000", "--prior-games", "100"),
+def db(new_ledger: Factory) -> str:
+    path = new_ledger("through")
+    for args in (("player", "add", "Alpha, Ann", "--rating", "2000", "--prior-games", "100"),
                  ("player", "add", "Beta, Bob", "--rating", "1900", "--prior-games", "100"),
                  ("game", "add", "Alpha, Ann", "Beta, Bob", "1-0", "--date", "2026-09-10"),
                  ("game", "add", "Alpha, Ann", "Beta, Bob", "1/2-1/2", "--date", "2026-10-10"),

@@ -10,6 +10,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -36,10 +37,9 @@ def test_shell_completion_is_offered() -> None:
     assert "complete_bash" in script.stdout
 
 
-def _ledger(tmp_path: Path) -> str:
-    db = str(tmp_path / "habits.db")
-    for args in (("init",),
-                 ("player", "add", "Rated, Rita", "--rating", "1800", "--prior-games", "50"),
+def _ledger(new_ledger: Factory) -> str:
+    db = new_ledger("habits")
+    for args in (("player", "add", "Rated, Rita", "--rating", "1800", "--prior-games", "50"),
                  ("player", "add", "Rated, Rob", "--rating", "1700", "--prior-games", "50"),
                  ("player", "add", "New, Nora"),
                  ("game", "add", "New", "Rated, Rita", "1/2-1/2", "--date", "2026-09-05",
@@ -51,8 +51,8 @@ def _ledger(tmp_path: Path) -> str:
     return db
 
 
-def test_history_of_an_unrated_player_shows_the_pool_in_progress(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+def test_history_of_an_unrated_player_shows_the_pool_in_progress(new_ledger: Factory) -> None:
+    db = _ledger(new_ledger)
     result = _run("--db", db, "history", "New, Nora")
     assert result.exit_code == 0, result.output
     assert "K reason" not in result.stdout  # no empty table of rated periods
@@ -70,8 +70,8 @@ def test_history_of_an_unrated_player_shows_the_pool_in_progress(tmp_path: Path)
         == [("Rated, Rita", 1800, 0.5), ("Rated, Rob", 1700, 1)]
 
 
-def test_quiet_silences_warnings_but_never_errors(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+def test_quiet_silences_warnings_but_never_errors(new_ledger: Factory, tmp_path: Path) -> None:
+    db = _ledger(new_ledger)
     old = tmp_path / "old.csv"  # a game before 2022: recorded with a warning, never rated
     old.write_text('date,white,black,result\n2021-05-01,"Rated, Rita","Rated, Rob",1-0\n',
                    encoding="utf-8")

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 import sys
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 from data_files import data_file
 from fide_list_samples import BAD_RATING, RUN_ON, combined_with
+from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -26,10 +25,8 @@ def runner() -> CliRunner:
 
 
 @pytest.fixture
-def db(runner: CliRunner, tmp_path: Path) -> str:
-    path = str(tmp_path / "cli.db")
-    assert runner.invoke(app, ["--db", path, "init"]).exit_code == 0
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("cli")
 
 
 def run(runner: CliRunner, db: str, *args: str) -> Result:
@@ -57,11 +54,10 @@ def test_both_blitz_lists_import_with_1506_players(runner: CliRunner, db: str) -
         assert report["layout"] == "TXT single list" and report["problems"] == []
     assert report["players_matched"] == 1506 and report["players_registered"] == 0
     assert len(players(runner, db)) == 1506
-    with closing(sqlite3.connect(db)) as conn:
-        printed = conn.execute(
-            "SELECT p.fide_id, l.list_date, l.rating, l.games, l.k, p.birth_year FROM list_ratings l "
-            "JOIN players p ON p.id = l.player_id WHERE p.fide_id IN (5500222, 7600950, 400270) "
-            "ORDER BY p.fide_id, l.list_date").fetchall()
+    printed = sql(
+        db, "SELECT p.fide_id, l.list_date, l.rating, l.games, l.k, p.birth_year FROM list_ratings l "
+        "JOIN players p ON p.id = l.player_id WHERE p.fide_id IN (5500222, 7600950, 400270) "
+        "ORDER BY p.fide_id, l.list_date")
     assert printed == [
         # apr13 line 87: "400270   Arkell, Keith C ... ENG M   GM     2512  0   20 1961      "
         # may13 line 86: "400270   Arkell, Keith C ... ENG M   GM     2492  10  20 1961      "

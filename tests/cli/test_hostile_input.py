@@ -9,9 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
+from ledgers import Factory
+from sqlalchemy import text
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
+from ledger.db.engine import make_engine
 from ledger.services.games import add_game, list_games
 from ledger.services.players import NewPlayer, add_player
 from ledger.services.session import init_ledger, open_ledger
@@ -31,9 +34,8 @@ def clean_failure(result: Result, code: int, *needles: str) -> None:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "ledger.db")
-    assert run("--db", path, "init").exit_code == 0
+def db(new_ledger: Factory) -> str:
+    path = new_ledger("ledger")
     for name, rating in (("Player, A", "1800"), ("Player, B", "1700")):
         assert run("--db", path, "player", "add", name, "--rating", rating,
                    "--prior-games", "100").exit_code == 0
@@ -83,9 +85,12 @@ def test_files_that_are_not_databases(tmp_path: Path) -> None:
 
 
 def test_a_ledger_from_a_newer_version_is_refused(db: str) -> None:
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE alembic_version SET version_num = '9999'")
-    conn.close()
+    engine = make_engine(db)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    finally:
+        engine.dispose()
     clean_failure(run("--db", db, "player", "list"), 1, "newer version")
     clean_failure(run("--db", db, "init"), 1, "newer version")
 
@@ -154,6 +159,8 @@ def test_a_year_later_the_same_event_name_is_a_new_event(db: str) -> None:
 
 
 def test_a_writer_waits_for_another_writer(tmp_path: Path) -> None:
+    # SQLite's BEGIN IMMEDIATE, on either run (tests/integration/test_concurrency.py: the same on
+    # the run's database, PostgreSQL's advisory lock included)
     db = str(tmp_path / "busy.db")
     init_ledger(db)
     engine = open_ledger(db)

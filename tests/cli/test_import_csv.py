@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -25,10 +26,8 @@ def runner() -> CliRunner:
 
 
 @pytest.fixture
-def db(runner: CliRunner, tmp_path: Path) -> str:
-    path = str(tmp_path / "csv.db")
-    assert run(runner, "--db", path, "init").exit_code == 0
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("csv")
 
 
 def test_csv_with_formula_looking_names(runner: CliRunner, db: str, tmp_path: Path) -> None:

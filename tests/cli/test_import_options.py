@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from ledgers import Factory
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -20,10 +21,8 @@ TRF = ("012 Cup\n052 2025/11/20\n"
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "o.db")
-    assert CliRunner().invoke(app, ["--db", path, "init"]).exit_code == 0
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("o")
 
 
 def test_unknown_format_and_ids_are_usage_errors(db: str, tmp_path: Path) -> None:

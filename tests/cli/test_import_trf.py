@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from data_files import data_file
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -37,10 +38,8 @@ def ok_json(result: Result) -> Any:
 
 
 @pytest.fixture
-def db(runner: CliRunner, tmp_path: Path) -> str:
-    path = str(tmp_path / "trf.db")
-    assert run(runner, "--db", path, "init").exit_code == 0
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("trf")
 
 
 def errors_of(result: Result) -> list[tuple[int, str, str]]:
@@ -281,10 +280,10 @@ C18_B = ("001    2 m    Player, B                         1900 XXX    90000002 1
 
 
 @pytest.mark.parametrize("end", ["\r", "\r\n", "\n"], ids=["CR", "CRLF", "LF"])
-def test_c18_line_endings(runner: CliRunner, tmp_path: Path, end: str) -> None:
+def test_c18_line_endings(runner: CliRunner, tmp_path: Path, new_ledger: Factory,
+                          end: str) -> None:
     assert len(C18_A) == 108 and C18_A.endswith("- ")  # the kept trailing blank at column 108
-    db = str(tmp_path / "c18.db")
-    assert run(runner, "--db", db, "init").exit_code == 0
+    db = new_ledger("c18")
     _players(runner, db)
     # The case file exactly as written: no dates at all (no 052, no 132).
     path = _write(tmp_path, "c18.trf", "012 Placeholder Club Championship", "XXR 2",
@@ -481,7 +480,8 @@ def test_file_rating_differs_warns_and_ledger_rating_used(runner: CliRunner, db:
 # Export: TRF-16 of an event, read back into a fresh ledger
 
 
-def test_export_trf_round_trip(runner: CliRunner, db: str, tmp_path: Path) -> None:
+def test_export_trf_round_trip(runner: CliRunner, db: str, tmp_path: Path,
+                               new_ledger: Factory) -> None:
     _players(runner, db)
     ok_json(run(runner, "--db", db, "import",
                 _write(tmp_path, "c15.trf", HEADER + C15_A, C15_B, C15_C, C15_D, C15_E), "--json"))
@@ -489,8 +489,7 @@ def test_export_trf_round_trip(runner: CliRunner, db: str, tmp_path: Path) -> No
     written = run(runner, "--db", db, "export", "trf", "--event", "placeholder club ch",
                   "--output", out)
     assert written.exit_code == 0, written.stderr
-    fresh = str(tmp_path / "fresh.db")
-    assert run(runner, "--db", fresh, "init").exit_code == 0
+    fresh = new_ledger("fresh")
     back = ok_json(run(runner, "--db", fresh, "import", out, "--register-players", "--json"))
     assert back["recorded"] == 8
 

@@ -1,17 +1,18 @@
 """Input at the edges (issue 9, item 5). An import file that is not a regular file, or is
 larger than the ledger reads, is refused before a byte is read, naming the file, with exit 3
 (an import rejected); ``player add`` refuses a control character in a name by the imports' own
-rule, and a birth year in the future. The ledger is byte for byte as it was after each."""
+rule, and a birth year in the future. The ledger holds the same rows as before after each
+(``ledgers.contents``), on SQLite or on the run's server."""
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import sys
 from pathlib import Path
 
 import pytest
+from ledgers import Factory, contents
 from typer.testing import CliRunner, Result
 
 from ledger.cli import progress
@@ -24,27 +25,21 @@ def run(*args: str | Path) -> Result:
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 @pytest.fixture
-def ledger(tmp_path: Path) -> Path:
-    path = tmp_path / "ledger.db"
-    assert run("--db", path, "init").exit_code == 0
-    return path
+def ledger(new_ledger: Factory) -> str:
+    return new_ledger("ledger")
 
 
-def rejected(ledger: Path, args: tuple[str | Path, ...], *needles: str) -> Result:
+def rejected(ledger: str, args: tuple[str | Path, ...], *needles: str) -> Result:
     """``ledger import *args``: exit 3, each needle on stderr, no traceback, ledger unchanged."""
-    before = sha256(ledger)
+    before = contents(ledger)
     result = run("--db", ledger, "import", *args)
     assert result.exit_code == 3, (result.exit_code, result.output, result.stderr)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.stderr
     for needle in needles:
         assert needle in result.stderr, result.stderr
-    assert sha256(ledger) == before
+    assert contents(ledger) == before
     return result
 
 
@@ -52,13 +47,13 @@ LIST = ("--format", "fide-list", "--list-date", "2026-11-01")
 
 
 @pytest.mark.parametrize("fmt", [("--format", "csv"), LIST, ()], ids=["csv", "fide-list", "auto"])
-def test_a_device_is_refused_before_reading(ledger: Path, fmt: tuple[str, ...]) -> None:
+def test_a_device_is_refused_before_reading(ledger: str, fmt: tuple[str, ...]) -> None:
     # /dev/zero never ends: reading it whole was a MemoryError
     rejected(ledger, ("/dev/zero", *fmt), "/dev/zero: error: file: a device, not a regular file")
 
 
 @pytest.mark.parametrize("fmt", [("--format", "csv"), LIST], ids=["csv", "fide-list"])
-def test_a_pipe_is_refused_without_waiting_for_a_writer(ledger: Path, tmp_path: Path,
+def test_a_pipe_is_refused_without_waiting_for_a_writer(ledger: str, tmp_path: Path,
                                                         fmt: tuple[str, ...]) -> None:
     fifo = tmp_path / "games.csv"
     os.mkfifo(fifo)  # opening it to read would wait for a writer for ever
@@ -66,7 +61,7 @@ def test_a_pipe_is_refused_without_waiting_for_a_writer(ledger: Path, tmp_path: 
 
 
 @pytest.mark.parametrize("fmt", [("--format", "csv"), LIST], ids=["csv", "fide-list"])
-def test_a_folder_or_a_missing_file_is_an_import_rejected(ledger: Path, tmp_path: Path,
+def test_a_folder_or_a_missing_file_is_an_import_rejected(ledger: str, tmp_path: Path,
                                                           fmt: tuple[str, ...]) -> None:
     # exit 3 like every other file the ledger cannot import (it was 2, from the argument parser)
     rejected(ledger, (tmp_path, *fmt), f"{tmp_path}: error: file: a folder, not a regular file")
@@ -75,7 +70,7 @@ def test_a_folder_or_a_missing_file_is_an_import_rejected(ledger: Path, tmp_path
 
 
 @pytest.mark.parametrize("fmt", [("--format", "csv"), LIST], ids=["csv", "fide-list"])
-def test_a_file_over_2_gb_is_refused_before_reading(ledger: Path, tmp_path: Path,
+def test_a_file_over_2_gb_is_refused_before_reading(ledger: str, tmp_path: Path,
                                                     fmt: tuple[str, ...]) -> None:
     assert MAX_INPUT_BYTES == 2 * 1024 ** 3  # the README's "2 GB"
     huge = tmp_path / "huge.csv"
@@ -111,13 +106,13 @@ def test_no_progress_bar_counts_the_lines_of_a_device(monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize("char", ["\t", "\x1b", "\x7f", "\x85"], ids=["tab", "esc", "del", "nel"])
 def test_a_control_character_in_a_name_is_refused_by_player_add_as_by_an_import(
-        ledger: Path, tmp_path: Path, char: str) -> None:
-    before = sha256(ledger)
+        ledger: str, tmp_path: Path, char: str) -> None:
+    before = contents(ledger)
     added = run("--db", ledger, "player", "add", f"Tab{char}Name, A")
     assert added.exit_code == 1, added.output
     assert f"name: {f'Tab{char}Name, A'!r} holds a control character (U+{ord(char):04X})" \
         in added.stderr
-    assert sha256(ledger) == before
+    assert contents(ledger) == before
     games = tmp_path / "games.csv"
     games.write_text(f'date,white,black,result\n2026-11-02,"Tab{char}Name, A","Other, B",1-0\n',
                      encoding="utf-8")
@@ -125,12 +120,12 @@ def test_a_control_character_in_a_name_is_refused_by_player_add_as_by_an_import(
              f"games.csv:2: error: white: a line break or control character (U+{ord(char):04X})")
 
 
-def test_a_birth_year_after_this_year_is_refused(ledger: Path) -> None:
+def test_a_birth_year_after_this_year_is_refused(ledger: str) -> None:
     year = dt.date.today().year
-    before = sha256(ledger)
+    before = contents(ledger)
     future = run("--db", ledger, "player", "add", "Future, Fay", "--birth-year", str(year + 1))
     assert future.exit_code == 1, future.output
     assert f"birth-year: {year + 1} is after this year ({year})" in future.stderr
-    assert sha256(ledger) == before
+    assert contents(ledger) == before
     born = run("--db", ledger, "player", "add", "Newborn, Ned", "--birth-year", str(year))
     assert born.exit_code == 0, born.stderr

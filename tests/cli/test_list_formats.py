@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -21,9 +22,8 @@ HYPERLINK = '=HYPERLINK("http://example.invalid","x"), Evil'
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "ledger.db")
-    assert run("--db", path, "init").exit_code == 0
+def db(new_ledger: Factory) -> str:
+    path = new_ledger("ledger")
     for args in ((HYPERLINK, "--rating", "1800", "--sex", "F", "--federation", "ENG"),
                  ("<script>alert(1)</script>", "--rating", "1700", "--fide-id", "4100018"),
                  ("Plain, Pat", "--rating", "1600", "--birth-year", "2010")):
@@ -116,9 +116,8 @@ def test_bad_options(db: str, tmp_path: Path) -> None:
     assert not missing.parent.exists()
 
 
-def test_inactive_flag_in_every_format(tmp_path: Path) -> None:
-    path = str(tmp_path / "idle.db")
-    assert run("--db", path, "init").exit_code == 0
+def test_inactive_flag_in_every_format(new_ledger: Factory) -> None:
+    path = new_ledger("idle")
     for name, sex in (("Alpha, Ann", "F"), ("Beta, Bea", "F"), ("Gamma, Gil", "M")):
         assert run("--db", path, "player", "add", name, "--rating", "1800", "--sex", sex,
                    "--prior-games", "100").exit_code == 0

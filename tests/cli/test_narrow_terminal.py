@@ -3,9 +3,8 @@ fold (a name, a date and a rating stay whole on one line), and a wide terminal s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from ledgers import Factory
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -14,15 +13,14 @@ NAMES = ("Lindqvist-Andersson, Erik", "Fitzgerald-Byrne, Siobhan", "Okafor, Grac
 
 
 @pytest.fixture
-def season(tmp_path: Path) -> str:
-    db = str(tmp_path / "narrow.db")
+def season(new_ledger: Factory) -> str:
+    db = new_ledger("narrow")
     runner = CliRunner()
 
     def ok(*args: str) -> None:
         result = runner.invoke(app, ["--db", db, *args])
         assert result.exit_code == 0, result.output
 
-    ok("init")
     for i, name in enumerate(NAMES):
         ok("player", "add", name, "--fide-id", f"9000100{i}", "--rating", str(2000 + 100 * i),
            "--prior-games", "100", "--birth-year", "1980", "--federation", "IRL")

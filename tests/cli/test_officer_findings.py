@@ -12,10 +12,10 @@ FIDE id, then full name and birth year.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -28,13 +28,10 @@ def run(*args: str | Path) -> Result:
 
 
 def rows(db: str) -> tuple[int, int, list[str]]:
-    """(games, events, player names by id), read with sqlite3, not through the ledger."""
-    with sqlite3.connect(db) as con:
-        counted = (con.execute("SELECT count(*) FROM games").fetchone()[0],
-                   con.execute("SELECT count(*) FROM events").fetchone()[0],
-                   [r[0] for r in con.execute("SELECT name FROM players ORDER BY id")])
-    con.close()
-    return counted
+    """(games, events, player names by id), read with SQL, not through the ledger."""
+    return (int(str(sql(db, "SELECT count(*) FROM games")[0][0])),
+            int(str(sql(db, "SELECT count(*) FROM events")[0][0])),
+            [str(r[0]) for r in sql(db, "SELECT name FROM players ORDER BY id")])
 
 
 #: The players, named in full as a write names them.
@@ -42,11 +39,10 @@ WALSH, KEANE, DOYLE, BYRNE = "Walsh, Brendan", "Keane, Roy", "Doyle, Liam", "Byr
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
+def db(new_ledger: Factory) -> str:
     """#1 Walsh, #2 Keane, #3 Doyle, Liam (FIDE 90000003), #4 Byrne; game 1: Doyle v Walsh 0-1,
     round 4 of the event."""
-    path = str(tmp_path / "club.db")
-    assert run("--db", path, "init").exit_code == 0
+    path = new_ledger("club")
     for args in (["Walsh, Brendan"], ["Keane, Roy"], ["Doyle, Liam", "--fide-id", "90000003"],
                  ["Byrne, Ann"]):
         assert run("--db", path, "player", "add", *args, "--rating", "1800").exit_code == 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -16,10 +16,8 @@ from ledger.rules.initial import initial_rating
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "life.db")
-    assert ok("--db", path, "init")
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("life")
 
 
 def run(*args: str) -> Result:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -15,28 +16,28 @@ from ledger.cli.app import app
 FORMATS = ("table", "csv", "json", "txt", "html")
 
 
-def run(db: Path, *args: str, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(app, ["--db", str(db), *args], env=env)
+def run(db: str, *args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(app, ["--db", db, *args], env=env)
 
 
-def ok(db: Path, *args: str, env: dict[str, str] | None = None) -> Result:
+def ok(db: str, *args: str, env: dict[str, str] | None = None) -> Result:
     result = run(db, *args, env=env)
     assert result.exit_code == 0, result.output
     return result
 
 
-def lists(db: Path, period: str, *extra: str) -> dict[str, str]:
+def lists(db: str, period: str, *extra: str) -> dict[str, str]:
     """The list of ``period`` in every format (the html page headed by a fixed club name)."""
     return {fmt: ok(db, "list", "--period", period, "--format", fmt, "--club", "Club",
                     *extra).stdout for fmt in FORMATS}
 
 
-def ratings(db: Path, period: str) -> dict[str, int]:
+def ratings(db: str, period: str) -> dict[str, int]:
     data = json.loads(ok(db, "list", "--period", period, "--json").stdout)
     return {p["name"]: p["rating"] for p in data["players"]}
 
 
-def c02_and_c09(db: Path) -> None:
+def c02_and_c09(db: str) -> None:
     """docs/CASES.md C02 in 2025-11 and C09 in 2025-12, typed in."""
     ok(db, "init")
     # C02: A 1800, adult, 100 games -> K 20; three one-round events, a draw each v a 1750.
@@ -56,8 +57,8 @@ def c02_and_c09(db: Path) -> None:
            "--date", f"2025-12-{i:02d}", "--event", "December Open", "--round", str(i))
 
 
-def test_c02_and_c09_after_reopen_and_close_again(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_c02_and_c09_after_reopen_and_close_again(new_database: Factory) -> None:
+    db = new_database("ledger")
     c02_and_c09(db)
     ok(db, "period", "close", "2025-11")
     ok(db, "period", "close", "2025-12")
@@ -106,8 +107,9 @@ def test_c02_and_c09_after_reopen_and_close_again(tmp_path: Path) -> None:
     assert run(db, "db", "check").exit_code == 0
 
 
-def test_a_reopened_period_shows_its_earlier_lists_only_by_revision(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_a_reopened_period_shows_its_earlier_lists_only_by_revision(
+        new_database: Factory) -> None:
+    db = new_database("ledger")
     c02_and_c09(db)
     ok(db, "period", "close", "--through", "2025-12")
     dry = ok(db, "period", "reopen", "2025-12", "--reason", "see", "--dry-run", "--json")
@@ -125,8 +127,8 @@ def test_a_reopened_period_shows_its_earlier_lists_only_by_revision(tmp_path: Pa
 
 
 def test_a_federation_transfer_after_a_close_leaves_the_list_as_published(
-        tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+        tmp_path: Path, new_database: Factory) -> None:
+    db = new_database("ledger")
     c02_and_c09(db)
     ok(db, "period", "close", "--through", "2025-12")
     published = lists(db, "2025-12")

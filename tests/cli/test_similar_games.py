@@ -12,11 +12,11 @@ moves, recorded +/-, 2022-01-30: game 91).
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 from data_files import data_file
+from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -26,19 +26,14 @@ def run(*args: str | Path) -> Result:
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
-def games_and_events(db: str) -> tuple[int, int]:
-    with sqlite3.connect(db) as con:
-        counted = (con.execute("SELECT count(*) FROM games").fetchone()[0],
-                   con.execute("SELECT count(*) FROM events").fetchone()[0])
-    con.close()
-    return counted
+def games_and_events(db: str) -> tuple[object, object]:
+    return (sql(db, "SELECT count(*) FROM games")[0][0],
+            sql(db, "SELECT count(*) FROM events")[0][0])
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "dups.db")
-    assert run("--db", path, "init").exit_code == 0
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("dups")
 
 
 def test_import_of_a_renamed_event_exit_3_then_allow_similar(db: str, tmp_path: Path) -> None:

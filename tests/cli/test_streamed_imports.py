@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -36,22 +36,19 @@ def run(*args: str | Path) -> Result:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "ledger.db"
-    assert run("--db", path, "init").exit_code == 0
-    return path
+def db(new_ledger: Factory) -> str:
+    return new_ledger("ledger")
 
 
-def imported(db: Path, path: Path, *args: str) -> dict[str, object]:
+def imported(db: str, path: Path, *args: str) -> dict[str, object]:
     result = run("--db", db, "import", path, "--register-players", "--json", *args)
     assert result.exit_code == 0, result.stdout + result.stderr
     report: dict[str, object] = json.loads(result.stdout)
     return report
 
 
-def recorded_sha256(db: Path) -> list[str]:
-    with sqlite3.connect(db) as con:
-        return [row[0] for row in con.execute("SELECT sha256 FROM imported_files ORDER BY id")]
+def recorded_sha256(db: str) -> list[str]:
+    return [str(row[0]) for row in sql(db, "SELECT sha256 FROM imported_files ORDER BY id")]
 
 
 def csv_across_the_seam(end: str) -> tuple[bytes, int]:
@@ -71,7 +68,7 @@ def csv_across_the_seam(end: str) -> tuple[bytes, int]:
 
 
 @pytest.mark.parametrize("end", ["\r\n", "\n", "\r"], ids=["crlf", "lf", "cr"])
-def test_a_line_end_across_two_reads_is_one(db: Path, tmp_path: Path, end: str) -> None:
+def test_a_line_end_across_two_reads_is_one(db: str, tmp_path: Path, end: str) -> None:
     data, bad_line = csv_across_the_seam(end)
     path = tmp_path / "seam.csv"
     path.write_bytes(data)
@@ -81,7 +78,7 @@ def test_a_line_end_across_two_reads_is_one(db: Path, tmp_path: Path, end: str) 
     assert (problem["line"], problem["field"]) == (bad_line, "result")
 
 
-def test_the_sha256_recorded_is_the_files(db: Path, tmp_path: Path) -> None:
+def test_the_sha256_recorded_is_the_files(db: str, tmp_path: Path) -> None:
     # a CSV of just over 1 MB (two reads): the hash is the file's, and a second import knows it
     data, _ = csv_across_the_seam("\r\n")
     good = data.replace(b"2-0", b"0-1")
@@ -94,7 +91,7 @@ def test_the_sha256_recorded_is_the_files(db: Path, tmp_path: Path) -> None:
     assert (again["already_imported"], again["sha256"]) == (True, expected)
 
 
-def test_a_trf_read_twice_for_its_encoding_is_hashed_once(db: Path, tmp_path: Path) -> None:
+def test_a_trf_read_twice_for_its_encoding_is_hashed_once(db: str, tmp_path: Path) -> None:
     # line 1 is UTF-8 with an accent, line 2 holds a CP1252 byte: the reader goes back and reads
     # the whole file as CP1252 (U+00C3 U+00A9 for the UTF-8 e acute), with a warning on line 2
     data = ("012 Placeholder Café\n".encode() + b"022 M\xfcnchen\n"
@@ -106,9 +103,7 @@ def test_a_trf_read_twice_for_its_encoding_is_hashed_once(db: Path, tmp_path: Pa
     report = json.loads(result.stdout)
     assert report["sha256"] == hashlib.sha256(data).hexdigest()
     assert [(p["line"], p["field"]) for p in report["problems"]] == [(2, "encoding")]
-    with sqlite3.connect(db) as con:
-        assert con.execute("SELECT name, city FROM events").fetchall() == [
-            ("Placeholder CafÃ©", "München")]
+    assert sql(db, "SELECT name, city FROM events") == [("Placeholder CafÃ©", "München")]
 
 
 def test_an_input_file_hashes_what_a_reader_never_read(tmp_path: Path) -> None:
@@ -128,7 +123,7 @@ def test_an_input_file_hashes_what_a_reader_never_read(tmp_path: Path) -> None:
         assert source.blank
 
 
-def test_encodings_past_the_first_read(db: Path, tmp_path: Path) -> None:
+def test_encodings_past_the_first_read(db: str, tmp_path: Path) -> None:
     # 30,000 comment lines of 40 characters (1.2 MB, 2.4 MB in UTF-16): the players come after
     comments = ["### " + "c" * 36] * 30000
     lines = [*HEADER, *comments, PLAYERS[0].replace("Alpha, Ann ", "Alphä, Ånn "), PLAYERS[1]]
@@ -147,7 +142,7 @@ def test_encodings_past_the_first_read(db: Path, tmp_path: Path) -> None:
     assert report["players_registered"] == ["Alphä, Ånn", "Bravo, Ben"]
 
 
-def test_a_garbage_trf_lists_1000_errors_and_where_it_stopped(db: Path, tmp_path: Path) -> None:
+def test_a_garbage_trf_lists_1000_errors_and_where_it_stopped(db: str, tmp_path: Path) -> None:
     # 5,000 lines, one error each ("not a TRF record"): lines 1-1000 listed, stopped at line 1001
     path = tmp_path / "garbage.trf"
     path.write_bytes(b"".join(b"garbage line %d\n" % n for n in range(1, 5001)))
@@ -165,7 +160,7 @@ def test_a_garbage_trf_lists_1000_errors_and_where_it_stopped(db: Path, tmp_path
     assert f"{path}:101:" not in shown.stderr
 
 
-def test_a_garbage_csv_lists_1000_errors_and_where_it_stopped(db: Path, tmp_path: Path) -> None:
+def test_a_garbage_csv_lists_1000_errors_and_where_it_stopped(db: str, tmp_path: Path) -> None:
     # header, then 5,000 rows of one field (one error each, lines 2-5001): 2-1001 listed
     path = tmp_path / "garbage.csv"
     path.write_bytes(b"date,white,black,result\n" + b"junk\n" * 5000)

@@ -6,54 +6,58 @@ none), identity and published ratings, and the list's games, K and flags as prin
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
+from ledgers import Factory
+from sqlalchemy import text
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
+from ledger.db.engine import make_engine
 
 
-def run(db: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["--db", str(db), *args])
+def run(db: str, *args: str) -> Result:
+    return CliRunner().invoke(app, ["--db", db, *args])
 
 
-def ok(db: Path, *args: str) -> Result:
+def ok(db: str, *args: str) -> Result:
     result = run(db, *args)
     assert result.exit_code == 0, result.output + result.stderr
     return result
 
 
-def identities(db: Path) -> list[tuple[object, ...]]:
+def identities(db: str) -> list[tuple[object, ...]]:
     """(name, FIDE id, federation, sex, title, birth year, rating) per player, by name."""
     players = json.loads(ok(db, "player", "list", "--json").stdout)["players"]
     return sorted((p["name"], p["fide_id"], p["federation"], p["sex"], p["title"],
                    p["birth_year"], p["rating"]) for p in players)
 
 
-def list_ratings(db: Path) -> list[tuple[object, ...]]:
+def list_ratings(db: str) -> list[tuple[object, ...]]:
     """(name, list date, pool, rating, games, K, flag) per recorded list rating, by name."""
-    with closing(sqlite3.connect(db)) as conn:
-        return sorted(conn.execute(
-            "SELECT p.name, l.list_date, l.pool, l.rating, l.games, l.k, l.flag "
-            "FROM list_ratings l JOIN players p ON p.id = l.player_id").fetchall())
+    engine = make_engine(db)
+    try:
+        with engine.connect() as conn:
+            return sorted((name, str(day), *rest) for name, day, *rest in conn.execute(text(
+                "SELECT p.name, l.list_date, l.pool, l.rating, l.games, l.k, l.flag "
+                "FROM list_ratings l JOIN players p ON p.id = l.player_id")))
+    finally:
+        engine.dispose()
 
 
-def write_and_read_back(tmp_path: Path, source: Path, list_date: str) -> tuple[Path, Result]:
+def write_and_read_back(tmp_path: Path, new_ledger: Factory, source: str,
+                        list_date: str) -> tuple[str, Result]:
     """Write ``source``'s rating list as TXT to ``list.txt`` and import it, dated ``list_date``,
-    into a fresh ledger ``fresh.db``; the import's result is returned, not checked."""
+    into a fresh ledger ``fresh``; the import's result is returned, not checked."""
     txt = tmp_path / "list.txt"
     ok(source, "list", "--format", "txt", "--output", str(txt))
-    fresh = tmp_path / "fresh.db"
-    ok(fresh, "init")
+    fresh = new_ledger("fresh")
     return fresh, run(fresh, "import", str(txt), "--format", "fide-list", "--list-date", list_date,
                       "--pool", "standard")
 
 
-def test_club_ledger_reads_back_with_a_player_without_fide_id(tmp_path: Path) -> None:
-    source = tmp_path / "club.db"
-    ok(source, "init")
+def test_club_ledger_reads_back_with_a_player_without_fide_id(tmp_path: Path, new_ledger: Factory) -> None:
+    source = new_ledger("club")
     ok(source, "player", "add", "Alpha, Ann", "--rating", "1800", "--fide-id", "4100010", "--sex",
        "F", "--federation", "ENG", "--birth-year", "1990", "--prior-games", "100")
     ok(source, "player", "add", "Beta, Bob", "--rating", "1700", "--fide-id", "4100029", "--title",
@@ -72,7 +76,7 @@ def test_club_ledger_reads_back_with_a_player_without_fide_id(tmp_path: Path) ->
                 ("Plain, Pat", None, None, None, None, 2010, 1636)]
     assert identities(source) == expected
 
-    fresh, result = write_and_read_back(tmp_path, source, "2025-12-01")
+    fresh, result = write_and_read_back(tmp_path, new_ledger, source, "2025-12-01")
     assert result.exit_code == 0, result.output + result.stderr
     assert "players: 0 matched, 3 registered, 0 updated" in result.stdout
     assert "problems: 0 errors, 0 warnings" in result.stdout
@@ -95,9 +99,8 @@ def test_club_ledger_reads_back_with_a_player_without_fide_id(tmp_path: Path) ->
     assert identities(source) == expected
 
 
-def test_inactive_and_women_flags_survive(tmp_path: Path) -> None:
-    source = tmp_path / "idle.db"
-    ok(source, "init")
+def test_inactive_and_women_flags_survive(tmp_path: Path, new_ledger: Factory) -> None:
+    source = new_ledger("idle")
     for name, sex in (("Alpha, Ann", "F"), ("Beta, Bea", "F"), ("Gamma, Gil", "M")):
         ok(source, "player", "add", name, "--rating", "1800", "--sex", sex, "--prior-games", "100")
     for white, black, day, period in (("Alpha, Ann", "Beta, Bea", "2025-01-10", "2025-01"),
@@ -107,7 +110,7 @@ def test_inactive_and_women_flags_survive(tmp_path: Path) -> None:
     # The 12 periods ending with 2026-01 are 2025-02 .. 2026-01: Beta's only game was in 2025-01,
     # so Beta is inactive (i) on the list of 1 February 2026; Ann and Bea are women (w). Every
     # game is a draw at D = 0 (PD .50), so all three stay 1800, K 20 (100 prior games).
-    fresh, result = write_and_read_back(tmp_path, source, "2026-02-01")
+    fresh, result = write_and_read_back(tmp_path, new_ledger, source, "2026-02-01")
     assert result.exit_code == 0, result.output + result.stderr
     assert list_ratings(fresh) == [
         ("Alpha, Ann", "2026-02-01", "standard", 1800, 1, 20, "w"),
@@ -118,16 +121,15 @@ def test_inactive_and_women_flags_survive(tmp_path: Path) -> None:
         ("Gamma, Gil", None, None, "M")]
 
 
-def test_two_players_without_fide_id_the_list_cannot_tell_apart(tmp_path: Path) -> None:
-    source = tmp_path / "twins.db"
-    ok(source, "init")
+def test_two_players_without_fide_id_the_list_cannot_tell_apart(tmp_path: Path, new_ledger: Factory) -> None:
+    source = new_ledger("twins")
     for born, another in (("1980", ()), ("1981", ("--new",))):  # --new: another person
         ok(source, "player", "add", "Smith, John", "--rating", "1500", "--birth-year", born,
            *another)
     ok(source, "game", "add", "#1", "#2", "1-0", "--date", "2025-11-05")
     ok(source, "period", "close", "2025-11")
     # Born 1980 and 1981: their birth years tell them apart, so both come back.
-    fresh, result = write_and_read_back(tmp_path, source, "2025-12-01")
+    fresh, result = write_and_read_back(tmp_path, new_ledger, source, "2025-12-01")
     assert result.exit_code == 0, result.output + result.stderr
     assert [(row[0], row[5]) for row in identities(fresh)] == [("Smith, John", 1980),
                                                                ("Smith, John", 1981)]
@@ -136,8 +138,7 @@ def test_two_players_without_fide_id_the_list_cannot_tell_apart(tmp_path: Path) 
     lines = txt.read_text(encoding="utf-8").split("\n")
     txt.write_text("\n".join(line[:122] + "    " + line[126:] if i else line
                              for i, line in enumerate(lines)), encoding="utf-8")
-    other = tmp_path / "other.db"
-    ok(other, "init")
+    other = new_ledger("other")
     refused = run(other, "import", str(txt), "--format", "fide-list", "--list-date", "2025-12-01",
                   "--pool", "standard")
     assert refused.exit_code == 3

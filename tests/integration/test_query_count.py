@@ -3,15 +3,14 @@ number of players (shared/DESIGN.md, data flow step 2)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from ledgers import Factory
 from sqlalchemy import Engine, event
 
 from ledger.services.games import add_game
 from ledger.services.periods import close_period
 from ledger.services.players import NewPlayer, add_player
 from ledger.services.recompute import check_ledger
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.session import open_ledger
 
 
 def _players_and_games(engine: Engine, players: int) -> None:
@@ -22,9 +21,8 @@ def _players_and_games(engine: Engine, players: int) -> None:
         add_game(engine, names[i], names[i + 1], "1-0", "2025-11-05")
 
 
-def _statements_in_close(tmp_path: Path, players: int) -> int:
-    db = str(tmp_path / f"n{players}.db")
-    init_ledger(db)
+def _statements_in_close(new_ledger: Factory, players: int) -> int:
+    db = new_ledger(f"n{players}")
     engine: Engine = open_ledger(db)
     try:
         _players_and_games(engine, players)
@@ -38,13 +36,12 @@ def _statements_in_close(tmp_path: Path, players: int) -> int:
         engine.dispose()
 
 
-def test_close_issues_the_same_statements_for_4_and_40_players(tmp_path: Path) -> None:
-    assert _statements_in_close(tmp_path, 4) == _statements_in_close(tmp_path, 40)
+def test_close_issues_the_same_statements_for_4_and_40_players(new_ledger: Factory) -> None:
+    assert _statements_in_close(new_ledger, 4) == _statements_in_close(new_ledger, 40)
 
 
-def _statements_in_check(tmp_path: Path, players: int) -> int:
-    db = str(tmp_path / f"check{players}.db")
-    init_ledger(db)
+def _statements_in_check(new_ledger: Factory, players: int) -> int:
+    db = new_ledger(f"check{players}")
     engine: Engine = open_ledger(db)
     try:
         _players_and_games(engine, players)
@@ -58,6 +55,6 @@ def _statements_in_check(tmp_path: Path, players: int) -> int:
         engine.dispose()
 
 
-def test_db_check_issues_the_same_statements_for_4_and_40_players(tmp_path: Path) -> None:
+def test_db_check_issues_the_same_statements_for_4_and_40_players(new_ledger: Factory) -> None:
     # recomputing a period is the close's own loading: a fixed number of queries
-    assert _statements_in_check(tmp_path, 4) == _statements_in_check(tmp_path, 40)
+    assert _statements_in_check(new_ledger, 4) == _statements_in_check(new_ledger, 40)

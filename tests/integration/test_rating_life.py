@@ -5,15 +5,15 @@ by hand beside it from tables 8.1.1 and 8.1.2."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
+from ledgers import Factory
 from sqlalchemy import Engine, event, text
 
 from ledger.services.games import add_game, list_games
 from ledger.services.lists import rating_list
 from ledger.services.periods import close_period
 from ledger.services.players import NewPlayer, add_player, show_player
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.session import open_ledger
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int | None = 100,
@@ -385,9 +385,8 @@ def test_recomputing_from_the_facts_reproduces_initial_ratings_and_drops(engine:
     assert _derived(engine) == before
 
 
-def _statements_in_close_with_unrated(tmp_path: Path, unrated_players: int) -> int:
-    db = str(tmp_path / f"u{unrated_players}.db")
-    init_ledger(db)
+def _statements_in_close_with_unrated(new_ledger: Factory, unrated_players: int) -> int:
+    db = new_ledger(f"u{unrated_players}")
     engine = open_ledger(db)
     try:
         opponents = [f"Opp, {c}" for c in "ABCDE"]
@@ -405,7 +404,7 @@ def _statements_in_close_with_unrated(tmp_path: Path, unrated_players: int) -> i
         engine.dispose()
 
 
-def test_pools_load_set_based(tmp_path: Path) -> None:
+def test_pools_load_set_based(new_ledger: Factory) -> None:
     # the close's statements do not grow with the number of unrated players
-    assert (_statements_in_close_with_unrated(tmp_path, 2)
-            == _statements_in_close_with_unrated(tmp_path, 12))
+    assert (_statements_in_close_with_unrated(new_ledger, 2)
+            == _statements_in_close_with_unrated(new_ledger, 12))

@@ -1,4 +1,6 @@
-"""Fixtures for pytest-alembic: a fresh SQLite ledger file and the ledger's own migrations.
+"""Fixtures for pytest-alembic: a fresh empty database of the run (a SQLite file, or a database
+on the ``--database-url`` server: ``new_database`` in tests/conftest.py) and the ledger's own
+migrations.
 
 pytest-alembic's built-in tests are imported into test_migrations.py (the plugin's own collection
 is pointed at an unused path in pyproject.toml: see shared/DESIGN.md, "Known traps").
@@ -22,7 +24,7 @@ def alembic_config() -> Config:
 
 
 @pytest.fixture
-def alembic_engine(tmp_path) -> Iterator[Engine]:  # type: ignore[no-untyped-def]
-    engine = make_engine(str(tmp_path / "migrations.db"))
+def alembic_engine(new_database) -> Iterator[Engine]:  # type: ignore[no-untyped-def]
+    engine = make_engine(new_database("migrations"))
     yield engine
     engine.dispose()

@@ -1,5 +1,8 @@
 """Migrations: one head, upgrade from empty, models and DDL agree, up/down consistent, and a
-populated ledger upgrades from every earlier revision with its facts and results intact."""
+populated ledger upgrades from every earlier revision with its facts and results intact; on the
+run's database (SQLite, or the ``--database-url`` server: ``new_database`` in tests/conftest.py).
+
+The populations are SQL every database takes: booleans as ``true``/``false``, dates as text."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
+from ledgers import Factory, every_table, sql
 from pytest_alembic.tests import (  # noqa: F401  (pytest collects these imported tests)
     test_model_definitions_match_ddl,
     test_single_head_revision,
@@ -21,6 +25,8 @@ from sqlalchemy import Connection, text
 
 from ledger.db import migrate
 from ledger.db.engine import make_engine
+from ledger.db.sequences import reset_sequences
+from ledger.domain import round_key
 from ledger.errors import LedgerError
 from ledger.names import name_key
 from ledger.services.games import find_event
@@ -42,14 +48,14 @@ def _populate_0001(conn: Connection, *, keyed: bool = False) -> None:
     conn.execute(text(
         "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
         " reached_2300, source, recorded_at) VALUES "
-        "(1, NULL, 1800, 100, 0, 0, 'test', '2026-01-01 00:00:00'), "
-        "(2, NULL, 1700, 100, 0, 0, 'test', '2026-01-01 00:00:00')"))
+        "(1, NULL, 1800, 100, false, false, 'test', '2026-01-01 00:00:00'), "
+        "(2, NULL, 1700, 100, false, false, 'test', '2026-01-01 00:00:00')"))
     conn.execute(text(
         f"INSERT INTO events (id, name{key}, start_date, end_date) VALUES "
         f"(1, 'Upgrade Cup'{cup}, '2026-01-10', '2026-01-10')"))
     conn.execute(text(
         "INSERT INTO games (event_id, round, date, period, white_id, black_id, result, played,"
-        " recorded_at) VALUES (1, '1', '2026-01-10', '2026-01', 1, 2, '1-0', 1,"
+        " recorded_at) VALUES (1, '1', '2026-01-10', '2026-01', 1, 2, '1-0', true,"
         " '2026-01-10 00:00:00')"))
 
 
@@ -86,7 +92,7 @@ def _populate_0004(conn: Connection) -> None:
     conn.execute(text(
         "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
         " reached_2300, source, recorded_at) VALUES "
-        "(3, NULL, NULL, 0, 0, 0, 'test', '2026-01-01 00:00:00')"))
+        "(3, NULL, NULL, 0, false, false, 'test', '2026-01-01 00:00:00')"))
     conn.execute(text(
         "INSERT INTO periods (period, edition, closed_at) VALUES "
         "('2025-12', '2025-10', '2026-01-02 00:00:00')"))
@@ -94,7 +100,7 @@ def _populate_0004(conn: Connection) -> None:
         "INSERT INTO initial_ratings (period, player_id, method, games, opponents_sum,"
         " score_halves, hypothetical, p_hundredths, dp, bonus, ru, cap, rating, floor, published,"
         " disregarded) VALUES ('2025-12', 3, 'two-1800-draws', 5, 7000, 1, 2, 21, -230, 0, 1284,"
-        " 2200, 1284, 1400, 0, 0)"))
+        " 2200, 1284, 1400, false, 0)"))
 
 
 def _populate_0005(conn: Connection) -> None:
@@ -124,14 +130,24 @@ def _populate_0006(conn: Connection) -> None:
     conn.execute(text(
         "INSERT INTO games (event_id, round, date, period, white_id, black_id, result, played,"
         " recorded_at, status, change_id) VALUES (1, '2', '2026-01-10', '2026-01', 2, 1, '1-0',"
-        " 1, '2026-01-10 00:00:00', 'void', 1)"))
+        " true, '2026-01-10 00:00:00', 'void', 1)"))
+
+
+def _populate_0007(conn: Connection) -> None:
+    """Revision 0007 adds the natural keys: the 0006 facts with their round keys, and a namesake
+    of Ann's registered as another person (``player add --new``)."""
+    _populate_0006(conn)
+    conn.execute(text("UPDATE games SET round_key = round"))
+    conn.execute(text(
+        "INSERT INTO players (id, name, name_key, namesake, registered_at, change_id) VALUES "
+        "(5, 'ALPHA, Ann', 'alpha, ann', 1, '2026-01-01 00:00:00', 1)"))
 
 
 def _populate_0008(conn: Connection) -> None:
     """Revision 0008 adds ``period_results.carried_hundredths`` and ``player_entries.kind``: the
-    0006 ledger, with a ``history`` entry for Alpha (prior games 100 -> 120, from 2026-01): it
+    0007 ledger, with a ``history`` entry for Alpha (prior games 100 -> 120, from 2026-01): it
     changes nothing the 2026-01 close needs (K 20 either way), and it brings no rating."""
-    _populate_0006(conn)
+    _populate_0007(conn)
     conn.execute(text(
         "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
         " reached_2300, source, recorded_at, change_id, kind) VALUES "
@@ -146,6 +162,7 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0004": _populate_0004,
                                                      "0005": _populate_0005,
                                                      "0006": _populate_0006,
+                                                     "0007": _populate_0007,
                                                      "0008": _populate_0008}
 
 
@@ -159,13 +176,15 @@ def test_every_revision_has_a_population() -> None:
 
 
 @pytest.mark.parametrize("revision", _revisions())
-def test_populated_ledger_upgrades_from_every_revision(tmp_path: Path, revision: str) -> None:
-    db = str(tmp_path / f"at-{revision}.db")
+def test_populated_ledger_upgrades_from_every_revision(new_database: Factory,
+                                                       revision: str) -> None:
+    db = new_database(f"at-{revision}")
     engine = make_engine(db)
     try:
         migrate.upgrade(engine, revision)
         with engine.begin() as conn:
             POPULATE[revision](conn)
+            reset_sequences(conn, every_table(conn))  # the rows were given their ids
     finally:
         engine.dispose()
 
@@ -184,8 +203,8 @@ def test_populated_ledger_upgrades_from_every_revision(tmp_path: Path, revision:
         engine.dispose()
 
 
-def test_init_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
-    db = str(tmp_path / "ledger.db")
+def test_init_is_idempotent_and_keeps_data(new_database: Factory) -> None:
+    db = new_database("ledger")
     assert init_ledger(db) == (None, migrate.head_revision())
     engine = make_engine(db)
     try:
@@ -226,8 +245,8 @@ def _at_0004(db: str, second_event: str, second_start: str) -> None:
         engine.dispose()
 
 
-def test_0005_fills_the_keys_of_an_older_ledger_in_python(tmp_path: Path) -> None:
-    db = str(tmp_path / "at-0004.db")
+def test_0005_fills_the_keys_of_an_older_ledger_in_python(new_database: Factory) -> None:
+    db = new_database("at-0004")
     _at_0004(db, "ÖSTERSUND OPEN", "2026-08-01")  # the same name a year later: another event
     assert init_ledger(db) == ("0004", migrate.head_revision())
     engine = open_ledger(db)
@@ -250,8 +269,8 @@ def test_0005_fills_the_keys_of_an_older_ledger_in_python(tmp_path: Path) -> Non
         engine.dispose()
 
 
-def test_0005_names_the_events_only_their_key_tells_apart(tmp_path: Path) -> None:
-    db = str(tmp_path / "at-0004.db")
+def test_0005_names_the_events_only_their_key_tells_apart(new_database: Factory) -> None:
+    db = new_database("at-0004")
     _at_0004(db, "ÖSTERSUND  open", "2025-08-01")  # same key, same start as event #2
     with pytest.raises(LedgerError) as refused:
         init_ledger(db)
@@ -280,7 +299,9 @@ def test_0005_freezes_the_key_function_as_it_is_today() -> None:
 def test_an_upgrade_that_would_leave_a_row_pointing_at_nothing_changes_nothing(
         tmp_path: Path) -> None:
     # Foreign keys are off while SQLite rebuilds tables (migrate.migration_transaction) and
-    # checked before the commit: a game of a player who is not there stops the upgrade.
+    # checked before the commit: a game of a player who is not there stops the upgrade. SQLite
+    # only, on either run: PostgreSQL enforces foreign keys on every write, so no row can
+    # point at nothing.
     db = str(tmp_path / "at-0004.db")
     _at_0004(db, "Galway Open", "2026-02-01")
     with sqlite3.connect(db) as con:  # no ledger hooks: foreign keys off, as an old tool had it
@@ -297,3 +318,74 @@ def test_an_upgrade_that_would_leave_a_row_pointing_at_nothing_changes_nothing(
         assert migrate.current_revision(engine) == "0004"
     finally:
         engine.dispose()
+
+
+def _at_0005(db: str, *statements: str) -> None:
+    """A ledger at revision 0005 with its population and ``statements``."""
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0005")
+        with engine.begin() as conn:
+            _populate_0005(conn)
+            for statement in statements:
+                conn.execute(text(statement))
+    finally:
+        engine.dispose()
+
+
+def test_0007_numbers_the_namesakes_a_ledger_has_and_keys_its_rounds(new_database: Factory) -> None:
+    db = new_database("at-0005")
+    _at_0005(db,
+             "INSERT INTO players (id, name, name_key, birth_year, registered_at) VALUES "
+             "(7, 'ALPHA, ANN', 'alpha, ann', 1990, '2026-01-02 00:00:00'), "
+             "(6, 'Alpha,  Ann', 'alpha, ann', 1980, '2026-01-02 00:00:00'), "
+             "(8, 'Briain, Sean O', 'briain, sean o', NULL, '2026-01-02 00:00:00')",
+             "INSERT INTO games (event_id, round, date, period, white_id, black_id, result, "
+             "played, recorded_at) VALUES "
+             "(1, '01', '2026-01-10', '2026-01', 4, 1, '0-1', true, '2026-01-10 00:00:00'), "
+             "(1, 'Round 2', '2026-01-10', '2026-01', 1, 4, '1-0', true, '2026-01-10 00:00:00'), "
+             "(1, NULL, '2026-01-10', '2026-01', 2, 4, '1-0', true, '2026-01-10 00:00:00'), "
+             "(1, ' Final ', '2026-01-10', '2026-01', 2, 4, '1-0', true, '2026-01-10 00:00:00')")
+    assert init_ledger(db) == ("0005", migrate.head_revision())
+    # three players share the key 'alpha, ann': numbered by id (1, 6, 7); the rest 0
+    assert sql(db, "SELECT id, namesake FROM players ORDER BY id") == [
+        (1, 0), (2, 0), (4, 0), (6, 1), (7, 2), (8, 0)]
+    assert sql(db, "SELECT round, round_key FROM games ORDER BY id") == [
+        ("1", "1"), ("01", "1"), ("Round 2", "2"), (None, None), (" Final ", "final")]
+
+
+def test_0007_names_the_games_recorded_twice_and_changes_nothing(new_database: Factory) -> None:
+    db = new_database("at-0005")
+    # round 1.1 is round 1: game 2 is game 1 again (two imports that raced before the lock)
+    _at_0005(db,
+             "INSERT INTO games (id, event_id, round, date, period, white_id, black_id, result, "
+             "played, recorded_at) VALUES "
+             "(2, 1, '1.1', '2026-01-10', '2026-01', 1, 2, '1-0', true, '2026-01-10 00:00:00'), "
+             "(3, 1, '2', '2026-01-10', '2026-01', 1, 2, '1-0', true, '2026-01-10 00:00:00')")
+    with pytest.raises(LedgerError) as refused:
+        init_ledger(db)
+    assert str(refused.value) == (
+        "cannot upgrade the ledger to revision 0007: a game of an event's round between two "
+        "players is recorded once, and these are recorded more than once (rounds compared as "
+        "they read: 1, 01 and 1.1 are round 1): event #1 'Upgrade Cup': game 1 (round 1, "
+        "Alpha, Ann v Beta, Bob, 1-0, 2026-01-10) and game 2 (round 1.1, Alpha, Ann v Beta, "
+        "Bob, 1-0, 2026-01-10). Nothing was changed; mark the extra copy of each void (UPDATE "
+        "games SET status = 'void' WHERE id = ...), run `ledger init` again, then re-rate any "
+        "closed period it is in (`ledger period rerate --from YYYY-MM`)")
+    engine = make_engine(db)
+    try:
+        assert migrate.current_revision(engine) == "0005"
+        with engine.connect() as conn:  # nothing half done: no column was left behind
+            assert "round_key" not in conn.execute(text("SELECT * FROM games")).keys()
+            assert "namesake" not in conn.execute(text("SELECT * FROM players")).keys()
+    finally:
+        engine.dispose()
+
+
+def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
+    frozen = runpy.run_path(str(migrate.migrations_dir() / "versions" / "0007_natural_keys.py"))
+    labels = [None, "", " ", "?", "-", "1", "01", "1.1", "1.1.2", "10.3", "R1", "rd 2",
+              "Rnd.3", "Round 4", "ROUND  5", "6.", "3a", "Final", " FINAL ", "Straße",
+              "0", "000", "x" * 25]
+    assert [frozen["round_key"](label) for label in labels] == [round_key(label)
+                                                                  for label in labels]

@@ -4,12 +4,12 @@ change), and the lists and histories read the same as before; the stored results
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from ledgers import Factory, every_table, sql
 from sqlalchemy import Connection, text
 
 from ledger.db import migrate
 from ledger.db.engine import make_engine
+from ledger.db.sequences import reset_sequences
 from ledger.domain import Actor
 from ledger.services.lists import history, rating_list
 from ledger.services.periods import close_period, list_periods
@@ -33,11 +33,11 @@ def _closed_january_at_0005(conn: Connection) -> None:
     conn.execute(text(
         "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
         " reached_2300, source, recorded_at) VALUES "
-        "(1, NULL, 1800, 100, 0, 0, 'test', '2026-01-01'), "
-        "(2, NULL, 1700, 100, 0, 0, 'test', '2026-01-01')"))
+        "(1, NULL, 1800, 100, false, false, 'test', '2026-01-01'), "
+        "(2, NULL, 1700, 100, false, false, 'test', '2026-01-01')"))
     conn.execute(text(
         "INSERT INTO games (id, date, period, white_id, black_id, result, played, recorded_at)"
-        " VALUES (1, '2026-01-10', '2026-01', 1, 2, '1-0', 1, '2026-01-10')"))
+        " VALUES (1, '2026-01-10', '2026-01', 1, 2, '1-0', true, '2026-01-10')"))
     conn.execute(text("INSERT INTO periods (period, edition, closed_at) VALUES "
                       "('2026-01', '2025-10', '2026-02-01 10:00:00')"))
     conn.execute(text(
@@ -53,13 +53,15 @@ def _closed_january_at_0005(conn: Connection) -> None:
         "(1, 2, '2026-01', 1, 1700, 1800, -100, -100, 36, 0)"))
 
 
-def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(tmp_path: Path) -> None:
-    db = str(tmp_path / "at-0005.db")
+def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(
+        new_database: Factory) -> None:
+    db = new_database("at-0005")
     engine = make_engine(db)
     try:
         migrate.upgrade(engine, "0005")
         with engine.begin() as conn:
             _closed_january_at_0005(conn)
+            reset_sequences(conn, every_table(conn))  # the rows were given their ids
     finally:
         engine.dispose()
 
@@ -69,9 +71,8 @@ def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(tmp_path:
         with engine.connect() as conn:
             changes = conn.execute(text(
                 "SELECT id, by, command, action, reason FROM changes ORDER BY id")).all()
-            revisions = conn.execute(text(
-                "SELECT period, revision, edition, change_id, closed_at FROM period_revisions"
-            )).all()
+        revisions = sql(db, "SELECT period, revision, edition, change_id, closed_at "
+                            "FROM period_revisions")
         assert changes == [
             (1, "upgrader", "ledger init", "schema.upgrade",
              "upgrade to revision 0006: existing closed periods recorded as revision 1"),
@@ -95,8 +96,8 @@ def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(tmp_path:
         # D = +114 -> PD .66; 20 x (0.5 - .66) = -3.2 -> -3 -> 1804
         with engine.begin() as conn:
             conn.execute(text(
-                "INSERT INTO games (date, period, white_id, black_id, result, played,"
-                " recorded_at) VALUES ('2026-02-10', '2026-02', 1, 2, '1/2-1/2', 1,"
+                "INSERT INTO games (id, date, period, white_id, black_id, result, played,"
+                " recorded_at) VALUES (2, '2026-02-10', '2026-02', 1, 2, '1/2-1/2', true,"
                 " '2026-02-10')"))
         feb = close_period(engine, "2026-02")
         assert {p.name: p.result.rating_after for p in feb.players} == {

@@ -1,0 +1,176 @@
+"""Where the tests' ledgers live: SQLite files under a test's ``tmp_path``, or databases on a
+PostgreSQL server (``Server``), handed out by the fixtures of tests/conftest.py (``factory``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from sqlalchemy import Connection, MetaData, Table, create_engine, inspect, text
+from sqlalchemy.engine import make_url
+
+from ledger.services.session import init_ledger
+
+
+class Server:
+    """The PostgreSQL server a run's ledgers live on: databases named ``{prefix}_{n}``, created
+    from ``template`` (migrated once, on first use) and dropped at the end of the run."""
+
+    def __init__(self, url: str) -> None:
+        self.url = make_url(url)
+        self.prefix = f"ledger_test_{uuid.uuid4().hex[:8]}"
+        self.admin = create_engine(self.url, isolation_level="AUTOCOMMIT")
+        self.template: str | None = None
+        self.free: list[str] = []
+        self.created: list[str] = []
+        self.fingerprint: tuple[object, ...] | None = None
+
+    def url_of(self, database: str) -> str:
+        """The URL of ``database`` on this server, with the password (what a test hands on)."""
+        return self.url.set(database=database).render_as_string(hide_password=False)
+
+    def _create(self, template: str = "template0") -> str:
+        name = f"{self.prefix}_{len(self.created) + 1}"
+        with self.admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        self.created.append(name)
+        return name
+
+    def empty(self) -> str:
+        """A new empty database (no ledger yet); its URL."""
+        return self.url_of(self._create())
+
+    def ledger(self) -> str:
+        """A ledger at the latest revision, empty: one a test handed back, else a copy of the
+        template; its URL."""
+        if self.free:
+            return self.url_of(self.free.pop())
+        if self.template is None:
+            self.template = self._create()
+            init_ledger(self.url_of(self.template))
+            self.fingerprint = self._fingerprint(self.template)
+        return self.url_of(self._create(self.template))
+
+    def _fingerprint(self, database: str) -> tuple[object, ...]:
+        """The revision and every table, column and index of ``database`` (unchanged: reusable)."""
+        engine = create_engine(self.url_of(database))
+        try:
+            with engine.connect() as conn:
+                revision = conn.execute(text("SELECT version_num FROM alembic_version")).all()
+                objects = conn.execute(text(
+                    "SELECT c.relname, c.relkind, a.attname, format_type(a.atttypid, a.atttypmod) "
+                    "FROM pg_class c LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND "
+                    "a.attnum > 0 AND NOT a.attisdropped JOIN pg_namespace n ON n.oid = "
+                    "c.relnamespace WHERE n.nspname = 'public' ORDER BY 1, 3")).all()
+                return (tuple(revision), tuple(objects))
+        except Exception:  # no alembic_version any more, or no database: not reusable
+            return ()
+        finally:
+            engine.dispose()
+
+    def release(self, url: str, reusable: bool) -> None:
+        """Take back the database at ``url``: emptied for a later test when ``reusable`` (a
+        ledger) and its schema is still the template's, else dropped."""
+        name = make_url(url).database
+        assert name is not None
+        with self.admin.connect() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE datname = :name AND pid <> pg_backend_pid()"), {"name": name})
+        if reusable and self._fingerprint(name) == self.fingerprint:
+            engine = create_engine(url)
+            try:
+                with engine.begin() as conn:
+                    tables = conn.execute(text(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND "
+                        "tablename <> 'alembic_version'")).scalars().all()
+                    conn.exec_driver_sql("TRUNCATE " + ", ".join(f'"{t}"' for t in tables)
+                                         + " RESTART IDENTITY CASCADE")
+            finally:
+                engine.dispose()
+            self.free.append(name)
+            return
+        self._drop(name)
+
+    def _drop(self, name: str) -> None:
+        with self.admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        self.created.remove(name)
+
+    def close(self) -> None:
+        """Drop every database of the run."""
+        for name in list(reversed(self.created)):
+            self._drop(name)
+        self.admin.dispose()
+
+
+#: ``new_ledger(name)`` / ``new_database(name)``: a ledger (or an empty database) for this test.
+Factory = Callable[..., str]
+
+
+def factory(server: Server | None, tmp_path: Path, initialised: bool) -> Iterator[Factory]:
+    """Yield ``make(name)``: a new ledger (``initialised``) or empty database named ``name``
+    (SQLite: ``tmp_path / "name.db"``), taken back when the test ends."""
+    made: list[str] = []
+
+    def make(name: str = "ledger") -> str:
+        if server is None:
+            path = str(tmp_path / f"{name}.db")
+            if os.path.exists(path):
+                raise AssertionError(f"{path} exists already: give each ledger of a test its own name")
+            if initialised:
+                init_ledger(path)
+            return path
+        url = server.ledger() if initialised else server.empty()
+        made.append(url)
+        return url
+
+    yield make
+    if server is not None:
+        for url in made:
+            server.release(url, reusable=initialised)
+
+
+def contents(db: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table of the ledger ``db`` (path or URL), by table, rows in a fixed
+    order: what "nothing was written" compares, on any database."""
+    engine = create_engine(make_url(db) if "://" in db else f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            tables = inspect(conn).get_table_names()
+            return {table: sorted((tuple(row) for row in conn.execute(text(f'SELECT * FROM "{table}"'))),
+                                  key=repr)
+                    for table in sorted(tables)}
+    finally:
+        engine.dispose()
+
+
+def sql(db: str, statement: str) -> list[tuple[object, ...]]:
+    """The rows ``statement`` (SQL every database takes) reads from the ledger ``db``, not
+    through the ledger: dates and times as text, as SQLite stores them (``YYYY-MM-DD``,
+    ``YYYY-MM-DD HH:MM:SS.ffffff``), on any database."""
+    engine = create_engine(make_url(db) if "://" in db else f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            return [tuple(_as_stored(v) for v in row) for row in conn.execute(text(statement))]
+    finally:
+        engine.dispose()
+
+
+def _as_stored(value: object) -> object:
+    """A date or time as SQLite's text holds it; anything else as it is."""
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ", timespec="microseconds")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def every_table(conn: Connection) -> list[Table]:
+    """Every table of the database of ``conn``, as it is (reflected), for
+    ``ledger.db.sequences.reset_sequences`` after rows were put in with their ids."""
+    tables = MetaData()
+    tables.reflect(conn)
+    return list(tables.sorted_tables)
