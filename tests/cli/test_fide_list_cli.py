@@ -276,5 +276,4 @@ def test_a_list_that_is_only_its_header_is_refused(runner: CliRunner, db: str,
     assert (f"{path}: error: players: no players in this list: only its header, on line 1"
             in result.stderr)
     assert "0 players" not in result.stdout
-    with closing(sqlite3.connect(db)) as conn:
-        assert conn.execute("SELECT count(*) FROM changes").fetchone() == (0,)
+    assert sql(db, "SELECT count(*) FROM changes") == [(0,)]
