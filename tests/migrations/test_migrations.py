@@ -151,7 +151,7 @@ def _populate_0008(conn: Connection) -> None:
     conn.execute(text(
         "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
         " reached_2300, source, recorded_at, change_id, kind) VALUES "
-        "(1, '2026-01', NULL, 120, 0, 0, 'ledger player edit', '2026-01-02 00:00:00', 1, "
+        "(1, '2026-01', NULL, 120, false, false, 'ledger player edit', '2026-01-02 00:00:00', 1, "
         "'history')"))
 
 
