@@ -204,9 +204,10 @@ def close_during_import(ledgers: Ledgers, work: Path, after: float) -> str:
         unrated = count(db, "SELECT count(*) FROM games g JOIN periods p ON p.period = g.period "
                             "WHERE NOT EXISTS (SELECT 1 FROM period_games a WHERE a.game_id = g.id)")
         recorded = count(db, "SELECT count(*) FROM games")
-    how = ("the import landed first and was rated" if icode == 0 and ccode == 0 else
-           "the close came first; the import was refused as late" if icode == 3 and ccode == 0
-           else f"import exit {icode}, close exit {ccode}")
+        late = count(db, "SELECT count(*) FROM games WHERE period = '2026-11'")
+    how = ("the import landed first and was rated" if icode == 0 and ccode == 0 and not late else
+           f"the close came first; the import's {late} games are late results of 2026-11"
+           if icode == 0 and ccode == 0 else f"import exit {icode}, close exit {ccode}")
     return (f"{how}: {recorded} games recorded, {unrated} unrated in the closed period "
             f"(import exit {icode}, close exit {ccode})" + (f"; said: {said}" if said else ""))
 
@@ -216,8 +217,8 @@ def two_closes(ledgers: Ledgers, work: Path) -> str:
         for name in ("Alpha, Ann", "Beta, Bob"):
             subprocess.run([sys.executable, "-m", "ledger", "--db", db, "player", "add", name,
                             "--rating", "1800"], check=True, capture_output=True)
-        subprocess.run([sys.executable, "-m", "ledger", "--db", db, "game", "add", "Alpha",
-                        "Beta", "1-0", "--date", "2026-10-03"], check=True, capture_output=True)
+        subprocess.run([sys.executable, "-m", "ledger", "--db", db, "game", "add", "Alpha, Ann",
+                        "Beta, Bob", "1-0", "--date", "2026-10-03"], check=True, capture_output=True)
         done = at_once(work, db, [("period", "close", "2026-10")] * 2)
     loser = [err.strip() for code, _, err in done if code]
     return f"exit codes {sorted(c for c, _, _ in done)}; the loser: {loser}"
