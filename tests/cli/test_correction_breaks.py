@@ -1,0 +1,60 @@
+"""A rating officer's awkward input to the correction commands (docs/CORRECTIONS.md §5-§10):
+each finding is refused in the ledger's words (exit 1, the field named, nothing written) or
+gives the right values, worked by hand in the comments."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from typer.testing import CliRunner, Result
+
+from ledger.cli.app import app
+
+
+def run(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(app, ["--db", str(db), *args])
+
+
+def ok(db: Path, *args: str) -> Result:
+    result = run(db, *args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def data(db: Path, *args: str) -> dict:  # type: ignore[type-arg]
+    return json.loads(ok(db, *args, "--json").stdout)
+
+
+def dump(db: Path) -> list[str]:
+    with sqlite3.connect(db) as con:
+        lines = list(con.iterdump())
+    con.close()
+    return lines
+
+
+def one_closed_period(db: Path) -> None:
+    """A 1800 and B 1700, adults with 100 rated games: K 20. September 2026: A beats B.
+    A: D = +100 -> PD .64; 20 x (1 - .64) = +7.2 -> +7: 1807. B: 20 x (0 - .36) = -7.2 -> -7:
+    1693. Closed (revision 1)."""
+    ok(db, "init")
+    ok(db, "player", "add", "Alpha, A", "--rating", "1800", "--prior-games", "100")
+    ok(db, "player", "add", "Beta, B", "--rating", "1700", "--prior-games", "100")
+    ok(db, "game", "add", "Alpha, A", "Beta, B", "1-0", "--date", "2026-09-05")
+    ok(db, "period", "close", "2026-09")
+    listed = {p["name"]: p["rating"] for p in data(db, "list", "--period", "2026-09")["players"]}
+    assert listed == {"Alpha, A": 1807, "Beta, B": 1693}
+
+
+def test_a_huge_revision_number_is_refused_naming_the_field(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    one_closed_period(db)
+    before = dump(db)
+    for huge in ("99999999999999999999999", "9223372036854775808"):
+        refused = run(db, "list", "--period", "2026-09", "--revision", huge)
+        assert refused.exit_code == 1, refused.output
+        assert refused.exception is None or isinstance(refused.exception, SystemExit)
+        assert f"revision: period 2026-09 has no revision {huge} (it has revision(s) 1)" in \
+            " ".join(refused.stderr.split())
+    assert dump(db) == before
