@@ -283,6 +283,15 @@ def same_name(session: Session, name: str) -> list[Player]:
                                 .order_by(*PLAYER_ORDER)))
 
 
+def joined_identity(session: Session, player: Player) -> Player:
+    """The identity ``player`` is now: itself, or the player it was merged into, following a
+    chain of merges (``#6`` into ``#5``, then ``#5`` into ``#7``: ``#7``)."""
+    joined = player
+    while joined.merged_into is not None:
+        joined = session.get_one(Player, joined.merged_into)
+    return joined
+
+
 def resolve(session: Session, ref: str, field: str = "player", *, partial: bool = False,
             merged: bool = False) -> Player:
     """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
@@ -306,9 +315,7 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
     found = _resolve(session, ref, field, partial)
     if found.merged_into is None or merged:
         return found
-    joined = session.get_one(Player, found.merged_into)
-    while joined.merged_into is not None:
-        joined = session.get_one(Player, joined.merged_into)
+    joined = joined_identity(session, found)
     raise NotFound(f"{field}: {found.name} (#{found.id}) was merged into {joined.name} "
                    f"(#{joined.id}): refer to #{joined.id}")
 

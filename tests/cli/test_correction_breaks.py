@@ -58,3 +58,37 @@ def test_a_huge_revision_number_is_refused_naming_the_field(tmp_path: Path) -> N
         assert f"revision: period 2026-09 has no revision {huge} (it has revision(s) 1)" in \
             " ".join(refused.stderr.split())
     assert dump(db) == before
+
+
+def test_the_player_kept_takes_back_the_name_of_the_duplicate_merged_into_them(
+        tmp_path: Path) -> None:
+    """#3 'Gamma, C.' and #4 'Gamma, Cathal' are one person; merged into #3, the officer gives
+    #3 the full name #4 had. #4 is found no more, so the name is #3's: no 'already the name of'
+    refusal (and no raw uniqueness error), and the name then finds #3. A fifth player asking
+    for that name is refused, pointing at the live identity #3, not at #4 (a merge naming #4
+    would be refused: it was merged)."""
+    db = tmp_path / "ledger.db"
+    one_closed_period(db)
+    ok(db, "player", "add", "Gamma, C.")
+    ok(db, "player", "add", "Gamma, Cathal")
+    ok(db, "player", "add", "Delta, D")
+    ok(db, "game", "add", "Gamma, Cathal", "Alpha, A", "1-0", "--date", "2026-10-03")
+    ok(db, "player", "merge", "#3", "#4", "--reason", "registered twice")
+    published = ok(db, "list", "--period", "2026-09", "--format", "csv").stdout
+
+    edited = data(db, "player", "edit", "#3", "--name", "Gamma, Cathal", "--reason",
+                  "the name in full")
+    assert edited["player"]["id"] == 3 and edited["player"]["name"] == "Gamma, Cathal"
+    assert data(db, "player", "show", "Gamma, Cathal")["id"] == 3
+    game = data(db, "game", "list", "--player", "Gamma, Cathal")["games"][0]
+    assert (game["white"], game["black"]) == ("Gamma, Cathal", "Alpha, A")
+
+    before = dump(db)
+    refused = run(db, "player", "edit", "Delta, D", "--name", "Gamma, Cathal", "--reason", "x")
+    assert refused.exit_code == 1
+    message = " ".join(refused.stderr.split())
+    assert message.startswith("error: name: 'Gamma, Cathal' is already the name of")
+    assert "if they are one person, ledger player merge #3 #5" in message
+    assert dump(db) == before
+    assert ok(db, "list", "--period", "2026-09", "--format", "csv").stdout == published
+    ok(db, "db", "check")
