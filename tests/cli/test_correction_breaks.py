@@ -92,3 +92,29 @@ def test_the_player_kept_takes_back_the_name_of_the_duplicate_merged_into_them(
     assert dump(db) == before
     assert ok(db, "list", "--period", "2026-09", "--format", "csv").stdout == published
     ok(db, "db", "check")
+
+
+def test_a_reason_with_an_escape_or_an_invisible_character_is_refused(tmp_path: Path) -> None:
+    """The reason goes into the audit log, printed on the officer's terminal by ``ledger audit``:
+    an escape sequence (``ESC [31m`` turns the rest red, or worse), a line break or a
+    direction override would print there as it is. It is refused as a name with one is
+    (exit 1, ``reason:`` named, nothing written), by every correction."""
+    db = tmp_path / "ledger.db"
+    one_closed_period(db)
+    ok(db, "game", "add", "Alpha, A", "Beta, B", "0-1", "--date", "2026-10-05")
+    before = dump(db)
+    for reason, what in (("scoresheet \x1b[31m", "a control character (U+001B)"),
+                         ("line one\nline two", "a control character (U+000A)"),
+                         ("not \u202eplayed", "a format character (U+202E RIGHT-TO-LEFT OVERRIDE)")):
+        for command in (("game", "void", "2"), ("game", "correct", "2", "--result", "1-0"),
+                        ("game", "void", "1", "--in-next-period"),
+                        ("player", "edit", "Beta, B", "--birth-year", "2000"),
+                        ("period", "reopen", "2026-09"),
+                        ("period", "rerate", "--from", "2026-09", "--yes"),
+                        ("game", "add", "Alpha, A", "Beta, B", "1-0", "--date", "2026-09-20",
+                         "--rerate")):
+            refused = run(db, *command, "--reason", reason)
+            assert refused.exit_code == 1, (command, refused.output)
+            assert refused.stderr.startswith(f"error: reason: holds {what}"), refused.stderr
+    assert dump(db) == before
+    ok(db, "game", "void", "2", "--reason", "not played: a bye")  # a plain one still does
