@@ -118,3 +118,31 @@ def test_a_reason_with_an_escape_or_an_invisible_character_is_refused(tmp_path: 
             assert refused.stderr.startswith(f"error: reason: holds {what}"), refused.stderr
     assert dump(db) == before
     ok(db, "game", "void", "2", "--reason", "not played: a bye")  # a plain one still does
+
+
+def audit_reasons(db: Path, action: str) -> list[str | None]:
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT reason FROM changes WHERE action = ? ORDER BY id",
+                           (action,)).fetchall()
+    con.close()
+    return [r for (r,) in rows]
+
+
+def test_a_late_game_keeps_the_reason_given_without_rerate(tmp_path: Path) -> None:
+    """``game add`` of a late result with ``--reason`` but no ``--rerate`` (the published list
+    stands, the game is rated in the earliest open period): the reason the officer typed is the
+    audit log's (optional for a game add, but recorded when given), not dropped; a blank or
+    an escape is refused as for any reason. The game goes into 2026-10, dated 2026-09."""
+    db = tmp_path / "ledger.db"
+    one_closed_period(db)
+    before = dump(db)
+    for bad in (" ", "late \x1b[2J"):
+        refused = run(db, "game", "add", "Beta, B", "Alpha, A", "1-0", "--date", "2026-09-20",
+                      "--reason", bad)
+        assert refused.exit_code == 1 and refused.stderr.startswith("error: reason: ")
+    assert dump(db) == before
+    game = data(db, "game", "add", "Beta, B", "Alpha, A", "1-0", "--date", "2026-09-20",
+                "--reason", "scoresheet handed in late")["games"][0]
+    assert (game["period"], game["late"], game["dated_in"]) == ("2026-10", True, "2026-09")
+    ok(db, "game", "add", "Beta, B", "Alpha, A", "1/2-1/2", "--date", "2026-10-02")
+    assert audit_reasons(db, "game.add") == [None, "scoresheet handed in late", None]
