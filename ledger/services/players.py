@@ -237,15 +237,15 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
         namesakes = same_name(session, p.name)
         if namesakes and not new:
             raise InvalidInput(f"name: {shown(p.name.strip())} is already in the ledger as "
-                               f"{_described(namesakes)}; refer to them by id, or, if this is "
-                               "another person, add them with --new")
+                               f"{_described(session, namesakes)}; refer to them by id, or, if "
+                               "this is another person, add them with --new")
         lookalikes = [] if namesakes or new else looks_like(session, p.name)
         if lookalikes:
             raise InvalidInput(f"name: {shown(p.name.strip())} looks like "
-                               f"{_described(lookalikes)}, already in the ledger (the same name "
-                               "but for blanks, apostrophes or an umlaut written ae, oe, ue); "
-                               "refer to them by id, or, if this is another person, add them "
-                               "with --new")
+                               f"{_described(session, lookalikes)}, already in the ledger (the "
+                               "same name but for blanks, apostrophes or an umlaut written ae, "
+                               "oe, ue); refer to them by id, or, if this is another person, add "
+                               "them with --new")
         change = record_change(session, actor or Actor.from_code("add_player"), "player.add",
                                "player", "new")
         player = register(session, p, source="ledger player add",
@@ -260,8 +260,15 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
         return replace(player_views(session, [player.id])[0], notes=notes)
 
 
-def _described(players: list[Player]) -> str:
-    return " and ".join(map(described, players))
+def _described(session: Session, players: list[Player]) -> str:
+    """The players as a message tells them apart; one merged into another (``player merge``)
+    with the identity it joined, the one to refer to."""
+    def one(player: Player) -> str:
+        if player.merged_into is None:
+            return described(player)
+        joined = joined_identity(session, player)
+        return f"{described(player)}, merged into {joined.name} (#{joined.id})"
+    return " and ".join(map(one, players))
 
 
 def looks_like(session: Session, name: str) -> list[Player]:

@@ -146,3 +146,24 @@ def test_a_late_game_keeps_the_reason_given_without_rerate(tmp_path: Path) -> No
     assert (game["period"], game["late"], game["dated_in"]) == ("2026-10", True, "2026-09")
     ok(db, "game", "add", "Beta, B", "Alpha, A", "1/2-1/2", "--date", "2026-10-02")
     assert audit_reasons(db, "game.add") == [None, "scoresheet handed in late", None]
+
+
+def test_adding_the_name_of_a_merged_player_points_at_the_identity_it_joined(
+        tmp_path: Path) -> None:
+    """'Gamma, C.' (#4) was merged into 'Gamma, Cathal' (#3): adding 'Gamma, C.' again is
+    refused as a name already in the ledger, and the message says which identity to refer to
+    (#3): 'refer to them by id' with #4 alone would send the officer to a player found no
+    more."""
+    db = tmp_path / "ledger.db"
+    one_closed_period(db)
+    ok(db, "player", "add", "Gamma, Cathal")
+    ok(db, "player", "add", "Gamma, C.")
+    ok(db, "player", "merge", "#3", "#4", "--reason", "registered twice")
+    before = dump(db)
+    refused = run(db, "player", "add", "Gamma, C.")
+    assert refused.exit_code == 1
+    assert " ".join(refused.stderr.split()) == (
+        "error: name: 'Gamma, C.' is already in the ledger as Gamma, C. (#4, FIDE -, born ?), "
+        "merged into Gamma, Cathal (#3); refer to them by id, or, if this is another person, "
+        "add them with --new")
+    assert dump(db) == before
