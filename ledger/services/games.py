@@ -523,7 +523,8 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     open period, keeping its date (the view's ``dated_in`` says so); with ``rerate`` it goes
     into its own period instead, and every closed period from there is re-rated
     (``rerate.rerate_in``, one ``period.rerate`` change each, giving ``reason``, which
-    ``rerate`` requires; ``GameView.rerated``). ``dry_run`` does it all and writes nothing.
+    ``rerate`` requires; ``GameView.rerated``). A ``reason`` given without ``rerate`` is the
+    ``game.add`` change's all the same. ``dry_run`` does it all and writes nothing.
 
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
     twice, a bad result or date, a date in the future (after ``today``) or before 2022, a game
@@ -541,7 +542,7 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     check_date(day, today or dt.date.today())
     round_ = clean_label(round_, "round", MAX_ROUND)
     event = clean_label(event, "event", MAX_EVENT)
-    why = check_reason(reason) if rerate else None
+    why = check_reason(reason) if rerate or reason is not None else None
     who = actor or Actor.from_code("add_game")
     notes: list[str] = []
     with transaction(engine, dry_run=dry_run) as session:

@@ -178,7 +178,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
     name = str(path)
-    why = check_reason(reason) if rerate else None
+    why = check_reason(reason) if rerate or reason is not None else None
     sha256, blank, fmt, readout = read_games_file(path, fmt, ids, end_date)
     report = ImportReport(name, dry_run, format=fmt, sha256=sha256,
                           games_in_file=readout.games_in_file,

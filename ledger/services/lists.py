@@ -17,7 +17,7 @@ from ledger.domain import Period
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
 from ledger.services.life import RatingLife, rating_lives
-from ledger.services.players import PlayerView, player_views, resolve
+from ledger.services.players import MAX_ID, PlayerView, player_views, resolve
 from ledger.services.revisions import current, current_revision, revision_views
 from ledger.services.session import Ledger, transaction
 from ledger.services.snapshots import ListRow, ranked, read_rows
@@ -169,7 +169,7 @@ def _period_revision(session: Session, period: str | None, revision: int) -> tup
             raise PeriodError("no rating list yet: no period has been closed (`ledger period "
                               "close`)")
         wanted = Period.parse(latest)
-    if session.get(PeriodRevision, (str(wanted), revision)) is None:
+    if revision > MAX_ID or session.get(PeriodRevision, (str(wanted), revision)) is None:
         known = [v.revision for v in revision_views(session, wanted)]
         have = (f"it has revision(s) {', '.join(map(str, known))}" if known
                 else "it has never been closed")

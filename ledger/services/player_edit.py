@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Player, PlayerEntry
 from ledger.domain import Actor, Period
 from ledger.errors import InvalidInput, PeriodError
+from ledger.names import name_key
 from ledger.services.audit import record_change
 from ledger.services.facts import revise_player
 from ledger.services.late import earliest_open
@@ -35,6 +36,8 @@ from ledger.services.players import (
     MIN_RATING,
     NewPlayer,
     PlayerView,
+    joined_identity,
+    next_namesake,
     player_views,
     resolve,
     same_name,
@@ -117,6 +120,10 @@ def edit_player(engine: Engine, ref: str, edit: PlayerEdit, *, reason: str | Non
             reason=why)
         if identity:
             revise_player(session, player, change.id)
+            if "name" in identity and name_key(identity["name"]) != player.name_key:
+                # another key: its next namesake number (a duplicate merged into this player
+                # may hold the key's number 0)
+                player.namesake = next_namesake(session, name_key(identity["name"]))
             for column, value in identity.items():
                 setattr(player, column, value)
         if entry is not None:
@@ -138,11 +145,16 @@ def _identity(session: Session, player: Player, edit: PlayerEdit) -> dict[str, A
     validate_new_player(NewPlayer(**merged))
     changed = {f: v for f, v in wanted.items() if getattr(player, f) != v}
     if "name" in changed:
-        others = [p for p in same_name(session, changed["name"]) if p.id != player.id]
+        # A duplicate merged into this player is this player: its name may be taken back.
+        others = [(p, joined_identity(session, p)) for p in same_name(session, changed["name"])]
+        others = [(p, j) for p, j in others if j.id != player.id]
         if others:
+            other, joined = others[0]
+            via = (f", merged into {joined.name} (#{joined.id})" if joined.id != other.id
+                   else "")
             raise InvalidInput(f"name: {changed['name']!r} is already the name of "
-                               f"{others[0].name} (#{others[0].id}); if they are one person, "
-                               f"ledger player merge #{others[0].id} #{player.id}")
+                               f"{other.name} (#{other.id}){via}; if they are one person, "
+                               f"ledger player merge #{joined.id} #{player.id}")
     if "fide_id" in changed:
         clash = session.scalar(select(Player).where(Player.fide_id == changed["fide_id"]))
         if clash is not None:

@@ -237,15 +237,15 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
         namesakes = same_name(session, p.name)
         if namesakes and not new:
             raise InvalidInput(f"name: {shown(p.name.strip())} is already in the ledger as "
-                               f"{_described(namesakes)}; refer to them by id, or, if this is "
-                               "another person, add them with --new")
+                               f"{_described(session, namesakes)}; refer to them by id, or, if "
+                               "this is another person, add them with --new")
         lookalikes = [] if namesakes or new else looks_like(session, p.name)
         if lookalikes:
             raise InvalidInput(f"name: {shown(p.name.strip())} looks like "
-                               f"{_described(lookalikes)}, already in the ledger (the same name "
-                               "but for blanks, apostrophes or an umlaut written ae, oe, ue); "
-                               "refer to them by id, or, if this is another person, add them "
-                               "with --new")
+                               f"{_described(session, lookalikes)}, already in the ledger (the "
+                               "same name but for blanks, apostrophes or an umlaut written ae, "
+                               "oe, ue); refer to them by id, or, if this is another person, add "
+                               "them with --new")
         change = record_change(session, actor or Actor.from_code("add_player"), "player.add",
                                "player", "new")
         player = register(session, p, source="ledger player add",
@@ -260,8 +260,15 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
         return replace(player_views(session, [player.id])[0], notes=notes)
 
 
-def _described(players: list[Player]) -> str:
-    return " and ".join(map(described, players))
+def _described(session: Session, players: list[Player]) -> str:
+    """The players as a message tells them apart; one merged into another (``player merge``)
+    with the identity it joined, the one to refer to."""
+    def one(player: Player) -> str:
+        if player.merged_into is None:
+            return described(player)
+        joined = joined_identity(session, player)
+        return f"{described(player)}, merged into {joined.name} (#{joined.id})"
+    return " and ".join(map(one, players))
 
 
 def looks_like(session: Session, name: str) -> list[Player]:
@@ -281,6 +288,15 @@ def same_name(session: Session, name: str) -> list[Player]:
     key = name_key(name)
     return list(session.scalars(select(Player).where(Player.name_key.in_((key, *same_name_keys(key))))
                                 .order_by(*PLAYER_ORDER)))
+
+
+def joined_identity(session: Session, player: Player) -> Player:
+    """The identity ``player`` is now: itself, or the player it was merged into, following a
+    chain of merges (``#6`` into ``#5``, then ``#5`` into ``#7``: ``#7``)."""
+    joined = player
+    while joined.merged_into is not None:
+        joined = session.get_one(Player, joined.merged_into)
+    return joined
 
 
 def resolve(session: Session, ref: str, field: str = "player", *, partial: bool = False,
@@ -306,9 +322,7 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
     found = _resolve(session, ref, field, partial)
     if found.merged_into is None or merged:
         return found
-    joined = session.get_one(Player, found.merged_into)
-    while joined.merged_into is not None:
-        joined = session.get_one(Player, joined.merged_into)
+    joined = joined_identity(session, found)
     raise NotFound(f"{field}: {found.name} (#{found.id}) was merged into {joined.name} "
                    f"(#{joined.id}): refer to #{joined.id}")
 

@@ -16,7 +16,7 @@ from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult, PeriodRevision, RatingPeriod
-from ledger.domain import Actor, Period
+from ledger.domain import Actor, Period, described_character, find_control_character
 from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition
 from ledger.services.audit import record_change, summarise
@@ -32,12 +32,18 @@ MAX_REASON = 2000
 
 def check_reason(reason: str | None) -> str:
     """The reason a correction gives, trimmed; ``InvalidInput`` naming ``reason`` when it is
-    missing, blank or longer than ``MAX_REASON`` characters."""
+    missing, blank, longer than ``MAX_REASON`` characters, or holding what no one-line text
+    field may (``domain.find_control_character``: an escape, a line break, a direction
+    override ...), which ``ledger audit`` would print on the officer's terminal as it is."""
     text = (reason or "").strip()
     if not text:
         raise InvalidInput("reason: say why (--reason TEXT); it goes into the audit log")
     if len(text) > MAX_REASON:
         raise InvalidInput(f"reason: {len(text)} characters; at most {MAX_REASON}")
+    control = find_control_character(text)
+    if control is not None:
+        raise InvalidInput(f"reason: holds {described_character(control.group())} at character "
+                           f"{control.start() + 1}: it is one line of visible text")
     return text
 
 
