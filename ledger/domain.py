@@ -12,10 +12,31 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Literal
 
 from ledger.errors import InvalidInput, shown
 
 _PERIOD_RE = re.compile(r"^(\d{4})-(\d{2})$")
+
+#: A rating pool (docs/RULES.md §9): each has its own games, ratings, K history and lists.
+RatingPool = Literal["standard", "rapid", "blitz"]
+#: The pools, in the order the ledger shows them.
+POOLS: tuple[RatingPool, ...] = ("standard", "rapid", "blitz")
+STANDARD: RatingPool = "standard"
+RAPID: RatingPool = "rapid"
+BLITZ: RatingPool = "blitz"
+
+
+def parse_pool(text: str, field: str = "pool") -> RatingPool:
+    """The pool named by ``text`` (``standard``, ``rapid`` or ``blitz``, any case, spaces
+    around ignored). Raises ``InvalidInput`` naming ``field`` for anything else
+    (docs/RULES.md §9)."""
+    wanted = text.strip().casefold()
+    for pool in POOLS:
+        if pool == wanted:
+            return pool
+    raise InvalidInput(f"{field}: {shown(text)} is not a pool; use one of {', '.join(POOLS)}")
+
 
 ONE = Decimal(1)
 HALF = Decimal("0.5")

@@ -155,6 +155,23 @@ def _populate_0008(conn: Connection) -> None:
         "'history')"))
 
 
+def _populate_0009(conn: Connection) -> None:
+    """Revision 0009 adds the pools: the 0008 ledger (every row standard), blitz entries for
+    Alpha (1500) and Beta (1600, both with 100 prior blitz games) and a blitz game of 2026-01
+    that Alpha wins: the standard close gives +7 / -7 as before, the blitz one its own list."""
+    _populate_0008(conn)
+    conn.execute(text(
+        "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
+        " reached_2300, source, recorded_at, change_id, kind, pool) VALUES "
+        "(1, NULL, 1500, 100, false, false, 'test', '2026-01-01 00:00:00', 1, 'rating', 'blitz'),"
+        " (2, NULL, 1600, 100, false, false, 'test', '2026-01-01 00:00:00', 1, 'rating', 'blitz')"))
+    conn.execute(text(
+        "INSERT INTO games (event_id, round, round_key, date, period, white_id, black_id, result,"
+        " played, recorded_at, status, change_id, pool, unequal_times) VALUES (NULL, NULL, NULL,"
+        " '2026-01-20', '2026-01', 1, 2, '1-0', true, '2026-01-20 00:00:00', 'valid', 1,"
+        " 'blitz', false)"))
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -163,7 +180,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0005": _populate_0005,
                                                      "0006": _populate_0006,
                                                      "0007": _populate_0007,
-                                                     "0008": _populate_0008}
+                                                     "0008": _populate_0008,
+                                                     "0009": _populate_0009}
 
 
 def _revisions() -> list[str]:
