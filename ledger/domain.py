@@ -281,6 +281,8 @@ class KReason(enum.Enum):
     NEW_PLAYER = "new-player"
     STANDARD = "standard"
     EXPLICIT = "explicit"
+    #: Rapid and blitz 2022-01 .. 2022-09: K 20 for everyone (docs/RULES.md §9).
+    FLAT_20 = "flat-20"
 
 
 @dataclass(frozen=True)
