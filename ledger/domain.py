@@ -320,6 +320,8 @@ class RatedGame:
       start date, or ``None`` if unrated then (FIDE Title Regs §1.4.6a).
     - ``result``: the ``Result``; ``played``: False when the game lasted less than one move each
       (TRF ``W D L``, a PGN with fewer than two half-moves), so it is not rated (B.02 §5.1).
+    - ``unequal_times``: the two players had different times, so it is not rated
+      (docs/RULES.md §9).
     """
 
     game_id: int
@@ -330,6 +332,7 @@ class RatedGame:
     black_rating: int | None
     result: Result
     played: bool = True
+    unequal_times: bool = False
 
     def __post_init__(self) -> None:
         if self.white_id == self.black_id:
@@ -337,8 +340,9 @@ class RatedGame:
 
     @property
     def is_rateable(self) -> bool:
-        """True when the game counts for ratings at all: played over the board, not a forfeit."""
-        return self.result.is_played and self.played
+        """True when the game counts for ratings at all: played over the board, not a forfeit,
+        both players with the same time."""
+        return self.result.is_played and self.played and not self.unequal_times
 
 
 #: The longest ``Actor.by``: a person's name or login.

@@ -12,6 +12,7 @@ tests build on, made from the repository's real files:
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 from data_files import ROOT, data_file
 from typer.testing import CliRunner

@@ -21,7 +21,6 @@ from ledger.db.models import (
     Game,
     Player,
 )
-from ledger.db.order import GAME_ORDER
 from ledger.domain import (
     Actor,
     Period,

@@ -22,7 +22,7 @@ from ledger.db.models import (
 )
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
-from ledger.domain import KReason, Period, PlayerState
+from ledger.domain import STANDARD, KReason, Period, PlayerState
 from ledger.errors import InvalidInput
 from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior, k_factor
 from ledger.services.game_views import GameView, period_game_views
@@ -179,7 +179,7 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5) ->
         raise InvalidInput(f"top: {top} must be 1 or more")
     with transaction(engine, write=False) as session:
         closed = published_period(session, period)
-        pointer = session.get_one(RatingPeriod, str(closed))
+        pointer = session.get_one(RatingPeriod, (str(closed), STANDARD))
         edition = session.get_one(PeriodRevision, (pointer.period, pointer.revision)).edition
         names = dict(session.execute(select(Player.id, Player.name)).all())
         results = [_change(r, names[r.player_id]) for r in session.scalars(

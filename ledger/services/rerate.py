@@ -16,7 +16,7 @@ from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult, PeriodRevision, RatingPeriod
-from ledger.domain import Actor, Period
+from ledger.domain import STANDARD, Actor, Period
 from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition
 from ledger.services.audit import record_change, summarise
@@ -71,7 +71,7 @@ def reopen_period(engine: Engine, period: str, *, reason: str | None, dry_run: b
         if wanted != last:
             raise PeriodError(f"period {wanted}: only the latest closed period can be reopened, "
                               f"and that is {last}")
-        pointer = session.get_one(RatingPeriod, str(wanted))
+        pointer = session.get_one(RatingPeriod, (str(wanted), STANDARD))
         revision = pointer.revision
         rated = session.scalar(select(func.count()).select_from(PeriodResult).where(
             PeriodResult.period == str(wanted), PeriodResult.revision == revision)) or 0
@@ -79,7 +79,8 @@ def reopen_period(engine: Engine, period: str, *, reason: str | None, dry_run: b
                                "period.reopen", "period", wanted, before={"revision": revision},
                                after={"open": True}, reason=why)
         supersede(session, wanted, revision, change.id)
-        session.execute(delete(RatingPeriod).where(RatingPeriod.period == str(wanted)))
+        session.execute(delete(RatingPeriod).where(RatingPeriod.period == str(wanted),
+                                                   RatingPeriod.pool == STANDARD))
         return ReopenReport(str(wanted), revision, rated, why, dry_run)
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
