@@ -8,6 +8,7 @@ import typer
 
 from ledger.cli import render, render_reports, render_revisions
 from ledger.cli.common import JsonOpt, ReasonOpt, reports_errors, run, run_write
+from ledger.domain import parse_pool
 from ledger.errors import PeriodError
 from ledger.services import periods, reports, rerate
 
@@ -29,12 +30,16 @@ def period_close(
     empty: Annotated[bool, typer.Option(
         "--empty", metavar="", help="Close a named period that has no games (it publishes the "
         "list unchanged and locks every period up to it).")] = False,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="Close this pool only (standard, rapid or blitz); default: every pool "
+        "with games in the period, in one transaction.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Close a rating period under FIDE's rules and publish its rating list."""
+    """Close a rating period under FIDE's rules and publish its rating lists (one per pool)."""
     if through is None:
         render.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
-                                      empty=empty), json_out)
+                                      empty=empty, pool=parse_pool(pool) if pool else None),
+                            json_out)
         return
     if period is not None:
         render.error(f"give a period ({period}) or --through {through}, not both")

@@ -20,11 +20,12 @@ from ledger.db.models import Change, PeriodRevision, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool
 
 
-def current(model: Any, pool: RatingPool = STANDARD) -> ColumnElement[bool]:
+def current(model: Any, pool: RatingPool | Any = STANDARD) -> ColumnElement[bool]:
     """The condition "this row of ``model`` (a derived table with ``period`` and ``revision``
     columns) belongs to the current revision of its period in ``pool``": an EXISTS on
     ``periods``, correlated with the query it is used in. A row of a reopened period is not
-    current; nor is a row of another pool (a revision rates one pool, docs/RULES.md §9)."""
+    current; nor is a row of another pool (a revision rates one pool, docs/RULES.md §9).
+    ``pool`` may be a column (``Game.pool``) to follow each row's own pool."""
     return (select(RatingPeriod.period)
             .where(RatingPeriod.period == model.period, RatingPeriod.revision == model.revision,
                    RatingPeriod.pool == pool)
