@@ -151,7 +151,7 @@ def _player_dict(v: PlayerView) -> dict[str, Any]:
             "reached_2400": v.reached_2400, "reached_2300": v.reached_2300,
             "k": v.k if v.rating is not None else None,
             "k_reason": v.k_reason.value if v.rating is not None else None,
-            "next_period": v.next_period, "pool": v.pool}
+            "next_period": v.next_period, "rating_pool": v.pool}
 
 
 def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
