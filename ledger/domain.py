@@ -1,7 +1,7 @@
 """Pure value types shared by every layer: rating periods, game results, player states, rated games.
 
 Everything here is a frozen dataclass or an enum, validated on construction, with no database, clock
-or I/O. Scores are exact ``Decimal`` values 1, 0.5 and 0, never binary floats (shared/DESIGN.md).
+or I/O. Scores are exact ``Decimal`` values 1, 0.5 and 0, never binary floats (docs/DESIGN.md).
 """
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ def round_key(label: str | None) -> str | None:
 
 
 class KReason(enum.Enum):
-    """Why a player has the K-factor they have (FIDE B.02 §8.3.3; shared/RULES.md §4)."""
+    """Why a player has the K-factor they have (FIDE B.02 §8.3.3; docs/RULES.md §4)."""
 
     REACHED_2400 = "reached-2400"
     JUNIOR = "junior"

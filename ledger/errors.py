@@ -1,7 +1,7 @@
 """Errors the ledger raises, each carrying the CLI exit code it maps to.
 
 No layer below the CLI prints or exits: it raises one of these, and ``ledger.cli`` turns it into a
-message on stderr and the exit code. Exit codes (shared/DESIGN.md, Conventions): 1 refused by the
+message on stderr and the exit code. Exit codes (docs/DESIGN.md, Conventions): 1 refused by the
 ledger, 2 usage, 3 import rejected, 4 the database needs ``ledger init``.
 """
 

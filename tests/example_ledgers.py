@@ -72,10 +72,10 @@ def build_club_cup(db: Path) -> Path:
     """A small ledger in ``db`` (a new file): players ``Player, A`` (1800) and ``Player, B``
     (1700), both established, one game of the ``Club Cup`` (2025-11-05, round 1, 1-0) and
     2025-11 closed; returns ``db``."""
-    _run(db, "init")
+    _run(str(db), "init")
     for name, rating in (("Player, A", "1800"), ("Player, B", "1700")):
-        _run(db, "player", "add", name, "--rating", rating, "--prior-games", "100")
-    _run(db, "game", "add", "Player, A", "Player, B", "1-0", "--date", "2025-11-05", "--event",
+        _run(str(db), "player", "add", name, "--rating", rating, "--prior-games", "100")
+    _run(str(db), "game", "add", "Player, A", "Player, B", "1-0", "--date", "2025-11-05", "--event",
          "Club Cup", "--round", "1")
-    _run(db, "period", "close", "2025-11")
+    _run(str(db), "period", "close", "2025-11")
     return db

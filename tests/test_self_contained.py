@@ -54,6 +54,23 @@ def test_nothing_names_the_folder_outside_the_repository() -> None:
     assert found == [], f"{OUTSIDE} is named in:\n" + "\n".join(found)
 
 
+#: The team's documents outside the repository, as a docstring or a README would cite them; the
+#: repository's own copies are docs/RULES.md, docs/DESIGN.md and docs/CASES.md. Built, as above.
+CITED = re.compile("shared/".__add__(r"(?:RULES\.md|DESIGN\.md|cases|data)\b"))
+
+
+def test_no_file_cites_the_documents_outside_the_repository() -> None:
+    """A reader of a clone has docs/, not the team's folder: every citation of the rules, the
+    design, the cases or the data names the repository's copy."""
+    files = scanned_files() + [p for top in ("ledger", "docs", "migrations")
+                               for p in sorted((ROOT / top).rglob("*")) if p.is_file()
+                               and "__pycache__" not in p.parts]
+    found = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}"
+             for p in files if (text := text_of(p)) is not None
+             for n, line in enumerate(text.splitlines(), 1) for m in CITED.finditer(line)]
+    assert found == [], "cited outside the repository:\n" + "\n".join(found)
+
+
 def test_no_python_file_climbs_above_the_repository() -> None:
     found = []
     for p in scanned_files():

@@ -1,4 +1,4 @@
-"""Lint and types as part of the suite (shared/DESIGN.md: ruff everywhere, mypy with strict
+"""Lint and types as part of the suite (docs/DESIGN.md: ruff everywhere, mypy with strict
 rules for ledger/rules, ledger/domain.py and ledger/formats as configured in pyproject.toml)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What every command module shares: the ``--json`` option, opening the ledger around one
 service call, and turning the ledger's errors into a message on stderr and an exit code.
 
-Exit codes (shared/DESIGN.md): 0 ok, 1 refused by the ledger, 2 usage, 3 import rejected,
+Exit codes (docs/DESIGN.md): 0 ok, 1 refused by the ledger, 2 usage, 3 import rejected,
 4 the database needs ``ledger init``. Errors go to stderr.
 """
 

@@ -60,10 +60,11 @@ def db_backup(
 ) -> None:
     """Write a consistent copy of a SQLite ledger (its online backup) while others keep writing.
 
-    The copy is written beside FILE and renamed over it, so FILE must be a regular file or a
-    new name: anything but a regular file is refused (a folder, a device, a FIFO), and so is
-    another database's -wal, -shm or -journal file or a database in use. A symbolic link is
-    followed: the file it names is written, the link kept.
+    The copy is written beside FILE and renamed over it: FILE must be a regular file or a new name.
+
+    Refused: a folder, a device, a FIFO, another database's -wal/-shm/-journal, a database in use.
+
+    A symbolic link is followed: the file it names is written, the link kept.
     """
     render_revisions.backup(run(ctx, backup.backup_ledger, str(file), force=force), json_out)
 

@@ -21,7 +21,7 @@ class ListedPlayer(Protocol):
     ``title`` (GM, IM, FM, CM, WGM, WIM, WFM, WCM or None), ``rating`` (the published rating),
     ``games`` (rated games in the period), ``k`` (the K-factor for the next period),
     ``birth_year`` (or None), ``inactive`` (flagged ``i``: no rated game in the last 12 rating
-    periods, shared/RULES.md §6).
+    periods, docs/RULES.md §6).
     """
 
     @property

@@ -1,4 +1,4 @@
-"""Inactivity on a rating list (shared/RULES.md §6; FIDE B.02 §7.1.3): the ``i`` flag.
+"""Inactivity on a rating list (docs/RULES.md §6; FIDE B.02 §7.1.3): the ``i`` flag.
 
 A player with no rated game for 12 months is flagged inactive on the list; the rating itself does
 not change, and one rated game makes the player active again. Pure arithmetic on rating periods.

@@ -1,4 +1,4 @@
-"""The editions of FIDE's rating rules, by the date they took effect (shared/RULES.md §8).
+"""The editions of FIDE's rating rules, by the date they took effect (docs/RULES.md §8).
 
 A period is rated under the edition in force on its first day. Periods before 1 January 2022 are
 not supported yet and are refused.
@@ -14,7 +14,7 @@ from ledger.errors import PeriodError
 
 
 class InitialMethod(enum.Enum):
-    """The edition's formula for an initial rating Ru (shared/RULES.md §6, §8).
+    """The edition's formula for an initial rating Ru (docs/RULES.md §6, §8).
 
     - ``TWO_1800_DRAWS`` (since 1 March 2024): two hypothetical opponents rated 1800, both drawn;
       Ru = Ra + dp(p) over n + 2 games.
@@ -48,14 +48,14 @@ class Edition(enum.Enum):
 
     @property
     def rating_floor(self) -> int:
-        """The lowest published rating (§7.1.4, §8.2.3; shared/RULES.md §6, §8): 1000 before
+        """The lowest published rating (§7.1.4, §8.2.3; docs/RULES.md §6, §8): 1000 before
         1 March 2024, 1400 since. A rating below it makes the player unrated from the next list,
         and an initial rating below it is not published."""
         return 1000 if self is Edition.E2022_01 else 1400
 
     @property
     def initial_method(self) -> InitialMethod:
-        """How an unrated player's initial rating Ru is computed (§8.2; shared/RULES.md §6, §8)."""
+        """How an unrated player's initial rating Ru is computed (§8.2; docs/RULES.md §6, §8)."""
         if self is Edition.E2022_01:
             return InitialMethod.RA_PLUS_20
         return InitialMethod.TWO_1800_DRAWS
@@ -87,7 +87,7 @@ def edition_for(period: Period) -> Edition:
 
 
 #: The period whose close publishes the 1 March 2024 list, the one list on which FIDE raised every
-#: rating below 2000 (shared/RULES.md §8).
+#: rating below 2000 (docs/RULES.md §8).
 RAISE_2024_PERIOD = Period(2024, 2)
 RAISE_2024_CEILING = 2000
 

@@ -1,11 +1,11 @@
-"""Initial ratings of unrated players (FIDE B.02 §7.1.4, §8.2; shared/RULES.md §6, §8).
+"""Initial ratings of unrated players (FIDE B.02 §7.1.4, §8.2; docs/RULES.md §6, §8).
 
 An unrated player's results against rated opponents are pooled over consecutive rating periods, at
 most 26 months back (``build_pool``); once the pool holds at least 5 games the initial rating Ru is
 computed by the edition in force (``initial_rating``), and published only if it reaches the
 edition's floor. A pool whose Ru is below the floor is kept and keeps growing.
 
-Arithmetic is exact (``Fraction``); the roundings are the ones shared/RULES.md §6 decides: p to two
+Arithmetic is exact (``Fraction``); the roundings are the ones docs/RULES.md §6 decides: p to two
 decimals half up, Ru to a whole number half up, then the 2200 cap, then the floor test.
 """
 

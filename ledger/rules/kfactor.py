@@ -1,4 +1,4 @@
-"""The K-factor and its reason (FIDE B.02 §8.3.3; shared/RULES.md §4), and the K x n <= 700 cap."""
+"""The K-factor and its reason (FIDE B.02 §8.3.3; docs/RULES.md §4), and the K x n <= 700 cap."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def is_junior(birth_year: int | None, period: Period) -> bool:
 def k_factor(state: PlayerState, period: Period) -> tuple[int, KReason]:
     """K for ``period`` from the player's ``state`` on the list in force at its start.
 
-    Precedence (shared/RULES.md §4 Decision): a published rating ever reached 2400 -> 10; a junior
+    Precedence (docs/RULES.md §4 Decision): a published rating ever reached 2400 -> 10; a junior
     whose published rating never reached 2300 -> 40; fewer than 30 rated games before the period
     -> 40; otherwise 20. ``state.rated_games`` None (history unknown) counts as established.
     Returns ``(K, reason)``.

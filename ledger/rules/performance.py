@@ -1,5 +1,5 @@
 """Performance rating Rp = Ra + dp and the norm arithmetic (FIDE B.01 Title Regulations §1.4.6-1.4.9,
-table 8.1.1; shared/RULES.md §7).
+table 8.1.1; docs/RULES.md §7).
 
 - Ra: the opponents' average rating, rounded to a whole number, .5 up (§1.4.7b).
 - p: points / games as a whole percentage, .5 up (the sentence under table 1.4.9); dp(p) from table

@@ -1,7 +1,7 @@
 """FIDE tables 8.1.2 (expected score PD from rating difference D) and 8.1.1 (dp from p), as data.
 
 Source: FIDE Handbook B.02 (Rating Regulations, 1 March 2024) tables 8.1.1 and 8.1.2, as transcribed
-in shared/RULES.md §3 and §7; tests check every band against tests/data's independent copies.
+in docs/RULES.md §3 and §7; tests check every band against tests/data's independent copies.
 Values are integers in hundredths (PD 0.64 is 64) so that sums stay exact.
 """
 

@@ -1,7 +1,7 @@
 """Recording games: one at a time (``ledger game add``) or a file's worth (the importers).
 
 A game belongs to the rating period in which its event ended (a game with no event: its own date)
-(shared/RULES.md §1). A game is never slipped into a closed period: a late result goes into the
+(docs/RULES.md §1). A game is never slipped into a closed period: a late result goes into the
 earliest open period (``services.late``), or with ``--rerate`` into its own period, which is
 then re-rated with every later one.
 """

@@ -1,5 +1,5 @@
 """``ledger performance``: a player's performance rating over one event or one rating period, and
-the norm arithmetic (FIDE B.01 Title Regulations §1.4.6-1.4.9; shared/RULES.md §7).
+the norm arithmetic (FIDE B.01 Title Regulations §1.4.6-1.4.9; docs/RULES.md §7).
 
 The games and the ratings used come from ``ledger.services.rated_games`` (the published ratings in
 force at each event's start, as the period close uses them); the arithmetic is

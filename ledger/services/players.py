@@ -234,7 +234,7 @@ def entry_values(player_id: int, p: NewPlayer, *, source: str,
 
 def below_floor_note(rating: int | None, period: Period | None) -> str | None:
     """A note when ``rating`` (int or None) is below the rating floor of the rules in force for
-    ``period``: 1400 since March 2024, 1000 before (FIDE B.02 §7.1.4; shared/RULES.md §6, §8).
+    ``period``: 1400 since March 2024, 1000 before (FIDE B.02 §7.1.4; docs/RULES.md §6, §8).
     FIDE publishes no such rating, so it is most likely a national rating or a typo; the ledger
     records it as given. None when the rating is at or above the floor, unrated, or its period
     is unknown or before 2022 (no rule edition)."""

@@ -1,5 +1,5 @@
 """Recorded games as the rules see them: each with the published ratings in force at its event's
-start (Title Regs §1.4.6a; shared/RULES.md §1), loaded set-based.
+start (Title Regs §1.4.6a; docs/RULES.md §1), loaded set-based.
 
 The period close, the performance rating and ``whatif`` all load their games here, so the ratings
 used in a game are found in one place. A voided game (``status`` ``void``) is never loaded: it is

@@ -110,7 +110,7 @@ class PeriodReport:
 
 def _why(before: PlayerState, after: PlayerState, reason_before: KReason, reason_after: KReason,
          following: Period) -> str:
-    """The words for a K change, from the two states (FIDE B.02 §8.3.3; shared/RULES.md §4)."""
+    """The words for a K change, from the two states (FIDE B.02 §8.3.3; docs/RULES.md §4)."""
     if reason_after is KReason.REACHED_2400:
         return f"published rating reached 2400 ({after.rating} on this list): K 10 for ever"
     if reason_before is KReason.JUNIOR:

@@ -178,7 +178,7 @@ def is_closed(period: Period, last_closed: Period | None) -> bool:
 
 def ratings_period(event_start: dt.date | None, date: dt.date) -> Period:
     """The period whose list gives the ratings used in a game: the one its event started in
-    (Title Regs §1.4.6a; shared/RULES.md §1), or for a game without an event its own ``date``."""
+    (Title Regs §1.4.6a; docs/RULES.md §1), or for a game without an event its own ``date``."""
     return Period.of(event_start or date)
 
 

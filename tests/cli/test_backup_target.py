@@ -146,4 +146,4 @@ def test_the_help_says_a_link_is_followed() -> None:
     assert result.exit_code == 0
     text = " ".join(result.stdout.split())
     assert "A symbolic link is followed" in text, text
-    assert "anything but a regular file is refused" in text, text
+    assert "Refused: a folder, a device, a FIFO" in text, text

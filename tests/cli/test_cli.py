@@ -1,6 +1,6 @@
 """The ``ledger`` command line through Typer's CliRunner: help, exit codes, JSON, the Tata Steel run.
 
-Exit codes (shared/DESIGN.md, Conventions): 0 ok, 1 refused by the ledger, 2 usage, 3 import
+Exit codes (docs/DESIGN.md, Conventions): 0 ok, 1 refused by the ledger, 2 usage, 3 import
 rejected, 4 the database needs ``ledger init``. Errors go to stderr.
 """
 
@@ -59,7 +59,7 @@ def test_every_command_has_help(runner: CliRunner) -> None:
     root = typer.main.get_command(app)
     seen = list(_walk(root, ()))
     names = {" ".join(path) for path, _ in seen}
-    # The commands of shared/DESIGN.md that exist so far.
+    # The commands of docs/DESIGN.md that exist so far.
     assert {"", "init", "import", "list", "history", "player", "player add", "player list",
             "player show", "game", "game add", "game list", "period", "period close",
             "period list"} <= names

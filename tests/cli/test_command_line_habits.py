@@ -42,9 +42,9 @@ def _ledger(new_ledger: Factory) -> str:
     for args in (("player", "add", "Rated, Rita", "--rating", "1800", "--prior-games", "50"),
                  ("player", "add", "Rated, Rob", "--rating", "1700", "--prior-games", "50"),
                  ("player", "add", "New, Nora"),
-                 ("game", "add", "New", "Rated, Rita", "1/2-1/2", "--date", "2026-09-05",
+                 ("game", "add", "New, Nora", "Rated, Rita", "1/2-1/2", "--date", "2026-09-05",
                   "--event", "Club Night", "--round", "1"),
-                 ("game", "add", "Rated, Rob", "New", "0-1", "--date", "2026-09-05",
+                 ("game", "add", "Rated, Rob", "New, Nora", "0-1", "--date", "2026-09-05",
                   "--event", "Club Night", "--round", "2")):
         result = _run("--db", db, *args)
         assert result.exit_code == 0, result.output

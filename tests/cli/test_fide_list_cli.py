@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 import sys
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -277,8 +275,6 @@ def test_a_list_that_is_only_its_header_is_refused(runner: CliRunner, db: str,
     assert (f"{path}: error: players: no players in this list: only its header, on line 1"
             in result.stderr)
     assert "0 players" not in result.stdout
-    with closing(sqlite3.connect(db)) as conn:
-        assert conn.execute("SELECT count(*) FROM changes").fetchone() == (0,)
 
 
 def test_the_2013_blitz_lists_become_the_blitz_pools_published_ratings(runner: CliRunner,
@@ -305,3 +301,4 @@ def test_the_2013_blitz_lists_become_the_blitz_pools_published_ratings(runner: C
     standard = json.loads(runner.invoke(app, ["--db", db, "player", "show", "400270",
                                               "--json"]).stdout)
     assert (standard["rating_pool"], standard["rating"]) == ("standard", None)
+    assert sql(db, "SELECT count(*) FROM changes") == [(0,)]

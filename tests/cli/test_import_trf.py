@@ -1,5 +1,5 @@
 """``ledger import`` of TRF files through the CLI: the three real files (tests/data, examples/data),
-the TRF cases C15, C16 and C18 of shared/cases (expected values worked by hand there), malformed lines,
+the TRF cases C15, C16 and C18 of docs/CASES.md (expected values worked by hand there), malformed lines,
 dry run, re-import, a game recorded with another result, games before 2022, and the
 ``ledger export trf`` round trip.
 """
@@ -172,7 +172,7 @@ def test_pre_2022_periods_are_skipped_refused_and_never_block(runner: CliRunner,
 
 
 # ------------------------------------------------------------------------------------------------
-# C15, C16, C18 (shared/cases/README.md), Nov 2025. Ledger ratings A 1800, B 1900, C 1700,
+# C15, C16, C18 (docs/CASES.md), Nov 2025. Ledger ratings A 1800, B 1900, C 1700,
 # D 2000, E 1800, all K 20 (adults, 100 earlier rated games).
 
 HEADER = "012 Placeholder Club Ch\n042 2025/11/03\n052 2025/11/24\n"

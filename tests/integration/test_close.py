@@ -1,7 +1,7 @@
 """Closing rating periods through the services, on a real SQLite file per test.
 
-Every expected number is worked by hand beside it from table 8.1.2 (shared/RULES.md §3), the K
-rules (§4) and the one rounding, half away from zero (§5); the cases are shared/cases/README.md's.
+Every expected number is worked by hand beside it from table 8.1.2 (docs/RULES.md §3), the K
+rules (§4) and the one rounding, half away from zero (§5); the cases are docs/CASES.md's.
 """
 
 from __future__ import annotations

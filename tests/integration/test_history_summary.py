@@ -1,5 +1,5 @@
 """``ledger history``: the peak rating, the sparkline and the chart, on case C07 of
-shared/cases/README.md (sticky K 10 around 2400), worked by hand."""
+docs/CASES.md (sticky K 10 around 2400), worked by hand."""
 
 from __future__ import annotations
 

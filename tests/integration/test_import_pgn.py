@@ -1,4 +1,4 @@
-"""Importing PGN files through the service (all or nothing), then closing: shared/cases C21, C23.
+"""Importing PGN files through the service (all or nothing), then closing: docs/CASES.md C21, C23.
 
 Small PGN files are written into ``tmp_path``, one tag per line, so every line number used below
 can be counted by eye in the text (``line_of`` only finds a line in the text the test wrote).

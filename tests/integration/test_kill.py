@@ -1,4 +1,4 @@
-"""No half-done work survives a killed process (shared/DESIGN.md, Invariants): an import and a
+"""No half-done work survives a killed process (docs/DESIGN.md, Invariants): an import and a
 close killed with SIGKILL inside their transaction, at several points (tests/processes.py:
 ``Pause``, a hook installed in the killed process only), leave the ledger exactly as it was, on
 the run's database; the same command run again afterwards does all of its work.

@@ -1,5 +1,5 @@
 """``ledger period report`` on a small ledger whose changes are worked by hand (table 8.1.2,
-shared/RULES.md §4-§5)."""
+docs/RULES.md §4-§5)."""
 
 from __future__ import annotations
 

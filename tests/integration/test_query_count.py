@@ -1,5 +1,5 @@
 """Loading a period is set-based: the number of statements a close issues does not grow with the
-number of players (shared/DESIGN.md, data flow step 2)."""
+number of players (docs/DESIGN.md, data flow step 2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The life of a rating through the services (issue 4; shared/RULES.md §2, §6, §8): inactivity,
+"""The life of a rating through the services (issue 4; docs/RULES.md §2, §6, §8): inactivity,
 games against unrated players, initial ratings, the rating floor. Every expected number is worked
 by hand beside it from tables 8.1.1 and 8.1.2."""
 

@@ -13,7 +13,7 @@ Facts checked by hand in the file (grep -n):
 Expected ratings are FIDE's own published figures (FIDE news, 2 March 2022, "Erigaisi, Nakamura and
 Aronian move up in March rating list": Carlsen "earned 3 points in Tata Steel Masters", "an
 11-point loss by Caruana in Tata Steel Masters", Van Foreest 2714 (+12)), each also worked by hand
-below from table 8.1.2 (shared/RULES.md §3) and the Elo tags of the file. January 2022 was
+below from table 8.1.2 (docs/RULES.md §3) and the Elo tags of the file. January 2022 was
 Carlsen's, Caruana's and Van Foreest's only rated event that month. All players are >= 2400:
 K 10 (B.02 §8.3.3), n <= 13 so the 700 cap (10 x 13 = 130) never applies.
 """

@@ -3,7 +3,7 @@ on the ``--database-url`` server: ``new_database`` in tests/conftest.py) and the
 migrations.
 
 pytest-alembic's built-in tests are imported into test_migrations.py (the plugin's own collection
-is pointed at an unused path in pyproject.toml: see shared/DESIGN.md, "Known traps").
+is pointed at an unused path in pyproject.toml: see docs/DESIGN.md, "Known traps").
 """
 
 from __future__ import annotations

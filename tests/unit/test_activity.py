@@ -1,4 +1,4 @@
-"""The inactivity flag (shared/RULES.md §6): boundary months worked by hand."""
+"""The inactivity flag (docs/RULES.md §6): boundary months worked by hand."""
 
 from __future__ import annotations
 

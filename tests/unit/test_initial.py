@@ -1,4 +1,4 @@
-"""Initial ratings (B.02 §7.1.4, §8.2; shared/RULES.md §6, §8) worked by hand from table 8.1.1."""
+"""Initial ratings (B.02 §7.1.4, §8.2; docs/RULES.md §6, §8) worked by hand from table 8.1.1."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Rating one period (B.02 §8.3; RULES.md §4-§5, §8) and the rating cases of shared/cases/README.md.
+"""Rating one period (B.02 §8.3; RULES.md §4-§5, §8) and the rating cases of docs/CASES.md.
 
-Each case's inputs and expected values are written as in shared/cases/README.md (worked by hand
+Each case's inputs and expected values are written as in docs/CASES.md (worked by hand
 there, and repeated in the comments here). For the TRF and PGN cases (C15, C16, C18, C21, C23) only
 the rating part is tested here, with ``RatedGame`` values standing for what the file says:
 forfeits as forfeit ``Result``s, TRF ``W/D/L`` / PGN games with fewer than one move each as

@@ -130,7 +130,7 @@ def test_tata_steel_results_and_the_four_forfeits(tata: PgnReadout) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# C21: Elo tags "?", "-", or not FIDE ratings (shared/cases/README.md)
+# C21: Elo tags "?", "-", or not FIDE ratings (docs/CASES.md)
 
 C21 = """[Event "Placeholder Club Ch"][Date "2025.11.05"][Round "1"][White "Player, A"][Black "Player, G"][Result "1-0"][WhiteElo "1800"][BlackElo "?"]
 1. e4 e5 2. Nf3 Nc6 1-0
@@ -184,7 +184,7 @@ def test_c21_as_printed_with_all_tags_on_one_line_reads_the_same(tmp_path: Path)
 
 
 # --------------------------------------------------------------------------------------------
-# C23: PGN results that are not rated results (shared/cases/README.md; FIDE B.02 §5.1)
+# C23: PGN results that are not rated results (docs/CASES.md; FIDE B.02 §5.1)
 
 C23 = """\
 [Event "Placeholder Club Ch"]

@@ -1,7 +1,7 @@
 """Tables 8.1.2 (D -> PD) and 8.1.1 (p -> dp) against FIDE's own values.
 
 Expected values come from tests/data's independent transcriptions of the tables (FIDE TEC's
-TieBreakServer) and from the text of shared/RULES.md §3 and §7; none is computed with ledger code.
+TieBreakServer) and from the text of docs/RULES.md §3 and §7; none is computed with ledger code.
 """
 
 from __future__ import annotations
