@@ -11,12 +11,13 @@ into ``list_ratings`` for comparison only: the ledger derives K by its own rules
 Each pool's list (standard, rapid or blitz: docs/RULES.md §9) also gives the ledger a published
 rating in that pool, in force from the period of the list date (a list dated 2013-05-01 is in
 force for period 2013-05), for every player whose rating the ledger does not already derive
-for that list; prior games unknown (treated as established) unless the ledger knows them. The list's K 40 for a player whose rated games
-the ledger does not know, where the junior rule does not explain it (no junior, or a junior rated
-2300 or more; below 2400), means fewer than 30 rated games: a warning naming the line and the
-player, who stays established for the ledger (K 20). Where the ledger has published its own rating for
-that list (from a closed period of that pool) and the list's differs, that is a warning and the
-ledger's value is used. A player registered from a rapid or blitz list is unrated in standard.
+for that list; prior games unknown (treated as established) unless the ledger knows them. The
+list's K 40 for a player whose rated games the ledger does not know, where the junior rule does
+not explain it (no junior, or a junior rated 2300 or more; below 2400), means fewer than 30
+rated games: a warning naming the line and the player, who stays established for the ledger
+(K 20). Where the ledger has published its own rating for that list (from a closed period of
+that pool) and the list's differs, that is a warning and the ledger's value is used. A player
+registered from a rapid or blitz list is unrated in standard.
 
 A combined list (TXT or XML) has columns for each pool and is read as the standard list unless
 told otherwise; a single list (one rating column named after the month, ``may13``) does not say
