@@ -58,8 +58,7 @@ def game_add(
 ) -> None:
     """Record one game.
 
-    A game dated in a closed period is a late result, rated in the earliest open period of its
-    pool.
+    A game dated in a closed period is a late result, rated in its pool's earliest open period.
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,
