@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from data_files import data_file
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -162,7 +163,7 @@ def test_a_time_control_that_disagrees_with_the_pool_is_refused(tmp_path: Path) 
     con.close()
 
 
-def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Path) -> None:
+def _three_pools(tmp_path: Path) -> Path:
     db = ledger(tmp_path)
     ok(db, "player", "add", "Ash, Ann", "--rating", "1800", "--prior-games", "100",
        "--rapid-rating", "1600", "--rapid-games", "100",
@@ -173,6 +174,11 @@ def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Pat
     for day, pool in (("12", "standard"), ("13", "rapid"), ("14", "blitz")):
         ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1/2-1/2", "--date", f"2026-10-{day}",
            "--pool", pool)
+    return db
+
+
+def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Path) -> None:
+    db = _three_pools(tmp_path)
     report = data(db, "period", "close", "2026-10")
     assert [report["pool"], *(o["pool"] for o in report["other_pools"])] == [
         "standard", "rapid", "blitz"]
@@ -189,3 +195,25 @@ def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Pat
     }
     again = run(db, "period", "close", "2026-10")
     assert again.exit_code == 1 and "already closed" in again.stderr
+
+
+def test_each_pools_list_is_written_in_fides_single_list_layout(tmp_path: Path) -> None:
+    db = _three_pools(tmp_path)
+    ok(db, "period", "close", "2026-10")
+    # FIDE's blitz file of April 2013, line 1: "ID Number      Name ... Fed Sex Tit  WTit OTit
+    # apr13 Gms K  B-day Flag": the rating column is named after the list's month. The
+    # 2026-10 list is in force from 1 November 2026: "nov26", at the same columns.
+    fide = data_file("fide_blitz_list_apr13_subset.txt").read_text(encoding="utf-8")
+    fide_header = fide.splitlines()[0].rstrip()
+    txt = ok(db, "list", "--pool", "blitz", "--format", "txt").stdout.splitlines()
+    assert txt[0].rstrip() == fide_header.replace("apr13", "nov26")
+    assert txt[0].index("nov26") == fide_header.index("apr13") == 109
+    # Ann's blitz line: 1992 at column 109, 1 game, K 20 (hand-worked above)
+    assert txt[1][15:23] == "Ash, Ann" and txt[1][109:114].strip() == "1992"
+    csv = ok(db, "list", "--pool", "blitz", "--format", "csv").stdout.splitlines()
+    assert csv[0] == "rank,fide_id,name,title,federation,sex,nov26,games,k,birth_year,flag"
+    assert csv[1] == "1,,\"Ash, Ann\",,,,1992,1,20,,"
+    # the standard CSV keeps its "rating" column
+    assert ok(db, "list", "--format", "csv").stdout.splitlines()[0].split(",")[6] == "rating"
+    page = ok(db, "list", "--pool", "rapid", "--format", "html").stdout
+    assert "Rapid rating list after rating period 2026-10" in page
