@@ -63,10 +63,13 @@ def history(
     player: PlayerArg,
     chart: Annotated[Path | None, typer.Option(
         "--chart", help="Also draw rating over time into this PNG (800 x 400).", dir_okay=False)] = None,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Show a player's rating history, one row per rated period, with the peak and a sparkline."""
+    """Show a player's rating history in one pool, one row per rated period, with the peak and
+    a sparkline."""
     if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
         render.error(f"--chart {chart}: the chart is a PNG image; name the file .png")
         raise typer.Exit(2)
-    render_reports.history(run(ctx, lists.history, player), json_out, chart, db_of(ctx))
+    render_reports.history(run(ctx, lists.history, player, parse_pool(pool)), json_out, chart,
+                           db_of(ctx))

@@ -530,9 +530,12 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
 
 
 def history_dict(h: PlayerHistory) -> dict[str, Any]:
-    """A player's history as JSON data."""
-    return {"player": _player_dict(h.player), "periods": [
-        {"period": r.period, "rating_before": r.rating_before, "games": r.games,
+    """A player's history as JSON data: ``rating_pool`` and ``pool`` on every period row the
+    rating pool (docs/RULES.md §9); the top-level ``pool`` is an unrated player's pool of games
+    in progress (``life_dict``)."""
+    return {"player": _player_dict(h.player), "rating_pool": h.player.pool, "periods": [
+        {"pool": h.player.pool, "period": r.period, "rating_before": r.rating_before,
+         "games": r.games,
          "score": json_number(r.score), "expected": json_number(r.expected), "k": r.k,
          "k_reason": r.k_reason, "k_capped": r.k_capped,
          "change_exact": json_number(r.change_exact), "change": r.change,
@@ -577,8 +580,9 @@ def history(h: PlayerHistory, as_json: bool) -> None:
         _json(history_dict(h))
         return
     v = h.player
-    status = (f"rating {v.rating}, K {v.k} ({v.k_reason.value})" if v.rating is not None
-              else "unrated, no K") + f" for {v.next_period}"
+    pool = "" if v.pool == "standard" else f"{v.pool} "
+    status = (f"{pool}rating {v.rating}, K {v.k} ({v.k_reason.value})" if v.rating is not None
+              else f"unrated{' in ' + v.pool if pool else ''}, no K") + f" for {v.next_period}"
     title = f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): {status}"
     if h.periods:
         _out().print(_history_table(title, h))

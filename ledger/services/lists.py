@@ -224,14 +224,15 @@ class PlayerHistory:
     life: RatingLife
 
 
-def _official_corrections(session: Session,
-                          player_ids: list[int] | None) -> list[tuple[int, HistoryRow]]:
-    """Official rating corrections (``player correct-rating``) as (player id, history row):
-    the list corrected, the rating it published, the corrected one and the reason. One query."""
+def _official_corrections(session: Session, player_ids: list[int] | None,
+                          pool: RatingPool = STANDARD) -> list[tuple[int, HistoryRow]]:
+    """Official rating corrections (``player correct-rating``) of ``pool`` as (player id,
+    history row): the list corrected, the rating it published, the corrected one and the
+    reason. One query."""
     query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
                     Change.before, Change.reason)
              .join(Change, Change.id == PlayerEntry.change_id)
-             .where(PlayerEntry.kind == "correction"))
+             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool))
     if player_ids is not None:
         query = query.where(PlayerEntry.player_id.in_(player_ids))
     found = []
@@ -246,19 +247,21 @@ def _official_corrections(session: Session,
     return found
 
 
-def history(engine: Ledger, ref: str) -> PlayerHistory:
-    """``ledger history``: the player ``ref`` names and their period results, oldest first."""
+def history(engine: Ledger, ref: str, pool: RatingPool = STANDARD) -> PlayerHistory:
+    """``ledger history``: the player ``ref`` names and their period results in ``pool``
+    (docs/RULES.md §9), oldest first."""
     with transaction(engine, write=False) as session:
-        return player_histories(session, [resolve(session, ref, partial=True).id])[0]
+        return player_histories(session, [resolve(session, ref, partial=True).id], pool)[0]
 
 
-def player_histories(session: Session, player_ids: list[int] | None) -> list[PlayerHistory]:
-    """The history (``history``) of each of ``player_ids`` (None: every player), in
-    ``players.PLAYER_ORDER``, from the current revision of every closed period: a fixed number
-    of queries for any number of players."""
-    results = select(PeriodResultRow).where(current(PeriodResultRow)).order_by(
+def player_histories(session: Session, player_ids: list[int] | None,
+                     pool: RatingPool = STANDARD) -> list[PlayerHistory]:
+    """The history (``history``) in ``pool`` of each of ``player_ids`` (None: every player),
+    in ``players.PLAYER_ORDER``, from the current revision of every closed period of that
+    pool: a fixed number of queries for any number of players."""
+    results = select(PeriodResultRow).where(current(PeriodResultRow, pool)).order_by(
         PeriodResultRow.period)
-    adjustments = select(RatingAdjustment).where(current(RatingAdjustment))
+    adjustments = select(RatingAdjustment).where(current(RatingAdjustment, pool))
     if player_ids is not None:
         results = results.where(PeriodResultRow.player_id.in_(player_ids))
         adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
@@ -273,10 +276,10 @@ def player_histories(session: Session, player_ids: list[int] | None) -> list[Pla
         periods[a.player_id].append(HistoryRow(
             a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
             Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
-    for pid, row in _official_corrections(session, player_ids):
+    for pid, row in _official_corrections(session, player_ids, pool):
         periods[pid].append(row)
-    views = player_views(session, player_ids)
-    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None])
+    views = player_views(session, player_ids, pool)
+    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None], pool)
     return [PlayerHistory(view, sorted(periods.get(view.id, []),
                                        key=lambda h: (h.period, h.note is not None)),
                           lives[view.id])

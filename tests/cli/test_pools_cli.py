@@ -74,6 +74,12 @@ def test_a_blitz_evening_in_2026_changes_the_blitz_rating_only(tmp_path: Path) -
     assert "blitz" in ok(db, "list", "--pool", "blitz").stdout.splitlines()[0]
     # no standard game was played: there is no standard list
     assert run(db, "list").exit_code != 0
+    # history --pool blitz: the one blitz period, 2000 + 10 = 2010; standard: none
+    history = data(db, "history", "Ash, Ann", "--pool", "blitz")
+    assert [(r["pool"], r["period"], r["rating_before"], r["change"], r["rating_after"])
+            for r in history["periods"]] == [("blitz", "2026-10", 2000, 10, 2010)]
+    assert data(db, "history", "Ash, Ann")["periods"] == []
+    assert "blitz rating 2010" in ok(db, "history", "Ash, Ann", "--pool", "blitz").stdout
 
 
 def _k_of_a_newcomer(tmp_path: Path, day: str) -> tuple[int, int]:
