@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render, render_reports, render_revisions
-from ledger.cli.common import JsonOpt, ReasonOpt, reports_errors, run, run_write
+from ledger.cli.common import JsonOpt, PoolOpt, ReasonOpt, reports_errors, run, run_write
 from ledger.domain import parse_pool
 from ledger.errors import PeriodError
 from ledger.services import periods, reports, rerate
@@ -107,7 +107,10 @@ def period_report(
     period: Annotated[str | None, typer.Argument(
         help="YYYY-MM (default: the latest closed period).")] = None,
     top: Annotated[int, typer.Option("--top", help="How many gains and losses to show.")] = 5,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """What closing a period changed: biggest gains and losses, K changes and why, games rated."""
-    render_reports.period_report(run(ctx, reports.period_report, period, top=top), json_out)
+    """What closing a period changed in one pool: biggest gains and losses, K changes and why,
+    games rated."""
+    render_reports.period_report(run(ctx, reports.period_report, period, top=top,
+                                     pool=parse_pool(pool)), json_out)

@@ -199,6 +199,12 @@ def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Pat
         "rapid": [(1, "Birch, Bob", 1697), (2, "Ash, Ann", 1603)],
         "blitz": [(1, "Ash, Ann", 1992), (2, "Birch, Bob", 1508)],
     }
+    # period report --pool rapid: the rapid game only; Ann +3 (above), Bob -3
+    rapid = data(db, "period", "report", "--pool", "rapid")
+    assert (rapid["pool"], rapid["games_rated"]) == ("rapid", 1)
+    assert [(c["pool"], c["name"], c["change"]) for c in rapid["gains"] + rapid["losses"]] == [
+        ("rapid", "Ash, Ann", 3), ("rapid", "Birch, Bob", -3)]
+    assert "Rating period 2026-10 rapid" in ok(db, "period", "report", "--pool", "rapid").stdout
     again = run(db, "period", "close", "2026-10")
     assert again.exit_code == 1 and "already closed" in again.stderr
 
