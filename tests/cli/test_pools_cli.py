@@ -80,6 +80,17 @@ def test_a_blitz_evening_in_2026_changes_the_blitz_rating_only(tmp_path: Path) -
             for r in history["periods"]] == [("blitz", "2026-10", 2000, 10, 2010)]
     assert data(db, "history", "Ash, Ann")["periods"] == []
     assert "blitz rating 2010" in ok(db, "history", "Ash, Ann", "--pool", "blitz").stdout
+    # performance --pool blitz: Ra = (1900 + 2100) / 2 = 2000; 1.5 / 2 = 75 % -> dp 193 -> 2193
+    perf = data(db, "performance", "Ash, Ann", "--period", "2026-10", "--pool", "blitz")
+    assert (perf["pool"], perf["ra"], perf["dp"], perf["rp"]) == ("blitz", 2000, 193, 2193)
+    assert {g["pool"] for g in perf["per_game"]} == {"blitz"}
+    # no standard game: no standard performance
+    assert run(db, "performance", "Ash, Ann", "--period", "2026-10").exit_code != 0
+    # whatif --pool blitz in 2026-11: Ann 2010 v Bob 1893: D 117 -> PD .66; a win:
+    # 20 x (1 - .66) = +6.8 -> +7
+    what = data(db, "whatif", "Ash, Ann", "Birch, Bob", "--period", "2026-11", "--pool", "blitz")
+    win = next(o for o in what["outcomes"] if o["result"] == "win")
+    assert (what["pool"], what["player"]["rating"], win["player"]["change"]) == ("blitz", 2010, 7)
 
 
 def _k_of_a_newcomer(tmp_path: Path, day: str) -> tuple[int, int]:

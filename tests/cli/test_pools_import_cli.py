@@ -80,6 +80,12 @@ def test_a_pgn_time_control_gives_each_game_its_pool(tmp_path: Path) -> None:
     # rapid: Ann 1800 beats Bob 1800: D 0 -> .50, K 20 x .50 = +10
     assert {r["name"]: r["change"] for r in report["results"]} == {"Ash, Ann": 10,
                                                                     "Birch, Bob": -10}
+    # export trf --pool blitz: the event's blitz game only (round 2, Bob v Cy), blitz ratings
+    # 1800 each before the close of 2026-10
+    blitz = ok(db, "export", "trf", "--event", "Club Night", "--pool", "blitz").stdout
+    players = [line for line in blitz.splitlines() if line.startswith("001")]
+    assert [line[14:47].strip() for line in players] == ["Birch, Bob", "Cedar, Cy"]
+    assert {line[48:52] for line in players} == {"1800"}
 
 
 def test_a_time_control_that_disagrees_with_import_pool_names_its_line(tmp_path: Path) -> None:
