@@ -390,7 +390,7 @@ class Lookalikes:
     """
 
     def __init__(self, session: Session, first: dt.date, last: dt.date,
-                 pair: tuple[int, int] | None = None) -> None:
+                 pair: tuple[int, int] | None = None, pool: RatingPool | None = None) -> None:
         self._games: dict[tuple[int, int, Result], list[Lookalike]] = {}
         reach = dt.timedelta(days=EVENT_REACH_DAYS)
         low, high = first - reach, last + reach
@@ -403,6 +403,8 @@ class Lookalikes:
                  .order_by(Game.id))
         if pair is not None:
             query = query.where(Game.white_id.in_(pair), Game.black_id.in_(pair))
+        if pool is not None:  # a game of another pool is another game (docs/RULES.md §9)
+            query = query.where(Game.pool == pool)
         for (game_id, event_id, event, start, end, round_, white_id, black_id, date,
              result) in session.execute(query):
             dates = (start, end) if event_id is not None else None
@@ -495,14 +497,17 @@ NO_CORRECTIONS = ("to change or remove a recorded game: ledger game correct ID o
 
 def check_fits(session: Session, event_id: int | None, round_: str | None, white: Player,
                black: Player, day: dt.date, *, skip: int | None = None,
-               then: str = "") -> None:
+               then: str = "", pool: RatingPool | None = None) -> None:
     """Refuse (``InvalidInput`` naming ``game`` or ``round``) a game of ``white`` v ``black`` on
     ``day`` in ``round_`` of event ``event_id`` (None: without an event) that the valid games
     recorded there (but game ``skip``, the one being corrected) make wrong: the same game
     (``game_key``), a player twice in the round, or the pair twice on that day where one of the
-    games has no round (``RoundSeats``). ``then`` is added to each message."""
+    games has no round (``RoundSeats``). ``then`` is added to each message. ``pool``: only
+    games of that pool count (a blitz game and a standard game of one pair on one day, without
+    an event, are two games; docs/RULES.md §9); None: every pool."""
     known = {key: g for key, g in existing_games(session, event_id, (day, day),
-                                                 valid_only=True).items() if g.id != skip}
+                                                 valid_only=True).items()
+             if g.id != skip and (pool is None or g.pool == pool)}
     same = known.get(game_key(event_id, round_, white.id, black.id, day))
     if same is not None:
         raise InvalidInput(f"game: {white.name} v {black.name} (round {round_ or '-'}) is "
@@ -575,8 +580,9 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         else:
             period, event_id = placement(session, Period.of(day), rerate=rerate,
                                          pool=game_pool)[0], None
-        check_fits(session, event_id, round_, w, b, day, then=f"; {NO_CORRECTIONS}")
-        alike = Lookalikes(session, day, day, pair=(w.id, b.id)).of(
+        check_fits(session, event_id, round_, w, b, day, then=f"; {NO_CORRECTIONS}",
+                   pool=game_pool)
+        alike = Lookalikes(session, day, day, pair=(w.id, b.id), pool=game_pool).of(
             w.id, b.id, parsed_result,
             Lookalike(None, event_id, event, round_, day))
         if alike:

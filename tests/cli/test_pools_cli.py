@@ -188,8 +188,9 @@ def _three_pools(tmp_path: Path) -> Path:
     ok(db, "player", "add", "Birch, Bob", "--rating", "1700", "--prior-games", "100",
        "--rapid-rating", "1700", "--rapid-games", "100",
        "--blitz-rating", "1500", "--blitz-games", "100")
-    for day, pool in (("12", "standard"), ("13", "rapid"), ("14", "blitz")):
-        ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1/2-1/2", "--date", f"2026-10-{day}",
+    # one evening, one game in each pool: three games, not one recorded three times
+    for pool in ("standard", "rapid", "blitz"):
+        ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1/2-1/2", "--date", "2026-10-14",
            "--pool", pool)
     return db
 
