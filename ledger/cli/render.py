@@ -469,7 +469,10 @@ def _close_one(r: CloseReport, named: bool) -> None:
         f"{_count(len(r.players), 'player')} rated"
         + (f"; {_count(first, 'initial rating')} published" if first else "")
         + (f"; games not rated: {not_rated}" if not_rated else ""))
-    if r.adjustments:
+    if r.adjustments and r.period == "2022-09":
+        say(f"list adjustment: {_count(r.adjustments, 'rating')} more than 100 below the "
+            "standard rating raised to standard - 100 on the 1 October 2022 list")
+    elif r.adjustments:
         say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "
             "0.4 x (2000 - R) on the 1 March 2024 list")
     for g in r.late:

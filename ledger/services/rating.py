@@ -35,6 +35,7 @@ from ledger.rules.initial import InitialRating as Computation
 from ledger.rules.initial import Pool, rate_pool
 from ledger.rules.period import PeriodResult as Result
 from ledger.rules.period import rate_period
+from ledger.rules.pools import RAISE_2022_PERIOD, raise_2022
 from ledger.services.carried import carried_into
 from ledger.services.facts import NOW, Facts
 from ledger.services.late import natural_period
@@ -102,7 +103,9 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
     initial = _initial_ratings(session, target, edition, facts,
                                [pid for pid, st in states.items() if st.rating is None], pool)
     everyone = load_histories(session, None, through=target.previous(), facts=facts, pool=pool)
-    adjustments = _list_adjustments(target, everyone, results, initial, drops)
+    standard = (load_histories(session, None, through=target, facts=facts)
+                if pool != STANDARD and target == RAISE_2022_PERIOD else None)
+    adjustments = _list_adjustments(target, everyone, results, initial, drops, standard)
     _add_outcome(everyone, target, results, initial, drops, adjustments)
     games_in = {pid: r.n for pid, r in results.items()}
     games_in |= {pid: sum(1 for g in pool.games if g.period == target)
@@ -131,11 +134,16 @@ def _initial_ratings(session: Session, target: Period, edition: Edition, facts: 
 
 def _list_adjustments(target: Period, everyone: dict[int, History], results: dict[int, Result],
                       initial: dict[int, tuple[Pool, Computation]],
-                      drops: dict[int, int]) -> list[dict[str, Any]]:
+                      drops: dict[int, int],
+                      standard: dict[int, History] | None = None) -> list[dict[str, Any]]:
     """Rows for the ratings the list published by closing ``target`` changes outside any game
-    (only the 1 March 2024 raise: ``ledger.rules.editions.list_adjustment``), from the ratings
-    this close gives (results, published initial ratings) or else the ones in force; players
-    this close drops below the floor are not raised."""
+    (the 1 March 2024 raise, in every pool: ``ledger.rules.editions.list_adjustment``; and,
+    for a rapid or blitz list, with ``standard`` the standard histories through ``target``, the
+    1 October 2022 raise to standard - 100: ``rules.pools.raise_2022``), from the ratings this
+    close gives (results, published initial ratings) or else the ones in force; players this
+    close drops below the floor are not raised."""
+    if standard is not None:
+        return _raise_2022(target, everyone, results, initial, drops, standard)
     if target != RAISE_2024_PERIOD:
         return []
     new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
@@ -150,6 +158,28 @@ def _list_adjustments(target: Period, everyone: dict[int, History], results: dic
             rows.append(dict(period=str(target), player_id=pid, rating_before=rating,
                              adjustment=raise_by, rating_after=rating + raise_by,
                              rule="1 March 2024 list: +0.4 x (2000 - R) below 2000"))
+    return rows
+
+
+def _raise_2022(target: Period, everyone: dict[int, History], results: dict[int, Result],
+                initial: dict[int, tuple[Pool, Computation]], drops: dict[int, int],
+                standard: dict[int, History]) -> list[dict[str, Any]]:
+    """The rows of the 1 October 2022 raise (docs/RULES.md §9) for a rapid or blitz close of
+    2022-09: every rating of the list more than 100 below the player's standard rating on the
+    standard list of the same date, raised to standard - 100."""
+    new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
+    new_ratings |= {pid: ir.rating for pid, (_, ir) in initial.items() if ir.published}
+    rows = []
+    for pid, history in everyone.items():
+        rating = new_ratings[pid] if pid in new_ratings else history.rating(target)
+        if rating is None or pid in drops or pid not in standard:
+            continue
+        in_standard = standard[pid].rating(target.next(), results_through=target)
+        raise_by = raise_2022(target, "rapid", rating, in_standard)
+        if raise_by:
+            rows.append(dict(period=str(target), player_id=pid, rating_before=rating,
+                             adjustment=raise_by, rating_after=rating + raise_by,
+                             rule="1 October 2022 list: raised to the standard rating - 100"))
     return rows
 
 

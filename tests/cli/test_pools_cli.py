@@ -241,3 +241,24 @@ def test_each_pools_list_is_written_in_fides_single_list_layout(tmp_path: Path) 
     assert ok(db, "list", "--format", "csv").stdout.splitlines()[0].split(",")[6] == "rating"
     page = ok(db, "list", "--pool", "rapid", "--format", "html").stdout
     assert "Rapid rating list after rating period 2026-10" in page
+
+
+def test_the_1_october_2022_lists_raise_rapid_ratings_far_below_the_standard_one(
+        tmp_path: Path) -> None:
+    db = ledger(tmp_path)
+    ok(db, "player", "add", "Ash, Ann", "--rating", "1800", "--prior-games", "100",
+       "--rapid-rating", "1500", "--rapid-games", "100")
+    ok(db, "player", "add", "Birch, Bob", "--rating", "1500", "--prior-games", "100",
+       "--rapid-rating", "1500", "--rapid-games", "100")
+    ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1/2-1/2", "--date", "2022-09-10",
+       "--pool", "rapid")
+    closed = ok(db, "period", "close", "2022-09")
+    assert "1 October 2022 list" in closed.stdout
+    # the draw: D 0 -> PD .50, no change (K 20 for all in 2022-09). The list: Ann's rapid 1500
+    # is 300 below her standard 1800 (more than 100): raised to 1800 - 100 = 1700; Bob's 1500
+    # is not below his standard 1500: unchanged.
+    rapid = {r["name"]: r["rating"] for r in data(db, "list", "--pool", "rapid")["players"]}
+    assert rapid == {"Ash, Ann": 1700, "Birch, Bob": 1500}
+    assert [(r["period"], r["rating_before"], r["change"], r["rating_after"])
+            for r in data(db, "history", "Ash, Ann", "--pool", "rapid")["periods"]] == [
+        ("2022-09", 1500, 0, 1500), ("2022-09", 1500, 200, 1700)]
