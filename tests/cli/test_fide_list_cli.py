@@ -275,6 +275,7 @@ def test_a_list_that_is_only_its_header_is_refused(runner: CliRunner, db: str,
     assert (f"{path}: error: players: no players in this list: only its header, on line 1"
             in result.stderr)
     assert "0 players" not in result.stdout
+    assert sql(db, "SELECT count(*) FROM changes") == [(0,)]
 
 
 def test_the_2013_blitz_lists_become_the_blitz_pools_published_ratings(runner: CliRunner,
@@ -301,4 +302,3 @@ def test_the_2013_blitz_lists_become_the_blitz_pools_published_ratings(runner: C
     standard = json.loads(runner.invoke(app, ["--db", db, "player", "show", "400270",
                                               "--json"]).stdout)
     assert (standard["rating_pool"], standard["rating"]) == ("standard", None)
-    assert sql(db, "SELECT count(*) FROM changes") == [(0,)]
