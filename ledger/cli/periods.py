@@ -70,14 +70,15 @@ def period_reopen(
     reason: ReasonOpt = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", metavar="", help="Say what it would do; write nothing.")] = False,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Reopen the latest closed period.
+    """Reopen the latest closed period of a pool.
 
     Its revision stays, superseded (list --revision shows it); closing it again writes the next.
     """
     render_revisions.reopen(run_write(ctx, rerate.reopen_period, period, reason=reason,
-                                      dry_run=dry_run), json_out)
+                                      dry_run=dry_run, pool=parse_pool(pool)), json_out)
 
 
 @period_app.command("rerate")

@@ -121,6 +121,8 @@ class PeriodView:
     games: int
     revision: int = 1
     revisions: tuple[RevisionView, ...] = ()
+    #: The rating pool closed (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
 
 
 def _earliest_open(session: Session, pool: RatingPool = STANDARD) -> Period | None:
@@ -361,22 +363,25 @@ def _late_games(session: Session, rated: Rated) -> list[LateGame]:
 
 
 def list_periods(engine: Ledger) -> list[PeriodView]:
-    """``ledger period list``: closed periods, oldest first, each with its current revision and
-    every revision it has had (a reopened period, open now, is not listed)."""
+    """``ledger period list``: closed periods, oldest first, each pool's close of a period
+    (standard, rapid, blitz) with its current revision and every revision it has had in that
+    pool (a reopened period, open now, is not listed)."""
     with transaction(engine, write=False) as session:
-        rated = dict(session.execute(select(PeriodResultRow.period, func.count())
-                                     .where(current(PeriodResultRow))
-                                     .group_by(PeriodResultRow.period)).all())
-        games = dict(session.execute(select(Game.period, func.count())
-                                     .where(Game.status == "valid")
-                                     .group_by(Game.period)).all())
-        by_period: dict[str, list[RevisionView]] = {}
-        for view in revision_views(session):
-            by_period.setdefault(view.period, []).append(view)
         views = []
-        for period, revisions in by_period.items():
-            now = next((r for r in revisions if r.current), None)
-            if now is not None:
-                views.append(PeriodView(period, now.edition, now.closed_at, rated.get(period, 0),
-                                        games.get(period, 0), now.revision, tuple(revisions)))
-        return views
+        for pool in POOLS:
+            rated = dict(session.execute(select(PeriodResultRow.period, func.count())
+                                         .where(current(PeriodResultRow, pool))
+                                         .group_by(PeriodResultRow.period)).all())
+            games = dict(session.execute(select(Game.period, func.count())
+                                         .where(Game.status == "valid", Game.pool == pool)
+                                         .group_by(Game.period)).all())
+            by_period: dict[str, list[RevisionView]] = {}
+            for view in revision_views(session, None, pool):
+                by_period.setdefault(view.period, []).append(view)
+            for period, revisions in by_period.items():
+                now = next((r for r in revisions if r.current), None)
+                if now is not None:
+                    views.append(PeriodView(period, now.edition, now.closed_at,
+                                            rated.get(period, 0), games.get(period, 0),
+                                            now.revision, tuple(revisions), pool))
+        return sorted(views, key=lambda v: (v.period, POOLS.index(v.pool)))

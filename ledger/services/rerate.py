@@ -16,7 +16,7 @@ from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult, PeriodRevision, RatingPeriod
-from ledger.domain import STANDARD, Actor, Period
+from ledger.domain import STANDARD, Actor, Period, RatingPool
 from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition
 from ledger.services.audit import record_change, summarise
@@ -44,34 +44,39 @@ def check_reason(reason: str | None) -> str:
 @dataclass(frozen=True)
 class ReopenReport:
     """``period reopen``: the ``period`` reopened, the ``revision`` it leaves (superseded, still
-    shown by ``list --revision``), the players it had rated, and whether it was a dry run."""
+    shown by ``list --revision``), the players it had rated, and whether it was a dry run;
+    ``pool`` the pool reopened and ``next`` the revision closing it again writes (revision
+    numbers are per period, shared by its pools: docs/DESIGN.md "Rating pools")."""
 
     period: str
     revision: int
     players_rated: int
     reason: str
     dry_run: bool
+    pool: RatingPool = STANDARD
+    next: int | None = None
 
 
 def reopen_period(engine: Engine, period: str, *, reason: str | None, dry_run: bool = False,
-                  actor: Actor | None = None) -> ReopenReport:
+                  actor: Actor | None = None, pool: RatingPool = STANDARD) -> ReopenReport:
     """``ledger period reopen``: reopen ``period`` (YYYY-MM), which must be the latest closed
     one, in one transaction with one ``period.reopen`` change by ``actor`` (None: called from
     code) giving ``reason``; ``dry_run`` says what it would do and writes nothing.
 
     Raises ``InvalidInput`` for a malformed period or a missing reason, ``PeriodError`` when no
-    period is closed or ``period`` is not the latest closed (naming it).
+    period is closed or ``period`` is not the latest closed (naming it). ``pool``: the pool
+    whose close is reopened (docs/RULES.md §9; each pool closes its own periods).
     """
     wanted = Period.parse(period)
     why = check_reason(reason)
     with transaction(engine, dry_run=dry_run) as session:
-        last = last_closed_period(session)
+        last = last_closed_period(session, pool)
         if last is None:
-            raise PeriodError("no period is closed, so none can be reopened")
+            raise PeriodError(f"no period is closed in the {pool} pool, so none can be reopened")
         if wanted != last:
             raise PeriodError(f"period {wanted}: only the latest closed period can be reopened, "
                               f"and that is {last}")
-        pointer = session.get_one(RatingPeriod, (str(wanted), STANDARD))
+        pointer = session.get_one(RatingPeriod, (str(wanted), pool))
         revision = pointer.revision
         rated = session.scalar(select(func.count()).select_from(PeriodResult).where(
             PeriodResult.period == str(wanted), PeriodResult.revision == revision)) or 0
@@ -80,8 +85,9 @@ def reopen_period(engine: Engine, period: str, *, reason: str | None, dry_run: b
                                after={"open": True}, reason=why)
         supersede(session, wanted, revision, change.id)
         session.execute(delete(RatingPeriod).where(RatingPeriod.period == str(wanted),
-                                                   RatingPeriod.pool == STANDARD))
-        return ReopenReport(str(wanted), revision, rated, why, dry_run)
+                                                   RatingPeriod.pool == pool))
+        return ReopenReport(str(wanted), revision, rated, why, dry_run, pool,
+                            next_revision(session, wanted))
 
 
 @dataclass(frozen=True)

@@ -219,6 +219,20 @@ def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Pat
     assert "Rating period 2026-10 rapid" in ok(db, "period", "report", "--pool", "rapid").stdout
     again = run(db, "period", "close", "2026-10")
     assert again.exit_code == 1 and "already closed" in again.stderr
+    # period list: one close of 2026-10 per pool; revision numbers are the period's, shared
+    # by its pools (docs/DESIGN.md "Rating pools"): standard 1, rapid 2, blitz 3
+    assert [(v["period"], v["pool"], v["revision"]) for v in data(db, "period", "list")[
+        "periods"]] == [("2026-10", "standard", 1), ("2026-10", "rapid", 2),
+                        ("2026-10", "blitz", 3)]
+    # reopening the blitz close leaves the other two; closing again closes blitz alone
+    reopened = data(db, "period", "reopen", "2026-10", "--pool", "blitz", "--reason", "a typo")
+    assert (reopened["pool"], reopened["revision"]) == ("blitz", 3)
+    closed = data(db, "period", "close", "2026-10")
+    assert (closed["pool"], closed["other_pools"]) == ("blitz", [])
+    assert [(v["pool"], v["revision"]) for v in data(db, "period", "list")["periods"]] == [
+        ("standard", 1), ("rapid", 2), ("blitz", 4)]
+    assert lists["blitz"] == [(r["rank"], r["name"], r["rating"])
+                              for r in data(db, "list", "--pool", "blitz")["players"]]
 
 
 def test_each_pools_list_is_written_in_fides_single_list_layout(tmp_path: Path) -> None:
