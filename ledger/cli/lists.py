@@ -66,8 +66,7 @@ def history(
     pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Show a player's rating history in one pool, one row per rated period, with the peak and
-    a sparkline."""
+    """Show a player's rating history in one pool: a row per rated period, the peak, a sparkline."""
     if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
         render.error(f"--chart {chart}: the chart is a PNG image; name the file .png")
         raise typer.Exit(2)

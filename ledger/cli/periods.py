@@ -91,14 +91,15 @@ def period_rerate(
     reason: ReasonOpt = None,
     yes: Annotated[bool, typer.Option(
         "--yes", metavar="", help="Write the new revisions (without it: only report).")] = False,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Re-rate every closed period from --from on with today's facts, each as its next revision.
+    """Re-rate a pool's closed periods from --from on with today's facts, each as its next revision.
 
     Shows every rating that changes, period by period; writes (in one transaction) only with --yes.
     """
-    render_revisions.rerate(run_write(ctx, rerate.rerate, start, reason=reason, yes=yes),
-                            json_out)
+    render_revisions.rerate(run_write(ctx, rerate.rerate, start, reason=reason, yes=yes,
+                                      pool=parse_pool(pool)), json_out)
 
 
 @period_app.command("report")
@@ -111,7 +112,6 @@ def period_report(
     pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """What closing a period changed in one pool: biggest gains and losses, K changes and why,
-    games rated."""
+    """What closing a period changed in one pool: gains and losses, K changes and why, games rated."""
     render_reports.period_report(run(ctx, reports.period_report, period, top=top,
                                      pool=parse_pool(pool)), json_out)

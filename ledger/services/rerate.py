@@ -123,7 +123,7 @@ class RerateReport:
 
 
 def rerate(engine: Engine, start: str, *, reason: str | None, yes: bool = False,
-           actor: Actor | None = None) -> RerateReport:
+           actor: Actor | None = None, pool: RatingPool = STANDARD) -> RerateReport:
     """``ledger period rerate --from``: rate every closed period from ``start`` on with today's
     facts and the rule edition its current revision used, in order, in one transaction; each
     gets its next revision (by one ``period.rerate`` change by ``actor`` giving ``reason``) and
@@ -131,36 +131,39 @@ def rerate(engine: Engine, start: str, *, reason: str | None, yes: bool = False,
     period by period; without ``yes`` nothing is written.
 
     Raises ``InvalidInput`` for a malformed period or a missing reason, ``PeriodError`` when
-    ``start`` is not a closed period.
+    ``start`` is not a closed period. ``pool``: the pool whose closes are re-rated (docs/RULES.md
+    §9); the other pools' stand.
     """
     first = Period.parse(start)
     why = check_reason(reason)
     who = actor or Actor.from_code("rerate")
     report = RerateReport(str(first), why, yes)
     with transaction(engine, dry_run=not yes) as session:
-        report.periods = rerate_in(session, first, why, who)
+        report.periods = rerate_in(session, first, why, who, pool)
     return report
 
 
-def rerate_in(session: Session, first: Period, why: str, who: Actor) -> list[PeriodRerate]:
+def rerate_in(session: Session, first: Period, why: str, who: Actor,
+              pool: RatingPool = STANDARD) -> list[PeriodRerate]:
     """Inside the caller's transaction: rate every closed period from ``first`` on with today's
     facts, each as its next revision written by its own ``period.rerate`` change (by ``who``,
     giving ``why``), the revision it replaces superseded; returns each period's
     ``PeriodRerate`` in order. ``rerate`` and the corrections made with ``--rerate``
     (``services.effects``) use it. Raises ``PeriodError`` when ``first`` is not a closed period
-    with a list of its own."""
+    with a list of its own. ``pool``: only that pool's closes (docs/RULES.md §9)."""
     closed = [(Period.parse(p), r) for p, r in session.execute(
         select(RatingPeriod.period, RatingPeriod.revision)
-        .where(RatingPeriod.period >= str(first)).order_by(RatingPeriod.period))]
+        .where(RatingPeriod.period >= str(first), RatingPeriod.pool == pool)
+        .order_by(RatingPeriod.period))]
     if not closed or closed[0][0] != first:
-        last = last_closed_period(session)
+        last = last_closed_period(session, pool)
         raise PeriodError(f"from: period {first} is not a closed period with a list of its "
                           f"own (closed: up to {last or 'none'}; see `ledger period list`)")
     done = []
     for period, old in closed:
         edition = Edition(session.get_one(PeriodRevision, (str(period), old)).edition)
         before = {r.player_id: (r.name, r.rating) for r in read_rows(session, period, old)}
-        rated = rate(session, period, edition)
+        rated = rate(session, period, edition, pool=pool)
         new = next_revision(session, period)
         change = record_change(session, who, "period.rerate", "period", period,
                                before={"revision": old}, reason=why)

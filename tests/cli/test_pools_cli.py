@@ -233,6 +233,16 @@ def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Pat
         ("standard", 1), ("rapid", 2), ("blitz", 4)]
     assert lists["blitz"] == [(r["rank"], r["name"], r["rating"])
                               for r in data(db, "list", "--pool", "blitz")["players"]]
+    # db check recomputes each pool's close with that pool's rules: all equal
+    ok(db, "db", "check")
+    # period rerate --pool blitz re-rates the blitz close alone: revision 5, the same list
+    ok(db, "period", "rerate", "--from", "2026-10", "--pool", "blitz", "--reason", "check",
+       "--yes")
+    assert [(v["pool"], v["revision"]) for v in data(db, "period", "list")["periods"]] == [
+        ("standard", 1), ("rapid", 2), ("blitz", 5)]
+    assert lists["blitz"] == [(r["rank"], r["name"], r["rating"])
+                              for r in data(db, "list", "--pool", "blitz")["players"]]
+    ok(db, "db", "check")
 
 
 def test_each_pools_list_is_written_in_fides_single_list_layout(tmp_path: Path) -> None:
