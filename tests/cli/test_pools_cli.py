@@ -286,3 +286,19 @@ def test_the_1_october_2022_lists_raise_rapid_ratings_far_below_the_standard_one
     assert [(r["period"], r["rating_before"], r["change"], r["rating_after"])
             for r in data(db, "history", "Ash, Ann", "--pool", "rapid")["periods"]] == [
         ("2022-09", 1500, 0, 1500), ("2022-09", 1500, 200, 1700)]
+
+
+def test_event_show_of_a_blitz_event_uses_the_blitz_ratings(tmp_path: Path) -> None:
+    db = ledger(tmp_path)
+    ok(db, "player", "add", "Ash, Ann", "--rating", "1500", "--prior-games", "100",
+       "--blitz-rating", "2000", "--blitz-games", "40")
+    ok(db, "player", "add", "Birch, Bob", "--rating", "1500", "--prior-games", "100",
+       "--blitz-rating", "1900", "--blitz-games", "40")
+    ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2026-10-14", "--event",
+       "Blitz Night", "--round", "1", "--pool", "blitz")
+    ok(db, "period", "close", "2026-10")
+    shown = data(db, "event", "show", "Blitz Night")
+    # blitz 2000 beats 1900: D 100 -> .64; 20 x .36 = +7.2 -> +7 (standard 1500 v 1500 would
+    # give 20 x .50 = +10)
+    ann = next(p for p in shown["players"] if p["name"] == "Ash, Ann")
+    assert (ann["rating"], ann["period_change"]) == (2000, 7)
