@@ -66,8 +66,8 @@ def test_a_close_killed_inside_its_transaction_leaves_nothing(
         ledger_db: str, engine: Engine, tmp_path: Path, at: int) -> None:
     for i, name in enumerate(("Alpha, Ann", "Beta, Bob", "Gamma, Gil", "Delta, Dan")):
         add_player(engine, NewPlayer(name, rating=1800 + 50 * i, prior_games=100))
-    add_game(engine, "Alpha", "Beta", "1-0", "2026-10-03", "Club Night", "1")
-    add_game(engine, "Gamma", "Delta", "0-1", "2026-10-03", "Club Night", "1")
+    add_game(engine, "Alpha, Ann", "Beta, Bob", "1-0", "2026-10-03", "Club Night", "1")
+    add_game(engine, "Gamma, Gil", "Delta, Dan", "0-1", "2026-10-03", "Club Night", "1")
     before = contents(ledger_db)
     command = ("--db", ledger_db, "period", "close", "2026-10", "--json")
     killed = start(tmp_path / "killed", [command], pause=Pause(tmp_path / "pause", at))
