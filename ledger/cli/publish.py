@@ -144,5 +144,5 @@ def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | No
         sys.stdout.write(list_text(rl, fmt, club))
         return
     write_output(list_text(rl, fmt, club), output, ledger=ledger)
-    render.say(f"wrote the {fmt} {rl.pool} rating list of {rl.period} ({len(rl.rows)} players) "
+    render.say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({len(rl.rows)} players) "
                f"to {output}")
