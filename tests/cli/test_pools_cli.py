@@ -302,3 +302,20 @@ def test_event_show_of_a_blitz_event_uses_the_blitz_ratings(tmp_path: Path) -> N
     # give 20 x .50 = +10)
     ann = next(p for p in shown["players"] if p["name"] == "Ash, Ann")
     assert (ann["rating"], ann["period_change"]) == (2000, 7)
+
+
+def test_a_blitz_game_of_a_closed_blitz_period_cannot_be_corrected_yet(tmp_path: Path) -> None:
+    db = ledger(tmp_path)
+    ok(db, "player", "add", "Ash, Ann", "--blitz-rating", "2000", "--blitz-games", "40")
+    ok(db, "player", "add", "Birch, Bob", "--blitz-rating", "1900", "--blitz-games", "40")
+    game = data(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2026-10-14",
+                "--pool", "blitz")["games"][0]
+    # open: voided as any game
+    ok(db, "game", "void", str(game["id"]), "--reason", "never played")
+    again = data(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2026-10-14",
+                 "--pool", "blitz")["games"][0]
+    ok(db, "period", "close", "2026-10")
+    refused = run(db, "game", "void", str(again["id"]), "--reason", "x", "--rerate")
+    assert refused.exit_code == 1
+    assert "a blitz game in period 2026-10, which the blitz pool has closed" in refused.stderr
+    ok(db, "db", "check")
