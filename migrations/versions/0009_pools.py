@@ -52,8 +52,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Back to 0008: only the standard pool's closes, entries and games survive as they were;
-    the rapid and blitz ones are deleted (0008 has no way to tell them apart)."""
+    """Back to 0008, which knows one pool only: the rapid and blitz closes lose their pointers
+    (their revisions stay, as a reopened period's do), and their games and entries lose the
+    pool column, so 0008 reads them as standard. Downgrade only a ledger without rapid or
+    blitz games (or move them out first)."""
     op.execute("DELETE FROM periods WHERE pool <> 'standard'")
     with op.batch_alter_table('periods', schema=None) as batch_op:
         batch_op.drop_constraint('pool', type_='check')
