@@ -104,9 +104,9 @@ class FileGame:
     - ``time_control``: the game's time control as the file writes it (None: not given), read
       as ``time_control_unit`` says: ``seconds`` (PGN ``TimeControl``, PGN standard §9.6),
       ``minutes`` (CSV: base minutes + increment seconds) or ``free`` (TRF record 122, free
-      text: read as minutes where it can be, else a warning and the event's pool); ``white_time_control`` /
-      ``black_time_control``: each player's own, when the file gives them apart (docs/RULES.md
-      §9: different times, not rated); ``pool``: a pool the file names (CSV ``pool``), unchecked.
+      text: read as minutes where it is in that form, else silently the event's pool);
+      ``white_time_control`` / ``black_time_control``: each player's own, when the file gives
+      them apart (docs/RULES.md §9: different times, not rated); ``pool``: a pool the file names (CSV ``pool``), unchecked.
       The import turns these into the game's pool (``rules.pools``).
     """
 

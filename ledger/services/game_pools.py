@@ -33,12 +33,9 @@ def _control(file: str, g: FileGame, text: str, key: str,
             return parse_pgn_time_control(text)
         return parse_time_control(text, where)
     except InvalidInput as exc:
-        message = _without_field(exc)
-        if g.time_control_unit == "free":  # TRF 122: free text, read where it can be
-            problems.append(Problem(file, line, where, f"{message}; the game takes the event's "
-                                    "pool", "warning"))
-            return None
-        problems.append(Problem(file, line, where, message))
+        if g.time_control_unit == "free":  # TRF 122: free text ("40/120, 60", "1:30 plus 15
+            return None                    # per move"), read only in the plain form; else the
+        problems.append(Problem(file, line, where, _without_field(exc)))  # event's pool
         return None
 
 
