@@ -106,8 +106,9 @@ class FileGame:
       ``minutes`` (CSV: base minutes + increment seconds) or ``free`` (TRF record 122, free
       text: read as minutes where it is in that form, else silently the event's pool);
       ``white_time_control`` / ``black_time_control``: each player's own, when the file gives
-      them apart (docs/RULES.md §9: different times, not rated); ``pool``: a pool the file names (CSV ``pool``), unchecked.
-      The import turns these into the game's pool (``rules.pools``).
+      them apart (docs/RULES.md §9: different times, not rated); ``pool``: a pool the file
+      names (CSV ``pool``), unchecked. The import turns these into the game's pool
+      (``services.game_pools``, with ``rules.pools``).
     """
 
     line: int
