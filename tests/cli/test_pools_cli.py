@@ -243,6 +243,9 @@ def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Pat
     assert lists["blitz"] == [(r["rank"], r["name"], r["rating"])
                               for r in data(db, "list", "--pool", "blitz")["players"]]
     ok(db, "db", "check")
+    # db copy compares every pool's lists: three lists of 2026-10
+    copied = data(db, "db", "copy", "--to", str(tmp_path / "copy.db"))
+    assert copied["rating_lists"] == 3
 
 
 def test_each_pools_list_is_written_in_fides_single_list_layout(tmp_path: Path) -> None:
