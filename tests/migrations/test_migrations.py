@@ -219,10 +219,10 @@ def test_populated_ledger_upgrades_from_every_revision(new_database: Factory,
         assert ratings == {"Alpha, Ann": 1807, "Beta, Bob": 1693}
         if revision == "0009":  # the blitz game closes with the standard one, on its own list
             # blitz: Alpha 1500 beats Beta 1600: D -100 -> PD .36; 20 x (1 - .36) = +12.8 -> +13
-            # (1513); Beta D +100 -> .64; 20 x (0 - .64) = -12.8 -> -13 (1587)
+            # (1513); Beta D +100 -> .64; 20 x (0 - .64) = -12.8 -> -13 (1587): Beta ranks 1st
             assert [o.pool for o in report.others] == ["blitz"]
             blitz = {r.name: (r.rank, r.rating) for r in rating_list(engine, pool="blitz").rows}
-            assert blitz == {"Alpha, Ann": (1, 1513), "Beta, Bob": (2, 1587)}
+            assert blitz == {"Beta, Bob": (1, 1587), "Alpha, Ann": (2, 1513)}
         else:
             assert report.others == []
     finally:
