@@ -408,6 +408,11 @@ def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
                             | computation_dict(r.period, n.rating) for n in r.initial],
         "floor_drops": [{"player_id": d.player_id, "name": d.name, "rating": d.rating,
                          "floor": d.floor} for d in r.dropped],
+        "not_rated_games": [{"pool": r.pool, "game_id": g.game_id, "white": g.white,
+                             "black": g.black, "white_rating": g.white_rating,
+                             "black_rating": g.black_rating,
+                             "reason": "600 or more apart, one above 2600"}
+                            for g in r.gap_games],
     } | others
 
 
@@ -475,6 +480,10 @@ def _close_one(r: CloseReport, named: bool) -> None:
     elif r.adjustments:
         say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "
             "0.4 x (2000 - R) on the 1 March 2024 list")
+    for gap in r.gap_games:
+        say(f"not rated: game {gap.game_id}, {gap.white} ({gap.white_rating}) v {gap.black} "
+            f"({gap.black_rating}): {abs(gap.white_rating - gap.black_rating)} apart, one above "
+            "2600 (rapid and blitz, from December 2024)")
     for g in r.late:
         say(f"late result: game {g.game_id} of {g.date} ({g.white} v {g.black}"
             + (f", {g.event}" if g.event else "") + f"), dated in closed period {g.dated_in}, "

@@ -74,8 +74,9 @@ def game_pool(file: str, g: FileGame, event_pool: RatingPool | None,
     elif named is not None and event_pool is not None and named != event_pool:
         line, where = g.where("pool")
         problems.append(Problem(file, line, where, f"{named} is not {event_pool} (--pool)"))
-    sides = [_control(file, g, text, "time_control", problems)
-             for text in (g.white_time_control, g.black_time_control) if text]
+    sides = [_control(file, g, text, key, problems)
+             for text, key in ((g.white_time_control, "white_time_control"),
+                               (g.black_time_control, "black_time_control")) if text]
     if sum(p.severity == "error" for p in problems) > errors:
         return None
     pool = control.pool if control else named or event_pool or STANDARD

@@ -76,6 +76,18 @@ class LateGame:
     event: str | None
 
 
+@dataclass(frozen=True)
+class GapGame:
+    """A rapid or blitz game not rated because its players are 600 or more apart and one is
+    above 2600 (docs/RULES.md §9, from 2024-12): ``white``/``black`` names and ratings."""
+
+    game_id: int
+    white: str
+    black: str
+    white_rating: int
+    black_rating: int
+
+
 @dataclass
 class CloseReport:
     """What closing a period did (or, with ``dry_run``, would do). ``late``: the late results
@@ -101,6 +113,9 @@ class CloseReport:
     #: Player id -> the standard rating a rapid or blitz player unrated in the pool was rated
     #: with (docs/RULES.md §9, from 2024-03).
     seeded: dict[int, int] = field(default_factory=dict)
+    #: Each game the 600-point rule of rapid and blitz left unrated (from 2024-12): game id,
+    #: White, Black and their ratings, so the report says why each is not rated.
+    gap_games: list[GapGame] = field(default_factory=list)
 
     @property
     def every_pool(self) -> list[CloseReport]:
@@ -346,7 +361,19 @@ def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
                              for pid, rating in drops.items()),
                            key=lambda d: player_sort_key(d.name, d.player_id))
     report.late = _late_games(session, rated)
+    report.gap_games = _gap_games(session, rated)
     return report
+
+
+def _gap_games(session: Session, rated: Rated) -> list[GapGame]:
+    """The games of ``rated`` the 600-point rule leaves unrated, by game id (one query)."""
+    gaps = [g for g in rated.games if not_rated_reason(g, rated.pool, rated.period) == GAP_REASON]
+    if not gaps:
+        return []
+    ids = {pid for g in gaps for pid in (g.white_id, g.black_id)}
+    names = dict(session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
+    return [GapGame(g.game_id, names[g.white_id], names[g.black_id], g.white_rating or 0,
+                    g.black_rating or 0) for g in sorted(gaps, key=lambda g: g.game_id)]
 
 
 def _late_games(session: Session, rated: Rated) -> list[LateGame]:

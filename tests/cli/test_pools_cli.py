@@ -137,7 +137,14 @@ def test_the_close_says_why_a_game_600_apart_is_not_rated(tmp_path: Path) -> Non
     ok(db, "player", "add", "Birch, Bob", "--blitz-rating", "2040", "--blitz-games", "100")
     ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2025-03-10",
        "--pool", "blitz")
-    assert "600 or more apart, one above 2600 1" in ok(db, "period", "close", "2025-03").output
+    closed = ok(db, "period", "close", "2025-03", "--dry-run")
+    assert "600 or more apart, one above 2600 1" in closed.output
+    # each such game named: 2650 - 2040 = 610 apart
+    assert ("not rated: game 1, Ash, Ann (2650) v Birch, Bob (2040): 610 apart, one above 2600"
+            in closed.output)
+    games = data(db, "period", "close", "2025-03")["not_rated_games"]
+    assert [(g["pool"], g["game_id"], g["white_rating"], g["black_rating"]) for g in games] == [
+        ("blitz", 1, 2650, 2040)]
 
 
 def test_an_unrated_rapid_player_with_a_standard_rating_is_rated_from_it_in_2025(
