@@ -28,7 +28,8 @@ from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior
 from ledger.rules.pools import k_in_pool
 from ledger.services.game_views import GameView, period_game_views
 from ledger.services.lists import published_period
-from ledger.services.periods import FloorDrop
+from ledger.services.periods import FloorDrop, not_rated_reason
+from ledger.services.rated_games import load_rated_games
 from ledger.services.revisions import current
 from ledger.services.session import transaction
 from ledger.services.state import load_histories
@@ -154,11 +155,18 @@ def _rated_games(session: Session, closed: Period,
         select(Game.id, Game.white_id, Game.black_id).where(Game.period == str(closed)))}
     rated: list[RatedGameView] = []
     not_rated: Counter[str] = Counter()
+    why: dict[int, str] = {}
+    if pool != STANDARD:  # the 600-point rule of rapid and blitz: say so (docs/RULES.md §9)
+        loaded, _ = load_rated_games(session, lambda g: g.c.period == str(closed),
+                                     through=closed.previous(), pool=pool)
+        why = {g.rated.game_id: reason for g in loaded
+               if (reason := not_rated_reason(g.rated, pool, closed)) is not None}
     for view in period_game_views(session, closed):
         if view.pool != pool:
             continue
         if view.status != "rated":
-            not_rated["unrated player" if view.status == "not rated" else view.status] += 1
+            shown = why.get(view.id, "unrated player")
+            not_rated[shown if view.status == "not rated" else view.status] += 1
             continue
         white, black = (audit.get((view.id, pid)) for pid in colours[view.id])
         rated.append(RatedGameView(

@@ -145,6 +145,9 @@ def test_the_close_says_why_a_game_600_apart_is_not_rated(tmp_path: Path) -> Non
     games = data(db, "period", "close", "2025-03")["not_rated_games"]
     assert [(g["pool"], g["game_id"], g["white_rating"], g["black_rating"]) for g in games] == [
         ("blitz", 1, 2650, 2040)]
+    # and period report --pool blitz gives the same reason
+    assert data(db, "period", "report", "--pool", "blitz")["not_rated"] == {
+        "600 or more apart, one above 2600": 1}
 
 
 def test_an_unrated_rapid_player_with_a_standard_rating_is_rated_from_it_in_2025(
