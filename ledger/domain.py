@@ -12,10 +12,31 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Literal
 
 from ledger.errors import InvalidInput, shown
 
 _PERIOD_RE = re.compile(r"^(\d{4})-(\d{2})$")
+
+#: A rating pool (docs/RULES.md §9): each has its own games, ratings, K history and lists.
+RatingPool = Literal["standard", "rapid", "blitz"]
+#: The pools, in the order the ledger shows them.
+POOLS: tuple[RatingPool, ...] = ("standard", "rapid", "blitz")
+STANDARD: RatingPool = "standard"
+RAPID: RatingPool = "rapid"
+BLITZ: RatingPool = "blitz"
+
+
+def parse_pool(text: str, field: str = "pool") -> RatingPool:
+    """The pool named by ``text`` (``standard``, ``rapid`` or ``blitz``, any case, spaces
+    around ignored). Raises ``InvalidInput`` naming ``field`` for anything else
+    (docs/RULES.md §9)."""
+    wanted = text.strip().casefold()
+    for pool in POOLS:
+        if pool == wanted:
+            return pool
+    raise InvalidInput(f"{field}: {shown(text)} is not a pool; use one of {', '.join(POOLS)}")
+
 
 ONE = Decimal(1)
 HALF = Decimal("0.5")
@@ -260,6 +281,8 @@ class KReason(enum.Enum):
     NEW_PLAYER = "new-player"
     STANDARD = "standard"
     EXPLICIT = "explicit"
+    #: Rapid and blitz 2022-01 .. 2022-09: K 20 for everyone (docs/RULES.md §9).
+    FLAT_20 = "flat-20"
 
 
 @dataclass(frozen=True)
@@ -297,6 +320,8 @@ class RatedGame:
       start date, or ``None`` if unrated then (FIDE Title Regs §1.4.6a).
     - ``result``: the ``Result``; ``played``: False when the game lasted less than one move each
       (TRF ``W D L``, a PGN with fewer than two half-moves), so it is not rated (B.02 §5.1).
+    - ``unequal_times``: the two players had different times, so it is not rated
+      (docs/RULES.md §9).
     """
 
     game_id: int
@@ -307,6 +332,7 @@ class RatedGame:
     black_rating: int | None
     result: Result
     played: bool = True
+    unequal_times: bool = False
 
     def __post_init__(self) -> None:
         if self.white_id == self.black_id:
@@ -314,8 +340,9 @@ class RatedGame:
 
     @property
     def is_rateable(self) -> bool:
-        """True when the game counts for ratings at all: played over the board, not a forfeit."""
-        return self.result.is_played and self.played
+        """True when the game counts for ratings at all: played over the board, not a forfeit,
+        both players with the same time."""
+        return self.result.is_played and self.played and not self.unequal_times
 
 
 #: The longest ``Actor.by``: a person's name or login.

@@ -33,6 +33,8 @@ R = TypeVar("R")
 
 #: ``--json`` on every command that reports.
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.", metavar="")]
+#: ``--pool``: the rating pool a report shows (docs/RULES.md §9).
+PoolOpt = Annotated[str, typer.Option("--pool", help="The rating pool: standard, rapid or blitz.")]
 
 #: A PLAYER argument: the same three ways of naming a player in every command.
 PlayerArg = Annotated[str, typer.Argument(help="Id (#12), FIDE id, or unambiguous name.")]

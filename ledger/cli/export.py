@@ -10,6 +10,7 @@ import typer
 from ledger.cli import render
 from ledger.cli.common import db_of, reports_errors, run
 from ledger.cli.publish import write_output
+from ledger.domain import parse_pool
 from ledger.services import exports
 
 export_app: typer.Typer = typer.Typer(help="Write ledger data as files other programs read.",
@@ -23,12 +24,15 @@ def export_trf(
     event: Annotated[str, typer.Option("--event", help="The event: its name or #ID.")],
     output: Annotated[Path | None, typer.Option(
         "--output", help="Write to this file (default: standard output).", dir_okay=False)] = None,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="The pool whose games and ratings to write: standard, rapid or blitz "
+        "(default: the event's pool, standard unless imported with --pool).")] = None,
 ) -> None:
     """Write an event as a TRF-16 file (FIDE Tournament Report File).
 
     Points and ranks count only the games recorded in the ledger (byes are not in it).
     """
-    exported = run(ctx, exports.export_trf, event)
+    exported = run(ctx, exports.export_trf, event, parse_pool(pool) if pool else None)
     render.notes(exported.notes)
     if output is None:
         typer.echo(exported.text, nl=False)

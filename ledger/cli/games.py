@@ -48,16 +48,21 @@ def game_add(
         "its own period and re-rate from there (needs --reason), instead of rating it in the "
         "earliest open period.")] = False,
     reason: ReasonOpt = None,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="The game's rating pool: standard (default), rapid or blitz.")] = None,
+    time_control: Annotated[str | None, typer.Option(
+        "--time-control", help="Base minutes + increment seconds (15+10: rapid; 3+2: blitz); "
+        "gives the pool, and must agree with --pool.")] = None,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Record one game.
 
-    A game dated in a closed period is a late result, rated in the earliest open period.
+    A game dated in a closed period is a late result, rated in its pool's earliest open period.
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,
-                     dry_run=dry_run)
+                     dry_run=dry_run, pool=pool, time_control=time_control)
     render_corrections.added_game(view, json_out, dry_run=dry_run)
 
 

@@ -40,8 +40,10 @@ def import_file(
     list_date: Annotated[str | None, typer.Option(
         "--list-date", help="fide-list: the list's date, YYYY-MM-DD.")] = None,
     pool: Annotated[str | None, typer.Option(
-        "--pool", help="fide-list: standard, rapid or blitz: the columns of a combined list "
-        "(default: standard), or the pool of a single list (required: it does not say).",
+        "--pool", help="standard, rapid or blitz. A file of games: the event's pool, for games "
+        "whose file gives no time control (default: standard; a time control that disagrees is "
+        "an error). fide-list: the columns of a combined list (default: standard), or the pool "
+        "of a single list (required: it does not say).",
         show_default=False)] = None,
     end_date: Annotated[dt.datetime | None, typer.Option(
         "--end-date", formats=["%Y-%m-%d"], metavar="YYYY-MM-DD",
@@ -74,7 +76,7 @@ def import_file(
 
     Games dated in a closed period are late results, rated in the earliest open period.
     """
-    if fmt == "fide-list" or list_date is not None or pool is not None:
+    if fmt == "fide-list" or list_date is not None or (pool is not None and _is_a_list(file)):
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
                             (allow_similar, "--allow-similar is for a file of games"),
                             (replace_event, "--replace is for a file of games"),
@@ -102,8 +104,19 @@ def import_file(
                            register_players=register_players, ids=ids, dry_run=dry_run,
                            progress=progress, allow_similar=allow_similar,
                            end_date=end_date.date() if end_date is not None else None,
-                           rerate=rerate, reason=reason)
+                           rerate=rerate, reason=reason, pool=pool)
     render.import_report(report, json_out, quiet=quiet)
+
+
+def _is_a_list(file: Path) -> bool:
+    """Whether ``file`` starts as a FIDE rating list does (``ID Number`` or ``<playerslist``),
+    so that ``--pool`` alone is read as a list's pool, with its usage error."""
+    try:
+        with open(file, "rb") as handle:
+            head = handle.read(200).lstrip(b"\xef\xbb\xbf").lstrip()
+    except OSError:
+        return False
+    return head.startswith(b"ID Number") or head.startswith(b"<?xml") and b"playerslist" in head
 
 
 def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_date: str | None,

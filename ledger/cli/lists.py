@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from ledger.cli import publish, render, render_reports
-from ledger.cli.common import JsonOpt, PlayerArg, db_of, reports_errors, run
+from ledger.cli.common import JsonOpt, PlayerArg, PoolOpt, db_of, reports_errors, run
+from ledger.domain import parse_pool
 from ledger.services import lists
 
 
@@ -37,6 +38,7 @@ def rating_list(
         "--top", help="Only ranks 1 to N (ties at rank N all kept).")] = None,
     active: Annotated[bool, typer.Option(
         "--active", metavar="", help="Only active players (leave out those flagged i).")] = False,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
     """Print the rating list published by closing a period, or write it as CSV, TXT or HTML.
@@ -48,7 +50,8 @@ def rating_list(
     chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)
-    published = run(ctx, lists.rating_list, period, selection, revision=revision)
+    published = run(ctx, lists.rating_list, period, selection, revision=revision,
+                    pool=parse_pool(pool))
     note = published.superseded_note()
     render.notes([note] if note else [])
     publish.publish(published, chosen, output, club, db_of(ctx))
@@ -60,10 +63,12 @@ def history(
     player: PlayerArg,
     chart: Annotated[Path | None, typer.Option(
         "--chart", help="Also draw rating over time into this PNG (800 x 400).", dir_okay=False)] = None,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Show a player's rating history, one row per rated period, with the peak and a sparkline."""
+    """Show a player's rating history in one pool: a row per rated period, the peak, a sparkline."""
     if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
         render.error(f"--chart {chart}: the chart is a PNG image; name the file .png")
         raise typer.Exit(2)
-    render_reports.history(run(ctx, lists.history, player), json_out, chart, db_of(ctx))
+    render_reports.history(run(ctx, lists.history, player, parse_pool(pool)), json_out, chart,
+                           db_of(ctx))

@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render_lookup
-from ledger.cli.common import JsonOpt, PlayerArg, reports_errors, run
+from ledger.cli.common import JsonOpt, PlayerArg, PoolOpt, reports_errors, run
+from ledger.domain import parse_pool
 from ledger.rules.performance import Norm
 from ledger.services import performance as performance_service
 from ledger.services import whatif as whatif_service
@@ -24,6 +25,7 @@ def performance(
     norm: Annotated[Norm | None, typer.Option(
         "--norm", case_sensitive=False, metavar="GM|IM|WGM|WIM",
         help="Check a title norm: GM, IM, WGM or WIM (with --event).")] = None,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
     """Performance rating Rp = Ra + dp over an event or a period, and norms.
@@ -33,7 +35,7 @@ comparison; --norm checks the rating floor, Rp, the opponents' average, the 35 %
 the 9 games.
     """
     report = run(ctx, performance_service.player_performance, player, event=event,
-                  period=period, norm=norm.value if norm else None)
+                  period=period, norm=norm.value if norm else None, pool=parse_pool(pool))
     render_lookup.performance(report, json_out)
 
 
@@ -44,11 +46,12 @@ def whatif(
     opponent: Annotated[str, typer.Argument(help="The opponent: id, FIDE id, or name.")],
     period: Annotated[str | None, typer.Option(
         "--period", help="An open rating period, YYYY-MM (default: this month).")] = None,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
     """What a win, a draw or a loss would do to both players' ratings this period.
 
     From the ledger's current state and K, with the games both already have in the period.
     """
-    render_lookup.whatif(run(ctx, whatif_service.what_if, player, opponent, period=period),
-                         json_out)
+    render_lookup.whatif(run(ctx, whatif_service.what_if, player, opponent, period=period,
+                             pool=parse_pool(pool)), json_out)

@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from ledger.cli import render, render_reports, render_revisions
-from ledger.cli.common import JsonOpt, ReasonOpt, reports_errors, run, run_write
+from ledger.cli.common import JsonOpt, PoolOpt, ReasonOpt, reports_errors, run, run_write
+from ledger.domain import parse_pool
 from ledger.errors import PeriodError
 from ledger.services import periods, reports, rerate
 
@@ -29,12 +30,16 @@ def period_close(
     empty: Annotated[bool, typer.Option(
         "--empty", metavar="", help="Close a named period that has no games (it publishes the "
         "list unchanged and locks every period up to it).")] = False,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="Close this pool only (standard, rapid or blitz); default: every pool "
+        "with games in the period, in one transaction.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Close a rating period under FIDE's rules and publish its rating list."""
+    """Close a rating period under FIDE's rules and publish its rating lists (one per pool)."""
     if through is None:
         render.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
-                                      empty=empty), json_out)
+                                      empty=empty, pool=parse_pool(pool) if pool else None),
+                            json_out)
         return
     if period is not None:
         render.error(f"give a period ({period}) or --through {through}, not both")
@@ -65,14 +70,15 @@ def period_reopen(
     reason: ReasonOpt = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", metavar="", help="Say what it would do; write nothing.")] = False,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Reopen the latest closed period.
+    """Reopen the latest closed period of a pool.
 
     Its revision stays, superseded (list --revision shows it); closing it again writes the next.
     """
     render_revisions.reopen(run_write(ctx, rerate.reopen_period, period, reason=reason,
-                                      dry_run=dry_run), json_out)
+                                      dry_run=dry_run, pool=parse_pool(pool)), json_out)
 
 
 @period_app.command("rerate")
@@ -85,14 +91,15 @@ def period_rerate(
     reason: ReasonOpt = None,
     yes: Annotated[bool, typer.Option(
         "--yes", metavar="", help="Write the new revisions (without it: only report).")] = False,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Re-rate every closed period from --from on with today's facts, each as its next revision.
+    """Re-rate a pool's closed periods from --from on with today's facts, each as its next revision.
 
     Shows every rating that changes, period by period; writes (in one transaction) only with --yes.
     """
-    render_revisions.rerate(run_write(ctx, rerate.rerate, start, reason=reason, yes=yes),
-                            json_out)
+    render_revisions.rerate(run_write(ctx, rerate.rerate, start, reason=reason, yes=yes,
+                                      pool=parse_pool(pool)), json_out)
 
 
 @period_app.command("report")
@@ -102,7 +109,9 @@ def period_report(
     period: Annotated[str | None, typer.Argument(
         help="YYYY-MM (default: the latest closed period).")] = None,
     top: Annotated[int, typer.Option("--top", help="How many gains and losses to show.")] = 5,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """What closing a period changed: biggest gains and losses, K changes and why, games rated."""
-    render_reports.period_report(run(ctx, reports.period_report, period, top=top), json_out)
+    """What closing a period changed in one pool: gains and losses, K changes and why, games rated."""
+    render_reports.period_report(run(ctx, reports.period_report, period, top=top,
+                                     pool=parse_pool(pool)), json_out)

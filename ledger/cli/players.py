@@ -11,12 +11,14 @@ from ledger.cli.common import (
     DryRunOpt,
     JsonOpt,
     PlayerArg,
+    PoolOpt,
     ReasonOpt,
     RerateOpt,
     reports_errors,
     run,
     run_write,
 )
+from ledger.domain import parse_pool
 from ledger.services import merge, player_edit, players
 
 player_app = typer.Typer(help="Register players, look them up, edit, merge and correct them.",
@@ -43,6 +45,14 @@ def player_add(
         "--reached-2300", metavar="", help="A published rating has reached 2300 (no junior K 40).")] = False,
     new: Annotated[bool, typer.Option(
         "--new", metavar="", help="Another person than the player of the same name.")] = False,
+    rapid_rating: Annotated[int | None, typer.Option(
+        "--rapid-rating", help="Published rapid rating the player brings.")] = None,
+    rapid_games: Annotated[int, typer.Option(
+        "--rapid-games", help="Rated rapid games played before entering the ledger.")] = 0,
+    blitz_rating: Annotated[int | None, typer.Option(
+        "--blitz-rating", help="Published blitz rating the player brings.")] = None,
+    blitz_games: Annotated[int, typer.Option(
+        "--blitz-games", help="Rated blitz games played before entering the ledger.")] = 0,
     json_out: JsonOpt = False,
 ) -> None:
     """Register a player with the history FIDE's K rules need.
@@ -53,7 +63,10 @@ def player_add(
         name=name, fide_id=fide_id, birth_year=birth_year,
         sex=sex.upper() if sex else None, federation=federation.upper() if federation else None,
         title=title.upper() if title else None, rating=rating, prior_games=prior_games,
-        reached_2400=reached_2400, reached_2300=reached_2300), new=new)
+        reached_2400=reached_2400, reached_2300=reached_2300,
+        pools=tuple((pool, rating_, games) for pool, rating_, games in (
+            ("rapid", rapid_rating, rapid_games), ("blitz", blitz_rating, blitz_games))
+            if rating_ is not None or games)), new=new)
     render.player(view, json_out, added=True)
 
 
@@ -69,10 +82,11 @@ def player_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def player_show(
     ctx: typer.Context,
     player: PlayerArg,
+    pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
-    """Show one player: rating, K and why, rated games, history known or not."""
-    render.player(run(ctx, players.show_player, player), json_out)
+    """Show one player in one pool: rating, K and why, rated games, history known or not."""
+    render.player(run(ctx, players.show_player, player, parse_pool(pool)), json_out)
 
 
 @player_app.command("edit")

@@ -72,7 +72,7 @@ def club_name(club: str | None) -> str:
 def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     """The list ``rl`` written in ``fmt`` (the table as plain text, without colours)."""
     heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
-                          club_name(club))
+                          club_name(club), rl.pool)
     if fmt is ListFormat.JSON:
         return json.dumps(render.rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
     if fmt is ListFormat.TXT:
@@ -144,4 +144,5 @@ def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | No
         sys.stdout.write(list_text(rl, fmt, club))
         return
     write_output(list_text(rl, fmt, club), output, ledger=ledger)
-    render.say(f"wrote the {fmt} rating list of {rl.period} ({len(rl.rows)} players) to {output}")
+    render.say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({len(rl.rows)} players) "
+               f"to {output}")

@@ -151,7 +151,7 @@ def _player_dict(v: PlayerView) -> dict[str, Any]:
             "reached_2400": v.reached_2400, "reached_2300": v.reached_2300,
             "k": v.k if v.rating is not None else None,
             "k_reason": v.k_reason.value if v.rating is not None else None,
-            "next_period": v.next_period}
+            "next_period": v.next_period, "rating_pool": v.pool}
 
 
 def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
@@ -172,6 +172,7 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
                                               ("other titles", v.o_title),
                                               ("FOA title", v.foa_title)) if value),
         ("federation", v.federation), ("sex", v.sex), ("birth year", v.birth_year),
+        ("pool", v.pool),
         ("rating", v.rating if v.rating is not None else "unrated"),
         ("rated games", games),
         ("reached 2400", "yes" if v.reached_2400 else "no"),
@@ -240,12 +241,14 @@ def game_dict(g: GameView) -> dict[str, Any]:
     return {"id": g.id, "date": g.date.isoformat(), "period": g.period, "white": g.white,
             "black": g.black, "result": g.result, "status": g.status,
             "rated": g.status == "rated", "event": g.event, "round": g.round,
-            "late": g.late, "dated_in": g.dated_in}
+            "late": g.late, "dated_in": g.dated_in, "pool": g.pool}
 
 
 def game_status(g: GameView) -> str:
-    """A game's status as the tables show it: a late result says so."""
-    return g.status + (f", late (dated {g.dated_in})" if g.late else "")
+    """A game's status as the tables show it: a late result says so, and a rapid or blitz
+    game its pool."""
+    return (g.status + (f", late (dated {g.dated_in})" if g.late else "")
+            + ("" if g.pool == "standard" else f", {g.pool}"))
 
 
 def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> None:
@@ -375,13 +378,15 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         say(line)
 
 
-def _close_dict(r: CloseReport) -> dict[str, Any]:
+def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
     late = {g.game_id for g in r.late}
+    others = {"other_pools": [_close_dict(o, top=False) for o in r.others]} if top else {}
     return {
-        "period": r.period, "edition": r.edition, "dry_run": r.dry_run,
+        "period": r.period, "pool": r.pool, "edition": r.edition, "dry_run": r.dry_run,
         "games": r.games, "not_rated": dict(r.not_rated),
+        "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
         "results": [{
-            "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
+            "pool": r.pool, "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
             "rating_before": p.result.rating_before, "games": p.result.n,
             "score": json_number(p.result.score), "expected": json_number(p.result.expected),
             "surplus": json_number(p.result.surplus), "k": p.result.k,
@@ -403,16 +408,30 @@ def _close_dict(r: CloseReport) -> dict[str, Any]:
                             | computation_dict(r.period, n.rating) for n in r.initial],
         "floor_drops": [{"player_id": d.player_id, "name": d.name, "rating": d.rating,
                          "floor": d.floor} for d in r.dropped],
-    }
+        "not_rated_games": [{"pool": r.pool, "game_id": g.game_id, "white": g.white,
+                             "black": g.black, "white_rating": g.white_rating,
+                             "black_rating": g.black_rating,
+                             "reason": "600 or more apart, one above 2600"}
+                            for g in r.gap_games],
+    } | others
 
 
 def close_report(r: CloseReport, as_json: bool) -> None:
-    """A period close: one row per rated player; with a dry run, every game as well."""
+    """A period close: one row per rated player; with a dry run, every game as well. A close
+    of several pools (docs/RULES.md §9) shows each pool's, each titled with its pool; JSON
+    carries ``pool`` on every row and the other pools in ``other_pools``."""
     if as_json:
         _json(_close_dict(r))
         return
+    named = bool(r.others) or r.pool != "standard"
+    for report in r.every_pool:
+        _close_one(report, named)
+
+
+def _close_one(r: CloseReport, named: bool) -> None:
     state = "dry run, nothing written" if r.dry_run else "closed"
-    table = PlainTable(title=f"Rating period {r.period} ({state}; rules of {r.edition})")
+    pool = f" {r.pool}" if named else ""
+    table = PlainTable(title=f"Rating period {r.period}{pool} ({state}; rules of {r.edition})")
     for col, priority in (("name", 0), ("FIDE id", 6), ("before", 1), ("games", 2), ("score", 3),
                           ("expected", 3), ("K", 2), ("K reason", 4), ("K x (S - PD)", 5),
                           ("change", 0), ("after", 0)):
@@ -446,12 +465,25 @@ def close_report(r: CloseReport, as_json: bool) -> None:
             console.print(games)
     not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
     first = sum(1 for n in r.initial if n.rating.published)
-    say(f"{_count(r.games, 'game')} in {r.period}; {_count(len(r.players), 'player')} rated"
+    names = {p.player_id: p.name for p in r.players}
+    for pid, rating in sorted(r.seeded.items()):
+        if pid in names:
+            say(f"{names[pid]}: unrated in {r.pool}, rated from their standard rating {rating} "
+                "(and rated for their opponents)")
+    say(f"{_count(r.games, 'game')} in {r.period}{pool}; "
+        f"{_count(len(r.players), 'player')} rated"
         + (f"; {_count(first, 'initial rating')} published" if first else "")
         + (f"; games not rated: {not_rated}" if not_rated else ""))
-    if r.adjustments:
+    if r.adjustments and r.period == "2022-09":
+        say(f"list adjustment: {_count(r.adjustments, 'rating')} more than 100 below the "
+            "standard rating raised to standard - 100 on the 1 October 2022 list")
+    elif r.adjustments:
         say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "
             "0.4 x (2000 - R) on the 1 March 2024 list")
+    for gap in r.gap_games:
+        say(f"not rated: game {gap.game_id}, {gap.white} ({gap.white_rating}) v {gap.black} "
+            f"({gap.black_rating}): {abs(gap.white_rating - gap.black_rating)} apart, one above "
+            "2600 (rapid and blitz, from December 2024)")
     for g in r.late:
         say(f"late result: game {g.game_id} of {g.date} ({g.white} v {g.black}"
             + (f", {g.event}" if g.event else "") + f"), dated in closed period {g.dated_in}, "
@@ -479,10 +511,10 @@ def close_through_report(r: ThroughReport, as_json: bool) -> None:
 
 
 def rating_list_dict(rl: RatingList) -> dict[str, Any]:
-    """A published rating list as JSON data."""
-    return {"period": rl.period, "revision": rl.revision, "in_force_from": rl.in_force_from,
-            "players": [
-        {"rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
+    """A published rating list as JSON data (``pool`` on the list and on every row)."""
+    return {"period": rl.period, "pool": rl.pool, "revision": rl.revision,
+            "in_force_from": rl.in_force_from, "players": [
+        {"pool": rl.pool, "rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
          "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
          "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
          "birth_year": r.birth_year, "inactive": r.inactive} for r in rl.rows]}
@@ -493,7 +525,8 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
     if as_json:
         _json(rating_list_dict(rl))
         return
-    table = PlainTable(title=f"Rating list after period {rl.period} (in force from {rl.in_force_from})")
+    table = PlainTable(title=f"Rating list after period {rl.period}, {rl.pool} "
+                             f"(in force from {rl.in_force_from})")
     for col, priority in (("rank", 0), ("name", 0), ("FIDE id", 4), ("fed", 1), ("title", 3),
                           ("rating", 0), ("games", 2), ("K", 2), ("born", 5), ("flag", 3)):
         table.add_column(col, priority=priority,
@@ -509,9 +542,12 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
 
 
 def history_dict(h: PlayerHistory) -> dict[str, Any]:
-    """A player's history as JSON data."""
-    return {"player": _player_dict(h.player), "periods": [
-        {"period": r.period, "rating_before": r.rating_before, "games": r.games,
+    """A player's history as JSON data: ``rating_pool`` and ``pool`` on every period row the
+    rating pool (docs/RULES.md §9); the top-level ``pool`` is an unrated player's pool of games
+    in progress (``life_dict``)."""
+    return {"player": _player_dict(h.player), "rating_pool": h.player.pool, "periods": [
+        {"pool": h.player.pool, "period": r.period, "rating_before": r.rating_before,
+         "games": r.games,
          "score": json_number(r.score), "expected": json_number(r.expected), "k": r.k,
          "k_reason": r.k_reason, "k_capped": r.k_capped,
          "change_exact": json_number(r.change_exact), "change": r.change,
@@ -556,8 +592,9 @@ def history(h: PlayerHistory, as_json: bool) -> None:
         _json(history_dict(h))
         return
     v = h.player
-    status = (f"rating {v.rating}, K {v.k} ({v.k_reason.value})" if v.rating is not None
-              else "unrated, no K") + f" for {v.next_period}"
+    pool = "" if v.pool == "standard" else f"{v.pool} "
+    status = (f"{pool}rating {v.rating}, K {v.k} ({v.k_reason.value})" if v.rating is not None
+              else f"unrated{' in ' + v.pool if pool else ''}, no K") + f" for {v.next_period}"
     title = f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): {status}"
     if h.periods:
         _out().print(_history_table(title, h))

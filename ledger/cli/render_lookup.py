@@ -54,16 +54,18 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
     p = r.performance
     if as_json:
         _json({"player": {"id": r.player_id, "name": r.player}, "scope": r.scope,
-               **_perf_dict(p),
+               "pool": r.pool, **_perf_dict(p),
                "norm": _norm_dict(r.norm) if r.norm else None,
-               "per_game": [{"game_id": g.game_id, "date": g.date.isoformat(), "event": g.event,
+               "per_game": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
+                             "event": g.event,
                              "round": g.round, "colour": g.colour, "opponent": g.opponent,
                              "opponent_rating": g.opponent_rating, "result": g.result,
                              "score": json_number(_exact(g.score)),
                              "counted_rating": g.counted, "counted": g.counted is not None,
                              "note": g.note} for g in r.games]})
         return
-    table = PlainTable(title=f"Performance of {r.player}: {r.scope}")
+    table = PlainTable(title=f"Performance of {r.player}: {r.scope}"
+                       + ("" if r.pool == "standard" else f", {r.pool}"))
     for col, priority in (("date", 0), ("round", 2), ("colour", 0), ("opponent", 0),
                           ("rating", 0), ("counted", 1), ("result", 0), ("score", 0),
                           ("note", 4)):
@@ -119,9 +121,9 @@ def whatif(w: WhatIf, as_json: bool) -> None:
     """``ledger whatif``: both players' period so far and after a win, a draw or a loss."""
     a, b = w.player, w.opponent
     if as_json:
-        _json({"period": w.period, "edition": w.edition.value, "player": _player_dict(a),
-               "opponent": _player_dict(b),
-               "outcomes": [{"result": o.label, "game": o.result.value,
+        _json({"period": w.period, "pool": w.pool, "edition": w.edition.value,
+               "player": _player_dict(a), "opponent": _player_dict(b),
+               "outcomes": [{"pool": w.pool, "result": o.label, "game": o.result.value,
                              "player": _standing_dict(o.player),
                              "opponent": _standing_dict(o.opponent)} for o in w.outcomes],
                "open_before": list(w.open_before)})
@@ -131,7 +133,8 @@ def whatif(w: WhatIf, as_json: bool) -> None:
         return (f"{p.name} ({p.rating}, K {p.k}: {p.k_reason.value})" if p.k_reason
                 else f"{p.name} (unrated)")
 
-    table = PlainTable(title=f"What if {who(a)} plays {who(b)} in {w.period} "
+    pool = "" if w.pool == "standard" else f" {w.pool}"
+    table = PlainTable(title=f"What if {who(a)} plays {who(b)} in {w.period}{pool} "
                        f"(rules of {w.edition.value})")
     for col in ("if", "player", "games", "K", "change", "rating"):
         table.add_column(col, justify="left" if col in ("if", "player") else "right")

@@ -24,13 +24,14 @@ def _change_dict(c: RatingChange) -> dict[str, Any]:
 
 
 def period_report_dict(r: PeriodReport) -> dict[str, Any]:
-    """The report as JSON data."""
+    """The report as JSON data (``pool`` on the report and on every game and change)."""
     return {
-        "period": r.period, "edition": r.edition, "in_force_from": r.in_force_from,
+        "period": r.period, "pool": r.pool, "edition": r.edition,
+        "in_force_from": r.in_force_from,
         "players_rated": r.players_rated, "games_rated": len(r.games),
         "not_rated": dict(r.not_rated),
-        "gains": [_change_dict(c) for c in r.gains],
-        "losses": [_change_dict(c) for c in r.losses],
+        "gains": [{"pool": r.pool} | _change_dict(c) for c in r.gains],
+        "losses": [{"pool": r.pool} | _change_dict(c) for c in r.losses],
         "new_ratings": [{"player_id": n.player_id, "name": n.name, "rating": n.rating,
                          "games": n.games, "score": json_number(n.score)} for n in r.new_ratings],
         "floor_drops": [{"player_id": d.player_id, "name": d.name, "rating": d.rating,
@@ -38,7 +39,8 @@ def period_report_dict(r: PeriodReport) -> dict[str, Any]:
         "k_changes": [{"player_id": k.player_id, "name": k.name, "k_before": k.k_before,
                        "reason_before": k.reason_before.value, "k_after": k.k_after,
                        "reason_after": k.reason_after.value, "why": k.why} for k in r.k_changes],
-        "games": [{"id": g.game.id, "date": g.game.date.isoformat(), "event": g.game.event,
+        "games": [{"pool": r.pool, "id": g.game.id, "date": g.game.date.isoformat(),
+                   "event": g.game.event,
                    "round": g.game.round, "white": g.game.white, "black": g.game.black,
                    "result": g.game.result, "white_rating": g.white_rating,
                    "black_rating": g.black_rating,
@@ -66,7 +68,8 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
         return
     console = _out()
     not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
-    say(f"Rating period {r.period} (rules of {r.edition}); its list is in force from "
+    pool = "" if r.pool == "standard" else f" {r.pool}"
+    say(f"Rating period {r.period}{pool} (rules of {r.edition}); its list is in force from "
         f"{r.in_force_from}: {_count(r.players_rated, 'player')} rated, "
         f"{_count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
     console.print(_changes_table("Biggest gains", r.gains) if r.gains else "no rating went up")

@@ -29,18 +29,19 @@ def _revision_dict(v: RevisionView) -> dict[str, Any]:
 def period_list(views: list[PeriodView], as_json: bool) -> None:
     """Closed periods with their current revision (JSON: every revision of each)."""
     if as_json:
-        _json({"periods": [{"period": v.period, "revision": v.revision, "edition": v.edition,
+        _json({"periods": [{"period": v.period, "pool": v.pool, "revision": v.revision,
+                            "edition": v.edition,
                             "closed_at": v.closed_at.isoformat(timespec="seconds"),
                             "players_rated": v.players, "games": v.games,
                             "revisions": [_revision_dict(r) for r in v.revisions]}
                            for v in views]})
         return
     table = PlainTable(title="Closed rating periods")
-    for col, priority in (("period", 0), ("revision", 0), ("rules of", 0),
+    for col, priority in (("period", 0), ("pool", 0), ("revision", 0), ("rules of", 0),
                           ("closed at (UTC)", 1), ("players rated", 0), ("games", 0)):
         table.add_column(col, priority=priority)
     for v in views:
-        table.add_row(v.period, str(v.revision), v.edition,
+        table.add_row(v.period, v.pool, str(v.revision), v.edition,
                       v.closed_at.isoformat(sep=" ", timespec="seconds"), str(v.players),
                       str(v.games))
     _out().print(table)
@@ -49,13 +50,15 @@ def period_list(views: list[PeriodView], as_json: bool) -> None:
 def reopen(r: ReopenReport, as_json: bool) -> None:
     """What ``period reopen`` did (or would do)."""
     if as_json:
-        _json({"period": r.period, "revision": r.revision, "players_rated": r.players_rated,
+        _json({"period": r.period, "pool": r.pool, "revision": r.revision,
+               "players_rated": r.players_rated,
                "reason": r.reason, "dry_run": r.dry_run})
         return
     verb = "would reopen" if r.dry_run else "reopened"
     say(f"{verb} {r.period}: revision {r.revision} ({_count(r.players_rated, 'player')} rated) "
         f"is kept as superseded (ledger list --period {r.period} --revision {r.revision}); "
-        f"closing {r.period} again writes revision {r.revision + 1}")
+        f"closing {r.period} again writes revision {r.next or r.revision + 1}"
+        + ("" if r.pool == "standard" else f" (the {r.pool} pool's)"))
     if r.dry_run:
         say("dry run: nothing was written")
 

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
 
-from ledger.domain import ROUND_KEY_LENGTH, round_key
+from ledger.domain import ROUND_KEY_LENGTH, STANDARD, round_key
 from ledger.names import name_key
 
 NAMING_CONVENTION = {
@@ -65,6 +65,16 @@ class KeyedName:
     def _keep_key(self, _attribute: str, name: str) -> str:
         self.name_key = name_key(name)
         return name
+
+
+#: The check every ``pool`` column carries (docs/RULES.md §9: standard, rapid, blitz).
+POOL_CHECK = "pool IN ('standard', 'rapid', 'blitz')"
+
+
+def _pool_column() -> Mapped[str]:
+    """A ``pool`` column: the rating pool a row belongs to; rows written before revision 0009
+    are standard (its server default)."""
+    return mapped_column(String(8), default=STANDARD, server_default=STANDARD)
 
 
 def _utcnow() -> dt.datetime:
@@ -130,7 +140,8 @@ class PlayerEntry(Base):
 
     __tablename__ = "player_entries"
     __table_args__ = (CheckConstraint("kind IN ('rating', 'history', 'correction')",
-                                      name="kind"),)
+                                      name="kind"),
+                      CheckConstraint(POOL_CHECK, name="pool"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
@@ -144,6 +155,9 @@ class PlayerEntry(Base):
     #: The change that recorded the entry (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
     kind: Mapped[str] = mapped_column(String(10), default="rating", server_default="rating")
+    #: The rating pool the entry is of (docs/RULES.md §9): its rating, prior games and
+    #: reached-2400 / 2300 facts count in that pool only.
+    pool: Mapped[str] = _pool_column()
 
 
 class Event(KeyedName, Base):
@@ -151,7 +165,8 @@ class Event(KeyedName, Base):
     name key (``ledger.names.name_key``: case, accents and punctuation aside) and start date."""
 
     __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("name_key", "start_date"),)
+    __table_args__ = (UniqueConstraint("name_key", "start_date"),
+                      CheckConstraint(POOL_CHECK, name="pool"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
@@ -169,6 +184,9 @@ class Event(KeyedName, Base):
     rounds: Mapped[int | None]
     #: The change that last wrote the row (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    #: The event's rating pool (``import --pool``; docs/RULES.md §9): its games' pool when
+    #: they give no time control.
+    pool: Mapped[str] = _pool_column()
 
 
 #: ``games.status``: a valid game, or a voided one (kept, never rated, never in a pool).
@@ -189,6 +207,7 @@ class Game(Base):
     __table_args__ = (
         CheckConstraint("white_id <> black_id", name="different_players"),
         CheckConstraint("status IN ('valid', 'void')", name="status"),
+        CheckConstraint(POOL_CHECK, name="pool"),
         Index("ix_games_period", "period"),
         Index("uq_games_natural_key", "event_id", "round_key", "white_id", "black_id",
               unique=True, sqlite_where=text("status = 'valid'"),
@@ -212,6 +231,10 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(8), default="valid", server_default="valid")
     #: The change that last wrote the row (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    #: The rating pool of the game (docs/RULES.md §9): standard, rapid or blitz.
+    pool: Mapped[str] = _pool_column()
+    #: True when the two players had different times (docs/RULES.md §9): recorded, not rated.
+    unequal_times: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
 
     @validates("round")
     def _keep_round_key(self, _attribute: str, label: str | None) -> str | None:
@@ -279,6 +302,8 @@ class GameRevision(Base):
     played: Mapped[bool]
     status: Mapped[str] = mapped_column(String(8))
     source: Mapped[str | None] = mapped_column(String(500))
+    pool: Mapped[str] = _pool_column()
+    unequal_times: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
 
 
 class PlayerRevision(Base):
@@ -318,17 +343,27 @@ class PeriodRevision(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     closed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
     superseded_by_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    #: The pool the revision rated (docs/RULES.md §9). Revision numbers are per period, shared
+    #: by its pools, so (period, revision) names one pool's computation and every derived row
+    #: keeps its key (docs/DESIGN.md "Rating pools").
+    pool: Mapped[str] = _pool_column()
+
+    __table_args__ = (CheckConstraint(POOL_CHECK, name="pool"),)
 
 
 class RatingPeriod(Base):
-    """A closed rating period: the pointer to its current revision. A period is closed exactly
-    when it has a row here; ``period reopen`` removes it (the revision's rows stay)."""
+    """A closed rating period of one pool: the pointer to its current revision. A period is
+    closed in a pool exactly when it has a row here for that pool; ``period reopen`` removes it
+    (the revision's rows stay). Before revision 0009 every row was the standard pool's."""
 
     __tablename__ = "periods"
     __table_args__ = (ForeignKeyConstraint(["period", "revision"],
-                                           ["period_revisions.period", "period_revisions.revision"]),)
+                                           ["period_revisions.period", "period_revisions.revision"]),
+                      CheckConstraint(POOL_CHECK, name="pool"))
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True, default=STANDARD,
+                                      server_default=STANDARD)
     revision: Mapped[int]
 
 

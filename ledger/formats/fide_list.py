@@ -37,8 +37,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar, cast
+from typing import TypeVar, cast
 
+from ledger.domain import POOLS, RatingPool
 from ledger.errors import Problem
 from ledger.formats.fide_list_lines import (
     ERROR,
@@ -55,8 +56,7 @@ from ledger.formats.records import text_fault
 __all__ = ["FLAGS", "POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",
            "read_fide_list_file"]
 
-Pool = Literal["standard", "rapid", "blitz"]
-POOLS: tuple[Pool, ...] = ("standard", "rapid", "blitz")
+Pool = RatingPool
 Progress = Callable[[int, int], None]
 _T = TypeVar("_T")
 

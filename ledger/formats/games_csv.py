@@ -1,7 +1,10 @@
 """Read a CSV file of games (a club's spreadsheet) into common records plus problems (pure).
 
 The header row names the columns, in any order: ``date,white,black,result`` are required;
-``event,round,white_fide_id,black_fide_id`` are optional. ``date`` is ``YYYY-MM-DD``; ``result``
+``event,round,white_fide_id,black_fide_id`` are optional, and so are ``pool`` (standard, rapid or
+blitz) and ``time_control`` (base minutes + increment seconds, ``15+10``), which give the game's
+rating pool (docs/RULES.md §9), and ``white_time_control``, ``black_time_control`` for players who
+had different times (recorded, not rated). ``date`` is ``YYYY-MM-DD``; ``result``
 takes the codes of ``ledger game add`` (``1-0``, ``0-1``, ``1/2-1/2`` or ``½-½``, forfeits
 ``+/-``, ``-/+``, ``-/-``: recorded, never rated). Fields are read as RFC 4180 text (Python's
 ``csv`` module): a name that starts with ``=``, ``+``, ``-`` or ``@`` is a name, never a formula.
@@ -32,7 +35,8 @@ from ledger.formats.text_stream import BadEncoding, Problems, utf8_lines
 __all__ = ["COLUMNS", "REQUIRED", "read_csv"]
 
 REQUIRED = ("date", "white", "black", "result")
-COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id")
+COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id", "pool",
+           "time_control", "white_time_control", "black_time_control")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ID = re.compile(r"[0-9]{1,11}")
 #: The columns of one line of text each (no control or format character:
@@ -176,4 +180,9 @@ def _game(path: str, line: int, row: dict[str, str], problems: Problems) -> File
     return FileGame(line=line, white=players[0], black=players[1], date=day, result=result,
                     event=row.get("event", "").strip() or None,
                     round=row.get("round", "").strip() or None,
-                    at={"result": (line, "result"), "date": (line, "date")})
+                    at={"result": (line, "result"), "date": (line, "date"),
+                        "time_control": (line, "time_control"), "pool": (line, "pool")},
+                    time_control=row.get("time_control", "").strip() or None,
+                    white_time_control=row.get("white_time_control", "").strip() or None,
+                    black_time_control=row.get("black_time_control", "").strip() or None,
+                    pool=row.get("pool", "").strip() or None)

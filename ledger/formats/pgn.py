@@ -101,6 +101,9 @@ class PgnGame:
     - ``played``: False when one side never moved (fewer than two half-moves in the main line,
       null moves not counted), so the game is not rated (FIDE B.02 §5.1).
     - ``tag_lines``: tag name -> 1-based line of that tag, so later problems can point at it.
+    - ``time_control``: the ``TimeControl`` tag (seconds: ``"900+10"``); ``white_time_control``
+      / ``black_time_control``: ``WhiteTimeControl`` / ``BlackTimeControl`` where a file gives
+      the players different times; ``None`` if missing, empty, ``?`` or ``-``.
     """
 
     line: int
@@ -120,6 +123,9 @@ class PgnGame:
     result: Result
     played: bool
     tag_lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    time_control: str | None = None
+    white_time_control: str | None = None
+    black_time_control: str | None = None
 
     def line_of(self, tag: str) -> int:
         """The line of ``tag`` in the file, or the game's first line when it has no such tag."""
@@ -283,6 +289,9 @@ def _convert(
         result=result,
         played=played,
         tag_lines={name: tag.line for name, tag in scan.tags.items()},
+        time_control=_text(out, "TimeControl", _NO_VALUE),
+        white_time_control=_text(out, "WhiteTimeControl", _NO_VALUE),
+        black_time_control=_text(out, "BlackTimeControl", _NO_VALUE),
     )
     return record, out.problems
 
@@ -360,5 +369,8 @@ def to_records(readout: PgnReadout) -> Readout:
             white=side("White", g.white, g.white_elo, g.white_fide_id, g.white_title),
             black=side("Black", g.black, g.black_elo, g.black_fide_id, g.black_title),
             at={key: (g.line_of(tag), tag) for key, tag in (
-                ("result", "Result"), ("date", "Date"), ("event", "Event"), ("round", "Round"))}))
+                ("result", "Result"), ("date", "Date"), ("event", "Event"), ("round", "Round"),
+                ("time_control", "TimeControl"))},
+            time_control=g.time_control, time_control_unit="seconds",
+            white_time_control=g.white_time_control, black_time_control=g.black_time_control))
     return Readout(games, list(readout.problems), games_in_file=len(readout.games) + len(readout.errors))

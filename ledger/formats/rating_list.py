@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Protocol
 
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 
 
 class ListedPlayer(Protocol):
@@ -51,11 +51,23 @@ class ListedPlayer(Protocol):
 @dataclass(frozen=True)
 class ListHeading:
     """The heading of a published list: the closed ``period`` and the date it is in force from
-    (the 1st of the next month, FIDE B.02 §7.1); ``title`` is the club's name for pages."""
+    (the 1st of the next month, FIDE B.02 §7.1); ``title`` is the club's name for pages;
+    ``pool`` the rating pool of the list (docs/RULES.md §9)."""
 
     period: Period
     in_force_from: dt.date
     title: str = "Rating list"
+    pool: RatingPool = STANDARD
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def month_column(heading: ListHeading) -> str:
+    """The rating column's name on FIDE's single lists (the 2013 rapid and blitz files, e.g.
+    ``blitz_may13frl.txt``): the list's month and two-digit year, ``may13``."""
+    day = heading.in_force_from
+    return f"{_MONTHS[day.month - 1]}{day.year % 100:02d}"
 
 
 def women_title(title: str | None) -> str | None:

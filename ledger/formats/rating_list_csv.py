@@ -10,6 +10,9 @@ characters to recover the original text. Numbers written by the ledger never sta
 
 Columns: rank, fide_id, name, title, federation, sex, rating, games (rated games in the period),
 k (K for the next period), birth_year, flag (FIDE's list flag: ``w`` woman, ``i`` inactive, ``wi``).
+A rapid or blitz list (docs/RULES.md §9) names its rating column after the list's month, as
+FIDE's rapid and blitz files do (``dec26``; ``formats.rating_list.month_column``), so the file
+says which list it is; the standard list keeps ``rating``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import csv
 import io
 from collections.abc import Iterable
 
-from ledger.formats.rating_list import ListedPlayer, ListHeading, flag
+from ledger.formats.rating_list import ListedPlayer, ListHeading, flag, month_column
 
 HEADER = ("rank", "fide_id", "name", "title", "federation", "sex", "rating", "games", "k",
           "birth_year", "flag")
@@ -43,7 +46,8 @@ def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
     """
     out = io.StringIO(newline="")
     writer = csv.writer(out)  # RFC 4180: QUOTE_MINIMAL, "\r\n", quotes doubled
-    writer.writerow(HEADER)
+    writer.writerow(HEADER if heading.pool == "standard" else tuple(
+        month_column(heading) if column == "rating" else column for column in HEADER))
     for p in players:
         writer.writerow([_cell(v) for v in (
             p.rank, p.fide_id, p.name, p.title, p.federation, p.sex, p.rating, p.games, p.k,

@@ -22,17 +22,20 @@ def page_title(heading: ListHeading) -> str:
     """The browser's title for the page (unescaped): ``Riverside - rating list 2026-10``, or,
     when the heading already names a rating list (the default ``Rating list``), the heading and
     the period alone: ``Rating list 2026-10``."""
+    pool = "" if heading.pool == "standard" else f" {heading.pool}"
     if _names_a_list(heading):
-        return f"{heading.title} {heading.period}"
-    return f"{heading.title} - rating list {heading.period}"
+        return f"{heading.title} {heading.period}{pool}"
+    return f"{heading.title} - rating list {heading.period}{pool}"
 
 
 def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
     """The page: ``heading.title`` (the club's name) as its heading, the period and list date
     below it (``1 November 2026``), one table row per player in the order given, and the sorting
-    script."""
+    script. A rapid or blitz list says its pool (``Blitz rating list after ...``)."""
     rows = list(players)
     lead = "After" if _names_a_list(heading) else "Rating list after"
+    if heading.pool != "standard":
+        lead = f"{heading.pool.capitalize()} rating list after"
     subtitle = (f"{lead} rating period {heading.period}, "
                 f"in force from {long_date(heading.in_force_from)}")
     count = f"{len(rows)} player" + ("" if len(rows) == 1 else "s")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from ledger.formats.rating_list import ListedPlayer, ListHeading, flag, women_title
+from ledger.formats.rating_list import ListedPlayer, ListHeading, flag, month_column, women_title
 
 #: (header token, start column); the rating column's token is the list's month.
 _RATING = "rating"
@@ -30,13 +30,12 @@ COLUMNS: tuple[tuple[str, int], ...] = (
 )
 #: Length of every line, without its ``\n``.
 LINE_WIDTH = 132
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 def rating_column_name(heading: ListHeading) -> str:
-    """The rating column's header: the list's month and two-digit year, e.g. ``may13``."""
-    day = heading.in_force_from
-    return f"{_MONTHS[day.month - 1]}{day.year % 100:02d}"
+    """The rating column's header: the list's month and two-digit year, e.g. ``may13``, in
+    every pool, as FIDE's single standard, rapid and blitz lists name it (``month_column``)."""
+    return month_column(heading)
 
 
 def _widths() -> list[int]:

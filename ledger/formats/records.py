@@ -101,6 +101,14 @@ class FileGame:
       ``event_start``/``event_end`` bound the event when the file gives them.
     - ``date``: the game's date (TRF: its round date, else the event's end date).
     - ``result`` and ``played`` (False: fewer than one move each, never rated, FIDE B.02 §5.1).
+    - ``time_control``: the game's time control as the file writes it (None: not given), read
+      as ``time_control_unit`` says: ``seconds`` (PGN ``TimeControl``, PGN standard §9.6),
+      ``minutes`` (CSV: base minutes + increment seconds) or ``free`` (TRF record 122, free
+      text: read as minutes where it is in that form, else silently the event's pool);
+      ``white_time_control`` / ``black_time_control``: each player's own, when the file gives
+      them apart (docs/RULES.md §9: different times, not rated); ``pool``: a pool the file
+      names (CSV ``pool``), unchecked. The import turns these into the game's pool
+      (``services.game_pools``, with ``rules.pools``).
     """
 
     line: int
@@ -116,6 +124,11 @@ class FileGame:
     event_end: dt.date | None = None
     details: EventDetails | None = None
     at: Mapping[str, Where] = field(default_factory=dict)
+    time_control: str | None = None
+    time_control_unit: str = "minutes"
+    white_time_control: str | None = None
+    black_time_control: str | None = None
+    pool: str | None = None
 
     def where(self, key: str) -> Where:
         """Line and field of ``key`` (``result``, ``date``, ``event``, ``round``); else the

@@ -280,7 +280,9 @@ def _games(event: TrfEvent, out: TrfProblems, end_date: dt.date | None) -> list[
                     "start": (event.lines.get("042") or event.lines.get("052"), "042 start date"),
                     "date": (event.lines.get("132"), "132 round dates") if day is not None
                     else (event.lines.get("052"), "052 end date") if given is not None
-                    else (None, "--end-date")}))
+                    else (None, "--end-date"),
+                    "time_control": (event.lines.get("122"), "122 time control")},
+                time_control=event.time_control, time_control_unit="free"))
     return games
 
 

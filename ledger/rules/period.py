@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from ledger.domain import KReason, Period, PlayerState, RatedGame
+from ledger.domain import STANDARD, KReason, Period, PlayerState, RatedGame, RatingPool
 from ledger.rules.editions import Edition
 from ledger.rules.expected import cap_difference, expected_score, rule_400_applies_to
-from ledger.rules.kfactor import cap_k, k_factor
+from ledger.rules.kfactor import cap_k
+from ledger.rules.pools import exempt_from_400_rule, gap_rule_excludes, k_in_pool
 
 
 def round_half_away_from_zero(value: Decimal) -> int:
@@ -103,17 +104,20 @@ class PeriodResult:
         return len(self.games)
 
 
-def _counted_differences(games: Sequence[PlayerGame], edition: Edition) -> list[tuple[int, int]]:
+def _counted_differences(games: Sequence[PlayerGame], edition: Edition,
+                         pool: RatingPool = STANDARD) -> list[tuple[int, int]]:
     """(real D, counted D) per game under ``edition``'s 400-point rule, from the player's own view.
 
-    2024-03 and later: every game's D is limited to +-400 (2025-10: not for players rated 2650+).
+    2024-03 and later: every game's D is limited to +-400 (2025-10: not for players rated 2650+
+    in the standard pool; rapid and blitz keep the cap for everyone, docs/RULES.md §9).
     2022-01: in each event only the game with the largest |D| (the first such, in the order
     given) is limited; a game with no event is a tournament of its own.
     """
     real = [g.own_rating - g.opponent_rating for g in games]
     if edition is not Edition.E2022_01:
         return [
-            (d, cap_difference(d) if rule_400_applies_to(g.own_rating, edition) else d)
+            (d, cap_difference(d) if (rule_400_applies_to(g.own_rating, edition)
+                                      or not exempt_from_400_rule(pool)) else d)
             for d, g in zip(real, games, strict=True)
         ]
     largest: dict[object, int] = {}
@@ -136,6 +140,7 @@ def rate_player(
     *,
     fide_rules: bool = True,
     carried: Decimal = Decimal(0),
+    pool: RatingPool = STANDARD,
 ) -> PeriodResult:
     """Rate one player's period with a given K (the 700 cap applied here).
 
@@ -144,11 +149,11 @@ def rate_player(
     ``rate_period`` passes the K from ``k_factor``. ``fide_rules=False`` is the seeds' plain
     worksheet (``ledger calc change`` without ``--fide-rules``): every game with its real D and no
     700 cap. ``carried`` (exact) is added to K x sum(S - PD) before the one rounding (a
-    player with no game and a carried correction: a change of exactly ``carried``). Returns a
-    ``PeriodResult``.
+    player with no game and a carried correction: a change of exactly ``carried``). ``pool``:
+    the rating pool, for its 400-point rule (docs/RULES.md §9). Returns a ``PeriodResult``.
     """
     k_used = cap_k(k, len(games)) if fide_rules else k
-    counted_differences = (_counted_differences(games, edition) if fide_rules else
+    counted_differences = (_counted_differences(games, edition, pool) if fide_rules else
                            [(d, d) for d in (g.own_rating - g.opponent_rating for g in games)])
     audits = []
     for game, (d, counted) in zip(games, counted_differences, strict=True):
@@ -188,7 +193,9 @@ def rate_player(
 
 
 def player_games(games: Sequence[RatedGame],
-                 current: Mapping[int, int | None] | None = None) -> dict[int, list[PlayerGame]]:
+                 current: Mapping[int, int | None] | None = None, *,
+                 pool: RatingPool = STANDARD,
+                 period: Period | None = None) -> dict[int, list[PlayerGame]]:
     """Split games into each rated player's rated games (FIDE B.02 §5.1, §8.3.1, §8.2.4).
 
     A game counts for a player only if it was played (no forfeit, at least one move each) and
@@ -196,12 +203,16 @@ def player_games(games: Sequence[RatedGame],
     at the event's start; when they were unrated then but ``current`` (player id -> published
     rating on the list in force for the period) gives them a rating, they play the event as a
     rated player with it (§8.2.4), while for their opponents the game stays one against an
-    unrated player. Returns player id -> games in the order given.
+    unrated player. In a rapid or blitz ``pool``, a game of ``period`` that
+    ``rules.pools.gap_rule_excludes`` (600 apart, one above 2600, from 2024-12) counts for
+    neither. Returns player id -> games in the order given.
     """
     now = current or {}
     by_player: dict[int, list[PlayerGame]] = defaultdict(list)
     for g in games:
         if not g.is_rateable:
+            continue
+        if period is not None and gap_rule_excludes(g.white_rating, g.black_rating, pool, period):
             continue
         sides = ((g.white_id, g.white_rating, g.black_id, g.black_rating, g.result.white_score),
                  (g.black_id, g.black_rating, g.white_id, g.white_rating, g.result.black_score))
@@ -220,6 +231,7 @@ def rate_period(
     period: Period,
     edition: Edition,
     carried: Mapping[int, Decimal] | None = None,
+    pool: RatingPool = STANDARD,
 ) -> dict[int, PeriodResult]:
     """Rate every rated player of ``period``.
 
@@ -229,20 +241,22 @@ def rate_period(
     player rated on that list but unrated at an event's start plays it as rated (§8.2.4).
     ``carried``: player id -> the exact carried corrections to add before the rounding (each
     such player must be in ``states``; one unrated at the period's start gets none: there is
-    no rating to correct).
+    no rating to correct). ``pool``: the rating pool rated (docs/RULES.md §9): its K
+    (``rules.pools.k_in_pool``), its 400-point rule and the 600-point rule of rapid and blitz;
+    ``states`` and the games' ratings must be that pool's.
     Returns player id -> ``PeriodResult`` for each player with at least one rated game or a
     carried correction (then possibly with no game).
     """
     results: dict[int, PeriodResult] = {}
     current = {pid: state.rating for pid, state in states.items()}
     extra = dict(carried or {})
-    by_player = player_games(games, current)
+    by_player = player_games(games, current, pool=pool, period=period)
     for player_id in [*by_player, *(pid for pid in extra if pid not in by_player)]:
         state = states[player_id]
         if state.rating is None:
             continue
-        k, reason = k_factor(state, period)
+        k, reason = k_in_pool(state, period, pool)
         results[player_id] = rate_player(player_id, state.rating, by_player.get(player_id, []),
                                          edition, k, reason,
-                                         carried=extra.get(player_id, Decimal(0)))
+                                         carried=extra.get(player_id, Decimal(0)), pool=pool)
     return results

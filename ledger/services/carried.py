@@ -16,22 +16,25 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import CarriedCorrection, RatingPeriod
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 from ledger.services.facts import NOW, Facts
 
 
-def origin_current() -> ColumnElement[bool]:
-    """The condition "this carried correction's origin revision is its period's current one"."""
+def origin_current(pool: RatingPool = STANDARD) -> ColumnElement[bool]:
+    """The condition "this carried correction's origin revision is its period's current one in
+    ``pool``" (a revision rates one pool, so a correction carried from it is of that pool)."""
     return (select(RatingPeriod.period)
             .where(RatingPeriod.period == CarriedCorrection.origin_period,
-                   RatingPeriod.revision == CarriedCorrection.origin_revision).exists())
+                   RatingPeriod.revision == CarriedCorrection.origin_revision,
+                   RatingPeriod.pool == pool).exists())
 
 
-def carried_into(session: Session, period: Period, facts: Facts = NOW) -> dict[int, int]:
-    """Player id -> the hundredths carried into ``period`` (summed over its carried
+def carried_into(session: Session, period: Period, facts: Facts = NOW,
+                 pool: RatingPool = STANDARD) -> dict[int, int]:
+    """Player id -> the hundredths carried into ``period`` of ``pool`` (summed over its carried
     corrections that apply: origin revision current, written by ``facts``' change). One query."""
     query = (select(CarriedCorrection.player_id, func.sum(CarriedCorrection.hundredths))
-             .where(CarriedCorrection.applies_in == str(period), origin_current(),
+             .where(CarriedCorrection.applies_in == str(period), origin_current(pool),
                     facts.written(CarriedCorrection.change_id))
              .group_by(CarriedCorrection.player_id))
     return {pid: int(total) for pid, total in session.execute(query) if total}
@@ -47,10 +50,12 @@ def carried_from(session: Session, origin: Period, revision: int) -> dict[int, i
     return {pid: int(total) for pid, total in session.execute(query)}
 
 
-def first_owed(session: Session, after: Period | None) -> Period | None:
-    """The earliest period after ``after`` (None: any) that carried corrections that apply are
-    waiting for, or None: a period with no game but a carried correction must still be closed."""
-    query = select(func.min(CarriedCorrection.applies_in)).where(origin_current())
+def first_owed(session: Session, after: Period | None,
+               pool: RatingPool = STANDARD) -> Period | None:
+    """The earliest period after ``after`` (None: any) that carried corrections of ``pool``
+    that apply are waiting for, or None: a period with no game but a carried correction must
+    still be closed."""
+    query = select(func.min(CarriedCorrection.applies_in)).where(origin_current(pool))
     if after is not None:
         query = query.where(CarriedCorrection.applies_in > str(after))
     found = session.scalar(query)

@@ -173,9 +173,10 @@ def _verify_through_services(source: Engine, target: Engine, report: CopyReport)
     mine, theirs = list_players(source), list_players(copied)
     _same("the player list", mine, theirs, report.target)
     report.players = len(mine)
-    for period in list_periods(source):
-        _same(f"the rating list of {period.period}", rating_list(source, period.period),
-              rating_list(copied, period.period), report.target)
+    for period in list_periods(source):  # each pool's lists (docs/RULES.md §9)
+        _same(f"the {period.pool} rating list of {period.period}",
+              rating_list(source, period.period, pool=period.pool),
+              rating_list(copied, period.period, pool=period.pool), report.target)
         report.rating_lists += 1
     # every closed period recomputed from the copied facts (`ledger db check`): the copy must
     # find what the source finds (nothing, for a sound ledger)

@@ -81,7 +81,7 @@ def revise(session: Session, game: Game, values: dict[str, Any], action: str, wh
     mode), keep the old values (``facts.revise_game``), write, then ``effects.carry``. Shared by
     ``void_game``, ``correct_game`` and ``import --replace`` (``services.replace``)."""
     periods = {Period.parse(game.period), Period.parse(values.get("period", game.period))}
-    effects.touch(periods, players | {game.white_id, game.black_id})
+    effects.touch(periods, players | {game.white_id, game.black_id}, game.pool)
     change = record_change(session, who, action, "game", game.id, before=game_values(game),
                            reason=why)
     revise_game(session, game, change.id)

@@ -36,7 +36,7 @@ from ledger.db.models import (
     PeriodRevision,
     Player,
 )
-from ledger.domain import Actor, Period
+from ledger.domain import STANDARD, Actor, Period, parse_pool
 from ledger.errors import PeriodError, UsageError
 from ledger.rules.editions import Edition
 from ledger.services.late import earliest_open
@@ -108,12 +108,26 @@ class Effects:
         self._before: dict[Period, tuple[int, Rated]] = {}
         self._players: set[int] = set()
 
-    def touch(self, periods: Iterable[Period], players: Iterable[int] = ()) -> None:
+    def touch(self, periods: Iterable[Period], players: Iterable[int] = (),
+              pool: str = STANDARD) -> None:
         """Before the facts change: the periods the change touches (the game's period before and
         after) and the players it touches. A closed one without a mode is refused
         (``PeriodError``, naming it and the choice); with ``--in-next-period`` it is rated now,
         as it stands, for ``carry`` to compare; a closed period with no list of its own (it had
-        no game when a later one closed) cannot take a correction (``PeriodError``)."""
+        no game when a later one closed) cannot take a correction (``PeriodError``).
+
+        ``pool``: the game's pool (docs/RULES.md §9). A rapid or blitz game in a period its pool
+        has closed cannot be corrected yet (``PeriodError``: corrections of closed periods are
+        rated in the standard pool only so far); in an open one it is corrected as any fact."""
+        periods = list(periods)
+        if pool != STANDARD:
+            in_pool = last_closed_period(self.session, parse_pool(pool))
+            shut = sorted(p for p in periods if is_closed(p, in_pool))
+            if shut:
+                raise PeriodError(f"{self.what} is a {pool} game in period {shut[0]}, which the "
+                                  f"{pool} pool has closed: corrections of a closed period are "
+                                  "rated in the standard pool only so far")
+            return
         last = last_closed_period(self.session)
         closed = sorted({p for p in periods if is_closed(p, last)})
         if closed and self.mode is None:

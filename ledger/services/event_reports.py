@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Event, Game, PeriodGame, Player
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
-from ledger.domain import Period, Result
+from ledger.domain import STANDARD, Period, RatingPool, Result, parse_pool
 from ledger.rules.performance import Performance, performance
 from ledger.services.events import resolve_event
 from ledger.services.games import period_game_views
@@ -86,18 +86,21 @@ def game_periods(session: Session) -> list[Period]:
         select(Game.period).distinct().order_by(Game.period))]
 
 
-def game_lines(session: Session, period: Period, event_id: int | None = None) -> list[GameLine]:
-    """Every game of ``period`` (or only those of the event ``event_id``), two lines each
-    (White's, then Black's), by date then game id, inside the caller's session.
-    Five queries and the histories of the players in them."""
+def game_lines(session: Session, period: Period, event_id: int | None = None,
+               pool: RatingPool = STANDARD) -> list[GameLine]:
+    """Every game of ``period`` in ``pool`` (or only those of the event ``event_id``), two lines
+    each (White's, then Black's), by date then game id, inside the caller's session, with the
+    ratings and audit of that pool (docs/RULES.md §9). Five queries and the histories of the
+    players in them."""
     def condition(g: FromClause) -> ColumnElement[bool]:
         here = g.c.period == str(period)
         return here & (g.c.event_id == event_id) if event_id is not None else here
 
-    last = last_closed_period(session)
-    loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1))
+    last = last_closed_period(session, pool)
+    loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
     views = {v.id: v for v in period_game_views(session, period)}
-    audit_rows = select(PeriodGame).where(PeriodGame.period == str(period), current(PeriodGame))
+    audit_rows = select(PeriodGame).where(PeriodGame.period == str(period),
+                                          current(PeriodGame, pool))
     if event_id is not None:
         audit_rows = audit_rows.join(Game, Game.id == PeriodGame.game_id).where(
             Game.event_id == event_id)
@@ -200,10 +203,11 @@ def _player(who: Player, lines: Sequence[GameLine], result: PeriodResultRow | No
 
 
 def event_reports(session: Session, event_ids: Sequence[int],
-                  lines: Iterable[GameLine]) -> list[EventReport]:
+                  lines: Iterable[GameLine], pool: RatingPool = STANDARD) -> list[EventReport]:
     """The rating report of each event of ``event_ids`` from ``lines`` (``game_lines`` of their
     periods; lines of other events are ignored), in the order given, inside the caller's
-    session. Three queries (events, players, period results) for any number of events."""
+    session, with the period results of ``pool``. Three queries (events, players, period
+    results) for any number of events."""
     found = {e.id: e for e in session.scalars(select(Event).where(Event.id.in_(event_ids)))}
     events = [found[i] for i in event_ids]
     wanted = set(event_ids)
@@ -218,8 +222,8 @@ def event_reports(session: Session, event_ids: Sequence[int],
     results = {(r.period, r.player_id): r for r in session.scalars(
         select(PeriodResultRow).where(PeriodResultRow.period.in_(periods),
                                       PeriodResultRow.player_id.in_(pids),
-                                      current(PeriodResultRow)))} if pids else {}
-    last = last_closed_period(session)
+                                      current(PeriodResultRow, pool)))} if pids else {}
+    last = last_closed_period(session, pool)
     reports = []
     for e in events:
         period = str(Period.of(e.end_date))
@@ -238,8 +242,10 @@ def event_reports(session: Session, event_ids: Sequence[int],
 def event_report(engine: Ledger, ref: str) -> EventReport:
     """``ledger event show``: the event ``ref`` names (``#ID`` or a name, as
     ``events.resolve_event``) and its rating report. Raises ``NotFound``/``Ambiguous`` for the
-    event, ``InvalidInput`` for an empty reference."""
+    event, ``InvalidInput`` for an empty reference. The event's games and ratings are those of
+    its pool (``events.pool``, docs/RULES.md §9)."""
     with transaction(engine, write=False) as session:
         event = resolve_event(session, ref)
-        lines = game_lines(session, Period.of(event.end_date), event.id)
-        return event_reports(session, [event.id], lines)[0]
+        pool = parse_pool(event.pool)
+        lines = game_lines(session, Period.of(event.end_date), event.id, pool)
+        return event_reports(session, [event.id], lines, pool)[0]

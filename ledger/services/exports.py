@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.db.order import by_code_point, player_sort_key
-from ledger.domain import Period, Result, round_of
+from ledger.domain import Period, RatingPool, Result, parse_pool, round_of
 from ledger.errors import InvalidInput
 from ledger.formats.trf import TrfEvent
 from ledger.formats.trf_lines import TrfPlayer, TrfRound
@@ -56,7 +56,7 @@ class TrfExport:
     notes: tuple[str, ...]
 
 
-def export_trf(engine: Engine, event_ref: str) -> TrfExport:
+def export_trf(engine: Engine, event_ref: str, pool: RatingPool | None = None) -> TrfExport:
     """The event ``event_ref`` (``#ID`` or its name: ``events.resolve_event``) as TRF-16 text
     (its valid games: a voided game is not exported),
     with the notes written into it (:data:`GAMES_ONLY`; for an event imported from a TRF file,
@@ -65,16 +65,21 @@ def export_trf(engine: Engine, event_ref: str) -> TrfExport:
     Raises ``NotFound``/``Ambiguous`` for the event, ``InvalidInput`` when a game's round is not
     a round number (``3`` or ``3.1``), a player has two games in one round, or a value does not
     fit its TRF columns (a name over 33 characters).
+
+    ``pool``: the games of that pool and the players' ratings in it (docs/RULES.md §9); None:
+    the event's own pool (``events.pool``, standard unless imported with ``--pool``).
     """
     with transaction(engine, write=False) as session:
         event = resolve_event(session, event_ref)
+        wanted = pool or parse_pool(event.pool)
         games = list(session.scalars(select(Game).where(Game.event_id == event.id,
-                                                        Game.status == "valid")
+                                                        Game.status == "valid",
+                                                        Game.pool == wanted)
                                      .order_by(by_code_point(Game.round), Game.id)))
         ids = sorted({g.white_id for g in games} | {g.black_id for g in games})
         players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
         at = Period.of(event.start_date)
-        histories = load_histories(session, ids, through=at.previous())
+        histories = load_histories(session, ids, through=at.previous(), pool=wanted)
         ratings = {pid: histories[pid].rating(at) for pid in ids}
         cells: dict[int, dict[int, TrfRound]] = defaultdict(dict)
         points: Counter[int] = Counter()

@@ -29,7 +29,7 @@ from ledger.db.models import Game, GameRevision, Player, PlayerEntry, PlayerRevi
 
 #: The game columns the rating code reads, the same in ``games`` and ``game_revisions``.
 GAME_COLUMNS = ("event_id", "round", "date", "period", "white_id", "black_id", "result",
-                "played", "status")
+                "played", "status", "pool", "unequal_times")
 #: The player columns kept in ``player_revisions`` (the identity), besides the id.
 PLAYER_COLUMNS = ("name", "name_key", "fide_id", "birth_year", "sex", "federation", "title",
                   "w_title", "o_title", "foa_title", "merged_into")

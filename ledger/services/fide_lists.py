@@ -8,15 +8,16 @@ one when unknown. Each player's published rating on the list, with games and K a
 into ``list_ratings`` for comparison only: the ledger derives K by its own rules (FIDE B.02
 §8.3.3; a list's K can be 0 or out of date).
 
-A standard list (the pool the ledger rates) also gives the ledger a published rating, in force from
-the period of the list date (a list dated 2013-05-01 is in force for period 2013-05), for every
-player whose rating the ledger does not already derive for that list; prior games unknown (treated
-as established) unless the ledger knows them. The list's K 40 for a player whose rated games
-the ledger does not know, where the junior rule does not explain it (no junior, or a junior rated
-2300 or more; below 2400), means fewer than 30 rated games: a warning naming the line and the
-player, who stays established for the ledger (K 20). Where the ledger has published its own rating for
-that list (from a closed period) and the list's differs, that is a warning and the ledger's value is
-used. Rapid and blitz lists go into ``list_ratings`` only.
+Each pool's list (standard, rapid or blitz: docs/RULES.md §9) also gives the ledger a published
+rating in that pool, in force from the period of the list date (a list dated 2013-05-01 is in
+force for period 2013-05), for every player whose rating the ledger does not already derive
+for that list; prior games unknown (treated as established) unless the ledger knows them. The
+list's K 40 for a player whose rated games the ledger does not know, where the junior rule does
+not explain it (no junior, or a junior rated 2300 or more; below 2400), means fewer than 30
+rated games: a warning naming the line and the player, who stays established for the ledger
+(K 20). Where the ledger has published its own rating for that list (from a closed period of
+that pool) and the list's differs, that is a warning and the ledger's value is used. A player
+registered from a rapid or blitz list is unrated in standard.
 
 A combined list (TXT or XML) has columns for each pool and is read as the standard list unless
 told otherwise; a single list (one rating column named after the month, ``may13``) does not say
@@ -51,7 +52,8 @@ from ledger.domain import Actor, KReason, Period, PlayerState
 from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem, UsageError
 from ledger.formats.fide_list import POOLS, FideListReadout, ListPlayer, Pool, read_fide_list_file
 from ledger.names import name_key
-from ledger.rules.kfactor import is_junior, k_factor
+from ledger.rules.kfactor import is_junior
+from ledger.rules.pools import k_in_pool
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.facts import revise_player
 from ledger.services.games import parse_date
@@ -192,7 +194,7 @@ class _Import:
 
     def run(self) -> None:
         self.period = Period.of(self.day)
-        self.last_closed = last_closed_period(self.session)
+        self.last_closed = last_closed_period(self.session, self.pool)
         self.index = PlayerIndex.load(self.session)
         self.source = f"FIDE {self.pool} list {self.day} ({Path(self.readout.file).name})"[:200]
         self.recorded = {row.player_id: row for row in self.session.scalars(
@@ -202,8 +204,8 @@ class _Import:
             pid: newest for pid, newest in self.session.execute(
                 select(ListRating.player_id, func.max(ListRating.list_date))
                 .group_by(ListRating.player_id))}
-        self.histories = (load_histories(self.session, None, through=self.period.previous())
-                          if self.pool == "standard" else {})
+        self.histories = load_histories(self.session, None, through=self.period.previous(),
+                                        pool=self.pool)
         self.namesakes: dict[str, int] = {}
         self.by_name: dict[str, list[ListPlayer]] = defaultdict(list)
         for p in self.readout.players:
@@ -232,8 +234,6 @@ class _Import:
                 f"{kept_identity} players are on a newer list already: their identity is kept "
                 "from that list")
         if self.pool != "standard":
-            self.report.notes.append(f"a {self.pool} list is recorded for comparison only: the "
-                                     "ledger rates the standard pool")
             if self.report.players_registered:
                 self.report.notes.append(
                     f"{self.report.players_registered} players "
@@ -280,16 +280,16 @@ class _Import:
         one INSERT per table for the batch (a full FIDE list has over a million players), with
         the rating they bring in force from the list's period (standard lists; unrated
         otherwise), prior games unknown for a rated player, 0 for an unrated one
-        (``players.registered_prior_games``). Players without a FIDE id (rare: a club's own list)
+        (``players.registered_prior_games``), in the list's pool (docs/RULES.md §9: unrated in
+        the other pools). Players without a FIDE id (rare: a club's own list)
         are inserted one by one, the database giving each id. Returns their new list_ratings
         rows."""
         new: list[tuple[ListPlayer, NewPlayer]] = []
         for p in unknown:
             person = NewPlayer(name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
                                federation=p.federation, title=p.title,
-                               rating=p.rating if self.pool == "standard" else None,
-                               prior_games=registered_prior_games(
-                                   p.rating if self.pool == "standard" else None))
+                               rating=p.rating,
+                               prior_games=registered_prior_games(p.rating))
             try:
                 validate_new_player(person)
             except LedgerError as exc:
@@ -327,7 +327,8 @@ class _Import:
                     insert(Player).values(row).returning(Player.id)).scalar_one()
             rating = person.rating
             entries.append(entry_values(player_id, person, source=self.source,
-                                        effective_from=self.period, change_id=change_id))
+                                        effective_from=self.period, change_id=change_id)
+                           | {"pool": self.pool})
             self.report.players_registered += 1
             if rating is not None:
                 self.report.published += 1
@@ -348,7 +349,7 @@ class _Import:
         20: K 40 then means fewer than 30 rated games (FIDE B.02 §8.3.3), which the junior rule
         does not explain (no junior, or a junior rated 2300 or more), but the ledger treats the
         player as established. (Reached 2400: K 10 whatever the games, no warning.)"""
-        if p.k != 40 or k_factor(state, self.period) != (20, KReason.STANDARD):
+        if p.k != 40 or k_in_pool(state, self.period, self.pool) != (20, KReason.STANDARD):
             return
         if birth_year is None:
             why = "birth year unknown"
@@ -396,7 +397,7 @@ class _Import:
 
     def _list_rating(self, player: Player, p: ListPlayer) -> dict[str, Any] | None:
         """The list_ratings row for ``p`` (None when unrated, already recorded or in conflict);
-        on a standard list, the published rating too."""
+        and the published rating in the list's pool."""
         if p.rating is None:
             self.report.unrated += 1
             return None
@@ -411,7 +412,7 @@ class _Import:
             else:
                 self.report.ratings_already_recorded += 1
             return None
-        if self.pool == "standard" and player.id in self.histories:
+        if player.id in self.histories:
             self._published_rating(player, p, self.histories[player.id])
         return self._row(player.id, p)
 
@@ -423,8 +424,9 @@ class _Import:
                 "source": Path(self.readout.file).name[:500]}
 
     def _published_rating(self, player: Player, p: ListPlayer, history: History) -> None:
-        """A known player's standard rating on the list: the ledger's published rating from the
-        list's period on, unless the ledger derives its own (then a difference is a warning)."""
+        """A known player's rating on the list: the ledger's published rating in the list's pool
+        from the list's period on, unless the ledger derives its own (then a difference is a
+        warning)."""
         assert p.rating is not None
         period, last = self.period, self.last_closed
         ledger_rating = history.rating(period)
@@ -448,7 +450,8 @@ class _Import:
         self.session.add(PlayerEntry(**entry_values(
             player.id, NewPlayer(name=player.name, rating=p.rating,
                                  prior_games=latest.prior_games if latest is not None else None),
-            source=self.source, effective_from=period, change_id=written_by(self.session))))
+            source=self.source, effective_from=period, change_id=written_by(self.session)),
+            pool=self.pool))
         self.report.published += 1
 
 

@@ -50,6 +50,8 @@ class GameView:
     notes: tuple[str, ...] = ()
     dated_in: str | None = None
     rerated: tuple[object, ...] = ()
+    #: The game's rating pool (docs/RULES.md §9).
+    pool: str = "standard"
 
     @property
     def late(self) -> bool:
@@ -58,13 +60,15 @@ class GameView:
 
 
 def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
-            period: str, status: str = "valid") -> str:
+            period: str, status: str = "valid", unequal_times: bool = False) -> str:
     if status == "void":
         return "void"
     if not Result(result).is_played:
         return "forfeit"
     if not played:
         return "no moves"
+    if unequal_times:
+        return "different times"
     if Period.parse(period) < FIRST_RATED_PERIOD:
         return "never rated"
     if not closed:
@@ -80,15 +84,16 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
     id, each with its status and lateness: one query."""
     white, black = aliased(Player), aliased(Player)
     rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id,
-                                             current(PeriodGame)).exists()
+                                             current(PeriodGame, Game.pool)).exists()
     initial = (select(InitialRatingGame.game_id)
                .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
                      & (InitialRating.revision == InitialRatingGame.revision)
                      & (InitialRating.player_id == InitialRatingGame.player_id))
                .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True),
-                      current(InitialRatingGame))
+                      current(InitialRatingGame, Game.pool))
                .exists())
-    closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period).exists()
+    closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period,
+                                               RatingPeriod.pool == Game.pool).exists()
     query = (select(Game, white.name, black.name, Event.name, Event.end_date, rated, closed,
                     initial)
              .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
@@ -105,8 +110,10 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
         natural = natural_period(end, g.date)
         views.append(GameView(
             g.id, g.date, g.period, w, b, g.result,
-            _status(g.result, g.played, is_closed, is_rated, in_initial, g.period, g.status),
-            e, g.round, dated_in=str(natural) if natural < Period.parse(g.period) else None))
+            _status(g.result, g.played, is_closed, is_rated, in_initial, g.period, g.status,
+                    g.unequal_times),
+            e, g.round, dated_in=str(natural) if natural < Period.parse(g.period) else None,
+            pool=g.pool))
     return views
 
 

@@ -22,17 +22,21 @@ from ledger.db.models import (
     Player,
 )
 from ledger.domain import (
+    STANDARD,
     Actor,
     Period,
+    RatingPool,
     Result,
     RoundKey,
     described_character,
     find_control_character,
+    parse_pool,
     round_of,
 )
 from ledger.errors import InvalidInput, NotFound, PeriodError, shown
 from ledger.names import name_key
 from ledger.rules.editions import edition_for
+from ledger.rules.pools import parse_time_control
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.game_views import GameView, game_views
 from ledger.services.game_views import list_games as list_games  # re-exported
@@ -130,7 +134,7 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                    *, site: str | None = None, source: str | None = None,
                    exact_start: bool = False, notes: list[str] | None = None,
-                   rerate: bool = False) -> tuple[Event, Period]:
+                   rerate: bool = False, pool: RatingPool = STANDARD) -> tuple[Event, Period]:
     """Find or create the event ``name`` for games dated ``start``..``end``; return it and the
     period its new games go into.
 
@@ -150,8 +154,11 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     result) the earliest open period, or with ``rerate`` the event's own (``late.placement``).
     Raises ``PeriodError`` when ``exact_start`` names a closed event that starts after
     ``start`` (it cannot: the same start date was asked for; kept as a guard).
+
+    ``pool``: the rating pool of the games (docs/RULES.md §9): whether a period is closed is
+    that pool's; an event created here is of that pool.
     """
-    last_closed = last_closed_period(session)
+    last_closed = last_closed_period(session, pool)
     change_id = written_by(session)
     candidates = _same_name(session, name, start, end, exact_start)
     event = _open_one(candidates, last_closed)
@@ -161,7 +168,8 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         if joined is not None:  # late results of a closed event: it may end later, never start
             if end > joined.end_date:  # earlier (its rated games' ratings depend on its start)
                 joined.end_date, joined.change_id = end, change_id
-            return joined, placement(session, Period.of(joined.end_date), rerate=rerate)[0]
+            return joined, placement(session, Period.of(joined.end_date), rerate=rerate,
+                                     pool=pool)[0]
         if exact_start and candidates:
             raise PeriodError(f"event {name!r} starting {start} is recorded in closed period "
                               f"{Period.of(candidates[0].end_date)}")
@@ -169,7 +177,7 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
             notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
                          f"closed period {Period.of(candidates[0].end_date)}")
         event = Event(name=name, site=site, start_date=start, end_date=end, source=source,
-                      change_id=change_id)
+                      change_id=change_id, pool=pool)
         session.add(event)
         session.flush()
     else:
@@ -188,7 +196,7 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
             if moved and notes is not None:
                 notes.append(f"event {event.name!r} now ends on {event.end_date}: its {moved} "
                              f"earlier game(s) move from period {old_period} to {new_period}")
-    return event, placement(session, Period.of(event.end_date), rerate=rerate)[0]
+    return event, placement(session, Period.of(event.end_date), rerate=rerate, pool=pool)[0]
 
 
 GameKey = tuple[int | None, RoundKey, int, int, dt.date | None]
@@ -382,7 +390,7 @@ class Lookalikes:
     """
 
     def __init__(self, session: Session, first: dt.date, last: dt.date,
-                 pair: tuple[int, int] | None = None) -> None:
+                 pair: tuple[int, int] | None = None, pool: RatingPool | None = None) -> None:
         self._games: dict[tuple[int, int, Result], list[Lookalike]] = {}
         reach = dt.timedelta(days=EVENT_REACH_DAYS)
         low, high = first - reach, last + reach
@@ -395,6 +403,8 @@ class Lookalikes:
                  .order_by(Game.id))
         if pair is not None:
             query = query.where(Game.white_id.in_(pair), Game.black_id.in_(pair))
+        if pool is not None:  # a game of another pool is another game (docs/RULES.md §9)
+            query = query.where(Game.pool == pool)
         for (game_id, event_id, event, start, end, round_, white_id, black_id, date,
              result) in session.execute(query):
             dates = (start, end) if event_id is not None else None
@@ -487,14 +497,17 @@ NO_CORRECTIONS = ("to change or remove a recorded game: ledger game correct ID o
 
 def check_fits(session: Session, event_id: int | None, round_: str | None, white: Player,
                black: Player, day: dt.date, *, skip: int | None = None,
-               then: str = "") -> None:
+               then: str = "", pool: RatingPool | None = None) -> None:
     """Refuse (``InvalidInput`` naming ``game`` or ``round``) a game of ``white`` v ``black`` on
     ``day`` in ``round_`` of event ``event_id`` (None: without an event) that the valid games
     recorded there (but game ``skip``, the one being corrected) make wrong: the same game
     (``game_key``), a player twice in the round, or the pair twice on that day where one of the
-    games has no round (``RoundSeats``). ``then`` is added to each message."""
+    games has no round (``RoundSeats``). ``then`` is added to each message. ``pool``: only
+    games of that pool count (a blitz game and a standard game of one pair on one day, without
+    an event, are two games; docs/RULES.md §9); None: every pool."""
     known = {key: g for key, g in existing_games(session, event_id, (day, day),
-                                                 valid_only=True).items() if g.id != skip}
+                                                 valid_only=True).items()
+             if g.id != skip and (pool is None or g.pool == pool)}
     same = known.get(game_key(event_id, round_, white.id, black.id, day))
     if same is not None:
         raise InvalidInput(f"game: {white.name} v {black.name} (round {round_ or '-'}) is "
@@ -514,7 +527,8 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
              event: str | None = None, round_: str | None = None,
              *, today: dt.date | None = None, allow_similar: bool = False,
              actor: Actor | None = None, rerate: bool = False, reason: str | None = None,
-             dry_run: bool = False) -> GameView:
+             dry_run: bool = False, pool: str | None = None,
+             time_control: str | None = None) -> GameView:
     """``ledger game add``: record one game; returns it with ``notes`` on what moved. One
     ``game.add`` change by ``actor`` (None: called from code, ``Actor.from_code``) records it
     (and the event it creates or widens), with the game's values.
@@ -536,7 +550,17 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     this event when one of the two has a round and the other none (``Lookalikes``). The
     messages name the recorded game; with
     ``allow_similar`` a likely duplicate is recorded with a note naming the game it resembles.
+
+    Pools (docs/RULES.md §9): ``pool`` (``standard``, ``rapid``, ``blitz``; default standard)
+    or the pool of ``time_control`` (base minutes + increment seconds, ``15+10``:
+    ``rules.pools.parse_time_control``); both given and disagreeing: ``InvalidInput`` naming
+    ``time-control``. Whether the period is closed is the pool's own. A late result of a rapid
+    or blitz game with ``rerate`` is refused (re-rating is standard only so far).
     """
+    game_pool = _game_pool(pool, time_control)
+    if rerate and game_pool != STANDARD:
+        raise InvalidInput(f"rerate: re-rating is standard only so far; a late {game_pool} "
+                           "game is rated in the earliest open period (drop --rerate)")
     parsed_result = Result.parse(result)
     day = parse_date(date)
     check_date(day, today or dt.date.today())
@@ -552,12 +576,14 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         change = record_change(session, who, "game.add", "game", "new", reason=why)
         if event is not None:
             ev, period = place_in_event(session, event, day, day, source="ledger game add",
-                                        notes=notes, rerate=rerate)
+                                        notes=notes, rerate=rerate, pool=game_pool)
             event_id: int | None = ev.id
         else:
-            period, event_id = placement(session, Period.of(day), rerate=rerate)[0], None
-        check_fits(session, event_id, round_, w, b, day, then=f"; {NO_CORRECTIONS}")
-        alike = Lookalikes(session, day, day, pair=(w.id, b.id)).of(
+            period, event_id = placement(session, Period.of(day), rerate=rerate,
+                                         pool=game_pool)[0], None
+        check_fits(session, event_id, round_, w, b, day, then=f"; {NO_CORRECTIONS}",
+                   pool=game_pool)
+        alike = Lookalikes(session, day, day, pair=(w.id, b.id), pool=game_pool).of(
             w.id, b.id, parsed_result,
             Lookalike(None, event_id, event, round_, day))
         if alike:
@@ -568,15 +594,15 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
             notes.append(f"{named}; {ALLOWED}")
         game = Game(event_id=event_id, round=round_, date=day, period=str(period),
                     white_id=w.id, black_id=b.id, result=parsed_result.value, played=True,
-                    source="ledger game add", change_id=change.id)
+                    source="ledger game add", change_id=change.id, pool=game_pool)
         session.add(game)
         session.flush()
         change.entity_id = str(game.id)
         summarise(change, {"id": game.id, "date": day, "period": str(period), "white": w.id,
                            "black": b.id, "result": game.result, "event": event_id,
-                           "round": round_})
+                           "round": round_, "pool": game_pool})
         rerated: tuple[object, ...] = ()
-        last = last_closed_period(session)
+        last = last_closed_period(session, game_pool)
         if is_closed(period, last):
             assert why is not None  # only --rerate puts a game into a closed period
             check_own_list(session, period)
@@ -587,6 +613,19 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         if view.late:
             notes.append(late_note(view))
         return replace(view, notes=tuple(notes), rerated=rerated)
+
+
+def _game_pool(pool: str | None, time_control: str | None) -> RatingPool:
+    """The pool of a game added by hand: ``pool``, or the pool of ``time_control``, standard
+    when neither is given; ``InvalidInput`` naming the field when they disagree."""
+    named = parse_pool(pool) if pool is not None else None
+    control = parse_time_control(time_control, "time-control") if time_control else None
+    if control is not None and named is not None and control.pool != named:
+        raise InvalidInput(f"time-control: {time_control} is {control.pool} "
+                           f"({control.minutes} minutes for 60 moves), not {named} (--pool)")
+    if control is not None:
+        return control.pool
+    return named or STANDARD
 
 
 def late_note(view: GameView) -> str:

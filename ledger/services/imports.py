@@ -23,12 +23,13 @@ from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import Actor, Period, RatedGame, round_key
+from ledger.domain import STANDARD, Actor, Period, RatedGame, RatingPool, parse_pool, round_key
 from ledger.errors import ImportRejected, PeriodError, Problem, SimilarGame
 from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.game_files import FIRST_LIST, check_dates, read_games_file
 from ledger.services.game_files import READERS as READERS  # re-exported
+from ledger.services.game_pools import GamePool, game_pool
 from ledger.services.games import (
     ALLOWED,
     NO_CORRECTIONS,
@@ -141,7 +142,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                 dry_run: bool = False, ids: str = "fide", today: dt.date | None = None,
                 progress: Progress | None = None, end_date: dt.date | None = None,
                 allow_similar: bool = False, actor: Actor | None = None,
-                rerate: bool = False, reason: str | None = None) -> ImportReport:
+                rerate: bool = False, reason: str | None = None,
+                pool: str | None = None) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -173,11 +175,20 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     or cannot be told, ``ids`` not in ``ID_KINDS``, ``end_date`` given for another format, or
     an ``end_date`` that differs from the end date the file gives (052, else the last 132 date).
 
+    ``pool``: the event's rating pool (``import --pool``: standard, rapid or blitz; docs/RULES.md
+    §9), for games whose file gives no time control; a game's time control (PGN
+    ``TimeControl``, a CSV ``time_control`` column, TRF record 122) or a CSV ``pool`` column
+    decides its pool, and one that disagrees with ``pool`` is an error naming its line
+    (``services.game_pools``). A game whose players had different times is recorded, not rated.
+    Re-rating (``rerate``) is standard only so far: a rapid or blitz late result with it is an
+    error.
+
     One ``import`` change by ``actor`` (None: called from code, ``Actor.from_code``) records the
     file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
     and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
     name = str(path)
+    event_pool = parse_pool(pool) if pool is not None else None
     why = check_reason(reason) if rerate or reason is not None else None
     sha256, blank, fmt, readout = read_games_file(path, fmt, ids, end_date)
     report = ImportReport(name, dry_run, format=fmt, sha256=sha256,
@@ -201,7 +212,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
         who = actor or Actor.from_code("import_file")
         change = record_change(session, who, "import", "file", report.sha256, reason=why)
         _record(session, name, readout.games, undatable, register_players, ids == "fide",
-                report, progress, rerate)
+                report, progress, rerate, event_pool)
         report.problems = _in_file_order(report.problems)
         if any(p.severity == "error" for p in report.problems):
             raise ImportRejected(f"{name}: import rejected, nothing was written", report.problems,
@@ -244,9 +255,11 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 
 def _record(session: Session, name: str, games: list[FileGame], undatable: set[int],
             register_players: bool, use_ids: bool, report: ImportReport,
-            progress: Progress | None, rerate: bool = False) -> None:
+            progress: Progress | None, rerate: bool = False,
+            event_pool: RatingPool | None = None) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
-    reports every problem of the file (the caller rolls everything back if there is any)."""
+    reports every problem of the file (the caller rolls everything back if there is any).
+    Each game's pool: ``game_pools.game_pool``; the games of an event are placed per pool."""
     matcher = Matcher(session, name, register_players, use_ids)
     matcher.expect(p for g in games for p in (g.white, g.black))
     total = len(games)
@@ -261,8 +274,18 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
     report.players_registered.extend(matcher.registered)
     report.registered_established.extend(matcher.registered_established)
     report.registered_unrated.extend(matcher.registered_unrated)
-    by_event: dict[str | None, list[Paired]] = defaultdict(list)
+    by_event: dict[tuple[str | None, RatingPool], list[Paired]] = defaultdict(list)
+    pools: dict[int, GamePool] = {}
     for g, w, b in paired:
+        found = game_pool(name, g, event_pool, report.problems)
+        if found is None:
+            continue
+        pools[id(g)] = found
+        if rerate and found.pool != STANDARD:
+            line, where = g.where("time_control")
+            report.problems.append(Problem(name, line, where, f"a {found.pool} game: "
+                                           "re-rating is standard only so far (drop --rerate)"))
+            continue
         if w is None or b is None or id(g) in undatable:
             continue
         if w.id == b.id:
@@ -270,13 +293,13 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             report.problems.append(Problem(name, line, where, f"White and Black are the same "
                                            f"ledger player, {b.name} (#{b.id})"))
             continue
-        by_event[g.event].append((g, w, b))
+        by_event[(g.event, found.pool)].append((g, w, b))
     every_date = [day for event_games in by_event.values() for g, _, _ in event_games
                   for day in (g.date, g.event_start, g.event_end) if day is not None]
     lookalikes = Lookalikes(session, min(every_date, default=FIRST_LIST),
                             max(every_date, default=FIRST_LIST))
     recorded: list[Paired] = []
-    for event_name, event_games in by_event.items():
+    for (event_name, game_pool_), event_games in by_event.items():
         dates = [g.date for g, _, _ in event_games]
         starts = [g.event_start for g, _, _ in event_games if g.event_start is not None]
         ends = [g.event_end for g, _, _ in event_games if g.event_end is not None]
@@ -291,25 +314,27 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             continue
         if event_name is None:
             fresh = _likely_duplicates(name, None, None, fresh, lookalikes, report)
-            add_games(session, name, None, None, fresh, report, rerate)
+            add_games(session, name, None, None, fresh, report, rerate, pools=pools,
+                      pool=game_pool_)
             recorded.extend(fresh)
             continue
         try:
             event, period = place_in_event(session, event_name, start, end,
                                            site=event_games[0][0].site, source=name[-500:],
                                            exact_start=bool(starts), notes=report.notes,
-                                           rerate=rerate)
+                                           rerate=rerate, pool=game_pool_)
         except PeriodError as exc:
             line, where = fresh[0][0].where("start")
             report.problems.append(Problem(name, line, where, str(exc)))
             continue
         fresh = _likely_duplicates(name, event.id, (start, end), fresh, lookalikes, report)
         _describe(event, event_games[0][0])
-        add_games(session, name, event.id, period, fresh, report, rerate, event.end_date)
+        add_games(session, name, event.id, period, fresh, report, rerate, event.end_date,
+                  pools=pools, pool=game_pool_)
         recorded.extend(fresh)
         if progress is not None:
             progress(total // 2 + len(recorded) // 2, total)
-    _rating_checks(session, name, paired, recorded, report)
+    _rating_checks(session, name, paired, recorded, report, pools)
 
 
 def _describe(event: Event, g: FileGame) -> None:
@@ -463,14 +488,16 @@ def _shown(result: str, played: bool) -> str:
 
 def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
                games: list[Paired], report: ImportReport, rerate: bool = False,
-               event_end: dt.date | None = None) -> None:
-    """Insert new games (one multi-row INSERT): in the event's period, or (no event) each in its
-    own date's period; a game whose dates are in a closed period is a late result
-    (``late.placement``: the earliest open period, or with ``rerate`` its own), in
-    ``report.late``."""
+               event_end: dt.date | None = None, *, pools: dict[int, GamePool] | None = None,
+               pool: RatingPool = STANDARD) -> None:
+    """Insert new games of ``pool`` (one multi-row INSERT): in the event's period, or (no
+    event) each in its own date's period; a game whose dates are in a closed period of the
+    pool is a late result (``late.placement``: the earliest open period, or with ``rerate`` its
+    own), in ``report.late``. ``pools``: ``id(FileGame)`` -> its ``GamePool`` (different
+    times)."""
     rows = []
     change_id = written_by(session)
-    last = last_closed_period(session)
+    last = last_closed_period(session, pool)
     for g, w, b in games:
         period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
         natural = natural_period(event_end, g.date)
@@ -480,7 +507,8 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         rows.append(dict(event_id=event_id, round=g.round, round_key=round_key(g.round),
                          date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
-                         source=f"{name[-480:]}:{g.line}", change_id=change_id))
+                         source=f"{name[-480:]}:{g.line}", change_id=change_id, pool=pool,
+                         unequal_times=(pools or {}).get(id(g), GamePool(pool)).unequal_times))
         report.recorded += 1
         report.periods[str(period)] += 1
     if rows:
@@ -490,17 +518,25 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
 
 def _rating_checks(session: Session, name: str,
                    paired: list[tuple[FileGame, Player | None, Player | None]],
-                   recorded: list[Paired], report: ImportReport) -> None:
-    """Count the recorded games a close will rate (and why the others are not rated), and warn
-    where the file's rating differs from the ledger's published rating (the ledger's is used)."""
+                   recorded: list[Paired], report: ImportReport,
+                   pools: dict[int, GamePool] | None = None) -> None:
+    """Count the recorded games a close will rate (and why the others are not rated: with
+    each game's pool's ratings), and warn where the file's rating differs from the ledger's
+    published standard rating (the ledger's is used)."""
     ids = {p.id for _, w, b in paired for p in (w, b) if p is not None}
     histories = load_histories(session, sorted(ids), through=Period(9999, 12))
+    of_pool = {STANDARD: histories}
     for g, w, b in recorded:
+        found = (pools or {}).get(id(g), GamePool(STANDARD))
+        if found.pool not in of_pool:
+            of_pool[found.pool] = load_histories(session, sorted(ids), through=Period(9999, 12),
+                                                 pool=found.pool)
+        in_pool = of_pool[found.pool]
         at = ratings_period(g.event_start, g.date)
         reason = not_rated_reason(RatedGame(
             game_id=0, event_key=None, white_id=w.id, black_id=b.id,
-            white_rating=histories[w.id].rating(at), black_rating=histories[b.id].rating(at),
-            result=g.result, played=g.played))
+            white_rating=in_pool[w.id].rating(at), black_rating=in_pool[b.id].rating(at),
+            result=g.result, played=g.played, unequal_times=found.unequal_times))
         if reason is None and Period.of(g.event_end or g.date) < FIRST_RATED_PERIOD:
             reason = NEVER_RATED
         if reason is None:

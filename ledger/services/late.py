@@ -18,7 +18,7 @@ import datetime as dt
 
 from sqlalchemy.orm import Session
 
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import PeriodError
 from ledger.services.revisions import current_revision
 from ledger.services.state import is_closed, last_closed_period
@@ -44,10 +44,12 @@ def earliest_open(session: Session) -> Period | None:
     return last.next() if last is not None else None
 
 
-def placement(session: Session, natural: Period, *, rerate: bool) -> tuple[Period, bool]:
-    """Where a game (or an event's games) of ``natural`` period goes, and whether it is late
-    (``place`` with the ledger's last closed period)."""
-    return place(natural, last_closed_period(session), rerate=rerate)
+def placement(session: Session, natural: Period, *, rerate: bool,
+              pool: RatingPool = STANDARD) -> tuple[Period, bool]:
+    """Where a game (or an event's games) of ``natural`` period in ``pool`` goes, and whether it
+    is late (``place`` with the last closed period of that pool: each pool closes its own
+    periods, docs/RULES.md §9)."""
+    return place(natural, last_closed_period(session, pool), rerate=rerate)
 
 
 def place(natural: Period, last_closed: Period | None, *, rerate: bool) -> tuple[Period, bool]:

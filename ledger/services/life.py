@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, InitialRating, Player, RatingFloorDrop
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, Pool
 from ledger.rules.initial import InitialRating as Computation
@@ -116,21 +116,23 @@ def _rows(pool: Pool, names: dict[int, str]) -> tuple[PoolRow, ...]:
                  for g, counted in sorted(games, key=lambda x: (x[0].period, x[0].game_id)))
 
 
-def rating_life(session: Session, player_id: int, rated: bool) -> RatingLife:
-    """The life of ``player_id``'s rating; ``rated``: whether they have a published rating now
-    (then no pool is shown)."""
-    return rating_lives(session, [player_id], () if rated else (player_id,))[player_id]
+def rating_life(session: Session, player_id: int, rated: bool,
+                pool: RatingPool = STANDARD) -> RatingLife:
+    """The life of ``player_id``'s rating in ``pool``; ``rated``: whether they have a published
+    rating there now (then no pool of games is shown)."""
+    return rating_lives(session, [player_id], () if rated else (player_id,), pool)[player_id]
 
 
 def rating_lives(session: Session, player_ids: Sequence[int] | None,
-                 unrated: Collection[int]) -> dict[int, RatingLife]:
+                 unrated: Collection[int], pool: RatingPool = STANDARD,
+                 ) -> dict[int, RatingLife]:
     """Player id -> the life of their rating (``rating_life``), for ``player_ids`` (None: every
     player); the players in ``unrated`` (those without a published rating now) also get their
     pool in progress. A fixed number of queries for any number of players (a few more per
-    distinct period the pools are shown as of)."""
-    initial_rows = select(InitialRating).where(current(InitialRating)).order_by(
+    distinct period the pools are shown as of). ``pool``: the rating pool (docs/RULES.md §9)."""
+    initial_rows = select(InitialRating).where(current(InitialRating, pool)).order_by(
         InitialRating.player_id, InitialRating.period)
-    drop_rows = select(RatingFloorDrop).where(current(RatingFloorDrop)).order_by(
+    drop_rows = select(RatingFloorDrop).where(current(RatingFloorDrop, pool)).order_by(
         RatingFloorDrop.player_id, RatingFloorDrop.period)
     if player_ids is not None:
         initial_rows = initial_rows.where(InitialRating.player_id.in_(player_ids))
@@ -141,20 +143,24 @@ def rating_lives(session: Session, player_ids: Sequence[int] | None,
     drops: dict[int, list[FloorDropView]] = defaultdict(list)
     for d in session.scalars(drop_rows):
         drops[d.player_id].append(FloorDropView(d.period, d.rating, d.floor))
-    pools = _pools_in_progress(session, sorted(unrated))
+    pools = _pools_in_progress(session, sorted(unrated), pool)
     ids = player_ids if player_ids is not None else session.scalars(select(Player.id)).all()
     return {pid: RatingLife(pools.get(pid), tuple(initial.get(pid, ())), tuple(drops.get(pid, ())))
             for pid in ids}
 
 
-def _pools_in_progress(session: Session, unrated: list[int]) -> dict[int, PoolView]:
+def _pools_in_progress(session: Session, unrated: list[int],
+                       rating_pool: RatingPool = STANDARD) -> dict[int, PoolView]:
     """The pool in progress of each unrated player with a game after the last close or an open
-    period to come: as of the later of the first open period and their latest game's period."""
+    period to come: as of the later of the first open period and their latest game's period
+    (games and closes of ``rating_pool``)."""
     if not unrated:
         return {}
-    last = last_closed_period(session)
-    latest_games = select(Game.white_id.label("pid"), Game.period).union_all(
-        select(Game.black_id.label("pid"), Game.period)).subquery()
+    last = last_closed_period(session, rating_pool)
+    latest_games = select(Game.white_id.label("pid"), Game.period).where(
+        Game.pool == rating_pool).union_all(
+        select(Game.black_id.label("pid"), Game.period).where(Game.pool == rating_pool)
+    ).subquery()
     latest = dict(session.execute(
         select(latest_games.c.pid, func.max(latest_games.c.period))
         .where(latest_games.c.pid.in_(unrated)).group_by(latest_games.c.pid)).all())
@@ -168,7 +174,8 @@ def _pools_in_progress(session: Session, unrated: list[int]) -> dict[int, PoolVi
     found: dict[int, Pool] = {}
     as_of_of: dict[int, Period] = {}
     for as_of, pids in by_as_of.items():
-        found |= load_pools(session, pids, as_of, ratings_through=last or Period(1, 1))
+        found |= load_pools(session, pids, as_of, ratings_through=last or Period(1, 1),
+                            pool=rating_pool)
         as_of_of |= dict.fromkeys(pids, as_of)
     opponents = {g.opponent_id for pool in found.values()
                  for g in (*pool.games, *pool.disregarded)}

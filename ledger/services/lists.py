@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Change, PeriodRevision, PlayerEntry, RatingAdjustment, RatingPeriod
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
 from ledger.services.life import RatingLife, rating_lives
@@ -38,6 +38,8 @@ class RatingList:
     revision: int = 1
     #: The period's current revision: None when the period is reopened (not closed now).
     current: int | None = 1
+    #: The rating pool of the list (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
 
     @property
     def superseded(self) -> bool:
@@ -96,27 +98,33 @@ class ListSelection:
                 and not (self.active and row.inactive))
 
 
-def published_period(session: Session, period: str | None) -> Period:
-    """The closed period whose list is asked for: ``period`` (YYYY-MM) or, for None, the latest
-    closed. Raises ``PeriodError`` when none is closed, ``NotFound`` for a period not closed."""
+def published_period(session: Session, period: str | None,
+                     pool: RatingPool = STANDARD) -> Period:
+    """The closed period of ``pool`` whose list is asked for: ``period`` (YYYY-MM) or, for
+    None, the latest closed. Raises ``PeriodError`` when none is closed, ``NotFound`` for a
+    period not closed."""
     if period is None:
-        last = last_closed_period(session)
+        last = last_closed_period(session, pool)
         if last is None:
-            reopened = session.scalar(select(func.max(PeriodRevision.period)))
+            reopened = session.scalar(select(func.max(PeriodRevision.period))
+                                      .where(PeriodRevision.pool == pool))
             if reopened is not None:
-                earlier = [str(v.revision) for v in revision_views(session, Period.parse(reopened))]
+                earlier = [str(v.revision)
+                           for v in revision_views(session, Period.parse(reopened), pool)]
                 raise PeriodError(f"no period is closed now: {reopened} was reopened; the lists it "
                                   f"published before: ledger list --period {reopened} --revision "
                                   f"{' or '.join(earlier)}")
-            raise PeriodError("no rating list yet: no period has been closed (`ledger period close`)")
+            raise PeriodError(f"no {pool} rating list yet: no period has been closed"
+                              + ("" if pool == STANDARD else f" in the {pool} pool")
+                              + " (`ledger period close`)")
         return last
     wanted = Period.parse(period)
-    if session.get(RatingPeriod, str(wanted)) is None:
-        last = last_closed_period(session)
+    if session.get(RatingPeriod, (str(wanted), pool)) is None:
+        last = last_closed_period(session, pool)
         if last is not None and wanted < last:
             raise NotFound(f"period: {wanted} published no rating list of its own (it had no "
                            f"games when a later period was closed); see `ledger period list`")
-        earlier = [str(v.revision) for v in revision_views(session, wanted)]
+        earlier = [str(v.revision) for v in revision_views(session, wanted, pool)]
         if earlier:
             raise NotFound(f"period: {wanted} was reopened and is not closed now; the lists it "
                            f"published before: --revision {' or '.join(earlier)}")
@@ -126,7 +134,7 @@ def published_period(session: Session, period: str | None) -> Period:
 
 def rating_list(engine: Ledger, period: str | None = None,
                 selection: ListSelection | None = None, *, active_only: bool = False,
-                revision: int | None = None) -> RatingList:
+                revision: int | None = None, pool: RatingPool = STANDARD) -> RatingList:
     """``ledger list``: the list published by closing ``period`` (default: the latest closed),
     as its current revision published it, or as ``revision`` did (``--revision N``, any
     revision, superseded ones and those of a reopened period too): the snapshot stored by the
@@ -135,15 +143,17 @@ def rating_list(engine: Ledger, period: str | None = None,
     Every player with a published rating (only those ``selection`` keeps), by rating then name;
     equal ratings share a rank, counted within the selection (ranks count the players shown).
     ``active_only`` is ``ListSelection(active=True)``: it leaves out players flagged inactive.
+    ``pool``: the rating pool whose list it is (docs/RULES.md §9; each pool's list has its own
+    ranks); a ``revision`` must be one of that pool.
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed or a
     revision it does not have, ``InvalidInput`` for a revision below 1.
     """
     with transaction(engine, write=False) as session:
         if revision is not None:
-            closed, shown = _period_revision(session, period, revision)
+            closed, shown = _period_revision(session, period, revision, pool)
         else:
-            closed = published_period(session, period)
-            shown = current_revision(session, closed) or 1
+            closed = published_period(session, period, pool)
+            shown = current_revision(session, closed, pool) or 1
         following = closed.next()
         rows = read_rows(session, closed, shown)
         if active_only:
@@ -153,10 +163,11 @@ def rating_list(engine: Ledger, period: str | None = None,
         if selection is not None and selection.top is not None:
             rows = [r for r in rows if r.rank <= selection.top]
         return RatingList(str(closed), str(following.start), rows, shown,
-                          current_revision(session, closed))
+                          current_revision(session, closed, pool), pool)
 
 
-def _period_revision(session: Session, period: str | None, revision: int) -> tuple[Period, int]:
+def _period_revision(session: Session, period: str | None, revision: int,
+                     pool: RatingPool = STANDARD) -> tuple[Period, int]:
     """The period (``period``, default the latest one closed, or reopened since) and
     ``revision`` asked for, checked."""
     if revision < 1:
@@ -164,13 +175,16 @@ def _period_revision(session: Session, period: str | None, revision: int) -> tup
     if period is not None:
         wanted = Period.parse(period)
     else:  # the latest period with a revision, closed now or reopened
-        latest = session.scalar(select(func.max(PeriodRevision.period)))
+        latest = session.scalar(select(func.max(PeriodRevision.period))
+                                .where(PeriodRevision.pool == pool))
         if latest is None:
             raise PeriodError("no rating list yet: no period has been closed (`ledger period "
                               "close`)")
         wanted = Period.parse(latest)
-    if revision > MAX_ID or session.get(PeriodRevision, (str(wanted), revision)) is None:
-        known = [v.revision for v in revision_views(session, wanted)]
+    found = (session.get(PeriodRevision, (str(wanted), revision)) if revision <= MAX_ID
+             else None)
+    if found is None or found.pool != pool:
+        known = [v.revision for v in revision_views(session, wanted, pool)]
         have = (f"it has revision(s) {', '.join(map(str, known))}" if known
                 else "it has never been closed")
         raise NotFound(f"revision: period {wanted} has no revision {revision} ({have})")
@@ -211,14 +225,15 @@ class PlayerHistory:
     life: RatingLife
 
 
-def _official_corrections(session: Session,
-                          player_ids: list[int] | None) -> list[tuple[int, HistoryRow]]:
-    """Official rating corrections (``player correct-rating``) as (player id, history row):
-    the list corrected, the rating it published, the corrected one and the reason. One query."""
+def _official_corrections(session: Session, player_ids: list[int] | None,
+                          pool: RatingPool = STANDARD) -> list[tuple[int, HistoryRow]]:
+    """Official rating corrections (``player correct-rating``) of ``pool`` as (player id,
+    history row): the list corrected, the rating it published, the corrected one and the
+    reason. One query."""
     query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
                     Change.before, Change.reason)
              .join(Change, Change.id == PlayerEntry.change_id)
-             .where(PlayerEntry.kind == "correction"))
+             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool))
     if player_ids is not None:
         query = query.where(PlayerEntry.player_id.in_(player_ids))
     found = []
@@ -233,19 +248,21 @@ def _official_corrections(session: Session,
     return found
 
 
-def history(engine: Ledger, ref: str) -> PlayerHistory:
-    """``ledger history``: the player ``ref`` names and their period results, oldest first."""
+def history(engine: Ledger, ref: str, pool: RatingPool = STANDARD) -> PlayerHistory:
+    """``ledger history``: the player ``ref`` names and their period results in ``pool``
+    (docs/RULES.md §9), oldest first."""
     with transaction(engine, write=False) as session:
-        return player_histories(session, [resolve(session, ref, partial=True).id])[0]
+        return player_histories(session, [resolve(session, ref, partial=True).id], pool)[0]
 
 
-def player_histories(session: Session, player_ids: list[int] | None) -> list[PlayerHistory]:
-    """The history (``history``) of each of ``player_ids`` (None: every player), in
-    ``players.PLAYER_ORDER``, from the current revision of every closed period: a fixed number
-    of queries for any number of players."""
-    results = select(PeriodResultRow).where(current(PeriodResultRow)).order_by(
+def player_histories(session: Session, player_ids: list[int] | None,
+                     pool: RatingPool = STANDARD) -> list[PlayerHistory]:
+    """The history (``history``) in ``pool`` of each of ``player_ids`` (None: every player),
+    in ``players.PLAYER_ORDER``, from the current revision of every closed period of that
+    pool: a fixed number of queries for any number of players."""
+    results = select(PeriodResultRow).where(current(PeriodResultRow, pool)).order_by(
         PeriodResultRow.period)
-    adjustments = select(RatingAdjustment).where(current(RatingAdjustment))
+    adjustments = select(RatingAdjustment).where(current(RatingAdjustment, pool))
     if player_ids is not None:
         results = results.where(PeriodResultRow.player_id.in_(player_ids))
         adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
@@ -260,10 +277,10 @@ def player_histories(session: Session, player_ids: list[int] | None) -> list[Pla
         periods[a.player_id].append(HistoryRow(
             a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
             Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
-    for pid, row in _official_corrections(session, player_ids):
+    for pid, row in _official_corrections(session, player_ids, pool):
         periods[pid].append(row)
-    views = player_views(session, player_ids)
-    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None])
+    views = player_views(session, player_ids, pool)
+    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None], pool)
     return [PlayerHistory(view, sorted(periods.get(view.id, []),
                                        key=lambda h: (h.period, h.note is not None)),
                           lives[view.id])

@@ -17,7 +17,7 @@ from fractions import Fraction
 from sqlalchemy import Engine, func, or_, select
 
 from ledger.db.models import Event, Game, Player
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import LedgerError, UsageError
 from ledger.rules.performance import (
     UNRATED_OPPONENT_RATING,
@@ -68,6 +68,8 @@ class PerformanceReport:
     games: list[PerformanceGame]
     performance: Performance
     norm: NormCheck | None
+    #: The rating pool whose games and ratings count (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
 
 
 def _game_view(g: LoadedGame, player_id: int, names: dict[int, str]) -> tuple[
@@ -92,9 +94,11 @@ def _game_view(g: LoadedGame, player_id: int, names: dict[int, str]) -> tuple[
 
 
 def player_performance(engine: Engine, player: str, *, event: str | None = None,
-                       period: str | None = None, norm: str | None = None) -> PerformanceReport:
+                       period: str | None = None, norm: str | None = None,
+                       pool: RatingPool = STANDARD) -> PerformanceReport:
     """``ledger performance``: Rp = Ra + dp of ``player`` over ``event`` or ``period`` (exactly
-    one), and with ``norm`` (GM, IM, WGM, WIM) the norm check of that event.
+    one), and with ``norm`` (GM, IM, WGM, WIM) the norm check of that event; the games and
+    ratings of ``pool`` (docs/RULES.md §9).
 
     Raises ``UsageError`` for both or neither scope, a norm over a period (a norm is earned in
     one tournament) or an unknown norm; ``InvalidInput`` for a malformed period;
@@ -113,7 +117,7 @@ def player_performance(engine: Engine, player: str, *, event: str | None = None,
     wanted_period = Period.parse(period) if period is not None else None
     with transaction(engine, write=False) as session:
         who = resolve(session, player, partial=True)
-        mine = or_(Game.white_id == who.id, Game.black_id == who.id)
+        mine = or_(Game.white_id == who.id, Game.black_id == who.id) & (Game.pool == pool)
         if wanted_period is not None:
             condition = mine & (Game.period == str(wanted_period))
             scope = f"period {wanted_period}"
@@ -125,13 +129,14 @@ def player_performance(engine: Engine, player: str, *, event: str | None = None,
             scope = f"event {ev.name!r} ({ev.start_date} to {ev.end_date})"
         last = session.scalar(select(func.max(Game.period)).where(condition))
         through = Period.parse(last) if last else Period(1, 1)
-        loaded, _ = load_rated_games(session, lambda _games: condition, through=through)
+        loaded, _ = load_rated_games(session, lambda _games: condition, through=through,
+                                     pool=pool)
         opponent_ids = {g.rated.white_id for g in loaded} | {g.rated.black_id for g in loaded}
         names = dict(session.execute(select(Player.id, Player.name)
                                      .where(Player.id.in_(opponent_ids))).all())
         games = [_game_view(g, who.id, names) for g in loaded]
         who_id, who_name = who.id, who.name
-    return _report(who_id, who_name, scope, games, wanted_norm)
+    return replace(_report(who_id, who_name, scope, games, wanted_norm), pool=pool)
 
 
 def _report(player_id: int, name: str, scope: str, games: list[tuple[PerformanceGame, bool]],

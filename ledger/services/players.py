@@ -11,12 +11,21 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
 from ledger.db.order import PLAYER_ORDER
-from ledger.domain import Actor, KReason, Period, described_character, find_control_character
+from ledger.domain import (
+    STANDARD,
+    Actor,
+    KReason,
+    Period,
+    RatingPool,
+    described_character,
+    find_control_character,
+    parse_pool,
+)
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
 from ledger.formats.fide_list import POOLS
 from ledger.names import loose_forms, name_key, same_name_keys
 from ledger.rules.editions import edition_for
-from ledger.rules.kfactor import k_factor
+from ledger.rules.pools import k_in_pool
 from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.life import RatingLife, rating_life
 from ledger.services.matching import described, loose_key_sql, may_mean, suggest_players
@@ -38,7 +47,9 @@ _ID_RE = re.compile(r"#?[0-9]{1,30}")
 @dataclass(frozen=True)
 class NewPlayer:
     """What ``ledger player add`` registers. ``rating`` None: unrated. ``prior_games`` None:
-    unknown history, treated as established (30 or more rated games)."""
+    unknown history, treated as established (30 or more rated games). ``rating`` and
+    ``prior_games`` are standard; ``pools``: (pool, rating, prior games) the player brings in
+    rapid or blitz (docs/RULES.md §9), each an entry of that pool."""
 
     name: str
     fide_id: int | None = None
@@ -50,6 +61,7 @@ class NewPlayer:
     prior_games: int | None = 0
     reached_2400: bool = False
     reached_2300: bool = False
+    pools: tuple[tuple[str, int | None, int | None], ...] = ()
 
 
 def registered_prior_games(rating: int | None) -> int | None:
@@ -109,6 +121,8 @@ class PlayerView:
     w_title: str | None = None
     o_title: str | None = None
     foa_title: str | None = None
+    #: The rating pool the rating, games and K are of (docs/RULES.md §9).
+    pool: str = STANDARD
 
 
 def validate_new_player(p: NewPlayer) -> None:
@@ -141,6 +155,12 @@ def validate_new_player(p: NewPlayer) -> None:
         raise InvalidInput(f"rating: {p.rating} is outside {MIN_RATING}..{MAX_RATING}")
     if p.prior_games is not None and not 0 <= p.prior_games <= MAX_PRIOR_GAMES:
         raise InvalidInput(f"prior-games: {p.prior_games} must be 0 to {MAX_PRIOR_GAMES}")
+    for pool, rating, prior in p.pools:
+        parse_pool(pool)
+        if rating is not None and not MIN_RATING <= rating <= MAX_RATING:
+            raise InvalidInput(f"{pool}-rating: {rating} is outside {MIN_RATING}..{MAX_RATING}")
+        if prior is not None and not 0 <= prior <= MAX_PRIOR_GAMES:
+            raise InvalidInput(f"{pool}-games: {prior} must be 0 to {MAX_PRIOR_GAMES}")
 
 
 def invalid_field(exc: LedgerError) -> str:
@@ -149,9 +169,9 @@ def invalid_field(exc: LedgerError) -> str:
     return str(exc).split(":")[0].replace("-", "_")
 
 
-def first_open_period(session: Session) -> Period | None:
-    """The period after the last closed one, or None when none is closed yet."""
-    last = last_closed_period(session)
+def first_open_period(session: Session, pool: RatingPool = STANDARD) -> Period | None:
+    """The period after the last closed one of ``pool``, or None when none is closed yet."""
+    last = last_closed_period(session, pool)
     return last.next() if last else None
 
 
@@ -186,6 +206,13 @@ def register(session: Session, p: NewPlayer, *, source: str,
     session.add(PlayerEntry(**entry_values(player.id, p, source=source,
                                            effective_from=effective_from,
                                            change_id=player.change_id)))
+    for pool, rating, prior in p.pools:
+        last = last_closed_period(session, parse_pool(pool))
+        session.add(PlayerEntry(**entry_values(
+            player.id, replace(p, rating=rating, prior_games=prior, reached_2400=False,
+                               reached_2300=False),
+            source=source, effective_from=last.next() if last else None,
+            change_id=player.change_id), pool=parse_pool(pool)))
     return player
 
 
@@ -386,25 +413,28 @@ def _live(players: list[Player]) -> list[Player]:
     return live or players
 
 
-def player_views(session: Session, ids: list[int] | None) -> list[PlayerView]:
-    """Players (``ids``, or all) with their state on the list in force for the next close."""
+def player_views(session: Session, ids: list[int] | None,
+                 pool: RatingPool = STANDARD) -> list[PlayerView]:
+    """Players (``ids``, or all) with their state in ``pool`` on the list in force for the next
+    close of that pool (docs/RULES.md §9)."""
     query = select(Player).order_by(*PLAYER_ORDER)
     if ids is not None:
         query = query.where(Player.id.in_(ids))
     else:  # every player: those merged into another are found no more
         query = query.where(Player.merged_into.is_(None))
     players = list(session.scalars(query))
-    open_period = first_open_period(session)
+    open_period = first_open_period(session, pool)
     last_closed = open_period.previous() if open_period else None
     next_period = open_period or _earliest_game_period(session)
-    histories = load_histories(session, ids, through=last_closed or Period(1, 1))
+    histories = load_histories(session, ids, through=last_closed or Period(1, 1), pool=pool)
     views = []
     for p in players:
         history = histories[p.id]
         state = history.state(next_period) if last_closed is None else history.state(
             next_period, results_through=last_closed)
-        k, reason = k_factor(state, next_period)
-        views.append(PlayerView(
+        k, reason = k_in_pool(state, next_period, pool)
+        views.append(PlayerView(pool=pool,
+
             id=p.id, name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
             federation=p.federation, title=p.title, rating=state.rating,
             rated_games=state.rated_games, reached_2400=state.reached_2400,
@@ -447,11 +477,12 @@ def list_players(engine: Engine) -> list[PlayerView]:
         return player_views(session, None)
 
 
-def show_player(engine: Engine, ref: str) -> PlayerView:
-    """``ledger player show``: one player (see ``resolve`` for ``ref``), with the life of their
-    rating (``ledger.services.life``) and their latest FIDE list rating per pool, as printed
+def show_player(engine: Engine, ref: str, pool: RatingPool = STANDARD) -> PlayerView:
+    """``ledger player show``: one player (see ``resolve`` for ``ref``) in ``pool`` (rating,
+    rated games, K; docs/RULES.md §9), with the life of their rating there
+    (``ledger.services.life``) and their latest FIDE list rating per pool, as printed
     (``latest_list_ratings``)."""
     with transaction(engine, write=False) as session:
-        view = player_views(session, [resolve(session, ref, partial=True).id])[0]
-        return replace(view, life=rating_life(session, view.id, view.rating is not None),
+        view = player_views(session, [resolve(session, ref, partial=True).id], pool)[0]
+        return replace(view, life=rating_life(session, view.id, view.rating is not None, pool),
                        list_ratings=latest_list_ratings(session, [view.id]).get(view.id, ()))

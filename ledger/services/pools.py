@@ -13,7 +13,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event
-from ledger.domain import Period, Result
+from ledger.domain import STANDARD, Period, RatingPool, Result
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS, Pool, PoolGame, build_pool
 from ledger.services.facts import NOW, Facts
@@ -21,7 +21,8 @@ from ledger.services.state import load_histories, ratings_period
 
 
 def load_pools(session: Session, players: Collection[int], period: Period, *,
-               ratings_through: Period, facts: Facts = NOW) -> dict[int, Pool]:
+               ratings_through: Period, facts: Facts = NOW,
+               pool: RatingPool = STANDARD) -> dict[int, Pool]:
     """The pool of each of ``players`` as of ``period`` (the period being closed, or the one a
     pool in progress is shown for), by ``ledger.rules.initial.build_pool``.
 
@@ -30,7 +31,7 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
     unrated at its event's start and the opponent had a published rating then. Ratings come from
     entries and from the results of periods up to ``ratings_through``; ``facts``: the games and
     players now or as of a change. Players without a pool game get an empty pool. Returns player
-    id -> ``Pool``.
+    id -> ``Pool``. ``pool``: the rating pool (docs/RULES.md §9): its games and its ratings only.
     """
     if not players:
         return {}
@@ -41,10 +42,12 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
         select(g, Event.start_date.label("event_start"))
         .outerjoin(Event, g.c.event_id == Event.id)
         .where(g.c.period >= str(first), g.c.period <= str(period), g.c.status == "valid",
+               g.c.pool == pool, g.c.unequal_times.is_(False),
                or_(g.c.white_id.in_(ids), g.c.black_id.in_(ids)))
         .order_by(g.c.date, g.c.id)).all()
     everyone = set(ids) | {r.white_id for r in rows} | {r.black_id for r in rows}
-    histories = load_histories(session, sorted(everyone), through=ratings_through, facts=facts)
+    histories = load_histories(session, sorted(everyone), through=ratings_through, facts=facts,
+                               pool=pool)
     games: dict[int, list[PoolGame]] = defaultdict(list)
     wanted = set(ids)
     for game in rows:

@@ -17,7 +17,8 @@ from sqlalchemy import ColumnElement, FromClause, Row, select, union
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event
-from ledger.domain import Period, RatedGame, Result
+from ledger.domain import STANDARD, Period, RatedGame, RatingPool, Result
+from ledger.rules.pools import seeded_from_standard
 from ledger.services.facts import NOW, Facts
 from ledger.services.state import History, load_histories, ratings_period
 
@@ -42,6 +43,7 @@ class LoadedGame:
 
 def load_rated_games(session: Session, condition: GameCondition, *, through: Period,
                      also: Iterable[int] = (), facts: Facts = NOW,
+                     pool: RatingPool = STANDARD,
                      ) -> tuple[list[LoadedGame], dict[int, History]]:
     """The valid games matching ``condition`` (see ``GameCondition``), by date then id, and the
     histories of every player in them (plus the player ids in ``also``), with closed results up
@@ -50,9 +52,14 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     Each game's ratings are the players' published ratings in force for the period of its
     event's start date (a game with no event: its own date), None when unrated then. Four queries
     for any number of players (four more when ``also`` names a player with no game).
+
+    ``pool``: only the games of that rating pool, with the ratings of that pool (docs/RULES.md
+    §9). In rapid and blitz from 2024-03 (``rules.pools.seeded_from_standard``), a player
+    unrated in the pool at the event's start plays with their standard rating then, and counts
+    as rated for the opponents (``histories`` are the pool's; ``seeded`` below).
     """
     g = facts.games()
-    where = condition(g) & (g.c.status == "valid")
+    where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
     rows = session.execute(
         select(g, Event.name.label("event_name"), Event.start_date.label("event_start"),
                Event.end_date.label("event_end"))
@@ -61,10 +68,20 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     ids = union(select(g.c.white_id).outerjoin(Event, g.c.event_id == Event.id).where(where),
                 select(g.c.black_id).outerjoin(Event, g.c.event_id == Event.id).where(where))
     histories = load_histories(session, select(ids.subquery().c[0]), through=through,
-                               facts=facts)
+                               facts=facts, pool=pool)
     missing = sorted(set(also) - set(histories))
     if missing:
-        histories.update(load_histories(session, missing, through=through, facts=facts))
+        histories.update(load_histories(session, missing, through=through, facts=facts,
+                                        pool=pool))
+    standard = (load_histories(session, sorted(histories), through=through, facts=facts)
+                if pool != STANDARD and rows else {})
+
+    def rating(pid: int, start: Period) -> int | None:
+        own = histories[pid].rating(start)
+        if own is None and pid in standard and seeded_from_standard(pool, start):
+            return standard[pid].rating(start)
+        return own
+
     loaded = []
     for row in rows:
         game, event_name, event_start = row, row.event_name, row.event_start
@@ -72,7 +89,24 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
         loaded.append(LoadedGame(game, event_name, event_start, RatedGame(
             game_id=game.id, event_key=game.event_id,
             white_id=game.white_id, black_id=game.black_id,
-            white_rating=histories[game.white_id].rating(start_period),
-            black_rating=histories[game.black_id].rating(start_period),
-            result=Result(game.result), played=game.played), row.event_end))
+            white_rating=rating(game.white_id, start_period),
+            black_rating=rating(game.black_id, start_period),
+            result=Result(game.result), played=game.played,
+            unequal_times=game.unequal_times), row.event_end))
     return loaded, histories
+
+
+def seeded_states(session: Session, histories: dict[int, History], target: Period,
+                  pool: RatingPool, facts: Facts = NOW) -> dict[int, int]:
+    """Player id -> the standard rating each player of ``histories`` (the pool's) unrated in
+    ``pool`` at ``target``'s start is rated with (docs/RULES.md §9, from 2024-03; rapid and
+    blitz only): their standard rating in force then. Empty for the standard pool, earlier
+    periods, or nobody unrated. One query set (``load_histories``)."""
+    if not seeded_from_standard(pool, target):
+        return {}
+    unrated = sorted(pid for pid, h in histories.items() if h.rating(target) is None)
+    if not unrated:
+        return {}
+    standard = load_histories(session, unrated, through=target.previous(), facts=facts)
+    return {pid: rating for pid in unrated
+            if (rating := standard[pid].rating(target)) is not None}

@@ -11,7 +11,7 @@ revision and the pointer. The close (``services.periods``), the re-rating
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -29,17 +29,18 @@ from ledger.db.models import (
     RatingFloorDrop,
     RatingPeriod,
 )
-from ledger.domain import Period, RatedGame
+from ledger.domain import STANDARD, Period, RatedGame, RatingPool
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, list_adjustment
 from ledger.rules.initial import InitialRating as Computation
 from ledger.rules.initial import Pool, rate_pool
 from ledger.rules.period import PeriodResult as Result
 from ledger.rules.period import rate_period
+from ledger.rules.pools import RAISE_2022_PERIOD, raise_2022
 from ledger.services.carried import carried_into
 from ledger.services.facts import NOW, Facts
 from ledger.services.late import natural_period
 from ledger.services.pools import load_pools
-from ledger.services.rated_games import load_rated_games
+from ledger.services.rated_games import load_rated_games, seeded_states
 from ledger.services.snapshots import ListRow, entry_values, list_rows
 from ledger.services.state import ClosedResult, History, load_histories
 
@@ -60,7 +61,9 @@ class Rated:
     adjustments (rows of ``rating_adjustments`` without their revision), the list it
     publishes (``listed``, ranked), the late results among the games (``late``: game id -> the
     natural period of its dates, docs/RULES.md §1) and the hundredths carried into the period
-    (``carried``: player id -> hundredths, docs/CORRECTIONS.md §5)."""
+    (``carried``: player id -> hundredths, docs/CORRECTIONS.md §5). ``pool``: the rating pool
+    rated (docs/RULES.md §9); ``seeded``: player id -> the standard rating a rapid or blitz
+    player unrated in the pool was rated with."""
 
     period: Period
     edition: Edition
@@ -72,41 +75,53 @@ class Rated:
     listed: list[ListRow]
     late: dict[int, Period] = field(default_factory=dict)
     carried: dict[int, int] = field(default_factory=dict)
+    pool: RatingPool = STANDARD
+    seeded: dict[int, int] = field(default_factory=dict)
 
 
-def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW) -> Rated:
-    """Rate ``target`` by ``edition`` with ``facts`` and the current revisions of the earlier
-    periods, adding the corrections carried into it before each player's one rounding; nothing
-    is written. A fixed number of queries for any number of players."""
-    carried = carried_into(session, target, facts)
+def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
+         pool: RatingPool = STANDARD) -> Rated:
+    """Rate ``target`` in ``pool`` by ``edition`` with ``facts`` and the current revisions of
+    the earlier periods of that pool, adding the corrections carried into it before each
+    player's one rounding; nothing is written. In rapid and blitz from 2024-03 a player
+    unrated in the pool with a standard rating is rated from it (docs/RULES.md §9). A fixed
+    number of queries for any number of players."""
+    carried = carried_into(session, target, facts, pool)
     loaded, histories = load_rated_games(session, lambda g: g.c.period == str(target),
-                                         through=target.previous(), also=carried, facts=facts)
+                                         through=target.previous(), also=carried, facts=facts,
+                                         pool=pool)
     games = [g.rated for g in loaded]
     late = {g.game.id: natural for g in loaded
             if (natural := natural_period(g.event_end, g.game.date)) < target}
     states = {pid: h.state(target) for pid, h in histories.items()}
+    seeded = seeded_states(session, histories, target, pool, facts)
+    states |= {pid: replace(states[pid], rating=rating) for pid, rating in seeded.items()}
     results = rate_period(states, games, target, edition,
-                          {pid: Decimal(h).scaleb(-2) for pid, h in carried.items()})
+                          {pid: Decimal(h).scaleb(-2) for pid, h in carried.items()}, pool)
     drops = {pid: r.rating_after for pid, r in results.items()
              if r.rating_after < edition.rating_floor}
     initial = _initial_ratings(session, target, edition, facts,
-                               [pid for pid, st in states.items() if st.rating is None])
-    everyone = load_histories(session, None, through=target.previous(), facts=facts)
-    adjustments = _list_adjustments(target, everyone, results, initial, drops)
+                               [pid for pid, st in states.items() if st.rating is None], pool)
+    everyone = load_histories(session, None, through=target.previous(), facts=facts, pool=pool)
+    standard = (load_histories(session, None, through=target, facts=facts)
+                if pool != STANDARD and target == RAISE_2022_PERIOD else None)
+    adjustments = _list_adjustments(target, everyone, results, initial, drops, standard)
     _add_outcome(everyone, target, results, initial, drops, adjustments)
     games_in = {pid: r.n for pid, r in results.items()}
     games_in |= {pid: sum(1 for g in pool.games if g.period == target)
                  for pid, (pool, ir) in initial.items() if ir.published}
-    listed = list_rows(session, target, everyone, games_in, facts)
+    listed = list_rows(session, target, everyone, games_in, facts, pool)
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
-                 carried)
+                 carried, pool, seeded)
 
 
 def _initial_ratings(session: Session, target: Period, edition: Edition, facts: Facts,
-                     unrated: list[int]) -> dict[int, tuple[Pool, Computation]]:
-    """Ru for each player unrated at ``target``'s start whose pool gained a game in ``target``
-    and holds at least 5 games (FIDE B.02 §8.2), by ``edition``."""
-    pools = load_pools(session, unrated, target, ratings_through=target.previous(), facts=facts)
+                     unrated: list[int], rating_pool: RatingPool = STANDARD,
+                     ) -> dict[int, tuple[Pool, Computation]]:
+    """Ru for each player unrated in ``rating_pool`` at ``target``'s start whose pool of games
+    gained a game in ``target`` and holds at least 5 games (FIDE B.02 §8.2), by ``edition``."""
+    pools = load_pools(session, unrated, target, ratings_through=target.previous(), facts=facts,
+                       pool=rating_pool)
     rated = {}
     for pid, pool in pools.items():
         if not any(g.period == target for g in pool.games):
@@ -119,11 +134,16 @@ def _initial_ratings(session: Session, target: Period, edition: Edition, facts: 
 
 def _list_adjustments(target: Period, everyone: dict[int, History], results: dict[int, Result],
                       initial: dict[int, tuple[Pool, Computation]],
-                      drops: dict[int, int]) -> list[dict[str, Any]]:
+                      drops: dict[int, int],
+                      standard: dict[int, History] | None = None) -> list[dict[str, Any]]:
     """Rows for the ratings the list published by closing ``target`` changes outside any game
-    (only the 1 March 2024 raise: ``ledger.rules.editions.list_adjustment``), from the ratings
-    this close gives (results, published initial ratings) or else the ones in force; players
-    this close drops below the floor are not raised."""
+    (the 1 March 2024 raise, in every pool: ``ledger.rules.editions.list_adjustment``; and,
+    for a rapid or blitz list, with ``standard`` the standard histories through ``target``, the
+    1 October 2022 raise to standard - 100: ``rules.pools.raise_2022``), from the ratings this
+    close gives (results, published initial ratings) or else the ones in force; players this
+    close drops below the floor are not raised."""
+    if standard is not None:
+        return _raise_2022(target, everyone, results, initial, drops, standard)
     if target != RAISE_2024_PERIOD:
         return []
     new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
@@ -138,6 +158,28 @@ def _list_adjustments(target: Period, everyone: dict[int, History], results: dic
             rows.append(dict(period=str(target), player_id=pid, rating_before=rating,
                              adjustment=raise_by, rating_after=rating + raise_by,
                              rule="1 March 2024 list: +0.4 x (2000 - R) below 2000"))
+    return rows
+
+
+def _raise_2022(target: Period, everyone: dict[int, History], results: dict[int, Result],
+                initial: dict[int, tuple[Pool, Computation]], drops: dict[int, int],
+                standard: dict[int, History]) -> list[dict[str, Any]]:
+    """The rows of the 1 October 2022 raise (docs/RULES.md §9) for a rapid or blitz close of
+    2022-09: every rating of the list more than 100 below the player's standard rating on the
+    standard list of the same date, raised to standard - 100."""
+    new_ratings = {pid: r.rating_after for pid, r in results.items() if pid not in drops}
+    new_ratings |= {pid: ir.rating for pid, (_, ir) in initial.items() if ir.published}
+    rows = []
+    for pid, history in everyone.items():
+        rating = new_ratings[pid] if pid in new_ratings else history.rating(target)
+        if rating is None or pid in drops or pid not in standard:
+            continue
+        in_standard = standard[pid].rating(target.next(), results_through=target)
+        raise_by = raise_2022(target, "rapid", rating, in_standard)
+        if raise_by:
+            rows.append(dict(period=str(target), player_id=pid, rating_before=rating,
+                             adjustment=raise_by, rating_after=rating + raise_by,
+                             rule="1 October 2022 list: raised to the standard rating - 100"))
     return rows
 
 
@@ -207,16 +249,17 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
     ``period_revisions`` row, every derived row, and ``periods`` pointing at it (made or moved).
     Returns the rows written per table."""
     session.add(PeriodRevision(period=str(rated.period), revision=revision,
-                               edition=rated.edition.value, change_id=change_id, reason=reason))
+                               edition=rated.edition.value, change_id=change_id, reason=reason,
+                               pool=rated.pool))
     session.flush()
     written = {}
     for table, rows in derived_rows(rated, revision).items():
         if rows:
             session.execute(insert(DERIVED[table]), rows)
         written[table] = len(rows)
-    pointer = session.get(RatingPeriod, str(rated.period))
+    pointer = session.get(RatingPeriod, (str(rated.period), rated.pool))
     if pointer is None:
-        session.add(RatingPeriod(period=str(rated.period), revision=revision))
+        session.add(RatingPeriod(period=str(rated.period), pool=rated.pool, revision=revision))
     else:
         pointer.revision = revision
     session.flush()

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.engine import sqlite_path
 from ledger.db.models import PeriodRevision, RatingPeriod
-from ledger.domain import Period
+from ledger.domain import Period, parse_pool
 from ledger.errors import NotFound
 from ledger.rules.editions import Edition
 from ledger.services.facts import Facts
@@ -34,7 +34,8 @@ def recompute(session: Session, period: Period, revision: int) -> Rows:
     stored = session.get(PeriodRevision, (str(period), revision))
     if stored is None:
         raise NotFound(f"period {period} has no revision {revision}")
-    rated = rate(session, period, Edition(stored.edition), Facts(as_of=stored.change_id))
+    rated = rate(session, period, Edition(stored.edition), Facts(as_of=stored.change_id),
+                 parse_pool(stored.pool))
     return derived_rows(rated, revision)
 
 

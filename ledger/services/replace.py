@@ -27,7 +27,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import Actor, Period, round_of
+from ledger.domain import Actor, Period, parse_pool, round_of
 from ledger.errors import ImportRejected, PeriodError, Problem
 from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise
@@ -281,9 +281,10 @@ def _apply(session: Session, name: str, event: Event, games: list[FileGame],
                                            f" to {event.end_date}), in a closed period: the "
                                            "dates of an event of a closed period never change"))
         _reject_on_errors(report)
-        effects.touch([period])
+        effects.touch([period], pool=event.pool)
         scratch = ImportReport(name, report.dry_run)
-        add_games(session, name, event.id, period, added, scratch, rerate, event.end_date)
+        add_games(session, name, event.id, period, added, scratch, rerate, event.end_date,
+                  pool=parse_pool(event.pool))
         report.late = len(scratch.late)
     for game, g, w, b in changes:
         values = {k: v for k, v in (("white_id", w.id), ("black_id", b.id),

@@ -22,12 +22,14 @@ from ledger.db.models import (
 )
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
-from ledger.domain import KReason, Period, PlayerState
+from ledger.domain import STANDARD, KReason, Period, PlayerState, RatingPool
 from ledger.errors import InvalidInput
-from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior, k_factor
+from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior
+from ledger.rules.pools import k_in_pool
 from ledger.services.game_views import GameView, period_game_views
 from ledger.services.lists import published_period
-from ledger.services.periods import FloorDrop
+from ledger.services.periods import FloorDrop, not_rated_reason
+from ledger.services.rated_games import load_rated_games
 from ledger.services.revisions import current
 from ledger.services.session import transaction
 from ledger.services.state import load_histories
@@ -106,6 +108,8 @@ class PeriodReport:
     not_rated: Counter[str] = field(default_factory=Counter)
     new_ratings: list[NewRating] = field(default_factory=list)
     floor_drops: list[FloorDrop] = field(default_factory=list)
+    #: The rating pool reported (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
 
 
 def _why(before: PlayerState, after: PlayerState, reason_before: KReason, reason_after: KReason,
@@ -123,14 +127,16 @@ def _why(before: PlayerState, after: PlayerState, reason_before: KReason, reason
     return f"{reason_before.value} -> {reason_after.value}"
 
 
-def _k_changes(session: Session, closed: Period, names: dict[int, str]) -> list[KChange]:
+def _k_changes(session: Session, closed: Period, names: dict[int, str],
+               pool: RatingPool = STANDARD) -> list[KChange]:
     following = closed.next()
     changes = []
-    for pid, history in load_histories(session, None, through=closed).items():
+    for pid, history in load_histories(session, None, through=closed, pool=pool).items():
         before, after = history.state(closed), history.state(closed, results_through=closed)
         if before.rating is None or after.rating is None:
             continue
-        (k_before, r_before), (k_after, r_after) = k_factor(before, closed), k_factor(after, following)
+        (k_before, r_before), (k_after, r_after) = (k_in_pool(before, closed, pool),
+                                                    k_in_pool(after, following, pool))
         if k_before != k_after:
             changes.append(KChange(pid, names[pid], k_before, r_before, k_after, r_after,
                                    _why(before, after, r_before, r_after, following)))
@@ -141,16 +147,26 @@ def _hundredths(value: int) -> Decimal:
     return Decimal(value).scaleb(-2)
 
 
-def _rated_games(session: Session, closed: Period) -> tuple[list[RatedGameView], Counter[str]]:
+def _rated_games(session: Session, closed: Period,
+                 pool: RatingPool = STANDARD) -> tuple[list[RatedGameView], Counter[str]]:
     audit = {(a.game_id, a.player_id): a for a in session.scalars(
-        select(PeriodGame).where(PeriodGame.period == str(closed), current(PeriodGame)))}
+        select(PeriodGame).where(PeriodGame.period == str(closed), current(PeriodGame, pool)))}
     colours = {gid: (w, b) for gid, w, b in session.execute(
         select(Game.id, Game.white_id, Game.black_id).where(Game.period == str(closed)))}
     rated: list[RatedGameView] = []
     not_rated: Counter[str] = Counter()
+    why: dict[int, str] = {}
+    if pool != STANDARD:  # the 600-point rule of rapid and blitz: say so (docs/RULES.md §9)
+        loaded, _ = load_rated_games(session, lambda g: g.c.period == str(closed),
+                                     through=closed.previous(), pool=pool)
+        why = {g.rated.game_id: reason for g in loaded
+               if (reason := not_rated_reason(g.rated, pool, closed)) is not None}
     for view in period_game_views(session, closed):
+        if view.pool != pool:
+            continue
         if view.status != "rated":
-            not_rated["unrated player" if view.status == "not rated" else view.status] += 1
+            shown = why.get(view.id, "unrated player")
+            not_rated[shown if view.status == "not rated" else view.status] += 1
             continue
         white, black = (audit.get((view.id, pid)) for pid in colours[view.id])
         rated.append(RatedGameView(
@@ -168,8 +184,10 @@ def _change(row: PeriodResultRow, name: str) -> RatingChange:
                         _hundredths(row.expected_hundredths), row.k)
 
 
-def period_report(engine: Engine, period: str | None = None, *, top: int = 5) -> PeriodReport:
-    """``ledger period report``: the closed ``period`` (default: the latest closed) in summary.
+def period_report(engine: Engine, period: str | None = None, *, top: int = 5,
+                  pool: RatingPool = STANDARD) -> PeriodReport:
+    """``ledger period report``: the closed ``period`` (default: the latest closed) of ``pool``
+    (docs/RULES.md §9) in summary.
 
     ``top``: how many gains and how many losses to show (1 or more). Raises ``PeriodError`` when
     no period is closed, ``NotFound`` for a period that is not closed, ``InvalidInput`` for a bad
@@ -178,29 +196,30 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5) ->
     if top < 1:
         raise InvalidInput(f"top: {top} must be 1 or more")
     with transaction(engine, write=False) as session:
-        closed = published_period(session, period)
-        pointer = session.get_one(RatingPeriod, str(closed))
+        closed = published_period(session, period, pool)
+        pointer = session.get_one(RatingPeriod, (str(closed), pool))
         edition = session.get_one(PeriodRevision, (pointer.period, pointer.revision)).edition
         names = dict(session.execute(select(Player.id, Player.name)).all())
         results = [_change(r, names[r.player_id]) for r in session.scalars(
             select(PeriodResultRow).where(PeriodResultRow.period == str(closed),
-                                          current(PeriodResultRow)))]
+                                          current(PeriodResultRow, pool)))]
         gains = sorted((r for r in results if r.change > 0),
                        key=lambda r: (-r.change, *player_sort_key(r.name, r.player_id)))
         losses = sorted((r for r in results if r.change < 0),
                         key=lambda r: (r.change, *player_sort_key(r.name, r.player_id)))
-        games, not_rated = _rated_games(session, closed)
+        games, not_rated = _rated_games(session, closed, pool)
         new = [NewRating(r.player_id, names[r.player_id], r.rating, r.games,
                          Decimal(r.score_halves) / 2)
                for r in session.scalars(select(InitialRating).where(
                    InitialRating.period == str(closed), InitialRating.published.is_(True),
-                   current(InitialRating)))]
+                   current(InitialRating, pool)))]
         drops = [FloorDrop(d.player_id, names[d.player_id], d.rating, d.floor)
                  for d in session.scalars(select(RatingFloorDrop)
                                           .where(RatingFloorDrop.period == str(closed),
-                                                 current(RatingFloorDrop)))]
+                                                 current(RatingFloorDrop, pool)))]
         return PeriodReport(str(closed), edition, str(closed.list_date()), len(results),
-                            gains[:top], losses[:top], _k_changes(session, closed, names),
+                            gains[:top], losses[:top], _k_changes(session, closed, names, pool),
                             games, not_rated,
                             sorted(new, key=lambda n: (-n.rating, *player_sort_key(n.name, n.player_id))),
-                            sorted(drops, key=lambda d: player_sort_key(d.name, d.player_id)))
+                            sorted(drops, key=lambda d: player_sort_key(d.name, d.player_id)),
+                            pool)

@@ -16,7 +16,14 @@ from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import PeriodResult, PeriodRevision, RatingPeriod
-from ledger.domain import Actor, Period, described_character, find_control_character
+from ledger.domain import (
+    STANDARD,
+    Actor,
+    Period,
+    RatingPool,
+    described_character,
+    find_control_character,
+)
 from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition
 from ledger.services.audit import record_change, summarise
@@ -50,34 +57,39 @@ def check_reason(reason: str | None) -> str:
 @dataclass(frozen=True)
 class ReopenReport:
     """``period reopen``: the ``period`` reopened, the ``revision`` it leaves (superseded, still
-    shown by ``list --revision``), the players it had rated, and whether it was a dry run."""
+    shown by ``list --revision``), the players it had rated, and whether it was a dry run;
+    ``pool`` the pool reopened and ``next`` the revision closing it again writes (revision
+    numbers are per period, shared by its pools: docs/DESIGN.md "Rating pools")."""
 
     period: str
     revision: int
     players_rated: int
     reason: str
     dry_run: bool
+    pool: RatingPool = STANDARD
+    next: int | None = None
 
 
 def reopen_period(engine: Engine, period: str, *, reason: str | None, dry_run: bool = False,
-                  actor: Actor | None = None) -> ReopenReport:
+                  actor: Actor | None = None, pool: RatingPool = STANDARD) -> ReopenReport:
     """``ledger period reopen``: reopen ``period`` (YYYY-MM), which must be the latest closed
     one, in one transaction with one ``period.reopen`` change by ``actor`` (None: called from
     code) giving ``reason``; ``dry_run`` says what it would do and writes nothing.
 
     Raises ``InvalidInput`` for a malformed period or a missing reason, ``PeriodError`` when no
-    period is closed or ``period`` is not the latest closed (naming it).
+    period is closed or ``period`` is not the latest closed (naming it). ``pool``: the pool
+    whose close is reopened (docs/RULES.md §9; each pool closes its own periods).
     """
     wanted = Period.parse(period)
     why = check_reason(reason)
     with transaction(engine, dry_run=dry_run) as session:
-        last = last_closed_period(session)
+        last = last_closed_period(session, pool)
         if last is None:
-            raise PeriodError("no period is closed, so none can be reopened")
+            raise PeriodError(f"no period is closed in the {pool} pool, so none can be reopened")
         if wanted != last:
             raise PeriodError(f"period {wanted}: only the latest closed period can be reopened, "
                               f"and that is {last}")
-        pointer = session.get_one(RatingPeriod, str(wanted))
+        pointer = session.get_one(RatingPeriod, (str(wanted), pool))
         revision = pointer.revision
         rated = session.scalar(select(func.count()).select_from(PeriodResult).where(
             PeriodResult.period == str(wanted), PeriodResult.revision == revision)) or 0
@@ -85,8 +97,10 @@ def reopen_period(engine: Engine, period: str, *, reason: str | None, dry_run: b
                                "period.reopen", "period", wanted, before={"revision": revision},
                                after={"open": True}, reason=why)
         supersede(session, wanted, revision, change.id)
-        session.execute(delete(RatingPeriod).where(RatingPeriod.period == str(wanted)))
-        return ReopenReport(str(wanted), revision, rated, why, dry_run)
+        session.execute(delete(RatingPeriod).where(RatingPeriod.period == str(wanted),
+                                                   RatingPeriod.pool == pool))
+        return ReopenReport(str(wanted), revision, rated, why, dry_run, pool,
+                            next_revision(session, wanted))
 
 
 @dataclass(frozen=True)
@@ -122,7 +136,7 @@ class RerateReport:
 
 
 def rerate(engine: Engine, start: str, *, reason: str | None, yes: bool = False,
-           actor: Actor | None = None) -> RerateReport:
+           actor: Actor | None = None, pool: RatingPool = STANDARD) -> RerateReport:
     """``ledger period rerate --from``: rate every closed period from ``start`` on with today's
     facts and the rule edition its current revision used, in order, in one transaction; each
     gets its next revision (by one ``period.rerate`` change by ``actor`` giving ``reason``) and
@@ -130,36 +144,39 @@ def rerate(engine: Engine, start: str, *, reason: str | None, yes: bool = False,
     period by period; without ``yes`` nothing is written.
 
     Raises ``InvalidInput`` for a malformed period or a missing reason, ``PeriodError`` when
-    ``start`` is not a closed period.
+    ``start`` is not a closed period. ``pool``: the pool whose closes are re-rated (docs/RULES.md
+    §9); the other pools' stand.
     """
     first = Period.parse(start)
     why = check_reason(reason)
     who = actor or Actor.from_code("rerate")
     report = RerateReport(str(first), why, yes)
     with transaction(engine, dry_run=not yes) as session:
-        report.periods = rerate_in(session, first, why, who)
+        report.periods = rerate_in(session, first, why, who, pool)
     return report
 
 
-def rerate_in(session: Session, first: Period, why: str, who: Actor) -> list[PeriodRerate]:
+def rerate_in(session: Session, first: Period, why: str, who: Actor,
+              pool: RatingPool = STANDARD) -> list[PeriodRerate]:
     """Inside the caller's transaction: rate every closed period from ``first`` on with today's
     facts, each as its next revision written by its own ``period.rerate`` change (by ``who``,
     giving ``why``), the revision it replaces superseded; returns each period's
     ``PeriodRerate`` in order. ``rerate`` and the corrections made with ``--rerate``
     (``services.effects``) use it. Raises ``PeriodError`` when ``first`` is not a closed period
-    with a list of its own."""
+    with a list of its own. ``pool``: only that pool's closes (docs/RULES.md §9)."""
     closed = [(Period.parse(p), r) for p, r in session.execute(
         select(RatingPeriod.period, RatingPeriod.revision)
-        .where(RatingPeriod.period >= str(first)).order_by(RatingPeriod.period))]
+        .where(RatingPeriod.period >= str(first), RatingPeriod.pool == pool)
+        .order_by(RatingPeriod.period))]
     if not closed or closed[0][0] != first:
-        last = last_closed_period(session)
+        last = last_closed_period(session, pool)
         raise PeriodError(f"from: period {first} is not a closed period with a list of its "
                           f"own (closed: up to {last or 'none'}; see `ledger period list`)")
     done = []
     for period, old in closed:
         edition = Edition(session.get_one(PeriodRevision, (str(period), old)).edition)
         before = {r.player_id: (r.name, r.rating) for r in read_rows(session, period, old)}
-        rated = rate(session, period, edition)
+        rated = rate(session, period, edition, pool=pool)
         new = next_revision(session, period)
         change = record_change(session, who, "period.rerate", "period", period,
                                before={"revision": old}, reason=why)

@@ -17,26 +17,31 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Change, PeriodRevision, RatingPeriod
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 
 
-def current(model: Any) -> ColumnElement[bool]:
+def current(model: Any, pool: RatingPool | Any = STANDARD) -> ColumnElement[bool]:
     """The condition "this row of ``model`` (a derived table with ``period`` and ``revision``
-    columns) belongs to the current revision of its period": an EXISTS on ``periods``,
-    correlated with the query it is used in. A row of a reopened period is not current."""
+    columns) belongs to the current revision of its period in ``pool``": an EXISTS on
+    ``periods``, correlated with the query it is used in. A row of a reopened period is not
+    current; nor is a row of another pool (a revision rates one pool, docs/RULES.md §9).
+    ``pool`` may be a column (``Game.pool``) to follow each row's own pool."""
     return (select(RatingPeriod.period)
-            .where(RatingPeriod.period == model.period, RatingPeriod.revision == model.revision)
+            .where(RatingPeriod.period == model.period, RatingPeriod.revision == model.revision,
+                   RatingPeriod.pool == pool)
             .exists())
 
 
-def current_revision(session: Session, period: Period) -> int | None:
-    """The current revision of ``period``, None when it is not closed."""
+def current_revision(session: Session, period: Period,
+                     pool: RatingPool = STANDARD) -> int | None:
+    """The current revision of ``period`` in ``pool``, None when it is not closed there."""
     return session.scalar(select(RatingPeriod.revision)
-                          .where(RatingPeriod.period == str(period)))
+                          .where(RatingPeriod.period == str(period), RatingPeriod.pool == pool))
 
 
 def next_revision(session: Session, period: Period) -> int:
-    """The number a new close or re-rating of ``period`` writes: 1, or one more than its last."""
+    """The number a new close or re-rating of ``period`` writes, in whichever pool: 1, or one
+    more than its last (revision numbers are per period, shared by its pools)."""
     last = session.scalar(select(func.max(PeriodRevision.revision))
                           .where(PeriodRevision.period == str(period)))
     return (last or 0) + 1
@@ -60,19 +65,25 @@ class RevisionView:
     reason: str | None
     superseded_by: int | None
     current: bool
+    pool: RatingPool = STANDARD
 
 
-def revision_views(session: Session, period: Period | None = None) -> list[RevisionView]:
-    """Every revision (of ``period``, or of every period), by period then revision: one query."""
+def revision_views(session: Session, period: Period | None = None,
+                   pool: RatingPool = STANDARD) -> list[RevisionView]:
+    """Every revision of ``pool`` (of ``period``, or of every period), by period then revision:
+    one query."""
     query = (select(PeriodRevision, Change.by, Change.command, Change.action,
                     RatingPeriod.revision)
              .join(Change, Change.id == PeriodRevision.change_id)
-             .outerjoin(RatingPeriod, RatingPeriod.period == PeriodRevision.period)
+             .outerjoin(RatingPeriod, (RatingPeriod.period == PeriodRevision.period)
+                        & (RatingPeriod.pool == PeriodRevision.pool))
+             .where(PeriodRevision.pool == pool)
              .order_by(PeriodRevision.period, PeriodRevision.revision))
     if period is not None:
         query = query.where(PeriodRevision.period == str(period))
     return [RevisionView(r.period, r.revision, r.edition, r.closed_at, r.change_id, by, command,
-                         action, r.reason, r.superseded_by_change, pointer == r.revision)
+                         action, r.reason, r.superseded_by_change, pointer == r.revision,
+                         pool)
             for r, by, command, action, pointer in session.execute(query)]
 
 

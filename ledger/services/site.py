@@ -24,9 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from urllib.parse import urlsplit
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.domain import Period
+from ledger.db.models import Event
+from ledger.domain import STANDARD, Period, parse_pool
 from ledger.errors import InvalidInput, shown
 from ledger.formats.site.model import (
     ChartPoint,
@@ -185,7 +187,7 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
     ``built_on`` is the one date not taken from the ledger; ``base_url`` (checked by
     ``base_url``) gives canonical addresses and a sitemap."""
     with transaction(engine, write=False) as session:
-        closed = [Period.parse(v.period) for v in list_periods(session)]
+        closed = [Period.parse(v.period) for v in list_periods(session) if v.pool == STANDARD]
         states = load_histories(session, None, through=closed[-1]) if closed else {}
         lists = _Lists([], defaultdict(dict))
         revisions = _revisions(session)
@@ -206,11 +208,29 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
                         _list_lines(old, before, period.next()), old.revision, known))
         every_line = [line for p in game_periods(session) for line in game_lines(session, p)]
         events = list_events(session)
-        reports = event_reports(session, [e.id for e in events], every_line)
+        reports = _event_reports(session, [e.id for e in events], every_line)
         histories = player_histories(session, None)
     return Site(club, built_on, tuple(lists.pages),
                 _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
                 tuple(_event_page(r) for r in reports), base_url)
+
+
+def _event_reports(session: Session, ids: list[int],
+                   standard: list[GameLine]) -> list[EventReport]:
+    """The rating report of each event of ``ids``, in that order, each with its own pool's
+    games and ratings (docs/RULES.md §9; ``standard``: the standard pool's game lines, which
+    the player pages use too). A ledger of standard events only: one call, as before."""
+    pools = dict(session.execute(select(Event.id, Event.pool).where(Event.id.in_(ids))).all())
+    by_pool: dict[str, list[int]] = defaultdict(list)
+    for event_id in ids:
+        by_pool[pools.get(event_id, STANDARD)].append(event_id)
+    found: dict[int, EventReport] = {}
+    for pool, of_pool in by_pool.items():
+        lines = standard if pool == STANDARD else [
+            line for p in game_periods(session)
+            for line in game_lines(session, p, pool=parse_pool(pool))]
+        found |= {r.id: r for r in event_reports(session, of_pool, lines, parse_pool(pool))}
+    return [found[i] for i in ids]
 
 
 def _players(histories: Sequence[PlayerHistory], lists: _Lists, every_line: list[GameLine],

@@ -28,8 +28,8 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.order import player_sort_key
-from ledger.domain import Actor, KReason, Period
-from ledger.rules.kfactor import k_factor
+from ledger.domain import STANDARD, Actor, KReason, Period, RatingPool
+from ledger.rules.pools import k_in_pool
 from ledger.services.audit import record_change, summarise
 from ledger.services.facts import NOW, Facts
 from ledger.services.revisions import current
@@ -68,14 +68,17 @@ def ranked(rows: list[ListRow]) -> list[ListRow]:
 
 
 def list_rows(session: Session, closed: Period, histories: Mapping[int, History],
-              games: Mapping[int, int], facts: Facts = NOW) -> list[ListRow]:
+              games: Mapping[int, int], facts: Facts = NOW,
+              pool: RatingPool = STANDARD) -> list[ListRow]:
     """Every line of the list published by closing ``closed``, ranked: each player of
     ``histories`` (everyone, with ``closed``'s own outcome in their results) with a published
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
     the next period and why, the inactive flag, and their identity from ``facts`` (one query).
     A player merged into another (``players.merged_into``, as ``facts`` has it) is not listed:
-    their games are the other's."""
-    first_closed = first_closed_period(session) or closed
+    their games are the other's. ``pool``: the rating pool of the list (docs/RULES.md §9), for
+    its K rules and its first closed period (``histories`` must be that pool's); each pool's
+    list is ranked on its own."""
+    first_closed = first_closed_period(session, pool) or closed
     if first_closed > closed:
         first_closed = closed
     following = closed.next()
@@ -88,7 +91,7 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         state = history.state(closed, results_through=closed)
         if state.rating is None or identity[pid].merged_into is not None:
             continue
-        k, reason = k_factor(state, following)
+        k, reason = k_in_pool(state, following, pool)
         p = identity[pid]
         rows.append(ListRow(0, pid, p.name, p.fide_id, p.federation, p.title, state.rating,
                             games.get(pid, 0), k, reason, p.birth_year,

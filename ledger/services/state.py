@@ -24,7 +24,7 @@ from ledger.db.models import (
     RatingFloorDrop,
     RatingPeriod,
 )
-from ledger.domain import Period, PlayerState
+from ledger.domain import STANDARD, Period, PlayerState, RatingPool
 from ledger.rules.activity import is_inactive
 from ledger.rules.editions import Edition
 from ledger.services.facts import NOW, Facts
@@ -158,9 +158,10 @@ class History:
         return is_inactive(closed, max(rated, default=None), min(since))
 
 
-def first_closed_period(session: Session) -> Period | None:
-    """The earliest closed period, or None."""
-    first = session.scalar(select(func.min(RatingPeriod.period)))
+def first_closed_period(session: Session, pool: RatingPool = STANDARD) -> Period | None:
+    """The earliest closed period of ``pool``, or None."""
+    first = session.scalar(select(func.min(RatingPeriod.period))
+                           .where(RatingPeriod.pool == pool))
     return Period.parse(first) if first else None
 
 
@@ -181,9 +182,11 @@ def ratings_period(event_start: dt.date | None, date: dt.date) -> Period:
     return Period.of(event_start or date)
 
 
-def last_closed_period(session: Session) -> Period | None:
-    """The latest closed period (every period up to it is closed), or None."""
-    last = session.scalar(select(func.max(RatingPeriod.period)))
+def last_closed_period(session: Session, pool: RatingPool = STANDARD) -> Period | None:
+    """The latest closed period of ``pool`` (every period up to it is closed in that pool), or
+    None. Each pool closes its own periods (docs/RULES.md §9)."""
+    last = session.scalar(select(func.max(RatingPeriod.period))
+                          .where(RatingPeriod.pool == pool))
     return Period.parse(last) if last else None
 
 
@@ -193,27 +196,29 @@ def _key(period: Period | None) -> tuple[int, int]:
 
 def load_histories(
     session: Session, player_ids: Select[tuple[int]] | list[int] | None, *, through: Period,
-    facts: Facts = NOW,
+    facts: Facts = NOW, pool: RatingPool = STANDARD,
 ) -> dict[int, History]:
-    """Histories of the players selected by ``player_ids`` (a SELECT of ids, a list, or None for
-    everyone), with the current revisions' closed results, initial ratings, list adjustments
-    and floor drops up to and including ``through``. ``facts``: the players (birth year) and
-    entries now, or as of a change (``services.facts``). Six queries in all."""
+    """Histories in ``pool`` of the players selected by ``player_ids`` (a SELECT of ids, a
+    list, or None for everyone), with the current revisions' closed results, initial ratings,
+    list adjustments and floor drops of that pool up to and including ``through``, and the
+    entries of that pool (docs/RULES.md §9: every fact is per pool). ``facts``: the players
+    (birth year) and entries now, or as of a change (``services.facts``). Six queries in all."""
     known = facts.players()
     players = select(known.c.id, known.c.birth_year)
-    entries = select(PlayerEntry).where(facts.entries()).order_by(PlayerEntry.id)
+    entries = (select(PlayerEntry).where(facts.entries(), PlayerEntry.pool == pool)
+               .order_by(PlayerEntry.id))
     results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
                      PeriodResult.rating_after).where(PeriodResult.period <= str(through),
-                                                      current(PeriodResult))
+                                                      current(PeriodResult, pool))
     adjustments = select(RatingAdjustment.player_id, RatingAdjustment.period,
                          RatingAdjustment.rating_after).where(RatingAdjustment.period <= str(through),
-                                                              current(RatingAdjustment))
+                                                              current(RatingAdjustment, pool))
     initial = select(InitialRating.player_id, InitialRating.period, InitialRating.games,
                      InitialRating.rating).where(InitialRating.period <= str(through),
                                                  InitialRating.published.is_(True),
-                                                 current(InitialRating))
+                                                 current(InitialRating, pool))
     drops = select(RatingFloorDrop.player_id, RatingFloorDrop.period).where(
-        RatingFloorDrop.period <= str(through), current(RatingFloorDrop))
+        RatingFloorDrop.period <= str(through), current(RatingFloorDrop, pool))
     if player_ids is not None:
         players = players.where(known.c.id.in_(player_ids))
         entries = entries.where(PlayerEntry.player_id.in_(player_ids))

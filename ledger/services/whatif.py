@@ -17,11 +17,11 @@ from decimal import Decimal
 from sqlalchemy import Engine, or_, select, true
 
 from ledger.db.models import Game
-from ledger.domain import KReason, Period, RatedGame, Result
+from ledger.domain import STANDARD, KReason, Period, RatedGame, RatingPool, Result
 from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition, edition_for
-from ledger.rules.kfactor import k_factor
 from ledger.rules.period import PeriodResult, rate_period
+from ledger.rules.pools import k_in_pool
 from ledger.services.players import resolve
 from ledger.services.rated_games import load_rated_games
 from ledger.services.session import transaction
@@ -83,6 +83,8 @@ class WhatIf:
     opponent: WhatIfPlayer
     outcomes: list[Outcome]
     open_before: tuple[str, ...] = ()
+    #: The rating pool of the game supposed (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
 
 
 def _standing(result: PeriodResult | None, rating: int | None) -> Standing | None:
@@ -95,9 +97,10 @@ def _standing(result: PeriodResult | None, rating: int | None) -> Standing | Non
 
 
 def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = None,
-            today: dt.date | None = None) -> WhatIf:
+            today: dt.date | None = None, pool: RatingPool = STANDARD) -> WhatIf:
     """Both players' period change after a win, a draw and a loss of ``player`` v ``opponent``
-    in ``period`` (default: the month of ``today``), including the games they already have in it.
+    in ``period`` (default: the month of ``today``), including the games they already have in it,
+    in ``pool`` (its ratings, K and rules: docs/RULES.md §9).
 
     Raises ``NotFound``/``Ambiguous`` for a player, ``InvalidInput`` for the same player twice,
     ``PeriodError`` for a closed period or one before 2022-01.
@@ -109,13 +112,13 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         b = resolve(session, opponent, "opponent", partial=True)
         if a.id == b.id:
             raise InvalidInput(f"opponent: {b.name} cannot play themselves")
-        last = last_closed_period(session)
+        last = last_closed_period(session, pool)
         if last is not None and target <= last:
             raise PeriodError(f"period: {target} is closed (periods up to {last} are closed); "
                               f"a what-if needs an open period, e.g. {last.next()}")
         both = (a.id, b.id)
         names = {a.id: a.name, b.id: b.name}
-        theirs = or_(Game.white_id.in_(both), Game.black_id.in_(both))
+        theirs = or_(Game.white_id.in_(both), Game.black_id.in_(both)) & (Game.pool == pool)
         played = [r.value for r in Result if r.is_played]
         open_before = tuple(session.scalars(
             select(Game.period).distinct().where(
@@ -125,23 +128,23 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
             .order_by(Game.period)))
         loaded, histories = load_rated_games(
             session, lambda _games: (Game.period == str(target)) & theirs,
-            through=target.previous(), also=both)
+            through=target.previous(), also=both, pool=pool)
     games = [g.rated for g in loaded]
     states = {pid: h.state(target) for pid, h in histories.items()}
     ratings = {pid: states[pid].rating for pid in both}
-    now = rate_period(states, games, target, edition)
+    now = rate_period(states, games, target, edition, pool=pool)
     outcomes = []
     for label, result in OUTCOMES:
         extra = RatedGame(_HYPOTHETICAL_GAME_ID, None, *both, ratings[both[0]], ratings[both[1]],
                           result)
-        rated = rate_period(states, [*games, extra], target, edition)
+        rated = rate_period(states, [*games, extra], target, edition, pool=pool)
         outcomes.append(Outcome(label, result, *(_standing(rated.get(pid), ratings[pid])
                                                  for pid in both)))
     sides = []
     for pid in both:
         rating = ratings[pid]
-        k, reason = k_factor(states[pid], target)
+        k, reason = k_in_pool(states[pid], target, pool)
         sides.append(WhatIfPlayer(pid, names[pid], rating, k if rating is not None else None,
                                   reason if rating is not None else None,
                                   _standing(now.get(pid), rating)))
-    return WhatIf(str(target), edition, sides[0], sides[1], outcomes, open_before)
+    return WhatIf(str(target), edition, sides[0], sides[1], outcomes, open_before, pool)

@@ -31,6 +31,19 @@ def test_example_season_runs_and_publishes_the_list(tmp_path: Path) -> None:
     assert "1693" in tanaka
     # the forfeit in the PGN and the forfeit and the unrated player's game in October
     assert "games not rated: forfeit 1, unrated player 1" in done.stdout
+    # the blitz evening (K 20 for all four: adults below 2400 in blitz, 60 or more blitz games):
+    # Okafor 2350: v Novak 2100 D 250 -> .81, +.19; v Byrne 1800 D 550 counted 400 -> .92, +.08;
+    # v Lindqvist 1950 D 400 -> .92, draw -.42; sum -.15 x 20 = -3.0 -> 2347.
+    # Novak 2100: v Okafor D -250 -> .19, -.19; v Lindqvist D 150 -> .70, +.30; v Byrne D 300
+    # -> .85, +.15; sum +.26 x 20 = +5.2 -> +5 -> 2105.
+    # Lindqvist 1950: v Byrne D 150 -> .70, draw -.20; v Novak D -150 -> .30, -.30; v Okafor
+    # D -400 -> .08, draw +.42; sum -.08 x 20 = -1.6 -> -2 -> 1948.
+    # Byrne 1800: v Lindqvist D -150 -> .30, draw +.20; v Okafor D -550 counted -400 -> .08,
+    # -.08; v Novak D -300 -> .15, -.15; sum -.03 x 20 = -0.6 -> -1 -> 1799.
+    blitz = done.stdout.split("Rating list after period 2026-10, blitz")[1]
+    ranks = [(line.split("│")[1].strip(), line.split("│")[6].strip())
+             for line in blitz.splitlines() if line.count("│") > 8]
+    assert ranks == [("1", "2347"), ("2", "2105"), ("3", "1948"), ("4", "1799")]
     # the web page and the chart beside the database
     page = (tmp_path / "riverside-list.html").read_text(encoding="utf-8")
     assert "Riverside Chess Club" in page and "Tanaka, Hiro" in page

@@ -186,7 +186,6 @@ def test_a_single_list_needs_its_pool(runner: CliRunner, db: str) -> None:
     assert given.exit_code == 0, given.output
     # 1507 lines: the header and 1,506 players
     assert "TXT single list, blitz pool, list of 2013-05-01: 1506 players" in given.stdout
-    assert "published ratings entered in force" not in given.stdout
 
 
 def test_a_blitz_list_says_it_registers_its_players(runner: CliRunner, db: str) -> None:
@@ -277,3 +276,29 @@ def test_a_list_that_is_only_its_header_is_refused(runner: CliRunner, db: str,
             in result.stderr)
     assert "0 players" not in result.stdout
     assert sql(db, "SELECT count(*) FROM changes") == [(0,)]
+
+
+def test_the_2013_blitz_lists_become_the_blitz_pools_published_ratings(runner: CliRunner,
+                                                                        db: str) -> None:
+    """Issue 12: the April and May 2013 blitz lists (1,506 players) import into the blitz
+    pool. apr13 line 87: "400270  Arkell, Keith C ... 2512  0   20 1961"; may13 line 86:
+    "400270  Arkell, Keith C ... 2492  10  20 1961": the May list is in force from 2013-05, so
+    the blitz pool's published rating is 2492, with 10 games and K 20 as printed; registered
+    from a blitz list, he is unrated in standard."""
+    for month, day in (("apr13", "2013-04-01"), ("may13", "2013-05-01")):
+        done = run(runner, db, blitz(month), "--format", "fide-list", "--list-date", day,
+                   "--pool", "blitz")
+        assert done.exit_code == 0, done.output
+    shown = runner.invoke(app, ["--db", db, "player", "show", "400270", "--pool", "blitz",
+                                "--json"])
+    assert shown.exit_code == 0, shown.output
+    data = json.loads(shown.stdout)
+    assert (data["rating_pool"], data["rating"], data["rated_games"]) == ("blitz", 2492, None)
+    printed = [(r["pool"], r["list_date"], r["rating"], r["games"], r["k"])
+               for r in data["fide_list_ratings"]]
+    assert printed == [("blitz", "2013-05-01", 2492, 10, 20)]
+    text = runner.invoke(app, ["--db", db, "player", "show", "400270", "--pool", "blitz"])
+    assert "blitz" in text.stdout and "2492" in text.stdout
+    standard = json.loads(runner.invoke(app, ["--db", db, "player", "show", "400270",
+                                              "--json"]).stdout)
+    assert (standard["rating_pool"], standard["rating"]) == ("standard", None)

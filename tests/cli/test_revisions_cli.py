@@ -113,8 +113,8 @@ def test_a_reopened_period_shows_its_earlier_lists_only_by_revision(
     c02_and_c09(db)
     ok(db, "period", "close", "--through", "2025-12")
     dry = ok(db, "period", "reopen", "2025-12", "--reason", "see", "--dry-run", "--json")
-    assert json.loads(dry.stdout) == {"period": "2025-12", "revision": 1, "players_rated": 9,
-                                      "reason": "see", "dry_run": True}
+    assert json.loads(dry.stdout) == {"period": "2025-12", "pool": "standard", "revision": 1,
+                                      "players_rated": 9, "reason": "see", "dry_run": True}
     assert ratings(db, "2025-12")["Player, N"] == 1640  # the dry run changed nothing
     ok(db, "period", "reopen", "2025-12", "--reason", "see")
     gone = run(db, "list", "--period", "2025-12")

@@ -40,9 +40,9 @@ def files_of(folder: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
-# the season: home, 2 lists, the players' index and 7 pages, the events' index and 2 pages,
-# site.css, site.js = 16 files (and the manifest)
-SEASON_FILES = 16
+# the season: home, 2 lists, the players' index and 7 pages, the events' index and 3 pages (the
+# blitz night is the third), site.css, site.js = 17 files (and the manifest)
+SEASON_FILES = 17
 
 
 def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_path: Path) -> None:
@@ -50,10 +50,11 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     first = build(season_db, site)
     assert first.exit_code == 0, first.output + first.stderr
     assert (f"site {site}: {SEASON_FILES} files, {SEASON_FILES} written, 0 unchanged, 0 removed "
-            "(2 lists, 7 players, 2 tournaments; built on 2026-12-01)") in said(first)
+            "(2 lists, 7 players, 3 tournaments; built on 2026-12-01)") in said(first)
     before = files_of(site)
     assert sorted(before) == [
-        ".ledger-site", "events/1.html", "events/2.html", "events/index.html", "index.html",
+        ".ledger-site", "events/1.html", "events/2.html", "events/3.html", "events/index.html",
+        "index.html",
         "lists/standard/2026-09.html", "lists/standard/2026-10.html", *(
             f"players/{i}.html" for i in range(1, 8)), "players/index.html", "site.css", "site.js"]
     mtimes = {p: (site / p).stat().st_mtime_ns for p in before}
@@ -67,7 +68,7 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     assert later.exit_code == 0
     assert json.loads(later.stdout) == {
         "directory": str(site), "files": SEASON_FILES, "written": 1,
-        "unchanged": SEASON_FILES - 1, "removed": 0, "lists": 2, "players": 7, "events": 2,
+        "unchanged": SEASON_FILES - 1, "removed": 0, "lists": 2, "players": 7, "events": 3,
         "built_on": "2026-12-24"}
     assert "built on 24 December 2026" in (site / "index.html").read_text(encoding="utf-8")
 
@@ -231,10 +232,12 @@ def test_a_re_rated_list_says_so_and_links_what_was_published(
     current = (site / "lists/standard/2026-10.html").read_text(encoding="utf-8")
     first = (site / "lists/standard/2026-10-r1.html").read_text(encoding="utf-8")
     assert "Corrected: this list was re-rated on" in current
-    assert "this is revision 2. As published before:" in current
+    # revision numbers are per period, shared by its pools (docs/DESIGN.md "Rating pools"):
+    # the blitz close of 2026-10 was revision 2, so closing standard again writes revision 3
+    assert "this is revision 3. As published before:" in current
     assert '<a href="2026-10-r1.html">revision 1</a>' in current
     assert "This list was superseded by a re-rating on" in first
-    assert '<a href="2026-10.html">The current list (revision 2)</a>' in first
+    assert '<a href="2026-10.html">The current list (revision 3)</a>' in first
     # revision 1 as published: Okafor 2392 -> 2389: beat Lindqvist (1990: D 402, counted 400
     # -> .92) +0.08, drew Moreau (1799: D 593 -> 400 -> .92) -0.42; 10 x -0.34 = -3.4 -> -3.
     # Revision 2 adds her win over Novak (2118: D 274 -> band 268-278 -> .83): +0.17, so

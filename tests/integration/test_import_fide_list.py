@@ -81,16 +81,21 @@ def test_dry_run_writes_nothing_and_reimport_adds_nothing(engine: Engine) -> Non
     assert [count(engine, t) for t in ("players", "player_entries", "list_ratings")] == [11, 11, 11]
 
 
-def test_rapid_pool_goes_to_the_list_table_only(engine: Engine) -> None:
+def test_rapid_pool_becomes_the_rapid_pools_published_ratings(engine: Engine) -> None:
+    """Issue 12: a rapid list's ratings are the rapid pool's published ratings (before, they
+    went into ``list_ratings`` only); the players stay unrated in standard."""
     path = str(data_file("fide_players_list_sample.xml"))
     report = import_fide_list(engine, path, list_date="2013-05-01", pool="rapid")
     # only Mamedyarov (<rapid_rating>2760</rapid_rating>) and Carlsen (2845) have rapid ratings
-    assert (report.ratings_recorded, report.unrated, report.published) == (2, 9, 0)
+    assert (report.ratings_recorded, report.unrated, report.published) == (2, 9, 2)
     assert rows(engine, "SELECT p.fide_id, l.rating, l.k FROM list_ratings l JOIN players p ON "
                         "p.id = l.player_id ORDER BY p.fide_id") == [(1503014, 2845, 20),
                                                                     (13401319, 2760, 20)]
-    assert rows(engine, "SELECT count(*) FROM player_entries WHERE rating IS NOT NULL") == [(0,)]
-    assert any("comparison only" in note for note in report.notes)
+    assert rows(engine, "SELECT p.fide_id, e.pool, e.rating FROM player_entries e JOIN players p"
+                        " ON p.id = e.player_id WHERE e.rating IS NOT NULL ORDER BY p.fide_id"
+                        ) == [(1503014, "rapid", 2845), (13401319, "rapid", 2760)]
+    assert show_player(engine, "1503014", "rapid").rating == 2845
+    assert show_player(engine, "1503014").rating is None
 
 
 def test_blitz_lists_apr13_then_may13(engine: Engine) -> None:

@@ -155,6 +155,23 @@ def _populate_0008(conn: Connection) -> None:
         "'history')"))
 
 
+def _populate_0009(conn: Connection) -> None:
+    """Revision 0009 adds the pools: the 0008 ledger (every row standard), blitz entries for
+    Alpha (1500) and Beta (1600, both with 100 prior blitz games) and a blitz game of 2026-01
+    that Alpha wins: the standard close gives +7 / -7 as before, the blitz one its own list."""
+    _populate_0008(conn)
+    conn.execute(text(
+        "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
+        " reached_2300, source, recorded_at, change_id, kind, pool) VALUES "
+        "(1, NULL, 1500, 100, false, false, 'test', '2026-01-01 00:00:00', 1, 'rating', 'blitz'),"
+        " (2, NULL, 1600, 100, false, false, 'test', '2026-01-01 00:00:00', 1, 'rating', 'blitz')"))
+    conn.execute(text(
+        "INSERT INTO games (event_id, round, round_key, date, period, white_id, black_id, result,"
+        " played, recorded_at, status, change_id, pool, unequal_times) VALUES (NULL, NULL, NULL,"
+        " '2026-01-20', '2026-01', 1, 2, '1-0', true, '2026-01-20 00:00:00', 'valid', 1,"
+        " 'blitz', false)"))
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -163,7 +180,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0005": _populate_0005,
                                                      "0006": _populate_0006,
                                                      "0007": _populate_0007,
-                                                     "0008": _populate_0008}
+                                                     "0008": _populate_0008,
+                                                     "0009": _populate_0009}
 
 
 def _revisions() -> list[str]:
@@ -199,6 +217,14 @@ def test_populated_ledger_upgrades_from_every_revision(new_database: Factory,
         assert changes == {"Alpha, Ann": 7, "Beta, Bob": -7}
         ratings = {r.name: r.rating for r in rating_list(engine).rows}
         assert ratings == {"Alpha, Ann": 1807, "Beta, Bob": 1693}
+        if revision == "0009":  # the blitz game closes with the standard one, on its own list
+            # blitz: Alpha 1500 beats Beta 1600: D -100 -> PD .36; 20 x (1 - .36) = +12.8 -> +13
+            # (1513); Beta D +100 -> .64; 20 x (0 - .64) = -12.8 -> -13 (1587): Beta ranks 1st
+            assert [o.pool for o in report.others] == ["blitz"]
+            blitz = {r.name: (r.rank, r.rating) for r in rating_list(engine, pool="blitz").rows}
+            assert blitz == {"Beta, Bob": (1, 1587), "Alpha, Ann": (2, 1513)}
+        else:
+            assert report.others == []
     finally:
         engine.dispose()
 

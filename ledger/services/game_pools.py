@@ -1,0 +1,85 @@
+"""Which rating pool a game read from a file belongs to (docs/RULES.md §9), and whether its
+players had the same time: from the file's time control (``FileGame.time_control``, read by
+``rules.pools``), a pool the file names (a CSV ``pool`` column) and the event's pool
+(``import --pool``, default standard).
+
+Refusals are ``Problem`` values naming the file, line and field, as every import reports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.domain import STANDARD, RatingPool, parse_pool
+from ledger.errors import InvalidInput, Problem
+from ledger.formats.records import FileGame
+from ledger.rules.pools import TimeControl, parse_pgn_time_control, parse_time_control
+
+
+@dataclass(frozen=True)
+class GamePool:
+    """A file game's ``pool`` and ``unequal_times`` (the players had different times: recorded,
+    not rated)."""
+
+    pool: RatingPool
+    unequal_times: bool = False
+
+
+def _control(file: str, g: FileGame, text: str, key: str,
+             problems: list[Problem]) -> TimeControl | None:
+    line, where = g.where(key)
+    try:
+        if g.time_control_unit == "seconds":
+            return parse_pgn_time_control(text)
+        return parse_time_control(text, where)
+    except InvalidInput as exc:
+        if g.time_control_unit == "free":  # TRF 122: free text ("40/120, 60", "1:30 plus 15
+            return None                    # per move"), read only in the plain form; else the
+        problems.append(Problem(file, line, where, _without_field(exc)))  # event's pool
+        return None
+
+
+def _without_field(exc: InvalidInput) -> str:
+    """The message of ``exc`` without the ``field: `` it starts with (the problem names it)."""
+    text = str(exc)
+    head, sep, rest = text.partition(": ")
+    return rest if sep and " " not in head else text
+
+
+def game_pool(file: str, g: FileGame, event_pool: RatingPool | None,
+              problems: list[Problem]) -> GamePool | None:
+    """The pool of ``g``: its time control's (``rules.pools``), else the pool the file names,
+    else ``event_pool`` (``import --pool``), else standard. None, with an error in
+    ``problems`` naming the line and field, when they disagree (a time control and ``--pool``,
+    a time control and the ``pool`` column, the column and ``--pool``), or a value cannot be
+    read; ``unequal_times`` when the file gives the two players time controls of different
+    lengths (docs/RULES.md §9)."""
+    errors = sum(p.severity == "error" for p in problems)
+    named: RatingPool | None = None
+    if g.pool is not None:
+        line, where = g.where("pool")
+        try:
+            named = parse_pool(g.pool, where)
+        except InvalidInput as exc:
+            problems.append(Problem(file, line, where, _without_field(exc)))
+    control = (_control(file, g, g.time_control, "time_control", problems)
+               if g.time_control else None)
+    line, where = g.where("time_control")
+    if control is not None:
+        for other, said in ((named, "the pool column"), (event_pool, "--pool")):
+            if other is not None and control.pool != other:
+                problems.append(Problem(file, line, where, f"{g.time_control} is "
+                                        f"{control.pool} ({control.minutes} minutes for 60 "
+                                        f"moves), not {other} ({said})"))
+    elif named is not None and event_pool is not None and named != event_pool:
+        line, where = g.where("pool")
+        problems.append(Problem(file, line, where, f"{named} is not {event_pool} (--pool)"))
+    sides = [_control(file, g, text, key, problems)
+             for text, key in ((g.white_time_control, "white_time_control"),
+                               (g.black_time_control, "black_time_control")) if text]
+    if sum(p.severity == "error" for p in problems) > errors:
+        return None
+    pool = control.pool if control else named or event_pool or STANDARD
+    unequal = len(sides) == 2 and sides[0] is not None and sides[1] is not None and (
+        sides[0].minutes != sides[1].minutes)
+    return GamePool(pool, unequal)
