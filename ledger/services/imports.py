@@ -31,24 +31,26 @@ from ledger.services.game_files import FIRST_LIST, check_dates, read_games_file
 from ledger.services.game_files import READERS as READERS  # re-exported
 from ledger.services.game_pools import GamePool, game_pool
 from ledger.services.games import (
-    ALLOWED,
     NO_CORRECTIONS,
     GameKey,
-    Lookalike,
-    Lookalikes,
     RoundSeats,
     existing_games,
     find_event,
     game_key,
-    looks_like,
     place_in_event,
-    round_text,
     twice_in_round,
     twice_on_a_day,
-    why_similar,
 )
 from ledger.services.import_matching import Matcher
 from ledger.services.late import check_own_list, natural_period, place
+from ledger.services.lookalikes import (
+    ALLOWED,
+    Lookalike,
+    Lookalikes,
+    looks_like,
+    round_text,
+    why_similar,
+)
 from ledger.services.periods import not_rated_reason
 from ledger.services.rerate import PeriodRerate, check_reason, rerate_in
 from ledger.services.session import transaction
@@ -82,7 +84,7 @@ class ImportReport:
     ``players_registered``: every player registered, split into ``registered_established``
     (with the file's rating; earlier games unknown, assumed established: 30 or more) and
     ``registered_unrated`` (no rating in the file: 0 rated games). ``similar``: the file's games
-    that look like games recorded or earlier in the file (``games.Lookalikes``), likely
+    that look like games recorded or earlier in the file (``lookalikes.Lookalikes``), likely
     duplicates: refused, unless ``allow_similar`` (then recorded, each with a warning), one
     entry for each game it resembles; ``likely_duplicates``: how many of the file's games.
     """
@@ -163,7 +165,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     another result (both shown), a player twice in one round of an event, one pair twice on one
     day in an event when one of the games has no round (``games.RoundSeats``), dates before
     1970, an empty file or one without a game, and, unless ``allow_similar``, each likely
-    duplicate (``games.Lookalikes``: the same players, date and result recorded in another event
+    duplicate (``lookalikes.Lookalikes``: the same players, date and result recorded in another event
     or without one), listed in ``report.similar`` and ``ImportRejected.similar`` with the game it
     resembles. Games already recorded (rounds read by ``domain.round_of``: ``1.1`` is round 1)
     are skipped; a file whose bytes were imported before adds nothing. Games before 2022 are
