@@ -10,7 +10,8 @@ columns), ``list --format csv --output``. Then, once: ``history`` p50/p99 over u
 players on a ledger of ``--periods`` closed periods (default 3, not the issue's 24 M periods:
 too slow on a 2-core machine; the months after the first are imported and closed for it), in
 process and (20 players) through the CLI; and start-up of ``ledger --help``, ``ledger calc
-expected 2000 1800`` and ``ledger game add`` on a small ledger (median of 7).
+expected 2000 1800`` and ``ledger game add`` on a small ledger (median of 7), beside floor (3b):
+a one-command Typer app's ``--help`` and run (Typer's own Rich help and its argument coercion).
 
 Floors, in the same run (``benchmarks.floors``): (1) the imported game rows inserted again by
 one raw ``sqlite3`` executemany; (2) a plain ``sqlite3`` + Python close writing one row per
@@ -45,6 +46,10 @@ from benchmarks import federation, floors
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 MONTHS = [(2026, 9), (2026, 10), (2026, 11), (2026, 8), (2026, 7), (2026, 6)]
 STARTUP_RUNS = 7
+#: Floor (3b): a one-command Typer app with one integer argument (what Typer itself costs to
+#: parse a command line or print its Rich help, before any of the ledger's code).
+TYPER_APP = ("import typer\napp = typer.Typer()\n@app.command()\ndef main(x: int) -> None:\n"
+             "    print(x)\napp()")
 
 
 def _ledger() -> list[str]:
@@ -235,7 +240,8 @@ def startup(work: Path, where: Ledger) -> dict[str, Samples]:
     ledger(small, "init")
     ledger(small, "player", "add", "Doyle, Liam", "--rating", "1850")
     ledger(small, "player", "add", "Walsh, Brendan", "--rating", "1790")
-    out = {k: Samples() for k in ("help", "calc", "game_add", "typer", "sqlalchemy")}
+    out = {k: Samples() for k in ("help", "calc", "game_add", "typer", "sqlalchemy", "typer_app",
+                                  "typer_help")}
     for i in range(STARTUP_RUNS):
         out["help"].add(child([*_ledger(), "--help"]).seconds)
         out["calc"].add(child([*_ledger(), "calc", "expected", "2000", "1800"]).seconds)
@@ -245,6 +251,8 @@ def startup(work: Path, where: Ledger) -> dict[str, Samples]:
                                    "1-0", "--date", "2026-11-05").seconds)
         out["typer"].add(child([sys.executable, "-c", "import typer"]).seconds)
         out["sqlalchemy"].add(child([sys.executable, "-c", "import sqlalchemy.orm, typer"]).seconds)
+        out["typer_app"].add(child([sys.executable, "-c", TYPER_APP, "3"]).seconds)
+        out["typer_help"].add(child([sys.executable, "-c", TYPER_APP, "--help"]).seconds)
     return out
 
 
@@ -299,6 +307,12 @@ def table(size: str, players: int, games: int, periods: int, m: dict[str, Sample
         rows.append((f"start-up: {what}", start[key].shown("ms", 1e3, 0),
                      start["typer"].shown("ms", 1e3, 0) + " (3, typer)", f"{ratio:.2f}x",
                      "<= 1.5x", _verdict(ratio <= 1.5)))
+    for key, what, floor in (("help", "ledger --help", "typer_help"),
+                             ("calc", "ledger calc expected", "typer_app")):
+        ratio = start[key].median / start[floor].median
+        rows.append((f"start-up: {what} vs a one-command Typer app", start[key].shown("ms", 1e3, 0),
+                     start[floor].shown("ms", 1e3, 0) + " (3b)", f"{ratio:.2f}x", "(information)",
+                     "-"))
     extra = start["game_add"].median - sa_s
     rows.append(("start-up: ledger game add (small ledger)", start["game_add"].shown("ms", 1e3, 0),
                  start["sqlalchemy"].shown("ms", 1e3, 0) + " (3, sqlalchemy.orm+typer)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,9 +17,17 @@ from ledger.cli.common import (
     reports_errors,
     run_write,
 )
+from ledger.cli.lazy import lazy
 from ledger.cli.progress import import_progress
-from ledger.formats.fide_list import POOLS
-from ledger.services import fide_lists, imports, player_import, replace
+from ledger.domain import POOLS
+
+if TYPE_CHECKING:
+    from ledger.services import fide_lists, imports, player_import, replace
+else:
+    fide_lists = lazy("ledger.services.fide_lists")
+    imports = lazy("ledger.services.imports")
+    player_import = lazy("ledger.services.player_import")
+    replace = lazy("ledger.services.replace")
 
 
 @reports_errors
@@ -27,7 +35,7 @@ def import_file(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file, or a FIDE rating list.")],
     fmt: Annotated[str | None, typer.Option(
-        "--format", help=f"One of {', '.join(imports.READERS)} (default: from the content, "
+        "--format", help="One of pgn, trf, csv (default: from the content, "
         "else the extension), fide-list (a FIDE rating list, TXT of any era or XML: "
         "needs --list-date), or players (a register of players, CSV: name, fide_id, "
         "birth_year, sex, federation, title, rating, prior_games, reached_2400, reached_2300, "

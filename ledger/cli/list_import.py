@@ -3,12 +3,14 @@ the import of a register of players (``--format players``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli import render
 from ledger.cli.tables import PlainTable
-from ledger.services.fide_lists import ListImportReport
-from ledger.services.player_import import PlayerImportReport
+
+if TYPE_CHECKING:
+    from ledger.services.fide_lists import ListImportReport
+    from ledger.services.player_import import PlayerImportReport
 
 
 def _report_dict(r: ListImportReport) -> dict[str, Any]:
