@@ -66,8 +66,11 @@ class Child:
 
 
 def child(args: list[str], stdout: Path | None = None) -> Child:
-    """Run ``args`` and wait for it with ``os.wait4`` (its own rusage); raise on failure."""
-    env = os.environ | {"COLUMNS": "160", "LEDGER_USER": "bench"}
+    """Run ``args`` and wait for it with ``os.wait4`` (its own rusage); raise on failure. The
+    child may write bytecode caches (``PYTHONDONTWRITEBYTECODE`` dropped), as an installed
+    package has them: else every start-up compiles the ledger's sources again."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env |= {"COLUMNS": "160", "LEDGER_USER": "bench"}
     with tempfile.TemporaryFile() as err, \
             (stdout.open("wb") if stdout else open(os.devnull, "wb")) as out:
         t0 = time.perf_counter()

@@ -14,6 +14,7 @@ from ledger.db.order import PLAYER_ORDER
 from ledger.domain import (
     MAX_RATING,
     MIN_RATING,
+    POOLS,
     STANDARD,
     Actor,
     KReason,
@@ -24,7 +25,6 @@ from ledger.domain import (
     parse_pool,
 )
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
-from ledger.formats.fide_list import POOLS
 from ledger.names import loose_forms, name_key, same_name_keys
 from ledger.rules.editions import edition_for
 from ledger.rules.pools import k_in_pool
