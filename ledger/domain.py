@@ -16,6 +16,9 @@ from typing import Literal
 
 from ledger.errors import InvalidInput, shown
 
+#: Ratings a player can bring: from the lowest floor of any supported edition (1000, 2022-2024).
+MIN_RATING, MAX_RATING = 1000, 3500
+
 _PERIOD_RE = re.compile(r"^(\d{4})-(\d{2})$")
 
 #: A rating pool (docs/RULES.md §9): each has its own games, ratings, K history and lists.

@@ -8,7 +8,6 @@ nothing imports this module but the entry point.
 
 from __future__ import annotations
 
-from importlib.metadata import version
 from typing import Annotated
 
 import typer
@@ -42,6 +41,7 @@ app = typer.Typer(
 
 def _version(shown: bool) -> None:
     if shown:
+        from importlib.metadata import version  # 50 ms: only for --version
         typer.echo(f"ledger {version('ledger')}")
         raise typer.Exit()
 

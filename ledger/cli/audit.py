@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import render_revisions
 from ledger.cli.common import JsonOpt, reports_errors, run
-from ledger.services import audit_log
+from ledger.cli.lazy import lazy
+
+if TYPE_CHECKING:
+    from ledger.services import audit_log
+else:
+    audit_log = lazy("ledger.services.audit_log")
 
 
 @reports_errors

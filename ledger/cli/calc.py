@@ -4,14 +4,19 @@ it (``ledger.cli.render_calc``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ledger.cli import render_calc
 from ledger.cli.common import JsonOpt, reports_errors
-from ledger.services import calc
-from ledger.services.players import MAX_RATING, MIN_RATING
+from ledger.cli.lazy import lazy
+from ledger.domain import MAX_RATING, MIN_RATING
+
+if TYPE_CHECKING:
+    from ledger.services import calc
+else:
+    calc = lazy("ledger.services.calc")
 
 calc_app = typer.Typer(help="Rating calculators: expected score (PD), a period's rating change, "
                        "the expected-score table (no database needed).", no_args_is_help=True)

@@ -19,14 +19,12 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 from typer.core import TyperGroup
 
 from ledger.cli import render
 from ledger.config import resolve_db
 from ledger.domain import Actor
 from ledger.errors import ImportRejected, LedgerError, database_error, hide_passwords
-from ledger.services.session import open_ledger, retrying
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -147,7 +145,10 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except LedgerError as exc:
             render.error(str(exc))
             raise typer.Exit(exc.exit_code) from None
-        except SQLAlchemyError as exc:
+        except Exception as exc:
+            from sqlalchemy.exc import SQLAlchemyError  # loaded already if a database was used
+            if not isinstance(exc, SQLAlchemyError):
+                raise
             error = database_error(exc, None)
             render.error(str(error))
             raise typer.Exit(error.exit_code) from None
@@ -167,6 +168,7 @@ def run(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwargs: Any
     ``service(engine, *args, **kwargs)`` (again, a bounded number of times, when the database
     gave it up for another writer's sake: ``services.session.retrying``) and close the ledger;
     returns what the service returns."""
+    from ledger.services.session import open_ledger, retrying  # the database layer: on use
     engine = open_ledger(db_of(ctx))
     try:
         return retrying(lambda: service(engine, *args, **kwargs))

@@ -7,16 +7,24 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import render, render_revisions
 from ledger.cli.common import JsonOpt, actor_of, db_of, reports_errors, run
+from ledger.cli.lazy import lazy
 from ledger.cli.render import _count, _json
-from ledger.db.engine import shown_db
-from ledger.services import backup, copy, recompute
-from ledger.services.session import init_ledger
+
+if TYPE_CHECKING:
+    from ledger.db import engine
+    from ledger.services import backup, copy, recompute, session
+else:
+    engine = lazy("ledger.db.engine")
+    session = lazy("ledger.services.session")
+    backup = lazy("ledger.services.backup")
+    copy = lazy("ledger.services.copy")
+    recompute = lazy("ledger.services.recompute")
 
 db_app = typer.Typer(help="Check the ledger database, back it up, copy it to another database.",
                      no_args_is_help=True)
@@ -26,8 +34,8 @@ db_app = typer.Typer(help="Check the ledger database, back it up, copy it to ano
 def init(ctx: typer.Context) -> None:
     """Create the ledger database, or upgrade an older one to the latest schema."""
     db = db_of(ctx)
-    before, after = init_ledger(db, actor_of(ctx))
-    db = shown_db(db) if "://" in db else str(Path(db).resolve())
+    before, after = session.init_ledger(db, actor_of(ctx))
+    db = engine.shown_db(db) if "://" in db else str(Path(db).resolve())
     if before == after:
         render.say(f"ledger at {db} is up to date (revision {after})")
     elif before is None:

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import render, render_site
 from ledger.cli.common import JsonOpt, reports_errors, run
-from ledger.services import event_reports, events
+from ledger.cli.lazy import lazy
+
+if TYPE_CHECKING:
+    from ledger.services import event_reports, events
+else:
+    event_reports = lazy("ledger.services.event_reports")
+    events = lazy("ledger.services.events")
 
 event_app = typer.Typer(help="The events the ledger records.", no_args_is_help=True)
 

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import render
 from ledger.cli.common import db_of, reports_errors, run
+from ledger.cli.lazy import lazy
 from ledger.cli.publish import write_output
 from ledger.domain import parse_pool
-from ledger.services import exports
+
+if TYPE_CHECKING:
+    from ledger.services import exports
+else:
+    exports = lazy("ledger.services.exports")
 
 export_app: typer.Typer = typer.Typer(help="Write ledger data as files other programs read.",
                                       no_args_is_help=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,7 +17,13 @@ from ledger.cli.common import (
     run,
     run_write,
 )
-from ledger.services import corrections, games
+from ledger.cli.lazy import lazy
+
+if TYPE_CHECKING:
+    from ledger.services import corrections, games
+else:
+    corrections = lazy("ledger.services.corrections")
+    games = lazy("ledger.services.games")
 
 game_app = typer.Typer(help="Record games, list them, void and correct them.",
                        no_args_is_help=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,9 +17,17 @@ from ledger.cli.common import (
     reports_errors,
     run_write,
 )
+from ledger.cli.lazy import lazy
 from ledger.cli.progress import import_progress
-from ledger.formats.fide_list import POOLS
-from ledger.services import fide_lists, imports, replace
+from ledger.domain import POOLS
+
+if TYPE_CHECKING:
+    from ledger.services import fide_lists, imports, player_import, replace
+else:
+    fide_lists = lazy("ledger.services.fide_lists")
+    imports = lazy("ledger.services.imports")
+    player_import = lazy("ledger.services.player_import")
+    replace = lazy("ledger.services.replace")
 
 
 @reports_errors
@@ -27,9 +35,11 @@ def import_file(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="A TRF, PGN or CSV file, or a FIDE rating list.")],
     fmt: Annotated[str | None, typer.Option(
-        "--format", help=f"One of {', '.join(imports.READERS)} (default: from the content, "
-        "else the extension), or fide-list (a FIDE rating list, TXT of any era or XML: "
-        "needs --list-date).")] = None,
+        "--format", help="One of pgn, trf, csv (default: from the content, "
+        "else the extension), fide-list (a FIDE rating list, TXT of any era or XML: "
+        "needs --list-date), or players (a register of players, CSV: name, fide_id, "
+        "birth_year, sex, federation, title, rating, prior_games, reached_2400, reached_2300, "
+        "new).")] = None,
     register_players: Annotated[bool, typer.Option(
         "--register-players", metavar="", help="Register unknown players from the file.")] = False,
     ids: Annotated[str, typer.Option(
@@ -76,6 +86,20 @@ def import_file(
 
     Games dated in a closed period are late results, rated in the earliest open period.
     """
+    if fmt == "players":
+        not_for = [opt for opt, value in (
+            ("--register-players", register_players), ("--ids", ids != "fide"),
+            ("--list-date", list_date is not None), ("--pool", pool is not None),
+            ("--end-date", end_date is not None), ("--allow-similar", allow_similar),
+            ("--replace", replace_event), ("--in-next-period", in_next_period),
+            ("--rerate", rerate), ("--reason", reason is not None)) if value]
+        if not_for:
+            render.error(f"{', '.join(not_for)}: not for a register of players (--format players)")
+            raise typer.Exit(2)
+        with rejection_as_json(file, json_out):
+            registered = run_write(ctx, player_import.import_players, str(file), dry_run=dry_run)
+        list_import.players_import_report(registered, json_out, quiet=quiet)
+        return
     if fmt == "fide-list" or list_date is not None or (pool is not None and _is_a_list(file)):
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
                             (allow_similar, "--allow-similar is for a file of games"),

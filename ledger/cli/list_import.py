@@ -1,12 +1,16 @@
-"""Rendering a FIDE rating list import: the progress bar while it runs, then the report."""
+"""Rendering a FIDE rating list import (the progress bar while it runs, then the report) and
+the import of a register of players (``--format players``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli import render
 from ledger.cli.tables import PlainTable
-from ledger.services.fide_lists import ListImportReport
+
+if TYPE_CHECKING:
+    from ledger.services.fide_lists import ListImportReport
+    from ledger.services.player_import import PlayerImportReport
 
 
 def _report_dict(r: ListImportReport) -> dict[str, Any]:
@@ -52,5 +56,25 @@ def list_import_report(r: ListImportReport, as_json: bool, *, quiet: bool = Fals
         render._out().print(table)
     errors = sum(p.severity == "error" for p in r.problems)
     render.say(f"problems: {errors} errors, {len(r.problems) - errors} warnings")
+    if r.dry_run:
+        render.say("dry run: nothing was written")
+
+
+def players_import_report(r: PlayerImportReport, as_json: bool, *, quiet: bool = False) -> None:
+    """What ``ledger import FILE --format players`` did: rows, players registered (ids),
+    unrated; notes and warnings on stderr (``quiet``: none). JSON: ``file``, ``sha256``,
+    ``dry_run``, ``rows``, ``registered``, ``ids`` (``[first, last]`` or null), ``unrated``,
+    ``notes``, ``problems``."""
+    if as_json:
+        render._json({"file": r.file, "sha256": r.sha256, "dry_run": r.dry_run, "rows": r.rows,
+                      "registered": r.registered, "ids": r.ids, "unrated": r.unrated,
+                      "notes": r.notes, "problems": [vars(p) for p in r.problems]})
+        return
+    render.problems(r.problems, quiet=quiet)
+    render.notes([] if quiet else r.notes)
+    verb = "would register" if r.dry_run else "registered"
+    ids = f" (#{r.ids[0]} to #{r.ids[1]})" if r.ids else ""
+    render.say(f"{r.file}: {r.rows} rows; {verb} {r.registered} players{ids}, "
+               f"{r.unrated} of them unrated")
     if r.dry_run:
         render.say("dry run: nothing was written")

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import publish, render, render_reports
 from ledger.cli.common import JsonOpt, PlayerArg, PoolOpt, db_of, reports_errors, run
+from ledger.cli.lazy import lazy
 from ledger.domain import parse_pool
-from ledger.services import lists
+
+if TYPE_CHECKING:
+    from ledger.services import lists
+else:
+    lists = lazy("ledger.services.lists")
 
 
 @reports_errors

@@ -3,16 +3,22 @@ parses its arguments, calls one service and renders it (``ledger.cli.render_look
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import render_lookup
 from ledger.cli.common import JsonOpt, PlayerArg, PoolOpt, reports_errors, run
+from ledger.cli.lazy import lazy
 from ledger.domain import parse_pool
 from ledger.rules.performance import Norm
-from ledger.services import performance as performance_service
-from ledger.services import whatif as whatif_service
+
+if TYPE_CHECKING:
+    from ledger.services import performance as performance_service
+    from ledger.services import whatif as whatif_service
+else:
+    performance_service = lazy("ledger.services.performance")
+    whatif_service = lazy("ledger.services.whatif")
 
 
 @reports_errors

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import render, render_reports, render_revisions
 from ledger.cli.common import JsonOpt, PoolOpt, ReasonOpt, reports_errors, run, run_write
+from ledger.cli.lazy import lazy
 from ledger.domain import parse_pool
 from ledger.errors import PeriodError
-from ledger.services import periods, reports, rerate
+
+if TYPE_CHECKING:
+    from ledger.services import periods, reports, rerate
+else:
+    periods = lazy("ledger.services.periods")
+    reports = lazy("ledger.services.reports")
+    rerate = lazy("ledger.services.rerate")
 
 period_app = typer.Typer(help="Close rating periods, list the closed ones, reopen and re-rate.",
                          no_args_is_help=True)
@@ -33,13 +40,16 @@ def period_close(
     pool: Annotated[str | None, typer.Option(
         "--pool", help="Close this pool only (standard, rapid or blitz); default: every pool "
         "with games in the period, in one transaction.")] = None,
+    every_row: Annotated[bool, typer.Option(
+        "--all", metavar="", help=f"Every player's row on the terminal (a close of more than "
+        f"{render.LARGE_CLOSE} players shows its summary and the biggest changes).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Close a rating period under FIDE's rules and publish its rating lists (one per pool)."""
     if through is None:
         render.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
                                       empty=empty, pool=parse_pool(pool) if pool else None),
-                            json_out)
+                            json_out, every_row=every_row)
         return
     if period is not None:
         render.error(f"give a period ({period}) or --through {through}, not both")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,8 +18,15 @@ from ledger.cli.common import (
     run,
     run_write,
 )
+from ledger.cli.lazy import lazy
 from ledger.domain import parse_pool
-from ledger.services import merge, player_edit, players
+
+if TYPE_CHECKING:
+    from ledger.services import merge, player_edit, players
+else:
+    merge = lazy("ledger.services.merge")
+    player_edit = lazy("ledger.services.player_edit")
+    players = lazy("ledger.services.players")
 
 player_app = typer.Typer(help="Register players, look them up, edit, merge and correct them.",
                          no_args_is_help=True)

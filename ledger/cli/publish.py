@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -18,10 +19,10 @@ from rich.console import Console
 from ledger.cli import render
 from ledger.domain import Period
 from ledger.errors import LedgerError
-from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt
 from ledger.formats.rating_list import ListHeading
-from ledger.services.lists import RatingList
-from ledger.services.output_files import check_output_file
+
+if TYPE_CHECKING:
+    from ledger.services.lists import RatingList
 
 #: Where the page's heading comes from when ``--club`` is not given.
 CLUB_ENV = "LEDGER_CLUB"
@@ -71,6 +72,7 @@ def club_name(club: str | None) -> str:
 
 def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     """The list ``rl`` written in ``fmt`` (the table as plain text, without colours)."""
+    from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt  # on use
     heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
                           club_name(club), rl.pool)
     if fmt is ListFormat.JSON:
@@ -98,6 +100,7 @@ def write_output(data: str | bytes, output: Path, *, ledger: str | None) -> None
     written in place, never replaced by a file. Raises ``LedgerError`` naming the file when it
     cannot, and, writing nothing, when ``output`` is the open ``ledger`` (``--db``; None when
     none is open) or any SQLite database (``services.output_files.check_output_file``)."""
+    from ledger.services.output_files import check_output_file  # the db layer: on use
     check_output_file(output, ledger)
     encoded = data.encode("utf-8") if isinstance(data, str) else data
     if output.exists() and not output.is_file():

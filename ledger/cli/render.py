@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -16,13 +16,15 @@ from ledger.cli.render_life import computation_dict, computation_lines, life_dic
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.errors import Problem, SimilarGame
-from ledger.services.events import EventView
-from ledger.services.game_views import GameView
-from ledger.services.imports import ImportReport
-from ledger.services.life import PoolView
-from ledger.services.lists import PlayerHistory, RatingList
-from ledger.services.periods import CloseReport, ThroughReport
-from ledger.services.players import PlayerView, PrintedListRating
+
+if TYPE_CHECKING:
+    from ledger.services.events import EventView
+    from ledger.services.game_views import GameView
+    from ledger.services.imports import ImportReport
+    from ledger.services.life import PoolView
+    from ledger.services.lists import PlayerHistory, RatingList
+    from ledger.services.periods import CloseReport, RatedPlayer, ThroughReport
+    from ledger.services.players import PlayerView, PrintedListRating
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
 PIPE_WIDTH = 160
@@ -416,28 +418,50 @@ def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
     } | others
 
 
-def close_report(r: CloseReport, as_json: bool) -> None:
-    """A period close: one row per rated player; with a dry run, every game as well. A close
+#: A close of more players than this prints its summary and the ``BIGGEST`` largest gains and
+#: losses, not a row per player (``period close --all``, ``period report`` show them all): a
+#: federation's month of 200,000 players is no table for a terminal.
+LARGE_CLOSE = 50
+BIGGEST = 10
+
+
+def close_report(r: CloseReport, as_json: bool, *, every_row: bool = False) -> None:
+    """A period close: one row per rated player (more than ``LARGE_CLOSE``: the biggest
+    changes only, unless ``every_row``); with a dry run, their games as well. A close
     of several pools (docs/RULES.md §9) shows each pool's, each titled with its pool; JSON
-    carries ``pool`` on every row and the other pools in ``other_pools``."""
+    (every player, whatever the size) carries ``pool`` on every row and the other pools in
+    ``other_pools``."""
     if as_json:
         _json(_close_dict(r))
         return
     named = bool(r.others) or r.pool != "standard"
     for report in r.every_pool:
-        _close_one(report, named)
+        _close_one(report, named, every_row)
 
 
-def _close_one(r: CloseReport, named: bool) -> None:
+def _biggest(r: CloseReport) -> list[RatedPlayer]:
+    """The ``BIGGEST`` largest gains, then the ``BIGGEST`` largest losses, of ``r`` (by the
+    rounded change, then name)."""
+    gains = sorted((p for p in r.players if p.result.change > 0),
+                   key=lambda p: (-p.result.change, p.name))[:BIGGEST]
+    losses = sorted((p for p in r.players if p.result.change < 0),
+                    key=lambda p: (p.result.change, p.name))[:BIGGEST]
+    return gains + losses
+
+
+def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
     state = "dry run, nothing written" if r.dry_run else "closed"
     pool = f" {r.pool}" if named else ""
-    table = PlainTable(title=f"Rating period {r.period}{pool} ({state}; rules of {r.edition})")
+    large = not every_row and len(r.players) > LARGE_CLOSE
+    shown = _biggest(r) if large else r.players
+    part = "; the biggest gains and losses" if large else ""
+    table = PlainTable(title=f"Rating period {r.period}{pool} ({state}; rules of {r.edition}){part}")
     for col, priority in (("name", 0), ("FIDE id", 6), ("before", 1), ("games", 2), ("score", 3),
                           ("expected", 3), ("K", 2), ("K reason", 4), ("K x (S - PD)", 5),
                           ("change", 0), ("after", 0)):
         table.add_column(col, priority=priority,
                          justify="left" if col in ("name", "K reason") else "right")
-    for p in r.players:
+    for p in shown:
         res = p.result
         reason = res.k_reason.value + (f", capped from {res.k_before_cap}" if res.k_capped else "")
         table.add_row(p.name, str(p.fide_id or ""), str(res.rating_before), str(res.n),
@@ -447,7 +471,7 @@ def _close_one(r: CloseReport, named: bool) -> None:
     console = _out()
     console.print(table)
     if r.dry_run:
-        for p in r.players:
+        for p in shown:
             games = PlainTable(title=f"{p.name}: K {p.result.k}", title_justify="left")
             for col, priority in (("opponent", 0), ("rating", 0), ("D", 0), ("D counted", 1),
                                   ("PD", 0), ("S", 0), ("S - PD", 0)):
@@ -474,6 +498,9 @@ def _close_one(r: CloseReport, named: bool) -> None:
         f"{_count(len(r.players), 'player')} rated"
         + (f"; {_count(first, 'initial rating')} published" if first else "")
         + (f"; games not rated: {not_rated}" if not_rated else ""))
+    if large:
+        say(f"{_count(len(r.players) - len(shown), 'more player')} not shown: --all shows "
+            f"every row, `ledger period report {r.period}` what the close changed")
     if r.adjustments and r.period == "2022-09":
         say(f"list adjustment: {_count(r.adjustments, 'rating')} more than 100 below the "
             "standard rating raised to standard - 100 on the 1 October 2022 list")

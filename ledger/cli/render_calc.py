@@ -7,14 +7,16 @@ floats, shown and labelled for comparison only.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from ledger.cli.render import _json, _out, _signed, say
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
-from ledger.services.calc import ChangeWorksheet, ExpectedView, SideExpectation, TableRow
+
+if TYPE_CHECKING:
+    from ledger.services.calc import ChangeWorksheet, ExpectedView, SideExpectation, TableRow
 
 
 def _pd(value: Decimal) -> str:

@@ -5,18 +5,19 @@ per player, in hundredths, exactly as the close will add it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render import _count, _json, _out, game_dict, game_list, notes, problems, say
 from ledger.cli.render_revisions import rerate_dict, rerate_tables
 from ledger.cli.tables import PlainTable
-from ledger.services.corrections import CorrectionReport
-from ledger.services.effects import CarriedView, Effect
-from ledger.services.game_views import GameView
-from ledger.services.merge import MergeReport
-from ledger.services.player_edit import EditReport, RatingCorrection
-from ledger.services.replace import DiffGame, ReplaceReport
-from ledger.services.rerate import PeriodRerate
+
+if TYPE_CHECKING:
+    from ledger.services.corrections import CorrectionReport
+    from ledger.services.effects import CarriedView, Effect
+    from ledger.services.game_views import GameView
+    from ledger.services.merge import MergeReport
+    from ledger.services.player_edit import EditReport, RatingCorrection
+    from ledger.services.replace import DiffGame, ReplaceReport
 
 
 def hundredths_text(value: int) -> str:
@@ -78,6 +79,7 @@ def _carried_table(carried: list[CarriedView], closed: list[str]) -> None:
 
 def added_game(view: GameView, as_json: bool, *, dry_run: bool) -> None:
     """``game add``: the game recorded (a late one says so), and any periods re-rated."""
+    from ledger.services.rerate import PeriodRerate  # loaded: the game was added
     rerated = [p for p in view.rerated if isinstance(p, PeriodRerate)]
     if as_json:
         extra = ({"rerated": [rerate_dict(p) for p in rerated]} if rerated else {})

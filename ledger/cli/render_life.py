@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli.values import json_number, two_decimals
 from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, InitialRating
-from ledger.services.life import PoolView, RatingLife
+
+if TYPE_CHECKING:
+    from ledger.services.life import PoolView, RatingLife
 
 
 def pool_dict(pool: PoolView) -> dict[str, Any]:

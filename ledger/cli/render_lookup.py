@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render import _json, _out, _signed, say
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
-from ledger.services.performance import PerformanceReport
-from ledger.services.whatif import Standing, WhatIf, WhatIfPlayer
+
+if TYPE_CHECKING:
+    from ledger.services.performance import PerformanceReport
+    from ledger.services.whatif import Standing, WhatIf, WhatIfPlayer
 
 
 def _two_places(value: Fraction) -> str:

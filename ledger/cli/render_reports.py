@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli import render
 from ledger.cli.publish import write_output
@@ -13,8 +13,10 @@ from ledger.cli.values import json_number
 from ledger.errors import LedgerError
 from ledger.formats.sparkline import sparkline
 from ledger.services.history_summary import peak, period_points, rating_brought
-from ledger.services.lists import PlayerHistory
-from ledger.services.reports import PeriodReport, RatingChange
+
+if TYPE_CHECKING:
+    from ledger.services.lists import PlayerHistory
+    from ledger.services.reports import PeriodReport, RatingChange
 
 
 def _change_dict(c: RatingChange) -> dict[str, Any]:

@@ -3,16 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render import _count, _json, _out, say
 from ledger.cli.tables import PlainTable
-from ledger.services.audit_log import AuditEntry
-from ledger.services.backup import BackupReport
-from ledger.services.periods import PeriodView
-from ledger.services.recompute import CheckReport
-from ledger.services.rerate import PeriodRerate, RatingMove, ReopenReport, RerateReport
-from ledger.services.revisions import RevisionView
+
+if TYPE_CHECKING:
+    from ledger.services.audit_log import AuditEntry
+    from ledger.services.backup import BackupReport
+    from ledger.services.periods import PeriodView
+    from ledger.services.recompute import CheckReport
+    from ledger.services.rerate import PeriodRerate, RatingMove, ReopenReport, RerateReport
+    from ledger.services.revisions import RevisionView
 
 
 def _when(view: RevisionView) -> str:

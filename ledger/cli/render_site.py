@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render import _json, _out, _signed, say
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
-from ledger.services.event_reports import EventReport
-from ledger.services.site import SiteBuild
+
+if TYPE_CHECKING:
+    from ledger.services.event_reports import EventReport
+    from ledger.services.site import SiteBuild
 
 
 def site_build(r: SiteBuild, as_json: bool) -> None:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli import publish, render_site
 from ledger.cli.common import JsonOpt, db_of, reports_errors, run
-from ledger.services import site
+from ledger.cli.lazy import lazy
+
+if TYPE_CHECKING:
+    from ledger.services import site
+else:
+    site = lazy("ledger.services.site")
 
 site_app = typer.Typer(help="The club's website: rating lists, players and tournaments as "
                        "static pages.", no_args_is_help=True)

@@ -29,6 +29,12 @@ DP_FROM_P_UPPER: Final[tuple[int, ...]] = (
 )
 
 
+#: ``PD_BANDS`` spread out: PD (hundredths) by |D| 0..735, one entry per difference, so that a
+#: close of a million game sides looks each one up instead of scanning the bands.
+_PD_BY_DIFF: Final[tuple[int, ...]] = tuple(
+    next(pd for upper, pd in PD_BANDS if d <= upper) for d in range(PD_BANDS[-1][0] + 1))
+
+
 def pd_higher_hundredths(abs_diff: int) -> int:
     """PD of the higher-rated player, in hundredths, for a rating difference ``abs_diff`` >= 0.
 
@@ -37,10 +43,7 @@ def pd_higher_hundredths(abs_diff: int) -> int:
     """
     if abs_diff < 0:
         raise ValueError(f"rating difference must be >= 0, got {abs_diff}")
-    for upper, pd in PD_BANDS:
-        if abs_diff <= upper:
-            return pd
-    return 100
+    return _PD_BY_DIFF[abs_diff] if abs_diff < len(_PD_BY_DIFF) else 100
 
 
 def dp_from_p_hundredths(p: int) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from ledger.domain import HALF, ONE, ZERO, Period
+from ledger.domain import HALF, MAX_RATING, MIN_RATING, ONE, ZERO, Period
 from ledger.errors import UsageError, shown
 from ledger.rules.editions import Edition, edition_for
 from ledger.rules.expected import (
@@ -25,7 +25,6 @@ from ledger.rules.expected import (
 )
 from ledger.rules.performance import round_half_up
 from ledger.rules.period import PeriodResult, PlayerGame, rate_player
-from ledger.services.players import MAX_RATING, MIN_RATING
 
 #: Result tokens of ``OPPONENT:RESULT``, the player's points.
 RESULT_TOKENS: dict[str, Decimal] = {

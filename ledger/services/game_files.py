@@ -13,7 +13,7 @@ from typing import BinaryIO
 
 from ledger.domain import Period
 from ledger.errors import Problem, UsageError
-from ledger.formats import games_csv, pgn, trf
+from ledger.formats import games_csv, trf
 from ledger.formats.detect import detect_format
 from ledger.formats.records import FileGame, Readout
 from ledger.services.input_files import InputFile, check_input_file, file_head
@@ -24,6 +24,7 @@ FIRST_LIST = dt.date(1970, 1, 1)
 
 
 def _read_pgn(path: str, raw: BinaryIO) -> Readout:
+    from ledger.formats import pgn  # python-chess: only for a PGN file
     return pgn.to_records(pgn.read_pgn_binary(raw, path))
 
 

@@ -4,9 +4,12 @@ period (one point per period), the periods where K changed, and the peak rating.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ledger.domain import Period
-from ledger.services.lists import PlayerHistory
+
+if TYPE_CHECKING:
+    from ledger.services.lists import PlayerHistory
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from ledger.domain import Period
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer, Where
 from ledger.names import name_key
-from ledger.services.matching import PlayerIndex, may_mean
+from ledger.services.matching import Match, PlayerIndex, may_mean
 from ledger.services.players import (
     NewPlayer,
     below_floor_note,
@@ -61,6 +61,9 @@ class Matcher:
     registered_unrated: list[str] = field(default_factory=list)
     matched: set[int] = field(default_factory=set)
     done: dict[int, Player | None] = field(default_factory=dict)
+    #: ``PlayerIndex.match`` by (name, FIDE id, birth year), while nobody is registered (the
+    #: index does not change then): a CSV names a player once per game side.
+    matches: dict[tuple[str, int | None, int | None], Match] = field(default_factory=dict)
     ratings: dict[tuple[str, object], dict[int, Where]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -115,7 +118,12 @@ class Matcher:
 
     def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
         fide_id = p.fide_id if self.use_ids else None
-        found = self.index.match(p.name, fide_id, p.birth_year)
+        asked = (p.name, fide_id, p.birth_year)
+        found = self.matches.get(asked) if not self.register_unknown else None
+        if found is None:
+            found = self.index.match(p.name, fide_id, p.birth_year)
+            if not self.register_unknown:
+                self.matches[asked] = found
         if found.error is not None:
             key = "fide_id" if "FIDE id" in found.error and fide_id else "name"
             self._error(p, key, found.error)

@@ -528,16 +528,24 @@ def _rating_checks(session: Session, name: str,
     ids = {p.id for _, w, b in paired for p in (w, b) if p is not None}
     histories = load_histories(session, sorted(ids), through=Period(9999, 12))
     of_pool = {STANDARD: histories}
+    known: dict[tuple[RatingPool, int, Period], int | None] = {}  # (pool, player, period) -> rating
+
+    def rating(pool: RatingPool, pid: int, at: Period) -> int | None:
+        if (pool, pid, at) not in known:
+            known[pool, pid, at] = of_pool[pool][pid].rating(at)
+        return known[pool, pid, at]
+
     for g, w, b in recorded:
         found = (pools or {}).get(id(g), GamePool(STANDARD))
         if found.pool not in of_pool:
             of_pool[found.pool] = load_histories(session, sorted(ids), through=Period(9999, 12),
                                                  pool=found.pool)
-        in_pool = of_pool[found.pool]
         at = ratings_period(g.event_start, g.date)
+        white_id, black_id = w.id, b.id
         reason = not_rated_reason(RatedGame(
-            game_id=0, event_key=None, white_id=w.id, black_id=b.id,
-            white_rating=in_pool[w.id].rating(at), black_rating=in_pool[b.id].rating(at),
+            game_id=0, event_key=None, white_id=white_id, black_id=black_id,
+            white_rating=rating(found.pool, white_id, at),
+            black_rating=rating(found.pool, black_id, at),
             result=g.result, played=g.played, unequal_times=found.unequal_times))
         if reason is None and Period.of(g.event_end or g.date) < FIRST_RATED_PERIOD:
             reason = NEVER_RATED

@@ -25,15 +25,13 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Player, PlayerEntry
-from ledger.domain import Actor, Period
+from ledger.domain import MAX_RATING, MIN_RATING, Actor, Period
 from ledger.errors import InvalidInput, PeriodError
 from ledger.names import name_key
 from ledger.services.audit import record_change
 from ledger.services.facts import revise_player
 from ledger.services.late import earliest_open
 from ledger.services.players import (
-    MAX_RATING,
-    MIN_RATING,
     NewPlayer,
     PlayerView,
     joined_identity,

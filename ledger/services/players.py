@@ -12,6 +12,9 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game, ListRating, Player, PlayerEntry
 from ledger.db.order import PLAYER_ORDER
 from ledger.domain import (
+    MAX_RATING,
+    MIN_RATING,
+    POOLS,
     STANDARD,
     Actor,
     KReason,
@@ -22,7 +25,6 @@ from ledger.domain import (
     parse_pool,
 )
 from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
-from ledger.formats.fide_list import POOLS
 from ledger.names import loose_forms, name_key, same_name_keys
 from ledger.rules.editions import edition_for
 from ledger.rules.pools import k_in_pool
@@ -34,8 +36,6 @@ from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period, load_h
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 _FED_RE = re.compile(r"^[A-Z]{3}$")
-#: Ratings a player can bring: from the lowest floor of any supported edition (1000, 2022-2024).
-MIN_RATING, MAX_RATING = 1000, 3500
 MAX_NAME = 200
 MAX_FIDE_ID = 9_999_999_999
 MAX_PRIOR_GAMES = 100_000

@@ -76,10 +76,15 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     standard = (load_histories(session, sorted(histories), through=through, facts=facts)
                 if pool != STANDARD and rows else {})
 
+    known: dict[tuple[int, Period], int | None] = {}  # a player's rating per start period
+
     def rating(pid: int, start: Period) -> int | None:
+        if (pid, start) in known:
+            return known[pid, start]
         own = histories[pid].rating(start)
         if own is None and pid in standard and seeded_from_standard(pool, start):
-            return standard[pid].rating(start)
+            own = standard[pid].rating(start)
+        known[pid, start] = own
         return own
 
     loaded = []

@@ -254,8 +254,8 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
     session.flush()
     written = {}
     for table, rows in derived_rows(rated, revision).items():
-        if rows:
-            session.execute(insert(DERIVED[table]), rows)
+        if rows:  # Core executemany (every row of a table has the same keys): no ORM objects
+            session.execute(insert(DERIVED[table].__table__), rows)
         written[table] = len(rows)
     pointer = session.get(RatingPeriod, (str(rated.period), rated.pool))
     if pointer is None:

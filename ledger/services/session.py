@@ -13,7 +13,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ledger.db import migrate
+from ledger.db import revision
 from ledger.db.engine import ledger_name, make_engine, require_writable, use_wal
 from ledger.domain import Actor
 from ledger.errors import WriteConflict, database_error
@@ -43,7 +43,7 @@ def open_ledger(db: str) -> Engine:
     """
     engine = make_engine(db, must_exist=True)
     try:
-        migrate.require_current(engine)
+        revision.require_current(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
         raise database_error(exc, ledger_name(engine.url)) from None
@@ -66,6 +66,7 @@ def init_ledger(db: str, actor: Actor | None = None) -> tuple[str | None, str | 
     ``make_engine`` and ``migrate.upgrade`` do (``ReadOnlyLedger`` for one to create or upgrade
     that cannot be written) and for a database error (``errors.database_error``).
     """
+    from ledger.db import migrate  # Alembic: only ``ledger init`` and the ``db`` commands
     who = actor or Actor.from_code("init_ledger")
     engine = make_engine(db)
     try:

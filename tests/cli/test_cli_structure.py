@@ -56,5 +56,5 @@ def test_the_app_registers_every_command_module() -> None:
     commands = {p.stem for p in CLI.glob("*.py")} - {
         "__init__", "app", "common", "render", "render_calc", "render_life", "render_lookup",
         "render_reports", "render_revisions", "render_site", "render_corrections", "values",
-        "progress", "publish", "list_import", "tables"}
+        "progress", "publish", "list_import", "tables", "lazy"}
     assert commands <= _graph()["app"]

@@ -415,3 +415,10 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
               "0", "000", "x" * 25]
     assert [frozen["round_key"](label) for label in labels] == [round_key(label)
                                                                   for label in labels]
+
+
+def test_the_cheap_revision_check_knows_alembics_head() -> None:
+    # ledger.db.revision checks every command's database without Alembic: its constant must be
+    # the head of migrations/versions (0009_pools.py, "revision: str = '0009'")
+    from ledger.db.revision import HEAD_REVISION
+    assert HEAD_REVISION == migrate.head_revision() == "0009"

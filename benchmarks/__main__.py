@@ -1,0 +1,358 @@
+"""The federation benchmark: ``python -m benchmarks [--size S|M|L] [--runs N] [--db URL]``.
+
+Run from the repository root (``ledger`` installed in the same Python). A synthetic federation
+(``benchmarks.federation``, seeded) is loaded the documented ways: its register through
+``ledger import PLAYERS.csv --format players``, its month (2026-09) through ``ledger import``
+of a CSV. Each of ``--runs`` runs (default 3) starts from a fresh ledger and times, through the
+CLI in a child process (wall time, and peak RSS from ``os.wait4``): the register import, the
+month's import, ``period close --json``, the close with its table on the terminal (a file, 160
+columns), ``list --format csv --output``. Then, once: ``history`` p50/p99 over up to 200
+players on a ledger of ``--periods`` closed periods (default 3, not the issue's 24 M periods:
+too slow on a 2-core machine; the months after the first are imported and closed for it), in
+process and (20 players) through the CLI; and start-up of ``ledger --help``, ``ledger calc
+expected 2000 1800`` and ``ledger game add`` on a small ledger (median of 7), beside floor (3b):
+a one-command Typer app's ``--help`` and run (Typer's own Rich help and its argument coercion).
+
+Floors, in the same run (``benchmarks.floors``): (1) the imported game rows inserted again by
+one raw ``sqlite3`` executemany; (2) a plain ``sqlite3`` + Python close writing one row per
+player, (2a) and one audit row per game and player; (3) ``python -c "import sqlalchemy.orm,
+typer"`` and ``python -c "import typer"``. One Rich table (measure, value, floor, ratio, target,
+pass/fail) is printed and appended, with the machine's description, to benchmarks/RESULTS.md.
+
+``--db URL`` (PostgreSQL): the ledger's steps run on that database (every table dropped before
+each run: give a database you can lose); the floors stay on SQLite files. Default: SQLite files
+in a temporary folder. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmarks import federation, floors
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+MONTHS = [(2026, 9), (2026, 10), (2026, 11), (2026, 8), (2026, 7), (2026, 6)]
+STARTUP_RUNS = 7
+#: Floor (3b): a one-command Typer app with one integer argument (what Typer itself costs to
+#: parse a command line or print its Rich help, before any of the ledger's code).
+TYPER_APP = ("import typer\napp = typer.Typer()\n@app.command()\ndef main(x: int) -> None:\n"
+             "    print(x)\napp()")
+
+
+def _ledger() -> list[str]:
+    script = Path(sys.executable).parent / "ledger"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "ledger"]
+
+
+@dataclass
+class Child:
+    """One child process: wall seconds and peak RSS in MB (``ru_maxrss`` of that child)."""
+
+    seconds: float
+    rss_mb: float
+
+
+def child(args: list[str], stdout: Path | None = None) -> Child:
+    """Run ``args`` and wait for it with ``os.wait4`` (its own rusage); raise on failure. The
+    child may write bytecode caches (``PYTHONDONTWRITEBYTECODE`` dropped), as an installed
+    package has them: else every start-up compiles the ledger's sources again."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env |= {"COLUMNS": "160", "LEDGER_USER": "bench"}
+    with tempfile.TemporaryFile() as err, \
+            (stdout.open("wb") if stdout else open(os.devnull, "wb")) as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{' '.join(args)}: exit {proc.returncode}\n"
+                             f"{err.read().decode(errors='replace')[-3000:]}")
+    return Child(seconds, usage.ru_maxrss / 1024)
+
+
+@dataclass
+class Samples:
+    """The samples of one measure, in seconds (or MB, or ms)."""
+
+    values: list[float] = field(default_factory=list)
+
+    def add(self, value: float) -> None:
+        self.values.append(value)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.values)
+
+    def shown(self, unit: str, scale: float = 1.0, digits: int = 2) -> str:
+        med, lo, hi = (v * scale for v in (self.median, min(self.values), max(self.values)))
+        if len(self.values) == 1:
+            return f"{med:.{digits}f} {unit}"
+        return f"{med:.{digits}f} {unit} ({lo:.{digits}f}-{hi:.{digits}f})"
+
+
+class Ledger:
+    """Where the ledger's steps run: a fresh SQLite file per run, or the ``--db`` URL, emptied."""
+
+    def __init__(self, work: Path, url: str | None) -> None:
+        self.work, self.url = work, url
+
+    def fresh(self, name: str) -> str:
+        if self.url is None:
+            return str(self.work / f"{name}.db")
+        from sqlalchemy import MetaData, create_engine, text  # only for --db URL
+        engine = create_engine(self.url)
+        with engine.begin() as conn:
+            meta = MetaData()
+            meta.reflect(conn)
+            meta.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        engine.dispose()
+        return self.url
+
+    def copy(self, db: str, name: str) -> str | None:
+        """A copy of an SQLite ledger (None on a URL: it cannot be copied)."""
+        if self.url is not None:
+            return None
+        target = self.work / f"{name}.db"
+        shutil.copy(db, target)
+        return str(target)
+
+
+def ledger(db: str, *args: str, stdout: Path | None = None) -> Child:
+    return child([*_ledger(), "--db", db, *args], stdout)
+
+
+def percentile(values: list[float], q: int) -> float:
+    """The ``q``-th percentile (1..99) of ``values`` (``statistics.quantiles``, inclusive)."""
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", choices=sorted(federation.SIZES), default="S")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--periods", type=int, default=3, choices=range(1, len(MONTHS) + 1))
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite files)")
+    parser.add_argument("--no-results", action="store_true", help="do not append RESULTS.md")
+    args = parser.parse_args()
+    players, games = federation.SIZES[args.size]
+    work = Path(tempfile.mkdtemp(prefix="ledger-bench-"))
+    try:
+        rows = run(work, args.size, players, games, args.runs, args.periods, args.db)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report(rows, args)
+
+
+Row = tuple[str, str, str, str, str, str]
+
+
+def run(work: Path, size: str, players: int, games: int, runs: int, periods: int,
+        url: str | None) -> list[Row]:
+    register = federation.federation(players)
+    register_csv, months = work / "players.csv", []
+    federation.write_register(register_csv, register)
+    for year, month in MONTHS[:periods]:
+        path = work / f"games-{year}-{month:02d}.csv"
+        federation.write_month(path, register, games, year, month)
+        months.append((f"{year}-{month:02d}", path))
+    period, month_csv = months[0]
+    where = Ledger(work, url)
+    m: dict[str, Samples] = {k: Samples() for k in (
+        "register", "import", "import_rss", "close", "close_rss", "close_table", "list_csv",
+        "floor1", "floor2", "floor2a")}
+    db = ""
+    for i in range(runs):
+        db = where.fresh(f"run{i}")
+        ledger(db, "init")
+        step = ledger(db, "import", str(register_csv), "--format", "players", "--quiet")
+        m["register"].add(step.seconds)
+        players_only = where.copy(db, f"players{i}")
+        step = ledger(db, "import", str(month_csv), "--quiet")
+        m["import"].add(step.seconds)
+        m["import_rss"].add(step.rss_mb)
+        before_close = where.copy(db, f"imported{i}")
+        step = ledger(db, "period", "close", period, "--json", stdout=work / "close.json")
+        m["close"].add(step.seconds)
+        m["close_rss"].add(step.rss_mb)
+        if before_close is not None and players_only is not None:
+            table_db = where.copy(before_close, f"table{i}")
+            assert table_db is not None
+            m["close_table"].add(ledger(table_db, "period", "close", period,
+                                        stdout=work / "close.txt").seconds)
+            columns, game_rows = floors.game_rows(Path(before_close))
+            m["floor1"].add(floors.insert_games(Path(players_only), game_rows, columns))
+            audited = Path(str(where.copy(before_close, f"audited{i}")))
+            m["floor2"].add(floors.close_floor(Path(before_close), period, audit=False))
+            m["floor2a"].add(floors.close_floor(audited, period, audit=True))
+        m["list_csv"].add(ledger(db, "list", "--format", "csv", "--output",
+                                 str(work / "list.csv")).seconds)
+        print(f"run {i + 1}/{runs}: import {m['import'].values[-1]:.2f} s, close "
+              f"{m['close'].values[-1]:.2f} s", file=sys.stderr)
+    for label, path in months[1:]:  # the ledger of several closed periods, for history
+        ledger(db, "import", str(path), "--quiet")
+        ledger(db, "period", "close", label, "--json", stdout=work / "close.json")
+    hist, hist_cli = history_times(db, register)
+    start = startup(work, where)
+    return table(size, players, games, len(months), m, hist, hist_cli, start)
+
+
+def history_times(db: str, register: list[federation.SyntheticPlayer]) -> tuple[Samples, Samples]:
+    """``history`` of up to 200 players in process (ms each) and 20 through the CLI (s)."""
+    from ledger.services.lists import history
+    from ledger.services.session import open_ledger
+    rng = random.Random(7)
+    chosen = rng.sample(range(1, len(register) + 1), min(200, len(register)))
+    engine = open_ledger(db)
+    inside = Samples()
+    try:
+        for pid in chosen:
+            t0 = time.perf_counter()
+            history(engine, f"#{pid}")
+            inside.add((time.perf_counter() - t0) * 1e3)
+    finally:
+        engine.dispose()
+    cli = Samples()
+    for pid in chosen[:20]:
+        cli.add(ledger(db, "history", f"#{pid}", "--json").seconds)
+    return inside, cli
+
+
+def startup(work: Path, where: Ledger) -> dict[str, Samples]:
+    """Start-up times (s): ``ledger --help``, ``calc expected``, ``game add`` on a two-player
+    ledger (a fresh copy each time), and the import floors (3)."""
+    small = str(work / "small.db")
+    ledger(small, "init")
+    ledger(small, "player", "add", "Doyle, Liam", "--rating", "1850")
+    ledger(small, "player", "add", "Walsh, Brendan", "--rating", "1790")
+    out = {k: Samples() for k in ("help", "calc", "game_add", "typer", "sqlalchemy", "typer_app",
+                                  "typer_help")}
+    for i in range(STARTUP_RUNS):
+        out["help"].add(child([*_ledger(), "--help"]).seconds)
+        out["calc"].add(child([*_ledger(), "calc", "expected", "2000", "1800"]).seconds)
+        copy = work / f"small{i}.db"
+        shutil.copy(small, copy)
+        out["game_add"].add(ledger(str(copy), "game", "add", "Doyle, Liam", "Walsh, Brendan",
+                                   "1-0", "--date", "2026-11-05").seconds)
+        out["typer"].add(child([sys.executable, "-c", "import typer"]).seconds)
+        out["sqlalchemy"].add(child([sys.executable, "-c", "import sqlalchemy.orm, typer"]).seconds)
+        out["typer_app"].add(child([sys.executable, "-c", TYPER_APP, "3"]).seconds)
+        out["typer_help"].add(child([sys.executable, "-c", TYPER_APP, "--help"]).seconds)
+    return out
+
+
+def _verdict(ok: bool | None) -> str:
+    return "-" if ok is None else "pass" if ok else "FAIL"
+
+
+def table(size: str, players: int, games: int, periods: int, m: dict[str, Samples],
+          hist: Samples, hist_cli: Samples, start: dict[str, Samples]) -> list[Row]:
+    """The rows of the results table: (measure, value, floor, ratio, target, verdict)."""
+    rows: list[Row] = []
+    reg = m["register"]
+    rows.append((f"import --format players ({players:,} rows)", reg.shown("s"), "", "",
+                 f"{players / reg.median:,.0f} rows/s", "-"))
+    imp, f1 = m["import"], m["floor1"]
+    speed = f1.median / imp.median if f1.values else None
+    rows.append((f"import of the month ({games:,} games)", imp.shown("s"),
+                 f1.shown("s") + " (1)" if f1.values else "-",
+                 f"{speed:.2f}x speed" if speed else "-", ">= 0.3x speed", _verdict(
+                     speed >= 0.3 if speed else None)))
+    rows.append(("import, peak RSS", m["import_rss"].shown("MB", digits=0), "", "", "flat", "-"))
+    close, f2, f2a = m["close"], m["floor2"], m["floor2a"]
+    for floor, name in ((f2, "(2)"), (f2a, "(2a)")):
+        ratio = close.median / floor.median if floor.values else None
+        rows.append((f"period close --json vs floor {name}", close.shown("s"),
+                     floor.shown("s") + f" {name}" if floor.values else "-",
+                     f"{ratio:.1f}x" if ratio else "-", "<= 1.5x (2a)" if name == "(2a)" else "",
+                     _verdict(ratio <= 1.5 if ratio and name == "(2a)" else None)))
+    rss = m["close_rss"]
+    rows.append(("period close, peak RSS", rss.shown("MB", digits=0), "", "", "< 1024 MB",
+                 _verdict(rss.median < 1024)))
+    tab = m["close_table"]
+    if tab.values:
+        ratio = tab.median / close.median
+        rows.append(("period close, table on the terminal", tab.shown("s"), close.shown("s"),
+                     f"{ratio:.2f}x", "<= 1.10x --json", _verdict(ratio <= 1.10)))
+    rows.append((f"list --format csv ({players:,} players)", m["list_csv"].shown("s"), "", "",
+                 "", "-"))
+    p99 = percentile(hist.values, 99)
+    rows.append((f"history in process, p50 / p99 ({len(hist.values)} players, {periods} periods)",
+                 f"{hist.median:.1f} / {p99:.1f} ms", "", "", "p99 < 20 ms",
+                 _verdict(p99 < 20)))
+    help_s = start["help"].median
+    cli99 = percentile(hist_cli.values, 99)
+    rows.append((f"history through the CLI, p50 / p99 ({len(hist_cli.values)} players)",
+                 f"{hist_cli.median * 1e3:.0f} / {cli99 * 1e3:.0f} ms",
+                 f"{help_s * 1e3:.0f} ms (--help)", f"+{(cli99 - help_s) * 1e3:.0f} ms",
+                 "<= start-up + 50 ms", _verdict(cli99 - help_s <= 0.050)))
+    typer_s, sa_s = start["typer"].median, start["sqlalchemy"].median
+    for key, what in (("help", "ledger --help"), ("calc", "ledger calc expected 2000 1800")):
+        ratio = start[key].median / typer_s
+        rows.append((f"start-up: {what}", start[key].shown("ms", 1e3, 0),
+                     start["typer"].shown("ms", 1e3, 0) + " (3, typer)", f"{ratio:.2f}x",
+                     "<= 1.5x", _verdict(ratio <= 1.5)))
+    for key, what, floor in (("help", "ledger --help", "typer_help"),
+                             ("calc", "ledger calc expected", "typer_app")):
+        ratio = start[key].median / start[floor].median
+        rows.append((f"start-up: {what} vs a one-command Typer app", start[key].shown("ms", 1e3, 0),
+                     start[floor].shown("ms", 1e3, 0) + " (3b)", f"{ratio:.2f}x", "(information)",
+                     "-"))
+    extra = start["game_add"].median - sa_s
+    rows.append(("start-up: ledger game add (small ledger)", start["game_add"].shown("ms", 1e3, 0),
+                 start["sqlalchemy"].shown("ms", 1e3, 0) + " (3, sqlalchemy.orm+typer)",
+                 f"+{extra * 1e3:.0f} ms", "<= +100 ms", _verdict(extra <= 0.100)))
+    return rows
+
+
+def machine() -> str:
+    """Platform, CPU count, Python and SQLite versions."""
+    return (f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+            f"SQLite {sqlite3.sqlite_version}")
+
+
+def report(rows: list[Row], args: argparse.Namespace) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    players, games = federation.SIZES[args.size]
+    db = "PostgreSQL" if args.db else "SQLite"
+    title = (f"size {args.size} ({players:,} players, {games:,} games), {db}, "
+             f"median of {args.runs} runs (min-max)")
+    grid = Table(title=title)
+    for column in ("measure", "value", "floor", "ratio", "target", "pass/fail"):
+        grid.add_column(column)
+    for row in rows:
+        grid.add_row(*row, style="red" if row[5] == "FAIL" else None)
+    Console(width=200).print(grid)
+    print(machine())
+    if args.no_results:
+        return
+    lines = [f"\n## {dt.date.today()}: {title}\n", f"{machine()}\n",
+             "| measure | value | floor | ratio | target | pass/fail |", "|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(cell.replace("|", "/") for cell in row) + " |" for row in rows]
+    with RESULTS.open("a", encoding="utf-8") as handle:
+        if handle.tell() == 0:
+            handle.write("# Benchmark results (`python -m benchmarks`)\n")
+        handle.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

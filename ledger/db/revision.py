@@ -1,0 +1,39 @@
+"""The schema revision check every command makes, without Alembic (cheap at start-up).
+
+``HEAD_REVISION`` is the latest revision of ``migrations/versions`` (a test checks it against
+Alembic's head: ``tests/migrations``); the database's revision is the one row of Alembic's
+``alembic_version`` table, read with one query. Only a database that is not at the head (to
+create, upgrade or refuse) needs ``ledger.db.migrate`` and so Alembic.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, Engine, inspect, text
+
+from ledger.errors import NeedsInit
+
+#: The latest Alembic revision id of the ledger's migrations (keep in step with a new revision).
+HEAD_REVISION = "0009"
+
+
+def revision_of(conn: Connection) -> str | None:
+    """The revision the database of ``conn`` is at (None: no ``alembic_version`` table or no
+    row), as Alembic's ``MigrationContext.get_current_revision`` reads it for one head."""
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    return rows[0] if len(rows) == 1 else None if not rows else ",".join(sorted(rows))
+
+
+def require_current(engine: Engine) -> None:
+    """Raise ``NeedsInit`` unless the database is at ``HEAD_REVISION``; a database at any other
+    revision goes to ``migrate.require_current`` (Alembic: another program's database, a newer
+    ledger, or one to upgrade, each with its own message)."""
+    with engine.connect() as conn:
+        current = revision_of(conn)
+    if current == HEAD_REVISION:
+        return
+    from ledger.db import migrate  # Alembic, only for a ledger that is not current
+    migrate.require_current(engine)
+    raise NeedsInit(f"the database is at revision {current}, not {HEAD_REVISION}: run "
+                    "`ledger init` to create or upgrade it")
