@@ -4,27 +4,10 @@ gives the right values, worked by hand in the comments."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 
-from typer.testing import CliRunner, Result
-
-from ledger.cli.app import app
-
-
-def run(db: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["--db", str(db), *args])
-
-
-def ok(db: Path, *args: str) -> Result:
-    result = run(db, *args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(db: Path, *args: str) -> dict:  # type: ignore[type-arg]
-    return json.loads(ok(db, *args, "--json").stdout)
+from cli_runs import data, ok, run
 
 
 def dump(db: Path) -> list[str]:

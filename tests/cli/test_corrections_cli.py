@@ -8,33 +8,12 @@ passes after each. Expected values are worked by hand in the comments."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 
-from typer.testing import CliRunner, Result
-
-from ledger.cli.app import app
+from cli_runs import data, ok, ratings, run
 
 FORMATS = ("table", "csv", "json", "txt", "html")
-
-
-def run(db: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["--db", str(db), *args])
-
-
-def ok(db: Path, *args: str) -> Result:
-    result = run(db, *args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(db: Path, *args: str) -> dict:  # type: ignore[type-arg]
-    return json.loads(ok(db, *args, "--json").stdout)
-
-
-def ratings(db: Path, period: str, *extra: str) -> dict[str, int]:
-    return {p["name"]: p["rating"] for p in data(db, "list", "--period", period, *extra)["players"]}
 
 
 def lists(db: Path, period: str, *extra: str) -> dict[str, str]:

@@ -5,13 +5,10 @@ with ``--in-next-period`` (carried corrections worked by hand in the comments)."
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 
-from typer.testing import CliRunner, Result
-
-from ledger.cli.app import app
+from cli_runs import data, ok, run
 
 #: The four players: (start rank, name, rating, FIDE id); all adults with 100 rated games: K 20.
 PLAYERS = ((1, "Player, A", 1800, 90000001), (2, "Player, B", 1900, 90000002),
@@ -42,20 +39,6 @@ def trf(rounds: Rounds, month: str) -> str:
         lines.append(f"001 {rank:>4} m    {name:<33} {rating:>4} XXX {fide:>11} 1990/01/01 "
                      f"{points:>4.1f} {rank:>4}{cells}")
     return "\n".join(lines) + "\n"
-
-
-def run(db: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["--db", str(db), *args])
-
-
-def ok(db: Path, *args: str) -> Result:
-    result = run(db, *args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(db: Path, *args: str) -> dict:  # type: ignore[type-arg]
-    return json.loads(ok(db, *args, "--json").stdout)
 
 
 def count_changes(db: Path) -> int:
