@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from importlib.metadata import version
@@ -29,10 +30,12 @@ def test_version() -> None:
 
 def test_shell_completion_is_offered() -> None:
     assert "--install-completion" in _run("--help").stdout
-    # In a process of its own: Typer tells the shell from the environment it was started in.
-    script = subprocess.run([sys.executable, "-m", "ledger", "--show-completion", "bash"],
-                            capture_output=True, text=True, check=False,
-                            env={**os.environ, "SHELL": "/bin/bash"})
+    # In a process of its own, started by bash: Typer names the shell it finds among the
+    # process's parents (shellingham), so the test must not depend on what started pytest (an
+    # orphaned run has no shell above it). "; exit" keeps bash from replacing itself with it.
+    command = f"{shlex.quote(sys.executable)} -m ledger --show-completion; exit $?"
+    script = subprocess.run(["/bin/bash", "-c", command], capture_output=True, text=True,
+                            check=False, env={**os.environ, "SHELL": "/bin/bash"})
     assert script.returncode == 0, script.stderr
     assert "complete_bash" in script.stdout
 
