@@ -11,7 +11,7 @@ change of a player never changes a list already published.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
@@ -57,6 +57,9 @@ class ListRow:
     sex: str | None = None
 
 
+_LIST_ROW_FIELDS = tuple(f.name for f in fields(ListRow))
+
+
 def ranked(rows: list[ListRow]) -> list[ListRow]:
     """``rows`` by rating (highest first), then name key and id (``db.order.player_sort_key``),
     ranked 1, 2 ...; equal ratings share a rank (1, 2, 2, 4)."""
@@ -100,8 +103,9 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
 
 
 def entry_values(period: Period, revision: int, row: ListRow) -> dict[str, Any]:
-    """The ``list_entries`` row of ``row`` in ``revision`` of ``period``."""
-    values = asdict(row)
+    """The ``list_entries`` row of ``row`` in ``revision`` of ``period`` (every field is a plain
+    value, so a shallow copy: ``dataclasses.asdict`` deep-copies, a second per 20,000 rows)."""
+    values = {name: getattr(row, name) for name in _LIST_ROW_FIELDS}
     values["k_reason"] = row.k_reason.value
     return values | {"period": str(period), "revision": revision}
 
