@@ -6,29 +6,12 @@ beyond what every close test does: a period closes once it has ended)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+from cli_runs import data, ok, run
 from data_files import data_file
-from typer.testing import CliRunner, Result
-
-from ledger.cli.app import app
-
-
-def run(db: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["--db", str(db), *args])
-
-
-def ok(db: Path, *args: str) -> Result:
-    result = run(db, *args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(db: Path, *args: str) -> Any:
-    return json.loads(ok(db, *args, "--json").stdout)
 
 
 def shown(db: Path, name: str, pool: str) -> tuple[int | None, int | None, int | None]:

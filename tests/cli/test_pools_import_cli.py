@@ -5,28 +5,10 @@ nothing written; players with different times: recorded, not rated. Values worke
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
-from typer.testing import CliRunner, Result
-
-from ledger.cli.app import app
-
-
-def run(db: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["--db", str(db), *args])
-
-
-def ok(db: Path, *args: str) -> Result:
-    result = run(db, *args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def data(db: Path, *args: str) -> Any:
-    return json.loads(ok(db, *args, "--json").stdout)
+from cli_runs import data, ok, run
 
 
 def ledger(tmp_path: Path) -> Path:
