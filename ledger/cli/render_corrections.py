@@ -35,7 +35,7 @@ def _carried_dict(c: CarriedView) -> dict[str, Any]:
 
 def effect_dict(e: Effect) -> dict[str, Any]:
     """How a correction took effect, as JSON."""
-    return {"mode": e.mode, "closed_periods": e.closed,
+    return {"mode": e.mode, "pool": e.pool, "closed_periods": e.closed,
             "carried": [_carried_dict(c) for c in e.carried],
             "rerated": [rerate_dict(p) for p in e.rerated]}
 
@@ -46,17 +46,22 @@ def effect_lines(e: Effect, dry_run: bool) -> None:
         say("every period it touches is open: the correction is made there, nothing derived "
             "changes")
     elif e.mode == "in-next-period":
-        _carried_table(e.carried, e.closed)
+        _carried_table(e.carried, e.closed, e.pool)
     else:
         rerate_tables(e.rerated)
-        say(f"re-rated {_count(len(e.rerated), 'closed period')} from {e.closed[0]}, each as "
-            "its next revision (ledger list --revision shows the earlier ones)")
+        say(f"re-rated {_count(len(e.rerated), 'closed period')}{_in_pool(e.pool)} from "
+            f"{e.closed[0]}, each as its next revision (ledger list --revision shows the "
+            "earlier ones)")
     if dry_run:
         say("dry run: nothing was written")
 
 
-def _carried_table(carried: list[CarriedView], closed: list[str]) -> None:
-    where = ", ".join(closed)
+def _in_pool(pool: str) -> str:
+    return "" if pool == "standard" else f" of the {pool} pool"
+
+
+def _carried_table(carried: list[CarriedView], closed: list[str], pool: str) -> None:
+    where = ", ".join(closed) + _in_pool(pool)
     if not carried:
         say(f"the published list of {where} stands; no player's exact change in it differs: "
             "nothing is carried")
@@ -213,9 +218,11 @@ def rating_correction(r: RatingCorrection, as_json: bool) -> None:
     """``player correct-rating``: the published rating, the corrected one, from when."""
     if as_json:
         _json({"player": {"id": r.player.id, "name": r.player.name}, "period": r.period,
+               "pool": r.pool,
                "published": r.published, "rating": r.rating, "in_force_from": r.in_force_from,
                "reason": r.reason, "dry_run": r.dry_run, "change": r.change_id})
         return
-    say(f"{r.player.name} (#{r.player.id}): the {r.period} list published {r.published}; "
+    listed = "" if r.pool == "standard" else f" {r.pool}"
+    say(f"{r.player.name} (#{r.player.id}): the {r.period}{listed} list published {r.published}; "
         f"corrected to {r.rating}, in force from {r.in_force_from} (the published list stands; "
         "the rated-games count goes on)" + ("; dry run: nothing was written" if r.dry_run else ""))

@@ -20,7 +20,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Change, Event, Game, Player
-from ledger.domain import Actor, Period, Result
+from ledger.domain import Actor, Period, Result, parse_pool
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.services.audit import record_change, summarise
 from ledger.services.effects import Effect, Effects, Mode, mode_of
@@ -219,7 +219,8 @@ def _new_values(session: Session, game: Game, result: Result | None, day: dt.dat
 
 
 def _period_for(session: Session, game: Game, day: dt.date, mode: Mode | None) -> str:
-    """The period the game is in after its date becomes ``day``."""
+    """The period the game is in after its date becomes ``day`` (whether a period is closed is
+    the game's pool's, docs/RULES.md §9)."""
     if game.event_id is not None:
         event = session.get_one(Event, game.event_id)
         if not event.start_date <= day <= event.end_date:
@@ -229,11 +230,12 @@ def _period_for(session: Session, game: Game, day: dt.date, mode: Mode | None) -
         return game.period
     if Period.of(day) == Period.of(game.date):
         return game.period
-    last = last_closed_period(session)
+    pool = parse_pool(game.pool)
+    last = last_closed_period(session, pool)
     moved_to = Period.of(day)
     if is_closed(moved_to, last) and is_closed(Period.parse(game.period), last) \
             and mode is not Mode.RERATE:
         raise PeriodError(f"date: {day} would move game {game.id} from closed period "
                           f"{game.period} into closed period {moved_to}: only --rerate can "
                           "rate it there")
-    return str(placement(session, moved_to, rerate=mode is Mode.RERATE)[0])
+    return str(placement(session, moved_to, rerate=mode is Mode.RERATE, pool=pool)[0])

@@ -18,6 +18,12 @@ how the correction takes effect (``Mode``):
 
 ``Effects`` is used in that order: ``touch`` the periods before the facts change, ``carry`` after
 each change, ``finish`` at the end.
+
+Pools (docs/RULES.md §9, docs/CORRECTIONS.md §5 "In each pool"): a correction takes effect in
+the pool of the games it touches: whether a period is closed, its current revision, the rating
+compared, the earliest open period a carried correction applies in and the closes re-rated are
+that pool's; the other pools' closes stand. Closed periods of two pools in one correction are
+refused.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from ledger.db.models import (
     PeriodRevision,
     Player,
 )
-from ledger.domain import STANDARD, Actor, Period, parse_pool
+from ledger.domain import STANDARD, Actor, Period, RatingPool, parse_pool
 from ledger.errors import PeriodError, UsageError
 from ledger.rules.editions import Edition
 from ledger.services.late import earliest_open
@@ -85,12 +91,14 @@ class CarriedView:
 class Effect:
     """How a correction took effect: ``mode`` (``open``: only open periods touched;
     ``in-next-period``; ``rerate``), the closed periods it touched, the carried corrections
-    written (``in-next-period``) and the periods re-rated (``rerate``)."""
+    written (``in-next-period``) and the periods re-rated (``rerate``), all of ``pool`` (the
+    rating pool whose closed periods it touched; docs/RULES.md §9)."""
 
     mode: str
     closed: list[str] = field(default_factory=list)
     carried: list[CarriedView] = field(default_factory=list)
     rerated: list[PeriodRerate] = field(default_factory=list)
+    pool: RatingPool = STANDARD
 
 
 #: What the refusal of a closed-period correction without a mode says.
@@ -107,51 +115,62 @@ class Effects:
         self.effect = Effect("open")
         self._before: dict[Period, tuple[int, Rated]] = {}
         self._players: set[int] = set()
+        #: The pool whose closed periods the correction touches (None: none touched yet).
+        self.pool: RatingPool | None = None
+
+    @property
+    def _pool(self) -> RatingPool:
+        return self.pool or STANDARD
 
     def touch(self, periods: Iterable[Period], players: Iterable[int] = (),
               pool: str = STANDARD) -> None:
         """Before the facts change: the periods the change touches (the game's period before and
-        after) and the players it touches. A closed one without a mode is refused
-        (``PeriodError``, naming it and the choice); with ``--in-next-period`` it is rated now,
-        as it stands, for ``carry`` to compare; a closed period with no list of its own (it had
-        no game when a later one closed) cannot take a correction (``PeriodError``).
+        after), the players it touches and the game's ``pool`` (docs/RULES.md §9: whether a
+        period is closed, its list and its revision are the pool's own). A period the pool has
+        closed, without a mode, is refused (``PeriodError``, naming it and the choice); with
+        ``--in-next-period`` it is rated now in the pool, as it stands, for ``carry`` to
+        compare; a closed period with no list of its own in the pool (it had no game of the
+        pool when a later one closed) cannot take a correction (``PeriodError``).
 
-        ``pool``: the game's pool (docs/RULES.md §9). A rapid or blitz game in a period its pool
-        has closed cannot be corrected yet (``PeriodError``: corrections of closed periods are
-        rated in the standard pool only so far); in an open one it is corrected as any fact."""
+        One correction takes effect in one pool: touching closed periods of a second pool is
+        refused (``PeriodError`` naming both)."""
         periods = list(periods)
-        if pool != STANDARD:
-            in_pool = last_closed_period(self.session, parse_pool(pool))
-            shut = sorted(p for p in periods if is_closed(p, in_pool))
-            if shut:
-                raise PeriodError(f"{self.what} is a {pool} game in period {shut[0]}, which the "
-                                  f"{pool} pool has closed: corrections of a closed period are "
-                                  "rated in the standard pool only so far")
-            return
-        last = last_closed_period(self.session)
+        rating_pool = parse_pool(pool)
+        last = last_closed_period(self.session, rating_pool)
         closed = sorted({p for p in periods if is_closed(p, last)})
-        if closed and self.mode is None:
-            raise PeriodError(f"{self.what} is in closed period {closed[0]}, whose list is "
-                              "published: " + CHOOSE.format(next=last.next() if last else "-",
-                                                            period=closed[0]))
+        if self.pool is None:
+            self.effect.pool = rating_pool
+        if not closed:
+            return
+        if self.pool is not None and self.pool != rating_pool:
+            raise PeriodError(f"{self.what} touches closed periods of two pools, {self.pool} "
+                              f"({', '.join(self.effect.closed)}) and {rating_pool} "
+                              f"({', '.join(map(str, closed))}): correct each pool's games "
+                              "on their own")
+        if self.mode is None:
+            named = "" if rating_pool == STANDARD else f" of the {rating_pool} pool"
+            raise PeriodError(f"{self.what} is in closed period {closed[0]}{named}, whose list "
+                              "is published: " + CHOOSE.format(
+                                  next=last.next() if last else "-", period=closed[0]))
+        self.pool = self.effect.pool = rating_pool
         self._players |= set(players)
         for period in closed:
             if str(period) not in self.effect.closed:
                 self.effect.closed.append(str(period))
-            revision = current_revision(self.session, period)
+            revision = current_revision(self.session, period, rating_pool)
             if revision is None:
-                raise PeriodError(f"{self.what}: period {period} is closed but published no list "
-                                  "of its own (it had no game when a later period was closed), "
-                                  "so no correction can be rated in it")
+                named = "" if rating_pool == STANDARD else f" in the {rating_pool} pool"
+                raise PeriodError(f"{self.what}: period {period} is closed{named} but published "
+                                  "no list of its own (it had no game when a later period was "
+                                  "closed), so no correction can be rated in it")
             if self.mode is Mode.NEXT_PERIOD and period not in self._before:
                 self._before[period] = (revision, self._rate(period, revision))
         self.effect.closed.sort()
-        if self.mode is not None and self.effect.closed:
-            self.effect.mode = self.mode.value
+        self.effect.mode = self.mode.value
 
     def _rate(self, period: Period, revision: int) -> Rated:
         edition = self.session.get_one(PeriodRevision, (str(period), revision)).edition
-        return rate(self.session, period, Edition(edition))
+        return rate(self.session, period, Edition(edition), pool=self._pool)
 
     def carry(self, change_id: int) -> None:
         """After change ``change_id`` wrote its facts (flushed): with ``--in-next-period``, the
@@ -160,7 +179,7 @@ class Effects:
         if self.mode is not Mode.NEXT_PERIOD or not self._before:
             return
         self.session.flush()
-        applies_in = earliest_open(self.session)
+        applies_in = earliest_open(self.session, self._pool)
         assert applies_in is not None  # a period is closed
         found: list[tuple[Period, int, int, int, int, int | None]] = []
         for period, (revision, before) in sorted(self._before.items()):
@@ -200,7 +219,7 @@ class Effects:
                                   "which a carried correction cannot express: use --rerate")
         later = self.session.scalar(
             select(InitialRating.player_id).where(
-                InitialRating.period > str(period), current(InitialRating),
+                InitialRating.period > str(period), current(InitialRating, self._pool),
                 InitialRating.player_id.in_(self._players)).limit(1))
         if later is not None:
             raise PeriodError(f"{self.what}: player #{later} has an initial rating computed in a "
@@ -212,7 +231,8 @@ class Effects:
         ``applies_in`` (no rating to correct)."""
         if not players:
             return
-        histories = load_histories(self.session, sorted(players), through=applies_in.previous())
+        histories = load_histories(self.session, sorted(players), through=applies_in.previous(),
+                                   pool=self._pool)
         unrated = sorted(pid for pid, h in histories.items() if h.rating(applies_in) is None)
         if unrated:
             raise PeriodError(f"{self.what}: player #{unrated[0]} is unrated on the list in "
@@ -225,7 +245,7 @@ class Effects:
         if self.mode is Mode.RERATE and self.effect.closed:
             self.session.flush()
             self.effect.rerated = rerate_in(self.session, Period.parse(self.effect.closed[0]),
-                                            why, who)
+                                            why, who, self._pool)
         return self.effect
 
 

@@ -37,10 +37,11 @@ def is_late(period: str | Period, event_end: dt.date | None, date: dt.date) -> b
     return rated_in > natural_period(event_end, date)
 
 
-def earliest_open(session: Session) -> Period | None:
-    """The earliest open period: the month after the last closed one; None when none is
-    closed (then no period is closed and no result is late)."""
-    last = last_closed_period(session)
+def earliest_open(session: Session, pool: RatingPool = STANDARD) -> Period | None:
+    """The earliest open period of ``pool``: the month after the last one that pool closed;
+    None when it has closed none (then no result of the pool is late). Each pool closes its own
+    periods (docs/RULES.md §9)."""
+    last = last_closed_period(session, pool)
     return last.next() if last is not None else None
 
 
@@ -65,13 +66,14 @@ def place(natural: Period, last_closed: Period | None, *, rerate: bool) -> tuple
     return last_closed.next(), True
 
 
-def check_own_list(session: Session, period: Period) -> None:
-    """Refuse (``PeriodError``) to put a late result into closed ``period`` with ``--rerate``
-    when the period published no list of its own (it had no game when a later period was
-    closed): there is no revision to re-rate, so its late games go into the earliest open
-    period."""
-    if current_revision(session, period) is None:
-        raise PeriodError(f"rerate: period {period} is closed but published no list of its own "
-                          "(it had no game when a later period was closed), so it cannot be "
-                          "re-rated: drop --rerate and the game goes into the earliest open "
-                          "period")
+def check_own_list(session: Session, period: Period, pool: RatingPool = STANDARD) -> None:
+    """Refuse (``PeriodError``) to put a late result into closed ``period`` of ``pool`` with
+    ``--rerate`` when the period published no list of its own in that pool (it had no game of
+    the pool when a later period was closed): there is no revision to re-rate, so its late games
+    go into the pool's earliest open period."""
+    if current_revision(session, period, pool) is None:
+        named = "" if pool == STANDARD else f" in the {pool} pool"
+        raise PeriodError(f"rerate: period {period} is closed{named} but published no list of "
+                          "its own (it had no game when a later period was closed), so it "
+                          "cannot be re-rated: drop --rerate and the game goes into the "
+                          "earliest open period")

@@ -27,7 +27,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import Actor, Period, parse_pool, round_of
+from ledger.domain import STANDARD, Actor, Period, parse_pool, round_of
 from ledger.errors import ImportRejected, PeriodError, Problem
 from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise
@@ -150,11 +150,12 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
                                                            Game.status == "valid")))
         added, changes = _diff(session, paired, recorded, report)
         _reject_on_errors(report)
+        last = last_closed_period(session, parse_pool(event.pool))
         if (report.added or report.removed or report.changed) and mode is None \
-                and is_closed(Period.parse(report.period), last_closed_period(session)):
-            last = last_closed_period(session)
-            raise PeriodError(f"event {event.name!r} is in closed period {report.period}, whose "
-                              "list is published: " + CHOOSE.format(
+                and is_closed(Period.parse(report.period), last):
+            named = "" if event.pool == STANDARD else f" of the {event.pool} pool"
+            raise PeriodError(f"event {event.name!r} is in closed period {report.period}"
+                              f"{named}, whose list is published: " + CHOOSE.format(
                                   next=last.next() if last else "-", period=report.period))
         effects = Effects(session, mode, f"event {event.name!r}")
         _apply(session, name, event, games, added, changes, report, effects, why, who,
@@ -269,7 +270,8 @@ def _apply(session: Session, name: str, event: Event, games: list[FileGame],
         try:
             placed, period = place_in_event(session, event.name, min(starts or dates),
                                             max(dates), exact_start=bool(starts),
-                                            notes=report.notes, rerate=rerate)
+                                            notes=report.notes, rerate=rerate,
+                                            pool=parse_pool(event.pool))
         except PeriodError as exc:
             line, where = added[0][0].where("date")
             report.problems.append(Problem(name, line, where, str(exc)))

@@ -154,8 +154,8 @@ def test_correct_in_an_open_period_and_its_refusals(tmp_path: Path) -> None:
     assert len(changes(db)) == before
     fixed = data(db, "game", "correct", "4", "--result", "0-1", "--reason", "typed wrong")
     assert (fixed["before"]["result"], fixed["after"]["result"]) == ("1-0", "0-1")
-    assert fixed["effect"] == {"mode": "open", "closed_periods": [], "carried": [],
-                               "rerated": []}
+    assert fixed["effect"] == {"mode": "open", "pool": "standard", "closed_periods": [],
+                               "carried": [], "rerated": []}
     assert len(changes(db)) == before + 1
     assert changes(db)[-1] == ("game.correct", "4", "typed wrong")
     swapped = data(db, "game", "correct", "4", "--white", "Gamma, C", "--black", "Alpha, A",
