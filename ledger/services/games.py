@@ -132,9 +132,13 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
                *, exact_start: bool = False) -> Event | None:
     """The recorded event ``place_in_event`` would use for these games, if any (no writes):
     the same name (``name_key``: case, accents and punctuation aside) starting on ``start``
-    (``exact_start``) or by ``end``; an event in a closed period only when nothing open matches."""
+    (``exact_start``) or by ``end``; an event in a closed period only when nothing open matches
+    (closed in the event's own pool, docs/RULES.md §9)."""
     candidates = _same_name(session, name, start, end, exact_start)
-    return _open_one(candidates, last_closed_period(session)) or next(iter(candidates), None)
+    last = {pool: last_closed_period(session, parse_pool(pool))
+            for pool in {e.pool for e in candidates}}
+    return next((e for e in candidates if not is_closed(Period.of(e.end_date), last[e.pool])),
+                next(iter(candidates), None))
 
 
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
@@ -391,13 +395,11 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     Pools (docs/RULES.md §9): ``pool`` (``standard``, ``rapid``, ``blitz``; default standard)
     or the pool of ``time_control`` (base minutes + increment seconds, ``15+10``:
     ``rules.pools.parse_time_control``); both given and disagreeing: ``InvalidInput`` naming
-    ``time-control``. Whether the period is closed is the pool's own. A late result of a rapid
-    or blitz game with ``rerate`` is refused (re-rating is standard only so far).
+    ``time-control``. Whether the period is closed is the pool's own, and so are the earliest
+    open period of a late result and, with ``rerate``, the closes re-rated (the other pools'
+    stand).
     """
     game_pool = _game_pool(pool, time_control)
-    if rerate and game_pool != STANDARD:
-        raise InvalidInput(f"rerate: re-rating is standard only so far; a late {game_pool} "
-                           "game is rated in the earliest open period (drop --rerate)")
     parsed_result = Result.parse(result)
     day = parse_date(date)
     check_date(day, today or dt.date.today())
@@ -442,8 +444,8 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         last = last_closed_period(session, game_pool)
         if is_closed(period, last):
             assert why is not None  # only --rerate puts a game into a closed period
-            check_own_list(session, period)
-            rerated = tuple(rerate_in(session, period, why, who))
+            check_own_list(session, period, game_pool)
+            rerated = tuple(rerate_in(session, period, why, who, game_pool))
         elif rerate:
             notes.append(f"period {period} is open: nothing to re-rate (--rerate not needed)")
         view = game_views(session, [game.id], None, None)[0]

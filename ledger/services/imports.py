@@ -23,7 +23,16 @@ from sqlalchemy import Engine, Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import STANDARD, Actor, Period, RatedGame, RatingPool, parse_pool, round_key
+from ledger.domain import (
+    POOLS,
+    STANDARD,
+    Actor,
+    Period,
+    RatedGame,
+    RatingPool,
+    parse_pool,
+    round_key,
+)
 from ledger.errors import ImportRejected, PeriodError, Problem, SimilarGame
 from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise, written_by
@@ -119,7 +128,8 @@ class ImportReport:
 class LateRecord:
     """A late result an import records (docs/RULES.md §1): the file's ``line``, the players, the
     game's ``date``, the closed period its dates belong to (``dated_in``) and the period it is
-    recorded in (``period``: the earliest open one, or with ``--rerate`` its own)."""
+    recorded in (``period``: the earliest open one, or with ``--rerate`` its own), of ``pool``
+    (whose closes decide both)."""
 
     line: int
     white: str
@@ -127,6 +137,7 @@ class LateRecord:
     date: dt.date
     dated_in: str
     period: str
+    pool: RatingPool = STANDARD
 
 
 Paired = tuple[FileGame, Player, Player]
@@ -182,8 +193,9 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     ``TimeControl``, a CSV ``time_control`` column, TRF record 122) or a CSV ``pool`` column
     decides its pool, and one that disagrees with ``pool`` is an error naming its line
     (``services.game_pools``). A game whose players had different times is recorded, not rated.
-    Re-rating (``rerate``) is standard only so far: a rapid or blitz late result with it is an
-    error.
+    With ``rerate`` a late result goes into its own period and each pool with such games
+    re-rates its own closed periods from the earliest one (``rerate.rerate_in`` per pool: the
+    other pools' closes stand).
 
     One ``import`` change by ``actor`` (None: called from code, ``Actor.from_code``) records the
     file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
@@ -222,14 +234,15 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
                                  games=report.recorded, players=len(report.players_registered)))
         summarise(change, _summary(session, change.id, report))
-        closed = sorted({Period.parse(x.period) for x in report.late
-                         if x.period == x.dated_in})
-        if closed:
-            assert why is not None  # only --rerate records a game in a closed period
-            session.flush()
-            for period in closed:
-                check_own_list(session, period)
-            report.rerated = rerate_in(session, closed[0], why, who)
+        for rating_pool in POOLS:
+            closed = sorted({Period.parse(x.period) for x in report.late
+                             if x.period == x.dated_in and x.pool == rating_pool})
+            if closed:
+                assert why is not None  # only --rerate records a game in a closed period
+                session.flush()
+                for period in closed:
+                    check_own_list(session, period, rating_pool)
+                report.rerated.extend(rerate_in(session, closed[0], why, who, rating_pool))
     return report
 
 
@@ -283,11 +296,6 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         if found is None:
             continue
         pools[id(g)] = found
-        if rerate and found.pool != STANDARD:
-            line, where = g.where("time_control")
-            report.problems.append(Problem(name, line, where, f"a {found.pool} game: "
-                                           "re-rating is standard only so far (drop --rerate)"))
-            continue
         if w is None or b is None or id(g) in undatable:
             continue
         if w.id == b.id:
@@ -505,7 +513,7 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         natural = natural_period(event_end, g.date)
         if is_closed(natural, last):
             report.late.append(LateRecord(g.line, w.name, b.name, g.date, str(natural),
-                                          str(period)))
+                                          str(period), pool))
         rows.append(dict(event_id=event_id, round=g.round, round_key=round_key(g.round),
                          date=g.date, period=str(period),
                          white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
