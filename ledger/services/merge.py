@@ -13,9 +13,9 @@ the one it joined, with a warning) and no later list shows it. What else happens
 - **FIDE list ratings** (``list_ratings``, for comparison only) move to KEEP, except those of a
   list and pool KEEP has one of already (equal, else refused), which stay on the duplicate;
 - **closed periods** in which the duplicate played still hold the results rated with two
-  identities: the report names them, and ``rerate`` re-rates from the first of them (one
-  ``period.rerate`` change each), so the merged history counts every game (K, the 700 cap,
-  the rated-games count).
+  identities: the report names them, and ``rerate`` re-rates each pool's closes from the first
+  of them in that pool (one ``period.rerate`` change each; docs/RULES.md §9), so the merged
+  history counts every game (K, the 700 cap, the rated-games count).
 
 Refused, naming the field: the same player twice, the two having played each other, two
 different FIDE ids or birth years, histories that contradict (two different ratings brought in
@@ -36,7 +36,7 @@ from sqlalchemy import Engine, or_, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ListRating, Player
-from ledger.domain import Actor, Period
+from ledger.domain import POOLS, STANDARD, Actor, Period, RatingPool
 from ledger.errors import InvalidInput
 from ledger.services.audit import record_change, summarise
 from ledger.services.facts import revise_game, revise_player
@@ -60,8 +60,9 @@ FILLED = ("fide_id", "birth_year", "sex", "federation", "title")
 class MergeReport:
     """What ``player merge`` did (or would do): the player kept (as now), the duplicate's id and
     name, the games moved (ids), the details taken from the duplicate, the list ratings moved,
-    the closed periods that hold the duplicate's games (``to_rerate``) and, with ``rerate``,
-    each period re-rated; notes, the reason and the change (None on a dry run)."""
+    the closed periods that hold the duplicate's games (``to_rerate``, in any pool; by pool in
+    ``pools``) and, with ``rerate``, each period re-rated (each pool's in turn); notes, the
+    reason and the change (None on a dry run)."""
 
     kept: PlayerView
     duplicate_id: int
@@ -75,6 +76,9 @@ class MergeReport:
     dry_run: bool
     change_id: int | None = None
     notes: list[str] = field(default_factory=list)
+    #: Pool -> its closed periods in ``to_rerate`` (``rerate`` re-rates each pool from its
+    #: first; the other pools' closes stand).
+    pools: dict[RatingPool, list[str]] = field(default_factory=dict)
 
 
 def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: str | None,
@@ -98,9 +102,8 @@ def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: 
         filled = {f: getattr(dup, f) for f in FILLED
                   if getattr(keep, f) is None and getattr(dup, f) is not None}
         moved_ratings = _list_ratings(session, keep, dup)
-        last = last_closed_period(session)
-        to_rerate = sorted({g.period for g in games if g.status == "valid"
-                            and is_closed(Period.parse(g.period), last)})
+        by_pool = _closed_by_pool(session, games)
+        to_rerate = sorted({p for periods in by_pool.values() for p in periods})
         change = record_change(session, who, "player.merge", "player", dup.id,
                                before={"merged_into": None, "games": [g.id for g in games]},
                                after={"merged_into": keep.id, "filled": filled,
@@ -124,21 +127,36 @@ def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: 
         for row in moved_ratings:
             row.player_id = keep.id
         session.flush()
-        rerated = (rerate_in(session, Period.parse(to_rerate[0]), why, who)
-                   if rerate and to_rerate else [])
+        rerated = [done for pool, periods in by_pool.items() if rerate
+                   for done in rerate_in(session, Period.parse(periods[0]), why, who, pool)]
         summarise(change, {"merged_into": keep.id, "games_moved": [g.id for g in games],
                            "filled": filled, "list_ratings_moved": [r.id for r in moved_ratings],
                            "closed_periods": to_rerate})
         report = MergeReport(player_views(session, [keep.id])[0], dup.id, dup.name,
                              [g.id for g in games], filled, len(moved_ratings), to_rerate,
-                             rerated, why, dry_run, None if dry_run else change.id)
-        if to_rerate and not rerate:
+                             rerated, why, dry_run, None if dry_run else change.id, pools=by_pool)
+        for pool, periods in by_pool.items() if not rerate else ():
+            named = "" if pool == STANDARD else f" of the {pool} pool"
+            flag = "" if pool == STANDARD else f" --pool {pool}"
             report.notes.append(
-                f"closed period(s) {', '.join(to_rerate)} hold games of {dup.name} rated under "
-                f"#{dup.id}: until they are re-rated the merged history counts them as they "
-                f"were (ledger period rerate --from {to_rerate[0]} --reason ... --yes, or merge "
-                "with --rerate)")
+                f"closed period(s){named} {', '.join(periods)} hold games of {dup.name} rated "
+                f"under #{dup.id}: until they are re-rated the merged history counts them as "
+                f"they were (ledger period rerate --from {periods[0]}{flag} --reason ... --yes, "
+                "or merge with --rerate)")
         return report
+
+
+def _closed_by_pool(session: Session, games: list[Game]) -> dict[RatingPool, list[str]]:
+    """Pool -> the periods that pool has closed holding valid games of ``games`` (each pool
+    closes its own periods, docs/RULES.md §9), in pool order; pools with none left out."""
+    found: dict[RatingPool, list[str]] = {}
+    for pool in POOLS:
+        last = last_closed_period(session, pool)
+        periods = sorted({g.period for g in games if g.status == "valid" and g.pool == pool
+                          and is_closed(Period.parse(g.period), last)})
+        if periods:
+            found[pool] = periods
+    return found
 
 
 def _refuse_contradictions(session: Session, keep: Player, dup: Player,
