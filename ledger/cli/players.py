@@ -162,11 +162,12 @@ def player_correct_rating(
     reason: ReasonOpt = None,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
+    pool: PoolOpt = "standard",
 ) -> None:
     """Record FIDE's official correction of a published rating.
 
-    In force from the next period on; the published list stands; history shows it.
+    In force from the next period on, in the list's pool only; the published list stands; history shows it.
     """
     render_corrections.rating_correction(run_write(
         ctx, player_edit.correct_rating, player, rating=rating, period=period, reason=reason,
-        dry_run=dry_run), json_out)
+        dry_run=dry_run, pool=parse_pool(pool)), json_out)

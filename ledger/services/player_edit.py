@@ -25,7 +25,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Player, PlayerEntry
-from ledger.domain import MAX_RATING, MIN_RATING, Actor, Period
+from ledger.domain import MAX_RATING, MIN_RATING, STANDARD, Actor, Period, RatingPool
 from ledger.errors import InvalidInput, PeriodError
 from ledger.names import name_key
 from ledger.services.audit import record_change
@@ -199,7 +199,7 @@ def _notes(changed: dict[str, tuple[Any, Any]], k_from: Period | None) -> list[s
 class RatingCorrection:
     """``player correct-rating``: the player, the list corrected (``period``), the rating it
     published (``published``) and the corrected one (``rating``), in force from ``in_force_from``;
-    the reason and the change (None on a dry run)."""
+    the reason and the change (None on a dry run); ``pool`` the rating pool of the list."""
 
     player: PlayerView
     period: str
@@ -209,10 +209,12 @@ class RatingCorrection:
     reason: str
     dry_run: bool
     change_id: int | None = None
+    pool: RatingPool = STANDARD
 
 
 def correct_rating(engine: Engine, ref: str, *, rating: int, period: str, reason: str | None,
-                   dry_run: bool = False, actor: Actor | None = None) -> RatingCorrection:
+                   dry_run: bool = False, actor: Actor | None = None,
+                   pool: RatingPool = STANDARD) -> RatingCorrection:
     """``ledger player correct-rating PLAYER --rating R --period YYYY-MM``: FIDE corrected the
     rating the list of ``period`` published for the player; the correction is in force from the
     next period on (the rating the next close starts from), shown in ``history`` as a row of its
@@ -222,6 +224,10 @@ def correct_rating(engine: Engine, ref: str, *, rating: int, period: str, reason
     ``period`` must be the latest closed period (the list in force): the lists after an earlier
     one were rated from it. Raises ``InvalidInput`` (rating out of range or unchanged, reason),
     ``PeriodError`` (a period not closed, or not the latest), ``NotFound`` / ``Ambiguous``.
+
+    ``pool``: the rating pool of the list corrected (docs/RULES.md §9, ``--pool``; default
+    standard): the period must be that pool's latest closed one, and the corrected rating is in
+    force in that pool only.
     """
     why = check_reason(reason)
     corrected = Period.parse(period)
@@ -229,26 +235,29 @@ def correct_rating(engine: Engine, ref: str, *, rating: int, period: str, reason
         raise InvalidInput(f"rating: {rating} is outside {MIN_RATING}..{MAX_RATING}")
     with transaction(engine, dry_run=dry_run) as session:
         player = resolve(session, ref)
-        last = last_closed_period(session)
+        last = last_closed_period(session, pool)
+        named = "" if pool == STANDARD else f" in the {pool} pool"
+        listed = "" if pool == STANDARD else f" {pool}"
         if last is None or corrected > last:
-            raise PeriodError(f"period: {corrected} is not closed, so it has published no rating "
-                              "to correct")
+            raise PeriodError(f"period: {corrected} is not closed{named}, so it has published "
+                              "no rating to correct")
         if corrected != last:
-            raise PeriodError(f"period: only the list in force can be corrected, that of {last}: "
-                              f"the lists after {corrected} were rated from its ratings (correct "
-                              f"{last}'s, or re-rate)")
+            raise PeriodError(f"period: only the list in force can be corrected{named}, that of "
+                              f"{last}: the lists after {corrected} were rated from its ratings "
+                              f"(correct {last}'s, or re-rate)")
         effective = corrected.next()
-        history = load_histories(session, [player.id], through=corrected)[player.id]
+        history = load_histories(session, [player.id], through=corrected, pool=pool)[player.id]
         published = history.rating(effective)
         if published is None:
             raise InvalidInput(f"player: {player.name} has no published rating on the "
-                               f"{corrected} list")
+                               f"{corrected}{listed} list")
         if published == rating:
-            raise InvalidInput(f"rating: {player.name}'s rating on the {corrected} list is "
-                               f"{rating} already: nothing to correct")
+            raise InvalidInput(f"rating: {player.name}'s rating on the {corrected}{listed} list "
+                               f"is {rating} already: nothing to correct")
         change = record_change(session, actor or Actor.from_code("correct_rating"),
                                "player.correct-rating", "player", player.id,
-                               before={"period": str(corrected), "rating": published},
+                               before={"period": str(corrected), "rating": published,
+                                       "pool": pool},
                                after={"rating": rating, "in_force_from": str(effective)},
                                reason=why)
         latest = history.latest_entry(effective)  # its prior games: the count goes on
@@ -257,8 +266,8 @@ def correct_rating(engine: Engine, ref: str, *, rating: int, period: str, reason
             prior_games=latest.prior_games if latest is not None else 0,
             reached_2400=rating >= 2400,
             reached_2300=rating >= 2300, source="ledger player correct-rating",
-            kind="correction", change_id=change.id))
+            kind="correction", change_id=change.id, pool=pool))
         session.flush()
         return RatingCorrection(player_views(session, [player.id])[0], str(corrected),
                                 published, rating, str(effective), why, dry_run,
-                                None if dry_run else change.id)
+                                None if dry_run else change.id, pool)
