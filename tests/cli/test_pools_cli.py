@@ -300,7 +300,8 @@ def test_event_show_of_a_blitz_event_uses_the_blitz_ratings(tmp_path: Path) -> N
     assert (ann["rating"], ann["period_change"]) == (2000, 7)
 
 
-def test_a_blitz_game_of_a_closed_blitz_period_cannot_be_corrected_yet(tmp_path: Path) -> None:
+def test_a_blitz_game_of_a_closed_blitz_period_is_corrected_in_the_blitz_pool(
+        tmp_path: Path) -> None:
     db = ledger(tmp_path)
     ok(db, "player", "add", "Ash, Ann", "--blitz-rating", "2000", "--blitz-games", "40")
     ok(db, "player", "add", "Birch, Bob", "--blitz-rating", "1900", "--blitz-games", "40")
@@ -311,7 +312,14 @@ def test_a_blitz_game_of_a_closed_blitz_period_cannot_be_corrected_yet(tmp_path:
     again = data(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2026-10-14",
                  "--pool", "blitz")["games"][0]
     ok(db, "period", "close", "2026-10")
-    refused = run(db, "game", "void", str(again["id"]), "--reason", "x", "--rerate")
+    # closed in the blitz pool: a mode is needed, as in standard
+    refused = run(db, "game", "void", str(again["id"]), "--reason", "x")
     assert refused.exit_code == 1
-    assert "a blitz game in period 2026-10, which the blitz pool has closed" in refused.stderr
+    assert "closed period 2026-10 of the blitz pool" in " ".join(refused.stderr.split())
+    # --rerate: the blitz 2026-10 re-rated without the game; both back to 2000 and 1900 (no
+    # game: nobody is rated, the list shows the registered ratings)
+    voided = data(db, "game", "void", str(again["id"]), "--reason", "x", "--rerate")
+    assert voided["effect"]["pool"] == "blitz"
+    assert {p["name"]: p["rating"] for p in data(db, "list", "--pool", "blitz")["players"]} \
+        == {"Ash, Ann": 2000, "Birch, Bob": 1900}
     ok(db, "db", "check")
