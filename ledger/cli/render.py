@@ -330,7 +330,7 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
                "similar": [similar_dict(s) for s in r.similar],
                "late": [{"line": x.line, "white": x.white, "black": x.black,
                          "date": x.date.isoformat(), "dated_in": x.dated_in,
-                         "period": x.period} for x in r.late],
+                         "period": x.period, "pool": x.pool} for x in r.late],
                "rerated": [{"period": p.period, "old_revision": p.old_revision,
                             "new_revision": p.new_revision,
                             "changes": [vars(m) for m in p.moves]} for p in r.rerated],

@@ -2,7 +2,8 @@
 "In each pool", issue 12): ``game void --in-next-period`` carries the difference into the
 pool's next close only, ``--rerate`` re-rates that pool's closes alone, late results with and
 without ``--rerate`` (``game add`` and ``import``), ``import --replace`` of a blitz event,
-``player merge --rerate``, ``player correct-rating --pool``, and ``--dry-run`` writing nothing.
+``player merge --rerate``, ``player correct-rating --pool``, a rapid result corrected and then
+moved by date, ``--dry-run`` writing nothing, and the guard against one correction in two pools.
 Every expected value is worked by hand in its comment.
 
 The ledger of every test (``closed_october``): 2026-10 closed in two pools by one close.
@@ -15,7 +16,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 from cli_runs import data, ok, ratings, run
+
+from ledger.domain import Period
+from ledger.errors import PeriodError
+from ledger.services.effects import Effects, Mode
+from ledger.services.session import open_ledger, transaction
 
 ANN, BOB, CY, DEE = "Ash, Ann", "Birch, Bob", "Cedar, Cy", "Dale, Dee"
 
@@ -155,7 +162,8 @@ def test_a_late_blitz_import_with_rerate_rerates_the_blitz_close(tmp_path: Path)
     path = tmp_path / "late.pgn"
     path.write_text(PGN.format(result="1-0"), encoding="utf-8")  # 180+2: 3 + 2 = 5: blitz
     report = data(db, "import", str(path), "--rerate", "--reason", "late report")
-    assert [(x["period"], x["dated_in"]) for x in report["late"]] == [("2026-10", "2026-10")]
+    assert [(x["period"], x["dated_in"], x["pool"]) for x in report["late"]] == [
+        ("2026-10", "2026-10", "blitz")]
     # as with game add --rerate: Ann .86 x 20 = 17.2 -> 2017, Bob -14.4 -> 1886, Cy 2097
     assert ratings(db, "2026-10", "--pool", "blitz") == {ANN: 2017, BOB: 1886, CY: 2097}
     assert revisions(db, "2026-10") == {"standard": 1, "blitz": 3}
@@ -264,4 +272,56 @@ def test_dry_runs_of_pool_corrections_write_nothing(tmp_path: Path) -> None:
         ok(db, *args, "--dry-run")
     assert sha(db) == before
     assert data(db, "audit")["changes"] == audit
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
+
+
+def test_a_rapid_result_corrected_in_next_period_then_moved_by_date_with_rerate(
+        tmp_path: Path) -> None:
+    db = tmp_path / "rapid.db"
+    ok(db, "init")
+    for name in (ANN, BOB):  # K 20: 100 rapid games, adults below 2400
+        ok(db, "player", "add", name, "--rapid-rating", "1800", "--rapid-games", "100")
+    game = data(db, "game", "add", ANN, BOB, "1-0", "--date", "2026-09-10",
+                "--pool", "rapid")["games"][0]
+    ok(db, "period", "close", "2026-09", "--pool", "rapid")
+    # D 0 -> PD .50: 20 x .50 = +10: 1810 and 1790
+    assert ratings(db, "2026-09", "--pool", "rapid") == {ANN: 1810, BOB: 1790}
+    fixed = data(db, "game", "correct", str(game["id"]), "--result", "1/2-1/2", "--reason",
+                 "a draw", "--in-next-period")
+    # a draw: 0 where +10.00 was: Ann -10.00, Bob +10.00, into rapid 2026-10
+    assert fixed["effect"]["pool"] == "rapid"
+    assert [(c["name"], c["applies_in"], c["hundredths"]) for c in fixed["effect"]["carried"]] \
+        == [(ANN, "2026-10", -1000), (BOB, "2026-10", 1000)]
+    ok(db, "period", "close", "2026-10", "--pool", "rapid")
+    # no game, the carried amounts only: 1810 - 10 = 1800, 1790 + 10 = 1800
+    assert ratings(db, "2026-10", "--pool", "rapid") == {ANN: 1800, BOB: 1800}
+    # a date in rapid's closed 2026-10: carried, it cannot move a game between two closed
+    # periods (the standard pool has closed nothing: the closes are rapid's)
+    moved = run(db, "game", "correct", str(game["id"]), "--date", "2026-10-05", "--reason",
+                "wrong date", "--in-next-period")
+    assert moved.exit_code == 1
+    assert "from closed period 2026-09 into closed period 2026-10" in " ".join(
+        moved.stderr.split())
+    rerated = data(db, "game", "correct", str(game["id"]), "--date", "2026-10-05", "--reason",
+                   "wrong date", "--rerate")
+    assert rerated["after"]["period"] == "2026-10"
+    assert [p["period"] for p in rerated["effect"]["rerated"]] == ["2026-09", "2026-10"]
+    # 2026-09 re-rated without games (the carried amounts of its old revision lapse); 2026-10:
+    # the draw at 1800 v 1800, D 0 -> .50, 0: both 1800
+    assert ratings(db, "2026-10", "--pool", "rapid") == {ANN: 1800, BOB: 1800}
+    ok(db, "db", "check")
+
+
+def test_one_correction_touching_closed_periods_of_two_pools_is_refused(tmp_path: Path) -> None:
+    # No command can do it today (game correct keeps a game's pool, an event's games share its
+    # pool): the guard of services.effects, called as the corrections call it.
+    db = closed_october(tmp_path)
+    engine = open_ledger(str(db))
+    with pytest.raises(PeriodError) as refused, transaction(engine, dry_run=True) as session:
+        effects = Effects(session, Mode.RERATE, "game 1")
+        effects.touch([Period(2026, 10)], [1, 2], "blitz")
+        effects.touch([Period(2026, 10)], [1, 4], "standard")
+    assert str(refused.value) == (
+        "game 1 touches closed periods of two pools, blitz (2026-10) and standard (2026-10): "
+        "correct each pool's games on their own")
     assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
