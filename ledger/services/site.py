@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event
+from ledger.db.models import Event, Game, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import InvalidInput, shown
 from ledger.formats.site.model import (
@@ -197,14 +197,29 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
             closed = [Period.parse(v.period) for v in periods if v.pool == pool]
             if closed:
                 _add_lists(session, lists, pool, closed)
+        used = _pools_in_use(session)
         every_line = {pool: [line for p in game_periods(session)
+                             if pool == STANDARD or pool in used.get(str(p), ())
                              for line in game_lines(session, p, pool=pool)] for pool in POOLS}
         events = list_events(session)
         reports = _event_reports(session, [e.id for e in events], every_line)
-        histories = {pool: player_histories(session, None, pool) for pool in POOLS}
+        entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
+        histories = {pool: player_histories(session, None, pool)
+                     if pool == STANDARD or pool in entered
+                     or any(pool in pools for pools in used.values()) else []
+                     for pool in POOLS}
     return Site(club, built_on, tuple(lists.pages),
                 _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
                 tuple(_event_page(r) for r in reports), base_url)
+
+
+def _pools_in_use(session: Session) -> dict[str, set[str]]:
+    """Period -> the pools with a game (voided ones too) in it: a site of standard games only
+    reads no rapid or blitz game."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for period, pool in session.execute(select(Game.period, Game.pool).distinct()):
+        found[period].add(pool)
+    return found
 
 
 def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period]) -> None:
