@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from cli_runs import ok
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -103,3 +104,26 @@ def test_a_player_page_gives_each_pool_the_player_is_rated_in(season_db: str,
     tanaka = (site / "players/6.html").read_text(encoding="utf-8")
     assert re.findall(r'<h2 id="pool-(\w+)">', tanaka) == ["standard"]
     assert "<p>Standard: 1693</p>" in tanaka
+
+
+def test_a_rating_brought_in_a_pool_without_a_list_shows_on_the_player_page(
+        tmp_path: Path) -> None:
+    db = tmp_path / "rapid.db"
+    ok(db, "init")
+    ok(db, "player", "add", "Ash, Ann", "--rating", "1800", "--prior-games", "100",
+       "--rapid-rating", "1700", "--rapid-games", "50")
+    ok(db, "player", "add", "Birch, Bob", "--rating", "1800", "--prior-games", "100")
+    ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2026-10-14")
+    ok(db, "period", "close", "2026-10")
+    site = site_of(str(db), tmp_path)
+    # standard: D 0 -> .50, K 20 x .50 = +10 -> 1810; rapid: 1700 as brought, no rapid game
+    ann = (site / "players/1.html").read_text(encoding="utf-8")
+    assert "<p>Standard: 1810; Rapid: 1700</p>" in ann
+    assert re.findall(r'<h2 id="pool-(\w+)">', ann) == ["standard", "rapid"]
+    # Bob has no rapid rating and no rapid game: the standard record only
+    bob = (site / "players/2.html").read_text(encoding="utf-8")
+    assert "<p>Standard: 1790</p>" in bob
+    # no rapid list was ever published: the index of the lists has the standard pool only
+    index = (site / "lists/index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<h2 id="lists-(\w+)">', index) == ["standard"]
+    assert sorted(p.name for p in (site / "lists").iterdir()) == ["index.html", "standard"]
