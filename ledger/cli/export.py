@@ -39,8 +39,10 @@ def export_trf(
     """
     exported = run(ctx, exports.export_trf, event, parse_pool(pool) if pool else None)
     render.notes(exported.notes)
+    shown = f"the {exported.pool} pool: its games of the event and its ratings at the start"
     if output is None:
+        render.aside(f"event {event!r} as TRF-16, {shown}")
         typer.echo(exported.text, nl=False)
         return
     write_output(exported.text, output, ledger=db_of(ctx))
-    render.say(f"{output}: event {event!r} written as TRF-16")
+    render.say(f"{output}: event {event!r} written as TRF-16, {shown}")

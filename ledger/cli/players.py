@@ -79,9 +79,10 @@ def player_add(
 
 @player_app.command("list")
 @reports_errors
-def player_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """List every player with the rating in force for the next close."""
-    render.player_list(run(ctx, players.list_players), json_out)
+def player_list(ctx: typer.Context, pool: PoolOpt = "standard", json_out: JsonOpt = False) -> None:
+    """List every player with their rating in one pool, in force for that pool's next close."""
+    chosen = parse_pool(pool)
+    render.player_list(run(ctx, players.list_players, chosen), chosen, json_out)
 
 
 @player_app.command("show")

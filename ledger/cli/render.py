@@ -87,6 +87,11 @@ def say(text: str) -> None:
     _out().print(text, markup=False)
 
 
+def aside(text: str) -> None:
+    """A line for the user on stderr, beside output that goes to stdout (a file's text)."""
+    _err().print(text, markup=False)
+
+
 def error(text: str) -> None:
     """An error message on stderr."""
     _err().print(f"error: {text}", markup=False, style="bold red")
@@ -160,7 +165,7 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     """One player, as key/value lines or JSON; notes on stderr."""
     notes(v.notes)
     if as_json:
-        _json(_player_dict(v) | (life_dict(v.life) if v.life else {})
+        _json(_player_dict(v) | (life_dict(v.life, v.pool) if v.life else {})
               | ({} if added else _list_ratings_dict(v.list_ratings)))
         return
     table = PlainTable(title=("Registered" if added else None), show_header=False, box=None)
@@ -218,12 +223,13 @@ def _list_ratings_table(items: tuple[PrintedListRating, ...]) -> Table:
     return table
 
 
-def player_list(views: list[PlayerView], as_json: bool) -> None:
-    """All players."""
+def player_list(views: list[PlayerView], pool: str, as_json: bool) -> None:
+    """All players with their rating in ``pool``; JSON carries ``pool`` on the list and on every
+    row (``rating_pool`` too, as ``player show`` has it)."""
     if as_json:
-        _json({"players": [_player_dict(v) for v in views]})
+        _json({"pool": pool, "players": [{"pool": v.pool} | _player_dict(v) for v in views]})
         return
-    table = PlainTable(title=f"Players ({len(views)})")
+    table = PlainTable(title=f"Players ({len(views)}), {pool} ratings")
     for col, priority in (("id", 0), ("name", 0), ("FIDE id", 5), ("fed", 3), ("title", 4),
                           ("born", 6), ("rating", 0), ("rated games", 2), ("K", 1)):
         table.add_column(col, priority=priority,
@@ -396,19 +402,20 @@ def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
             "change_exact": json_number(p.result.change_exact), "change": p.result.change,
             "rating_after": p.result.rating_after,
             "carried": json_number(p.result.carried),
-            "per_game": [{"game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
+            "per_game": [{"pool": r.pool, "game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
                           "opponent_rating": a.opponent_rating, "difference": a.difference,
                           "counted_difference": a.counted_difference,
                           "expected": json_number(a.expected), "score": json_number(a.score),
                           "late": a.game_id in late}
                          for a in p.result.games],
         } for p in r.players],
-        "late_games": [{"game_id": g.game_id, "date": g.date.isoformat(), "dated_in": g.dated_in,
-                        "white": g.white, "black": g.black, "event": g.event} for g in r.late],
-        "initial_ratings": [{"player_id": n.player_id, "name": n.name,
+        "late_games": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
+                        "dated_in": g.dated_in, "white": g.white, "black": g.black,
+                        "event": g.event} for g in r.late],
+        "initial_ratings": [{"pool": r.pool, "player_id": n.player_id, "name": n.name,
                              "games_disregarded": len(n.pool.disregarded)}
                             | computation_dict(r.period, n.rating) for n in r.initial],
-        "floor_drops": [{"player_id": d.player_id, "name": d.name, "rating": d.rating,
+        "floor_drops": [{"pool": r.pool, "player_id": d.player_id, "name": d.name, "rating": d.rating,
                          "floor": d.floor} for d in r.dropped],
         "not_rated_games": [{"pool": r.pool, "game_id": g.game_id, "white": g.white,
                              "black": g.black, "white_rating": g.white_rating,
@@ -579,7 +586,7 @@ def history_dict(h: PlayerHistory) -> dict[str, Any]:
          "k_reason": r.k_reason, "k_capped": r.k_capped,
          "change_exact": json_number(r.change_exact), "change": r.change,
          "rating_after": r.rating_after, "note": r.note, "carried": json_number(r.carried)}
-        for r in h.periods]} | life_dict(h.life)
+        for r in h.periods]} | life_dict(h.life, h.player.pool)
 
 
 def _history_table(title: str, h: PlayerHistory) -> PlainTable:
@@ -619,9 +626,8 @@ def history(h: PlayerHistory, as_json: bool) -> None:
         _json(history_dict(h))
         return
     v = h.player
-    pool = "" if v.pool == "standard" else f"{v.pool} "
-    status = (f"{pool}rating {v.rating}, K {v.k} ({v.k_reason.value})" if v.rating is not None
-              else f"unrated{' in ' + v.pool if pool else ''}, no K") + f" for {v.next_period}"
+    status = (f"{v.pool} rating {v.rating}, K {v.k} ({v.k_reason.value})"
+              if v.rating is not None else f"unrated in {v.pool}, no K") + f" for {v.next_period}"
     title = f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): {status}"
     if h.periods:
         _out().print(_history_table(title, h))

@@ -15,16 +15,18 @@ if TYPE_CHECKING:
     from ledger.services.life import PoolView, RatingLife
 
 
-def pool_dict(pool: PoolView) -> dict[str, Any]:
-    """A pool in progress for JSON (average to two decimals, and exact as a fraction)."""
+def pool_dict(pool: PoolView, rating_pool: str = "standard") -> dict[str, Any]:
+    """A pool in progress for JSON (average to two decimals, and exact as a fraction); each
+    game row carries ``pool``, the rating pool (``rating_pool``) its games are of."""
     return {"as_of": pool.as_of, "games": pool.games,
             "opponents_average": json_number(two_decimals(pool.average)) if pool.average else None,
             "opponents_average_exact": str(pool.average) if pool.average else None,
             "score": json_number(pool.points), "games_needed": pool.needed,
             "games_disregarded": pool.disregarded, "first_period": pool.first_period,
             "computed_at": pool.computed_at,
-            "pool_games": [{"period": r.period, "game_id": r.game_id, "opponent": r.opponent,
-                            "opponent_rating": r.opponent_rating, "score": json_number(r.score),
+            "pool_games": [{"pool": rating_pool, "period": r.period, "game_id": r.game_id,
+                            "opponent": r.opponent, "opponent_rating": r.opponent_rating,
+                            "score": json_number(r.score),
                             "counted": r.counted} for r in pool.rows]}
 
 
@@ -41,12 +43,15 @@ def computation_dict(period: str, c: InitialRating) -> dict[str, Any]:
             "published": c.published}
 
 
-def life_dict(life: RatingLife) -> dict[str, Any]:
-    """Pool, initial ratings and floor drops for JSON."""
-    return {"pool": pool_dict(life.pool) if life.pool else None,
-            "initial_ratings": [computation_dict(i.period, i.computation) for i in life.initial],
-            "floor_drops": [{"period": d.period, "rating": d.rating, "floor": d.floor}
-                            for d in life.drops]}
+def life_dict(life: RatingLife, rating_pool: str = "standard") -> dict[str, Any]:
+    """Pool of games in progress, initial ratings and floor drops for JSON; every row (game,
+    computation, drop) carries ``pool``: ``rating_pool``, the rating pool (docs/RULES.md §9)
+    the life is of. The top-level ``pool`` is the pool of games, not a rating pool."""
+    return {"pool": pool_dict(life.pool, rating_pool) if life.pool else None,
+            "initial_ratings": [{"pool": rating_pool} | computation_dict(i.period, i.computation)
+                                for i in life.initial],
+            "floor_drops": [{"pool": rating_pool, "period": d.period, "rating": d.rating,
+                             "floor": d.floor} for d in life.drops]}
 
 
 def pool_line(pool: PoolView) -> str:

@@ -66,8 +66,7 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
                              "counted_rating": g.counted, "counted": g.counted is not None,
                              "note": g.note} for g in r.games]})
         return
-    table = PlainTable(title=f"Performance of {r.player}: {r.scope}"
-                       + ("" if r.pool == "standard" else f", {r.pool}"))
+    table = PlainTable(title=f"Performance of {r.player}: {r.scope}, {r.pool}")
     for col, priority in (("date", 0), ("round", 2), ("colour", 0), ("opponent", 0),
                           ("rating", 0), ("counted", 1), ("result", 0), ("score", 0),
                           ("note", 4)):
@@ -135,8 +134,7 @@ def whatif(w: WhatIf, as_json: bool) -> None:
         return (f"{p.name} ({p.rating}, K {p.k}: {p.k_reason.value})" if p.k_reason
                 else f"{p.name} (unrated)")
 
-    pool = "" if w.pool == "standard" else f" {w.pool}"
-    table = PlainTable(title=f"What if {who(a)} plays {who(b)} in {w.period}{pool} "
+    table = PlainTable(title=f"What if {who(a)} plays {who(b)} in {w.period} {w.pool} "
                        f"(rules of {w.edition.value})")
     for col in ("if", "player", "games", "K", "change", "rating"):
         table.add_column(col, justify="left" if col in ("if", "player") else "right")

@@ -70,8 +70,7 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
         return
     console = _out()
     not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
-    pool = "" if r.pool == "standard" else f" {r.pool}"
-    say(f"Rating period {r.period}{pool} (rules of {r.edition}); its list is in force from "
+    say(f"Rating period {r.period} {r.pool} (rules of {r.edition}); its list is in force from "
         f"{r.in_force_from}: {_count(r.players_rated, 'player')} rated, "
         f"{_count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
     console.print(_changes_table("Biggest gains", r.gains) if r.gains else "no rating went up")

@@ -127,6 +127,67 @@ def parse_time_control(text: str, field: str = "time_control") -> TimeControl | 
                            "increment seconds, e.g. 15+10 or 90 min + 30 s)") from None
 
 
+_TRF_SEPARATORS = re.compile(r"\+|,|;|\bplus\b|\bthen\b|\band\b", re.IGNORECASE)
+_TRF_MINUTES = r"(?:h|hr|hrs|hour|hours|m|min|mins|minute|minutes|')"
+#: One period of a TRF 122 text: ``90 min/40 moves``, ``90 min for 40 moves``, ``2 hours``,
+#: ``30'``, ``40 moves in 90 min``; group 1 (or 3) the number, group 2 (or 4) the unit.
+_TRF_PERIOD = re.compile(
+    rf"^(?:(\d+)\s*({_TRF_MINUTES})\s*(?:(?:/|for|in)\s*\d+\s*moves?)?"
+    rf"|\d+\s*moves?\s*(?:/|in)\s*(\d+)\s*({_TRF_MINUTES}))"
+    r"(?:\s*(?:for the rest|for the game|to finish|sudden death|qpf))?$", re.IGNORECASE)
+#: Words that make a number of seconds an increment (``30 sec increment``, ``15 per move``).
+_TRF_INCREMENT_WORDS = re.compile(
+    r"\s*(?:increment|inc|bonus|added|(?:/|per|a|each)\s*move|from move \d+)\b\.?",
+    re.IGNORECASE)
+_TRF_SECONDS = re.compile(r"^(\d+)\s*(?:s|sec|secs|second|seconds|''|\")?$", re.IGNORECASE)
+
+
+def parse_trf_time_control(text: str) -> TimeControl | None:
+    """TRF-16 record 122, "allotted time per moves/game", free text (FIDE's TRF-16
+    description), in minutes: ``"90 min/40 moves + 30 min + 30 sec increment"`` (90 + 30 +
+    30 = 150, standard), ``"15 min + 10 sec"`` (25, rapid), ``"40/120, 60"`` (40 moves in 120
+    minutes, then 60: 180), ``"1:30 plus 15 per move"`` (90 + 15 = 105), ``"3+2"`` (5,
+    blitz). Periods (separated by ``+``, ``,``, ``;``, ``plus``, ``then``, ``and``) are summed
+    and the last increment counts for 60 moves, as ``minutes_for_60_moves``. None when the text
+    says nothing the ledger reads (``"G/60"``, ``"Rapid"``, empty): the caller warns."""
+    value = text.strip()
+    plain = _MINUTES.match(value)
+    if plain:  # base minutes + increment seconds, whatever the size of the base
+        return TimeControl(minutes_for_60_moves(Fraction(int(plain.group(1))),
+                                                Fraction(int(plain.group(2) or 0))))
+    minutes = Fraction(0)
+    increment = Fraction(0)
+    periods = 0
+    for part in _TRF_SEPARATORS.split(value):
+        part = part.strip()
+        if not part:
+            continue
+        clock = re.match(r"^(\d+):([0-5]\d)(?:\s*h)?$", part)
+        moves_in = re.match(r"^\d+\s*/\s*(\d+)$", part)
+        period = _TRF_PERIOD.match(part)
+        seconds_text, marked = _TRF_INCREMENT_WORDS.subn("", part)
+        seconds = _TRF_SECONDS.match(seconds_text.strip())
+        if clock:
+            minutes += int(clock.group(1)) * 60 + int(clock.group(2))
+        elif moves_in:  # moves/minutes
+            minutes += int(moves_in.group(1))
+        elif period:
+            number, unit = (period.group(1), period.group(2)) if period.group(1) else (
+                period.group(3), period.group(4))
+            minutes += int(number) * (60 if unit.lower().startswith("h") else 1)
+        elif seconds and (marked or seconds_text.strip() != seconds.group(1)):
+            increment = Fraction(int(seconds.group(1)))
+            continue
+        elif part.isdigit():  # a bare number is minutes ("40/120, 60")
+            minutes += int(part)
+        else:
+            return None
+        periods += 1
+    if not periods:
+        return None
+    return TimeControl(minutes_for_60_moves(minutes, increment))
+
+
 def k_in_pool(state: PlayerState, period: Period, pool: RatingPool) -> tuple[int, KReason]:
     """K for ``period`` in ``pool`` from the player's ``state`` in that pool (docs/RULES.md §4,
     §9): rapid and blitz 2022-01 .. 2022-09: 20 for everyone (``KReason.FLAT_20``; the 700 cap

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
 from ledger.db.order import by_code_point, player_sort_key
-from ledger.domain import Period, RatingPool, Result, parse_pool, round_of
+from ledger.domain import STANDARD, Period, RatingPool, Result, parse_pool, round_of
 from ledger.errors import InvalidInput
 from ledger.formats.trf import TrfEvent
 from ledger.formats.trf_lines import TrfPlayer, TrfRound
@@ -50,10 +50,12 @@ GAMES_ONLY = ("points and ranks count only the games recorded in the ledger (bye
 @dataclass(frozen=True)
 class TrfExport:
     """An exported event: ``text`` the TRF-16 file (LF line ends), ``notes`` what the reader
-    of the file must know (also written in it as ``###`` comment lines), one line each."""
+    of the file must know (also written in it as ``###`` comment lines), one line each;
+    ``pool`` the rating pool whose games and ratings it holds (docs/RULES.md §9)."""
 
     text: str
     notes: tuple[str, ...]
+    pool: RatingPool = STANDARD
 
 
 def export_trf(engine: Engine, event_ref: str, pool: RatingPool | None = None) -> TrfExport:
@@ -120,7 +122,7 @@ def export_trf(engine: Engine, event_ref: str, pool: RatingPool | None = None) -
             round_dates=tuple(round_dates.get(n) for n in range(1, rounds + 1)))
         notes = (GAMES_ONLY, *_authority(session, event))
         try:
-            return TrfExport(write_trf(trf_event, notes), notes)
+            return TrfExport(write_trf(trf_event, notes), notes, wanted)
         except ValueError as exc:
             raise InvalidInput(f"event: {exc}") from None
 

@@ -11,9 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.domain import STANDARD, RatingPool, parse_pool
-from ledger.errors import InvalidInput, Problem
+from ledger.errors import InvalidInput, Problem, shown
 from ledger.formats.records import FileGame
-from ledger.rules.pools import TimeControl, parse_pgn_time_control, parse_time_control
+from ledger.rules.pools import (
+    TimeControl,
+    parse_pgn_time_control,
+    parse_time_control,
+    parse_trf_time_control,
+    pool_of_minutes,
+)
 
 
 @dataclass(frozen=True)
@@ -25,18 +31,43 @@ class GamePool:
     unequal_times: bool = False
 
 
-def _control(file: str, g: FileGame, text: str, key: str,
-             problems: list[Problem]) -> TimeControl | None:
+def _control(file: str, g: FileGame, text: str, key: str, problems: list[Problem],
+             event_pool: RatingPool | None = None) -> TimeControl | None:
+    """The time control ``text`` of ``g`` (its field ``key``), read as its file writes them
+    (``g.time_control_unit``: PGN seconds, TRF 122 free text, or as people write it). None with
+    an error in ``problems`` when it cannot be read or, for the game's own ``time_control``, is
+    3 minutes or less (FIDE rates no such game); TRF 122 free text the ledger cannot read is
+    a warning instead (the games take ``event_pool``, else standard). A problem of a line every
+    game of the file shares (TRF 122) is reported once."""
     line, where = g.where(key)
     try:
-        if g.time_control_unit == "seconds":
-            return parse_pgn_time_control(text)
-        return parse_time_control(text, where)
+        if g.time_control_unit == "free":
+            control = parse_trf_time_control(text)
+            if control is None:
+                _once(problems, Problem(
+                    file, line, where, f"{shown(text)} is not a time control the ledger reads "
+                    "(e.g. 90 min/40 moves + 30 min + 30 sec increment, or 15 min + 10 sec): "
+                    f"the games are {event_pool or STANDARD} (--pool, default standard)",
+                    "warning"))
+                return None
+        elif g.time_control_unit == "seconds":
+            control = parse_pgn_time_control(text)
+        else:
+            control = parse_time_control(text, where)
+        if control is not None and key == "time_control":  # a player's own time: any length
+            pool_of_minutes(control.minutes)  # raises InvalidInput for 3 minutes or less
+        return control
     except InvalidInput as exc:
-        if g.time_control_unit == "free":  # TRF 122: free text ("40/120, 60", "1:30 plus 15
-            return None                    # per move"), read only in the plain form; else the
-        problems.append(Problem(file, line, where, _without_field(exc)))  # event's pool
+        _once(problems, Problem(file, line, where,
+                                _without_field(exc).removeprefix("time control: ")))
         return None
+
+
+def _once(problems: list[Problem], problem: Problem) -> None:
+    """``problem`` into ``problems`` unless it is there already (a TRF file's 122 line is the
+    time control of each of its games)."""
+    if problem not in problems:
+        problems.append(problem)
 
 
 def _without_field(exc: InvalidInput) -> str:
@@ -62,13 +93,13 @@ def game_pool(file: str, g: FileGame, event_pool: RatingPool | None,
             named = parse_pool(g.pool, where)
         except InvalidInput as exc:
             problems.append(Problem(file, line, where, _without_field(exc)))
-    control = (_control(file, g, g.time_control, "time_control", problems)
+    control = (_control(file, g, g.time_control, "time_control", problems, event_pool)
                if g.time_control else None)
     line, where = g.where("time_control")
     if control is not None:
         for other, said in ((named, "the pool column"), (event_pool, "--pool")):
             if other is not None and control.pool != other:
-                problems.append(Problem(file, line, where, f"{g.time_control} is "
+                _once(problems, Problem(file, line, where, f"{g.time_control} is "
                                         f"{control.pool} ({control.minutes} minutes for 60 "
                                         f"moves), not {other} ({said})"))
     elif named is not None and event_pool is not None and named != event_pool:

@@ -424,7 +424,7 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
                    pool=game_pool)
         alike = Lookalikes(session, day, day, pair=(w.id, b.id), pool=game_pool).of(
             w.id, b.id, parsed_result,
-            Lookalike(None, event_id, event, round_, day))
+            Lookalike(None, event_id, event, round_, day, pool=game_pool))
         if alike:
             named = looks_like(w.name, b.name, parsed_result, day, round_,
                                (r.game for r in alike))

@@ -323,7 +323,7 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
         if not fresh:
             continue
         if event_name is None:
-            fresh = _likely_duplicates(name, None, None, fresh, lookalikes, report)
+            fresh = _likely_duplicates(name, None, None, fresh, lookalikes, report, game_pool_)
             add_games(session, name, None, None, fresh, report, rerate, pools=pools,
                       pool=game_pool_)
             recorded.extend(fresh)
@@ -337,7 +337,8 @@ def _record(session: Session, name: str, games: list[FileGame], undatable: set[i
             line, where = fresh[0][0].where("start")
             report.problems.append(Problem(name, line, where, str(exc)))
             continue
-        fresh = _likely_duplicates(name, event.id, (start, end), fresh, lookalikes, report)
+        fresh = _likely_duplicates(name, event.id, (start, end), fresh, lookalikes, report,
+                                   game_pool_)
         _describe(event, event_games[0][0])
         add_games(session, name, event.id, period, fresh, report, rerate, event.end_date,
                   pools=pools, pool=game_pool_)
@@ -459,16 +460,17 @@ def _one_game_a_round(session: Session, name: str, known: dict[GameKey, Game],
 
 def _likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.date] | None,
                        games: list[Paired], lookalikes: Lookalikes,
-                       report: ImportReport) -> list[Paired]:
+                       report: ImportReport, pool: RatingPool = STANDARD) -> list[Paired]:
     """The games to record of one event (``event_id``, its ``dates`` in the file; None: the
-    games without an event): each game that resembles a recorded one or one of the file's
+    games without an event), all of ``pool`` (a game of another pool is never a likely
+    duplicate: docs/RULES.md §9): each game that resembles a recorded one or one of the file's
     games already taken (``Lookalikes``) goes into ``report.similar`` with that game, as an
     error that keeps it out, or with ``report.allow_similar`` a warning, and it is recorded.
     Each game kept is taken into ``lookalikes``, so that the file's later games are compared
     with it too."""
     kept = []
     for g, w, b in games:
-        seen_as = Lookalike(None, event_id, g.event, g.round, g.date, dates, g.line)
+        seen_as = Lookalike(None, event_id, g.event, g.round, g.date, dates, g.line, pool)
         alike = lookalikes.of(w.id, b.id, g.result, seen_as)
         for r in alike:
             old = r.game

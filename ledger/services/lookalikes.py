@@ -14,7 +14,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
-from ledger.domain import RatingPool, Result, round_of
+from ledger.domain import STANDARD, RatingPool, Result, parse_pool, round_of
 
 #: A game joins a recorded event of the same name only within this many days of its dates;
 #: further away it starts a new event (an annual event keeps its name from year to year). The
@@ -35,7 +35,8 @@ class Lookalike:
     ``dates``, the first and last day of its event (a recorded game: its event's dates in the
     ledger; a file's game: the dates the file gives its event, its record 042 and 052 or its
     games' first and last date; None: no event, or a game typed in with ``ledger game add``,
-    which is its own date)."""
+    which is its own date); its rating ``pool`` (docs/RULES.md §9): a game of another pool is
+    never a look-alike."""
 
     game_id: int | None
     event_id: int | None
@@ -44,6 +45,7 @@ class Lookalike:
     date: dt.date
     dates: tuple[dt.date, dt.date] | None = None
     line: int | None = None
+    pool: RatingPool = STANDARD
 
 
 @dataclass(frozen=True)
@@ -85,18 +87,21 @@ class Lookalikes:
       club night); both with rounds, the rounds decide (``game_key``).
 
     Two games both without an event are never likely duplicates (``RoundSeats`` holds them to
-    one game a pair a day). Loaded with one query: the games recorded within
-    ``EVENT_REACH_DAYS`` of ``first``..``last`` or in an event whose dates come that near
-    (``pair``: only the games of those two players, by ledger id).
+    one game a pair a day), nor are two games of different pools (``Lookalike.pool``: a blitz
+    game and a standard game of the same pair, result and day are two games). Loaded with one
+    query: the games recorded within ``EVENT_REACH_DAYS`` of ``first``..``last`` or in an
+    event whose dates come that near (``pair``: only the games of those two players, by ledger
+    id; ``pool``: only the games of that pool).
     """
 
     def __init__(self, session: Session, first: dt.date, last: dt.date,
                  pair: tuple[int, int] | None = None, pool: RatingPool | None = None) -> None:
-        self._games: dict[tuple[int, int, Result], list[Lookalike]] = {}
+        self._games: dict[tuple[int, int, Result, RatingPool], list[Lookalike]] = {}
         reach = dt.timedelta(days=EVENT_REACH_DAYS)
         low, high = first - reach, last + reach
         query = (select(Game.id, Game.event_id, Event.name, Event.start_date, Event.end_date,
-                        Game.round, Game.white_id, Game.black_id, Game.date, Game.result)
+                        Game.round, Game.white_id, Game.black_id, Game.date, Game.result,
+                        Game.pool)
                  .outerjoin(Event, Game.event_id == Event.id)
                  .where(or_(Game.date.between(low, high),
                             and_(Event.start_date <= high, Event.end_date >= low)),
@@ -107,23 +112,25 @@ class Lookalikes:
         if pool is not None:  # a game of another pool is another game (docs/RULES.md §9)
             query = query.where(Game.pool == pool)
         for (game_id, event_id, event, start, end, round_, white_id, black_id, date,
-             result) in session.execute(query):
+             result, game_pool) in session.execute(query):
             dates = (start, end) if event_id is not None else None
             self.take(white_id, black_id, Result(result),
-                      Lookalike(game_id, event_id, event, round_, date, dates))
+                      Lookalike(game_id, event_id, event, round_, date, dates,
+                                pool=parse_pool(game_pool)))
 
     def take(self, white_id: int, black_id: int, result: Result, game: Lookalike) -> None:
         """Add ``game`` (players' ledger ids, ``result`` from White's side) to the games later
         ones are compared with: an import takes each game of its file it records."""
-        self._games.setdefault(_outcome(white_id, black_id, result), []).append(game)
+        self._games.setdefault((*_outcome(white_id, black_id, result), game.pool),
+                               []).append(game)
 
     def of(self, white_id: int, black_id: int, result: Result,
            game: Lookalike) -> list[Resemblance]:
         """The games a new ``game`` (players' ledger ids, ``result`` from White's side; its
         ``game_id`` None) resembles by the rules above, recorded ones by game id, then the
-        file's in the order taken, each with why."""
+        file's in the order taken, each with why; only games of its pool (``game.pool``)."""
         found = []
-        for old in self._games.get(_outcome(white_id, black_id, result), ()):
+        for old in self._games.get((*_outcome(white_id, black_id, result), game.pool), ()):
             why = _why_alike(game, old)
             if why is not None:
                 found.append(Resemblance(old, why))

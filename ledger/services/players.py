@@ -470,11 +470,12 @@ def _earliest_game_period(session: Session) -> Period:
     return Period.parse(first) if first else Period.of(dt.date.today())
 
 
-def list_players(engine: Engine) -> list[PlayerView]:
+def list_players(engine: Engine, pool: RatingPool = STANDARD) -> list[PlayerView]:
     """``ledger player list``: every player (in ``PLAYER_ORDER``: by name key, then id), with the
-    rating in force for the next close; not those merged into another."""
+    rating, rated games and K in ``pool`` (docs/RULES.md §9) in force for that pool's next close;
+    not those merged into another."""
     with transaction(engine, write=False) as session:
-        return player_views(session, None)
+        return player_views(session, None, pool)
 
 
 def show_player(engine: Engine, ref: str, pool: RatingPool = STANDARD) -> PlayerView:

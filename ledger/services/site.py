@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from urllib.parse import urlsplit
@@ -27,8 +26,8 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event
-from ledger.domain import STANDARD, Period, parse_pool
+from ledger.db.models import Event, Game, PlayerEntry
+from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import InvalidInput, shown
 from ledger.formats.site.model import (
     ChartPoint,
@@ -63,9 +62,9 @@ from ledger.services.session import Ledger, transaction
 from ledger.services.site_files import SiteWrite, check_site_folder, write_site
 from ledger.services.state import load_histories
 
-#: The pool every page shows today (rapid and blitz get pages of their own when the ledger
-#: rates them).
-POOL = "standard"
+#: The pool of an event page made before events had pools, and the first record of every
+#: player page (the players' index shows its rating).
+POOL = STANDARD
 
 
 def base_url(text: str | None) -> str | None:
@@ -128,10 +127,11 @@ def _progress(h: PlayerHistory) -> str | None:
 
 @dataclass(frozen=True)
 class _Lists:
-    """The published lists, oldest first, and each player's line on each (period -> line)."""
+    """The published lists, by pool then period (oldest first), and each player's line on each
+    list of each pool (pool -> player id -> period -> line)."""
 
     pages: list[ListPage]
-    lines: dict[int, dict[str, ListLine]]
+    lines: dict[str, dict[int, dict[str, ListLine]]]
 
 
 def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tuple[ChartPoint, ...]:
@@ -156,11 +156,11 @@ def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tupl
     return tuple(points)
 
 
-def _revisions(session: Session) -> dict[str, tuple[ListRevision, ...]]:
-    """Period -> its revisions, oldest first, when it has more than one (a list that was never
-    re-rated shows no revision at all)."""
+def _revisions(session: Session, pool: RatingPool) -> dict[str, tuple[ListRevision, ...]]:
+    """Period -> its revisions in ``pool``, oldest first, when it has more than one (a list
+    that was never re-rated shows no revision at all)."""
     found: dict[str, list[ListRevision]] = defaultdict(list)
-    for v in revision_views(session):
+    for v in revision_views(session, pool=pool):
         found[v.period].append(ListRevision(v.revision, v.closed_at.date(), v.reason))
     return {period: tuple(rows) for period, rows in found.items() if len(rows) > 1}
 
@@ -185,74 +185,120 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
     player's previous rating: the one in force before the list), every player (history, chart,
     games by period), every event (crosstable, rating report). ``club`` heads every page;
     ``built_on`` is the one date not taken from the ledger; ``base_url`` (checked by
-    ``base_url``) gives canonical addresses and a sitemap."""
+    ``base_url``) gives canonical addresses and a sitemap.
+
+    Each pool (docs/RULES.md §9) with a published list has its lists; a player page has the
+    standard record, then one per rapid or blitz pool the player is rated in or has a game
+    of."""
     with transaction(engine, write=False) as session:
-        closed = [Period.parse(v.period) for v in list_periods(session) if v.pool == STANDARD]
-        states = load_histories(session, None, through=closed[-1]) if closed else {}
-        lists = _Lists([], defaultdict(dict))
-        revisions = _revisions(session)
-        for period in closed:
-            rl = rating_list(session, str(period))
-            before = {pid: h.rating(period) for pid, h in states.items()}
-            known = revisions.get(str(period), ())
-            page = ListPage(POOL, rl.period, dt.date.fromisoformat(rl.in_force_from),
-                            _list_lines(rl, before, period.next()), rl.revision, known)
-            lists.pages.append(page)
-            for line in page.lines:
-                lists.lines[line.player_id][page.period] = line
-            for earlier in known:
-                if earlier.number != rl.revision:
-                    old = rating_list(session, str(period), revision=earlier.number)
-                    lists.pages.append(ListPage(
-                        POOL, old.period, page.in_force_from,
-                        _list_lines(old, before, period.next()), old.revision, known))
-        every_line = [line for p in game_periods(session) for line in game_lines(session, p)]
+        periods = list_periods(session)
+        lists = _Lists([], {})
+        for pool in POOLS:
+            closed = [Period.parse(v.period) for v in periods if v.pool == pool]
+            if closed:
+                _add_lists(session, lists, pool, closed)
+        used = _pools_in_use(session)
+        every_line = {pool: [line for p in game_periods(session)
+                             if pool == STANDARD or pool in used.get(str(p), ())
+                             for line in game_lines(session, p, pool=pool)] for pool in POOLS}
         events = list_events(session)
         reports = _event_reports(session, [e.id for e in events], every_line)
-        histories = player_histories(session, None)
+        entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
+        histories = {pool: player_histories(session, None, pool)
+                     if pool == STANDARD or pool in entered
+                     or any(pool in pools for pools in used.values()) else []
+                     for pool in POOLS}
     return Site(club, built_on, tuple(lists.pages),
                 _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
                 tuple(_event_page(r) for r in reports), base_url)
 
 
+def _pools_in_use(session: Session) -> dict[str, set[str]]:
+    """Period -> the pools with a game (voided ones too) in it: a site of standard games only
+    reads no rapid or blitz game."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for period, pool in session.execute(select(Game.period, Game.pool).distinct()):
+        found[period].add(pool)
+    return found
+
+
+def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period]) -> None:
+    """The lists of ``pool`` published by closing ``closed`` (oldest first), each current
+    revision followed by its superseded ones, into ``lists``."""
+    states = load_histories(session, None, through=closed[-1], pool=pool)
+    revisions = _revisions(session, pool)
+    lines = lists.lines.setdefault(pool, defaultdict(dict))
+    for period in closed:
+        rl = rating_list(session, str(period), pool=pool)
+        before = {pid: h.rating(period) for pid, h in states.items()}
+        known = revisions.get(str(period), ())
+        page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
+                        _list_lines(rl, before, period.next()), rl.revision, known)
+        lists.pages.append(page)
+        for line in page.lines:
+            lines[line.player_id][page.period] = line
+        for earlier in known:
+            if earlier.number != rl.revision:
+                old = rating_list(session, str(period), revision=earlier.number, pool=pool)
+                lists.pages.append(ListPage(
+                    pool, old.period, page.in_force_from,
+                    _list_lines(old, before, period.next()), old.revision, known))
+
+
 def _event_reports(session: Session, ids: list[int],
-                   standard: list[GameLine]) -> list[EventReport]:
+                   every_line: dict[RatingPool, list[GameLine]]) -> list[EventReport]:
     """The rating report of each event of ``ids``, in that order, each with its own pool's
-    games and ratings (docs/RULES.md §9; ``standard``: the standard pool's game lines, which
-    the player pages use too). A ledger of standard events only: one call, as before."""
+    games and ratings (docs/RULES.md §9; ``every_line``: each pool's game lines, which the
+    player pages use too)."""
     pools = dict(session.execute(select(Event.id, Event.pool).where(Event.id.in_(ids))).all())
     by_pool: dict[str, list[int]] = defaultdict(list)
     for event_id in ids:
         by_pool[pools.get(event_id, STANDARD)].append(event_id)
     found: dict[int, EventReport] = {}
     for pool, of_pool in by_pool.items():
-        lines = standard if pool == STANDARD else [
-            line for p in game_periods(session)
-            for line in game_lines(session, p, pool=parse_pool(pool))]
-        found |= {r.id: r for r in event_reports(session, of_pool, lines, parse_pool(pool))}
+        found |= {r.id: r for r in event_reports(session, of_pool, every_line[parse_pool(pool)],
+                                                 parse_pool(pool))}
     return [found[i] for i in ids]
 
 
-def _players(histories: Sequence[PlayerHistory], lists: _Lists, every_line: list[GameLine],
+def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
+            games: dict[str, list[PlayedGame]]) -> PoolRecord:
+    """``h``'s record in ``pool``: rating, K, history, chart and games by period."""
+    v = h.player
+    history = _history_lines(h)
+    by_period = {line.period: line for line in history if line.note is None}
+    periods = tuple(PeriodGames(p, tuple(found), by_period.get(p))
+                    for p, found in sorted(games.items()))
+    return PoolRecord(pool, v.rating, v.k, v.k_reason.value, v.rated_games, history,
+                      _chart(lists.lines.get(pool, {}).get(v.id, {}), history), periods,
+                      _progress(h))
+
+
+def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,
+             every_line: dict[RatingPool, list[GameLine]],
              starts: dict[int, dt.date]) -> tuple[PlayerPage, ...]:
-    games: dict[int, dict[str, list[PlayedGame]]] = defaultdict(lambda: defaultdict(list))
+    """A page per player (in the order of the standard histories): the standard record, then
+    rapid and blitz where the player is rated or has played a game; the events of every pool."""
+    games: dict[str, dict[int, dict[str, list[PlayedGame]]]] = {
+        pool: defaultdict(lambda: defaultdict(list)) for pool in POOLS}
     events: dict[int, dict[int, str]] = defaultdict(dict)
-    for line in every_line:
-        games[line.player_id][line.period].append(_played(line))
-        if line.event_id is not None:
-            events[line.player_id][line.event_id] = line.event or ""
+    for pool in POOLS:
+        for line in every_line[pool]:
+            games[pool][line.player_id][line.period].append(_played(line))
+            if line.event_id is not None:
+                events[line.player_id][line.event_id] = line.event or ""
+    others = {pool: {h.player.id: h for h in histories[pool]} for pool in POOLS if pool != STANDARD}
     pages = []
-    for h in histories:
+    for h in histories[STANDARD]:
         v = h.player
-        history = _history_lines(h)
-        by_period = {line.period: line for line in history if line.note is None}
-        periods = tuple(PeriodGames(p, tuple(found), by_period.get(p))
-                        for p, found in sorted(games[v.id].items()))
-        record = PoolRecord(POOL, v.rating, v.k, v.k_reason.value, v.rated_games, history,
-                            _chart(lists.lines.get(v.id, {}), history), periods, _progress(h))
+        records = [_record(h, STANDARD, lists, games[STANDARD][v.id])]
+        for pool, by_id in others.items():
+            other = by_id.get(v.id)
+            if other is not None and (other.player.rating is not None or games[pool][v.id]):
+                records.append(_record(other, pool, lists, games[pool][v.id]))
         played = sorted(events[v.id].items(), key=lambda e: (starts[e[0]], e[0]))
         pages.append(PlayerPage(v.id, v.name, name_key(v.name), v.fide_id, v.federation,
-                                v.title, v.sex, v.birth_year, (record,),
+                                v.title, v.sex, v.birth_year, tuple(records),
                                 tuple((eid, name, starts[eid]) for eid, name in played)))
     return tuple(pages)
 

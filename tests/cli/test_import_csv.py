@@ -68,7 +68,8 @@ def test_csv_errors_name_line_and_column(runner: CliRunner, db: str, tmp_path: P
     assert result.exit_code == 3
     found = re.findall(r":(\d+): error: (\w+): ", result.stderr)
     assert found == [("2", "result"), ("3", "date")]
-    assert json.loads(run(runner, "--db", db, "player", "list", "--json").stdout) == {"players": []}
+    assert json.loads(run(runner, "--db", db, "player", "list", "--json").stdout) == {
+        "pool": "standard", "players": []}
 
 
 def test_csv_header_must_name_the_columns(runner: CliRunner, db: str, tmp_path: Path) -> None:

@@ -391,7 +391,8 @@ def test_dry_run_writes_nothing(runner: CliRunner, db: str) -> None:
                          "--dry-run", "--json"))
     assert (report["dry_run"], report["recorded"], len(report["players_registered"])) == (
         True, 93, 51)
-    assert ok_json(run(runner, "--db", db, "player", "list", "--json")) == {"players": []}
+    assert ok_json(run(runner, "--db", db, "player", "list", "--json")) == {"pool": "standard",
+                                                                             "players": []}
     assert ok_json(run(runner, "--db", db, "game", "list", "--json")) == {"games": []}
     again = ok_json(run(runner, "--db", db, "import", GROS, "--register-players", "--json"))
     assert (again["already_imported"], again["recorded"]) == (False, 93)

@@ -72,7 +72,8 @@ def test_unrated_player_gets_an_initial_rating_through_the_cli(db: str) -> None:
                              "opponents_average_exact": "1750", "score": 3, "games_needed": 1,
                              "games_disregarded": 0, "first_period": "2025-10",
                              "computed_at": None, "pool_games": [
-                                 {"period": "2025-10", "game_id": game, "opponent": f"Opp, {r}",
+                                 {"pool": "standard", "period": "2025-10", "game_id": game,
+                                  "opponent": f"Opp, {r}",
                                   "opponent_rating": r, "score": score, "counted": True}
                                  for game, r, score in ((1, 1600, 1), (2, 1700, 1),
                                                         (3, 1800, 0.5), (4, 1900, 0.5))]}
@@ -182,9 +183,9 @@ def test_history_title_of_an_unrated_player(db: str) -> None:
     ok("--db", db, "game", "add", "New, Ned", "Rated, Rita", "0-1", "--date", "2025-10-04")
     ok("--db", db, "period", "close", "2025-10")
     title = ok("--db", db, "history", "New, Ned").stdout.splitlines()[0]
-    assert title == "New, Ned (#2): unrated, no K for 2025-11"
+    assert title == "New, Ned (#2): unrated in standard, no K for 2025-11"
     title = ok("--db", db, "history", "Rated, Rita").stdout.splitlines()[0]
-    assert title == "Rated, Rita (#1): rating 1800, K 20 (standard) for 2025-11"
+    assert title == "Rated, Rita (#1): standard rating 1800, K 20 (standard) for 2025-11"
 
 
 def test_pool_line_counts_one_disregarded_game_in_the_singular(db: str) -> None:

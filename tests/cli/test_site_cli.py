@@ -40,9 +40,10 @@ def files_of(folder: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
-# the season: home, 2 lists, the players' index and 7 pages, the events' index and 3 pages (the
-# blitz night is the third), site.css, site.js = 17 files (and the manifest)
-SEASON_FILES = 17
+# the season: home, 3 lists (standard 2026-09 and 2026-10, blitz 2026-10) and their index, the
+# players' index and 7 pages, the events' index and 3 pages (the blitz night is the third),
+# site.css, site.js = 19 files (and the manifest)
+SEASON_FILES = 19
 
 
 def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_path: Path) -> None:
@@ -50,11 +51,12 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     first = build(season_db, site)
     assert first.exit_code == 0, first.output + first.stderr
     assert (f"site {site}: {SEASON_FILES} files, {SEASON_FILES} written, 0 unchanged, 0 removed "
-            "(2 lists, 7 players, 3 tournaments; built on 2026-12-01)") in said(first)
+            "(3 lists, 7 players, 3 tournaments; built on 2026-12-01)") in said(first)
     before = files_of(site)
     assert sorted(before) == [
         ".ledger-site", "events/1.html", "events/2.html", "events/3.html", "events/index.html",
         "index.html",
+        "lists/blitz/2026-10.html", "lists/index.html",
         "lists/standard/2026-09.html", "lists/standard/2026-10.html", *(
             f"players/{i}.html" for i in range(1, 8)), "players/index.html", "site.css", "site.js"]
     mtimes = {p: (site / p).stat().st_mtime_ns for p in before}
@@ -68,7 +70,7 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     assert later.exit_code == 0
     assert json.loads(later.stdout) == {
         "directory": str(site), "files": SEASON_FILES, "written": 1,
-        "unchanged": SEASON_FILES - 1, "removed": 0, "lists": 2, "players": 7, "events": 3,
+        "unchanged": SEASON_FILES - 1, "removed": 0, "lists": 3, "players": 7, "events": 3,
         "built_on": "2026-12-24"}
     assert "built on 24 December 2026" in (site / "index.html").read_text(encoding="utf-8")
 

@@ -19,6 +19,7 @@ from ledger.rules.pools import (
     minutes_for_60_moves,
     parse_pgn_time_control,
     parse_time_control,
+    parse_trf_time_control,
     pool_of_minutes,
     raise_2022,
     seeded_from_standard,
@@ -146,3 +147,24 @@ def test_seeding_from_standard_and_the_2022_raise() -> None:
     # 1750 is 50 below: not more than 100 -> 0; another list: 0
     assert raise_2022(Period(2022, 9), "blitz", 1750, 1800) == 0
     assert raise_2022(Period(2022, 10), "rapid", 1500, 1800) == 0
+
+
+@pytest.mark.parametrize(("text", "minutes", "pool"), [
+    ("90 min/40 moves + 30 min + 30 sec increment", 150, "standard"),  # 90 + 30 + 30 s x 60 / 60
+    ("15 min + 10 sec", 25, "rapid"),  # 15 + 10
+    ("40/120, 60", 180, "standard"),  # 40 moves in 120 minutes, then 60 (a real 122 line)
+    ("1:30 plus 15 per move", 105, "standard"),  # 1 h 30 = 90, + 15 s x 60 / 60 (a real one)
+    ("3+2", 5, "blitz"),  # 3 + 2
+    ("40 moves in 90 min + 30 min + 30 s", 150, "standard"),  # 90 + 30 + 30
+    ("2 hours/40 moves, 1 hour", 180, "standard"),  # 120 + 60
+    ("5 min + 3 sec/move", 8, "blitz"),  # 5 + 3
+    ("180+30", 210, "standard"),  # TRF writes minutes: 180 + 30, not PGN seconds
+])
+def test_the_pool_of_a_trf_122_record(text: str, minutes: int, pool: str) -> None:
+    control = parse_trf_time_control(text)
+    assert control is not None and (control.minutes, control.pool) == (minutes, pool)
+
+
+@pytest.mark.parametrize("text", ["G/60", "Rapid", "", "90 min + blitz playoff"])
+def test_a_trf_122_record_the_ledger_cannot_read(text: str) -> None:
+    assert parse_trf_time_control(text) is None

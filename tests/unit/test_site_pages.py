@@ -144,10 +144,11 @@ def test_a_list_page_escapes_everything_and_links_relatively() -> None:
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; O&#x27;Neil" in page
     parsed = parse(page)
     # the page's own stylesheet and script, its players and the site's pages, all relative
+    # (../index.html: the index of the lists)
     assert sorted(set(parsed.links)) == ["#main", "../../events/index.html", "../../index.html",
                                          "../../players/1.html", "../../players/9.html",
                                          "../../players/index.html", "../../site.css",
-                                         "../../site.js"]
+                                         "../../site.js", "../index.html"]
     csp = next(m for m in parsed.metas if m.get("http-equiv") == "Content-Security-Policy")
     assert csp["content"] == SITE_POLICY == ("default-src 'none'; style-src 'self'; "
                                              "script-src 'self'; base-uri 'none'; "
@@ -239,7 +240,8 @@ def test_the_same_site_gives_the_same_bytes_and_only_relative_links() -> None:
     site = _site((OCTOBER,), (_player("Byrne, Seán"),), base_url="https://club.example/r/")
     first, second = dict(render_site(site)), dict(render_site(site))
     assert first == second
-    assert sorted(first) == ["events/index.html", "index.html", "lists/standard/2026-10.html",
+    assert sorted(first) == ["events/index.html", "index.html", "lists/index.html",
+                             "lists/standard/2026-10.html",
                              "players/9.html", "players/index.html", "site.css", "site.js",
                              "sitemap.xml"]
     for path, text in first.items():

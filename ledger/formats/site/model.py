@@ -2,7 +2,7 @@
 
 Pure (no database, clock or I/O): ``services.site`` fills these from the ledger in one read
 transaction, ``formats.site.pages`` renders them. Every page of a pool carries its ``pool``
-("standard" today; rapid and blitz pools get pages of their own the same way). Paths are
+(standard, rapid or blitz: each pool with a published list has its list pages). Paths are
 relative to the site's folder, with "/" separators, and every link the pages write is made
 relative to the page it is on (``relative``), so the folder works from a file system and from
 any sub-path of a host.
@@ -48,6 +48,8 @@ def event_path(event_id: int) -> str:
 
 HOME, PLAYERS, EVENTS, STYLESHEET, SCRIPT = (
     "index.html", "players/index.html", "events/index.html", "site.css", "site.js")
+#: The index of the rating lists: each pool with a published list, and every list of it.
+LISTS = "lists/index.html"
 
 
 def relative(page: str, target: str) -> str:

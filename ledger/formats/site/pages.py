@@ -29,6 +29,7 @@ from ledger.formats.site import chart
 from ledger.formats.site.model import (
     EVENTS,
     HOME,
+    LISTS,
     PLAYERS,
     SCRIPT,
     STYLESHEET,
@@ -146,7 +147,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True)
     env.filters["css_string"] = _css_string
     env.globals.update(
-        HOME=HOME, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
+        HOME=HOME, LISTS=LISTS, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
         long_date=long_date, signed=signed, trend=trend, list_path=list_path, player_path=player_path,
         event_path=event_path, layout=chart.layout, pool_names=POOL_NAMES,
         table_class=table_class)
@@ -273,6 +274,17 @@ def home_page(site: Site) -> str:
                  players=len(site.players), events=site.events)
 
 
+def lists_page(site: Site) -> str:
+    """``lists/index.html``: each pool with a published list (standard, rapid, blitz, in that
+    order; a pool without one is left out), its latest list first and every current list by
+    period, newest first, each linked with its player count."""
+    current = [p for p in site.lists if not p.superseded]
+    pools = [(pool, sorted((p for p in current if p.pool == pool), key=lambda p: p.period,
+                           reverse=True))
+             for pool in POOL_NAMES if any(p.pool == pool for p in current)]
+    return _page("lists.html", LISTS, site, f"Rating lists - {site.club}", pools=pools)
+
+
 def players_page(site: Site, pool: str = "standard") -> str:
     """``players/index.html``: every player by name, with a search box."""
     return _page("players.html", PLAYERS, site, f"Players - {site.club}", script=True,
@@ -286,7 +298,7 @@ def events_page(site: Site) -> str:
 
 def render_site(site: Site) -> Iterator[tuple[str, str]]:
     """Every file of the site as (path, text), in a fixed order: the stylesheet, the script,
-    the home page, the lists, the players' index and pages, the tournaments' index and pages,
+    the home page, the lists and their index, the players' index and pages, the tournaments' index and pages,
     and, with ``site.base_url``, the sitemap. Pages are made as they are asked for."""
     yield STYLESHEET, stylesheet()
     yield SCRIPT, script()
@@ -298,6 +310,7 @@ def render_site(site: Site) -> Iterator[tuple[str, str]]:
         previous = current[(page.pool, periods[at - 1])] if at > 0 else None
         following = current[(page.pool, periods[at + 1])] if 0 <= at < len(periods) - 1 else None
         yield page.path, list_page(site, page, (previous, following))
+    yield LISTS, lists_page(site)
     yield PLAYERS, players_page(site)
     for player in site.players:
         yield player.path, player_page(site, player)
@@ -311,7 +324,7 @@ def render_site(site: Site) -> Iterator[tuple[str, str]]:
 def page_paths(site: Site) -> list[str]:
     """The path of every page of ``site`` (no stylesheet, script or sitemap), in the order
     ``render_site`` makes them."""
-    return [HOME, *(p.path for p in site.lists), PLAYERS, *(p.path for p in site.players),
+    return [HOME, *(p.path for p in site.lists), LISTS, PLAYERS, *(p.path for p in site.players),
             EVENTS, *(e.path for e in site.events)]
 
 
