@@ -245,7 +245,7 @@ def rate_rows(states: Mapping[int, PlayerState], games: Iterable[GameRow], perio
         state = states[player_id]
         if state.rating is None:
             continue
-        sides = by_player.get(player_id, [])
+        sides = by_player.pop(player_id, [])  # dropped once rated: the audits replace them
         k, reason = k_in_pool(state, period, pool)
         k_used = cap_k(k, len(sides))
         if edition is Edition.E2022_01:

@@ -149,16 +149,16 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     player is not in ``everyone``."""
     g = facts.games()
     where = (g.c.period == str(target)) & (g.c.status == "valid") & (g.c.pool == pool)
+    # every standard history, read before the games are streamed (the same values as those
+    # of the games' players that ``load_rated_games`` reads)
+    standard = (load_histories(session, None, through=target.previous(), facts=facts)
+                if pool != STANDARD else {})
+    events = Event.__table__  # Core columns only: the rows are streamed from the cursor
     rows = session.execute(
         select(g.c.id, g.c.event_id, g.c.white_id, g.c.black_id, g.c.result, g.c.played,
-               g.c.unequal_times, g.c.date, Event.start_date, Event.end_date)
-        .outerjoin(Event, g.c.event_id == Event.id)
-        .where(where).order_by(g.c.date, g.c.id)).all()
-    ids = {pid for r in rows for pid in (r[2], r[3])} | set(also)
-    histories = {pid: everyone[pid] for pid in ids if pid in everyone}
-    standard = (load_histories(session, sorted(histories), through=target.previous(),
-                               facts=facts)
-                if pool != STANDARD and rows else {})
+               g.c.unequal_times, g.c.date, events.c.start_date, events.c.end_date)
+        .outerjoin(events, g.c.event_id == events.c.id)
+        .where(where).order_by(g.c.date, g.c.id))
     known: dict[Period, dict[int, int | None]] = {}  # start period -> player -> rating
     starts: dict[tuple[dt.date | None, dt.date], Period] = {}
     ends: dict[tuple[dt.date | None, dt.date], Period] = {}
@@ -166,7 +166,7 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     def rating(pid: int, start: Period, in_force: dict[int, int | None]) -> int | None:
         if pid in in_force:
             return in_force[pid]
-        own = histories[pid].rating(start)
+        own = everyone[pid].rating(start)
         if own is None and pid in standard and seeded_from_standard(pool, start):
             own = standard[pid].rating(start)
         in_force[pid] = own
@@ -195,4 +195,6 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
                 or gap_rule_excludes(white_rating, black_rating, pool, target)):
             left_out.append(RatedGame(game_id, event, white, black, white_rating, black_rating,
                                       Result(result), played, unequal))
-    return GameRows(out, histories, len(rows), late, left_out)
+    ids = {pid for r in out for pid in (r[2], r[3])} | set(also)
+    histories = {pid: everyone[pid] for pid in ids if pid in everyone}
+    return GameRows(out, histories, len(out), late, left_out)

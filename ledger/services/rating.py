@@ -11,8 +11,10 @@ revision and the pointer. The close (``services.periods``), the re-rating
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import islice
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -245,12 +247,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
-def derived_tuples(rated: Rated, revision: int) -> dict[str, list[tuple[Any, ...]]]:
+def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any, ...]]]:
     """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period``: table name
-    -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: an empty list)."""
+    -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty); the
+    per-game audit (``period_games``) as a generator, the others as lists."""
     key = (str(rated.period), revision)
     results = [key + r.totals() for r in rated.results.values()]
-    audit = [key + a for r in rated.results.values() for a in r.audits]
+    audit = (key + a for r in rated.results.values() for a in r.audits)
     initial = [(*key, pid, ir.method.value, ir.games, ir.opponents_sum, int(ir.points * 2),
                 ir.hypothetical, ir.p_hundredths, ir.dp, ir.bonus, ir.ru, ir.cap, ir.rating,
                 ir.floor, ir.published, len(pool.disregarded))
@@ -278,13 +281,16 @@ def derived_rows(rated: Rated, revision: int) -> dict[str, list[dict[str, Any]]]
             for table, rows in derived_tuples(rated, revision).items()}
 
 
-def insert_tuples(session: Session, table: str, rows: list[tuple[Any, ...]]) -> None:
-    """Insert ``rows`` (tuples in the order of ``COLUMNS[table]``) into ``table`` with one
-    DBAPI ``executemany`` through the session's connection (``exec_driver_sql``: no per-row
-    bind processing; the placeholders of the dialect's paramstyle: ``?`` for SQLite, ``%s``
-    for psycopg). Every value must be a plain int, str, bool or None."""
-    if not rows:
-        return
+#: Rows per ``executemany`` (a million game sides are not held as one list of tuples).
+BATCH = 50_000
+
+
+def insert_tuples(session: Session, table: str, rows: Iterable[tuple[Any, ...]]) -> int:
+    """Insert ``rows`` (tuples in the order of ``COLUMNS[table]``) into ``table`` with DBAPI
+    ``executemany`` calls of up to ``BATCH`` rows through the session's connection
+    (``exec_driver_sql``: no per-row bind processing; the placeholders of the dialect's
+    paramstyle: ``?`` for SQLite, ``%s`` for psycopg). Every value must be a plain int, str,
+    bool or None. Returns the rows inserted."""
     connection = session.connection()
     dialect = connection.dialect
     quote = dialect.identifier_preparer.quote
@@ -292,7 +298,12 @@ def insert_tuples(session: Session, table: str, rows: list[tuple[Any, ...]]) -> 
     columns = COLUMNS[table]
     sql = (f"INSERT INTO {quote(table)} ({', '.join(quote(c) for c in columns)}) "
            f"VALUES ({', '.join([marker] * len(columns))})")
-    connection.exec_driver_sql(sql, rows)
+    written = 0
+    it = iter(rows)
+    while batch := list(islice(it, BATCH)):
+        connection.exec_driver_sql(sql, batch)
+        written += len(batch)
+    return written
 
 
 def write_revision(session: Session, rated: Rated, revision: int, change_id: int,
@@ -306,8 +317,7 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
     session.flush()
     written = {}
     for table, rows in derived_tuples(rated, revision).items():
-        insert_tuples(session, table, rows)
-        written[table] = len(rows)
+        written[table] = insert_tuples(session, table, rows)
     pointer = session.get(RatingPeriod, (str(rated.period), rated.pool))
     if pointer is None:
         session.add(RatingPeriod(period=str(rated.period), pool=rated.pool, revision=revision))
