@@ -87,5 +87,5 @@ def test_small_federation_both_ways(engine: Engine, tmp_path: Path) -> None:
 @pytest.mark.federation_m
 def test_m_month_both_ways(engine: Engine, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if "federation_m" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the M month (about 2 minutes): run it with -m federation_m")
+        pytest.skip("the M month (a few minutes): run it with -m federation_m")
     federation_both_ways(engine, tmp_path, *federation.SIZES["M"])
