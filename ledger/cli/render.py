@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from decimal import Decimal
@@ -14,7 +13,7 @@ from rich.text import Text
 
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.values import indented_json, json_number
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:
@@ -128,7 +127,7 @@ def problems(items: Iterable[Problem], *, quiet: bool = False) -> None:
 
 
 def _json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    print(indented_json(data))
 
 
 def _count(n: int, noun: str) -> str:

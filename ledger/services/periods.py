@@ -21,7 +21,7 @@ from ledger.domain import POOLS, STANDARD, Actor, Period, RatedGame, RatingPool
 from ledger.errors import PeriodError
 from ledger.rules.editions import Edition, edition_for
 from ledger.rules.initial import InitialRating, Pool
-from ledger.rules.period import PeriodResult
+from ledger.rules.period_rows import RowResult
 from ledger.rules.pools import GAP_REASON, gap_rule_excludes
 from ledger.services.audit import record_change, summarise
 from ledger.services.carried import first_owed
@@ -33,12 +33,12 @@ from ledger.services.state import FIRST_RATED_PERIOD, last_closed_period
 
 @dataclass(frozen=True)
 class RatedPlayer:
-    """One line of a close: who, and the rules' ``PeriodResult`` (with its per-game audit)."""
+    """One line of a close: who, and the rules' ``RowResult`` (with its per-game audit)."""
 
     player_id: int
     name: str
     fide_id: int | None
-    result: PeriodResult
+    result: RowResult
     opponents: dict[int, str]
 
 
@@ -333,7 +333,7 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
         written = write_revision(session, rated, report.revision, change.id, None)
         summarise(change, {"revision": report.revision, "edition": rated.edition.value,
                            "pool": pool,
-                           "games": len(rated.games), "players_rated": len(rated.results),
+                           "games": rated.game_count, "players_rated": len(rated.results),
                            "initial_ratings": len(rated.initial), "floor_drops": len(rated.drops),
                            "list_entries": written["list_entries"]})
     return report
@@ -342,16 +342,16 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
 def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
     results, initial, drops, used = rated.results, rated.initial, rated.drops, rated.edition
     wanted = set(results) | set(initial) | {a.opponent_id for r in results.values()
-                                            for a in r.games}
+                                            for a in r.audits}
     names = {pid: (name, fide) for pid, name, fide in session.execute(
         select(Player.id, Player.name, Player.fide_id).where(Player.id.in_(wanted)))}
     players = [RatedPlayer(pid, names[pid][0], names[pid][1], r,
-                           {a.opponent_id: names[a.opponent_id][0] for a in r.games})
+                           {a.opponent_id: names[a.opponent_id][0] for a in r.audits})
                for pid, r in results.items()]
     players.sort(key=lambda p: (-p.result.rating_after, *player_sort_key(p.name, p.player_id)))
-    not_rated = Counter(reason for g in rated.games
+    not_rated = Counter(reason for g in rated.left_out
                         if (reason := not_rated_reason(g, rated.pool, rated.period)) is not None)
-    report = CloseReport(str(rated.period), used.value, dry_run, players, len(rated.games),
+    report = CloseReport(str(rated.period), used.value, dry_run, players, rated.game_count,
                          not_rated, adjustments=len(rated.adjustments), pool=rated.pool,
                          seeded=dict(rated.seeded))
     report.initial = sorted((NewlyRated(pid, names[pid][0], pool, ir)
@@ -367,7 +367,7 @@ def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
 
 def _gap_games(session: Session, rated: Rated) -> list[GapGame]:
     """The games of ``rated`` the 600-point rule leaves unrated, by game id (one query)."""
-    gaps = [g for g in rated.games if not_rated_reason(g, rated.pool, rated.period) == GAP_REASON]
+    gaps = [g for g in rated.left_out if not_rated_reason(g, rated.pool, rated.period) == GAP_REASON]
     if not gaps:
         return []
     ids = {pid for g in gaps for pid in (g.white_id, g.black_id)}

@@ -18,8 +18,9 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, Result
-from ledger.rules.pools import seeded_from_standard
+from ledger.rules.pools import gap_rule_excludes, seeded_from_standard
 from ledger.services.facts import NOW, Facts
+from ledger.services.late import natural_period
 from ledger.services.state import History, load_histories, ratings_period
 
 #: A WHERE clause on the games (``Facts.games()``, whose columns are ``g.c.period`` ...) and
@@ -115,3 +116,85 @@ def seeded_states(session: Session, histories: dict[int, History], target: Perio
     standard = load_histories(session, unrated, through=target.previous(), facts=facts)
     return {pid: rating for pid in unrated
             if (rating := standard[pid].rating(target)) is not None}
+
+
+#: A recorded game's score for White in halves, by ``games.result``; a forfeit: absent.
+WHITE_HALVES = {Result.WHITE_WINS.value: 2, Result.DRAW.value: 1, Result.BLACK_WINS.value: 0}
+
+
+@dataclass
+class GameRows:
+    """A period's games as ``rules.period_rows.GameRow`` tuples (``rows``, by date then id),
+    the ``histories`` of every player in them (as ``load_rated_games``), ``count`` games in
+    all, the late results (``late``: game id -> natural period) and ``left_out``: the games
+    no rule rates (forfeit, less than one move, different times, a player unrated, the 600-point
+    rule) as ``RatedGame`` objects, for the close's report."""
+
+    rows: list[tuple[int, int | None, int, int, int | None, int | None, int | None]]
+    histories: dict[int, History]
+    count: int
+    late: dict[int, Period]
+    left_out: list[RatedGame]
+
+
+def load_game_rows(session: Session, target: Period, everyone: dict[int, History], *,
+                   also: Iterable[int] = (), facts: Facts = NOW,
+                   pool: RatingPool = STANDARD) -> GameRows:
+    """The valid games of ``target`` in ``pool`` as integer rows (one Core SELECT of columns,
+    no ``RatedGame`` per game), with the same ratings as ``load_rated_games`` (the players'
+    published ratings in force for the period of the event's start, seeded from standard in
+    rapid and blitz from 2024-03). ``everyone``: every player's history in ``pool`` with closed
+    results through the period before (``load_histories(session, None, ...)``); ``histories``
+    of the result: those of the games' players and of ``also``. ``KeyError`` for a game whose
+    player is not in ``everyone``."""
+    g = facts.games()
+    where = (g.c.period == str(target)) & (g.c.status == "valid") & (g.c.pool == pool)
+    # every standard history, read before the games are streamed (the same values as those
+    # of the games' players that ``load_rated_games`` reads)
+    standard = (load_histories(session, None, through=target.previous(), facts=facts)
+                if pool != STANDARD else {})
+    events = Event.__table__  # Core columns only: the rows are streamed from the cursor
+    rows = session.execute(
+        select(g.c.id, g.c.event_id, g.c.white_id, g.c.black_id, g.c.result, g.c.played,
+               g.c.unequal_times, g.c.date, events.c.start_date, events.c.end_date)
+        .outerjoin(events, g.c.event_id == events.c.id)
+        .where(where).order_by(g.c.date, g.c.id))
+    known: dict[Period, dict[int, int | None]] = {}  # start period -> player -> rating
+    starts: dict[tuple[dt.date | None, dt.date], Period] = {}
+    ends: dict[tuple[dt.date | None, dt.date], Period] = {}
+
+    def rating(pid: int, start: Period, in_force: dict[int, int | None]) -> int | None:
+        if pid in in_force:
+            return in_force[pid]
+        own = everyone[pid].rating(start)
+        if own is None and pid in standard and seeded_from_standard(pool, start):
+            own = standard[pid].rating(start)
+        in_force[pid] = own
+        return own
+
+    out = []
+    late: dict[int, Period] = {}
+    left_out = []
+    for game_id, event, white, black, result, played, unequal, date, start, end in rows:
+        begun = starts.get((start, date))
+        if begun is None:
+            begun = starts[start, date] = ratings_period(start, date)
+        natural = ends.get((end, date))
+        if natural is None:
+            natural = ends[end, date] = natural_period(end, date)
+        if natural < target:
+            late[game_id] = natural
+        in_force = known.get(begun)
+        if in_force is None:
+            in_force = known[begun] = {}
+        white_rating = in_force[white] if white in in_force else rating(white, begun, in_force)
+        black_rating = in_force[black] if black in in_force else rating(black, begun, in_force)
+        halves = WHITE_HALVES.get(result) if played and not unequal else None
+        out.append((game_id, event, white, black, white_rating, black_rating, halves))
+        if (halves is None or white_rating is None or black_rating is None
+                or gap_rule_excludes(white_rating, black_rating, pool, target)):
+            left_out.append(RatedGame(game_id, event, white, black, white_rating, black_rating,
+                                      Result(result), played, unequal))
+    ids = {pid for r in out for pid in (r[2], r[3])} | set(also)
+    histories = {pid: everyone[pid] for pid in ids if pid in everyone}
+    return GameRows(out, histories, len(out), late, left_out)

@@ -11,11 +11,12 @@ revision and the pointer. The close (``services.periods``), the re-rating
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import islice
 from typing import Any
 
-from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -33,15 +34,16 @@ from ledger.domain import STANDARD, Period, RatedGame, RatingPool
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, list_adjustment
 from ledger.rules.initial import InitialRating as Computation
 from ledger.rules.initial import Pool, rate_pool
-from ledger.rules.period import PeriodResult as Result
 from ledger.rules.period import rate_period
+from ledger.rules.period_rows import RowResult as Result
+from ledger.rules.period_rows import exact_hundredths, from_reference, rate_rows
 from ledger.rules.pools import RAISE_2022_PERIOD, raise_2022
 from ledger.services.carried import carried_into
 from ledger.services.facts import NOW, Facts
 from ledger.services.late import natural_period
 from ledger.services.pools import load_pools
-from ledger.services.rated_games import load_rated_games, seeded_states
-from ledger.services.snapshots import ListRow, entry_values, list_rows
+from ledger.services.rated_games import load_game_rows, load_rated_games, seeded_states
+from ledger.services.snapshots import ListRow, list_rows
 from ledger.services.state import ClosedResult, History, load_histories
 
 #: Every table a revision writes, by name, in the order they are written and compared.
@@ -55,8 +57,10 @@ DERIVED: dict[str, Any] = {
 
 @dataclass
 class Rated:
-    """What rating ``period`` by ``edition`` gives: the ``games`` as the rules saw them, one
-    ``results`` entry per rated player, the initial ratings (pool and computation) of unrated
+    """What rating ``period`` by ``edition`` gives: ``left_out``, at least every game no rule
+    rates, as the rules saw it (the reference path gives every game; either way the report
+    asks ``not_rated_reason`` of each), ``game_count`` games in all, one ``results`` entry
+    (integer ``RowResult``) per rated player, the initial ratings (pool and computation) of unrated
     players whose pool reached 5 games, the ratings below the floor (``drops``), the list
     adjustments (rows of ``rating_adjustments`` without their revision), the list it
     publishes (``listed``, ranked), the late results among the games (``late``: game id -> the
@@ -67,7 +71,7 @@ class Rated:
 
     period: Period
     edition: Edition
-    games: list[RatedGame]
+    left_out: list[RatedGame]
     results: dict[int, Result]
     initial: dict[int, tuple[Pool, Computation]]
     drops: dict[int, int]
@@ -77,32 +81,48 @@ class Rated:
     carried: dict[int, int] = field(default_factory=dict)
     pool: RatingPool = STANDARD
     seeded: dict[int, int] = field(default_factory=dict)
+    game_count: int = 0
 
 
 def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
-         pool: RatingPool = STANDARD) -> Rated:
+         pool: RatingPool = STANDARD, *, reference: bool = False) -> Rated:
     """Rate ``target`` in ``pool`` by ``edition`` with ``facts`` and the current revisions of
     the earlier periods of that pool, adding the corrections carried into it before each
     player's one rounding; nothing is written. In rapid and blitz from 2024-03 a player
     unrated in the pool with a standard rating is rated from it (docs/RULES.md §9). A fixed
-    number of queries for any number of players."""
+    number of queries for any number of players.
+
+    The players' changes come from integer rows (``rules.period_rows.rate_rows``, games read
+    as columns); ``reference=True`` rates them with the per-player rules instead
+    (``rules.period.rate_period`` on ``RatedGame`` objects), which give the same values."""
     carried = carried_into(session, target, facts, pool)
-    loaded, histories = load_rated_games(session, lambda g: g.c.period == str(target),
-                                         through=target.previous(), also=carried, facts=facts,
-                                         pool=pool)
-    games = [g.rated for g in loaded]
-    late = {g.game.id: natural for g in loaded
-            if (natural := natural_period(g.event_end, g.game.date)) < target}
+    everyone = load_histories(session, None, through=target.previous(), facts=facts, pool=pool)
+    if reference:
+        loaded, histories = load_rated_games(session, lambda g: g.c.period == str(target),
+                                             through=target.previous(), also=carried,
+                                             facts=facts, pool=pool)
+        games = [g.rated for g in loaded]
+        late = {g.game.id: natural for g in loaded
+                if (natural := natural_period(g.event_end, g.game.date)) < target}
+        count = len(games)
+    else:
+        game_rows = load_game_rows(session, target, everyone, also=carried, facts=facts,
+                                   pool=pool)
+        histories, games, late = game_rows.histories, game_rows.left_out, game_rows.late
+        count = game_rows.count
     states = {pid: h.state(target) for pid, h in histories.items()}
     seeded = seeded_states(session, histories, target, pool, facts)
     states |= {pid: replace(states[pid], rating=rating) for pid, rating in seeded.items()}
-    results = rate_period(states, games, target, edition,
-                          {pid: Decimal(h).scaleb(-2) for pid, h in carried.items()}, pool)
+    if reference:
+        results = {pid: from_reference(r) for pid, r in rate_period(
+            states, games, target, edition,
+            {pid: Decimal(h).scaleb(-2) for pid, h in carried.items()}, pool).items()}
+    else:
+        results = rate_rows(states, game_rows.rows, target, edition, carried, pool)
     drops = {pid: r.rating_after for pid, r in results.items()
              if r.rating_after < edition.rating_floor}
     initial = _initial_ratings(session, target, edition, facts,
                                [pid for pid, st in states.items() if st.rating is None], pool)
-    everyone = load_histories(session, None, through=target.previous(), facts=facts, pool=pool)
     standard = (load_histories(session, None, through=target, facts=facts)
                 if pool != STANDARD and target == RAISE_2022_PERIOD else None)
     adjustments = _list_adjustments(target, everyone, results, initial, drops, standard)
@@ -112,7 +132,7 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
                  for pid, (pool, ir) in initial.items() if ir.published}
     listed = list_rows(session, target, everyone, games_in, facts, pool)
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
-                 carried, pool, seeded)
+                 carried, pool, seeded, count)
 
 
 def _initial_ratings(session: Session, target: Period, edition: Edition, facts: Facts,
@@ -202,45 +222,88 @@ def _add_outcome(everyone: dict[int, History], target: Period, results: dict[int
 
 def hundredths(value: Decimal) -> int:
     """An exact value as a whole number of hundredths; ``ValueError`` when it is not one."""
-    scaled = value * 100
-    if scaled != scaled.to_integral_value():
-        raise ValueError(f"{value} is not a whole number of hundredths")
-    return int(scaled)
+    return exact_hundredths(value)
+
+
+#: Each derived table's columns, in the order of the tuples ``derived_tuples`` gives.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "period_results": ("period", "revision", "player_id", "rating_before", "games",
+                       "score_halves", "expected_hundredths", "k", "k_before_cap", "k_reason",
+                       "change_hundredths", "change", "rating_after", "carried_hundredths"),
+    "period_games": ("period", "revision", "game_id", "player_id", "opponent_id", "own_rating",
+                     "opponent_rating", "difference", "counted_difference",
+                     "expected_hundredths", "score_halves"),
+    "rating_adjustments": ("period", "revision", "player_id", "rating_before", "adjustment",
+                           "rating_after", "rule"),
+    "initial_ratings": ("period", "revision", "player_id", "method", "games", "opponents_sum",
+                        "score_halves", "hypothetical", "p_hundredths", "dp", "bonus", "ru",
+                        "cap", "rating", "floor", "published", "disregarded"),
+    "initial_rating_games": ("period", "revision", "player_id", "game_id", "opponent_id",
+                             "opponent_rating", "score_halves"),
+    "rating_floor_drops": ("period", "revision", "player_id", "rating", "floor"),
+    "list_entries": ("period", "revision", "player_id", "rank", "rating", "games", "k",
+                     "k_reason", "inactive", "name", "fide_id", "federation", "title", "sex",
+                     "birth_year"),
+}
+
+
+def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any, ...]]]:
+    """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period``: table name
+    -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty); the
+    per-game audit (``period_games``) as a generator, the others as lists."""
+    key = (str(rated.period), revision)
+    results = [key + r.totals() for r in rated.results.values()]
+    audit = (key + a for r in rated.results.values() for a in r.audits)
+    initial = [(*key, pid, ir.method.value, ir.games, ir.opponents_sum, int(ir.points * 2),
+                ir.hypothetical, ir.p_hundredths, ir.dp, ir.bonus, ir.ru, ir.cap, ir.rating,
+                ir.floor, ir.published, len(pool.disregarded))
+               for pid, (pool, ir) in rated.initial.items()]
+    pool_games = [(*key, pid, g.game_id, g.opponent_id, g.opponent_rating, int(g.score * 2))
+                  for pid, (pool, _) in rated.initial.items() for g in pool.games]
+    drops = [(*key, pid, rating, rated.edition.rating_floor)
+             for pid, rating in rated.drops.items()]
+    adjustments = [(*key, a["player_id"], a["rating_before"], a["adjustment"],
+                    a["rating_after"], a["rule"]) for a in rated.adjustments]
+    listed = [(*key, r.player_id, r.rank, r.rating, r.games, r.k, r.k_reason.value, r.inactive,
+               r.name, r.fide_id, r.federation, r.title, r.sex, r.birth_year)
+              for r in rated.listed]
+    return {"period_results": results, "period_games": audit,
+            "rating_adjustments": adjustments, "initial_ratings": initial,
+            "initial_rating_games": pool_games, "rating_floor_drops": drops,
+            "list_entries": listed}
 
 
 def derived_rows(rated: Rated, revision: int) -> dict[str, list[dict[str, Any]]]:
     """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period`` (table name
-    -> rows as dicts of column values, a table with none: an empty list)."""
-    key = {"period": str(rated.period), "revision": revision}
-    results = [key | dict(
-        player_id=r.player_id, rating_before=r.rating_before, games=r.n,
-        score_halves=int(r.score * 2), expected_hundredths=hundredths(r.expected), k=r.k,
-        k_before_cap=r.k_before_cap, k_reason=r.k_reason.value,
-        change_hundredths=hundredths(r.change_exact), change=r.change,
-        rating_after=r.rating_after, carried_hundredths=hundredths(r.carried))
-        for r in rated.results.values()]
-    audit = [key | dict(
-        game_id=a.game_id, player_id=r.player_id, opponent_id=a.opponent_id,
-        own_rating=a.own_rating, opponent_rating=a.opponent_rating, difference=a.difference,
-        counted_difference=a.counted_difference, expected_hundredths=hundredths(a.expected),
-        score_halves=int(a.score * 2)) for r in rated.results.values() for a in r.games]
-    initial = [key | dict(
-        player_id=pid, method=ir.method.value, games=ir.games, opponents_sum=ir.opponents_sum,
-        score_halves=int(ir.points * 2), hypothetical=ir.hypothetical,
-        p_hundredths=ir.p_hundredths, dp=ir.dp, bonus=ir.bonus, ru=ir.ru, cap=ir.cap,
-        rating=ir.rating, floor=ir.floor, published=ir.published,
-        disregarded=len(pool.disregarded)) for pid, (pool, ir) in rated.initial.items()]
-    pool_games = [key | dict(
-        player_id=pid, game_id=g.game_id, opponent_id=g.opponent_id,
-        opponent_rating=g.opponent_rating, score_halves=int(g.score * 2))
-        for pid, (pool, _) in rated.initial.items() for g in pool.games]
-    drops = [key | dict(player_id=pid, rating=rating, floor=rated.edition.rating_floor)
-             for pid, rating in rated.drops.items()]
-    return {"period_results": results, "period_games": audit,
-            "rating_adjustments": [a | key for a in rated.adjustments],
-            "initial_ratings": initial, "initial_rating_games": pool_games,
-            "rating_floor_drops": drops,
-            "list_entries": [entry_values(rated.period, revision, r) for r in rated.listed]}
+    -> rows as dicts of column values, a table with none: an empty list): ``derived_tuples``
+    named by ``COLUMNS``."""
+    return {table: [dict(zip(COLUMNS[table], row, strict=True)) for row in rows]
+            for table, rows in derived_tuples(rated, revision).items()}
+
+
+#: Rows per ``executemany`` (a million game sides are not held as one list of tuples).
+BATCH = 50_000
+
+
+def insert_tuples(session: Session, table: str, rows: Iterable[tuple[Any, ...]]) -> int:
+    """Insert ``rows`` (tuples in the order of ``COLUMNS[table]``) into ``table`` with DBAPI
+    ``executemany`` calls of up to ``BATCH`` rows through the session's connection
+    (``exec_driver_sql``: no per-row bind processing; the placeholders of the dialect's
+    paramstyle: ``?`` for SQLite, ``%s`` for psycopg). Every value must be a plain int, str,
+    bool or None. Returns the rows inserted."""
+    connection = session.connection()
+    dialect = connection.dialect
+    quote = dialect.identifier_preparer.quote
+    marker = {"qmark": "?", "format": "%s", "pyformat": "%s"}[dialect.paramstyle]
+    columns = COLUMNS[table]
+    sql = (f"INSERT INTO {quote(table)} ({', '.join(quote(c) for c in columns)}) "
+           f"VALUES ({', '.join([marker] * len(columns))})")
+    written = 0
+    it = iter(rows)
+    while batch := list(islice(it, BATCH)):
+        connection.exec_driver_sql(sql, batch)
+        written += len(batch)
+    return written
 
 
 def write_revision(session: Session, rated: Rated, revision: int, change_id: int,
@@ -253,10 +316,8 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
                                pool=rated.pool))
     session.flush()
     written = {}
-    for table, rows in derived_rows(rated, revision).items():
-        if rows:  # Core executemany (every row of a table has the same keys): no ORM objects
-            session.execute(insert(DERIVED[table].__table__), rows)
-        written[table] = len(rows)
+    for table, rows in derived_tuples(rated, revision).items():
+        written[table] = insert_tuples(session, table, rows)
     pointer = session.get(RatingPeriod, (str(rated.period), rated.pool))
     if pointer is None:
         session.add(RatingPeriod(period=str(rated.period), pool=rated.pool, revision=revision))

@@ -2,8 +2,10 @@
 
 ``recompute(session, period, revision)`` rates ``period`` with the facts as of the change that
 computed ``revision`` (``services.facts.Facts``), the current revisions of the earlier periods and
-the revision's own rule edition, through the same code as the close (``services.rating``), and
-returns every derived row it gives. ``check_ledger`` runs the database's integrity check, then
+the revision's own rule edition, through the same code as the close (``services.rating``) but
+with the per-player reference rules (``rules.period.rate_period``) where the close rates from
+integer rows (``rules.period_rows``), and returns every derived row it gives: so ``db check``
+also checks that both ways agree. ``check_ledger`` runs the database's integrity check, then
 compares each closed period's current revision with its recomputation, value by value.
 """
 
@@ -30,12 +32,13 @@ Rows = dict[str, list[dict[str, Any]]]
 
 def recompute(session: Session, period: Period, revision: int) -> Rows:
     """Every derived row ``revision`` of ``period`` should hold, computed afresh from the facts
-    as of its change. Raises ``NotFound`` when the period has no such revision."""
+    as of its change with the reference rules (``rate(..., reference=True)``). Raises
+    ``NotFound`` when the period has no such revision."""
     stored = session.get(PeriodRevision, (str(period), revision))
     if stored is None:
         raise NotFound(f"period {period} has no revision {revision}")
     rated = rate(session, period, Edition(stored.edition), Facts(as_of=stored.change_id),
-                 parse_pool(stored.pool))
+                 parse_pool(stored.pool), reference=True)
     return derived_rows(rated, revision)
 
 

@@ -11,7 +11,7 @@ change of a player never changes a list already published.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
@@ -65,8 +65,12 @@ def ranked(rows: list[ListRow]) -> list[ListRow]:
     ranked 1, 2 ...; equal ratings share a rank (1, 2, 2, 4)."""
     ordered = sorted(rows, key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
     out: list[ListRow] = []
-    for i, row in enumerate(ordered, start=1):
-        out.append(replace(row, rank=out[-1].rank if out and out[-1].rating == row.rating else i))
+    rank, rating = 0, None
+    for i, r in enumerate(ordered, start=1):  # the constructor: ``replace`` costs 3x as much
+        if r.rating != rating:
+            rank, rating = i, r.rating
+        out.append(ListRow(rank, r.player_id, r.name, r.fide_id, r.federation, r.title,
+                           r.rating, r.games, r.k, r.k_reason, r.birth_year, r.inactive, r.sex))
     return out
 
 

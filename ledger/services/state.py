@@ -205,8 +205,10 @@ def load_histories(
     (birth year) and entries now, or as of a change (``services.facts``). Six queries in all."""
     known = facts.players()
     players = select(known.c.id, known.c.birth_year)
-    entries = (select(PlayerEntry).where(facts.entries(), PlayerEntry.pool == pool)
-               .order_by(PlayerEntry.id))
+    entries = (select(PlayerEntry.player_id, PlayerEntry.id, PlayerEntry.effective_from,
+                      PlayerEntry.rating, PlayerEntry.prior_games, PlayerEntry.reached_2400,
+                      PlayerEntry.reached_2300, PlayerEntry.kind)
+               .where(facts.entries(), PlayerEntry.pool == pool).order_by(PlayerEntry.id))
     results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
                      PeriodResult.rating_after).where(PeriodResult.period <= str(through),
                                                       current(PeriodResult, pool))
@@ -227,10 +229,13 @@ def load_histories(
         initial = initial.where(InitialRating.player_id.in_(player_ids))
         drops = drops.where(RatingFloorDrop.player_id.in_(player_ids))
     histories = {pid: History(birth_year) for pid, birth_year in session.execute(players)}
-    for e in session.scalars(entries):
-        histories[e.player_id].entries.append(Entry(
-            e.id, Period.parse(e.effective_from) if e.effective_from else None, e.rating,
-            e.prior_games, e.reached_2400, e.reached_2300, e.kind))
+    parsed: dict[str, Period] = {}
+    for pid, entry_id, since, rating, prior, reached_2400, reached_2300, kind in session.execute(
+            entries):  # rows, not ORM entities; a period string parsed once
+        if since and since not in parsed:
+            parsed[since] = Period.parse(since)
+        histories[pid].entries.append(Entry(entry_id, parsed[since] if since else None, rating,
+                                            prior, reached_2400, reached_2300, kind))
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
         by_player[pid].append(ClosedResult(Period.parse(period), games, rating_after))
