@@ -54,6 +54,18 @@ def test_calc_loads_its_own_module_only_and_no_pydantic(tmp_path: Path) -> None:
     assert not {"sqlalchemy", "alembic", "pydantic", "rich.markdown"} & modules
 
 
+def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Path) -> None:
+    db = str(tmp_path / "small.db")
+    for args in (("init",), ("player", "add", "Doyle, Liam", "--rating", "1850"),
+                 ("player", "add", "Walsh, Brendan", "--rating", "1790")):
+        assert CliRunner().invoke(app, ["--db", db, *args]).exit_code == 0
+    modules = loaded(tmp_path, "--db", db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0",
+                     "--date", "2026-11-05")
+    assert "ledger.services.games" in modules  # it ran
+    assert not modules & (COMMAND_MODULES - {"ledger.cli.games"})
+    assert not {"alembic", "pydantic", "rich.markdown", "chess", "jinja2"} & modules
+
+
 def test_each_summary_is_the_first_paragraph_of_the_commands_own_help() -> None:
     # `ledger --help` lists a command not yet loaded by its summary in cli.app.COMMANDS.
     root = typer.main.get_command(app)
