@@ -205,8 +205,10 @@ def load_histories(
     (birth year) and entries now, or as of a change (``services.facts``). Six queries in all."""
     known = facts.players()
     players = select(known.c.id, known.c.birth_year)
-    entries = (select(PlayerEntry).where(facts.entries(), PlayerEntry.pool == pool)
-               .order_by(PlayerEntry.id))
+    entries = (select(PlayerEntry.player_id, PlayerEntry.id, PlayerEntry.effective_from,
+                      PlayerEntry.rating, PlayerEntry.prior_games, PlayerEntry.reached_2400,
+                      PlayerEntry.reached_2300, PlayerEntry.kind)
+               .where(facts.entries(), PlayerEntry.pool == pool).order_by(PlayerEntry.id))
     results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
                      PeriodResult.rating_after).where(PeriodResult.period <= str(through),
                                                       current(PeriodResult, pool))
@@ -227,19 +229,25 @@ def load_histories(
         initial = initial.where(InitialRating.player_id.in_(player_ids))
         drops = drops.where(RatingFloorDrop.player_id.in_(player_ids))
     histories = {pid: History(birth_year) for pid, birth_year in session.execute(players)}
-    for e in session.scalars(entries):
-        histories[e.player_id].entries.append(Entry(
-            e.id, Period.parse(e.effective_from) if e.effective_from else None, e.rating,
-            e.prior_games, e.reached_2400, e.reached_2300, e.kind))
+    parsed: dict[str, Period] = {}  # each month's text parsed once (Periods are immutable)
+
+    def month(text: str) -> Period:
+        if text not in parsed:
+            parsed[text] = Period.parse(text)
+        return parsed[text]
+
+    for pid, entry_id, since, rating, prior, r2400, r2300, kind in session.execute(entries):
+        histories[pid].entries.append(Entry(  # rows, not ORM entities
+            entry_id, month(since) if since else None, rating, prior, r2400, r2300, kind))
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
-        by_player[pid].append(ClosedResult(Period.parse(period), games, rating_after))
+        by_player[pid].append(ClosedResult(month(period), games, rating_after))
     for pid, period, games, rating in session.execute(initial):
-        by_player[pid].append(ClosedResult(Period.parse(period), games, rating))
+        by_player[pid].append(ClosedResult(month(period), games, rating))
     for pid, period, rating_after in session.execute(adjustments):
-        by_player[pid].append(ClosedResult(Period.parse(period), 0, rating_after, order=1))
+        by_player[pid].append(ClosedResult(month(period), 0, rating_after, order=1))
     for pid, period in session.execute(drops):
-        by_player[pid].append(ClosedResult(Period.parse(period), 0, None, order=2))
+        by_player[pid].append(ClosedResult(month(period), 0, None, order=2))
     for pid, rows in by_player.items():
         histories[pid].results = sorted(rows, key=lambda r: (r.period, r.order))
     return histories
