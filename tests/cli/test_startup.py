@@ -63,7 +63,8 @@ def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Pa
                      "--date", "2026-11-05")
     assert "ledger.services.games" in modules  # it ran
     assert not modules & (COMMAND_MODULES - {"ledger.cli.games"})
-    assert not {"alembic", "pydantic", "rich.markdown", "chess", "jinja2"} & modules
+    assert not {"alembic", "pydantic", "rich.markdown", "chess", "jinja2",
+                "ledger.services.rerate"} & modules  # re-rating: only with --rerate
 
 
 def test_each_summary_is_the_first_paragraph_of_the_commands_own_help() -> None:
