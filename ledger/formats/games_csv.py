@@ -39,6 +39,8 @@ COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id", "pool"
            "time_control", "white_time_control", "black_time_control")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ID = re.compile(r"[0-9]{1,11}")
+#: The FIDE id column of each side.
+_ID_COLUMN = {"white": "white_fide_id", "black": "black_fide_id"}
 #: Each result code as ``Result.parse`` reads it unchanged (anything else goes to it).
 _RESULTS = {member.value: member for member in Result}
 #: The columns of one line of text each (no control or format character:
@@ -162,7 +164,7 @@ def _game(path: str, line: int, row: dict[str, str], problems: Problems,
         name = row[side].strip()
         if not name:
             err(side, "no player name")
-        id_text = row.get(f"{side}_fide_id", "").strip()
+        id_text = row.get(_ID_COLUMN[side], "").strip()
         fide_id = None
         if id_text:
             if _ID.fullmatch(id_text) and int(id_text) > 0:
