@@ -9,6 +9,8 @@ import os
 
 DEFAULT_DB = "ledger.db"
 ENV_VAR = "LEDGER_DB"
+#: The environment variable naming who writes, when ``--by`` does not.
+USER_ENV = "LEDGER_USER"
 
 
 def resolve_db(option: str | None) -> str:

@@ -68,6 +68,8 @@ def find_control_character(text: str) -> re.Match[str] | None:
     ``player add``, ``game add`` and the imports refuse a name, an event, a round or any other
     one-line text field: ``find_control_character("Tab\\tName").start()`` is 3;
     ``described_character`` names what it found."""
+    if text.isascii() and text.isprintable():  # no ASCII control character, nothing else: fast
+        return None
     return _CONTROL_RE.search(text)
 
 

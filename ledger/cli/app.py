@@ -1,33 +1,64 @@
-"""The ``ledger`` command line: builds the app and registers every command group and command.
+"""The ``ledger`` command line: builds the app and names every command group and command.
 
 Each command lives in the module of its noun (``cli.players``, ``cli.games``, ``cli.events``,
 ``cli.periods``, ``cli.imports``, ``cli.lists``, ``cli.calc``, ``cli.lookup``, ``cli.export``,
 ``cli.database``, ``cli.audit``, ``cli.site``) and uses the shared plumbing of ``cli.common``;
-nothing imports this module but the entry point.
+nothing imports this module but the entry point. ``COMMANDS`` names each command by its
+module and attribute, which are imported only when that command runs (``cli.tree.LazyGroup``:
+``ledger --help`` and ``ledger calc ...`` load no database layer, no renderer they do not use).
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 
-from ledger.cli import (
-    audit,
-    calc,
-    database,
-    events,
-    export,
-    games,
-    imports,
-    lists,
-    lookup,
-    periods,
-    players,
-    site,
-)
-from ledger.cli.common import USER_ENV, RecordingGroup, fail_on_os_error, finish_output
-from ledger.config import ENV_VAR
+from ledger.cli.tree import LazyGroup, lazy_commands
+from ledger.config import ENV_VAR, USER_ENV
+
+#: Every command: (name, module under ``ledger.cli``, attribute, the first paragraph of its
+#: help as ``ledger --help`` lists it), in the listing's order (single commands, then groups).
+#: tests/cli/test_cli.py checks each summary against the command's own help.
+COMMANDS = lazy_commands([
+    ("init", "database", "init",
+     "Create the ledger database, or upgrade an older one to the latest schema."),
+    ("import", "imports", "import_file",
+     "Import a TRF, PGN or CSV file, or a FIDE rating list: all or nothing."),
+    ("list", "lists", "rating_list",
+     "Print the rating list published by closing a period, or write it as CSV, TXT or HTML."),
+    ("history", "lists", "history",
+     "Show a player's rating history in one pool: a row per rated period, the peak, a "
+     "sparkline."),
+    ("performance", "lookup", "performance",
+     "Performance rating Rp = Ra + dp over an event or a period, and norms."),
+    ("whatif", "lookup", "whatif",
+     "What a win, a draw or a loss would do to both players' ratings this period."),
+    ("audit", "audit", "audit",
+     "Show the audit log: who changed what, when, why and with which command."),
+    ("player", "players", "player_app",
+     "Register players, look them up, edit, merge and correct them."),
+    ("game", "games", "game_app", "Record games, list them, void and correct them."),
+    ("event", "events", "event_app", "The events the ledger records."),
+    ("period", "periods", "period_app",
+     "Close rating periods, list the closed ones, reopen and re-rate."),
+    ("calc", "calc", "calc_app",
+     "Rating calculators: expected score (PD), a period's rating change, the expected-score "
+     "table (no database needed)."),
+    ("export", "export", "export_app", "Write ledger data as files other programs read."),
+    ("db", "database", "db_app",
+     "Check the ledger database, back it up, copy it to another database."),
+    ("site", "site", "site_app",
+     "The club's website: rating lists, players and tournaments as static pages."),
+])
+
+
+class _AppGroup(LazyGroup):
+    """The ``ledger`` group: ``COMMANDS``, loaded as they are used."""
+
+    LAZY = COMMANDS
+
 
 app = typer.Typer(
     name="ledger",
@@ -35,7 +66,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
-    cls=RecordingGroup,
+    cls=_AppGroup,
 )
 
 
@@ -63,30 +94,15 @@ def main_callback(
     ctx.obj = {"db": db, "by": by}
 
 
-app.command("init")(database.init)
-app.add_typer(players.player_app, name="player")
-app.add_typer(games.game_app, name="game")
-app.add_typer(events.event_app, name="event")
-app.add_typer(periods.period_app, name="period")
-app.command("import")(imports.import_file)
-app.command("list")(lists.rating_list)
-app.command("history")(lists.history)
-app.command("performance")(lookup.performance)
-app.command("whatif")(lookup.whatif)
-app.add_typer(calc.calc_app, name="calc")
-app.add_typer(export.export_app, name="export")
-app.command("audit")(audit.audit)
-app.add_typer(database.db_app, name="db")
-app.add_typer(site.site_app, name="site")
-
-
 def main() -> None:
-    """Console-script entry point: an ``OSError`` met outside a command (writing ``--help`` to
-    a full disk) ends it as in a command (``common.fail_on_os_error``), and standard output is
-    flushed before the end (``common.finish_output``)."""
+    """Console-script entry point: standard output is flushed before the end, and an ``OSError``
+    met outside a command (writing ``--help`` to a full disk) or in that flush ends it as in a
+    command (``common.fail_on_os_error``, imported only then)."""
     try:
-        app()
-    except OSError as exc:  # met outside any command (writing --help)
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # here, so that a full disk or a closed pipe is met below
+    except OSError as exc:  # met outside any command (writing --help), or in the flush
+        from ledger.cli.common import fail_on_os_error  # Rich and the renderers: on error only
         fail_on_os_error(exc)
-    finally:
-        finish_output()

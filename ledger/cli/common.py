@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
-from typer.core import TyperGroup
 
 from ledger.cli import render
-from ledger.config import resolve_db
+from ledger.cli.tree import ARGV_KEY
+from ledger.config import USER_ENV, resolve_db
 from ledger.domain import Actor
 from ledger.errors import ImportRejected, LedgerError, database_error, hide_passwords
 
@@ -182,24 +182,6 @@ def run_write(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwarg
     return run(ctx, service, *args, actor=actor_of(ctx), **kwargs)
 
 
-#: The environment variable naming who writes, when ``--by`` does not.
-USER_ENV = "LEDGER_USER"
-_ARGV = "ledger.argv"
-
-
-class RecordingGroup(TyperGroup):
-    """The app's group: it keeps the arguments it is given (``ctx.meta``), so that a change
-    can record the command line as typed (``actor_of``)."""
-
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
-        """Keep ``args`` (the command line after ``ledger``), then parse as usual, a
-        ``COLUMNS`` that is no sensible width unset first (``render.ignore_senseless_columns``:
-        Typer's help and usage errors read it)."""
-        ctx.meta.setdefault(_ARGV, list(args))
-        render.ignore_senseless_columns()
-        return super().parse_args(ctx, args)
-
-
 def _without_password(arg: str) -> str:
     """A database URL with its password hidden (``--db postgresql://u:secret@h/db``, and
     ``--db=postgresql://u:secret@h/db``, ``--to ...``: ``errors.hide_passwords``); any other
@@ -221,7 +203,7 @@ def actor_of(ctx: typer.Context) -> Actor:
             by = getpass.getuser()
         except (OSError, KeyError):
             by = "unknown"
-    argv = ctx.meta.get(_ARGV, [])
+    argv = ctx.meta.get(ARGV_KEY, [])
     return Actor(by, shlex.join(["ledger", *(_without_password(a) for a in argv)]))
 
 

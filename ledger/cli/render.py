@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ledger.cli.columns import columns
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import indented_json, json_number
@@ -27,24 +28,6 @@ if TYPE_CHECKING:
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
 PIPE_WIDTH = 160
-#: The widths ``COLUMNS`` may give; any other value (``0`` printed nothing at all) is ignored.
-MIN_COLUMNS, MAX_COLUMNS = 20, 10_000
-
-
-def columns() -> int | None:
-    """``COLUMNS`` when it is a sensible width (a number from ``MIN_COLUMNS`` to
-    ``MAX_COLUMNS``), else None: unset, or a value to ignore."""
-    text = os.environ.get("COLUMNS", "").strip()
-    if text.isdigit() and MIN_COLUMNS <= int(text) <= MAX_COLUMNS:
-        return int(text)
-    return None
-
-
-def ignore_senseless_columns() -> None:
-    """Unset a ``COLUMNS`` that ``columns`` would ignore, so that Typer's own help and usage
-    errors, which read it themselves, ignore it too."""
-    if "COLUMNS" in os.environ and columns() is None:
-        del os.environ["COLUMNS"]
 
 
 def _terminal_width() -> int:

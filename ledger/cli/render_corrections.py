@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ledger.services.merge import MergeReport
     from ledger.services.player_edit import EditReport, RatingCorrection
     from ledger.services.replace import DiffGame, ReplaceReport
+    from ledger.services.rerate import PeriodRerate
 
 
 def hundredths_text(value: int) -> str:
@@ -84,8 +85,10 @@ def _carried_table(carried: list[CarriedView], closed: list[str], pool: str) -> 
 
 def added_game(view: GameView, as_json: bool, *, dry_run: bool) -> None:
     """``game add``: the game recorded (a late one says so), and any periods re-rated."""
-    from ledger.services.rerate import PeriodRerate  # loaded: the game was added
-    rerated = [p for p in view.rerated if isinstance(p, PeriodRerate)]
+    rerated: list[PeriodRerate] = []
+    if view.rerated:  # only then was the re-rating code loaded
+        from ledger.services.rerate import PeriodRerate
+        rerated = [p for p in view.rerated if isinstance(p, PeriodRerate)]
     if as_json:
         extra = ({"rerated": [rerate_dict(p) for p in rerated]} if rerated else {})
         _json({"games": [game_dict(view)]} | extra | ({"dry_run": True} if dry_run else {}))

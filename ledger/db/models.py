@@ -77,7 +77,8 @@ def _pool_column() -> Mapped[str]:
     return mapped_column(String(8), default=STANDARD, server_default=STANDARD)
 
 
-def _utcnow() -> dt.datetime:
+def utcnow() -> dt.datetime:
+    """Now, in UTC without a time zone: how the ledger stores its times."""
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
@@ -113,7 +114,7 @@ class Player(KeyedName, Base):
     w_title: Mapped[str | None] = mapped_column(String(4))
     o_title: Mapped[str | None] = mapped_column(String(30))
     foa_title: Mapped[str | None] = mapped_column(String(4))
-    registered_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    registered_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     #: The player this identity was merged into (None: an identity of its own).
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     #: The change that last wrote the row (None: before revision 0006, change 0).
@@ -151,7 +152,7 @@ class PlayerEntry(Base):
     reached_2400: Mapped[bool] = mapped_column(default=False)
     reached_2300: Mapped[bool] = mapped_column(default=False)
     source: Mapped[str] = mapped_column(String(200))
-    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     #: The change that recorded the entry (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
     kind: Mapped[str] = mapped_column(String(10), default="rating", server_default="rating")
@@ -227,7 +228,7 @@ class Game(Base):
     result: Mapped[str] = mapped_column(String(8))
     played: Mapped[bool] = mapped_column(default=True)
     source: Mapped[str | None] = mapped_column(String(500))
-    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     status: Mapped[str] = mapped_column(String(8), default="valid", server_default="valid")
     #: The change that last wrote the row (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
@@ -242,6 +243,12 @@ class Game(Base):
         return label
 
 
+#: The columns of ``games`` an import writes, in the order of its rows (``db.rows.insert_rows``).
+GAME_COLUMNS = ("event_id", "round", "round_key", "date", "period", "white_id", "black_id",
+                "result", "played", "source", "recorded_at", "status", "change_id", "pool",
+                "unequal_times")
+
+
 class ImportedFile(Base):
     """A file imported into the ledger, by the SHA-256 of its bytes: importing the same file
     again adds nothing. ``games`` recorded and ``players`` registered by that import."""
@@ -252,7 +259,7 @@ class ImportedFile(Base):
     sha256: Mapped[str] = mapped_column(String(64), unique=True)
     file_name: Mapped[str] = mapped_column(String(500))
     format: Mapped[str] = mapped_column(String(20))
-    imported_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    imported_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     games: Mapped[int]
     players: Mapped[int]
 
@@ -271,7 +278,7 @@ class Change(Base):
     __table_args__ = (Index("ix_changes_entity", "entity", "entity_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     by: Mapped[str] = mapped_column(String(200))
     command: Mapped[str] = mapped_column(Text)
     action: Mapped[str] = mapped_column(String(40))
@@ -341,7 +348,7 @@ class PeriodRevision(Base):
     edition: Mapped[str] = mapped_column(String(7))
     change_id: Mapped[int] = mapped_column(ForeignKey("changes.id"))
     reason: Mapped[str | None] = mapped_column(Text)
-    closed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    closed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     superseded_by_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
     #: The pool the revision rated (docs/RULES.md §9). Revision numbers are per period, shared
     #: by its pools, so (period, revision) names one pool's computation and every derived row
@@ -561,4 +568,4 @@ class ListRating(Base):
     k: Mapped[int | None]
     flag: Mapped[str | None] = mapped_column(String(4))
     source: Mapped[str] = mapped_column(String(500))
-    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
+    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)

@@ -39,6 +39,10 @@ COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id", "pool"
            "time_control", "white_time_control", "black_time_control")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ID = re.compile(r"[0-9]{1,11}")
+#: The FIDE id column of each side.
+_ID_COLUMN = {"white": "white_fide_id", "black": "black_fide_id"}
+#: Each result code as ``Result.parse`` reads it unchanged (anything else goes to it).
+_RESULTS = {member.value: member for member in Result}
 #: The columns of one line of text each (no control or format character:
 #: ``domain.find_control_character``), and what a message calls their values.
 _ONE_LINE = {"white": "a name", "black": "a name", "event": "an event name", "round": "a round"}
@@ -87,6 +91,7 @@ def _read(path: str, lines: Iterable[str], out: Problems) -> Readout:
     """The rows of ``lines`` (each with its line end, as ``csv.reader`` wants them)."""
     reader = csv.reader(lines, strict=False)
     games: list[FileGame] = []
+    dates: dict[str, dt.date] = {}  # each date's text read once (a month's file has about 30)
     rows = 0
     try:
         header = next(reader, None)
@@ -113,7 +118,7 @@ def _read(path: str, lines: Iterable[str], out: Problems) -> Readout:
                 out.append(Problem(path, start, "row", f"{len(row)} fields where the header "
                                    f"has {len(names)}: quote a value holding a comma"))
             else:
-                game = _game(path, start, dict(zip(names, row, strict=True)), out)
+                game = _game(path, start, dict(zip(names, row, strict=True)), out, dates)
                 if game is not None:
                     games.append(game)
             if out.full:
@@ -128,32 +133,38 @@ def _read(path: str, lines: Iterable[str], out: Problems) -> Readout:
     return Readout(games, out.finish(), games_in_file=rows)
 
 
-def _game(path: str, line: int, row: dict[str, str], problems: Problems) -> FileGame | None:
+def _game(path: str, line: int, row: dict[str, str], problems: Problems,
+          dates: dict[str, dt.date]) -> FileGame | None:
+    """The game of one ``row`` (column -> text) on ``line``, or None with its errors appended to
+    ``problems``; ``dates``: the dates read so far by their text (a cache this fills)."""
     before = problems.errors
 
     def err(column: str, message: str) -> None:
         problems.append(Problem(path, line, column, message))
 
     date_text = row["date"].strip()
-    day = None
-    if _DATE.fullmatch(date_text):
+    day = dates.get(date_text)
+    if day is None and _DATE.fullmatch(date_text):
         try:
             day = dt.date.fromisoformat(date_text)
         except ValueError:
             day = None
+        if day is not None:
+            dates[date_text] = day
     if day is None:
         err("date", f"{date_text!r} is not a date; write YYYY-MM-DD")
-    result = None
-    try:
-        result = Result.parse(row["result"])
-    except InvalidInput as exc:
-        err("result", str(exc).removeprefix("result: "))
+    result = _RESULTS.get(row["result"])  # a result as written the usual way
+    if result is None:
+        try:
+            result = Result.parse(row["result"])
+        except InvalidInput as exc:
+            err("result", str(exc).removeprefix("result: "))
     players = []
     for side in ("white", "black"):
         name = row[side].strip()
         if not name:
             err(side, "no player name")
-        id_text = row.get(f"{side}_fide_id", "").strip()
+        id_text = row.get(_ID_COLUMN[side], "").strip()
         fide_id = None
         if id_text:
             if _ID.fullmatch(id_text) and int(id_text) > 0:

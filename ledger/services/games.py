@@ -52,7 +52,6 @@ from ledger.services.lookalikes import (
     why_similar,
 )
 from ledger.services.players import MAX_ID, resolve
-from ledger.services.rerate import check_reason, rerate_in
 from ledger.services.session import transaction
 from ledger.services.state import is_closed, last_closed_period
 
@@ -405,7 +404,10 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     check_date(day, today or dt.date.today())
     round_ = clean_label(round_, "round", MAX_ROUND)
     event = clean_label(event, "event", MAX_EVENT)
-    why = check_reason(reason) if rerate or reason is not None else None
+    why = None
+    if rerate or reason is not None:
+        from ledger.services.rerate import check_reason  # the re-rating code: only with it
+        why = check_reason(reason)
     who = actor or Actor.from_code("add_game")
     notes: list[str] = []
     with transaction(engine, dry_run=dry_run) as session:
@@ -445,6 +447,7 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         if is_closed(period, last):
             assert why is not None  # only --rerate puts a game into a closed period
             check_own_list(session, period, game_pool)
+            from ledger.services.rerate import rerate_in
             rerated = tuple(rerate_in(session, period, why, who, game_pool))
         elif rerate:
             notes.append(f"period {period} is open: nothing to re-rate (--rerate not needed)")

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
-from sqlalchemy import Engine, Table, func, insert, select
+from sqlalchemy import Engine, Table, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, ImportedFile, Player
+from ledger.db.models import GAME_COLUMNS, Event, Game, ImportedFile, Player, utcnow
+from ledger.db.rows import insert_rows
 from ledger.domain import (
     POOLS,
     STANDARD,
@@ -516,16 +517,14 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         if is_closed(natural, last):
             report.late.append(LateRecord(g.line, w.name, b.name, g.date, str(natural),
                                           str(period), pool))
-        rows.append(dict(event_id=event_id, round=g.round, round_key=round_key(g.round),
-                         date=g.date, period=str(period),
-                         white_id=w.id, black_id=b.id, result=g.result.value, played=g.played,
-                         source=f"{name[-480:]}:{g.line}", change_id=change_id, pool=pool,
-                         unequal_times=(pools or {}).get(id(g), GamePool(pool)).unequal_times))
+        rows.append((event_id, g.round, round_key(g.round), g.date, str(period), w.id, b.id,
+                     g.result.value, g.played, f"{name[-480:]}:{g.line}", utcnow(), "valid",
+                     change_id, pool,
+                     (pools or {}).get(id(g), GamePool(pool)).unequal_times))
         report.recorded += 1
         report.periods[str(period)] += 1
-    if rows:
-        # Core INSERT of many rows (executemany): no ORM objects for games nobody reads back
-        session.execute(insert(cast(Table, Game.__table__)), rows)
+    # the driver's executemany of tuples (db.rows): no ORM objects, no per-row dicts
+    insert_rows(session, cast(Table, Game.__table__), GAME_COLUMNS, rows)
 
 
 def _rating_checks(session: Session, name: str,
@@ -538,26 +537,41 @@ def _rating_checks(session: Session, name: str,
     ids = {p.id for _, w, b in paired for p in (w, b) if p is not None}
     histories = load_histories(session, sorted(ids), through=Period(9999, 12))
     of_pool = {STANDARD: histories}
-    known: dict[tuple[RatingPool, int, Period], int | None] = {}  # (pool, player, period) -> rating
+    # (pool, ratings period) -> player -> rating: each looked up once; periods by date once
+    known: dict[tuple[RatingPool, Period], dict[int, int | None]] = {}
+    periods: dict[tuple[dt.date | None, dt.date], Period] = {}
+    ended: dict[dt.date, Period] = {}
 
-    def rating(pool: RatingPool, pid: int, at: Period) -> int | None:
-        if (pool, pid, at) not in known:
-            known[pool, pid, at] = of_pool[pool][pid].rating(at)
-        return known[pool, pid, at]
+    def ratings_period_of(g: FileGame) -> Period:
+        if (g.event_start, g.date) not in periods:
+            periods[g.event_start, g.date] = ratings_period(g.event_start, g.date)
+        return periods[g.event_start, g.date]
+
+    def period_of(day: dt.date) -> Period:
+        if day not in ended:
+            ended[day] = Period.of(day)
+        return ended[day]
+
+    def rating(ratings: dict[int, int | None], pool: RatingPool, pid: int,
+               at: Period) -> int | None:
+        if pid not in ratings:
+            ratings[pid] = of_pool[pool][pid].rating(at)
+        return ratings[pid]
 
     for g, w, b in recorded:
         found = (pools or {}).get(id(g), GamePool(STANDARD))
         if found.pool not in of_pool:
             of_pool[found.pool] = load_histories(session, sorted(ids), through=Period(9999, 12),
                                                  pool=found.pool)
-        at = ratings_period(g.event_start, g.date)
+        at = ratings_period_of(g)
+        ratings = known.setdefault((found.pool, at), {})
         white_id, black_id = w.id, b.id
         reason = not_rated_reason(RatedGame(
             game_id=0, event_key=None, white_id=white_id, black_id=black_id,
-            white_rating=rating(found.pool, white_id, at),
-            black_rating=rating(found.pool, black_id, at),
+            white_rating=rating(ratings, found.pool, white_id, at),
+            black_rating=rating(ratings, found.pool, black_id, at),
             result=g.result, played=g.played, unequal_times=found.unequal_times))
-        if reason is None and Period.of(g.event_end or g.date) < FIRST_RATED_PERIOD:
+        if reason is None and period_of(g.event_end or g.date) < FIRST_RATED_PERIOD:
             reason = NEVER_RATED
         if reason is None:
             report.to_rate += 1

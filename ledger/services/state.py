@@ -229,22 +229,25 @@ def load_histories(
         initial = initial.where(InitialRating.player_id.in_(player_ids))
         drops = drops.where(RatingFloorDrop.player_id.in_(player_ids))
     histories = {pid: History(birth_year) for pid, birth_year in session.execute(players)}
-    parsed: dict[str, Period] = {}
-    for pid, entry_id, since, rating, prior, reached_2400, reached_2300, kind in session.execute(
-            entries):  # rows, not ORM entities; a period string parsed once
-        if since and since not in parsed:
-            parsed[since] = Period.parse(since)
-        histories[pid].entries.append(Entry(entry_id, parsed[since] if since else None, rating,
-                                            prior, reached_2400, reached_2300, kind))
+    parsed: dict[str, Period] = {}  # each month's text parsed once (Periods are immutable)
+
+    def month(text: str) -> Period:
+        if text not in parsed:
+            parsed[text] = Period.parse(text)
+        return parsed[text]
+
+    for pid, entry_id, since, rating, prior, r2400, r2300, kind in session.execute(entries):
+        histories[pid].entries.append(Entry(  # rows, not ORM entities
+            entry_id, month(since) if since else None, rating, prior, r2400, r2300, kind))
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
-        by_player[pid].append(ClosedResult(Period.parse(period), games, rating_after))
+        by_player[pid].append(ClosedResult(month(period), games, rating_after))
     for pid, period, games, rating in session.execute(initial):
-        by_player[pid].append(ClosedResult(Period.parse(period), games, rating))
+        by_player[pid].append(ClosedResult(month(period), games, rating))
     for pid, period, rating_after in session.execute(adjustments):
-        by_player[pid].append(ClosedResult(Period.parse(period), 0, rating_after, order=1))
+        by_player[pid].append(ClosedResult(month(period), 0, rating_after, order=1))
     for pid, period in session.execute(drops):
-        by_player[pid].append(ClosedResult(Period.parse(period), 0, None, order=2))
+        by_player[pid].append(ClosedResult(month(period), 0, None, order=2))
     for pid, rows in by_player.items():
         histories[pid].results = sorted(rows, key=lambda r: (r.period, r.order))
     return histories

@@ -50,9 +50,13 @@ def db(new_ledger: Factory) -> str:
 
 def _walk(command: typer.main.TyperGroup | object, path: tuple[str, ...]) -> Iterator[
         tuple[tuple[str, ...], object]]:
+    """Every command under ``command``, through Click's own ``list_commands``/``get_command``
+    (the app's group loads its commands as they are asked for: ``cli.tree.LazyGroup``)."""
     yield path, command
-    for name, sub in sorted(getattr(command, "commands", {}).items()):
-        yield from _walk(sub, (*path, name))
+    if isinstance(command, typer.main.TyperGroup):
+        ctx = typer.Context(command, info_name=path[-1] if path else "ledger")
+        for name in sorted(command.list_commands(ctx)):
+            yield from _walk(command.get_command(ctx, name), (*path, name))
 
 
 def test_every_command_has_help(runner: CliRunner) -> None:

@@ -1,0 +1,122 @@
+"""Start-up (issue 14): a command loads its own module, not every command's, and plain argument
+values are taken without pydantic, the same values and the same errors as Typer's own coercion.
+
+Which modules a command line imports is checked in a child process (``sys.modules`` at its
+end), not timed: the times are the benchmark's (``python -m benchmarks``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from ledger.cli.app import COMMANDS, app
+from ledger.cli.tree import LazyGroup
+
+#: Runs ``ledger ARGS`` (argv[1:]) in this process and prints which modules it loaded.
+PROBE = """
+import json, sys
+from ledger.cli.app import main
+args = sys.argv[1:]
+sys.argv = ["ledger", *args]
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+COMMAND_MODULES = {f"ledger.cli.{c.module}" for c in COMMANDS.values()}
+
+
+def loaded(tmp_path: Path, *args: str) -> set[str]:
+    """The modules ``ledger ARGS`` has imported by its end, run in a child process."""
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                          cwd=tmp_path, check=False, timeout=120)
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def test_help_loads_no_command_module_and_no_database_layer(tmp_path: Path) -> None:
+    modules = loaded(tmp_path, "--help")
+    assert not modules & COMMAND_MODULES
+    assert not {"sqlalchemy", "alembic", "pydantic", "chess", "jinja2"} & modules
+
+
+def test_calc_loads_its_own_module_only_and_no_pydantic(tmp_path: Path) -> None:
+    modules = loaded(tmp_path, "calc", "expected", "2000", "1800")
+    assert "ledger.cli.calc" in modules
+    assert not modules & (COMMAND_MODULES - {"ledger.cli.calc"})
+    assert not {"sqlalchemy", "alembic", "pydantic", "rich.markdown"} & modules
+
+
+def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Path) -> None:
+    db = str(tmp_path / "small.db")
+    for args in (("init",), ("player", "add", "Doyle, Liam", "--rating", "1850"),
+                 ("player", "add", "Walsh, Brendan", "--rating", "1790")):
+        assert CliRunner().invoke(app, ["--db", db, *args]).exit_code == 0
+    modules = loaded(tmp_path, "--db", db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0",
+                     "--date", "2026-11-05")
+    assert "ledger.services.games" in modules  # it ran
+    assert not modules & (COMMAND_MODULES - {"ledger.cli.games"})
+    assert not {"alembic", "pydantic", "rich.markdown", "chess", "jinja2",
+                "ledger.services.rerate"} & modules  # re-rating: only with --rerate
+
+
+def test_each_summary_is_the_first_paragraph_of_the_commands_own_help() -> None:
+    # `ledger --help` lists a command not yet loaded by its summary in cli.app.COMMANDS.
+    root = typer.main.get_command(app)
+    ctx = typer.Context(root, info_name="ledger")
+    for name, lazy in COMMANDS.items():
+        command = root.get_command(ctx, name)
+        assert command.short_help is None and not command.hidden and not command.deprecated
+        assert (command.help or "").strip().split("\n\n")[0] == lazy.summary, name
+
+
+def test_the_listing_is_the_same_with_every_command_loaded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def listing() -> str:
+        result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "120"})
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    with_stand_ins = listing()
+    own = LazyGroup.format_help
+
+    def loading_first(self: LazyGroup, ctx: typer.Context, formatter: object) -> None:
+        self.load_all()
+        own(self, ctx, formatter)
+
+    monkeypatch.setattr(LazyGroup, "format_help", loading_first)
+    assert listing() == with_stand_ins
+    assert "calc" in with_stand_ins and "Rating calculators: expected score (PD)" in " ".join(
+        with_stand_ins.split())
+
+
+def expected(*args: str) -> object:
+    result = CliRunner().invoke(app, ["calc", "expected", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["pd"]
+
+
+def test_plain_integers_are_read_as_typer_reads_them() -> None:
+    # D = 2000 - 1800 = +200 -> PD .76 and .24 (table 8.1.2), however the ratings are written.
+    assert expected("2000", "1800") == [0.76, 0.24]
+    assert expected("+2000", "01800") == [0.76, 0.24]
+    # A blank around the number is pydantic's to take (Typer's coercion, as before).
+    assert expected(" 2000", "1800 ") == [0.76, 0.24]
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("abc", "Invalid value for 'R1'"),
+    ("999", "Input should be greater than or equal to 1000"),
+    ("1.5", "Invalid value for 'R1'"),
+])
+def test_a_bad_integer_gets_typers_own_error(value: str, message: str) -> None:
+    result = CliRunner().invoke(app, ["calc", "expected", value, "1800"])
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
