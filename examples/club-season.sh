@@ -3,7 +3,8 @@
 # Registers players in different K situations, imports the September tournament (PGN),
 # types in the October club games, closes both rating periods, writes the list as a web page,
 # a player's rating chart and the club's website beside the database, and prints the rating list.
-# A blitz evening in October is rated in the blitz pool, which has its own ratings and list.
+# A blitz evening and a rapid evening in October are rated in the blitz and rapid pools, each
+# with its own ratings and list.
 # Usage: bash examples/club-season.sh [DB]   (default: a fresh examples/out/riverside.db)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -14,12 +15,12 @@ export LEDGER_DB="$db"
 
 ledger init
 # K 10: a published rating has reached 2400
-ledger player add "Okafor, Grace" --fide-id 90001001 --rating 2412 --prior-games 240 --title IM --federation IRL --sex F --birth-year 1994 --reached-2400 --blitz-rating 2350 --blitz-games 100 > /dev/null
+ledger player add "Okafor, Grace" --fide-id 90001001 --rating 2412 --prior-games 240 --title IM --federation IRL --sex F --birth-year 1994 --reached-2400 --rapid-rating 2380 --rapid-games 50 --blitz-rating 2350 --blitz-games 100 > /dev/null
 # K 20: reached 2300 once, so no longer a K 40 player
-ledger player add "Novak, Petra" --fide-id 90001002 --rating 2150 --prior-games 80 --federation IRL --sex F --birth-year 1990 --reached-2300 --blitz-rating 2100 --blitz-games 60 > /dev/null
+ledger player add "Novak, Petra" --fide-id 90001002 --rating 2150 --prior-games 80 --federation IRL --sex F --birth-year 1990 --reached-2300 --rapid-rating 2120 --rapid-games 40 --blitz-rating 2100 --blitz-games 60 > /dev/null
 # K 20: established adults
-ledger player add "Lindqvist, Erik" --fide-id 90001003 --rating 1985 --prior-games 150 --federation SWE --sex M --birth-year 1979 --blitz-rating 1950 --blitz-games 90 > /dev/null
-ledger player add "Byrne, Seán" --fide-id 90001004 --rating 1850 --prior-games 300 --federation IRL --sex M --birth-year 1968 --blitz-rating 1800 --blitz-games 200 > /dev/null
+ledger player add "Lindqvist, Erik" --fide-id 90001003 --rating 1985 --prior-games 150 --federation SWE --sex M --birth-year 1979 --rapid-rating 1960 --rapid-games 100 --blitz-rating 1950 --blitz-games 90 > /dev/null
+ledger player add "Byrne, Seán" --fide-id 90001004 --rating 1850 --prior-games 300 --federation IRL --sex M --birth-year 1968 --rapid-rating 1820 --rapid-games 150 --blitz-rating 1800 --blitz-games 200 > /dev/null
 # K 40: fewer than 30 rated games (12 before the season, 17 after it)
 ledger player add "Moreau, Claire" --fide-id 90001005 --rating 1740 --prior-games 12 --federation FRA --sex F --birth-year 1985 > /dev/null
 # K 40: a junior (born 2011) under 2300
@@ -47,8 +48,14 @@ ledger game add "Byrne, Seán" "Okafor, Grace" 0-1 --date 2026-10-21 --event "Ri
 ledger game add "Okafor, Grace" "Lindqvist, Erik" 1/2-1/2 --date 2026-10-21 --event "Riverside Blitz Night" --round 3 --time-control 3+2 > /dev/null
 ledger game add "Novak, Petra" "Byrne, Seán" 1-0 --date 2026-10-21 --event "Riverside Blitz Night" --round 3 --pool blitz > /dev/null
 
+# October: the rapid evening (15 minutes + 10 seconds a move: the rapid pool)
+ledger game add "Okafor, Grace" "Byrne, Seán" 1-0 --date 2026-10-28 --event "Riverside Rapid" --round 1 --time-control 15+10 > /dev/null
+ledger game add "Novak, Petra" "Lindqvist, Erik" 1/2-1/2 --date 2026-10-28 --event "Riverside Rapid" --round 1 --pool rapid > /dev/null
+ledger game add "Lindqvist, Erik" "Okafor, Grace" 0-1 --date 2026-10-28 --event "Riverside Rapid" --round 2 --pool rapid > /dev/null
+ledger game add "Byrne, Seán" "Novak, Petra" 0-1 --date 2026-10-28 --event "Riverside Rapid" --round 2 --pool rapid > /dev/null
+
 ledger period close 2026-09
-# closes both pools that have games in October: standard and blitz, each with its own list
+# closes the three pools that have games in October: standard, rapid and blitz, each with its own list
 ledger period close 2026-10
 # The list as a page for the club's website, and Tanaka's rating history as a chart
 out="$(dirname "$db")"
@@ -57,4 +64,5 @@ ledger history "Tanaka" --chart "$out/tanaka.png" > /dev/null
 # The club's website: lists, players and tournaments as static pages (open site/index.html)
 ledger site build "$out/site" --club "Riverside Chess Club" > /dev/null
 ledger list
+ledger list --pool rapid
 ledger list --pool blitz

@@ -41,9 +41,20 @@ def test_example_season_runs_and_publishes_the_list(tmp_path: Path) -> None:
     # Byrne 1800: v Lindqvist D -150 -> .30, draw +.20; v Okafor D -550 counted -400 -> .08,
     # -.08; v Novak D -300 -> .15, -.15; sum -.03 x 20 = -0.6 -> -1 -> 1799.
     blitz = done.stdout.split("Rating list after period 2026-10, blitz")[1]
-    ranks = [(line.split("│")[1].strip(), line.split("│")[6].strip())
-             for line in blitz.splitlines() if line.count("│") > 8]
-    assert ranks == [("1", "2347"), ("2", "2105"), ("3", "1948"), ("4", "1799")]
+    assert _ranks(blitz) == [("1", "2347"), ("2", "2105"), ("3", "1948"), ("4", "1799")]
+    # the rapid evening (K 20 for all four: adults, 40 or more rapid games, none has reached
+    # 2400 in rapid; the 400-point rule without the 2650 exemption, docs/RULES.md §9):
+    # Okafor 2380: v Byrne 1820 D 560 counted 400 -> .92, +.08; v Lindqvist 1960 D 420 counted
+    # 400 -> .92, +.08; sum +.16 x 20 = +3.2 -> +3 -> 2383.
+    # Novak 2120: v Lindqvist D 160 -> .71, draw -.21; v Byrne D 300 -> .85, +.15; sum -.06
+    # x 20 = -1.2 -> -1 -> 2119.
+    # Lindqvist 1960: v Novak D -160 -> .29, draw +.21; v Okafor D -420 counted -400 -> .08,
+    # -.08; sum +.13 x 20 = +2.6 -> +3 -> 1963.
+    # Byrne 1820: v Okafor -> .08, -.08; v Novak D -300 -> .15, -.15; sum -.23 x 20 = -4.6
+    # -> -5 (half away from zero) -> 1815.
+    rapid = done.stdout.split("Rating list after period 2026-10, rapid")[1].split(
+        "Rating list after")[0]
+    assert _ranks(rapid) == [("1", "2383"), ("2", "2119"), ("3", "1963"), ("4", "1815")]
     # the web page and the chart beside the database
     page = (tmp_path / "riverside-list.html").read_text(encoding="utf-8")
     assert "Riverside Chess Club" in page and "Tanaka, Hiro" in page
@@ -51,3 +62,9 @@ def test_example_season_runs_and_publishes_the_list(tmp_path: Path) -> None:
     # and the club's website
     home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Riverside Chess Club" in home and (tmp_path / "site" / "players" / "6.html").is_file()
+
+
+def _ranks(table: str) -> list[tuple[str, str]]:
+    """(rank, rating) of each row of a printed rating list."""
+    return [(line.split("│")[1].strip(), line.split("│")[6].strip())
+            for line in table.splitlines() if line.count("│") > 8]

@@ -40,10 +40,10 @@ def files_of(folder: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
-# the season: home, 3 lists (standard 2026-09 and 2026-10, blitz 2026-10) and their index, the
-# players' index and 7 pages, the events' index and 3 pages (the blitz night is the third),
-# site.css, site.js = 19 files (and the manifest)
-SEASON_FILES = 19
+# the season: home, 4 lists (standard 2026-09 and 2026-10, rapid and blitz 2026-10) and their
+# index, the players' index and 7 pages, the events' index and 4 pages (the blitz night is the
+# third, the rapid evening the fourth), site.css, site.js = 21 files (and the manifest)
+SEASON_FILES = 21
 
 
 def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_path: Path) -> None:
@@ -51,12 +51,13 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     first = build(season_db, site)
     assert first.exit_code == 0, first.output + first.stderr
     assert (f"site {site}: {SEASON_FILES} files, {SEASON_FILES} written, 0 unchanged, 0 removed "
-            "(3 lists, 7 players, 3 tournaments; built on 2026-12-01)") in said(first)
+            "(4 lists, 7 players, 4 tournaments; built on 2026-12-01)") in said(first)
     before = files_of(site)
     assert sorted(before) == [
-        ".ledger-site", "events/1.html", "events/2.html", "events/3.html", "events/index.html",
+        ".ledger-site", "events/1.html", "events/2.html", "events/3.html", "events/4.html",
+        "events/index.html",
         "index.html",
-        "lists/blitz/2026-10.html", "lists/index.html",
+        "lists/blitz/2026-10.html", "lists/index.html", "lists/rapid/2026-10.html",
         "lists/standard/2026-09.html", "lists/standard/2026-10.html", *(
             f"players/{i}.html" for i in range(1, 8)), "players/index.html", "site.css", "site.js"]
     mtimes = {p: (site / p).stat().st_mtime_ns for p in before}
@@ -70,7 +71,7 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     assert later.exit_code == 0
     assert json.loads(later.stdout) == {
         "directory": str(site), "files": SEASON_FILES, "written": 1,
-        "unchanged": SEASON_FILES - 1, "removed": 0, "lists": 3, "players": 7, "events": 3,
+        "unchanged": SEASON_FILES - 1, "removed": 0, "lists": 4, "players": 7, "events": 4,
         "built_on": "2026-12-24"}
     assert "built on 24 December 2026" in (site / "index.html").read_text(encoding="utf-8")
 
@@ -235,11 +236,12 @@ def test_a_re_rated_list_says_so_and_links_what_was_published(
     first = (site / "lists/standard/2026-10-r1.html").read_text(encoding="utf-8")
     assert "Corrected: this list was re-rated on" in current
     # revision numbers are per period, shared by its pools (docs/DESIGN.md "Rating pools"):
-    # the blitz close of 2026-10 was revision 2, so closing standard again writes revision 3
-    assert "this is revision 3. As published before:" in current
+    # the rapid and blitz closes of 2026-10 were revisions 2 and 3, so closing standard again
+    # writes revision 4
+    assert "this is revision 4. As published before:" in current
     assert '<a href="2026-10-r1.html">revision 1</a>' in current
     assert "This list was superseded by a re-rating on" in first
-    assert '<a href="2026-10.html">The current list (revision 3)</a>' in first
+    assert '<a href="2026-10.html">The current list (revision 4)</a>' in first
     # revision 1 as published: Okafor 2392 -> 2389: beat Lindqvist (1990: D 402, counted 400
     # -> .92) +0.08, drew Moreau (1799: D 593 -> 400 -> .92) -0.42; 10 x -0.34 = -3.4 -> -3.
     # Revision 2 adds her win over Novak (2118: D 274 -> band 268-278 -> .83): +0.17, so

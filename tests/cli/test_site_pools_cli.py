@@ -47,8 +47,8 @@ def rows(page: str) -> list[tuple[str, ...]]:
 
 def test_the_blitz_list_has_a_page_of_its_own(season_db: str, tmp_path: Path) -> None:
     site = site_of(season_db, tmp_path)
-    # the season has no rapid game: no rapid list, no rapid folder
-    assert sorted(p.name for p in (site / "lists").iterdir()) == ["blitz", "index.html",
+    # a folder per pool with a list (the season has games in all three)
+    assert sorted(p.name for p in (site / "lists").iterdir()) == ["blitz", "index.html", "rapid",
                                                                   "standard"]
     blitz = (site / "lists/blitz/2026-10.html").read_text(encoding="utf-8")
     assert "<title>Riverside Chess Club - blitz rating list 2026-10</title>" in blitz
@@ -73,8 +73,12 @@ def test_the_index_of_the_lists_links_each_pool_that_has_one(season_db: str,
     site = site_of(season_db, tmp_path)
     index = (site / "lists/index.html").read_text(encoding="utf-8")
     assert re.findall(r'<h2 id="lists-(\w+)">([^<]+)</h2>', index) == [
-        ("standard", "Standard rating lists"), ("blitz", "Blitz rating lists")]
-    assert "Rapid" not in index  # no rapid game was ever played
+        ("standard", "Standard rating lists"), ("rapid", "Rapid rating lists"),
+        ("blitz", "Blitz rating lists")]
+    # the rapid evening: Okafor 2383, Novak 2119, Lindqvist 1963, Byrne 1815 (worked by hand in
+    # tests/cli/test_example_season.py)
+    assert ('The latest: <a href="rapid/2026-10.html">the rapid list of 1 November 2026</a> '
+            "(4 players), after rating period 2026-10.") in index
     assert ('The latest: <a href="blitz/2026-10.html">the blitz list of 1 November 2026</a> '
             "(4 players), after rating period 2026-10.") in index
     assert ('The latest: <a href="standard/2026-10.html">the standard list of 1 November 2026'
@@ -89,9 +93,10 @@ def test_a_player_page_gives_each_pool_the_player_is_rated_in(season_db: str,
                                                                tmp_path: Path) -> None:
     site = site_of(season_db, tmp_path)
     okafor = (site / "players/1.html").read_text(encoding="utf-8")
-    # standard 2389 (the list), blitz 2347: 100 blitz games before + 3
-    assert "<p>Standard: 2389; Blitz: 2347</p>" in okafor
-    assert re.findall(r'<h2 id="pool-(\w+)">', okafor) == ["standard", "blitz"]
+    # standard 2389 (the list), rapid 2383 (2380 + 3, the rapid evening), blitz 2347: 100 blitz
+    # games before + 3
+    assert "<p>Standard: 2389; Rapid: 2383; Blitz: 2347</p>" in okafor
+    assert re.findall(r'<h2 id="pool-(\w+)">', okafor) == ["standard", "rapid", "blitz"]
     blitz = okafor[okafor.index('<h2 id="pool-blitz">'):]
     assert "<dt>Rating now</dt><dd>2347</dd>" in blitz
     assert "<dt>Rated games</dt><dd>103</dd>" in blitz
@@ -100,7 +105,7 @@ def test_a_player_page_gives_each_pool_the_player_is_rated_in(season_db: str,
             '<td>20 standard</td><td class="num">-3.00</td>') in blitz
     assert "<summary>2026-10: 3 games (3 rated): score 2.5, expected 2.65, change -3" in blitz
     assert '<title id="chart-blitz-title">Blitz rating history of Okafor, Grace</title>' in blitz
-    # Tanaka never played blitz and has no blitz rating: the standard record only
+    # Tanaka never played rapid or blitz and has no rating there: the standard record only
     tanaka = (site / "players/6.html").read_text(encoding="utf-8")
     assert re.findall(r'<h2 id="pool-(\w+)">', tanaka) == ["standard"]
     assert "<p>Standard: 1693</p>" in tanaka

@@ -41,10 +41,11 @@ def tata_engine(tata_db: str):
 
 
 def test_the_october_list(season: Site) -> None:
-    # the standard lists, then the blitz one (the blitz evening of 21 October); no rapid game
+    # the standard lists, then the rapid one (the rapid evening of 28 October), then the blitz
+    # one (the blitz evening of 21 October)
     assert [(p.pool, p.period, p.in_force_from) for p in season.lists] == [
         ("standard", "2026-09", dt.date(2026, 10, 1)), ("standard", "2026-10", dt.date(2026, 11, 1)),
-        ("blitz", "2026-10", dt.date(2026, 11, 1))]
+        ("rapid", "2026-10", dt.date(2026, 11, 1)), ("blitz", "2026-10", dt.date(2026, 11, 1))]
     october = season.lists[1]
     # closed once: revision 1, never re-rated
     assert october.revision == 1 and october.revisions == () and not october.superseded
