@@ -28,7 +28,7 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.order import player_sort_key
-from ledger.domain import STANDARD, Actor, KReason, Period, RatingPool
+from ledger.domain import STANDARD, Actor, KReason, Period, PlayerState, RatingPool
 from ledger.rules.pools import k_in_pool
 from ledger.services.audit import record_change, summarise
 from ledger.services.facts import NOW, Facts
@@ -76,7 +76,8 @@ def ranked(rows: list[ListRow]) -> list[ListRow]:
 
 def list_rows(session: Session, closed: Period, histories: Mapping[int, History],
               games: Mapping[int, int], facts: Facts = NOW,
-              pool: RatingPool = STANDARD) -> list[ListRow]:
+              pool: RatingPool = STANDARD,
+              states: Mapping[int, PlayerState] | None = None) -> list[ListRow]:
     """Every line of the list published by closing ``closed``, ranked: each player of
     ``histories`` (everyone, with ``closed``'s own outcome in their results) with a published
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
@@ -84,7 +85,9 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     A player merged into another (``players.merged_into``, as ``facts`` has it) is not listed:
     their games are the other's. ``pool``: the rating pool of the list (docs/RULES.md §9), for
     its K rules and its first closed period (``histories`` must be that pool's); each pool's
-    list is ranked on its own."""
+    list is ranked on its own. ``states``: each player's state on the list when the caller has
+    it (``state.closed_state``, the close), else ``History.state`` of ``closed`` through
+    ``closed``."""
     first_closed = first_closed_period(session, pool) or closed
     if first_closed > closed:
         first_closed = closed
@@ -95,7 +98,8 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
                known.c.birth_year, known.c.sex, known.c.merged_into))}
     rows = []
     for pid, history in histories.items():
-        state = history.state(closed, results_through=closed)
+        state = (states[pid] if states is not None
+                 else history.state(closed, results_through=closed))
         if state.rating is None or identity[pid].merged_into is not None:
             continue
         k, reason = k_in_pool(state, following, pool)
