@@ -93,20 +93,21 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         first_closed = closed
     following = closed.next()
     known = facts.players()
-    identity = {row.id: row for row in session.execute(
+    # plain tuples (id, name, fide id, federation, title, birth year, sex, merged into)
+    identity = {row[0]: tuple(row) for row in session.execute(
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
                known.c.birth_year, known.c.sex, known.c.merged_into))}
     rows = []
     for pid, history in histories.items():
         state = (states[pid] if states is not None
                  else history.state(closed, results_through=closed))
-        if state.rating is None or identity[pid].merged_into is not None:
+        _, name, fide_id, federation, title, birth_year, sex, merged_into = identity[pid]
+        if state.rating is None or merged_into is not None:
             continue
         k, reason = k_in_pool(state, following, pool)
-        p = identity[pid]
-        rows.append(ListRow(0, pid, p.name, p.fide_id, p.federation, p.title, state.rating,
-                            games.get(pid, 0), k, reason, p.birth_year,
-                            history.inactive(closed, first_closed), p.sex))
+        rows.append(ListRow(0, pid, name, fide_id, federation, title, state.rating,
+                            games.get(pid, 0), k, reason, birth_year,
+                            history.inactive(closed, first_closed), sex))
     return ranked(rows)
 
 

@@ -179,13 +179,22 @@ class History:
         (``ledger.rules.activity.is_inactive``). The clock starts at the player's first entry with
         a rating (``first_closed``, the ledger's first closed period, for one in force from the
         start) or, for a player first rated in the ledger, at the period that rated them."""
-        rated = [r.period for r in self.results if r.games > 0 and r.period <= closed]
-        since = [e.effective_from or first_closed for e in self.entries
-                 if e.rating is not None and e.brings_rating]
-        since += rated[:1]
-        if not since:
+        first_rated = last_rated = None  # one pass; the results are oldest first
+        for r in self.results:
+            if r.games > 0 and r.period <= closed:
+                if first_rated is None:
+                    first_rated = r.period
+                if last_rated is None or r.period > last_rated:
+                    last_rated = r.period
+        since = first_rated
+        for e in self.entries:
+            if e.rating is not None and e.brings_rating:
+                start = e.effective_from or first_closed
+                if since is None or start < since:
+                    since = start
+        if since is None:
             return False
-        return is_inactive(closed, max(rated, default=None), min(since))
+        return is_inactive(closed, last_rated, since)
 
 
 def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> PlayerState:
