@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from rich.text import Text
 from ledger.cli.columns import columns
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
-from ledger.cli.values import indented_json, json_number
+from ledger.cli.values import indented_json, json_number, write_json
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:
@@ -111,6 +112,12 @@ def problems(items: Iterable[Problem], *, quiet: bool = False) -> None:
 
 def _json(data: Any) -> None:
     print(indented_json(data))
+
+
+def _streamed_json(data: Any) -> None:
+    """``_json``'s text, written piece by piece (``values.write_json``: iterators in ``data``
+    are listed one item at a time)."""
+    write_json(data, sys.stdout.write)
 
 
 def _count(n: int, noun: str) -> str:
@@ -375,7 +382,7 @@ def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
         "period": r.period, "pool": r.pool, "edition": r.edition, "dry_run": r.dry_run,
         "games": r.games, "not_rated": dict(r.not_rated),
         "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
-        "results": [{
+        "results": ({
             "pool": r.pool, "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
             "rating_before": p.result.rating_before, "games": p.result.n,
             "score": json_number(p.result.score), "expected": json_number(p.result.expected),
@@ -390,7 +397,7 @@ def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
                           "expected": json_number(a.expected), "score": json_number(a.score),
                           "late": a.game_id in late}
                          for a in p.result.games],
-        } for p in r.players],
+        } for p in r.players),  # a generator: each player's written, then dropped
         "late_games": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
                         "dated_in": g.dated_in, "white": g.white, "black": g.black,
                         "event": g.event} for g in r.late],
@@ -421,7 +428,7 @@ def close_report(r: CloseReport, as_json: bool, *, every_row: bool = False) -> N
     (every player, whatever the size) carries ``pool`` on every row and the other pools in
     ``other_pools``."""
     if as_json:
-        _json(_close_dict(r))
+        _streamed_json(_close_dict(r))
         return
     named = bool(r.others) or r.pool != "standard"
     for report in r.every_pool:
@@ -518,7 +525,7 @@ def close_through_report(r: ThroughReport, as_json: bool) -> None:
     """``period close --through``: each period closed, in order (JSON: ``{"through", "closed":
     [close reports], "refused": {"period", "reason"} or null}``)."""
     if as_json:
-        _json({"through": r.through, "closed": [_close_dict(c) for c in r.closed],
+        _streamed_json({"through": r.through, "closed": [_close_dict(c) for c in r.closed],
                "refused": None if r.refused is None else {"period": r.refused[0],
                                                           "reason": r.refused[1]}})
         return

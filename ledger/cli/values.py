@@ -4,6 +4,7 @@ keep their own exact arithmetic)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
@@ -30,7 +31,32 @@ class _Unsupported(Exception):
     """A value ``indented_json`` leaves to ``json.dumps``."""
 
 
-def _indented(value: Any, level: int, out: list[str]) -> None:
+#: Pieces of text a streamed document holds before it writes them (about 100 KB).
+_FLUSH = 4096
+
+
+class _Sink:
+    """Where ``write_json`` sends the pieces: ``write`` each time ``_FLUSH`` are held;
+    ``flushes`` counts the writes (a dict already partly written cannot be done again)."""
+
+    __slots__ = ("write", "flushes")
+
+    def __init__(self, write: Callable[[str], object]) -> None:
+        self.write = write
+        self.flushes = 0
+
+    def flush(self, out: list[str]) -> None:
+        self.write("".join(out))
+        out.clear()
+        self.flushes += 1
+
+
+def _dumped(value: Any, level: int) -> str:
+    """``value`` as ``json.dumps(indent=2)`` writes it at nesting ``level`` of a document."""
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * level)
+
+
+def _indented(value: Any, level: int, out: list[str], sink: _Sink | None = None) -> None:
     kind = type(value)
     if kind is str:
         out.append(_encode_str(value))
@@ -42,17 +68,28 @@ def _indented(value: Any, level: int, out: list[str]) -> None:
         out.append("true" if value else "false")
     elif kind is float:
         if value != value or value in (float("inf"), float("-inf")):
-            raise _Unsupported
-        out.append(float.__repr__(value))
+            if sink is None:
+                raise _Unsupported
+            out.append(_dumped(value, level))
+        else:
+            out.append(float.__repr__(value))
     elif kind is dict:
         if not value:
             out.append("{}")
             return
         pad = "\n" + "  " * (level + 1)
         sep = "{"
+        begun, flushes = len(out), sink.flushes if sink is not None else 0
         for key, item in value.items():
             if type(key) is not str:
-                raise _Unsupported
+                if sink is None:
+                    raise _Unsupported
+                if sink.flushes != flushes:
+                    raise TypeError("write_json: a dict with a key that is not a str, "
+                                    "after part of it was written")
+                del out[begun:]
+                out.append(_dumped(value, level))
+                return
             head = sep + pad + _encode_str(key) + ": "
             sep = ","
             of = type(item)
@@ -62,19 +99,22 @@ def _indented(value: Any, level: int, out: list[str]) -> None:
                 out.append(head + _encode_str(item))
             else:
                 out.append(head)
-                _indented(item, level + 1, out)
+                _indented(item, level + 1, out, sink)
         out.append("\n" + "  " * level + "}")
-    elif kind is list or kind is tuple:
-        if not value:
-            out.append("[]")
-            return
+    elif kind is list or kind is tuple or isinstance(value, Iterator):
         pad = "\n" + "  " * (level + 1)
-        for i, item in enumerate(value):
-            out.append(("[" if i == 0 else ",") + pad)
-            _indented(item, level + 1, out)
-        out.append("\n" + "  " * level + "]")
-    else:
+        first = True
+        for item in value:
+            out.append(("[" if first else ",") + pad)
+            first = False
+            _indented(item, level + 1, out, sink)
+            if sink is not None and len(out) >= _FLUSH:
+                sink.flush(out)
+        out.append("[]" if first else "\n" + "  " * level + "]")
+    elif sink is None:
         raise _Unsupported
+    else:
+        out.append(_dumped(value, level))
 
 
 def indented_json(data: Any) -> str:
@@ -82,10 +122,25 @@ def indented_json(data: Any) -> str:
     big documents (``json`` runs its pure-Python encoder whenever ``indent`` is given; a close
     of 20,000 players has 200,000 per-game objects). Anything but dicts with ``str`` keys,
     lists, tuples, ``str``, ``int``, finite ``float``, ``bool`` and None goes to ``json.dumps``
-    (which raises ``TypeError`` for what JSON cannot hold)."""
+    (which raises ``TypeError`` for what JSON cannot hold). An iterator is written as a list
+    (``json.dumps`` would refuse it)."""
     out: list[str] = []
     try:
         _indented(data, 0, out)
     except (_Unsupported, RecursionError):
         return json.dumps(data, indent=2, ensure_ascii=False)
     return "".join(out)
+
+
+def write_json(data: Any, write: Callable[[str], object]) -> None:
+    """Write the text of ``indented_json(data)`` and a newline by calls of ``write`` (about
+    100 KB each), without holding the document: an iterator in ``data`` (a generator of the
+    rows of a big report) is written as a list, one item at a time, so each item can be built
+    when it is written and dropped after. A value ``indented_json`` leaves to ``json.dumps``
+    is written by it where it stands (the same text). ``TypeError`` for what JSON cannot hold,
+    possibly after part of the document was written."""
+    out: list[str] = []
+    sink = _Sink(write)
+    _indented(data, 0, out, sink)
+    out.append("\n")
+    sink.flush(out)

@@ -9,7 +9,7 @@ never rated. The games are those of ``services.facts.Facts``: now, or as of a ch
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,14 +139,17 @@ class GameRows:
 
 def load_game_rows(session: Session, target: Period, everyone: dict[int, History], *,
                    also: Iterable[int] = (), facts: Facts = NOW,
-                   pool: RatingPool = STANDARD) -> GameRows:
+                   pool: RatingPool = STANDARD,
+                   ratings: Mapping[int, int | None] | None = None) -> GameRows:
     """The valid games of ``target`` in ``pool`` as integer rows (one Core SELECT of columns,
     no ``RatedGame`` per game), with the same ratings as ``load_rated_games`` (the players'
     published ratings in force for the period of the event's start, seeded from standard in
     rapid and blitz from 2024-03). ``everyone``: every player's history in ``pool`` with closed
     results through the period before (``load_histories(session, None, ...)``); ``histories``
     of the result: those of the games' players and of ``also``. ``KeyError`` for a game whose
-    player is not in ``everyone``."""
+    player is not in ``everyone``. ``ratings``: player id -> their own rating in force for
+    ``target`` (``History.rating(target)``) when the caller has it, so that a game of an event
+    started in ``target`` asks no history again."""
     g = facts.games()
     where = (g.c.period == str(target)) & (g.c.status == "valid") & (g.c.pool == pool)
     # every standard history, read before the games are streamed (the same values as those
@@ -160,6 +163,10 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
         .outerjoin(events, g.c.event_id == events.c.id)
         .where(where).order_by(g.c.date, g.c.id))
     known: dict[Period, dict[int, int | None]] = {}  # start period -> player -> rating
+    if ratings is not None:  # an own None may still be seeded from standard: asked below
+        seeding = pool != STANDARD and seeded_from_standard(pool, target)
+        known[target] = ({p: r for p, r in ratings.items() if r is not None} if seeding
+                         else dict(ratings))
     starts: dict[tuple[dt.date | None, dt.date], Period] = {}
     ends: dict[tuple[dt.date | None, dt.date], Period] = {}
 

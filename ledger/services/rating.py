@@ -11,6 +11,7 @@ revision and the pointer. The close (``services.periods``), the re-rating
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -44,7 +45,7 @@ from ledger.services.late import natural_period
 from ledger.services.pools import load_pools
 from ledger.services.rated_games import load_game_rows, load_rated_games, seeded_states
 from ledger.services.snapshots import ListRow, list_rows
-from ledger.services.state import ClosedResult, History, load_histories
+from ledger.services.state import ClosedResult, History, closed_state, load_histories
 
 #: Every table a revision writes, by name, in the order they are written and compared.
 DERIVED: dict[str, Any] = {
@@ -97,6 +98,7 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
     (``rules.period.rate_period`` on ``RatedGame`` objects), which give the same values."""
     carried = carried_into(session, target, facts, pool)
     everyone = load_histories(session, None, through=target.previous(), facts=facts, pool=pool)
+    before = {pid: h.state(target) for pid, h in everyone.items()}  # once per player
     if reference:
         loaded, histories = load_rated_games(session, lambda g: g.c.period == str(target),
                                              through=target.previous(), also=carried,
@@ -107,10 +109,11 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
         count = len(games)
     else:
         game_rows = load_game_rows(session, target, everyone, also=carried, facts=facts,
-                                   pool=pool)
+                                   pool=pool, ratings={p: s.rating for p, s in before.items()})
         histories, games, late = game_rows.histories, game_rows.left_out, game_rows.late
         count = game_rows.count
-    states = {pid: h.state(target) for pid, h in histories.items()}
+    states = {pid: h.state(target) if reference else before[pid]
+              for pid, h in histories.items()}
     seeded = seeded_states(session, histories, target, pool, facts)
     states |= {pid: replace(states[pid], rating=rating) for pid, rating in seeded.items()}
     if reference:
@@ -126,11 +129,13 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
     standard = (load_histories(session, None, through=target, facts=facts)
                 if pool != STANDARD and target == RAISE_2022_PERIOD else None)
     adjustments = _list_adjustments(target, everyone, results, initial, drops, standard)
-    _add_outcome(everyone, target, results, initial, drops, adjustments)
+    outcome = _add_outcome(everyone, target, results, initial, drops, adjustments)
     games_in = {pid: r.n for pid, r in results.items()}
     games_in |= {pid: sum(1 for g in pool.games if g.period == target)
                  for pid, (pool, ir) in initial.items() if ir.published}
-    listed = list_rows(session, target, everyone, games_in, facts, pool)
+    listed = list_rows(session, target, everyone, games_in, facts, pool,
+                       states={pid: closed_state(state, outcome.get(pid, ()))
+                               for pid, state in before.items()})
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
                  carried, pool, seeded, count)
 
@@ -205,19 +210,23 @@ def _raise_2022(target: Period, everyone: dict[int, History], results: dict[int,
 
 def _add_outcome(everyone: dict[int, History], target: Period, results: dict[int, Result],
                  initial: dict[int, tuple[Pool, Computation]], drops: dict[int, int],
-                 adjustments: list[dict[str, Any]]) -> None:
+                 adjustments: list[dict[str, Any]]) -> dict[int, list[ClosedResult]]:
     """Add ``target``'s outcome to the histories, as ``load_histories`` would read it back once
-    written (result or published initial rating, then adjustment, then floor drop)."""
+    written (result or published initial rating, then adjustment, then floor drop); returns
+    it: player id -> the rows added, in that order."""
+    outcome: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, r in results.items():
-        everyone[pid].results.append(ClosedResult(target, r.n, r.rating_after))
+        outcome[pid].append(ClosedResult(target, r.n, r.rating_after))
     for pid, (_, ir) in initial.items():
         if ir.published:
-            everyone[pid].results.append(ClosedResult(target, ir.games, ir.rating))
+            outcome[pid].append(ClosedResult(target, ir.games, ir.rating))
     for a in adjustments:
-        everyone[a["player_id"]].results.append(
-            ClosedResult(target, 0, a["rating_after"], order=1))
+        outcome[a["player_id"]].append(ClosedResult(target, 0, a["rating_after"], order=1))
     for pid in drops:
-        everyone[pid].results.append(ClosedResult(target, 0, None, order=2))
+        outcome[pid].append(ClosedResult(target, 0, None, order=2))
+    for pid, rows in outcome.items():
+        everyone[pid].results.extend(rows)
+    return dict(outcome)
 
 
 def hundredths(value: Decimal) -> int:

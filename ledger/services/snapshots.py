@@ -28,7 +28,7 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.order import player_sort_key
-from ledger.domain import STANDARD, Actor, KReason, Period, RatingPool
+from ledger.domain import STANDARD, Actor, KReason, Period, PlayerState, RatingPool
 from ledger.rules.pools import k_in_pool
 from ledger.services.audit import record_change, summarise
 from ledger.services.facts import NOW, Facts
@@ -76,7 +76,8 @@ def ranked(rows: list[ListRow]) -> list[ListRow]:
 
 def list_rows(session: Session, closed: Period, histories: Mapping[int, History],
               games: Mapping[int, int], facts: Facts = NOW,
-              pool: RatingPool = STANDARD) -> list[ListRow]:
+              pool: RatingPool = STANDARD,
+              states: Mapping[int, PlayerState] | None = None) -> list[ListRow]:
     """Every line of the list published by closing ``closed``, ranked: each player of
     ``histories`` (everyone, with ``closed``'s own outcome in their results) with a published
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
@@ -84,25 +85,29 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     A player merged into another (``players.merged_into``, as ``facts`` has it) is not listed:
     their games are the other's. ``pool``: the rating pool of the list (docs/RULES.md §9), for
     its K rules and its first closed period (``histories`` must be that pool's); each pool's
-    list is ranked on its own."""
+    list is ranked on its own. ``states``: each player's state on the list when the caller has
+    it (``state.closed_state``, the close), else ``History.state`` of ``closed`` through
+    ``closed``."""
     first_closed = first_closed_period(session, pool) or closed
     if first_closed > closed:
         first_closed = closed
     following = closed.next()
     known = facts.players()
-    identity = {row.id: row for row in session.execute(
+    # plain tuples (id, name, fide id, federation, title, birth year, sex, merged into)
+    identity = {row[0]: tuple(row) for row in session.execute(
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
                known.c.birth_year, known.c.sex, known.c.merged_into))}
     rows = []
     for pid, history in histories.items():
-        state = history.state(closed, results_through=closed)
-        if state.rating is None or identity[pid].merged_into is not None:
+        state = (states[pid] if states is not None
+                 else history.state(closed, results_through=closed))
+        _, name, fide_id, federation, title, birth_year, sex, merged_into = identity[pid]
+        if state.rating is None or merged_into is not None:
             continue
         k, reason = k_in_pool(state, following, pool)
-        p = identity[pid]
-        rows.append(ListRow(0, pid, p.name, p.fide_id, p.federation, p.title, state.rating,
-                            games.get(pid, 0), k, reason, p.birth_year,
-                            history.inactive(closed, first_closed), p.sex))
+        rows.append(ListRow(0, pid, name, fide_id, federation, title, state.rating,
+                            games.get(pid, 0), k, reason, birth_year,
+                            history.inactive(closed, first_closed), sex))
     return ranked(rows)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Select, func, select
@@ -78,23 +79,14 @@ class History:
     entries: list[Entry] = field(default_factory=list)
     results: list[ClosedResult] = field(default_factory=list)
 
-    def _entries_through(self, period: Period) -> list[Entry]:
-        return [e for e in self.entries if e.effective_from is None or e.effective_from <= period]
-
     def latest_entry(self, period: Period) -> Entry | None:
         """The entry in force for ``period``: the latest one in force by then, or None (its
         ``prior_games`` count; whatever its kind)."""
-        entries = self._entries_through(period)
-        if not entries:
-            return None
-        return max(entries, key=lambda e: (_key(e.effective_from), e.entry_id))
+        return self._latest(_key(period), rating_only=False)
 
     def latest_rating_entry(self, period: Period) -> Entry | None:
         """The latest entry in force for ``period`` that brings a rating (not ``history``)."""
-        entries = [e for e in self._entries_through(period) if e.brings_rating]
-        if not entries:
-            return None
-        return max(entries, key=lambda e: (_key(e.effective_from), e.entry_id))
+        return self._latest(_key(period), rating_only=True)
 
     def rating(self, period: Period, *, results_through: Period | None = None) -> int | None:
         """The published rating in force for ``period``.
@@ -102,41 +94,79 @@ class History:
         Uses entries in force by ``period`` and results of periods before it (or through
         ``results_through`` when given, for the list published by closing that period).
         A result and an entry in force from the same month: the entry (an official list) wins.
+        One pass over the entries and one over the results (a close asks it of every player).
         """
         last = results_through if results_through is not None else period.previous()
-        # (in force from, then result < adjustment < floor drop < entry, rating)
-        candidates: list[tuple[tuple[int, int], int, int | None]] = [
-            (_key(r.period.next()), r.order, r.rating_after)
-            for r in self.results if r.period <= last]
-        entry = self.latest_rating_entry(period)
-        if entry is not None:
-            candidates.append((_key(entry.effective_from), 3, entry.rating))
-        if not candidates:
-            return None
-        return max(candidates, key=lambda c: (c[0], c[1]))[2]
+        return self._rating(_key(period), _key(last))
+
+    def _rating(self, through: tuple[int, int], last: tuple[int, int]) -> int | None:
+        """``rating`` with periods as (year, month) keys: entries in force by ``through``,
+        results through ``last``."""
+        # (in force from, then result < adjustment < floor drop < entry): the latest wins, the
+        # first of equals (the order ``max`` over the results, then the entry, gave)
+        best: tuple[tuple[int, int], int] | None = None
+        rating: int | None = None
+        for r in self.results:
+            p = r.period
+            if (p.year, p.month) > last:
+                continue
+            candidate = ((p.year + p.month // 12, p.month % 12 + 1), r.order)  # from next month
+            if best is None or candidate > best:
+                best, rating = candidate, r.rating_after
+        entry = self._latest(through, rating_only=True)
+        if entry is not None and (best is None or (_key(entry.effective_from), 3) > best):
+            return entry.rating
+        return rating
+
+    def _latest(self, through: tuple[int, int], *, rating_only: bool) -> Entry | None:
+        """The latest entry in force by ``through`` (by in force from, then id), only among
+        those that bring a rating when ``rating_only``."""
+        latest: Entry | None = None
+        latest_key = (_BEGINNING, 0)
+        for e in self.entries:
+            since = _key(e.effective_from)
+            if since > through or (rating_only and not e.brings_rating):
+                continue
+            if latest is None or (since, e.entry_id) > latest_key:
+                latest, latest_key = e, (since, e.entry_id)
+        return latest
 
     def state(self, period: Period, *, results_through: Period | None = None) -> PlayerState:
-        """The ``PlayerState`` on the list in force for ``period`` (see ``rating``)."""
+        """The ``PlayerState`` on the list in force for ``period`` (see ``rating``): one pass
+        over the entries and one over the results, besides ``rating``'s."""
         last = results_through if results_through is not None else period.previous()
-        results = [r for r in self.results if r.period <= last]
-        entries = self._entries_through(period)
-        latest = self.latest_entry(period)
-        published = [e.rating for e in entries if e.rating is not None and e.brings_rating]
-        published += [r.rating_after for r in results if r.rating_after is not None]
+        through, last_key = _key(period), _key(last)
+        latest = self._latest(through, rating_only=False)
+        reached_2400 = reached_2300 = False
+        for e in self.entries:
+            if _key(e.effective_from) > through:
+                continue
+            published = e.rating if e.brings_rating else None
+            reached_2400 = reached_2400 or e.reached_2400 or (
+                published is not None and published >= 2400)
+            reached_2300 = reached_2300 or e.reached_2300 or (
+                published is not None and published >= 2300)
+        games = 0
+        for r in self.results:
+            if (r.period.year, r.period.month) > last_key:
+                continue
+            games += r.games
+            if r.rating_after is not None:
+                reached_2400 = reached_2400 or r.rating_after >= 2400
+                reached_2300 = reached_2300 or r.rating_after >= 2300
         rated_games: int | None
         if latest is not None and latest.prior_games is None:
             rated_games = None
         else:
             prior = latest.prior_games if latest is not None else 0
-            rated_games = (prior or 0) + sum(r.games for r in results)
+            rated_games = (prior or 0) + games
         return PlayerState(
-            rating=self.rating(period, results_through=results_through),
+            rating=self._rating(through, last_key),
             birth_year=self.birth_year,
             rated_games=rated_games,
-            reached_2400=any(e.reached_2400 for e in entries) or any(r >= 2400 for r in published),
-            reached_2300=any(e.reached_2300 for e in entries) or any(r >= 2300 for r in published),
+            reached_2400=reached_2400,
+            reached_2300=reached_2300,
         )
-
 
     def pool_starts(self, period: Period) -> Period | None:
         """The first period an unrated player's pool may reach back to when ``period`` closes: the
@@ -149,13 +179,48 @@ class History:
         (``ledger.rules.activity.is_inactive``). The clock starts at the player's first entry with
         a rating (``first_closed``, the ledger's first closed period, for one in force from the
         start) or, for a player first rated in the ledger, at the period that rated them."""
-        rated = [r.period for r in self.results if r.games > 0 and r.period <= closed]
-        since = [e.effective_from or first_closed for e in self.entries
-                 if e.rating is not None and e.brings_rating]
-        since += rated[:1]
-        if not since:
+        first_rated = last_rated = None  # one pass; the results are oldest first
+        for r in self.results:
+            if r.games > 0 and r.period <= closed:
+                if first_rated is None:
+                    first_rated = r.period
+                if last_rated is None or r.period > last_rated:
+                    last_rated = r.period
+        since = first_rated
+        for e in self.entries:
+            if e.rating is not None and e.brings_rating:
+                start = e.effective_from or first_closed
+                if since is None or start < since:
+                    since = start
+        if since is None:
             return False
-        return is_inactive(closed, max(rated, default=None), min(since))
+        return is_inactive(closed, last_rated, since)
+
+
+def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> PlayerState:
+    """The player's state on the list published by closing a period, from ``before``, their
+    ``History.state`` for that period, and ``outcome``, what closing it gave them (its
+    ``ClosedResult`` rows, none of an earlier period; empty: ``before`` itself): the same value
+    as ``History.state(period, results_through=period)`` once ``outcome`` is in the results,
+    without another walk over the history. The outcome is in force from the next month, so it
+    beats every entry in force by then: the rating is the latest of it (result or initial
+    rating, then adjustment, then floor drop: by ``order``), its games are added to the rated
+    games (unknown stays unknown), its ratings count for 2400/2300 reached."""
+    if not outcome:
+        return before
+    last = outcome[0]
+    for r in outcome[1:]:
+        if r.order > last.order:
+            last = r
+    ratings = [r.rating_after for r in outcome if r.rating_after is not None]
+    return PlayerState(
+        rating=last.rating_after,
+        birth_year=before.birth_year,
+        rated_games=(None if before.rated_games is None
+                     else before.rated_games + sum(r.games for r in outcome)),
+        reached_2400=before.reached_2400 or any(r >= 2400 for r in ratings),
+        reached_2300=before.reached_2300 or any(r >= 2300 for r in ratings),
+    )
 
 
 def first_closed_period(session: Session, pool: RatingPool = STANDARD) -> Period | None:

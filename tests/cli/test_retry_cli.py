@@ -25,7 +25,7 @@ def test_a_command_given_up_three_times_is_refused_in_the_ledgers_words(
         ledger_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Engine] = []
 
-    def gives_up(engine: Engine) -> list[players.PlayerView]:
+    def gives_up(engine: Engine, *pool: object) -> list[players.PlayerView]:
         calls.append(engine)
         raise database_error(OperationalError("INSERT ...", {}, Deadlock("deadlock detected")),
                              "the-ledger")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ledger.cli.values import indented_json
+from ledger.cli.values import indented_json, write_json
 
 SAMPLES: list[Any] = [
     {}, [], "x", 3, None, True, 1.5,
@@ -39,3 +39,39 @@ def test_unusual_values_left_to_json(value: Any) -> None:
 def test_what_json_cannot_hold_raises_as_json_does() -> None:
     with pytest.raises(TypeError):
         indented_json({"x": object()})
+
+
+def _streamed(value: Any) -> tuple[str, int]:
+    """``write_json``'s text and how many writes it took."""
+    pieces: list[str] = []
+    write_json(value, pieces.append)
+    return "".join(pieces), len(pieces)
+
+
+@pytest.mark.parametrize("value", SAMPLES + [{1: "int key"}, [float("nan")],
+                                             {"l": [{"inf": float("inf")}, {2: [1]}]}])
+def test_streamed_text_is_json_dumps_and_a_newline(value: Any) -> None:
+    text, _ = _streamed(value)
+    assert text == json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_an_iterator_is_streamed_as_a_list() -> None:
+    # a generator of two rows and an empty one: written as the lists json.dumps writes
+    text, _ = _streamed({"rows": ({"id": i} for i in (1, 2)), "none": iter(())})
+    assert text == ('{\n  "rows": [\n    {\n      "id": 1\n    },\n    {\n      "id": 2\n'
+                    '    }\n  ],\n  "none": []\n}\n')
+
+
+def test_a_big_document_is_written_in_pieces() -> None:
+    # 3,000 rows of 7 pieces each ("[" or "," before it; the game id with its key; the "score"
+    # key, 0.5; the "late" key, false; the "}"): 21,000 pieces, written every 4,096 (5 writes)
+    # and the rest with the newline (1): 6 writes, the same text
+    rows = [{"game_id": i, "score": 0.5, "late": False} for i in range(3_000)]
+    text, writes = _streamed({"results": iter(rows)})
+    assert writes == 6
+    assert text == json.dumps({"results": rows}, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_streamed_what_json_cannot_hold_raises() -> None:
+    with pytest.raises(TypeError):
+        _streamed({"x": object()})
