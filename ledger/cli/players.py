@@ -114,6 +114,7 @@ def player_edit_command(
     reached_2400: Annotated[bool, typer.Option(
         "--reached-2400", metavar="", help="A published rating has reached 2400 (K 10 for ever, "
         "from the earliest open period).")] = False,
+    pool: PoolOpt = "standard",
     reason: ReasonOpt = None,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
@@ -121,12 +122,14 @@ def player_edit_command(
     """Correct a player's details from now on; published lists keep what they showed.
 
     K facts (birth year, prior games, reached 2400) count from the earliest open period.
+
+    --pool: the pool whose K history --prior-games and --reached-2400 change (default standard).
     """
     edit = player_edit.PlayerEdit(
         name=name, fide_id=fide_id, birth_year=birth_year, sex=sex.upper() if sex else None,
         federation=federation.upper() if federation else None,
         title=title.upper() if title else None, prior_games=prior_games,
-        reached_2400=reached_2400)
+        reached_2400=reached_2400, pool=parse_pool(pool))
     render_corrections.edit(run_write(ctx, player_edit.edit_player, player, edit,
                                       reason=reason, dry_run=dry_run), json_out)
 

@@ -180,7 +180,7 @@ def edit(r: EditReport, as_json: bool) -> None:
     if as_json:
         _json({"player": {"id": r.player.id, "name": r.player.name},
                "changed": {f: {"before": b, "after": a} for f, (b, a) in r.changed.items()},
-               "k_from": r.k_from, "reason": r.reason, "dry_run": r.dry_run,
+               "k_from": r.k_from, "pool": r.pool, "reason": r.reason, "dry_run": r.dry_run,
                "change": r.change_id})
         return
     table = PlainTable(title=f"{r.player.name} (#{r.player.id})"

@@ -18,7 +18,7 @@ earliest open one), the list as published stands, and the rated-games count goes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import Engine, select
@@ -52,7 +52,9 @@ IDENTITY = ("name", "fide_id", "birth_year", "sex", "federation", "title")
 @dataclass(frozen=True)
 class PlayerEdit:
     """What ``player edit`` changes: each None keeps the recorded value; ``reached_2400`` True
-    records that a published rating has reached 2400 (it cannot be undone: K 10 for ever)."""
+    records that a published rating has reached 2400 (it cannot be undone: K 10 for ever).
+    ``pool``: the rating pool whose K history ``prior_games`` and ``reached_2400`` change
+    (docs/RULES.md §9: each pool keeps its own); the identity is the player's in every pool."""
 
     name: str | None = None
     fide_id: int | None = None
@@ -62,13 +64,15 @@ class PlayerEdit:
     title: str | None = None
     prior_games: int | None = None
     reached_2400: bool = False
+    pool: RatingPool = STANDARD
 
 
 @dataclass
 class EditReport:
     """What ``player edit`` did (or would do): ``changed`` field -> (before, after), the period
     the K history counts from (``k_from``; None when no K fact changed), the player as now,
-    ``notes``, the reason and the change (None on a dry run)."""
+    ``notes``, the reason and the change (None on a dry run); ``pool`` the rating pool whose K
+    history was edited."""
 
     player: PlayerView
     changed: dict[str, tuple[Any, Any]]
@@ -77,6 +81,7 @@ class EditReport:
     dry_run: bool
     change_id: int | None = None
     notes: list[str] = field(default_factory=list)
+    pool: RatingPool = STANDARD
 
 
 def edit_player(engine: Engine, ref: str, edit: PlayerEdit, *, reason: str | None,
@@ -86,19 +91,27 @@ def edit_player(engine: Engine, ref: str, edit: PlayerEdit, *, reason: str | Non
 
     Raises ``InvalidInput`` naming the field: nothing to change, a value ``player add`` would
     refuse, a name another player has (merge them if they are one person), a FIDE id another
-    player has, prior games when the history is unknown and stays so; ``NotFound`` /
-    ``Ambiguous`` for the player.
+    player has, prior games when the history is unknown and stays so, a rapid or blitz
+    ``pool`` without a K fact to change in it; ``NotFound`` / ``Ambiguous`` for the player.
+    ``edit.pool``: the K history edited is that pool's, counted from that pool's earliest open
+    period (docs/RULES.md §9).
     """
     why = check_reason(reason)
-    if edit == PlayerEdit():
+    pool = edit.pool
+    if replace(edit, pool=STANDARD) == PlayerEdit():
         raise InvalidInput("player: nothing to change: give --name, --fide-id, --birth-year, "
                            "--sex, --federation, --title, --prior-games or --reached-2400")
+    if pool != STANDARD and edit.prior_games is None and not edit.reached_2400:
+        raise InvalidInput(f"pool: --pool {pool} names the pool whose K history --prior-games "
+                           "or --reached-2400 change; the other details are the player's in "
+                           "every pool: drop --pool")
     with transaction(engine, dry_run=dry_run) as session:
         player = resolve(session, ref)
         identity = _identity(session, player, edit)
-        k_from = earliest_open(session)
+        k_from = earliest_open(session, pool)
         history = load_histories(session, [player.id],
-                                 through=last_closed_period(session) or Period(1, 1))[player.id]
+                                 through=last_closed_period(session, pool) or Period(1, 1),
+                                 pool=pool)[player.id]
         entry = _history_entry(player, history, edit, k_from)
         changed = {f: (getattr(player, f), v) for f, v in identity.items()}
         if entry is not None:
@@ -114,7 +127,8 @@ def edit_player(engine: Engine, ref: str, edit: PlayerEdit, *, reason: str | Non
             session, actor or Actor.from_code("edit_player"), "player.edit", "player",
             player.id, before={f: b for f, (b, _) in changed.items()},
             after={f: a for f, (_, a) in changed.items()}
-            | ({"k_from": str(k_from) if k_from else None} if entry is not None else {}),
+            | ({"k_from": str(k_from) if k_from else None, "pool": pool}
+               if entry is not None else {}),
             reason=why)
         if identity:
             revise_player(session, player, change.id)
@@ -125,12 +139,13 @@ def edit_player(engine: Engine, ref: str, edit: PlayerEdit, *, reason: str | Non
             for column, value in identity.items():
                 setattr(player, column, value)
         if entry is not None:
-            session.add(PlayerEntry(**entry, change_id=change.id))
+            session.add(PlayerEntry(**entry, change_id=change.id, pool=pool))
         session.flush()
         report = EditReport(player_views(session, [player.id])[0], changed,
                             str(k_from) if k_from and (entry or "birth_year" in identity)
-                            else None, why, dry_run, None if dry_run else change.id)
-        report.notes.extend(_notes(changed, k_from))
+                            else None, why, dry_run, None if dry_run else change.id,
+                            pool=pool)
+        report.notes.extend(_notes(changed, k_from, pool))
         return report
 
 
@@ -183,13 +198,15 @@ def _history_entry(player: Player, history: History, edit: PlayerEdit,
             "source": "ledger player edit", "kind": "history"}
 
 
-def _notes(changed: dict[str, tuple[Any, Any]], k_from: Period | None) -> list[str]:
+def _notes(changed: dict[str, tuple[Any, Any]], k_from: Period | None,
+           pool: RatingPool = STANDARD) -> list[str]:
     notes = []
     if changed.keys() & {"name", "fide_id", "sex", "federation", "title", "birth_year"}:
         notes.append("the lists already published keep the details they were published with")
     k_facts = sorted(changed.keys() & {"birth_year", "prior_games", "reached_2400"})
     if k_facts:
-        notes.append(f"K counts {', '.join(k_facts)} from {k_from or 'the first close'} "
+        where = "" if pool == STANDARD else f" in the {pool} pool"
+        notes.append(f"K counts {', '.join(k_facts)}{where} from {k_from or 'the first close'} "
                      "(the earliest open period); the closed periods keep the K they were "
                      "rated with")
     return notes
