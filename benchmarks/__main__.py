@@ -20,7 +20,8 @@ typer"`` and ``python -c "import typer"``. One Rich table (measure, value, floor
 pass/fail) is printed and appended, with the machine's description, to benchmarks/RESULTS.md.
 
 ``--db URL`` (PostgreSQL): the ledger's steps run on that database (every table dropped before
-each run: give a database you can lose); the floors stay on SQLite files. Default: SQLite files
+each run: give a database you can lose); the floors and the close with its table, which need a
+copy of the ledger, are not run there ("-"): compare with a SQLite run. Default: SQLite files
 in a temporary folder. Not part of the test suite.
 """
 
