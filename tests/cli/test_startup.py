@@ -120,3 +120,17 @@ def test_a_bad_integer_gets_typers_own_error(value: str, message: str) -> None:
     result = CliRunner().invoke(app, ["calc", "expected", value, "1800"])
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
+
+
+def test_an_untested_typer_release_keeps_typers_own_coercion(tmp_path: Path) -> None:
+    # a Typer release not in coercion.TESTED_TYPER: the private layer is left alone, and the
+    # command line still gives the right value (D = 200 -> PD .76, the lower-rated .24) through
+    # Typer's own coercion, which loads pydantic
+    probe = ("import typer; typer.__version__ = '9.9.9'\n"
+             "from ledger.cli import coercion\nassert not coercion._HAS_LAYER\n" + PROBE)
+    done = subprocess.run([sys.executable, "-c", probe, "calc", "expected", "2000", "1800"],
+                          capture_output=True, text=True, cwd=tmp_path, check=False,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "0.76" in done.stdout and "0.24" in done.stdout
+    assert "pydantic" in json.loads(done.stderr.strip().splitlines()[-1])
