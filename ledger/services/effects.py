@@ -46,7 +46,7 @@ from ledger.domain import STANDARD, Actor, Period, RatingPool, parse_pool
 from ledger.errors import PeriodError, UsageError
 from ledger.rules.editions import Edition
 from ledger.services.late import earliest_open
-from ledger.services.rating import Rated, derived_rows, hundredths, rate
+from ledger.services.rating import Rated, derived_rows, rate
 from ledger.services.rerate import PeriodRerate, rerate_in
 from ledger.services.revisions import current, current_revision
 from ledger.services.state import is_closed, last_closed_period, load_histories
@@ -187,8 +187,8 @@ class Effects:
             self._refuse_what_cannot_be_carried(period, before, after)
             stored = {r["player_id"]: r["change_hundredths"]
                       for r in _stored_results(self.session, period, revision)}
-            gave = {pid: hundredths(r.change_exact) for pid, r in before.results.items()}
-            gives = {pid: hundredths(r.change_exact) for pid, r in after.results.items()}
+            gave = {pid: r.change_hundredths for pid, r in before.results.items()}
+            gives = {pid: r.change_hundredths for pid, r in after.results.items()}
             for pid in sorted(gave.keys() | gives.keys()):
                 amount = gives.get(pid, 0) - gave.get(pid, 0)
                 if amount:

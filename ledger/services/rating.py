@@ -15,7 +15,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from itertools import islice
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -31,13 +30,14 @@ from ledger.db.models import (
     RatingFloorDrop,
     RatingPeriod,
 )
+from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, list_adjustment
 from ledger.rules.initial import InitialRating as Computation
 from ledger.rules.initial import Pool, rate_pool
 from ledger.rules.period import rate_period
 from ledger.rules.period_rows import RowResult as Result
-from ledger.rules.period_rows import exact_hundredths, from_reference, rate_rows
+from ledger.rules.period_rows import from_reference, rate_rows
 from ledger.rules.pools import RAISE_2022_PERIOD, raise_2022
 from ledger.services.carried import carried_into
 from ledger.services.facts import NOW, Facts
@@ -229,11 +229,6 @@ def _add_outcome(everyone: dict[int, History], target: Period, results: dict[int
     return dict(outcome)
 
 
-def hundredths(value: Decimal) -> int:
-    """An exact value as a whole number of hundredths; ``ValueError`` when it is not one."""
-    return exact_hundredths(value)
-
-
 #: Each derived table's columns, in the order of the tuples ``derived_tuples`` gives.
 COLUMNS: dict[str, tuple[str, ...]] = {
     "period_results": ("period", "revision", "player_id", "rating_before", "games",
@@ -290,31 +285,6 @@ def derived_rows(rated: Rated, revision: int) -> dict[str, list[dict[str, Any]]]
             for table, rows in derived_tuples(rated, revision).items()}
 
 
-#: Rows per ``executemany`` (a million game sides are not held as one list of tuples).
-BATCH = 50_000
-
-
-def insert_tuples(session: Session, table: str, rows: Iterable[tuple[Any, ...]]) -> int:
-    """Insert ``rows`` (tuples in the order of ``COLUMNS[table]``) into ``table`` with DBAPI
-    ``executemany`` calls of up to ``BATCH`` rows through the session's connection
-    (``exec_driver_sql``: no per-row bind processing; the placeholders of the dialect's
-    paramstyle: ``?`` for SQLite, ``%s`` for psycopg). Every value must be a plain int, str,
-    bool or None. Returns the rows inserted."""
-    connection = session.connection()
-    dialect = connection.dialect
-    quote = dialect.identifier_preparer.quote
-    marker = {"qmark": "?", "format": "%s", "pyformat": "%s"}[dialect.paramstyle]
-    columns = COLUMNS[table]
-    sql = (f"INSERT INTO {quote(table)} ({', '.join(quote(c) for c in columns)}) "
-           f"VALUES ({', '.join([marker] * len(columns))})")
-    written = 0
-    it = iter(rows)
-    while batch := list(islice(it, BATCH)):
-        connection.exec_driver_sql(sql, batch)
-        written += len(batch)
-    return written
-
-
 def write_revision(session: Session, rated: Rated, revision: int, change_id: int,
                    reason: str | None) -> dict[str, int]:
     """Write ``revision`` of ``rated.period`` computed by change ``change_id``: its
@@ -326,7 +296,8 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
     session.flush()
     written = {}
     for table, rows in derived_tuples(rated, revision).items():
-        written[table] = insert_tuples(session, table, rows)
+        # the driver's executemany of tuples, in batches (db.rows: no per-row bind processing)
+        written[table] = insert_rows(session, DERIVED[table].__table__, COLUMNS[table], rows)
     pointer = session.get(RatingPeriod, (str(rated.period), rated.pool))
     if pointer is None:
         session.add(RatingPeriod(period=str(rated.period), pool=rated.pool, revision=revision))
