@@ -244,9 +244,9 @@ class Game(Base):
 
 
 #: The columns of ``games`` an import writes, in the order of its rows (``db.rows.insert_rows``).
-GAME_COLUMNS = ("event_id", "round", "round_key", "date", "period", "white_id", "black_id",
-                "result", "played", "source", "recorded_at", "status", "change_id", "pool",
-                "unequal_times")
+IMPORTED_GAME_COLUMNS = ("event_id", "round", "round_key", "date", "period", "white_id",
+                         "black_id", "result", "played", "source", "recorded_at", "status",
+                         "change_id", "pool", "unequal_times")
 
 
 class ImportedFile(Base):

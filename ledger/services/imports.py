@@ -22,7 +22,7 @@ from typing import cast
 from sqlalchemy import Engine, Table, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import GAME_COLUMNS, Event, Game, ImportedFile, Player, utcnow
+from ledger.db.models import IMPORTED_GAME_COLUMNS, Event, Game, ImportedFile, Player, utcnow
 from ledger.db.rows import insert_rows
 from ledger.domain import (
     POOLS,
@@ -524,7 +524,7 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         report.recorded += 1
         report.periods[str(period)] += 1
     # the driver's executemany of tuples (db.rows): no ORM objects, no per-row dicts
-    insert_rows(session, cast(Table, Game.__table__), GAME_COLUMNS, rows)
+    insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, rows)
 
 
 def _rating_checks(session: Session, name: str,

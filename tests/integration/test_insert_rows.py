@@ -11,7 +11,7 @@ from sqlalchemy import Engine, Table, insert, select, text
 from sqlalchemy.orm import Session
 
 from ledger.db import rows
-from ledger.db.models import GAME_COLUMNS, Game, Player
+from ledger.db.models import IMPORTED_GAME_COLUMNS, Game, Player
 from ledger.domain import STANDARD
 
 #: When both games were recorded (stored without a time zone, as ``models.utcnow`` gives it).
@@ -20,7 +20,7 @@ AT = dt.datetime(2026, 11, 5, 18, 30, 15, 123456)
 
 def _game(white: int, black: int, line: int, *, played: bool = True,
           event_round: str | None = None) -> tuple[object, ...]:
-    """One row of ``GAME_COLUMNS``: a 1-0 on 5 November 2026 (period 2026-11)."""
+    """One row of ``IMPORTED_GAME_COLUMNS``: a 1-0 on 5 November 2026 (period 2026-11)."""
     return (None, event_round, event_round, dt.date(2026, 11, 5), "2026-11", white, black, "1-0",
             played, f"file.csv:{line}", AT, "valid", None, STANDARD, False)
 
@@ -37,11 +37,11 @@ def test_the_rows_read_back_as_a_core_insert_writes_them(engine: Engine) -> None
     with Session(engine) as session, session.begin():
         white, black = _players(session)
         # the same game twice: once by Core, once by insert_rows (no unique key: no event)
-        session.execute(insert(table), [dict(zip(GAME_COLUMNS, _game(white, black, 2),
+        session.execute(insert(table), [dict(zip(IMPORTED_GAME_COLUMNS, _game(white, black, 2),
                                                   strict=True))])
-        assert rows.insert_rows(session, table, GAME_COLUMNS, [
+        assert rows.insert_rows(session, table, IMPORTED_GAME_COLUMNS, [
             _game(white, black, 3), _game(black, white, 4, played=False, event_round="2")]) == 2
-        stored = session.execute(select(*(table.c[c] for c in GAME_COLUMNS))
+        stored = session.execute(select(*(table.c[c] for c in IMPORTED_GAME_COLUMNS))
                                  .order_by(table.c.id)).all()
         raw = session.execute(text("SELECT date, played, recorded_at FROM games ORDER BY id")).all()
     core, ours, other = stored
@@ -58,12 +58,12 @@ def test_more_rows_than_a_batch_go_in_several_batches(engine: Engine,
     with Session(engine) as session, session.begin():
         white, black = _players(session)
         many = [_game(white, black, line) for line in range(2, 7)]  # 5 rows: batches 2 + 2 + 1
-        assert rows.insert_rows(session, table, GAME_COLUMNS, many) == 5
+        assert rows.insert_rows(session, table, IMPORTED_GAME_COLUMNS, many) == 5
         sources = session.scalars(select(table.c.source).order_by(table.c.id)).all()
     assert sources == [f"file.csv:{line}" for line in range(2, 7)]
 
 
 def test_no_rows_write_nothing(engine: Engine) -> None:
     with Session(engine) as session, session.begin():
-        assert rows.insert_rows(session, cast(Table, Game.__table__), GAME_COLUMNS, []) == 0
+        assert rows.insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, []) == 0
         assert session.scalar(text("SELECT count(*) FROM games")) == 0
