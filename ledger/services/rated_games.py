@@ -80,13 +80,9 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     known: dict[tuple[int, Period], int | None] = {}  # a player's rating per start period
 
     def rating(pid: int, start: Period) -> int | None:
-        if (pid, start) in known:
-            return known[pid, start]
-        own = histories[pid].rating(start)
-        if own is None and pid in standard and seeded_from_standard(pool, start):
-            own = standard[pid].rating(start)
-        known[pid, start] = own
-        return own
+        if (pid, start) not in known:
+            known[pid, start] = rating_in_pool(histories[pid], standard.get(pid), pool, start)
+        return known[pid, start]
 
     loaded = []
     for row in rows:
@@ -100,6 +96,18 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
             result=Result(game.result), played=game.played,
             unequal_times=game.unequal_times), row.event_end))
     return loaded, histories
+
+
+def rating_in_pool(history: History, standard: History | None, pool: RatingPool,
+                   start: Period) -> int | None:
+    """A player's published rating in ``pool`` in force for ``start`` (``history``: theirs in
+    that pool), or, unrated there in rapid or blitz from 2024-03, their standard rating then
+    (``standard``: their standard history, None when not read; docs/RULES.md §9,
+    ``rules.pools.seeded_from_standard``); None when unrated."""
+    own = history.rating(start)
+    if own is None and standard is not None and seeded_from_standard(pool, start):
+        own = standard.rating(start)
+    return own
 
 
 def seeded_states(session: Session, histories: dict[int, History], target: Period,
@@ -171,13 +179,9 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     ends: dict[tuple[dt.date | None, dt.date], Period] = {}
 
     def rating(pid: int, start: Period, in_force: dict[int, int | None]) -> int | None:
-        if pid in in_force:
-            return in_force[pid]
-        own = everyone[pid].rating(start)
-        if own is None and pid in standard and seeded_from_standard(pool, start):
-            own = standard[pid].rating(start)
-        in_force[pid] = own
-        return own
+        if pid not in in_force:
+            in_force[pid] = rating_in_pool(everyone[pid], standard.get(pid), pool, start)
+        return in_force[pid]
 
     out = []
     late: dict[int, Period] = {}
