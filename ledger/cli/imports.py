@@ -20,6 +20,8 @@ from ledger.cli.common import (
 from ledger.cli.lazy import lazy
 from ledger.cli.progress import import_progress
 from ledger.domain import POOLS
+from ledger.formats.detect import starts_as_fide_list
+from ledger.services.input_files import file_head
 
 if TYPE_CHECKING:
     from ledger.services import fide_lists, imports, player_import, replace
@@ -136,11 +138,9 @@ def _is_a_list(file: Path) -> bool:
     """Whether ``file`` starts as a FIDE rating list does (``ID Number`` or ``<playerslist``),
     so that ``--pool`` alone is read as a list's pool, with its usage error."""
     try:
-        with open(file, "rb") as handle:
-            head = handle.read(200).lstrip(b"\xef\xbb\xbf").lstrip()
+        return starts_as_fide_list(file_head(str(file), 200))
     except OSError:
         return False
-    return head.startswith(b"ID Number") or head.startswith(b"<?xml") and b"playerslist" in head
 
 
 def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_date: str | None,

@@ -4,13 +4,16 @@
   ``XXR ``), FIDE TRF-16.
 - PGN: a tag pair ``[Tag "value"]`` (PGN standard §8.1).
 - CSV: a header row holding the columns ``date``, ``white``, ``black`` and ``result``.
+
+A FIDE rating list is never guessed (``--format fide-list`` names it); ``starts_as_fide_list``
+only tells whether a file looks like one, for the command line's usage errors.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["EXTENSIONS", "detect_format"]
+__all__ = ["EXTENSIONS", "detect_format", "starts_as_fide_list"]
 
 _TRF = re.compile(r"(?:[0-9]{3}|XX[A-Z]|###)(?: |$)")
 _PGN = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"')
@@ -34,3 +37,11 @@ def detect_format(head: bytes, suffix: str) -> str | None:
             return "csv"
         break
     return EXTENSIONS.get(suffix.lower())
+
+
+def starts_as_fide_list(head: bytes) -> bool:
+    """Whether the first bytes of a file start as a FIDE rating list does: the TXT list's
+    ``ID Number`` header, or an XML declaration with a ``playerslist`` (a UTF-8 BOM and leading
+    blanks aside)."""
+    head = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    return head.startswith(b"ID Number") or head.startswith(b"<?xml") and b"playerslist" in head
