@@ -24,6 +24,7 @@ from ledger.rules.initial import InitialRating, Pool
 from ledger.rules.period_rows import RowResult
 from ledger.rules.pools import GAP_REASON, gap_rule_excludes
 from ledger.services.audit import record_change, summarise
+from ledger.services.bulk import paused_gc
 from ledger.services.carried import first_owed
 from ledger.services.rating import Rated, rate, write_revision
 from ledger.services.revisions import RevisionView, current, next_revision, revision_views
@@ -240,7 +241,7 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     ``edition`` overrides the edition in force (for tests only).
     """
     named = Period.parse(period) if period is not None else None
-    with transaction(engine, dry_run=dry_run) as session:
+    with paused_gc(), transaction(engine, dry_run=dry_run) as session:
         target, pools = _pools_to_close(session, named, pool)
         _closable(target, today or dt.date.today())
         if not empty and named is not None and _earliest_open(session, pools[0]) != named:
@@ -276,6 +277,7 @@ def close_through(engine: Engine, through: str, *, dry_run: bool = False,
         shared = stack.enter_context(transaction(engine, dry_run=True)) if dry_run else None
         while True:
             with contextlib.ExitStack() as own:
+                own.enter_context(paused_gc())
                 session = shared or own.enter_context(transaction(engine))
                 opened = [e for p in POOLS if (e := _earliest_open(session, p)) is not None]
                 target = min(opened, default=None)

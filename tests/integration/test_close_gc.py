@@ -1,0 +1,40 @@
+"""A period close rates with the cyclic garbage collector paused (services.bulk.paused_gc)."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ledger.services.periods as periods
+from ledger.services.session import open_ledger
+from tests.cli_runs import ok
+
+
+def test_a_period_close_rates_with_the_collector_off_and_restores_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "ledger.db"
+    ok(db, "init")
+    ok(db, "player", "add", "Doyle, Liam", "--rating", "1850")
+    ok(db, "player", "add", "Walsh, Brendan", "--rating", "1790")
+    ok(db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0", "--date", "2026-10-05")
+    seen: list[bool] = []
+    real = periods.rate
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(periods, "rate", watched)
+    engine = open_ledger(str(db))
+    try:
+        report = periods.close_period(engine, "2026-10")
+    finally:
+        engine.dispose()
+    assert seen == [False]
+    assert gc.isenabled()
+    # D = 60 -> PD .58 for Doyle; K 40 (fewer than 30 rated games): 40 x .42 = +16.8 -> +17
+    assert [(p.name, p.result.change) for p in report.players] == [
+        ("Doyle, Liam", 17), ("Walsh, Brendan", -17)]
