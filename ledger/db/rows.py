@@ -6,14 +6,17 @@ in sqlite3 itself). ``insert_rows`` compiles the INSERT once for the dialect, ap
 column's own bind processor (the dialect's: SQLite stores a date as ``YYYY-MM-DD`` text, a bool
 as 0/1; PostgreSQL's driver takes them as they are) and hands tuples to the DBAPI cursor
 (``Connection.exec_driver_sql``), so the stored values are the ones the Core INSERT stores.
+
+``stream_rows`` is the reverse for a large read (a federation month's games): a Core SELECT
+compiled once, its rows fetched from the DBAPI cursor in batches, as the driver gives them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import Table, insert
+from sqlalchemy import Select, Table, insert
 from sqlalchemy.orm import Session
 
 #: Rows handed to the driver at once (bounded memory for a large file).
@@ -64,6 +67,8 @@ def _positional(where: list[int], processors: list[Callable[[Any], Any] | None]
     """A function turning one row (in the caller's column order) into the driver's tuple (in the
     statement's order, each value through its column's bind processor; None stays None)."""
     if not any(processors):
+        if where == list(range(len(where))):  # the caller's order: a tuple is passed as it is
+            return tuple
         return lambda row: tuple([row[i] for i in where])
     pairs = list(zip(where, processors, strict=True))
 
@@ -91,3 +96,30 @@ def _insert_named(conn: Any, sql: str, table: Table, columns: Sequence[str],
         conn.exec_driver_sql(sql, batch)
         count += len(batch)
     return count
+
+
+def stream_rows(session: Session, statement: Select[Any], batch: int = BATCH
+                ) -> Iterator[tuple[Any, ...]]:
+    """The rows of the Core SELECT ``statement`` in the session's transaction, straight from the
+    DBAPI cursor, ``batch`` rows per ``fetchmany``: tuples of the driver's values, with none of
+    SQLAlchemy's result processing (on SQLite a DATE column is its ``YYYY-MM-DD`` text and a
+    BOOLEAN 0 or 1; psycopg gives ``datetime.date`` and ``bool``: the caller converts). Its
+    parameters must be values the driver takes as they are (``str``, ``int``, None): any
+    other raises ``TypeError`` before the query runs."""
+    conn = session.connection()
+    compiled = statement.compile(dialect=conn.dialect,
+                                 compile_kwargs={"render_postcompile": True})
+    values = compiled.params
+    for name, value in values.items():
+        if value is not None and not isinstance(value, (str, int)):
+            raise TypeError(f"stream_rows: parameter {name} is a {type(value).__name__}, "
+                            "not a value the driver takes as it is")
+    order = compiled.positiontup
+    params: Any = tuple(values[k] for k in order) if order is not None else values
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(str(compiled), params)
+        while chunk := cursor.fetchmany(batch):
+            yield from chunk
+    finally:
+        cursor.close()

@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, FromClause, Row, select, union
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event
+from ledger.db.rows import stream_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, Result
 from ledger.rules.pools import gap_rule_excludes, seeded_from_standard
 from ledger.services.facts import NOW, Facts
@@ -145,6 +146,16 @@ class GameRows:
     left_out: list[RatedGame]
 
 
+def _date(value: str | dt.date | None) -> dt.date | None:
+    """A DATE column's value as the driver gives it (SQLite: ``YYYY-MM-DD`` text) as a date."""
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _day(value: str | dt.date) -> dt.date:
+    """A NOT NULL DATE column's value as the driver gives it, as a date."""
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
+
+
 def load_game_rows(session: Session, target: Period, everyone: dict[int, History], *,
                    also: Iterable[int] = (), facts: Facts = NOW,
                    pool: RatingPool = STANDARD,
@@ -165,7 +176,7 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     standard = (load_histories(session, None, through=target.previous(), facts=facts)
                 if pool != STANDARD else {})
     events = Event.__table__  # Core columns only: the rows are streamed from the cursor
-    rows = session.execute(
+    rows = stream_rows(session,
         select(g.c.id, g.c.event_id, g.c.white_id, g.c.black_id, g.c.result, g.c.played,
                g.c.unequal_times, g.c.date, events.c.start_date, events.c.end_date)
         .outerjoin(events, g.c.event_id == events.c.id)
@@ -186,13 +197,15 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     out = []
     late: dict[int, Period] = {}
     left_out = []
+    # the driver's values (db.rows.stream_rows): the dates as SQLite's text or psycopg's
+    # dates, converted once per distinct (start or end, date) pair, the flags as 0/1 or bools
     for game_id, event, white, black, result, played, unequal, date, start, end in rows:
         begun = starts.get((start, date))
         if begun is None:
-            begun = starts[start, date] = ratings_period(start, date)
+            begun = starts[start, date] = ratings_period(_date(start), _day(date))
         natural = ends.get((end, date))
         if natural is None:
-            natural = ends[end, date] = natural_period(end, date)
+            natural = ends[end, date] = natural_period(_date(end), _day(date))
         if natural < target:
             late[game_id] = natural
         in_force = known.get(begun)
@@ -205,7 +218,7 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
         if (halves is None or white_rating is None or black_rating is None
                 or gap_rule_excludes(white_rating, black_rating, pool, target)):
             left_out.append(RatedGame(game_id, event, white, black, white_rating, black_rating,
-                                      Result(result), played, unequal))
+                                      Result(result), bool(played), bool(unequal)))
     ids = {pid for r in out for pid in (r[2], r[3])} | set(also)
     histories = {pid: everyone[pid] for pid in ids if pid in everyone}
     return GameRows(out, histories, len(out), late, left_out)

@@ -67,3 +67,30 @@ def test_no_rows_write_nothing(engine: Engine) -> None:
     with Session(engine) as session, session.begin():
         assert rows.insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, []) == 0
         assert session.scalar(text("SELECT count(*) FROM games")) == 0
+
+
+def test_stream_rows_gives_the_drivers_values_in_batches_inside_the_transaction(
+        engine: Engine) -> None:
+    table = cast(Table, Game.__table__)
+    with Session(engine) as session, session.begin():
+        white, black = _players(session)
+        many = [_game(white, black, line, played=line % 2 == 0) for line in range(2, 7)]
+        rows.insert_rows(session, table, IMPORTED_GAME_COLUMNS, many)
+        # not committed: the stream reads the session's own transaction; 5 rows, batches 2+2+1
+        got = list(rows.stream_rows(session, select(table.c.source, table.c.date, table.c.played)
+                                    .where(table.c.period == "2026-11").order_by(table.c.id),
+                                    batch=2))
+    assert [g[0] for g in got] == [f"file.csv:{line}" for line in range(2, 7)]
+    if engine.dialect.name == "sqlite":  # stored text and 0/1, as the driver gives them
+        assert [g[1:] for g in got[:2]] == [("2026-11-05", 1), ("2026-11-05", 0)]
+    else:  # psycopg converts
+        assert [g[1:] for g in got[:2]] == [(dt.date(2026, 11, 5), True),
+                                            (dt.date(2026, 11, 5), False)]
+
+
+def test_stream_rows_refuses_a_parameter_the_driver_would_not_take_as_it_is(
+        engine: Engine) -> None:
+    table = cast(Table, Game.__table__)
+    with Session(engine) as session, session.begin(), pytest.raises(TypeError, match="date"):
+        next(rows.stream_rows(session, select(table.c.id).where(
+            table.c.date == dt.date(2026, 11, 5))))
