@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, func, select
@@ -40,7 +41,14 @@ class RatedPlayer:
     name: str
     fide_id: int | None
     result: RowResult
-    opponents: dict[int, str]
+    #: player id -> name, for at least this player's opponents (one mapping shared by every
+    #: line of the close)
+    opponents: Mapping[int, str]
+
+
+#: Up to this many players, the close's report reads their names by id; more (a federation's
+#: month), it reads every player's and keeps theirs.
+NAMES_BY_ID = 5_000
 
 
 @dataclass(frozen=True)
@@ -345,12 +353,15 @@ def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
     results, initial, drops, used = rated.results, rated.initial, rated.drops, rated.edition
     wanted = set(results) | set(initial) | {a.opponent_id for r in results.values()
                                             for a in r.audits}
-    names = {pid: (name, fide) for pid, name, fide in session.execute(
-        select(Player.id, Player.name, Player.fide_id).where(Player.id.in_(wanted)))}
-    players = [RatedPlayer(pid, names[pid][0], names[pid][1], r,
-                           {a.opponent_id: names[a.opponent_id][0] for a in r.audits})
+    asked = select(Player.id, Player.name, Player.fide_id, Player.name_key)
+    if len(wanted) <= NAMES_BY_ID:  # else every player: no IN list of a federation's ids
+        asked = asked.where(Player.id.in_(wanted))
+    names = {pid: (name, fide, key) for pid, name, fide, key in session.execute(asked)
+             if pid in wanted}
+    name_of = {pid: n[0] for pid, n in names.items()}  # one mapping for every line's opponents
+    players = [RatedPlayer(pid, names[pid][0], names[pid][1], r, name_of)
                for pid, r in results.items()]
-    players.sort(key=lambda p: (-p.result.rating_after, *player_sort_key(p.name, p.player_id)))
+    players.sort(key=lambda p: (-p.result.rating_after, names[p.player_id][2], p.player_id))
     not_rated = Counter(reason for g in rated.left_out
                         if (reason := not_rated_reason(g, rated.pool, rated.period)) is not None)
     report = CloseReport(str(rated.period), used.value, dry_run, players, rated.game_count,

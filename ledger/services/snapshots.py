@@ -60,10 +60,15 @@ class ListRow:
 _LIST_ROW_FIELDS = tuple(f.name for f in fields(ListRow))
 
 
-def ranked(rows: list[ListRow]) -> list[ListRow]:
+def ranked(rows: list[ListRow], keys: Mapping[int, str] | None = None) -> list[ListRow]:
     """``rows`` by rating (highest first), then name key and id (``db.order.player_sort_key``),
-    ranked 1, 2 ...; equal ratings share a rank (1, 2, 2, 4)."""
-    ordered = sorted(rows, key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
+    ranked 1, 2 ...; equal ratings share a rank (1, 2, 2, 4). ``keys``: player id -> the stored
+    ``players.name_key`` of each row's player when the caller has read it (the same key,
+    not computed again), else each key is computed from the name."""
+    if keys is None:
+        ordered = sorted(rows, key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
+    else:
+        ordered = sorted(rows, key=lambda r: (-r.rating, keys[r.player_id], r.player_id))
     out: list[ListRow] = []
     rank, rating = 0, None
     for i, r in enumerate(ordered, start=1):  # the constructor: ``replace`` costs 3x as much
@@ -93,22 +98,22 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         first_closed = closed
     following = closed.next()
     known = facts.players()
-    # plain tuples (id, name, fide id, federation, title, birth year, sex, merged into)
+    # plain tuples (id, name, fide id, federation, title, birth year, sex, merged into, key)
     identity = {row[0]: tuple(row) for row in session.execute(
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
-               known.c.birth_year, known.c.sex, known.c.merged_into))}
+               known.c.birth_year, known.c.sex, known.c.merged_into, known.c.name_key))}
     rows = []
     for pid, history in histories.items():
         state = (states[pid] if states is not None
                  else history.state(closed, results_through=closed))
-        _, name, fide_id, federation, title, birth_year, sex, merged_into = identity[pid]
+        _, name, fide_id, federation, title, birth_year, sex, merged_into, _ = identity[pid]
         if state.rating is None or merged_into is not None:
             continue
         k, reason = k_in_pool(state, following, pool)
         rows.append(ListRow(0, pid, name, fide_id, federation, title, state.rating,
                             games.get(pid, 0), k, reason, birth_year,
                             history.inactive(closed, first_closed), sex))
-    return ranked(rows)
+    return ranked(rows, {pid: row[8] for pid, row in identity.items()})
 
 
 def entry_values(period: Period, revision: int, row: ListRow) -> dict[str, Any]:
