@@ -1,8 +1,9 @@
 """Rating one period from integer rows: FIDE B.02 §8.3 on tuples, for the period close.
 
 The same rules as ``rules.period.rate_period`` (the reference, kept for ``db check --reference``
-and the tests that compare both), on plain rows: each game is a tuple of ints, each game side a
-``SideAudit`` tuple, each sum a whole number of hundredths. Table 8.1.2 PD lookups
+and the tests that compare both), on plain rows: each game is a tuple of ints, each player's
+game sides eight ints each in one ``array`` (``SIDE_FIELDS``; ``SideAudit`` tuples are built
+from it only when asked for), each sum a whole number of hundredths. Table 8.1.2 PD lookups
 (``rules.expected.pd_hundredths``), the 400-point rule by edition (the 2650 exemption in the
 standard pool only, one game per event in 2022-01), the rapid and blitz 600-point rule from
 2024-12, K from the player's state (``rules.pools.k_in_pool``), the K x n <= 700 cap, the
@@ -15,7 +16,8 @@ Pure: no database, no I/O. ``PlayerState`` comes from ``ledger.domain``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -51,37 +53,70 @@ class SideAudit(NamedTuple):
     score_halves: int
 
 
+#: The values of one game side in ``RowResult.sides``, in order: a ``SideAudit`` without the
+#: player id (the ``RowResult``'s own).
+SIDE_FIELDS = ("game_id", "opponent_id", "own_rating", "opponent_rating", "difference",
+               "counted_difference", "expected_hundredths", "score_halves")
+_WIDTH = len(SIDE_FIELDS)
+
+
+def side_values(audits: Iterable[SideAudit]) -> array[int]:
+    """``SideAudit`` rows as ``RowResult.sides``: their values but the player id, flat, in
+    ``SIDE_FIELDS`` order (64-bit ints)."""
+    flat = array("q")
+    for a in audits:
+        flat.extend((a.game_id, a.opponent_id, a.own_rating, a.opponent_rating, a.difference,
+                     a.counted_difference, a.expected_hundredths, a.score_halves))
+    return flat
+
+
 class RowResult:
     """One player's period in integers: the ``period_results`` values and the per-game audit.
 
     ``score_halves`` = 2 x sum(S); ``expected_hundredths`` = 100 x sum(PD);
     ``change_hundredths`` = K x (50 x score_halves - expected_hundredths) + carried_hundredths
-    (exact); ``change`` its one rounding half away from zero; ``audits``: ``SideAudit`` rows in
-    the order of the games. The ``Decimal`` properties and ``games`` (``GameAudit`` objects,
-    built on demand) give the same view as the reference ``rules.period.PeriodResult``.
+    (exact); ``change`` its one rounding half away from zero; ``sides``: the per-game audit,
+    ``SIDE_FIELDS`` for each game side in the order of the games, flat in one ``array`` of
+    64-bit ints (36 bytes less a side than a tuple, and no object per side: a federation month
+    has 2,000,000 sides); ``audits``: the same as ``SideAudit`` rows, built on each call. The
+    ``Decimal`` properties and ``games`` (``GameAudit`` objects, built on demand) give the same
+    view as the reference ``rules.period.PeriodResult``.
     """
 
     __slots__ = ("player_id", "rating_before", "k", "k_before_cap", "k_reason", "n",
                  "score_halves", "expected_hundredths", "change_hundredths", "change",
-                 "rating_after", "carried_hundredths", "audits")
+                 "rating_after", "carried_hundredths", "sides")
 
     def __init__(self, player_id: int, rating_before: int, k: int, k_before_cap: int,
                  k_reason: KReason, score_halves: int, expected_hundredths: int,
                  change_hundredths: int, change: int, carried_hundredths: int,
-                 audits: list[SideAudit]) -> None:
+                 sides: array[int]) -> None:
         self.player_id = player_id
         self.rating_before = rating_before
         self.k = k
         self.k_before_cap = k_before_cap
         self.k_reason = k_reason
-        self.n = len(audits)
+        self.n = len(sides) // _WIDTH
         self.score_halves = score_halves
         self.expected_hundredths = expected_hundredths
         self.change_hundredths = change_hundredths
         self.change = change
         self.rating_after = rating_before + change
         self.carried_hundredths = carried_hundredths
-        self.audits = audits
+        self.sides = sides
+
+    @property
+    def audits(self) -> list[SideAudit]:
+        """The per-game audit as ``SideAudit`` rows, in the order of the games (built on each
+        call from ``sides``)."""
+        v, pid = self.sides, self.player_id
+        return [SideAudit(v[i], pid, v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5], v[i + 6],
+                          v[i + 7]) for i in range(0, len(v), _WIDTH)]
+
+    @property
+    def opponent_ids(self) -> Sequence[int]:
+        """The opponent of each game side, in the order of the games."""
+        return self.sides[1::_WIDTH]
 
     def __repr__(self) -> str:
         return (f"RowResult(player_id={self.player_id}, rating_before={self.rating_before}, "
@@ -170,7 +205,7 @@ def from_reference(result: PeriodResult) -> RowResult:
     return RowResult(result.player_id, result.rating_before, result.k, result.k_before_cap,
                      result.k_reason, int(result.score * 2), exact_hundredths(result.expected),
                      exact_hundredths(result.change_exact), result.change,
-                     exact_hundredths(result.carried), audits)
+                     exact_hundredths(result.carried), side_values(audits))
 
 
 #: One game side while rating: (game id, event key, opponent id, own rating, opponent's
@@ -258,7 +293,8 @@ def rate_rows(states: Mapping[int, PlayerState], games: Iterable[GameRow], perio
                     capped = capped_at[s[3]] = (not exempt_pool
                                                 or rule_400_applies_to(s[3], edition))
                 counted.append(cap_difference(s[3] - s[4]) if capped else s[3] - s[4])
-        audits = []
+        flat = array("q")
+        extend = flat.extend
         score = expected = 0
         for (game_id, _, opponent, own, opponent_rating, halves), c in zip(
                 sides, counted, strict=True):
@@ -267,11 +303,10 @@ def rate_rows(states: Mapping[int, PlayerState], games: Iterable[GameRow], perio
                 e = pd[c] = pd_hundredths(c)
             score += halves
             expected += e
-            audits.append(SideAudit(game_id, player_id, opponent, own, opponent_rating,
-                                    own - opponent_rating, c, e, halves))
+            extend((game_id, opponent, own, opponent_rating, own - opponent_rating, c, e, halves))
         carried_here = extra.get(player_id, 0)
         change = k_used * (score * 50 - expected) + carried_here
         results[player_id] = RowResult(player_id, state.rating, k_used, k, reason, score,
                                        expected, change, round_hundredths(change),
-                                       carried_here, audits)
+                                       carried_here, flat)
     return results

@@ -351,8 +351,8 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
 
 def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
     results, initial, drops, used = rated.results, rated.initial, rated.drops, rated.edition
-    wanted = set(results) | set(initial) | {a.opponent_id for r in results.values()
-                                            for a in r.audits}
+    wanted = set(results) | set(initial) | {o for r in results.values()
+                                            for o in r.opponent_ids}
     asked = select(Player.id, Player.name, Player.fide_id, Player.name_key)
     if len(wanted) <= NAMES_BY_ID:  # else every player: no IN list of a federation's ids
         asked = asked.where(Player.id.in_(wanted))

@@ -52,6 +52,10 @@ def test_one_win_hand_worked() -> None:
     assert a.totals() == (1, 2000, 1, 2, 64, 20, 20, "standard", 720, 7, 2007, 0)
     assert b.totals() == (2, 1900, 1, 0, 36, 20, 20, "standard", -720, -7, 1893, 0)
     assert a.audits == [SideAudit(10, 1, 2, 2000, 1900, 100, 100, 64, 2)]
+    # the flat sides: game, opponent, own, opponent's rating, D, counted D, PD, score halves
+    assert list(a.sides) == [10, 2, 2000, 1900, 100, 100, 64, 2]
+    assert list(b.sides) == [10, 1, 1900, 2000, -100, -100, 36, 0]
+    assert list(a.opponent_ids) == [2] and list(b.opponent_ids) == [1]
     assert (a.score, a.expected, a.surplus, a.change_exact) == (
         Decimal(1), Decimal("0.64"), Decimal("0.36"), Decimal("7.20"))
 
