@@ -15,7 +15,13 @@ from rich.text import Text
 from ledger.cli.columns import columns
 from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
-from ledger.cli.values import indented_json, json_number, write_json
+from ledger.cli.values import (
+    halves_number,
+    hundredths_number,
+    indented_json,
+    json_number,
+    write_json,
+)
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:
@@ -384,19 +390,23 @@ def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
         "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
         "results": ({
             "pool": r.pool, "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
+            # the integer values (hundredths, halves) as json_number gives their exact values
             "rating_before": p.result.rating_before, "games": p.result.n,
-            "score": json_number(p.result.score), "expected": json_number(p.result.expected),
-            "surplus": json_number(p.result.surplus), "k": p.result.k,
+            "score": halves_number(p.result.score_halves),
+            "expected": hundredths_number(p.result.expected_hundredths),
+            "surplus": hundredths_number(50 * p.result.score_halves
+                                         - p.result.expected_hundredths),
+            "k": p.result.k,
             "k_reason": p.result.k_reason.value, "k_capped": p.result.k_capped,
-            "change_exact": json_number(p.result.change_exact), "change": p.result.change,
-            "rating_after": p.result.rating_after,
-            "carried": json_number(p.result.carried),
+            "change_exact": hundredths_number(p.result.change_hundredths),
+            "change": p.result.change, "rating_after": p.result.rating_after,
+            "carried": hundredths_number(p.result.carried_hundredths),
             "per_game": [{"pool": r.pool, "game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
                           "opponent_rating": a.opponent_rating, "difference": a.difference,
                           "counted_difference": a.counted_difference,
-                          "expected": json_number(a.expected), "score": json_number(a.score),
-                          "late": a.game_id in late}
-                         for a in p.result.games],
+                          "expected": hundredths_number(a.expected_hundredths),
+                          "score": halves_number(a.score_halves), "late": a.game_id in late}
+                         for a in p.result.audits],
         } for p in r.players),  # a generator: each player's written, then dropped
         "late_games": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
                         "dated_in": g.dated_in, "white": g.white, "black": g.black,

@@ -17,6 +17,20 @@ def json_number(value: Decimal) -> int | float:
     return float(str(value))
 
 
+def hundredths_number(hundredths: int) -> int | float:
+    """A whole number of hundredths for JSON, as ``json_number`` gives its exact value: an int
+    when whole (700 -> 7, -100 -> -1), else the float nearest to it (64 -> 0.64, -50 -> -0.5),
+    which is the float of its decimal text: one correctly rounded division, no ``Decimal``."""
+    whole, rest = divmod(hundredths, 100)
+    return whole if rest == 0 else hundredths / 100
+
+
+def halves_number(halves: int) -> int | float:
+    """A whole number of halves (a score) for JSON: 2 -> 1, 1 -> 0.5, 0 -> 0, 7 -> 3.5."""
+    whole, rest = divmod(halves, 2)
+    return whole if rest == 0 else halves / 2
+
+
 def two_decimals(value: Fraction, places: int = 2) -> Decimal:
     """An exact value shown to ``places`` decimals, half up: 12600/7 -> 1800.00, 13600/7 ->
     1942.86; with ``places`` 3, 9/14 -> 0.643."""
