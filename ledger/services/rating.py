@@ -122,6 +122,7 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
             {pid: Decimal(h).scaleb(-2) for pid, h in carried.items()}, pool).items()}
     else:
         results = rate_rows(states, game_rows.rows, target, edition, carried, pool)
+        del game_rows  # its rows are rated (a federation month: 1,000,000 tuples): free them
     drops = {pid: r.rating_after for pid, r in results.items()
              if r.rating_after < edition.rating_floor}
     initial = _initial_ratings(session, target, edition, facts,
