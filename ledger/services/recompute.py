@@ -23,7 +23,7 @@ from ledger.domain import Period, parse_pool
 from ledger.errors import NotFound
 from ledger.rules.editions import Edition
 from ledger.services.facts import Facts
-from ledger.services.rating import DERIVED, derived_rows, rate
+from ledger.services.rating import DERIVED, derived_rows, rate, unpacked_audits
 from ledger.services.session import transaction
 
 #: Rows of every derived table: table name -> rows as dicts of column values.
@@ -43,13 +43,16 @@ def recompute(session: Session, period: Period, revision: int) -> Rows:
 
 
 def stored_rows(session: Session, period: Period, revision: int) -> Rows:
-    """Every derived row stored for ``revision`` of ``period`` (one query per table)."""
+    """Every derived row stored for ``revision`` of ``period`` (one query per table), shaped as
+    ``derived_rows`` gives them: the packed ``period_audits`` unpacked, one dict per game side
+    (``rating.unpacked_audits``), so ``db check`` compares the audit value by value."""
     rows: Rows = {}
     for table, model in DERIVED.items():
         columns = [c.key for c in inspect(model).column_attrs]
         rows[table] = [dict(zip(columns, r, strict=True)) for r in session.execute(
             select(*(getattr(model, c) for c in columns))
             .where(model.period == str(period), model.revision == revision))]
+    rows["period_audits"] = unpacked_audits(rows["period_audits"])
     return rows
 
 
