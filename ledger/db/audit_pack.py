@@ -14,6 +14,7 @@ Pure: no database, no I/O.
 
 from __future__ import annotations
 
+import struct
 import sys
 from array import array
 from collections.abc import Iterable, Sequence
@@ -53,20 +54,22 @@ def pack(sides: Iterable[Sequence[int]], *, skip: int | None = None) -> bytes:
     the packed bytes, in their order. ``skip``: the index of one more value each side carries,
     left out (the close's ``rules.period_rows.SideAudit`` has the player id at 1).
 
-    Raises ``ValueError`` when the values are not whole sides or one is outside int32
-    (-2,147,483,648 .. 2,147,483,647), ``TypeError`` for a value that is not an integer."""
+    Raises ``ValueError`` when the values are not whole sides, or one is not an integer or is
+    outside int32 (-2,147,483,648 .. 2,147,483,647)."""
     width = len(FIELDS) + (skip is not None)
+    flat = list(chain.from_iterable(sides))
+    if len(flat) % width:
+        raise ValueError(f"{len(flat)} audit values are not whole sides of {width}")
     try:
-        values = array(_CODE, chain.from_iterable(sides))
-    except OverflowError:
-        raise ValueError(f"an audit value is outside int32 ({_INT32[0]} .. {_INT32[1]})"
-                         ) from None
-    if len(values) % width:
-        raise ValueError(f"{len(values)} audit values are not whole sides of {width}")
-    if skip is not None:
-        del values[skip::width]
-    if _SWAP:
-        values.byteswap()
+        packed = struct.pack(f"<{len(flat)}i", *flat)
+    except struct.error as error:
+        raise ValueError(f"an audit value is not an int32 ({_INT32[0]} .. {_INT32[1]}): "
+                         f"{error}") from None
+    if skip is None:
+        return packed
+    values = array(_CODE)  # dropping whole 4-byte values: the bytes stay little-endian
+    values.frombytes(packed)
+    del values[skip::width]
     return values.tobytes()
 
 
