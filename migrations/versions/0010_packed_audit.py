@@ -113,7 +113,7 @@ def upgrade() -> None:
     stored = conn.execute(
         sa.select(period_games.c.period, period_games.c.revision, period_games.c.player_id,
                   *(period_games.c[f] for f in FIELDS))
-        .select_from(period_games.join(games, games.c.id == period_games.c.game_id))
+        .select_from(period_games.outerjoin(games, games.c.id == period_games.c.game_id))
         .order_by(period_games.c.period, period_games.c.revision, period_games.c.player_id,
                   games.c.date, period_games.c.game_id))
     rows = ({"period": key[0], "revision": key[1], "player_id": key[2],

@@ -325,6 +325,64 @@ def test_0010_packs_the_audit_each_earlier_revision_stored(new_database: Factory
         engine.dispose()
 
 
+def test_0010_packs_every_revision_of_every_pool(new_database: Factory) -> None:
+    # at 0009: the January close above as revision 1, superseded by a re-rating (revision 2,
+    # the same rows), and the blitz close of 2026-01 as revision 3: Alpha 1500 beats Beta 1600
+    # (D -100 -> PD .36, 2 halves; Beta D +100 -> .64, 0): 1500 = 0x5dc, 1600 = 0x640
+    db = new_database("audit-revisions")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0009")
+        with engine.begin() as conn:
+            _populate_0009(conn)
+            _closed_january(conn, "0009")
+            for statement in (
+                    "INSERT INTO period_revisions (period, revision, edition, change_id,"
+                    " closed_at) VALUES ('2026-01', 2, '2025-10', 1, '2026-02-02 10:00:00')",
+                    "UPDATE period_revisions SET superseded_by_change = 1 WHERE revision = 1",
+                    "UPDATE periods SET revision = 2",
+                    "INSERT INTO period_results (period, revision, player_id, rating_before,"
+                    " games, score_halves, expected_hundredths, k, k_before_cap, k_reason,"
+                    " change_hundredths, change, rating_after) SELECT period, 2, player_id,"
+                    " rating_before, games, score_halves, expected_hundredths, k, k_before_cap,"
+                    " k_reason, change_hundredths, change, rating_after FROM period_results",
+                    "INSERT INTO period_games (period, revision, player_id, game_id,"
+                    " opponent_id, own_rating, opponent_rating, difference, counted_difference,"
+                    " expected_hundredths, score_halves) SELECT period, 2, player_id, game_id,"
+                    " opponent_id, own_rating, opponent_rating, difference, counted_difference,"
+                    " expected_hundredths, score_halves FROM period_games",
+                    "INSERT INTO period_revisions (period, revision, edition, change_id,"
+                    " closed_at, pool) VALUES ('2026-01', 3, '2025-10', 1,"
+                    " '2026-02-03 10:00:00', 'blitz')",
+                    "INSERT INTO periods (period, revision, pool) VALUES ('2026-01', 3, 'blitz')",
+                    "INSERT INTO period_games (period, revision, player_id, game_id,"
+                    " opponent_id, own_rating, opponent_rating, difference, counted_difference,"
+                    " expected_hundredths, score_halves) VALUES"
+                    " ('2026-01', 3, 1, 3, 2, 1500, 1600, -100, -100, 36, 2),"
+                    " ('2026-01', 3, 2, 3, 1, 1600, 1500, 100, 100, 64, 0)"):
+                conn.execute(text(statement))
+            reset_sequences(conn, every_table(conn))
+        migrate.upgrade(engine, "0010")
+    finally:
+        engine.dispose()
+    stored = sql(db, "SELECT revision, player_id, sides FROM period_audits "
+                     "ORDER BY revision, player_id")
+    assert [(r, pid, bytes(packed)) for r, pid, packed in stored] == [
+        (1, 1, PACKED_JANUARY[1]), (1, 2, PACKED_JANUARY[2]),
+        (2, 1, PACKED_JANUARY[1]), (2, 2, PACKED_JANUARY[2]),
+        (3, 1, bytes.fromhex("03000000" "02000000" "dc050000" "40060000" "9cffffff" "9cffffff"
+                             "24000000" "02000000")),
+        (3, 2, bytes.fromhex("03000000" "01000000" "40060000" "dc050000" "64000000" "64000000"
+                             "40000000" "00000000"))]
+    engine = open_ledger(db)
+    try:
+        with transaction(engine, write=False) as session:
+            assert set(current_sides(session, "2026-01")) == {(1, 1), (9, 1), (1, 2), (9, 2)}
+            assert current_sides(session, "2026-01", "blitz")[(3, 2)].expected_hundredths == 64
+    finally:
+        engine.dispose()
+
+
 def test_0010_downgrade_unpacks_the_audit_into_period_games(new_database: Factory) -> None:
     db = new_database("audit-down")
     engine = make_engine(db)
