@@ -411,7 +411,9 @@ class PeriodAudit(Base):
     revision: ``sides`` packs the player's rated game sides in the order the close rated them
     (``ledger.db.audit_pack``: per side game id, opponent id, own and opponent's rating, D,
     counted D, PD in hundredths, score in halves; 32 bytes a side). One row per player rather
-    than one per game side (revision 0010: ``period_games`` before it), written once."""
+    than one per game side (revision 0010: ``period_games`` before it), written once. Every
+    value is stored, none derived (own rating is the rating at the event's start, which need
+    not be ``period_results.rating_before``)."""
 
     __tablename__ = "period_audits"
     __table_args__ = (_of_revision(),)

@@ -6,7 +6,7 @@ period's audit is not current."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 import ledger.services.period_audits as period_audits
 from ledger.db.audit_pack import AuditSide
@@ -14,6 +14,7 @@ from ledger.services.games import add_game, list_games
 from ledger.services.period_audits import current_sides, rated_games
 from ledger.services.periods import close_period
 from ledger.services.players import NewPlayer, add_player
+from ledger.services.recompute import check_ledger
 from ledger.services.rerate import reopen_period
 from ledger.services.session import transaction
 
@@ -72,3 +73,28 @@ def test_a_reopened_period_has_no_current_audit(engine: Engine) -> None:
         assert current_sides(session, "2025-11") == {}
         assert rated_games(session, [(1, "2025-11", "standard", 1, 2)]) == set()
     assert {g.status for g in list_games(engine, "2025-11")} == {"open"}
+
+
+def test_db_check_compares_the_packed_audit_side_by_side(engine: Engine) -> None:
+    _seed(engine)
+    assert check_ledger(engine).ok
+    # Sixteen's sides written by hand, game 1's PD .24 changed to .25 (0x18 -> 0x19): 1600 =
+    # 0x640, 1800 = 0x708, 1400 = 0x578, -200 = 0xffffff38, 200 = 0xc8, 76 = 0x4c
+    tampered = bytes.fromhex(
+        "01000000" "02000000" "40060000" "08070000" "38ffffff" "38ffffff" "19000000" "01000000"
+        "02000000" "03000000" "40060000" "78050000" "c8000000" "c8000000" "4c000000" "02000000")
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE period_audits SET sides = :sides WHERE player_id = 1"),
+                     {"sides": tampered})
+    assert [(d.table, d.player_id, d.game_id, d.field, d.stored, d.recomputed)
+            for d in check_ledger(engine).differences] == [
+        ("period_audits", 1, 1, "expected_hundredths", 25, 24)]
+    # bytes that are not whole sides (40 = 32 + 8): reported, not a crash
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE period_audits SET sides = :sides WHERE player_id = 1"),
+                     {"sides": tampered[:40]})
+    assert [(d.table, d.player_id, d.game_id, d.field, d.stored, d.recomputed)
+            for d in check_ledger(engine).differences] == [
+        ("period_audits", 1, None, "row", "present", "absent"),
+        ("period_audits", 1, 1, "row", "absent", "present"),
+        ("period_audits", 1, 2, "row", "absent", "present")]
