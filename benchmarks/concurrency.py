@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -123,6 +125,28 @@ def at_once(folder: Path, db: str, commands: Sequence[Sequence[str]]) -> list[tu
     return together(runs)
 
 
+def rows(db: str, query: str) -> list[tuple[Any, ...]]:
+    engine = create_engine(make_url(db) if "://" in db else f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(query))]
+    finally:
+        engine.dispose()
+
+
+def closed_games(db: str) -> set[int]:
+    """Ids of the games of a closed period."""
+    return {int(g) for (g,) in rows(db, "SELECT g.id FROM games g JOIN periods p ON "
+                                             "p.period = g.period AND p.pool = g.pool")}
+
+
+def rated_games(db: str) -> set[int]:
+    """Ids of the games with a stored audit side (``period_audits.sides``: little-endian int32,
+    eight a side, the game id first; ledger.db.audit_pack)."""
+    return {side[0] for (packed,) in rows(db, "SELECT sides FROM period_audits")
+            for side in struct.iter_unpack("<8i", packed)}
+
+
 def count(db: str, query: str) -> int:
     engine = create_engine(make_url(db) if "://" in db else f"sqlite:///{db}")
     try:
@@ -201,8 +225,7 @@ def close_during_import(ledgers: Ledgers, work: Path, after: float) -> str:
         closing = ledger(db, "period", "close", "2026-10")
         (icode, _, ierr), (ccode, _, cerr) = together([importing, closing])
         said = [e.strip().splitlines()[-1] for e in (ierr, cerr) if e.strip()]
-        unrated = count(db, "SELECT count(*) FROM games g JOIN periods p ON p.period = g.period "
-                            "WHERE NOT EXISTS (SELECT 1 FROM period_games a WHERE a.game_id = g.id)")
+        unrated = len(closed_games(db) - rated_games(db))
         recorded = count(db, "SELECT count(*) FROM games")
         late = count(db, "SELECT count(*) FROM games WHERE period = '2026-11'")
     how = ("the import landed first and was rated" if icode == 0 and ccode == 0 and not late else

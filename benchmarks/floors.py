@@ -6,7 +6,7 @@
   S - PD in integer hundredths with a lookup in table 8.1.2 (copied below as data, not taken
   from the ledger's rules) and the 400-point cap, write one row per player (K 20 for all);
   (2a) the same, writing one audit row per game and player as well (the ledger's
-  ``period_games``).
+  ``period_games`` before revision 0010, which packs the audit into one row per player).
 
 Each returns its wall time in seconds; none uses SQLAlchemy or the ledger's code. Each connection
 gets the page cache the ledger gives its own (``ledger.db.engine.SQLITE_CACHE_KIB``, a setting,

@@ -1,7 +1,7 @@
 """The ledger's tables as typed SQLAlchemy 2.x models.
 
 Facts (players, the history each brings on entering the ledger, events, games) are kept apart from
-what a period close derives (``period_results``, ``period_games``, ``rating_adjustments``,
+what a period close derives (``period_results``, ``period_audits``, ``rating_adjustments``,
 ``initial_ratings``, ``initial_rating_games``, ``rating_floor_drops``, ``list_entries``), which
 is written once and never updated. Exact numbers are stored as integers: scores in half-points,
 expected scores and exact changes in hundredths.
@@ -25,6 +25,7 @@ from sqlalchemy import (
     ForeignKey,
     ForeignKeyConstraint,
     Index,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -405,23 +406,22 @@ class PeriodResult(Base):
     carried_hundredths: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
-class PeriodGame(Base):
-    """How one game entered one player's period result (the audit trail of a rating)."""
+class PeriodAudit(Base):
+    """How each game entered one player's period result (the audit trail of a rating), for one
+    revision: ``sides`` packs the player's rated game sides in the order the close rated them
+    (``ledger.db.audit_pack``: per side game id, opponent id, own and opponent's rating, D,
+    counted D, PD in hundredths, score in halves; 32 bytes a side). One row per player rather
+    than one per game side (revision 0010: ``period_games`` before it), written once. Every
+    value is stored, none derived (own rating is the rating at the event's start, which need
+    not be ``period_results.rating_before``)."""
 
-    __tablename__ = "period_games"
+    __tablename__ = "period_audits"
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
-    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    own_rating: Mapped[int]
-    opponent_rating: Mapped[int]
-    difference: Mapped[int]
-    counted_difference: Mapped[int]
-    expected_hundredths: Mapped[int]
-    score_halves: Mapped[int]
+    sides: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class RatingAdjustment(Base):

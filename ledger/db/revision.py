@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 from ledger.errors import NeedsInit
 
 #: The latest Alembic revision id of the ledger's migrations (keep in step with a new revision).
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 
 
 def revision_of(conn: Connection) -> str | None:

@@ -38,9 +38,10 @@ _HUNDREDTH = Decimal("0.01")
 
 
 class SideAudit(NamedTuple):
-    """How one game entered one player's change, as the ``period_games`` columns after
-    (period, revision): ``difference`` the real D (own - opponent), ``counted_difference`` the D
-    after the 400-point rule, ``expected_hundredths`` PD x 100, ``score_halves`` S x 2."""
+    """How one game entered one player's change (``period_audits.sides`` packs them without
+    the player id, ``db.audit_pack``): ``difference`` the real D (own - opponent),
+    ``counted_difference`` the D after the 400-point rule, ``expected_hundredths`` PD x 100,
+    ``score_halves`` S x 2."""
 
     game_id: int
     player_id: int

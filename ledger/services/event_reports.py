@@ -9,8 +9,9 @@ performance rating Rp (Title Regs §1.4.7-1.4.8) counts the games played over th
 opponents rated at the event's start, as ``ledger performance`` does without a norm.
 
 The games and the ratings used come from ``services.rated_games``; the D and PD of each rated
-game are the ones its period's close stored (``period_games``); K and the final change the
-period results. Set-based: a fixed number of queries per period, whatever the number of players.
+game are the ones its period's close stored (``period_audits``, packed per player:
+``services.period_audits``); K and the final change the period results. Set-based: a fixed
+number of queries per period, whatever the number of players.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from fractions import Fraction
 from sqlalchemy import ColumnElement, FromClause, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, PeriodGame, Player
+from ledger.db.models import Event, Game, Player
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
 from ledger.domain import STANDARD, Period, RatingPool, Result, parse_pool
 from ledger.rules.performance import Performance, performance
 from ledger.services.events import resolve_event
 from ledger.services.games import period_game_views
+from ledger.services.period_audits import current_sides
 from ledger.services.rated_games import load_rated_games
 from ledger.services.revisions import current
 from ledger.services.session import Ledger, transaction
@@ -99,12 +101,9 @@ def game_lines(session: Session, period: Period, event_id: int | None = None,
     last = last_closed_period(session, pool)
     loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
     views = {v.id: v for v in period_game_views(session, period)}
-    audit_rows = select(PeriodGame).where(PeriodGame.period == str(period),
-                                          current(PeriodGame, pool))
-    if event_id is not None:
-        audit_rows = audit_rows.join(Game, Game.id == PeriodGame.game_id).where(
-            Game.event_id == event_id)
-    audits = {(a.game_id, a.player_id): a for a in session.scalars(audit_rows)}
+    players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
+               if event_id is not None else None)
+    audits = current_sides(session, period, pool, players)
     lines = []
     for g in loaded:
         view, rated = views[g.game.id], g.rated

@@ -14,13 +14,13 @@ from ledger.db.models import (
     Game,
     InitialRating,
     InitialRatingGame,
-    PeriodGame,
     Player,
     RatingPeriod,
 )
 from ledger.db.order import GAME_ORDER
 from ledger.domain import Period, Result
 from ledger.services.late import natural_period
+from ledger.services.period_audits import rated_games
 from ledger.services.players import resolve
 from ledger.services.revisions import current
 from ledger.services.session import transaction
@@ -81,10 +81,9 @@ def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
 def game_views(session: Session, ids: list[int] | None, period: Period | None,
                player_id: int | None) -> list[GameView]:
     """The games (``ids``, or all), of ``period`` and/or ``player_id`` when given, by date then
-    id, each with its status and lateness: one query."""
+    id, each with its status and lateness: two queries (the games, then the stored audit of
+    their periods for the rated flag: ``services.period_audits.rated_games``)."""
     white, black = aliased(Player), aliased(Player)
-    rated = select(PeriodGame.game_id).where(PeriodGame.game_id == Game.id,
-                                             current(PeriodGame, Game.pool)).exists()
     initial = (select(InitialRatingGame.game_id)
                .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
                      & (InitialRating.revision == InitialRatingGame.revision)
@@ -94,8 +93,7 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
                .exists())
     closed = select(RatingPeriod.period).where(RatingPeriod.period >= Game.period,
                                                RatingPeriod.pool == Game.pool).exists()
-    query = (select(Game, white.name, black.name, Event.name, Event.end_date, rated, closed,
-                    initial)
+    query = (select(Game, white.name, black.name, Event.name, Event.end_date, closed, initial)
              .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
              .outerjoin(Event, Game.event_id == Event.id)
              .order_by(*GAME_ORDER))
@@ -105,8 +103,12 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
         query = query.where(Game.period == str(period))
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
+    found = session.execute(query).all()
+    rated = rated_games(session, ((g.id, g.period, g.pool, g.white_id, g.black_id)
+                                  for g, *_, is_closed, _ in found if is_closed))
     views = []
-    for g, w, b, e, end, is_rated, is_closed, in_initial in session.execute(query):
+    for g, w, b, e, end, is_closed, in_initial in found:
+        is_rated = g.id in rated
         natural = natural_period(end, g.date)
         views.append(GameView(
             g.id, g.date, g.period, w, b, g.result,

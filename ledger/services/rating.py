@@ -4,9 +4,11 @@
 for a close or a re-rating, or as of a change, for ``db check``), runs the rules
 (``rules.period.rate_period``, ``rules.initial.rate_pool``, the floor, the 1 March 2024 raise)
 and builds the list the period publishes; it writes nothing. ``derived_rows`` turns the outcome
-into the rows of every derived table for one revision; ``write_revision`` writes them with the
-revision and the pointer. The close (``services.periods``), the re-rating
-(``services.rerate``) and the check (``services.recompute``) all go through here.
+into the rows of every derived table for one revision (the per-game audit unpacked, one
+row per game side); ``write_revision`` writes them with the revision and the pointer, the
+audit packed (``db.audit_pack``: one ``period_audits`` row per player). The close
+(``services.periods``), the re-rating (``services.rerate``) and the check
+(``services.recompute``) all go through here.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ledger.db.audit_pack import FIELDS as AUDIT_FIELDS
+from ledger.db.audit_pack import pack, unpack
 from ledger.db.models import (
     InitialRating,
     InitialRatingGame,
     ListEntry,
-    PeriodGame,
+    PeriodAudit,
     PeriodResult,
     PeriodRevision,
     RatingAdjustment,
@@ -49,7 +53,7 @@ from ledger.services.state import ClosedResult, History, closed_state, load_hist
 
 #: Every table a revision writes, by name, in the order they are written and compared.
 DERIVED: dict[str, Any] = {
-    "period_results": PeriodResult, "period_games": PeriodGame,
+    "period_results": PeriodResult, "period_audits": PeriodAudit,
     "rating_adjustments": RatingAdjustment, "initial_ratings": InitialRating,
     "initial_rating_games": InitialRatingGame, "rating_floor_drops": RatingFloorDrop,
     "list_entries": ListEntry,
@@ -235,9 +239,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "period_results": ("period", "revision", "player_id", "rating_before", "games",
                        "score_halves", "expected_hundredths", "k", "k_before_cap", "k_reason",
                        "change_hundredths", "change", "rating_after", "carried_hundredths"),
-    "period_games": ("period", "revision", "game_id", "player_id", "opponent_id", "own_rating",
-                     "opponent_rating", "difference", "counted_difference",
-                     "expected_hundredths", "score_halves"),
+    "period_audits": ("period", "revision", "player_id", "sides"),
     "rating_adjustments": ("period", "revision", "player_id", "rating_before", "adjustment",
                            "rating_after", "rule"),
     "initial_ratings": ("period", "revision", "player_id", "method", "games", "opponents_sum",
@@ -254,11 +256,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 
 def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any, ...]]]:
     """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period``: table name
-    -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty); the
-    per-game audit (``period_games``) as a generator, the others as lists."""
+    -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty lists):
+    ``period_audits`` one row per player with a rated game, ``sides`` the ``SideAudit`` rows
+    packed (``db.audit_pack``, in the order the games were rated)."""
     key = (str(rated.period), revision)
     results = [key + r.totals() for r in rated.results.values()]
-    audit = (key + a for r in rated.results.values() for a in r.audits)
+    audit = [(*key, pid, pack(r.audits, skip=1))  # SideAudit: the player id at 1
+             for pid, r in rated.results.items() if r.audits]
     initial = [(*key, pid, ir.method.value, ir.games, ir.opponents_sum, int(ir.points * 2),
                 ir.hypothetical, ir.p_hundredths, ir.dp, ir.bonus, ir.ru, ir.cap, ir.rating,
                 ir.floor, ir.published, len(pool.disregarded))
@@ -272,18 +276,34 @@ def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any,
     listed = [(*key, r.player_id, r.rank, r.rating, r.games, r.k, r.k_reason.value, r.inactive,
                r.name, r.fide_id, r.federation, r.title, r.sex, r.birth_year)
               for r in rated.listed]
-    return {"period_results": results, "period_games": audit,
+    return {"period_results": results, "period_audits": audit,
             "rating_adjustments": adjustments, "initial_ratings": initial,
             "initial_rating_games": pool_games, "rating_floor_drops": drops,
             "list_entries": listed}
 
 
+#: The columns of one unpacked game side of ``period_audits`` (``unpacked_audits``): the
+#: ``period_games`` columns before revision 0010.
+AUDIT_COLUMNS = ("period", "revision", "player_id", *AUDIT_FIELDS)
+
+
+def unpacked_audits(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``period_audits`` rows (dicts with period, revision, player_id, sides) as one dict per
+    game side with ``AUDIT_COLUMNS``, in the rows' order then the sides' (``ValueError`` for
+    bytes that are not whole sides)."""
+    return [{"period": r["period"], "revision": r["revision"], "player_id": r["player_id"],
+             **side._asdict()} for r in rows for side in unpack(r["sides"])]
+
+
 def derived_rows(rated: Rated, revision: int) -> dict[str, list[dict[str, Any]]]:
     """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period`` (table name
     -> rows as dicts of column values, a table with none: an empty list): ``derived_tuples``
-    named by ``COLUMNS``."""
-    return {table: [dict(zip(COLUMNS[table], row, strict=True)) for row in rows]
-            for table, rows in derived_tuples(rated, revision).items()}
+    named by ``COLUMNS``, except ``period_audits``: one dict per game side
+    (``unpacked_audits``), so that a comparison names the game."""
+    rows = {table: [dict(zip(COLUMNS[table], row, strict=True)) for row in found]
+            for table, found in derived_tuples(rated, revision).items()}
+    rows["period_audits"] = unpacked_audits(rows["period_audits"])
+    return rows
 
 
 def write_revision(session: Session, rated: Rated, revision: int, change_id: int,

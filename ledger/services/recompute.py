@@ -23,7 +23,7 @@ from ledger.domain import Period, parse_pool
 from ledger.errors import NotFound
 from ledger.rules.editions import Edition
 from ledger.services.facts import Facts
-from ledger.services.rating import DERIVED, derived_rows, rate
+from ledger.services.rating import DERIVED, derived_rows, rate, unpacked_audits
 from ledger.services.session import transaction
 
 #: Rows of every derived table: table name -> rows as dicts of column values.
@@ -43,14 +43,30 @@ def recompute(session: Session, period: Period, revision: int) -> Rows:
 
 
 def stored_rows(session: Session, period: Period, revision: int) -> Rows:
-    """Every derived row stored for ``revision`` of ``period`` (one query per table)."""
+    """Every derived row stored for ``revision`` of ``period`` (one query per table), shaped as
+    ``derived_rows`` gives them: the packed ``period_audits`` unpacked, one dict per game side
+    (``rating.unpacked_audits``), so ``db check`` compares the audit value by value."""
     rows: Rows = {}
     for table, model in DERIVED.items():
         columns = [c.key for c in inspect(model).column_attrs]
         rows[table] = [dict(zip(columns, r, strict=True)) for r in session.execute(
             select(*(getattr(model, c) for c in columns))
             .where(model.period == str(period), model.revision == revision))]
+    rows["period_audits"] = [side for row in rows["period_audits"] for side in _sides_of(row)]
     return rows
+
+
+def _sides_of(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """One stored ``period_audits`` row as one dict per game side; bytes that are not whole
+    sides as one dict without a game (``game_id`` None, ``sides`` saying so): ``db check``
+    reports it as a row no recomputation gives, and the player's sides as missing, rather
+    than stopping."""
+    try:
+        return unpacked_audits([row])
+    except ValueError:
+        return [{"period": row["period"], "revision": row["revision"],
+                 "player_id": row["player_id"], "game_id": None,
+                 "sides": f"{len(row['sides'])} bytes, not whole 32-byte sides"}]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from ledger.db.models import (
     Game,
     InitialRating,
-    PeriodGame,
     PeriodRevision,
     Player,
     RatingFloorDrop,
@@ -28,6 +27,7 @@ from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior
 from ledger.rules.pools import k_in_pool
 from ledger.services.game_views import GameView, period_game_views
 from ledger.services.lists import published_period
+from ledger.services.period_audits import current_sides
 from ledger.services.periods import FloorDrop, not_rated_reason
 from ledger.services.rated_games import load_rated_games
 from ledger.services.revisions import current
@@ -149,8 +149,7 @@ def _hundredths(value: int) -> Decimal:
 
 def _rated_games(session: Session, closed: Period,
                  pool: RatingPool = STANDARD) -> tuple[list[RatedGameView], Counter[str]]:
-    audit = {(a.game_id, a.player_id): a for a in session.scalars(
-        select(PeriodGame).where(PeriodGame.period == str(closed), current(PeriodGame, pool)))}
+    audit = current_sides(session, closed, pool)
     colours = {gid: (w, b) for gid, w, b in session.execute(
         select(Game.id, Game.white_id, Game.black_id).where(Game.period == str(closed)))}
     rated: list[RatedGameView] = []

@@ -2,7 +2,7 @@
 (docs/CORRECTIONS.md §3), and the revisions of each period.
 
 ``periods`` holds one row per closed period pointing at its current revision; every read of
-derived data (``period_results``, ``period_games``, ``rating_adjustments``, ``initial_ratings``,
+derived data (``period_results``, ``period_audits``, ``rating_adjustments``, ``initial_ratings``,
 ``initial_rating_games``, ``rating_floor_drops``, ``list_entries``) filters with ``current`` so
 that a superseded revision, or the revision of a reopened period, is never read as today's.
 """

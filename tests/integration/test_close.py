@@ -34,6 +34,13 @@ def count(engine: Engine, table: str) -> int:
         return conn.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
 
 
+def audit_sides(engine: Engine) -> int:
+    """Game sides in the packed audit: 32 bytes each (eight int32, db.audit_pack)."""
+    with engine.connect() as conn:
+        return int(conn.execute(text(
+            "SELECT coalesce(sum(length(sides)), 0) FROM period_audits")).scalar_one()) // 32
+
+
 # ------------------------------------------------------------------------------------------------
 # The seed example (RULES §5)
 
@@ -327,7 +334,7 @@ def test_dry_run_close_writes_nothing_and_matches_real_close(engine: Engine) -> 
     add_game(engine, "Player, Sixteen", "Player, Fourteen", "1-0", "2025-11-12")
     dry = close_period(engine, "2025-11", dry_run=True)
     assert dry.dry_run is True
-    for table in ("periods", "period_results", "period_games"):
+    for table in ("periods", "period_results", "period_audits"):
         assert count(engine, table) == 0, table
     real = close_period(engine, "2025-11")
     assert real.dry_run is False
@@ -343,7 +350,8 @@ def test_dry_run_close_writes_nothing_and_matches_real_close(engine: Engine) -> 
         ("Player, Eighteen", 1795), ("Player, Sixteen", 1610), ("Player, Fourteen", 1395)]
     assert count(engine, "periods") == 1
     assert count(engine, "period_results") == 3
-    assert count(engine, "period_games") == 4  # 2 games x 2 players
+    assert count(engine, "period_audits") == 3  # one row per rated player
+    assert audit_sides(engine) == 4  # 2 games x 2 players
 
 
 def test_failure_in_the_middle_of_a_close_leaves_nothing(engine: Engine,
@@ -359,7 +367,7 @@ def test_failure_in_the_middle_of_a_close_leaves_nothing(engine: Engine,
     monkeypatch.setattr(periods_service, "summarise", boom)
     with pytest.raises(RuntimeError, match="disk on fire"):
         close_period(engine, "2025-11")
-    for table in ("periods", "period_revisions", "period_results", "period_games",
+    for table in ("periods", "period_revisions", "period_results", "period_audits",
                   "list_entries"):
         assert count(engine, table) == 0, table
     monkeypatch.undo()
@@ -368,7 +376,8 @@ def test_failure_in_the_middle_of_a_close_leaves_nothing(engine: Engine,
     assert results(report)["Player, A"].rating_after == 1813
     assert count(engine, "periods") == 1
     assert count(engine, "period_results") == 2
-    assert count(engine, "period_games") == 2
+    assert count(engine, "period_audits") == 2
+    assert audit_sides(engine) == 2  # 1 game x 2 players
 
 
 # ------------------------------------------------------------------------------------------------

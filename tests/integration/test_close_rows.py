@@ -3,7 +3,7 @@ per-player reference rules (``rules.period.rate_period``). On the benchmark's se
 federation (``benchmarks/federation.py``: juniors, 2400+ and a few 2650+ players, unrated
 newcomers who play rated players and get initial ratings) a standard month and then a rapid
 month (the 600-point rule, players unrated in rapid rated with their standard rating) are rated
-both ways: every derived row (period_results, period_games, list_entries, initial ratings ...)
+both ways: every derived row (period_results, period_audits, list_entries, initial ratings ...)
 is the same, and so is what the close stores. The small federation runs by default; the M month
 (20,000 players, 100,000 games) with ``-m federation_m`` (README, "Benchmarks")."""
 

@@ -342,7 +342,7 @@ def test_a_rating_below_1000_in_2024_02_is_dropped_and_not_raised(engine: Engine
 # Derived data is written once per close; recomputing from the facts reproduces it (DESIGN.md)
 
 DERIVED = ("initial_rating_games", "initial_ratings", "rating_floor_drops", "rating_adjustments",
-           "period_games", "period_results", "list_entries")
+           "period_audits", "period_results", "list_entries")
 
 
 def _derived(engine: Engine) -> dict[str, list[tuple[object, ...]]]:

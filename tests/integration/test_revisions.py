@@ -20,7 +20,7 @@ from ledger.services.recompute import check_ledger
 from ledger.services.rerate import rerate
 from ledger.services.session import init_ledger, open_ledger
 
-DERIVED = ("period_results", "period_games", "rating_adjustments", "initial_ratings",
+DERIVED = ("period_results", "period_audits", "rating_adjustments", "initial_ratings",
            "initial_rating_games", "rating_floor_drops", "list_entries")
 
 

@@ -34,7 +34,7 @@ from ledger.services.periods import close_period
 from ledger.services.players import show_player
 
 TABLES = ("players", "player_entries", "events", "games", "periods", "period_results",
-          "period_games")
+          "period_audits")
 
 
 @pytest.fixture
@@ -262,7 +262,10 @@ def test_reimport_after_close_records_nothing(engine: Engine, tata: str, closed)
     assert counts(engine) == before
     assert before["games"] == 91 and before["players"] == 14
     assert before["period_results"] == 14
-    assert before["period_games"] == 174  # (91 - 4 forfeits) x 2 players
+    assert before["period_audits"] == 14  # one row per player: (91 - 4 forfeits) x 2 sides
+    with engine.connect() as conn:  # 32 bytes a side (db.audit_pack)
+        assert conn.execute(text("SELECT sum(length(sides)) FROM period_audits")).scalar_one() \
+            == 174 * 32
 
 
 def test_dry_run_writes_nothing(engine: Engine, tata: str) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.script import ScriptDirectory
 from ledgers import Factory, every_table, sql
 from pytest_alembic.tests import (  # noqa: F401  (pytest collects these imported tests)
@@ -21,18 +22,20 @@ from pytest_alembic.tests import (  # noqa: F401  (pytest collects these importe
     test_up_down_consistency,
     test_upgrade,
 )
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Table, text
 
-from ledger.db import migrate
+from ledger.db import audit_pack, migrate
 from ledger.db.engine import make_engine
 from ledger.db.sequences import reset_sequences
 from ledger.domain import round_key
 from ledger.errors import LedgerError
 from ledger.names import name_key
-from ledger.services.games import find_event
+from ledger.services.games import find_event, list_games
 from ledger.services.lists import rating_list
+from ledger.services.period_audits import current_sides
 from ledger.services.periods import close_period
 from ledger.services.players import resolve
+from ledger.services.recompute import check_ledger
 from ledger.services.session import init_ledger, open_ledger, transaction
 
 
@@ -172,6 +175,13 @@ def _populate_0009(conn: Connection) -> None:
         " 'blitz', false)"))
 
 
+def _populate_0010(conn: Connection) -> None:
+    """Revision 0010 packs the per-game audit (``period_audits``) and adds no fact: the 0009
+    ledger. The packing of stored audit rows is tested from every earlier revision below
+    (``test_0010_packs_the_audit_each_earlier_revision_stored``)."""
+    _populate_0009(conn)
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -181,7 +191,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0006": _populate_0006,
                                                      "0007": _populate_0007,
                                                      "0008": _populate_0008,
-                                                     "0009": _populate_0009}
+                                                     "0009": _populate_0009,
+                                                     "0010": _populate_0010}
 
 
 def _revisions() -> list[str]:
@@ -217,7 +228,7 @@ def test_populated_ledger_upgrades_from_every_revision(new_database: Factory,
         assert changes == {"Alpha, Ann": 7, "Beta, Bob": -7}
         ratings = {r.name: r.rating for r in rating_list(engine).rows}
         assert ratings == {"Alpha, Ann": 1807, "Beta, Bob": 1693}
-        if revision == "0009":  # the blitz game closes with the standard one, on its own list
+        if revision >= "0009":  # the blitz game closes with the standard one, on its own list
             # blitz: Alpha 1500 beats Beta 1600: D -100 -> PD .36; 20 x (1 - .36) = +12.8 -> +13
             # (1513); Beta D +100 -> .64; 20 x (0 - .64) = -12.8 -> -13 (1587): Beta ranks 1st
             assert [o.pool for o in report.others] == ["blitz"]
@@ -225,6 +236,191 @@ def test_populated_ledger_upgrades_from_every_revision(new_database: Factory,
             assert blitz == {"Beta, Bob": (1, 1587), "Alpha, Ann": (2, 1513)}
         else:
             assert report.others == []
+    finally:
+        engine.dispose()
+
+
+def _closed_january(conn: Connection, revision: str) -> None:
+    """On a ledger populated at ``revision`` (before 0010): a second January game, Beta (white)
+    beats Alpha on 2026-01-05 (id 9: after game 1 by id, before it by date), and 2026-01
+    closed as that revision stored a close, by hand, with its ``period_games`` rows in id order.
+
+    Alpha 1800 v Beta 1700, K 20 (100 prior games each): D = +100 -> PD .64 for Alpha, .36 for
+    Beta, in both games. Alpha 1 + 0 = 1, expected 1.28: 20 x (1 - 1.28) = -5.6 -> -6 (1794);
+    Beta 0 + 1 = 1, expected .72: 20 x (1 - .72) = +5.6 -> +6 (1706).
+    """
+    conn.execute(text(
+        "INSERT INTO games (id, event_id, round, date, period, white_id, black_id, result, played,"
+        " recorded_at) VALUES (9, 1, '3', '2026-01-05', '2026-01', 2, 1, '1-0', true,"
+        " '2026-01-10 00:00:00')"))
+    revised = revision >= "0006"
+    key, one = (", revision", ", 1") if revised else ("", "")
+    if revised:
+        conn.execute(text(
+            "INSERT INTO period_revisions (period, revision, edition, change_id, closed_at) VALUES"
+            " ('2026-01', 1, '2025-10', 1, '2026-02-01 10:00:00')"))
+        conn.execute(text("INSERT INTO periods (period, revision) VALUES ('2026-01', 1)"))
+    else:
+        conn.execute(text("INSERT INTO periods (period, edition, closed_at) VALUES "
+                          "('2026-01', '2025-10', '2026-02-01 10:00:00')"))
+    conn.execute(text(
+        f"INSERT INTO period_results (period{key}, player_id, rating_before, games, score_halves,"
+        " expected_hundredths, k, k_before_cap, k_reason, change_hundredths, change,"
+        f" rating_after) VALUES ('2026-01'{one}, 1, 1800, 2, 2, 128, 20, 20, 'standard', -560,"
+        f" -6, 1794), ('2026-01'{one}, 2, 1700, 2, 2, 72, 20, 20, 'standard', 560, 6, 1706)"))
+    conn.execute(text(
+        f"INSERT INTO period_games (period{key}, player_id, game_id, opponent_id, own_rating,"
+        " opponent_rating, difference, counted_difference, expected_hundredths, score_halves)"
+        f" VALUES ('2026-01'{one}, 1, 1, 2, 1800, 1700, 100, 100, 64, 2),"
+        f" ('2026-01'{one}, 1, 9, 2, 1800, 1700, 100, 100, 64, 0),"
+        f" ('2026-01'{one}, 2, 1, 1, 1700, 1800, -100, -100, 36, 0),"
+        f" ('2026-01'{one}, 2, 9, 1, 1700, 1800, -100, -100, 36, 2)"))
+
+
+#: The packed sides of the January close above (``<8i``: game, opponent, own, opponent's
+#: rating, D, counted D, PD hundredths, score halves), game 9 first (it is earlier by date).
+#: 1800 = 0x708, 1700 = 0x6a4, 100 = 0x64, -100 = 0xffffff9c, 64 = 0x40, 36 = 0x24.
+PACKED_JANUARY = {
+    1: bytes.fromhex("09000000" "02000000" "08070000" "a4060000" "64000000" "64000000"
+                     "40000000" "00000000"
+                     "01000000" "02000000" "08070000" "a4060000" "64000000" "64000000"
+                     "40000000" "02000000"),
+    2: bytes.fromhex("09000000" "01000000" "a4060000" "08070000" "9cffffff" "9cffffff"
+                     "24000000" "02000000"
+                     "01000000" "01000000" "a4060000" "08070000" "9cffffff" "9cffffff"
+                     "24000000" "00000000"),
+}
+
+
+@pytest.mark.parametrize("revision", [r for r in _revisions() if r < "0010"])
+def test_0010_packs_the_audit_each_earlier_revision_stored(new_database: Factory,
+                                                           revision: str) -> None:
+    db = new_database(f"audit-at-{revision}")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, revision)
+        with engine.begin() as conn:
+            POPULATE[revision](conn)
+            _closed_january(conn, revision)
+            reset_sequences(conn, every_table(conn))
+    finally:
+        engine.dispose()
+    assert init_ledger(db) == (revision, migrate.head_revision())
+    stored = sql(db, "SELECT period, revision, player_id, sides FROM period_audits "
+                     "ORDER BY player_id")
+    assert [(p, r, pid, bytes(packed)) for p, r, pid, packed in stored] == [
+        ("2026-01", 1, 1, PACKED_JANUARY[1]), ("2026-01", 1, 2, PACKED_JANUARY[2])]
+    assert "period_games" not in {t.name for t in every_table_of(db)}
+    engine = open_ledger(db)
+    try:
+        # the readers see the stored audit: game 1 and 9 rated; Alpha's D +100 and PD .64
+        assert {g.id: g.status for g in list_games(engine, "2026-01")}[9] == "rated"
+        with transaction(engine, write=False) as session:
+            sides = current_sides(session, "2026-01")
+        assert sides[(9, 1)].expected_hundredths == 64 and sides[(1, 2)].difference == -100
+        # and db check finds the stored audit is what the rules give from the facts
+        found = check_ledger(engine).differences
+        assert [d for d in found if d.table in ("period_audits", "period_results")] == []
+    finally:
+        engine.dispose()
+
+
+def test_0010_packs_every_revision_of_every_pool(new_database: Factory) -> None:
+    # at 0009: the January close above as revision 1, superseded by a re-rating (revision 2,
+    # the same rows), and the blitz close of 2026-01 as revision 3: Alpha 1500 beats Beta 1600
+    # (D -100 -> PD .36, 2 halves; Beta D +100 -> .64, 0): 1500 = 0x5dc, 1600 = 0x640
+    db = new_database("audit-revisions")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0009")
+        with engine.begin() as conn:
+            _populate_0009(conn)
+            _closed_january(conn, "0009")
+            for statement in (
+                    "INSERT INTO period_revisions (period, revision, edition, change_id,"
+                    " closed_at) VALUES ('2026-01', 2, '2025-10', 1, '2026-02-02 10:00:00')",
+                    "UPDATE period_revisions SET superseded_by_change = 1 WHERE revision = 1",
+                    "UPDATE periods SET revision = 2",
+                    "INSERT INTO period_results (period, revision, player_id, rating_before,"
+                    " games, score_halves, expected_hundredths, k, k_before_cap, k_reason,"
+                    " change_hundredths, change, rating_after) SELECT period, 2, player_id,"
+                    " rating_before, games, score_halves, expected_hundredths, k, k_before_cap,"
+                    " k_reason, change_hundredths, change, rating_after FROM period_results",
+                    "INSERT INTO period_games (period, revision, player_id, game_id,"
+                    " opponent_id, own_rating, opponent_rating, difference, counted_difference,"
+                    " expected_hundredths, score_halves) SELECT period, 2, player_id, game_id,"
+                    " opponent_id, own_rating, opponent_rating, difference, counted_difference,"
+                    " expected_hundredths, score_halves FROM period_games",
+                    "INSERT INTO period_revisions (period, revision, edition, change_id,"
+                    " closed_at, pool) VALUES ('2026-01', 3, '2025-10', 1,"
+                    " '2026-02-03 10:00:00', 'blitz')",
+                    "INSERT INTO periods (period, revision, pool) VALUES ('2026-01', 3, 'blitz')",
+                    "INSERT INTO period_games (period, revision, player_id, game_id,"
+                    " opponent_id, own_rating, opponent_rating, difference, counted_difference,"
+                    " expected_hundredths, score_halves) VALUES"
+                    " ('2026-01', 3, 1, 3, 2, 1500, 1600, -100, -100, 36, 2),"
+                    " ('2026-01', 3, 2, 3, 1, 1600, 1500, 100, 100, 64, 0)"):
+                conn.execute(text(statement))
+            reset_sequences(conn, every_table(conn))
+        migrate.upgrade(engine, "0010")
+    finally:
+        engine.dispose()
+    stored = sql(db, "SELECT revision, player_id, sides FROM period_audits "
+                     "ORDER BY revision, player_id")
+    assert [(r, pid, bytes(packed)) for r, pid, packed in stored] == [
+        (1, 1, PACKED_JANUARY[1]), (1, 2, PACKED_JANUARY[2]),
+        (2, 1, PACKED_JANUARY[1]), (2, 2, PACKED_JANUARY[2]),
+        (3, 1, bytes.fromhex("03000000" "02000000" "dc050000" "40060000" "9cffffff" "9cffffff"
+                             "24000000" "02000000")),
+        (3, 2, bytes.fromhex("03000000" "01000000" "40060000" "dc050000" "64000000" "64000000"
+                             "40000000" "00000000"))]
+    engine = open_ledger(db)
+    try:
+        with transaction(engine, write=False) as session:
+            assert set(current_sides(session, "2026-01")) == {(1, 1), (9, 1), (1, 2), (9, 2)}
+            assert current_sides(session, "2026-01", "blitz")[(3, 2)].expected_hundredths == 64
+    finally:
+        engine.dispose()
+
+
+def test_0010_downgrade_unpacks_the_audit_into_period_games(new_database: Factory) -> None:
+    db = new_database("audit-down")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0009")
+        with engine.begin() as conn:
+            _populate_0009(conn)
+            _closed_january(conn, "0009")
+            reset_sequences(conn, every_table(conn))
+        migrate.upgrade(engine, "0010")
+        with engine.connect() as conn, migrate.migration_transaction(conn):
+            command.downgrade(migrate.alembic_config(conn), "0009")
+    finally:
+        engine.dispose()
+    assert sql(db, "SELECT version_num FROM alembic_version") == [("0009",)]
+    assert sql(db, "SELECT period, revision, player_id, game_id, opponent_id, own_rating,"
+                   " opponent_rating, difference, counted_difference, expected_hundredths,"
+                   " score_halves FROM period_games ORDER BY player_id, game_id") == [
+        ("2026-01", 1, 1, 1, 2, 1800, 1700, 100, 100, 64, 2),
+        ("2026-01", 1, 1, 9, 2, 1800, 1700, 100, 100, 64, 0),
+        ("2026-01", 1, 2, 1, 1, 1700, 1800, -100, -100, 36, 0),
+        ("2026-01", 1, 2, 9, 1, 1700, 1800, -100, -100, 36, 2)]
+    assert "period_audits" not in {t.name for t in every_table_of(db)}
+
+
+def test_0010_freezes_the_packing_as_it_is_today() -> None:
+    frozen = runpy.run_path(str(migrate.migrations_dir() / "versions" / "0010_packed_audit.py"))
+    sides = [(1, 2, 1800, 1700, 100, 100, 64, 2), (2 ** 31 - 1, 7, 1000, 2700, -1700, -400, 8, 0)]
+    assert frozen["FIELDS"] == audit_pack.FIELDS
+    assert frozen["pack"](sides) == audit_pack.pack(sides)
+    assert frozen["unpack"](audit_pack.pack(sides)) == sides
+
+
+def every_table_of(db: str) -> list[Table]:
+    engine = make_engine(db)
+    try:
+        with engine.connect() as conn:
+            return every_table(conn)
     finally:
         engine.dispose()
 
@@ -419,6 +615,6 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
 
 def test_the_cheap_revision_check_knows_alembics_head() -> None:
     # ledger.db.revision checks every command's database without Alembic: its constant must be
-    # the head of migrations/versions (0009_pools.py, "revision: str = '0009'")
+    # the head of migrations/versions (0010_packed_audit.py, "revision: str = '0010'")
     from ledger.db.revision import HEAD_REVISION
-    assert HEAD_REVISION == migrate.head_revision() == "0009"
+    assert HEAD_REVISION == migrate.head_revision() == "0010"

@@ -78,6 +78,16 @@ def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(
              "upgrade to revision 0006: existing closed periods recorded as revision 1"),
             (2, "upgrader", "ledger init", "list.snapshot", UPGRADE_REASON)]
         assert revisions == [("2026-01", 1, "2025-10", 1, "2026-02-01 10:00:00.000000")]
+        # revision 0010 packed each player's period_games rows into one row: eight
+        # little-endian int32 a side (game 1, opponent, own, opponent's rating, D, counted D,
+        # PD hundredths, score halves): 1800 = 0x708, 1700 = 0x6a4, -100 = 0xffffff9c
+        packed = sql(db, "SELECT period, revision, player_id, sides FROM period_audits "
+                         "ORDER BY player_id")
+        assert [(p, r, pid, bytes(b).hex()) for p, r, pid, b in packed] == [
+            ("2026-01", 1, 1, "01000000" "02000000" "08070000" "a4060000" "64000000" "64000000"
+                              "40000000" "02000000"),
+            ("2026-01", 1, 2, "01000000" "01000000" "a4060000" "08070000" "9cffffff" "9cffffff"
+                              "24000000" "00000000")]
 
         listed = rating_list(engine, "2026-01")
         assert listed.revision == 1
