@@ -73,6 +73,19 @@ def pack(sides: Iterable[Sequence[int]], *, skip: int | None = None) -> bytes:
     return values.tobytes()
 
 
+def pack_flat(values: Sequence[int]) -> bytes:
+    """Sides given as one flat sequence of ints (``len(FIELDS)`` a side in the order of
+    ``FIELDS``: the close's ``rules.period_rows.RowResult.sides``) as the packed bytes. Raises
+    ``ValueError`` as ``pack``."""
+    if len(values) % len(FIELDS):
+        raise ValueError(f"{len(values)} audit values are not whole sides of {len(FIELDS)}")
+    try:
+        return struct.pack(f"<{len(values)}i", *values)
+    except struct.error as error:
+        raise ValueError(f"an audit value is not an int32 ({_INT32[0]} .. {_INT32[1]}): "
+                         f"{error}") from None
+
+
 def _values(packed: bytes) -> array[int]:
     if len(packed) % SIDE_BYTES:
         raise ValueError(f"packed audit of {len(packed)} bytes is not a whole number of "

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ledger.db.audit_pack import FIELDS as AUDIT_FIELDS
-from ledger.db.audit_pack import pack, unpack
+from ledger.db.audit_pack import pack_flat, unpack
 from ledger.db.models import (
     InitialRating,
     InitialRatingGame,
@@ -261,7 +261,7 @@ def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any,
     packed (``db.audit_pack``, in the order the games were rated)."""
     key = (str(rated.period), revision)
     results = [key + r.totals() for r in rated.results.values()]
-    audit = [(*key, pid, pack(r.audits, skip=1))  # SideAudit: the player id at 1
+    audit = [(*key, pid, pack_flat(r.sides))  # RowResult.sides: SIDE_FIELDS = FIELDS
              for pid, r in rated.results.items() if r.audits]
     initial = [(*key, pid, ir.method.value, ir.games, ir.opponents_sum, int(ir.points * 2),
                 ir.hypothetical, ir.p_hundredths, ir.dp, ir.bonus, ir.ru, ir.cap, ir.rating,

@@ -64,3 +64,21 @@ def test_what_cannot_be_packed_is_refused() -> None:
         unpack(bytes(33))
     with pytest.raises(ValueError, match="not an int32"):
         pack([(1, 2, 1800, 1700, 100, 100, 0.64, 2)])
+
+
+def test_the_close_s_flat_sides_pack_to_the_same_bytes() -> None:
+    from array import array
+
+    from ledger.db.audit_pack import pack_flat
+    from ledger.rules.period_rows import SIDE_FIELDS
+
+    # RowResult.sides holds the same eight values a side, in the same order, as 64-bit ints
+    assert SIDE_FIELDS == FIELDS
+    flat = array("q", [1, 2, 1800, 1700, 100, 100, 64, 2, 1, 1, 1700, 1800, -100, -100, 36, 0])
+    assert pack_flat(flat) == bytes.fromhex(
+        "01000000" "02000000" "08070000" "a4060000" "64000000" "64000000" "40000000" "02000000"
+        "01000000" "01000000" "a4060000" "08070000" "9cffffff" "9cffffff" "24000000" "00000000")
+    with pytest.raises(ValueError, match="whole sides"):
+        pack_flat(flat[:-1])
+    with pytest.raises(ValueError, match="int32"):
+        pack_flat(array("q", [2 ** 31, 0, 0, 0, 0, 0, 0, 0]))
