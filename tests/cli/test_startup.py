@@ -65,6 +65,24 @@ def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Pa
     assert not modules & (COMMAND_MODULES - {"ledger.cli.games"})
     assert not {"alembic", "pydantic", "rich.markdown", "chess", "jinja2",
                 "ledger.services.rerate"} & modules  # re-rating: only with --rerate
+    # a SQLite ledger: the models name a PostgreSQL option without loading its dialect
+    assert not {m for m in modules if m.startswith("sqlalchemy.dialects.postgresql")}
+
+
+def test_the_natural_key_is_partial_on_postgresql_as_on_sqlite() -> None:
+    # the PostgreSQL option is given on first read (models.PartialIndex): the same DDL as
+    # Index(..., sqlite_where=..., postgresql_where=...) gave, on both databases
+    from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.schema import CreateIndex
+
+    from ledger.db.models import Game
+    index = next(i for i in Game.__table__.indexes if i.name == "uq_games_natural_key")
+    ddl = ("CREATE UNIQUE INDEX uq_games_natural_key ON games (event_id, round_key, white_id, "
+           "black_id) WHERE status = 'valid'")
+    assert str(CreateIndex(index).compile(dialect=postgresql.dialect())) == ddl
+    assert str(CreateIndex(index).compile(dialect=sqlite.dialect())) == ddl
+    assert str(index.dialect_kwargs["postgresql_where"]) == "status = 'valid'"
+    assert str(index.dialect_options["postgresql"]["where"]) == "status = 'valid'"
 
 
 def test_each_summary_is_the_first_paragraph_of_the_commands_own_help() -> None:
