@@ -6,6 +6,7 @@ end), not timed: the times are the benchmark's (``python -m benchmarks``)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -83,6 +84,29 @@ def test_the_natural_key_is_partial_on_postgresql_as_on_sqlite() -> None:
     assert str(CreateIndex(index).compile(dialect=sqlite.dialect())) == ddl
     assert str(index.dialect_kwargs["postgresql_where"]) == "status = 'valid'"
     assert str(index.dialect_options["postgresql"]["where"]) == "status = 'valid'"
+
+
+def test_start_up_imports_leave_the_collector_as_it_was() -> None:
+    # in a process that runs many commands (this one), nothing is frozen (cli.collector), and
+    # the collector is on again after each command's imports
+    frozen = gc.get_freeze_count()
+    for args in (["calc", "expected", "2000", "1800"], ["--help"]):
+        assert CliRunner().invoke(app, args).exit_code == 0
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen
+
+
+def test_the_console_script_freezes_its_start_up_imports(tmp_path: Path) -> None:
+    # one command, then the process ends: the modules its start-up imported are frozen out of
+    # the collector's later passes (there are tens of thousands), and the collector is on
+    probe = ("import gc, sys\nfrom ledger.cli.app import main\nsys.argv = ['ledger', *sys.argv[1:]]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print(gc.isenabled(), gc.get_freeze_count() > 10_000, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe, "calc", "expected", "2000", "1800"],
+                          capture_output=True, text=True, cwd=tmp_path, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "0.76" in done.stdout  # D = +200 -> PD .76 (table 8.1.2): the command ran
+    assert done.stderr.strip().splitlines()[-1] == "True True"
 
 
 def test_each_summary_is_the_first_paragraph_of_the_commands_own_help() -> None:
