@@ -13,11 +13,13 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
-import typer
-
-from ledger.cli.collector import freeze_start_up
-from ledger.cli.tree import LazyGroup, lazy_commands
+from ledger.cli.collector import freeze_start_up, start_up_imports
 from ledger.config import ENV_VAR, USER_ENV
+
+with start_up_imports():  # Typer and Click, the first of the start-up imports (cli.collector)
+    import typer
+
+    from ledger.cli.tree import LazyGroup, lazy_commands
 
 #: Every command: (name, module under ``ledger.cli``, attribute, the first paragraph of its
 #: help as ``ledger --help`` lists it), in the listing's order (single commands, then groups).
