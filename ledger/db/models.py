@@ -16,7 +16,7 @@ each closed period's current revision.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 from sqlalchemy import (
@@ -85,22 +85,39 @@ def _pool_column() -> Mapped[str]:
 Where = ColumnElement[bool] | TextClause
 
 
-class _PostgresqlOnFirstRead(dict[str, Any]):
-    """An index's ``dialect_options`` (dialect name -> its options, as SQLAlchemy's own): the
-    options of a dialect are SQLAlchemy's (``defaults``: its lazily filled mapping) when first
-    read, PostgreSQL's with ``where`` set to ``where`` (``postgresql_where``)."""
+class _PostgresqlOnFirstRead(MutableMapping[str, Any]):
+    """A partial index's ``dialect_options`` (dialect name -> its options): SQLAlchemy's own
+    (``options``, filled as each dialect is read), but that PostgreSQL's get ``where`` on their
+    first read (``postgresql_where``), and that PostgreSQL is always listed (so that
+    ``dialect_kwargs`` and a copy of the table, ``Table.to_metadata``, have it; listing it loads
+    the dialect)."""
 
-    def __init__(self, defaults: Mapping[str, Any], where: Where) -> None:
-        super().__init__(defaults)
-        self._defaults = defaults
-        self._where = where
+    def __init__(self, options: MutableMapping[str, Any], where: Where) -> None:
+        self._options = options
+        self._where: Where | None = where
 
-    def __missing__(self, dialect: str) -> Any:
-        options = self._defaults[dialect]  # SQLAlchemy's: loads that dialect
-        if dialect == "postgresql":
-            options["where"] = self._where
-        self[dialect] = options
+    def __getitem__(self, dialect: str) -> Any:
+        options = self._options[dialect]  # SQLAlchemy's, made on the first read: loads it
+        if dialect == "postgresql" and self._where is not None:
+            options["where"], self._where = self._where, None
         return options
+
+    def __setitem__(self, dialect: str, options: Any) -> None:
+        self._options[dialect] = options
+
+    def __delitem__(self, dialect: str) -> None:
+        del self._options[dialect]
+
+    def __contains__(self, dialect: object) -> bool:
+        return dialect == "postgresql" or dialect in self._options
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._options
+        if "postgresql" not in self._options:
+            yield "postgresql"
+
+    def __len__(self) -> int:
+        return len(self._options) + ("postgresql" not in self._options)
 
 
 class PartialIndex(Index):

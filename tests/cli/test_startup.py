@@ -88,6 +88,22 @@ def test_the_natural_key_is_partial_on_postgresql_as_on_sqlite() -> None:
     assert str(index.dialect_options["postgresql"]["where"]) == "status = 'valid'"
 
 
+def test_a_partial_index_lists_its_postgresql_option_before_it_is_read() -> None:
+    # a copy of the table (Table.to_metadata copies an index's dialect_kwargs) keeps the
+    # PostgreSQL WHERE, although nothing read it before the copy
+    from sqlalchemy import Column, Integer, MetaData, String, Table, text
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.schema import CreateIndex
+
+    from ledger.db.models import PartialIndex
+    table = Table("t", MetaData(), Column("a", Integer), Column("status", String(8)),
+                  PartialIndex("ix_t_a", "a", where=text("status = 'valid'")))
+    copy = table.to_metadata(MetaData())
+    assert sorted(next(iter(table.indexes)).dialect_kwargs) == ["postgresql_where", "sqlite_where"]
+    assert str(CreateIndex(next(iter(copy.indexes))).compile(dialect=postgresql.dialect())) == (
+        "CREATE INDEX ix_t_a ON t (a) WHERE status = 'valid'")
+
+
 def test_start_up_imports_leave_the_collector_as_it_was() -> None:
     # in a process that runs many commands (this one), nothing is frozen (cli.collector), and
     # the collector is on again after each command's imports
