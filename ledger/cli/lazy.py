@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from importlib.abc import Loader
-from importlib.machinery import ModuleSpec
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli.collector import start_up_imports
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
+    from importlib.machinery import ModuleSpec
+else:  # importlib.abc imports importlib.resources and tempfile: 2-3 ms of a start-up
+    Loader = object
 
 
 class _StartUpLoader(Loader):

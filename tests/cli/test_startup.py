@@ -57,6 +57,7 @@ def test_calc_loads_its_own_module_only_and_no_pydantic(tmp_path: Path) -> None:
     # and the period rules and the pools only for `calc change`
     assert not {"ledger.rules.initial", "ledger.rules.activity", "ledger.rules.period",
                 "ledger.rules.pools"} & modules
+    assert "importlib.resources" not in modules  # cli.lazy's loader needs no importlib.abc
 
 
 def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Path) -> None:
