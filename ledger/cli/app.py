@@ -13,10 +13,13 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
-import typer
-
-from ledger.cli.tree import LazyGroup, lazy_commands
+from ledger.cli.collector import freeze_start_up, start_up_imports
 from ledger.config import ENV_VAR, USER_ENV
+
+with start_up_imports():  # Typer and Click, the first of the start-up imports (cli.collector)
+    import typer
+
+    from ledger.cli.tree import LazyGroup, lazy_commands
 
 #: Every command: (name, module under ``ledger.cli``, attribute, the first paragraph of its
 #: help as ``ledger --help`` lists it), in the listing's order (single commands, then groups).
@@ -97,7 +100,10 @@ def main_callback(
 def main() -> None:
     """Console-script entry point: standard output is flushed before the end, and an ``OSError``
     met outside a command (writing ``--help`` to a full disk) or in that flush ends it as in a
-    command (``common.fail_on_os_error``, imported only then)."""
+    command (``common.fail_on_os_error``, imported only then). The command's start-up imports
+    are frozen out of the garbage collector's later passes (``collector.freeze_start_up``: one
+    command, then the process ends)."""
+    freeze_start_up()
     try:
         try:
             app()

@@ -4,7 +4,8 @@
 (``ledger.cli.*``), not the database layer: a command module names its services with
 ``lazy("ledger.services.periods")`` (typed as the module under ``TYPE_CHECKING``), and the
 module, with SQLAlchemy and everything it imports, is executed on the first attribute read
-(``importlib.util.LazyLoader``: Python's documented recipe for lazy imports).
+(``importlib.util.LazyLoader``: Python's documented recipe for lazy imports), as a start-up
+import (``collector.start_up_imports``: without the garbage collector's passes).
 """
 
 from __future__ import annotations
@@ -12,6 +13,33 @@ from __future__ import annotations
 import importlib.util
 import sys
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from ledger.cli.collector import start_up_imports
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
+    from importlib.machinery import ModuleSpec
+else:  # importlib.abc imports importlib.resources and tempfile: 2-3 ms of a start-up
+    Loader = object
+
+
+class _StartUpLoader(Loader):
+    """``loader``, executing its module as a start-up import (``start_up_imports``); anything
+    else (``get_source``, ``get_filename`` ...) is ``loader``'s own."""
+
+    def __init__(self, loader: Loader) -> None:
+        self._loader = loader
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        with start_up_imports():
+            self._loader.exec_module(module)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loader, name)
 
 
 def lazy(name: str) -> ModuleType:
@@ -23,7 +51,7 @@ def lazy(name: str) -> ModuleType:
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None:
         raise ModuleNotFoundError(name)
-    loader = importlib.util.LazyLoader(spec.loader)
+    loader = importlib.util.LazyLoader(_StartUpLoader(spec.loader))
     spec.loader = loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

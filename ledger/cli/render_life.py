@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.cli.values import json_number, two_decimals
 from ledger.rules.editions import InitialMethod
-from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, InitialRating
 
 if TYPE_CHECKING:
+    from ledger.rules.initial import InitialRating
     from ledger.services.life import PoolView, RatingLife
+
+# ``rules.initial`` is imported where it is used: every command's errors go through ``render``,
+# which imports this module, and ``ledger calc`` needs no initial rating (start-up, issue 14).
 
 
 def pool_dict(pool: PoolView, rating_pool: str = "standard") -> dict[str, Any]:
@@ -32,6 +35,7 @@ def pool_dict(pool: PoolView, rating_pool: str = "standard") -> dict[str, Any]:
 
 def computation_dict(period: str, c: InitialRating) -> dict[str, Any]:
     """An initial rating's whole computation for JSON."""
+    from ledger.rules.initial import HYPOTHETICAL_RATING
     return {"period": period, "method": c.method.value, "games": c.games,
             "score": json_number(c.points), "opponents_sum": c.opponents_sum,
             "hypothetical_opponents": c.hypothetical,
@@ -56,6 +60,7 @@ def life_dict(life: RatingLife, rating_pool: str = "standard") -> dict[str, Any]
 
 def pool_line(pool: PoolView) -> str:
     """``pool for 2025-11: 4 games, opponents' average 1800.00, score 2.5, 1 more game needed``."""
+    from ledger.rules.initial import MIN_POOL_GAMES
     if not pool.games:
         text = f"pool for {pool.as_of}: no games against rated opponents yet"
     else:
@@ -79,6 +84,7 @@ def pool_line(pool: PoolView) -> str:
 
 def computation_lines(period: str, c: InitialRating) -> list[str]:
     """The whole computation of Ru, one step a line."""
+    from ledger.rules.initial import HYPOTHETICAL_RATING
     n = c.games + c.hypothetical
     points = Fraction(c.points)
     if c.method is InitialMethod.TWO_1800_DRAWS:

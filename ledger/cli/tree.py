@@ -4,8 +4,10 @@
 expected 2000 1800`` needs ``cli.calc`` alone: importing every command module (and Rich's
 renderers, the rules and the formats they import) for each of them was most of the start-up.
 ``cli.app`` names each command by its module and attribute, with the one-line help the listing
-shows (``LazyCommand``); a test checks that line against the command's own help. This module
-imports Typer and nothing of the ledger but ``cli.columns`` and ``cli.coercion``.
+shows (``LazyCommand``); a test checks that line against the command's own help. A command's
+module is imported, and Typer's help renderer, as start-up imports (``cli.collector``: without
+the garbage collector's passes). This module imports Typer and nothing of the ledger but
+``cli.collector``, ``cli.columns`` and ``cli.coercion``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from ledger.cli.coercion import plain_coercion
+from ledger.cli.collector import start_up_imports
 from ledger.cli.columns import ignore_senseless_columns
 
 #: Where ``RecordingGroup`` keeps the command line (``ctx.meta``; ``common.actor_of`` reads it).
@@ -41,14 +44,16 @@ class LazyCommand:
     def load(self) -> Any:
         """The command built as ``app.add_typer(...)`` / ``app.command(...)`` would build it:
         a Typer group for a ``typer.Typer``, else a Typer command named ``name``. Raises
-        ``ImportError``/``AttributeError`` for a table entry naming nothing."""
-        target = getattr(importlib.import_module(f"ledger.cli.{self.module}"), self.attribute)
-        if isinstance(target, typer.Typer):
-            command: Any = typer.main.get_group(target)
-        else:
-            single = typer.Typer(add_completion=False)
-            single.command(self.name)(target)
-            command = typer.main.get_command(single)
+        ``ImportError``/``AttributeError`` for a table entry naming nothing. A start-up import
+        (``collector.start_up_imports``)."""
+        with start_up_imports():
+            target = getattr(importlib.import_module(f"ledger.cli.{self.module}"), self.attribute)
+            if isinstance(target, typer.Typer):
+                command: Any = typer.main.get_group(target)
+            else:
+                single = typer.Typer(add_completion=False)
+                single.command(self.name)(target)
+                command = typer.main.get_command(single)
         command.name = self.name
         return command
 
@@ -111,8 +116,9 @@ class LazyGroup(RecordingGroup):
         return command
 
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:  # type: ignore[override]
-        """Typer's help, listing the commands not yet loaded by their summaries."""
-        with self._stand_ins():
+        """Typer's help, listing the commands not yet loaded by their summaries; Typer's
+        renderer (``typer.rich_utils``, Rich) is imported as a start-up import."""
+        with self._stand_ins(), start_up_imports():
             super().format_help(ctx, formatter)
 
     @contextmanager

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ledger.domain import HALF, MAX_RATING, MIN_RATING, ONE, ZERO, Period
 from ledger.errors import UsageError, shown
@@ -24,7 +25,9 @@ from ledger.rules.expected import (
     rule_400_applies_to,
 )
 from ledger.rules.performance import round_half_up
-from ledger.rules.period import PeriodResult, PlayerGame, rate_player
+
+if TYPE_CHECKING:
+    from ledger.rules.period import PeriodResult
 
 #: Result tokens of ``OPPONENT:RESULT``, the player's points.
 RESULT_TOKENS: dict[str, Decimal] = {
@@ -111,6 +114,7 @@ def change_worksheet(rating: int, k: int, tokens: list[str], *, fide_rules: bool
     applied by ``ledger.rules.period.rate_player`` exactly as a period close does. Raises
     ``UsageError`` for bad tokens.
     """
+    from ledger.rules.period import PlayerGame, rate_player  # and the pools: ``calc change`` only
     games = parse_games(tokens)
     edition = today_edition(today)
     player_games = [PlayerGame(game_id=g.position, event_key=None, opponent_id=g.position,

@@ -41,7 +41,7 @@ from ledger.services.audit import record_change, summarise, written_by
 from ledger.services.game_views import GameView, game_views
 from ledger.services.game_views import list_games as list_games  # re-exported
 from ledger.services.game_views import period_game_views as period_game_views  # re-exported
-from ledger.services.late import check_own_list, placement
+from ledger.services.late import check_own_list, place
 from ledger.services.lookalikes import (
     ALLOWED,
     EVENT_REACH_DAYS,
@@ -160,7 +160,7 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     (``services.audit.written_by``).
 
     The period is the event's own while that is open; for an event of a closed period (a late
-    result) the earliest open period, or with ``rerate`` the event's own (``late.placement``).
+    result) the earliest open period, or with ``rerate`` the event's own (``late.place``).
     Raises ``PeriodError`` when ``exact_start`` names a closed event that starts after
     ``start`` (it cannot: the same start date was asked for; kept as a guard).
 
@@ -177,8 +177,7 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         if joined is not None:  # late results of a closed event: it may end later, never start
             if end > joined.end_date:  # earlier (its rated games' ratings depend on its start)
                 joined.end_date, joined.change_id = end, change_id
-            return joined, placement(session, Period.of(joined.end_date), rerate=rerate,
-                                     pool=pool)[0]
+            return joined, place(Period.of(joined.end_date), last_closed, rerate=rerate)[0]
         if exact_start and candidates:
             raise PeriodError(f"event {name!r} starting {start} is recorded in closed period "
                               f"{Period.of(candidates[0].end_date)}")
@@ -205,7 +204,7 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
             if moved and notes is not None:
                 notes.append(f"event {event.name!r} now ends on {event.end_date}: its {moved} "
                              f"earlier game(s) move from period {old_period} to {new_period}")
-    return event, placement(session, Period.of(event.end_date), rerate=rerate, pool=pool)[0]
+    return event, place(Period.of(event.end_date), last_closed, rerate=rerate)[0]
 
 
 GameKey = tuple[int | None, RoundKey, int, int, dt.date | None]
@@ -415,13 +414,13 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         if w.id == b.id:
             raise InvalidInput(f"black: {b.name} cannot play themselves (white is the same player)")
         change = record_change(session, who, "game.add", "game", "new", reason=why)
+        last = last_closed_period(session, game_pool)  # read once: nothing below closes one
         if event is not None:
             ev, period = place_in_event(session, event, day, day, source="ledger game add",
                                         notes=notes, rerate=rerate, pool=game_pool)
             event_id: int | None = ev.id
         else:
-            period, event_id = placement(session, Period.of(day), rerate=rerate,
-                                         pool=game_pool)[0], None
+            period, event_id = place(Period.of(day), last, rerate=rerate)[0], None
         check_fits(session, event_id, round_, w, b, day, then=f"; {NO_CORRECTIONS}",
                    pool=game_pool)
         alike = Lookalikes(session, day, day, pair=(w.id, b.id), pool=game_pool).of(
@@ -443,7 +442,6 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
                            "black": b.id, "result": game.result, "event": event_id,
                            "round": round_, "pool": game_pool})
         rerated: tuple[object, ...] = ()
-        last = last_closed_period(session, game_pool)
         if is_closed(period, last):
             assert why is not None  # only --rerate puts a game into a closed period
             check_own_list(session, period, game_pool)

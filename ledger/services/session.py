@@ -17,7 +17,6 @@ from ledger.db import revision
 from ledger.db.engine import ledger_name, make_engine, require_writable, use_wal
 from ledger.domain import Actor
 from ledger.errors import WriteConflict, database_error
-from ledger.services.snapshots import snapshot_upgraded_lists
 
 R = TypeVar("R")
 
@@ -67,6 +66,7 @@ def init_ledger(db: str, actor: Actor | None = None) -> tuple[str | None, str | 
     that cannot be written) and for a database error (``errors.database_error``).
     """
     from ledger.db import migrate  # Alembic: only ``ledger init`` and the ``db`` commands
+    from ledger.services.snapshots import snapshot_upgraded_lists  # only for an upgrade
     who = actor or Actor.from_code("init_ledger")
     engine = make_engine(db)
     try:

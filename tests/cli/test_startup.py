@@ -6,6 +6,7 @@ end), not timed: the times are the benchmark's (``python -m benchmarks``)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -52,6 +53,11 @@ def test_calc_loads_its_own_module_only_and_no_pydantic(tmp_path: Path) -> None:
     assert "ledger.cli.calc" in modules
     assert not modules & (COMMAND_MODULES - {"ledger.cli.calc"})
     assert not {"sqlalchemy", "alembic", "pydantic", "rich.markdown"} & modules
+    # no initial rating in a calculator (render_life imports rules.initial where it is used),
+    # and the period rules and the pools only for `calc change`
+    assert not {"ledger.rules.initial", "ledger.rules.activity", "ledger.rules.period",
+                "ledger.rules.pools"} & modules
+    assert "importlib.resources" not in modules  # cli.lazy's loader needs no importlib.abc
 
 
 def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Path) -> None:
@@ -65,6 +71,63 @@ def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Pa
     assert not modules & (COMMAND_MODULES - {"ledger.cli.games"})
     assert not {"alembic", "pydantic", "rich.markdown", "chess", "jinja2",
                 "ledger.services.rerate"} & modules  # re-rating: only with --rerate
+    # a SQLite ledger: the models name a PostgreSQL option without loading its dialect
+    assert not {m for m in modules if m.startswith("sqlalchemy.dialects.postgresql")}
+
+
+def test_the_natural_key_is_partial_on_postgresql_as_on_sqlite() -> None:
+    # the PostgreSQL option is given on first read (models.PartialIndex): the same DDL as
+    # Index(..., sqlite_where=..., postgresql_where=...) gave, on both databases
+    from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.schema import CreateIndex
+
+    from ledger.db.models import Game
+    index = next(i for i in Game.__table__.indexes if i.name == "uq_games_natural_key")
+    ddl = ("CREATE UNIQUE INDEX uq_games_natural_key ON games (event_id, round_key, white_id, "
+           "black_id) WHERE status = 'valid'")
+    assert str(CreateIndex(index).compile(dialect=postgresql.dialect())) == ddl
+    assert str(CreateIndex(index).compile(dialect=sqlite.dialect())) == ddl
+    assert str(index.dialect_kwargs["postgresql_where"]) == "status = 'valid'"
+    assert str(index.dialect_options["postgresql"]["where"]) == "status = 'valid'"
+
+
+def test_a_partial_index_lists_its_postgresql_option_before_it_is_read() -> None:
+    # a copy of the table (Table.to_metadata copies an index's dialect_kwargs) keeps the
+    # PostgreSQL WHERE, although nothing read it before the copy
+    from sqlalchemy import Column, Integer, MetaData, String, Table, text
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.schema import CreateIndex
+
+    from ledger.db.models import PartialIndex
+    table = Table("t", MetaData(), Column("a", Integer), Column("status", String(8)),
+                  PartialIndex("ix_t_a", "a", where=text("status = 'valid'")))
+    copy = table.to_metadata(MetaData())
+    assert sorted(next(iter(table.indexes)).dialect_kwargs) == ["postgresql_where", "sqlite_where"]
+    assert str(CreateIndex(next(iter(copy.indexes))).compile(dialect=postgresql.dialect())) == (
+        "CREATE INDEX ix_t_a ON t (a) WHERE status = 'valid'")
+
+
+def test_start_up_imports_leave_the_collector_as_it_was() -> None:
+    # in a process that runs many commands (this one), nothing is frozen (cli.collector), and
+    # the collector is on again after each command's imports
+    frozen = gc.get_freeze_count()
+    for args in (["calc", "expected", "2000", "1800"], ["--help"]):
+        assert CliRunner().invoke(app, args).exit_code == 0
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen
+
+
+def test_the_console_script_freezes_its_start_up_imports(tmp_path: Path) -> None:
+    # one command, then the process ends: the modules its start-up imported are frozen out of
+    # the collector's later passes (there are tens of thousands), and the collector is on
+    probe = ("import gc, sys\nfrom ledger.cli.app import main\nsys.argv = ['ledger', *sys.argv[1:]]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print(gc.isenabled(), gc.get_freeze_count() > 10_000, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe, "calc", "expected", "2000", "1800"],
+                          capture_output=True, text=True, cwd=tmp_path, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "0.76" in done.stdout  # D = +200 -> PD .76 (table 8.1.2): the command ran
+    assert done.stderr.strip().splitlines()[-1] == "True True"
 
 
 def test_each_summary_is_the_first_paragraph_of_the_commands_own_help() -> None:
