@@ -22,6 +22,8 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ledger.services.bulk import paused_gc
+
 _FREEZING = {"on": False}
 
 
@@ -37,12 +39,9 @@ def start_up_imports() -> Iterator[None]:
     """Run the block (a command's start-up imports) with the garbage collector off, then (after
     ``freeze_start_up``) freeze the objects alive (``gc.freeze``); the collector is switched
     back on when it was on. Nested blocks are fine (only the outermost switches it on)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if _FREEZING["on"]:
-            gc.freeze()
-        if enabled:
-            gc.enable()
+    with paused_gc():  # the one way the ledger pauses the collector (the close's too)
+        try:
+            yield
+        finally:
+            if _FREEZING["on"]:
+                gc.freeze()
