@@ -223,13 +223,16 @@ def game_key(event_id: int | None, round_: str | None, white_id: int, black_id: 
 
 def existing_games(session: Session, event_id: int | None,
                    dates: tuple[dt.date, dt.date], *, valid_only: bool = False,
-                   ) -> dict[GameKey, Game]:
+                   before_id: int | None = None) -> dict[GameKey, Game]:
     """The games already recorded for an event (or, with no event, dated within ``dates``);
     ``valid_only``: not the voided ones (an import keeps them, so that a file never brings a
-    voided game back; ``game add`` may record a voided game again)."""
+    voided game back; ``game add`` may record a voided game again); ``before_id``: only games
+    of that id or lower (those recorded before an import that writes in batches began)."""
     query = select(Game)
     if valid_only:
         query = query.where(Game.status == "valid")
+    if before_id is not None:
+        query = query.where(Game.id <= before_id)
     if event_id is not None:
         query = query.where(Game.event_id == event_id)
     else:

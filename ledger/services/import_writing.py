@@ -1,0 +1,150 @@
+"""Writing what an import keeps: ``add_games`` inserts the games of one event (or the games
+without one) through the driver's executemany, placing each in its period (late results:
+``services.late``), and ``RatingChecks`` counts the games a close will rate and warns of
+ratings that differ from the ledger's. Driven by ``services.imports``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import cast
+
+from sqlalchemy import Table
+from sqlalchemy.orm import Session
+
+from ledger.db.models import IMPORTED_GAME_COLUMNS, Game, Player, utcnow
+from ledger.db.rows import insert_rows
+from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
+from ledger.errors import Problem
+from ledger.formats.records import FileGame
+from ledger.services.audit import written_by
+from ledger.services.game_pools import GamePool
+from ledger.services.import_report import NEVER_RATED, ImportReport, LateRecord, Paired
+from ledger.services.late import natural_period, place
+from ledger.services.periods import not_rated_reason
+from ledger.services.state import (
+    FIRST_RATED_PERIOD,
+    History,
+    is_closed,
+    last_closed_period,
+    load_histories,
+    ratings_period,
+)
+
+
+def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
+              games: list[Paired], report: ImportReport, rerate: bool = False,
+              event_end: dt.date | None = None, *, pools: dict[int, GamePool] | None = None,
+              pool: RatingPool = STANDARD) -> None:
+    """Insert new games of ``pool`` (one multi-row INSERT): in the event's period, or (no
+    event) each in its own date's period; a game whose dates are in a closed period of the
+    pool is a late result (``late.placement``: the earliest open period, or with ``rerate`` its
+    own), in ``report.late``. ``pools``: ``id(FileGame)`` -> its ``GamePool`` (different
+    times)."""
+    rows = []
+    change_id = written_by(session)
+    last = last_closed_period(session, pool)
+    for g, w, b in games:
+        period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
+        natural = natural_period(event_end, g.date)
+        if is_closed(natural, last):
+            report.late.append(LateRecord(g.line, w.name, b.name, g.date, str(natural),
+                                          str(period), pool))
+        rows.append((event_id, g.round, round_key(g.round), g.date, str(period), w.id, b.id,
+                     g.result.value, g.played, f"{name[-480:]}:{g.line}", utcnow(), "valid",
+                     change_id, pool,
+                     (pools or {}).get(id(g), GamePool(pool)).unequal_times))
+        report.recorded += 1
+        report.periods[str(period)] += 1
+    # the driver's executemany of tuples (db.rows): no ORM objects, no per-row dicts
+    insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, rows)
+
+
+class RatingChecks:
+    """Count the recorded games a close will rate (and why the others are not rated: with each
+    game's pool's ratings), and warn where the file's rating differs from the ledger's
+    published standard rating (the ledger's is used): ``check`` once per batch of the file's
+    games. Each player's history is loaded once (per pool), each rating looked up once per pool
+    and ratings period, each date's period found once."""
+
+    def __init__(self, session: Session, name: str, report: ImportReport) -> None:
+        self.session, self.name, self.report = session, name, report
+        self.of_pool: dict[RatingPool, dict[int, History]] = {STANDARD: {}}
+        # (pool, ratings period) -> player -> rating: each looked up once; periods by date once
+        self.known: dict[tuple[RatingPool, Period], dict[int, int | None]] = {}
+        self.periods: dict[tuple[dt.date | None, dt.date], Period] = {}
+        self.ended: dict[dt.date, Period] = {}
+        self.warned: set[tuple[int, int]] = set()
+        self.ids: set[int] = set()
+
+    def _load(self, pool: RatingPool, ids: list[int]) -> None:
+        if ids:
+            self.of_pool[pool].update(load_histories(self.session, ids, through=Period(9999, 12),
+                                                     pool=pool))
+
+    def count(self, paired: list[tuple[FileGame, Player | None, Player | None]],
+              recorded: list[Paired], pools: dict[int, GamePool] | None = None) -> None:
+        """Count ``recorded`` (games written, of the batches of ``paired`` given so far) in
+        ``report.to_rate`` and ``report.not_rated`` by the pool of each (``pools``, by
+        ``id(FileGame)``; else standard); ``paired``: a batch of the file's games with their
+        ledger players (None: not matched), whose histories are loaded."""
+        report = self.report
+        new = sorted({p.id for _, w, b in paired for p in (w, b) if p is not None} - self.ids)
+        self.ids.update(new)
+        for pool in self.of_pool:  # the pools loaded so far: their histories of the new players
+            self._load(pool, new)
+        of_pool, known, periods, ended = self.of_pool, self.known, self.periods, self.ended
+
+        def ratings_period_of(g: FileGame) -> Period:
+            if (g.event_start, g.date) not in periods:
+                periods[g.event_start, g.date] = ratings_period(g.event_start, g.date)
+            return periods[g.event_start, g.date]
+
+        def period_of(day: dt.date) -> Period:
+            if day not in ended:
+                ended[day] = Period.of(day)
+            return ended[day]
+
+        def rating(ratings: dict[int, int | None], pool: RatingPool, pid: int,
+                   at: Period) -> int | None:
+            if pid not in ratings:
+                ratings[pid] = of_pool[pool][pid].rating(at)
+            return ratings[pid]
+
+        for g, w, b in recorded:
+            found = (pools or {}).get(id(g), GamePool(STANDARD))
+            if found.pool not in of_pool:
+                of_pool[found.pool] = {}
+                self._load(found.pool, sorted(self.ids))
+            at = ratings_period_of(g)
+            ratings = known.setdefault((found.pool, at), {})
+            white_id, black_id = w.id, b.id
+            reason = not_rated_reason(RatedGame(
+                game_id=0, event_key=None, white_id=white_id, black_id=black_id,
+                white_rating=rating(ratings, found.pool, white_id, at),
+                black_rating=rating(ratings, found.pool, black_id, at),
+                result=g.result, played=g.played, unequal_times=found.unequal_times))
+            if reason is None and period_of(g.event_end or g.date) < FIRST_RATED_PERIOD:
+                reason = NEVER_RATED
+            if reason is None:
+                report.to_rate += 1
+            else:
+                report.not_rated[reason] += 1
+    def warn(self, paired: list[tuple[FileGame, Player | None, Player | None]]) -> None:
+        """Warn of each side of ``paired`` (games ``count`` has seen) whose rating in the file
+        differs from the ledger's published rating in the game's ratings period (once per
+        player and rating); players the import registered are not compared."""
+        name, report, histories = self.name, self.report, self.of_pool[STANDARD]
+        fresh_names = set(report.players_registered)
+        warned = self.warned
+        for g, maybe_white, maybe_black in paired:
+            for someone, side in ((maybe_white, g.white), (maybe_black, g.black)):
+                if someone is None or side.rating is None or someone.name in fresh_names:
+                    continue
+                ledger_rating = histories[someone.id].rating(ratings_period(g.event_start, g.date))
+                if ledger_rating != side.rating and (someone.id, side.rating) not in warned:
+                    warned.add((someone.id, side.rating))
+                    line, where = side.where("rating")
+                    report.problems.append(Problem(
+                        name, line, where, f"{someone.name}: the file says {side.rating}, the "
+                        f"ledger's published rating is {ledger_rating or 'unrated'}; the "
+                        "ledger's is used", severity="warning"))
