@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.orm import Session
@@ -241,6 +242,19 @@ def existing_games(session: Session, event_id: int | None,
             for g in session.scalars(query)}
 
 
+class PlayerRef(Protocol):
+    """A ledger player as the game checks name them: ``id`` and ``name`` (a ``Player``, or
+    the plain ``import_report.Who`` an import reads them into once)."""
+
+    @property
+    def id(self) -> int:
+        """The player's ledger id."""
+
+    @property
+    def name(self) -> str:
+        """The player's name as the ledger has it."""
+
+
 #: Where a player already plays in a round of an event: a recorded ``Game``, or (during an
 #: import) the line of the file that seats them there.
 Seat = Game | int
@@ -277,7 +291,8 @@ class RoundSeats:
                 self._seats.setdefault((number, player_id), seat)
         self._days.setdefault(_pair_day(pair, date), []).append((round_, seat))
 
-    def clash(self, round_: str | None, players: Sequence[Player]) -> tuple[Player, Seat] | None:
+    def clash(self, round_: str | None,
+              players: Sequence[PlayerRef]) -> tuple[PlayerRef, Seat] | None:
         """The first of ``players`` who already plays in ``round_``, with where; None when
         nobody does (or ``round_`` names no round)."""
         number = round_of(round_)
@@ -315,12 +330,12 @@ def _where(session: Session, seat: Seat) -> str:
             else f"{describe_game(session, seat)} in the ledger")
 
 
-def twice_in_round(session: Session, player: Player, round_: str, seat: Seat) -> str:
+def twice_in_round(session: Session, player: PlayerRef, round_: str, seat: Seat) -> str:
     """The message refusing a second game of ``player`` in ``round_``, naming the first one."""
     return f"{player.name} plays twice in round {round_}: also {_where(session, seat)}"
 
 
-def twice_on_a_day(session: Session, white: Player, black: Player, round_: str | None,
+def twice_on_a_day(session: Session, white: PlayerRef, black: PlayerRef, round_: str | None,
                    date: dt.date, first: tuple[str | None, Seat], in_event: bool) -> str:
     """The message refusing a second game of one pair on one date in one event (``in_event``;
     else both without an event) (``RoundSeats.same_day``), naming the first one (``first``: its

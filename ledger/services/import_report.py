@@ -84,4 +84,21 @@ class LateRecord:
     pool: RatingPool = STANDARD
 
 
-Paired = tuple[FileGame, Player, Player]
+@dataclass(frozen=True, slots=True)
+class Who:
+    """A matched ledger player as an import's checks and writing read them: ``id`` (ledger id)
+    and ``name``, read from the ``Player`` once (``of``) instead of at every game."""
+
+    id: int
+    name: str
+
+    @classmethod
+    def of(cls, player: Player) -> Who:
+        """The ``Who`` of a ledger ``Player``."""
+        return cls(player.id, player.name)
+
+
+#: A file's game with its two ledger players.
+Paired = tuple[FileGame, Who, Who]
+#: A game of the file with its ledger players before the checks (None: not matched).
+Matched = tuple[FileGame, Who | None, Who | None]

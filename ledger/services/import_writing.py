@@ -6,19 +6,21 @@ ratings that differ from the ledger's. Driven by ``services.imports``."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import cast
 
 from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
-from ledger.db.models import IMPORTED_GAME_COLUMNS, Game, Player, utcnow
+from ledger.db.models import IMPORTED_GAME_COLUMNS, Game, utcnow
 from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem
 from ledger.formats.records import FileGame
 from ledger.services.audit import written_by
 from ledger.services.game_pools import GamePool
-from ledger.services.import_report import NEVER_RATED, ImportReport, LateRecord, Paired
+from ledger.services.games import PlayerRef
+from ledger.services.import_report import NEVER_RATED, ImportReport, LateRecord, Matched, Paired
 from ledger.services.late import natural_period, place
 from ledger.services.periods import not_rated_reason
 from ledger.services.state import (
@@ -32,7 +34,8 @@ from ledger.services.state import (
 
 
 def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
-              games: list[Paired], report: ImportReport, rerate: bool = False,
+              games: Sequence[tuple[FileGame, PlayerRef, PlayerRef]], report: ImportReport,
+              rerate: bool = False,
               event_end: dt.date | None = None, *, pools: dict[int, GamePool] | None = None,
               pool: RatingPool = STANDARD) -> None:
     """Insert new games of ``pool`` (one multi-row INSERT): in the event's period, or (no
@@ -43,18 +46,27 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
     rows = []
     change_id = written_by(session)
     last = last_closed_period(session, pool)
+    source = name[-480:]
+    # per date: (the period it goes into, its natural period when that is closed: late)
+    placed: dict[dt.date, tuple[str, str | None]] = {}
+    by_pool = pools or {}
+    usual = GamePool(pool)
     for g, w, b in games:
-        period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
-        natural = natural_period(event_end, g.date)
-        if is_closed(natural, last):
-            report.late.append(LateRecord(g.line, w.name, b.name, g.date, str(natural),
-                                          str(period), pool))
-        rows.append((event_id, g.round, round_key(g.round), g.date, str(period), w.id, b.id,
-                     g.result.value, g.played, f"{name[-480:]}:{g.line}", utcnow(), "valid",
-                     change_id, pool,
-                     (pools or {}).get(id(g), GamePool(pool)).unequal_times))
-        report.recorded += 1
-        report.periods[str(period)] += 1
+        where = placed.get(g.date)
+        if where is None:
+            period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
+            natural = natural_period(event_end, g.date)
+            where = placed[g.date] = (str(period), str(natural) if is_closed(natural, last)
+                                      else None)
+        period_text, late = where
+        if late is not None:
+            report.late.append(LateRecord(g.line, w.name, b.name, g.date, late, period_text,
+                                          pool))
+        rows.append((event_id, g.round, round_key(g.round), g.date, period_text, w.id, b.id,
+                     g.result.value, g.played, f"{source}:{g.line}", utcnow(), "valid",
+                     change_id, pool, by_pool.get(id(g), usual).unequal_times))
+        report.periods[period_text] += 1
+    report.recorded += len(rows)
     # the driver's executemany of tuples (db.rows): no ORM objects, no per-row dicts
     insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, rows)
 
@@ -81,7 +93,7 @@ class RatingChecks:
             self.of_pool[pool].update(load_histories(self.session, ids, through=Period(9999, 12),
                                                      pool=pool))
 
-    def count(self, paired: list[tuple[FileGame, Player | None, Player | None]],
+    def count(self, paired: list[Matched],
               recorded: list[Paired], pools: dict[int, GamePool] | None = None) -> None:
         """Count ``recorded`` (games written, of the batches of ``paired`` given so far) in
         ``report.to_rate`` and ``report.not_rated`` by the pool of each (``pools``, by
@@ -93,6 +105,7 @@ class RatingChecks:
         for pool in self.of_pool:  # the pools loaded so far: their histories of the new players
             self._load(pool, new)
         of_pool, known, periods, ended = self.of_pool, self.known, self.periods, self.ended
+        reasons: dict[tuple[object, ...], str | None] = {}
 
         def ratings_period_of(g: FileGame) -> Period:
             if (g.event_start, g.date) not in periods:
@@ -118,18 +131,25 @@ class RatingChecks:
             at = ratings_period_of(g)
             ratings = known.setdefault((found.pool, at), {})
             white_id, black_id = w.id, b.id
-            reason = not_rated_reason(RatedGame(
-                game_id=0, event_key=None, white_id=white_id, black_id=black_id,
-                white_rating=rating(ratings, found.pool, white_id, at),
-                black_rating=rating(ratings, found.pool, black_id, at),
-                result=g.result, played=g.played, unequal_times=found.unequal_times))
+            white_rating = rating(ratings, found.pool, white_id, at)
+            black_rating = rating(ratings, found.pool, black_id, at)
+            # not_rated_reason without a period reads only these (no gap rule): once each
+            asked = (g.result, g.played, found.unequal_times, white_rating is None,
+                     black_rating is None)
+            if asked in reasons:
+                reason = reasons[asked]
+            else:
+                reason = reasons[asked] = not_rated_reason(RatedGame(
+                    game_id=0, event_key=None, white_id=white_id, black_id=black_id,
+                    white_rating=white_rating, black_rating=black_rating, result=g.result,
+                    played=g.played, unequal_times=found.unequal_times))
             if reason is None and period_of(g.event_end or g.date) < FIRST_RATED_PERIOD:
                 reason = NEVER_RATED
             if reason is None:
                 report.to_rate += 1
             else:
                 report.not_rated[reason] += 1
-    def warn(self, paired: list[tuple[FileGame, Player | None, Player | None]]) -> None:
+    def warn(self, paired: list[Matched]) -> None:
         """Warn of each side of ``paired`` (games ``count`` has seen) whose rating in the file
         differs from the ledger's published rating in the game's ratings period (once per
         player and rating); players the import registered are not compared."""

@@ -40,7 +40,7 @@ from ledger.services.import_matching import Matcher
 from ledger.services.import_report import NEVER_RATED as NEVER_RATED  # re-exported
 from ledger.services.import_report import ImportReport as ImportReport
 from ledger.services.import_report import LateRecord as LateRecord
-from ledger.services.import_report import Paired, Progress
+from ledger.services.import_report import Matched, Paired, Progress, Who
 from ledger.services.import_writing import RatingChecks
 from ledger.services.import_writing import add_games as add_games
 from ledger.services.late import check_own_list
@@ -220,18 +220,22 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
     placing = _Placing(session, name, report, rerate,
                        session.scalar(select(func.max(Game.id))) or 0)
     checks = RatingChecks(session, name, report)
-    rated_sides: list[tuple[FileGame, Player | None, Player | None]] = []
+    rated_sides: list[Matched] = []
     warned: set[Period] = set()
+    refs: dict[Player, Who] = {}  # each matched player read once
     done = 0
     for games in source.batches():
         report.problems.extend(source.new_problems())
         undatable = check_dates(name, games, today, report.problems, warned)
         matcher.expect(p for g in games for p in (g.white, g.black))
         total = max(done + len(games), source.games_in_file)
-        paired: list[tuple[FileGame, Player | None, Player | None]] = []
+        paired: list[Matched] = []
         for g in games:
             start = g.event_start or g.date
-            paired.append((g, matcher.find(g.white, start), matcher.find(g.black, start)))
+            white, black = matcher.find(g.white, start), matcher.find(g.black, start)
+            paired.append((g, None if white is None else refs.get(white) or refs.setdefault(
+                white, Who.of(white)), None if black is None else refs.get(black)
+                or refs.setdefault(black, Who.of(black))))
             done += 1
             if progress is not None and done % 1000 == 0:
                 progress(done // 2, total)
@@ -294,7 +298,7 @@ class _Placing:
             self.lookalikes.extend(first, last)
         return self.lookalikes
 
-    def batch(self, paired: list[tuple[FileGame, Player | None, Player | None]],
+    def batch(self, paired: list[Matched],
               undatable: set[int], event_pool: RatingPool | None,
               pools: dict[int, GamePool]) -> list[Paired]:
         """Group a batch's games (``pools`` gets each game's pool, by ``id(FileGame)``), check
