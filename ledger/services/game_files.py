@@ -100,10 +100,11 @@ class GameBatches:
     bytes were others when read again). ``new_problems`` gives the reader's problems found
     since it was last called; after the last batch ``failed`` says the file gives no games at
     all (not UTF-8, more than ``MAX_PROBLEMS`` errors) and ``problems`` is then the whole
-    list; ``games_in_file`` and ``players_in_file`` are the ``Readout``'s. Use with ``with``."""
+    list; ``games_in_file`` and ``players_in_file`` are the ``Readout``'s. ``batch``: games
+    a batch (None: ``BATCH_GAMES``). Raises as ``read_games_file``. Use with ``with``."""
 
     def __init__(self, path: str, fmt: str | None, ids: str, end_date: dt.date | None,
-                 batch: int = BATCH_GAMES) -> None:
+                 batch: int | None = None) -> None:
         self.path = str(path)
         self.format = _checked_format(path, fmt, ids, end_date)
         self.failed = False
@@ -111,7 +112,7 @@ class GameBatches:
         self.games_in_file = 0
         self.players_in_file: int | None = None
         self.problems: list[Problem] = []
-        self._batch = batch
+        self._batch = batch or BATCH_GAMES  # (read when called: a test may set it smaller)
         self._given = 0
         self._input: InputFile | None = None
         self._stream: games_csv.CsvStream | None = None

@@ -33,7 +33,7 @@ from ledger.services.lookalikes import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Seen:
     """A game ``_skip_recorded`` has seen under its natural key: its result, whether it was
     played, and where: a recorded game (``game_id``) or a line of this file (``line``), with its
@@ -162,14 +162,15 @@ def one_game_a_round(session: Session, name: str, seats: RoundSeats,
 
 def likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.date] | None,
                       games: list[Paired], lookalikes: Lookalikes,
-                      report: ImportReport, pool: RatingPool = STANDARD) -> list[Paired]:
+                      report: ImportReport, pool: RatingPool = STANDARD, *,
+                      take: bool = True) -> list[Paired]:
     """The games to record of one event (``event_id``, its ``dates`` in the file; None: the
     games without an event), all of ``pool`` (a game of another pool is never a likely
     duplicate: docs/RULES.md §9): each game that resembles a recorded one or one of the file's
     games already taken (``Lookalikes``) goes into ``report.similar`` with that game, as an
     error that keeps it out, or with ``report.allow_similar`` a warning, and it is recorded.
-    Each game kept is taken into ``lookalikes``, so that the file's later games are compared
-    with it too."""
+    Each game kept is taken into ``lookalikes`` (unless not ``take``: the caller takes them
+    later, ``Lookalikes.take``), so that the file's later games are compared with it too."""
     kept = []
     for g, w, b in games:
         seen_as = Lookalike(None, event_id, g.event, g.round, g.date, dates, g.line, pool)
@@ -191,7 +192,8 @@ def likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.
                 report.problems.append(Problem(name, line, where, f"{named}: "
                                                + why_similar(alike, "import the file")))
                 continue
-        lookalikes.take(w.id, b.id, g.result, seen_as)
+        if take:
+            lookalikes.take(w.id, b.id, g.result, seen_as)
         kept.append((g, w, b))
     return kept
 

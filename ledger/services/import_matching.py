@@ -120,13 +120,14 @@ class Matcher:
             return done
         asked = (p.name, p.fide_id if self.use_ids else None, p.birth_year)
         quiet = self.quiet.get(asked)
-        if quiet is None:
-            before = len(self.problems)
-            quiet = self._find(p, start)
-            if quiet is not None and len(self.problems) == before and not self.register_unknown:
-                self.quiet[asked] = quiet
-        self.done[id(p)] = quiet
-        return quiet
+        if quiet is not None:
+            return quiet
+        before = len(self.problems)
+        found = self._find(p, start)
+        if found is not None and len(self.problems) == before and not self.register_unknown:
+            self.quiet[asked] = found
+        self.done[id(p)] = found
+        return found
 
     def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
         fide_id = p.fide_id if self.use_ids else None

@@ -104,35 +104,38 @@ class RatingChecks:
         self.ids.update(new)
         for pool in self.of_pool:  # the pools loaded so far: their histories of the new players
             self._load(pool, new)
-        of_pool, known, periods, ended = self.of_pool, self.known, self.periods, self.ended
+        of_pool, known = self.of_pool, self.known
         reasons: dict[tuple[object, ...], str | None] = {}
-
-        def ratings_period_of(g: FileGame) -> Period:
-            if (g.event_start, g.date) not in periods:
-                periods[g.event_start, g.date] = ratings_period(g.event_start, g.date)
-            return periods[g.event_start, g.date]
-
-        def period_of(day: dt.date) -> Period:
-            if day not in ended:
-                ended[day] = Period.of(day)
-            return ended[day]
-
-        def rating(ratings: dict[int, int | None], pool: RatingPool, pid: int,
-                   at: Period) -> int | None:
-            if pid not in ratings:
-                ratings[pid] = of_pool[pool][pid].rating(at)
-            return ratings[pid]
-
+        # per (pool, event start, date, event end): that pool's ratings in the game's ratings
+        # period (player -> rating, each looked up once) and whether its period is before 2022
+        dated: dict[tuple[object, ...], tuple[dict[int, int | None], Period, bool]] = {}
+        by_pool = pools or {}
+        usual = GamePool(STANDARD)
         for g, w, b in recorded:
-            found = (pools or {}).get(id(g), GamePool(STANDARD))
-            if found.pool not in of_pool:
-                of_pool[found.pool] = {}
-                self._load(found.pool, sorted(self.ids))
-            at = ratings_period_of(g)
-            ratings = known.setdefault((found.pool, at), {})
+            found = by_pool.get(id(g), usual)
+            pool = found.pool
+            when = (pool, g.event_start, g.date, g.event_end)
+            place_ = dated.get(when)
+            if place_ is None:
+                if pool not in of_pool:
+                    of_pool[pool] = {}
+                    self._load(pool, sorted(self.ids))
+                at = self.periods.get((g.event_start, g.date))
+                if at is None:
+                    at = self.periods[g.event_start, g.date] = ratings_period(g.event_start,
+                                                                              g.date)
+                ended = self.ended.get(g.event_end or g.date)
+                if ended is None:
+                    ended = self.ended[g.event_end or g.date] = Period.of(g.event_end or g.date)
+                place_ = dated[when] = (known.setdefault((pool, at), {}), at,
+                                        ended < FIRST_RATED_PERIOD)
+            ratings, at, early = place_
             white_id, black_id = w.id, b.id
-            white_rating = rating(ratings, found.pool, white_id, at)
-            black_rating = rating(ratings, found.pool, black_id, at)
+            if white_id not in ratings:
+                ratings[white_id] = of_pool[pool][white_id].rating(at)
+            if black_id not in ratings:
+                ratings[black_id] = of_pool[pool][black_id].rating(at)
+            white_rating, black_rating = ratings[white_id], ratings[black_id]
             # not_rated_reason without a period reads only these (no gap rule): once each
             asked = (g.result, g.played, found.unequal_times, white_rating is None,
                      black_rating is None)
@@ -143,12 +146,13 @@ class RatingChecks:
                     game_id=0, event_key=None, white_id=white_id, black_id=black_id,
                     white_rating=white_rating, black_rating=black_rating, result=g.result,
                     played=g.played, unequal_times=found.unequal_times))
-            if reason is None and period_of(g.event_end or g.date) < FIRST_RATED_PERIOD:
+            if reason is None and early:
                 reason = NEVER_RATED
             if reason is None:
                 report.to_rate += 1
             else:
                 report.not_rated[reason] += 1
+
     def warn(self, paired: list[Matched]) -> None:
         """Warn of each side of ``paired`` (games ``count`` has seen) whose rating in the file
         differs from the ledger's published rating in the game's ratings period (once per

@@ -22,7 +22,7 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import POOLS, Actor, Period, RatingPool, parse_pool
+from ledger.domain import POOLS, Actor, Period, RatingPool, Result, parse_pool
 from ledger.errors import ImportRejected, PeriodError, Problem
 from ledger.formats.records import FileGame
 from ledger.services.audit import record_change, summarise
@@ -44,7 +44,7 @@ from ledger.services.import_report import Matched, Paired, Progress, Who
 from ledger.services.import_writing import RatingChecks
 from ledger.services.import_writing import add_games as add_games
 from ledger.services.late import check_own_list
-from ledger.services.lookalikes import Lookalikes
+from ledger.services.lookalikes import Lookalike, Lookalikes
 from ledger.services.rerate import check_reason, rerate_in
 from ledger.services.session import transaction
 
@@ -342,7 +342,8 @@ class _Placing:
         if not fresh:
             return []
         pool = self.first[1]
-        fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool)
+        # two games without an event are never alike: these are taken when an event comes
+        fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool, take=False)
         add_games(self.session, name, None, None, fresh, report, self.rerate, pools=pools,
                   pool=pool)
         return fresh
@@ -364,6 +365,18 @@ class _Placing:
                 if g.status == "valid":
                     self.seats.take(g.round, (g.white_id, g.black_id), g.date, g)
 
+    def _take_written(self, lookalikes: Lookalikes, pool: RatingPool) -> None:
+        """Take the games the batches wrote (the first group's, without an event, of ``pool``)
+        into ``lookalikes``, in the order written, as the file's games (by line)."""
+        rows = self.session.execute(
+            select(Game.white_id, Game.black_id, Game.result, Game.round, Game.date, Game.source)
+            .where(Game.id > self.before_id, Game.event_id.is_(None), Game.pool == pool)
+            .order_by(Game.id))
+        for white_id, black_id, result, round_, date, source in rows:
+            line = int(str(source).rsplit(":", 1)[1])  # written as FILE:LINE (add_games)
+            lookalikes.take(white_id, black_id, Result(result),
+                            Lookalike(None, None, None, round_, date, None, line, pool))
+
     def finish(self, progress: Progress | None) -> list[Paired]:
         """Check and write the held groups, in the order the file first gives each; returns the
         games written."""
@@ -375,6 +388,8 @@ class _Placing:
                                  for g, _, _ in event_games
                                  for day in (g.date, g.event_start, g.event_end)
                                  if day is not None])
+        if self.first is not None and self.first[0] is None:
+            self._take_written(lookalikes, self.first[1])
         pools = self.held_pools
         total = sum(len(games) for games in self.held.values())
         for (event_name, game_pool_), event_games in self.held.items():

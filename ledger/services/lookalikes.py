@@ -27,7 +27,7 @@ def round_text(label: str | None) -> str:
     return f"round {label}" if label is not None else "no round"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lookalike:
     """A game as the likely-duplicate check sees it: a recorded game (``game_id``) or a game of
     the file being imported (``line``, its first line; ``game_id`` None); its ``event_id`` and
