@@ -51,6 +51,7 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
     placed: dict[dt.date, tuple[str, str | None]] = {}
     by_pool = pools or {}
     usual = GamePool(pool)
+    now = utcnow()  # the games of one insert are recorded at one time
     for g, w, b in games:
         where = placed.get(g.date)
         if where is None:
@@ -63,7 +64,7 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
             report.late.append(LateRecord(g.line, w.name, b.name, g.date, late, period_text,
                                           pool))
         rows.append((event_id, g.round, round_key(g.round), g.date, period_text, w.id, b.id,
-                     g.result.value, g.played, f"{source}:{g.line}", utcnow(), "valid",
+                     g.result.value, g.played, f"{source}:{g.line}", now, "valid",
                      change_id, pool, by_pool.get(id(g), usual).unequal_times))
         report.periods[period_text] += 1
     report.recorded += len(rows)
