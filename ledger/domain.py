@@ -165,7 +165,7 @@ class Result(enum.Enum):
     def mirrored(self) -> Result:
         """The same outcome written with the colours swapped: ``1-0`` <-> ``0-1``, ``+/-`` <->
         ``-/+``; a draw and ``-/-`` stay as they are."""
-        return _MIRRORED.get(self, self)
+        return _MIRRORED_BY_VALUE.get(self._value_, self)  # by its text: a str hashes fast
 
     @property
     def is_played(self) -> bool:
@@ -195,6 +195,7 @@ class Result(enum.Enum):
 _MIRRORED = {Result.WHITE_WINS: Result.BLACK_WINS, Result.BLACK_WINS: Result.WHITE_WINS,
              Result.WHITE_FORFEIT_WIN: Result.BLACK_FORFEIT_WIN,
              Result.BLACK_FORFEIT_WIN: Result.WHITE_FORFEIT_WIN}
+_MIRRORED_BY_VALUE = {result.value: mirror for result, mirror in _MIRRORED.items()}
 
 
 #: A round as ``round_of`` reads its label: a number, another label (case folded), or None.

@@ -13,7 +13,9 @@ compiled once, its rows fetched from the DBAPI cursor in batches, as the driver 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Select, Table, insert
@@ -65,17 +67,48 @@ def _processor(table: Table, name: str, dialect: Any) -> Callable[[Any], Any] | 
 def _positional(where: list[int], processors: list[Callable[[Any], Any] | None]
                 ) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
     """A function turning one row (in the caller's column order) into the driver's tuple (in the
-    statement's order, each value through its column's bind processor; None stays None)."""
+    statement's order, each value through its column's bind processor; None stays None). Each
+    processor is asked once per distinct value (``_once``: a day's games share their date)."""
     if not any(processors):
         if where == list(range(len(where))):  # the caller's order: a tuple is passed as it is
             return tuple
         return lambda row: tuple([row[i] for i in where])
-    pairs = list(zip(where, processors, strict=True))
+    pick = itemgetter(*where) if len(where) > 1 else (lambda row: (row[where[0]],))
+    processed = [(j, _once(p)) for j, p in enumerate(processors) if p is not None]
 
     def shaped(row: Sequence[Any]) -> tuple[Any, ...]:
-        return tuple([row[i] if p is None or row[i] is None else p(row[i]) for i, p in pairs])
+        values = list(pick(row))  # in the statement's order, then each through its processor
+        for j, p in processed:
+            value = values[j]
+            if value is not None:
+                values[j] = p(value)
+        return tuple(values)
 
     return shaped
+
+
+def _once(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``processor`` remembering what it gave for each value of a plain immutable kind (a date,
+    a time, a bool, a number or a text: the same value binds the same way); others each time."""
+    done: dict[tuple[type, Any], Any] = {}
+
+    def process(value: Any) -> Any:
+        if type(value) not in _PLAIN:
+            return processor(value)
+        key = (type(value), value)  # 1 and True, a date and a datetime: never one entry
+        if key not in done:
+            if len(done) >= _REMEMBERED:  # values that seldom repeat: start again
+                done.clear()
+            done[key] = processor(value)
+        return done[key]
+
+    return process
+
+
+#: The most values ``_once`` remembers for one column.
+_REMEMBERED = 4096
+#: The kinds of value whose bind processing ``_once`` remembers.
+_PLAIN = frozenset({dt.date, dt.datetime, bool, int, str, float})
 
 
 def _insert_named(conn: Any, sql: str, table: Table, columns: Sequence[str],

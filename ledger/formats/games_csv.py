@@ -24,15 +24,15 @@ import datetime as dt
 import io
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, BinaryIO
 
 from ledger.domain import Result, described_character, find_control_character
 from ledger.errors import InvalidInput, Problem
 from ledger.formats.records import FileGame, FilePlayer, Readout, Where
 from ledger.formats.text_stream import BadEncoding, Problems, utf8_lines
 
-__all__ = ["COLUMNS", "REQUIRED", "read_csv"]
+__all__ = ["COLUMNS", "REQUIRED", "CsvStream", "read_csv"]
 
 REQUIRED = ("date", "white", "black", "result")
 COLUMNS = (*REQUIRED, "event", "round", "white_fide_id", "black_fide_id", "pool",
@@ -55,14 +55,55 @@ def read_csv(path: str, source: bytes | BinaryIO) -> Readout:
     UTF-8 gives one error (field ``encoding``, the line of the first bad byte) and nothing else.
     NUL characters are dropped (the ASCII text of a UTF-16 file then reads).
     Past ``MAX_PROBLEMS`` errors the rows are no longer read: the problems end with one error
-    naming the line the reader stopped at, and there are no games."""
-    handle = io.BytesIO(source) if isinstance(source, bytes) else source
-    out = Problems(path)
-    try:
-        return _read(path, _without_nul(utf8_lines(handle, keepends=True)), out)
-    except BadEncoding as exc:
-        return Readout([], [Problem(path, exc.line, "encoding", "not UTF-8 text; save the file as "
-                                    "UTF-8 (CSV UTF-8 in a spreadsheet)")])
+    naming the line the reader stopped at, and there are no games. ``CsvStream`` reads the
+    same rows in batches, never holding the whole file."""
+    stream = CsvStream(path, source)
+    games = [g for batch in stream.batches() for g in batch]
+    return stream.readout(games)
+
+
+class CsvStream:
+    """A CSV file of games read in batches (``batches``), for an import that never holds the
+    whole file: the same rows, games and problems as ``read_csv``, which is built on it.
+
+    While reading, ``problems`` (a ``text_stream.Problems``) holds the problems found so far
+    and ``rows`` counts the rows read (blank ones not counted). After the last batch,
+    ``failed`` tells that the file gives no games at all (not UTF-8, or more than
+    ``MAX_PROBLEMS`` errors: the games of the batches already given do not count) and
+    ``final_problems()`` is the file's list of problems, as ``read_csv`` returns it."""
+
+    def __init__(self, path: str, source: bytes | BinaryIO) -> None:
+        self.path = path
+        self._handle = io.BytesIO(source) if isinstance(source, bytes) else source
+        self.problems = Problems(path)
+        self.rows = 0
+        self.failed = False
+        self._encoding: Problem | None = None
+
+    def batches(self, size: int = 10_000) -> Iterator[list[FileGame]]:
+        """The file's games (those without errors), ``size`` (int > 0) at a time, in file order;
+        nothing more once the file fails (see ``failed``)."""
+        lines = _without_nul(utf8_lines(self._handle, keepends=True))
+        try:
+            yield from _read(self.path, lines, self.problems, self, size)
+        except BadEncoding as exc:
+            self.failed = True
+            self.rows = 0
+            self._encoding = Problem(self.path, exc.line, "encoding", "not UTF-8 text; save the "
+                                     "file as UTF-8 (CSV UTF-8 in a spreadsheet)")
+
+    def final_problems(self) -> list[Problem]:
+        """The problems of the whole file, once every batch is read (``read_csv``'s)."""
+        if self._encoding is not None:
+            return [self._encoding]
+        return self.problems.finish()
+
+    def readout(self, games: list[FileGame]) -> Readout:
+        """The ``Readout`` of the file, all batches read, ``games`` being every game given."""
+        if self._encoding is not None:
+            return Readout([], [self._encoding])
+        return Readout([] if self.failed else games, self.final_problems(),
+                       games_in_file=self.rows)
 
 
 def _without_nul(lines: Iterable[str]) -> Iterator[str]:
@@ -87,16 +128,17 @@ def _without_nul(lines: Iterable[str]) -> Iterator[str]:
         yield held
 
 
-def _read(path: str, lines: Iterable[str], out: Problems) -> Readout:
-    """The rows of ``lines`` (each with its line end, as ``csv.reader`` wants them)."""
+def _read(path: str, lines: Iterable[str], out: Problems, stream: CsvStream,
+          size: int) -> Iterator[list[FileGame]]:
+    """The games of ``lines`` (each with its line end, as ``csv.reader`` wants them), ``size``
+    at a time; rows counted in ``stream.rows``, ``stream.failed`` set when the reader stops."""
     reader = csv.reader(lines, strict=False)
     games: list[FileGame] = []
     dates: dict[str, dt.date] = {}  # each date's text read once (a month's file has about 30)
-    rows = 0
     try:
         header = next(reader, None)
         if header is None:
-            return Readout([], [])
+            return
         names = [h.strip().lower() for h in header]
         missing = [c for c in REQUIRED if c not in names]
         unknown = [h for h in names if h not in COLUMNS]
@@ -106,31 +148,96 @@ def _read(path: str, lines: Iterable[str], out: Problems) -> Readout:
                 ([f"missing {', '.join(missing)}"] if missing else [])
                 + ([f"unknown column {', '.join(map(repr, unknown))}"] if unknown else [])
                 + ([f"column {', '.join(map(repr, twice))} given twice"] if twice else []))
-            return Readout([], [Problem(path, 1, "header", f"{message}: the header is "
-                                        f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]")])
+            out.append(Problem(path, 1, "header", f"{message}: the header is "
+                               f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]"))
+            return
         line = reader.line_num
+        game_of = _RowReader(path, names, out, dates)
         for row in reader:
             start, line = line + 1, reader.line_num
-            if not any(cell.strip() for cell in row):
+            if not "".join(row).strip():  # no cell with more than blanks
                 continue
-            rows += 1
+            stream.rows += 1
             if len(row) != len(names):
                 out.append(Problem(path, start, "row", f"{len(row)} fields where the header "
                                    f"has {len(names)}: quote a value holding a comma"))
             else:
-                game = _game(path, start, dict(zip(names, row, strict=True)), out, dates)
+                game = game_of(start, row)
                 if game is not None:
                     games.append(game)
+                    if len(games) >= size:
+                        yield games
+                        games = []
             if out.full:
                 out.stop(line)
-                games = []
-                break
+                stream.failed = True
+                return
     except csv.Error as exc:
         out.append(Problem(path, reader.line_num, "csv", f"not CSV: {exc}"))
         if out.full:
             out.stop(reader.line_num)
-            games = []
-    return Readout(games, out.finish(), games_in_file=rows)
+            stream.failed = True
+            return
+    if games:
+        yield games
+
+
+class _Places(Mapping[str, Where]):
+    """Where the values of one CSV row stand (a ``Where`` for each key of ``columns``, all on
+    ``line``): a mapping made without building a dict of tuples per row."""
+
+    __slots__ = ("_line", "_columns")
+
+    def __init__(self, line: int, columns: dict[str, str]) -> None:
+        self._line = line
+        self._columns = columns
+
+    def __getitem__(self, key: str) -> Where:
+        return (self._line, self._columns[key])
+
+    def get(self, key: str, default: object = None) -> Any:  # the fast path FileGame.where takes
+        column = self._columns.get(key)
+        return default if column is None else (self._line, column)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+
+#: The keys of a CSV game's and each side's places (``_Places``) and their columns.
+_GAME_PLACES = {"result": "result", "date": "date", "time_control": "time_control",
+                "pool": "pool"}
+_SIDE_PLACES = {side: {"name": side, "fide_id": f"{side}_fide_id"} for side in ("white", "black")}
+
+
+class _RowReader:
+    """``_game`` for the rows of one file: the header's column positions found once; a row is
+    read by position (a list of ``len(names)`` strings), with the same checks and messages."""
+
+    def __init__(self, path: str, names: list[str], problems: Problems,
+                 dates: dict[str, dt.date]) -> None:
+        self.path, self.names, self.problems, self.dates = path, names, problems, dates
+        self.at = {name: i for i, name in enumerate(names)}
+
+    def __call__(self, line: int, row: list[str]) -> FileGame | None:
+        at = self.at
+        date_text = row[at["date"]].strip()
+        day = self.dates.get(date_text)
+        result = _RESULTS.get(row[at["result"]])
+        white, black = row[at["white"]], row[at["black"]]
+        white_name, black_name = white.strip(), black.strip()
+        if (day is None or result is None or not white_name or not black_name
+                or len(at) != 4 or not (white + black).isprintable()
+                or white_name.casefold() == black_name.casefold()):
+            return _game(self.path, line, dict(zip(self.names, row, strict=True)),
+                         self.problems, self.dates)
+        # the usual row: date, white, black and result only, each fine (checked above)
+        return FileGame(line=line,
+                        white=FilePlayer(name=white_name, at=_Places(line, _SIDE_PLACES["white"])),
+                        black=FilePlayer(name=black_name, at=_Places(line, _SIDE_PLACES["black"])),
+                        date=day, result=result, at=_Places(line, _GAME_PLACES))
 
 
 def _game(path: str, line: int, row: dict[str, str], problems: Problems,
@@ -171,8 +278,8 @@ def _game(path: str, line: int, row: dict[str, str], problems: Problems,
                 fide_id = int(id_text)
             else:
                 err(f"{side}_fide_id", f"{id_text!r} is not a FIDE id")
-        at: dict[str, Where] = {"name": (line, side), "fide_id": (line, f"{side}_fide_id")}
-        players.append(FilePlayer(name=name, at=at, fide_id=fide_id))
+        players.append(FilePlayer(name=name, at=_Places(line, _SIDE_PLACES[side]),
+                                  fide_id=fide_id))
     for column, what in _ONE_LINE.items():
         control = find_control_character(row.get(column, ""))
         if control is None:
@@ -191,8 +298,7 @@ def _game(path: str, line: int, row: dict[str, str], problems: Problems,
     return FileGame(line=line, white=players[0], black=players[1], date=day, result=result,
                     event=row.get("event", "").strip() or None,
                     round=row.get("round", "").strip() or None,
-                    at={"result": (line, "result"), "date": (line, "date"),
-                        "time_control": (line, "time_control"), "pool": (line, "pool")},
+                    at=_Places(line, _GAME_PLACES),
                     time_control=row.get("time_control", "").strip() or None,
                     white_time_control=row.get("white_time_control", "").strip() or None,
                     black_time_control=row.get("black_time_control", "").strip() or None,

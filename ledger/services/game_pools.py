@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ledger.domain import STANDARD, RatingPool, parse_pool
+from ledger.domain import POOLS, STANDARD, RatingPool, parse_pool
 from ledger.errors import InvalidInput, Problem, shown
 from ledger.formats.records import FileGame
 from ledger.rules.pools import (
@@ -77,6 +77,10 @@ def _without_field(exc: InvalidInput) -> str:
     return rest if sep and " " not in head else text
 
 
+#: The ``GamePool`` of a game whose file names neither its pool nor a time control, by pool.
+_PLAIN = {pool: GamePool(pool) for pool in POOLS}
+
+
 def game_pool(file: str, g: FileGame, event_pool: RatingPool | None,
               problems: list[Problem]) -> GamePool | None:
     """The pool of ``g``: its time control's (``rules.pools``), else the pool the file names,
@@ -85,6 +89,9 @@ def game_pool(file: str, g: FileGame, event_pool: RatingPool | None,
     a time control and the ``pool`` column, the column and ``--pool``), or a value cannot be
     read; ``unequal_times`` when the file gives the two players time controls of different
     lengths (docs/RULES.md §9)."""
+    if (g.pool is None and not g.time_control and not g.white_time_control
+            and not g.black_time_control):  # nothing in the file says: as below, quickly
+        return _PLAIN[event_pool or STANDARD]
     errors = sum(p.severity == "error" for p in problems)
     named: RatingPool | None = None
     if g.pool is not None:

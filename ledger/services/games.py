@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.orm import Session
@@ -222,19 +223,35 @@ def game_key(event_id: int | None, round_: str | None, white_id: int, black_id: 
 
 def existing_games(session: Session, event_id: int | None,
                    dates: tuple[dt.date, dt.date], *, valid_only: bool = False,
-                   ) -> dict[GameKey, Game]:
+                   before_id: int | None = None) -> dict[GameKey, Game]:
     """The games already recorded for an event (or, with no event, dated within ``dates``);
     ``valid_only``: not the voided ones (an import keeps them, so that a file never brings a
-    voided game back; ``game add`` may record a voided game again)."""
+    voided game back; ``game add`` may record a voided game again); ``before_id``: only games
+    of that id or lower (those recorded before an import that writes in batches began)."""
     query = select(Game)
     if valid_only:
         query = query.where(Game.status == "valid")
+    if before_id is not None:
+        query = query.where(Game.id <= before_id)
     if event_id is not None:
         query = query.where(Game.event_id == event_id)
     else:
         query = query.where(Game.event_id.is_(None), Game.date.between(*dates))
     return {game_key(g.event_id, g.round, g.white_id, g.black_id, g.date): g
             for g in session.scalars(query)}
+
+
+class PlayerRef(Protocol):
+    """A ledger player as the game checks name them: ``id`` and ``name`` (a ``Player``, or
+    the plain ``import_report.Who`` an import reads them into once)."""
+
+    @property
+    def id(self) -> int:
+        """The player's ledger id."""
+
+    @property
+    def name(self) -> str:
+        """The player's name as the ledger has it."""
 
 
 #: Where a player already plays in a round of an event: a recorded ``Game``, or (during an
@@ -273,7 +290,8 @@ class RoundSeats:
                 self._seats.setdefault((number, player_id), seat)
         self._days.setdefault(_pair_day(pair, date), []).append((round_, seat))
 
-    def clash(self, round_: str | None, players: Sequence[Player]) -> tuple[Player, Seat] | None:
+    def clash(self, round_: str | None,
+              players: Sequence[PlayerRef]) -> tuple[PlayerRef, Seat] | None:
         """The first of ``players`` who already plays in ``round_``, with where; None when
         nobody does (or ``round_`` names no round)."""
         number = round_of(round_)
@@ -311,12 +329,12 @@ def _where(session: Session, seat: Seat) -> str:
             else f"{describe_game(session, seat)} in the ledger")
 
 
-def twice_in_round(session: Session, player: Player, round_: str, seat: Seat) -> str:
+def twice_in_round(session: Session, player: PlayerRef, round_: str, seat: Seat) -> str:
     """The message refusing a second game of ``player`` in ``round_``, naming the first one."""
     return f"{player.name} plays twice in round {round_}: also {_where(session, seat)}"
 
 
-def twice_on_a_day(session: Session, white: Player, black: Player, round_: str | None,
+def twice_on_a_day(session: Session, white: PlayerRef, black: PlayerRef, round_: str | None,
                    date: dt.date, first: tuple[str | None, Seat], in_event: bool) -> str:
     """The message refusing a second game of one pair on one date in one event (``in_event``;
     else both without an event) (``RoundSeats.same_day``), naming the first one (``first``: its

@@ -65,6 +65,9 @@ class Matcher:
     #: index does not change then): a CSV names a player once per game side.
     matches: dict[tuple[str, int | None, int | None], Match] = field(default_factory=dict)
     ratings: dict[tuple[str, object], dict[int, Where]] = field(default_factory=dict)
+    #: The ledger player of each (name, FIDE id, birth year) matched with no problem, while
+    #: nobody is registered: the same question gets the same answer, and no problem again.
+    quiet: dict[tuple[str, int | None, int | None], Player] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.index = PlayerIndex.load(self.session)
@@ -112,9 +115,19 @@ class Matcher:
         """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
         year); registered from the file when allowed, with the file's rating in force from the
         period of ``start``. None (with an error recorded) otherwise."""
-        if id(p) not in self.done:
-            self.done[id(p)] = self._find(p, start)
-        return self.done[id(p)]
+        done = self.done.get(id(p))
+        if done is not None or id(p) in self.done:
+            return done
+        asked = (p.name, p.fide_id if self.use_ids else None, p.birth_year)
+        quiet = self.quiet.get(asked)
+        if quiet is not None:
+            return quiet
+        before = len(self.problems)
+        found = self._find(p, start)
+        if found is not None and len(self.problems) == before and not self.register_unknown:
+            self.quiet[asked] = found
+        self.done[id(p)] = found
+        return found
 
     def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
         fide_id = p.fide_id if self.use_ids else None

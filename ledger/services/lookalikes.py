@@ -27,7 +27,7 @@ def round_text(label: str | None) -> str:
     return f"round {label}" if label is not None else "no round"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lookalike:
     """A game as the likely-duplicate check sees it: a recorded game (``game_id``) or a game of
     the file being imported (``line``, its first line; ``game_id`` None); its ``event_id`` and
@@ -91,12 +91,31 @@ class Lookalikes:
     game and a standard game of the same pair, result and day are two games). Loaded with one
     query: the games recorded within ``EVENT_REACH_DAYS`` of ``first``..``last`` or in an
     event whose dates come that near (``pair``: only the games of those two players, by ledger
-    id; ``pool``: only the games of that pool).
+    id; ``pool``: only the games of that pool; ``before_id``: only games of that id or lower),
+    and one more for each ``extend`` past the dates loaded.
     """
 
     def __init__(self, session: Session, first: dt.date, last: dt.date,
-                 pair: tuple[int, int] | None = None, pool: RatingPool | None = None) -> None:
+                 pair: tuple[int, int] | None = None, pool: RatingPool | None = None,
+                 before_id: int | None = None) -> None:
         self._games: dict[tuple[int, int, Result, RatingPool], list[Lookalike]] = {}
+        self._recorded: dict[tuple[int, int, Result, RatingPool], list[Lookalike]] = {}
+        self._loaded: set[int] = set()
+        self._session, self._pair, self._pool, self._before_id = session, pair, pool, before_id
+        self._span: tuple[dt.date, dt.date] | None = None
+        self.extend(first, last)
+
+    def extend(self, first: dt.date, last: dt.date) -> None:
+        """Load the recorded games for ``first``..``last`` as well (the dates seen so far and
+        these, as one span: an import reading its file in batches extends it with each).
+        ``before_id`` (given when built): only games of a lower or equal id, the ones recorded
+        before the import began (it writes its own batch by batch)."""
+        if self._span is not None:
+            low, high = self._span
+            if low <= first and last <= high:
+                return
+            first, last = min(first, low), max(last, high)
+        self._span = (first, last)
         reach = dt.timedelta(days=EVENT_REACH_DAYS)
         low, high = first - reach, last + reach
         query = (select(Game.id, Game.event_id, Event.name, Event.start_date, Event.end_date,
@@ -107,16 +126,28 @@ class Lookalikes:
                             and_(Event.start_date <= high, Event.end_date >= low)),
                         Game.status == "valid")
                  .order_by(Game.id))
-        if pair is not None:
-            query = query.where(Game.white_id.in_(pair), Game.black_id.in_(pair))
-        if pool is not None:  # a game of another pool is another game (docs/RULES.md §9)
-            query = query.where(Game.pool == pool)
+        if self._pair is not None:
+            query = query.where(Game.white_id.in_(self._pair), Game.black_id.in_(self._pair))
+        if self._pool is not None:  # a game of another pool is another game (docs/RULES.md §9)
+            query = query.where(Game.pool == self._pool)
+        if self._before_id is not None:
+            query = query.where(Game.id <= self._before_id)
+        later = bool(self._loaded)
+        grown: set[tuple[int, int, Result, RatingPool]] = set()
         for (game_id, event_id, event, start, end, round_, white_id, black_id, date,
-             result, game_pool) in session.execute(query):
+             result, game_pool) in self._session.execute(query):
+            if game_id in self._loaded:
+                continue
+            self._loaded.add(game_id)
             dates = (start, end) if event_id is not None else None
-            self.take(white_id, black_id, Result(result),
-                      Lookalike(game_id, event_id, event, round_, date, dates,
-                                pool=parse_pool(game_pool)))
+            game = Lookalike(game_id, event_id, event, round_, date, dates,
+                             pool=parse_pool(game_pool))
+            key = (*_outcome(white_id, black_id, Result(result)), game.pool)
+            self._recorded.setdefault(key, []).append(game)
+            grown.add(key)
+        if later:  # recorded games by id, whenever they were loaded
+            for key in grown:
+                self._recorded[key].sort(key=lambda g: g.game_id or 0)
 
     def take(self, white_id: int, black_id: int, result: Result, game: Lookalike) -> None:
         """Add ``game`` (players' ledger ids, ``result`` from White's side) to the games later
@@ -130,10 +161,12 @@ class Lookalikes:
         ``game_id`` None) resembles by the rules above, recorded ones by game id, then the
         file's in the order taken, each with why; only games of its pool (``game.pool``)."""
         found = []
-        for old in self._games.get((*_outcome(white_id, black_id, result), game.pool), ()):
-            why = _why_alike(game, old)
-            if why is not None:
-                found.append(Resemblance(old, why))
+        key = (*_outcome(white_id, black_id, result), game.pool)
+        for games in (self._recorded.get(key, ()), self._games.get(key, ())):
+            for old in games:
+                why = _why_alike(game, old)
+                if why is not None:
+                    found.append(Resemblance(old, why))
         return found
 
 
