@@ -26,6 +26,7 @@ from ledger.db.models import Game, ImportedFile, Player
 from ledger.domain import POOLS, Actor, Period, RatingPool, parse_pool
 from ledger.errors import ImportRejected, Problem
 from ledger.services.audit import record_change, summarise
+from ledger.services.bulk import paused_gc
 from ledger.services.game_files import READERS as READERS  # re-exported
 from ledger.services.game_files import GameBatches, check_dates
 from ledger.services.game_pools import GamePool
@@ -108,7 +109,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     name = str(path)
     event_pool = parse_pool(pool) if pool is not None else None
     why = check_reason(reason) if rerate or reason is not None else None
-    with GameBatches(path, fmt, ids, end_date) as source:
+    with paused_gc(), GameBatches(path, fmt, ids, end_date) as source:
         report = ImportReport(name, dry_run, format=source.format, sha256=source.sha256,
                               allow_similar=allow_similar)
         with transaction(engine, dry_run=dry_run) as session:

@@ -1,4 +1,5 @@
-"""A period close rates with the cyclic garbage collector paused (services.bulk.paused_gc)."""
+"""A period close and an import run with the cyclic garbage collector paused
+(services.bulk.paused_gc), and switch it back on after."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import ledger.services.imports as imports
 import ledger.services.periods as periods
 from ledger.services.session import open_ledger
 from tests.cli_runs import ok
@@ -38,3 +40,30 @@ def test_a_period_close_rates_with_the_collector_off_and_restores_it(
     # D = 60 -> PD .58 for Doyle; K 40 (fewer than 30 rated games): 40 x .42 = +16.8 -> +17
     assert [(p.name, p.result.change) for p in report.players] == [
         ("Doyle, Liam", 17), ("Walsh, Brendan", -17)]
+
+
+def test_an_import_records_with_the_collector_off_and_restores_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "ledger.db"
+    ok(db, "init")
+    ok(db, "player", "add", "Doyle, Liam", "--rating", "1850")
+    ok(db, "player", "add", "Walsh, Brendan", "--rating", "1790")
+    games = tmp_path / "games.csv"
+    games.write_text("date,white,black,result\n2026-10-05,\"Doyle, Liam\",\"Walsh, Brendan\",1-0\n",
+                     encoding="utf-8")
+    seen: list[bool] = []
+    real = imports.record_change
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(imports, "record_change", watched)
+    engine = open_ledger(str(db))
+    try:
+        report = imports.import_file(engine, str(games), None)
+    finally:
+        engine.dispose()
+    assert seen == [False]
+    assert gc.isenabled()
+    assert report.recorded == 1
