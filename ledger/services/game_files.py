@@ -100,8 +100,10 @@ class GameBatches:
     bytes were others when read again). ``new_problems`` gives the reader's problems found
     since it was last called; after the last batch ``failed`` says the file gives no games at
     all (not UTF-8, more than ``MAX_PROBLEMS`` errors) and ``problems`` is then the whole
-    list; ``games_in_file`` and ``players_in_file`` are the ``Readout``'s. ``batch``: games
-    a batch (None: ``BATCH_GAMES``). Raises as ``read_games_file``. Use with ``with``."""
+    list; ``games_in_file`` and ``players_in_file`` are the ``Readout``'s; ``expected_games``,
+    known before the first batch, what the progress bar counts to (a CSV's lines below its
+    header). ``batch``: games a batch (None: ``BATCH_GAMES``). Raises as
+    ``read_games_file``. Use with ``with``."""
 
     def __init__(self, path: str, fmt: str | None, ids: str, end_date: dt.date | None,
                  batch: int | None = None) -> None:
@@ -121,11 +123,15 @@ class GameBatches:
             with InputFile(path) as raw:
                 self.sha256 = raw.sha256()
             self.blank = raw.blank
+            # rows below the header, for the progress bar before the file is read (at most the
+            # games: blank lines and quoted line breaks are lines too)
+            self.expected_games = max(raw.lines - 1, 0)
             self._input = InputFile(path)
             self._stream = games_csv.CsvStream(self.path, self._input.stream)
         else:
             self.sha256, self.blank, _, self._readout = read_games_file(path, self.format, ids,
                                                                         end_date)
+            self.expected_games = len(self._readout.games)
 
     def batches(self) -> Iterator[list[FileGame]]:
         """The file's games (those its reader found no error in), in file order, in batches."""

@@ -222,7 +222,7 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         report.problems.extend(source.new_problems())
         undatable = check_dates(name, games, today, report.problems, warned)
         matcher.expect(p for g in games for p in (g.white, g.black))
-        total = max(done + len(games), source.games_in_file)
+        total = max(done + len(games), source.games_in_file, source.expected_games)
         paired: list[Matched] = []
         for g in games:
             start = g.event_start or g.date

@@ -89,6 +89,8 @@ class _HashingFile(io.RawIOBase):
         self._sha = hashlib.sha256()
         self._hashed = 0  # bytes 0 .. _hashed - 1 are in the hash
         self.blank = True  # only ASCII whitespace so far (bytes.strip() would leave nothing)
+        self.newlines = 0  # b"\n" in the bytes hashed so far
+        self.hashed_tail = False  # they end with a line that has no newline yet
 
     def readable(self) -> bool:
         return True
@@ -106,9 +108,12 @@ class _HashingFile(io.RawIOBase):
             self._catch_up(start)
         fresh = view[self._hashed - start :]
         self._sha.update(fresh)
+        self.newlines += fresh.tobytes().count(b"\n")
         if self.blank and bytes(fresh).strip():
             self.blank = False
         self._hashed = end
+        if len(fresh):
+            self.hashed_tail = fresh[-1] != 0x0A  # the bytes so far end inside a line
 
     def _catch_up(self, offset: int) -> None:
         """Hash the bytes from ``_hashed`` to ``offset`` (skipped by a seek), where the file is."""
@@ -162,6 +167,13 @@ class InputFile:
     def blank(self) -> bool:
         """Only ASCII whitespace in the bytes hashed so far (all of them after :meth:`sha256`)."""
         return self._raw.blank
+
+    @property
+    def lines(self) -> int:
+        """The lines in the bytes hashed so far (all of them after :meth:`sha256`): newlines,
+        plus one for a last line without one."""
+        raw = self._raw
+        return raw.newlines + (1 if raw.hashed_tail else 0)
 
     def __enter__(self) -> InputFile:
         return self
