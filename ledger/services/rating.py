@@ -257,12 +257,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any, ...]]]:
     """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period``: table name
     -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty lists):
-    ``period_audits`` one row per player with a rated game, ``sides`` the ``SideAudit`` rows
-    packed (``db.audit_pack``, in the order the games were rated)."""
+    ``period_audits`` one row per player with a rated game, ``sides`` the player's
+    ``RowResult.sides`` packed (``db.audit_pack``, in the order the games were rated)."""
     key = (str(rated.period), revision)
     results = [key + r.totals() for r in rated.results.values()]
     audit = [(*key, pid, pack_flat(r.sides))  # RowResult.sides: SIDE_FIELDS = FIELDS
-             for pid, r in rated.results.items() if r.audits]
+             for pid, r in rated.results.items() if r.n]
     initial = [(*key, pid, ir.method.value, ir.games, ir.opponents_sum, int(ir.points * 2),
                 ir.hypothetical, ir.p_hundredths, ir.dp, ir.bonus, ir.ru, ir.cap, ir.rating,
                 ir.floor, ir.published, len(pool.disregarded))
