@@ -21,9 +21,11 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import NamedTuple
 
-#: The values of one side, in their order in the packed bytes.
-FIELDS = ("game_id", "opponent_id", "own_rating", "opponent_rating", "difference",
-          "counted_difference", "expected_hundredths", "score_halves")
+from ledger.rules.period_rows import SIDE_FIELDS
+
+#: The values of one side, in their order in the packed bytes: the close's own order
+#: (``rules.period_rows.SIDE_FIELDS``, its ``RowResult.sides``), so it packs them as they are.
+FIELDS = SIDE_FIELDS
 
 #: Bytes per side: len(FIELDS) int32 values.
 SIDE_BYTES = 4 * len(FIELDS)
@@ -49,34 +51,18 @@ class AuditSide(NamedTuple):
     score_halves: int
 
 
-def pack(sides: Iterable[Sequence[int]], *, skip: int | None = None) -> bytes:
+def pack(sides: Iterable[Sequence[int]]) -> bytes:
     """``sides`` (each ``len(FIELDS)`` ints in the order of ``FIELDS``, e.g. ``AuditSide``) as
-    the packed bytes, in their order. ``skip``: the index of one more value each side carries,
-    left out (the close's ``rules.period_rows.SideAudit`` has the player id at 1).
-
-    Raises ``ValueError`` when the values are not whole sides, or one is not an integer or is
-    outside int32 (-2,147,483,648 .. 2,147,483,647)."""
-    width = len(FIELDS) + (skip is not None)
-    flat = list(chain.from_iterable(sides))
-    if len(flat) % width:
-        raise ValueError(f"{len(flat)} audit values are not whole sides of {width}")
-    try:
-        packed = struct.pack(f"<{len(flat)}i", *flat)
-    except struct.error as error:
-        raise ValueError(f"an audit value is not an int32 ({_INT32[0]} .. {_INT32[1]}): "
-                         f"{error}") from None
-    if skip is None:
-        return packed
-    values = array(_CODE)  # dropping whole 4-byte values: the bytes stay little-endian
-    values.frombytes(packed)
-    del values[skip::width]
-    return values.tobytes()
+    the packed bytes, in their order: ``pack_flat`` of their values. Raises ``ValueError`` as
+    ``pack_flat``."""
+    return pack_flat(list(chain.from_iterable(sides)))
 
 
 def pack_flat(values: Sequence[int]) -> bytes:
     """Sides given as one flat sequence of ints (``len(FIELDS)`` a side in the order of
     ``FIELDS``: the close's ``rules.period_rows.RowResult.sides``) as the packed bytes. Raises
-    ``ValueError`` as ``pack``."""
+    ``ValueError`` when the values are not whole sides, or one is not an integer or is outside
+    int32 (-2,147,483,648 .. 2,147,483,647)."""
     if len(values) % len(FIELDS):
         raise ValueError(f"{len(values)} audit values are not whole sides of {len(FIELDS)}")
     try:

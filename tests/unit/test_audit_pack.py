@@ -37,14 +37,6 @@ def test_round_trip_keeps_the_order_and_the_values() -> None:
     assert unpack(pack([])) == [] and pack([]) == b""
 
 
-def test_a_value_each_side_carries_can_be_left_out() -> None:
-    # the close's SideAudit has the player id (here 5) second: skip=1 packs the other eight
-    close_side = (1, 5, 2, 1800, 1700, 100, 100, 64, 2)
-    assert pack([close_side, close_side], skip=1) == pack([(1, 2, 1800, 1700, 100, 100, 64, 2)] * 2)
-    with pytest.raises(ValueError, match="8 audit values are not whole sides of 9"):
-        pack([(1, 2, 1800, 1700, 100, 100, 64, 2)], skip=1)
-
-
 def test_big_ids_and_the_int32_limits() -> None:
     # the largest id an Integer column holds: 2**31 - 1 = 0x7fffffff; the smallest -2**31
     big = (2_147_483_647, 2_147_483_646, 1000, 1000, -2_147_483_648, 0, 50, 1)
@@ -70,10 +62,8 @@ def test_the_close_s_flat_sides_pack_to_the_same_bytes() -> None:
     from array import array
 
     from ledger.db.audit_pack import pack_flat
-    from ledger.rules.period_rows import SIDE_FIELDS
 
     # RowResult.sides holds the same eight values a side, in the same order, as 64-bit ints
-    assert SIDE_FIELDS == FIELDS
     flat = array("q", [1, 2, 1800, 1700, 100, 100, 64, 2, 1, 1, 1700, 1800, -100, -100, 36, 0])
     assert pack_flat(flat) == bytes.fromhex(
         "01000000" "02000000" "08070000" "a4060000" "64000000" "64000000" "40000000" "02000000"
