@@ -146,13 +146,8 @@ class GameRows:
     left_out: list[RatedGame]
 
 
-def _date(value: str | dt.date | None) -> dt.date | None:
-    """A DATE column's value as the driver gives it (SQLite: ``YYYY-MM-DD`` text) as a date."""
-    return dt.date.fromisoformat(value) if isinstance(value, str) else value
-
-
 def _day(value: str | dt.date) -> dt.date:
-    """A NOT NULL DATE column's value as the driver gives it, as a date."""
+    """A DATE column's value as the driver gives it (SQLite: ``YYYY-MM-DD`` text) as a date."""
     return dt.date.fromisoformat(value) if isinstance(value, str) else value
 
 
@@ -202,10 +197,12 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     for game_id, event, white, black, result, played, unequal, date, start, end in rows:
         begun = starts.get((start, date))
         if begun is None:
-            begun = starts[start, date] = ratings_period(_date(start), _day(date))
+            begun = starts[start, date] = ratings_period(
+                None if start is None else _day(start), _day(date))
         natural = ends.get((end, date))
         if natural is None:
-            natural = ends[end, date] = natural_period(_date(end), _day(date))
+            natural = ends[end, date] = natural_period(
+                None if end is None else _day(end), _day(date))
         if natural < target:
             late[game_id] = natural
         in_force = known.get(begun)

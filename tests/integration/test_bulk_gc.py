@@ -15,21 +15,33 @@ from ledger.services.session import open_ledger
 from tests.cli_runs import ok
 
 
-def test_a_period_close_rates_with_the_collector_off_and_restores_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _two_players(tmp_path: Path) -> Path:
+    """A ledger of Doyle 1850 and Walsh 1790 (no prior games)."""
     db = tmp_path / "ledger.db"
     ok(db, "init")
     ok(db, "player", "add", "Doyle, Liam", "--rating", "1850")
     ok(db, "player", "add", "Walsh, Brendan", "--rating", "1790")
-    ok(db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0", "--date", "2026-10-05")
+    return db
+
+
+def _watch(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[bool]:
+    """Replace ``module.name`` by itself noting whether the collector is on at each call."""
     seen: list[bool] = []
-    real = periods.rate
+    real = getattr(module, name)
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.isenabled())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(periods, "rate", watched)
+    monkeypatch.setattr(module, name, watched)
+    return seen
+
+
+def test_a_period_close_rates_with_the_collector_off_and_restores_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = _two_players(tmp_path)
+    ok(db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0", "--date", "2026-10-05")
+    seen = _watch(monkeypatch, periods, "rate")
     engine = open_ledger(str(db))
     try:
         report = periods.close_period(engine, "2026-10")
@@ -44,21 +56,11 @@ def test_a_period_close_rates_with_the_collector_off_and_restores_it(
 
 def test_an_import_records_with_the_collector_off_and_restores_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "ledger.db"
-    ok(db, "init")
-    ok(db, "player", "add", "Doyle, Liam", "--rating", "1850")
-    ok(db, "player", "add", "Walsh, Brendan", "--rating", "1790")
+    db = _two_players(tmp_path)
     games = tmp_path / "games.csv"
     games.write_text("date,white,black,result\n2026-10-05,\"Doyle, Liam\",\"Walsh, Brendan\",1-0\n",
                      encoding="utf-8")
-    seen: list[bool] = []
-    real = imports.record_change
-
-    def watched(*args: Any, **kwargs: Any) -> Any:
-        seen.append(gc.isenabled())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(imports, "record_change", watched)
+    seen = _watch(monkeypatch, imports, "record_change")
     engine = open_ledger(str(db))
     try:
         report = imports.import_file(engine, str(games), None)
