@@ -13,11 +13,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.cli.columns import columns
-from ledger.cli.render_life import computation_dict, computation_lines, life_dict, life_lines
+from ledger.cli.render_close import close_dict
+from ledger.cli.render_life import computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import (
-    halves_number,
-    hundredths_number,
     indented_json,
     json_number,
     write_json,
@@ -381,49 +380,6 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         say(line)
 
 
-def _close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
-    late = {g.game_id for g in r.late}
-    others = {"other_pools": [_close_dict(o, top=False) for o in r.others]} if top else {}
-    return {
-        "period": r.period, "pool": r.pool, "edition": r.edition, "dry_run": r.dry_run,
-        "games": r.games, "not_rated": dict(r.not_rated),
-        "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
-        "results": ({
-            "pool": r.pool, "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
-            # the integer values (hundredths, halves) as json_number gives their exact values
-            "rating_before": p.result.rating_before, "games": p.result.n,
-            "score": halves_number(p.result.score_halves),
-            "expected": hundredths_number(p.result.expected_hundredths),
-            "surplus": hundredths_number(50 * p.result.score_halves
-                                         - p.result.expected_hundredths),
-            "k": p.result.k,
-            "k_reason": p.result.k_reason.value, "k_capped": p.result.k_capped,
-            "change_exact": hundredths_number(p.result.change_hundredths),
-            "change": p.result.change, "rating_after": p.result.rating_after,
-            "carried": hundredths_number(p.result.carried_hundredths),
-            "per_game": [{"pool": r.pool, "game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
-                          "opponent_rating": a.opponent_rating, "difference": a.difference,
-                          "counted_difference": a.counted_difference,
-                          "expected": hundredths_number(a.expected_hundredths),
-                          "score": halves_number(a.score_halves), "late": a.game_id in late}
-                         for a in p.result.audits],
-        } for p in r.players),  # a generator: each player's written, then dropped
-        "late_games": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
-                        "dated_in": g.dated_in, "white": g.white, "black": g.black,
-                        "event": g.event} for g in r.late],
-        "initial_ratings": [{"pool": r.pool, "player_id": n.player_id, "name": n.name,
-                             "games_disregarded": len(n.pool.disregarded)}
-                            | computation_dict(r.period, n.rating) for n in r.initial],
-        "floor_drops": [{"pool": r.pool, "player_id": d.player_id, "name": d.name, "rating": d.rating,
-                         "floor": d.floor} for d in r.dropped],
-        "not_rated_games": [{"pool": r.pool, "game_id": g.game_id, "white": g.white,
-                             "black": g.black, "white_rating": g.white_rating,
-                             "black_rating": g.black_rating,
-                             "reason": "600 or more apart, one above 2600"}
-                            for g in r.gap_games],
-    } | others
-
-
 #: A close of more players than this prints its summary and the ``BIGGEST`` largest gains and
 #: losses, not a row per player (``period close --all``, ``period report`` show them all): a
 #: federation's month of 200,000 players is no table for a terminal.
@@ -438,7 +394,7 @@ def close_report(r: CloseReport, as_json: bool, *, every_row: bool = False) -> N
     (every player, whatever the size) carries ``pool`` on every row and the other pools in
     ``other_pools``."""
     if as_json:
-        _streamed_json(_close_dict(r))
+        _streamed_json(close_dict(r))
         return
     named = bool(r.others) or r.pool != "standard"
     for report in r.every_pool:
@@ -535,7 +491,7 @@ def close_through_report(r: ThroughReport, as_json: bool) -> None:
     """``period close --through``: each period closed, in order (JSON: ``{"through", "closed":
     [close reports], "refused": {"period", "reason"} or null}``)."""
     if as_json:
-        _streamed_json({"through": r.through, "closed": [_close_dict(c) for c in r.closed],
+        _streamed_json({"through": r.through, "closed": [close_dict(c) for c in r.closed],
                "refused": None if r.refused is None else {"period": r.refused[0],
                                                           "reason": r.refused[1]}})
         return

@@ -41,6 +41,27 @@ def two_decimals(value: Fraction, places: int = 2) -> Decimal:
 _encode_str = getattr(json.encoder, "c_encode_basestring", None) or json.encoder.py_encode_basestring
 
 
+def encode_str(text: str) -> str:
+    """``text`` as a JSON string, quoted, as ``json.dumps(text, ensure_ascii=False)`` writes it
+    (non-ASCII kept, quotes, backslashes and control characters escaped)."""
+    encoded: str = _encode_str(text)
+    return encoded
+
+
+class Rendered:
+    """A value of a document that writes its own JSON text: ``text(level)`` must be exactly what
+    ``json.dumps(indent=2, ensure_ascii=False)`` writes for the value it stands for at nesting
+    ``level`` of the document (its first line not indented, its inner lines indented from
+    ``level``). ``indented_json`` and ``write_json`` write that text as it is, one piece: a big
+    report's row built from precomputed strings (``cli.render_close``) instead of one call per
+    value."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Callable[[int], str]) -> None:
+        self.text = text
+
+
 class _Unsupported(Exception):
     """A value ``indented_json`` leaves to ``json.dumps``."""
 
@@ -87,6 +108,8 @@ def _indented(value: Any, level: int, out: list[str], sink: _Sink | None = None)
             out.append(_dumped(value, level))
         else:
             out.append(float.__repr__(value))
+    elif kind is Rendered:
+        out.append(value.text(level))
     elif kind is dict:
         if not value:
             out.append("{}")

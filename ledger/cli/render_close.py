@@ -1,0 +1,175 @@
+"""The JSON document of a period close (``period close --json``): every rated player with their
+per-game audit, hundreds of megabytes for a federation's month.
+
+``close_dict`` is the document (``cli.values.write_json`` streams it); its ``results`` are
+written one player at a time, each player's text built at once from precomputed strings
+(``player_text``: one ``%`` format per game side, the opponents' names encoded once per close)
+instead of a dict per game side walked value by value. The text is exactly what
+``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for the same values:
+``player_dict`` is the plain form of a player's row (the tests compare both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
+
+from ledger.cli.render_life import computation_dict
+from ledger.cli.values import Rendered, encode_str, halves_number, hundredths_number
+from ledger.rules.period_rows import SIDE_FIELDS
+
+if TYPE_CHECKING:
+    from ledger.services.periods import CloseReport, RatedPlayer
+
+#: Where each value of a game side is in ``RowResult.sides`` (``rules.period_rows.SIDE_FIELDS``).
+_AT = {name: i for i, name in enumerate(SIDE_FIELDS)}
+_WIDTH = len(SIDE_FIELDS)
+
+
+def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
+    """The ``period close --json`` document of ``r`` (with ``top``: the other pools' reports
+    in ``other_pools``): ``results`` an iterator of one ``Rendered`` per player (the text of
+    ``player_dict``), the rest plain values."""
+    late = {g.game_id for g in r.late}
+    others = {"other_pools": [close_dict(o, top=False) for o in r.others]} if top else {}
+    return {
+        "period": r.period, "pool": r.pool, "edition": r.edition, "dry_run": r.dry_run,
+        "games": r.games, "not_rated": dict(r.not_rated),
+        "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
+        "results": _rendered_players(r, late),  # a generator: each player's written, then dropped
+        "late_games": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
+                        "dated_in": g.dated_in, "white": g.white, "black": g.black,
+                        "event": g.event} for g in r.late],
+        "initial_ratings": [{"pool": r.pool, "player_id": n.player_id, "name": n.name,
+                             "games_disregarded": len(n.pool.disregarded)}
+                            | computation_dict(r.period, n.rating) for n in r.initial],
+        "floor_drops": [{"pool": r.pool, "player_id": d.player_id, "name": d.name,
+                         "rating": d.rating, "floor": d.floor} for d in r.dropped],
+        "not_rated_games": [{"pool": r.pool, "game_id": g.game_id, "white": g.white,
+                             "black": g.black, "white_rating": g.white_rating,
+                             "black_rating": g.black_rating,
+                             "reason": "600 or more apart, one above 2600"}
+                            for g in r.gap_games],
+    } | others
+
+
+def player_dict(p: RatedPlayer, pool: str, late: set[int]) -> dict[str, Any]:
+    """One player's row of ``results`` as plain values (what ``player_text`` writes): the
+    integer values (hundredths, halves) as ``values.hundredths_number`` and ``halves_number``
+    give their exact values, ``per_game`` one dict per game side in the order of the games,
+    ``late`` whether the game's id is in ``late``."""
+    res = p.result
+    return {
+        "pool": pool, "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
+        "rating_before": res.rating_before, "games": res.n,
+        "score": halves_number(res.score_halves),
+        "expected": hundredths_number(res.expected_hundredths),
+        "surplus": hundredths_number(50 * res.score_halves - res.expected_hundredths),
+        "k": res.k, "k_reason": res.k_reason.value, "k_capped": res.k_capped,
+        "change_exact": hundredths_number(res.change_hundredths),
+        "change": res.change, "rating_after": res.rating_after,
+        "carried": hundredths_number(res.carried_hundredths),
+        "per_game": [{"pool": pool, "game_id": a.game_id, "opponent": p.opponents[a.opponent_id],
+                      "opponent_rating": a.opponent_rating, "difference": a.difference,
+                      "counted_difference": a.counted_difference,
+                      "expected": hundredths_number(a.expected_hundredths),
+                      "score": halves_number(a.score_halves), "late": a.game_id in late}
+                     for a in res.audits],
+    }
+
+
+def _number_text(value: int | float) -> str:
+    """A JSON number as ``json.dumps`` writes it (an int's digits, a float's ``repr``)."""
+    return int.__repr__(value) if type(value) is int else float.__repr__(value)
+
+
+class _Texts(dict[int, str]):
+    """int -> its JSON text by ``convert`` (an exact number's, or an encoded name's), each
+    computed on first use: a close's per-game values repeat (PD 0 to 100, scores 0 to 2)."""
+
+    def __init__(self, convert: Callable[[int], str]) -> None:
+        super().__init__()
+        self.convert = convert
+
+    def __missing__(self, key: int) -> str:
+        text = self[key] = self.convert(key)
+        return text
+
+
+class _Writer:
+    """Builds the text of each player's row of one close report at nesting ``level``: the
+    templates made once per level, the names and numbers' texts once per value."""
+
+    def __init__(self, pool: str, late: set[int]) -> None:
+        self.pool = encode_str(pool)
+        self.late = dict.fromkeys(late, "true")
+        self.expected = _Texts(lambda h: _number_text(hundredths_number(h)))
+        self.score = _Texts(lambda h: _number_text(halves_number(h)))
+        self.templates: dict[int, tuple[str, str, str, str]] = {}
+        self.names: Mapping[int, str] | None = None
+        self.encoded = _Texts(self._encoded_name)
+
+    def _encoded_name(self, pid: int) -> str:
+        assert self.names is not None
+        return encode_str(self.names[pid])
+
+    def _templates(self, level: int) -> tuple[str, str, str, str]:
+        """(the player's fields up to ``"per_game": ``, one game side, the separator of two
+        sides, the end of the list and the player) for a player at ``level``."""
+        if level not in self.templates:
+            one, two, three = ("\n" + "  " * (level + k) for k in (1, 2, 3))
+            pool = self.pool.replace("%", "%%")
+            fields = ["pool", "player_id", "name", "fide_id", "rating_before", "games", "score",
+                      "expected", "surplus", "k", "k_reason", "k_capped", "change_exact",
+                      "change", "rating_after", "carried"]
+            head = "{" + "".join(f'{one}"{f}": ' + (pool if f == "pool" else "%s") + ","
+                                 for f in fields) + f'{one}"per_game": '
+            side = ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
+                ("pool", pool), ("game_id", "%d"), ("opponent", "%s"),
+                ("opponent_rating", "%d"), ("difference", "%d"), ("counted_difference", "%d"),
+                ("expected", "%s"), ("score", "%s")))
+                    + f'{three}"late": %s{two}}}')
+            self.templates[level] = (head, side, "," + two, one + "]" + one[:-2] + "}")
+        return self.templates[level]
+
+    def text(self, p: RatedPlayer, level: int) -> str:
+        """The JSON text of ``p``'s row (``player_dict``) at nesting ``level``."""
+        head, side, between, end = self._templates(level)
+        if p.opponents is not self.names:  # one mapping shared by every line of a close
+            self.names = p.opponents
+            self.encoded = _Texts(self._encoded_name)
+        res = p.result
+        score, expected = res.score_halves, res.expected_hundredths
+        text = head % (
+            int.__repr__(p.player_id), encode_str(p.name),
+            "null" if p.fide_id is None else int.__repr__(p.fide_id),
+            int.__repr__(res.rating_before), int.__repr__(res.n),
+            _number_text(halves_number(score)), _number_text(hundredths_number(expected)),
+            _number_text(hundredths_number(50 * score - expected)), int.__repr__(res.k),
+            encode_str(res.k_reason.value), "true" if res.k_capped else "false",
+            _number_text(hundredths_number(res.change_hundredths)), int.__repr__(res.change),
+            int.__repr__(res.rating_after),
+            _number_text(hundredths_number(res.carried_hundredths)))
+        v = res.sides
+        if not v:
+            return text + "[]" + end[end.index("]") + 1:]
+        at, w = _AT, _WIDTH
+        games = v[at["game_id"]::w]
+        late: Iterator[str] = (map(self.late.get, games, repeat("false")) if self.late
+                               else repeat("false"))
+        sides = between.join(map(side.__mod__, zip(
+            games, map(self.encoded.__getitem__, v[at["opponent_id"]::w]),
+            v[at["opponent_rating"]::w], v[at["difference"]::w], v[at["counted_difference"]::w],
+            map(self.expected.__getitem__, v[at["expected_hundredths"]::w]),
+            map(self.score.__getitem__, v[at["score_halves"]::w]),
+            late, strict=False)))  # late may repeat without end
+        return text + "[" + between[1:] + sides + end
+
+
+def _rendered_players(r: CloseReport, late: set[int]) -> Iterator[Rendered]:
+    """``r``'s players in order, each as a ``Rendered`` of its ``player_dict`` text."""
+    writer = _Writer(r.pool, late)
+    for p in r.players:
+        yield Rendered(partial(writer.text, p))
