@@ -1,0 +1,66 @@
+"""``cli.render_close``: each player's row of ``period close --json``, written from precomputed
+strings, is the text ``json.dumps(indent=2, ensure_ascii=False)`` gives for ``player_dict``, at
+any nesting, with late games, no games, a capped K, carried hundredths and awkward names."""
+
+from __future__ import annotations
+
+import json
+from array import array
+
+import pytest
+
+from ledger.cli.render_close import _rendered_players, player_dict
+from ledger.cli.values import indented_json, write_json
+from ledger.domain import KReason
+from ledger.rules.period_rows import RowResult
+from ledger.services.periods import CloseReport, RatedPlayer
+
+NAMES = {1: "Alpha, Ann", 2: 'Ó"Brien, Bé\\', 3: "100% Gamma\t", 4: "Δέλτα, Δ"}
+
+
+def _players() -> list[RatedPlayer]:
+    # sides: game id, opponent, own rating, opponent's, D, D counted, PD hundredths, S halves
+    alpha = RowResult(1, 2000, 20, 20, KReason.STANDARD, 3, 72, 1560, 16, 0, array("q", [
+        7, 2, 2000, 1900, 100, 100, 64, 2,       # D 100 -> PD .64, won
+        9, 3, 2000, 2650, -650, -400, 8, 1]))    # D -650 counted -400 -> PD .08, drawn
+    # K 40 x 18 games > 700: K cut to 38 (k_capped); -0.5 x 38 = -19 plus 1.25 carried
+    capped = RowResult(2, 1500, 38, 40, KReason.NEW_PLAYER, 0, 50, -1775, -18, 125,
+                       array("q", [8, 1, 1500, 1500, 0, 0, 50, 0]))
+    # no game side (a correction carried in only): per_game empty
+    none = RowResult(3, 2650, 10, 10, KReason.REACHED_2400, 0, 0, -50, -1, -50, array("q"))
+    return [RatedPlayer(1, NAMES[1], 1001, alpha, NAMES), RatedPlayer(2, NAMES[2], None, capped,
+                                                                     NAMES),
+            RatedPlayer(3, NAMES[3], 3, none, NAMES)]
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+@pytest.mark.parametrize("late", [set(), {9}])
+def test_row_text_is_the_dumps_of_its_dict(level: int, late: set[int]) -> None:
+    report = CloseReport("2026-09", "2025-10", False, _players())
+    for p, rendered in zip(report.players, _rendered_players(report, late), strict=True):
+        expected = json.dumps(player_dict(p, "standard", late), indent=2, ensure_ascii=False)
+        assert rendered.text(level) == expected.replace("\n", "\n" + "  " * level)
+
+
+def test_values_by_hand() -> None:
+    report = CloseReport("2026-09", "2025-10", False, _players())
+    rows = [json.loads(r.text(2)) for r in _rendered_players(report, {9})]
+    alpha, capped, none = rows
+    # 1.5 points - .72 = +.78; 20 x .78 = +15.6 -> +16
+    assert (alpha["score"], alpha["expected"], alpha["surplus"], alpha["change_exact"]) == (
+        1.5, 0.72, 0.78, 15.6)
+    assert [(g["game_id"], g["opponent"], g["expected"], g["score"], g["late"])
+            for g in alpha["per_game"]] == [(7, 'Ó"Brien, Bé\\', 0.64, 1, False),
+                                           (9, "100% Gamma\t", 0.08, 0.5, True)]
+    assert (capped["fide_id"], capped["k"], capped["k_capped"], capped["carried"],
+            capped["change_exact"]) == (None, 38, True, 1.25, -17.75)
+    assert (none["per_game"], none["surplus"], none["carried"]) == ([], 0, -0.5)
+
+
+def test_streamed_in_a_document() -> None:
+    report = CloseReport("2026-09", "2025-10", False, _players())
+    pieces: list[str] = []
+    write_json({"closed": [{"results": _rendered_players(report, set())}]}, pieces.append)
+    text = "".join(pieces)
+    plain = {"closed": [{"results": [player_dict(p, "standard", set()) for p in report.players]}]}
+    assert text == indented_json(plain) + "\n"
