@@ -47,7 +47,7 @@ class RatedPlayer:
 
 
 #: Up to this many players, the close's report reads their names by id; more (a federation's
-#: month), it reads every player's and keeps theirs.
+#: month), it reads every player's (and keeps them all: no set of the opponents' ids).
 NAMES_BY_ID = 5_000
 
 
@@ -351,13 +351,14 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
 
 def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
     results, initial, drops, used = rated.results, rated.initial, rated.drops, rated.edition
-    wanted = set(results) | set(initial) | {o for r in results.values()
-                                            for o in r.opponent_ids}
     asked = select(Player.id, Player.name, Player.fide_id, Player.name_key)
-    if len(wanted) <= NAMES_BY_ID:  # else every player: no IN list of a federation's ids
-        asked = asked.where(Player.id.in_(wanted))
-    names = {pid: (name, fide, key) for pid, name, fide, key in session.execute(asked)
-             if pid in wanted}
+    if len(results) + len(initial) <= NAMES_BY_ID:  # else every player: no IN list of ids
+        wanted = set(results) | set(initial) | {o for r in results.values()
+                                                for o in r.opponent_ids}
+        if len(wanted) <= NAMES_BY_ID:
+            asked = asked.where(Player.id.in_(wanted))
+    # every name read is kept (a federation's month: no set of its 2,000,000 opponent ids)
+    names = {pid: (name, fide, key) for pid, name, fide, key in session.execute(asked)}
     name_of = {pid: n[0] for pid, n in names.items()}  # one mapping for every line's opponents
     players = [RatedPlayer(pid, names[pid][0], names[pid][1], r, name_of)
                for pid, r in results.items()]

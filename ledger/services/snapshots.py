@@ -102,18 +102,28 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     identity = {row[0]: tuple(row) for row in session.execute(
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
                known.c.birth_year, known.c.sex, known.c.merged_into, known.c.name_key))}
-    rows = []
+    # each line as a tuple led by its sort key (as ``ranked`` orders them: rating, highest
+    # first, then the stored name key and id, which no two lines share), one ``ListRow`` each
+    lines = []
     for pid, history in histories.items():
         state = (states[pid] if states is not None
                  else history.state(closed, results_through=closed))
-        _, name, fide_id, federation, title, birth_year, sex, merged_into, _ = identity[pid]
-        if state.rating is None or merged_into is not None:
+        _, name, fide_id, federation, title, birth_year, sex, merged_into, key = identity[pid]
+        rating = state.rating
+        if rating is None or merged_into is not None:
             continue
         k, reason = k_in_pool(state, following, pool)
-        rows.append(ListRow(0, pid, name, fide_id, federation, title, state.rating,
-                            games.get(pid, 0), k, reason, birth_year,
-                            history.inactive(closed, first_closed), sex))
-    return ranked(rows, {pid: row[8] for pid, row in identity.items()})
+        lines.append((-rating, key, pid, name, fide_id, federation, title, rating,
+                      games.get(pid, 0), k, reason, birth_year,
+                      history.inactive(closed, first_closed), sex))
+    lines.sort()
+    out: list[ListRow] = []
+    rank, last = 0, None
+    for i, (_, _, *line) in enumerate(lines, start=1):  # ranked 1, 2, 2, 4 as ``ranked``
+        if line[5] != last:  # the rating
+            rank, last = i, line[5]
+        out.append(ListRow(rank, *line))
+    return out
 
 
 def entry_values(period: Period, revision: int, row: ListRow) -> dict[str, Any]:
