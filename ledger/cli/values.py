@@ -160,7 +160,7 @@ def indented_json(data: Any) -> str:
     of 20,000 players has 200,000 per-game objects). Anything but dicts with ``str`` keys,
     lists, tuples, ``str``, ``int``, finite ``float``, ``bool`` and None goes to ``json.dumps``
     (which raises ``TypeError`` for what JSON cannot hold). An iterator is written as a list
-    (``json.dumps`` would refuse it)."""
+    (``json.dumps`` would refuse it), a ``Rendered`` as its own text."""
     out: list[str] = []
     try:
         _indented(data, 0, out)
