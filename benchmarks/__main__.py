@@ -10,8 +10,9 @@ columns), ``list --format csv --output``. Then, once: ``history`` p50/p99 over u
 players on a ledger of ``--periods`` closed periods (1 to 24, default 3; the issue asks for 24
 M periods, about 8 minutes more at M): with 1, the measured ledger after its close; else a
 fresh ledger of the register and that many months, ending 2026-11, each imported and closed in
-order; in process and (20 players) through the CLI; and start-up of ``ledger --help``, ``ledger calc
-expected 2000 1800`` and ``ledger game add`` on a small ledger (median of 7), beside floor (3b):
+order; in process (after one call not counted: the first compiles the statements) and (20
+players) through the CLI; and start-up of ``ledger --help``, ``ledger calc expected 2000 1800``
+and ``ledger game add`` on a small ledger (median of 7), beside floor (3b):
 a one-command Typer app's ``--help`` and run (Typer's own Rich help and its argument coercion).
 
 Floors, in the same run (``benchmarks.floors``): (1) the imported game rows inserted again by
@@ -248,7 +249,10 @@ def history_ledger(work: Path, where: Ledger, register: list[federation.Syntheti
 
 
 def history_times(db: str, register: list[federation.SyntheticPlayer]) -> tuple[Samples, Samples]:
-    """``history`` of up to 200 players in process (ms each) and 20 through the CLI (s)."""
+    """``history`` of up to 200 players in process (ms each) and 20 through the CLI (s). In
+    process, one call before the timed ones is not counted: a process's first call compiles the
+    statements (about 30 ms, once per process, as a long-running one would pay it; each CLI call
+    pays it and is counted)."""
     from ledger.services.lists import history
     from ledger.services.session import open_ledger
     rng = random.Random(7)
@@ -256,6 +260,7 @@ def history_times(db: str, register: list[federation.SyntheticPlayer]) -> tuple[
     engine = open_ledger(db)
     inside = Samples()
     try:
+        history(engine, f"#{chosen[-1]}")  # the first call of the process: not counted
         for pid in chosen:
             t0 = time.perf_counter()
             history(engine, f"#{pid}")
