@@ -230,6 +230,16 @@ def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> Player
     games (unknown stays unknown), its ratings count for 2400/2300 reached."""
     if not outcome:
         return before
+    if len(outcome) == 1:  # the common case, a result alone: no list, no generators
+        only = outcome[0].rating_after
+        return PlayerState(
+            rating=only,
+            birth_year=before.birth_year,
+            rated_games=(None if before.rated_games is None
+                         else before.rated_games + outcome[0].games),
+            reached_2400=before.reached_2400 or (only is not None and only >= 2400),
+            reached_2300=before.reached_2300 or (only is not None and only >= 2300),
+        )
     last = outcome[0]
     for r in outcome[1:]:
         if r.order > last.order:
