@@ -139,6 +139,15 @@ def stream_rows(session: Session, statement: Select[Any], batch: int = BATCH
     BOOLEAN 0 or 1; psycopg gives ``datetime.date`` and ``bool``: the caller converts). Its
     parameters must be values the driver takes as they are (``str``, ``int``, None): any
     other raises ``TypeError`` before the query runs."""
+    for chunk in stream_chunks(session, statement, batch):
+        yield from chunk
+
+
+def stream_chunks(session: Session, statement: Select[Any], batch: int = BATCH
+                  ) -> Iterator[Sequence[tuple[Any, ...]]]:
+    """``stream_rows`` a ``fetchmany`` at a time: lists of at most ``batch`` rows (never an empty
+    one), for a caller whose loop over a million rows should not pay a generator step per row.
+    The same values, parameters and ``TypeError`` as ``stream_rows``."""
     conn = session.connection()
     compiled = statement.compile(dialect=conn.dialect,
                                  compile_kwargs={"render_postcompile": True})
@@ -153,6 +162,6 @@ def stream_rows(session: Session, statement: Select[Any], batch: int = BATCH
     try:
         cursor.execute(str(compiled), params)
         while chunk := cursor.fetchmany(batch):
-            yield from chunk
+            yield chunk
     finally:
         cursor.close()

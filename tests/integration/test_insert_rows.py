@@ -94,3 +94,15 @@ def test_stream_rows_refuses_a_parameter_the_driver_would_not_take_as_it_is(
     with Session(engine) as session, session.begin(), pytest.raises(TypeError, match="date"):
         next(rows.stream_rows(session, select(table.c.id).where(
             table.c.date == dt.date(2026, 11, 5))))
+
+
+def test_stream_chunks_gives_the_same_rows_a_fetchmany_at_a_time(engine: Engine) -> None:
+    table = cast(Table, Game.__table__)
+    with Session(engine) as session, session.begin():
+        white, black = _players(session)
+        rows.insert_rows(session, table, IMPORTED_GAME_COLUMNS,
+                         [_game(white, black, line) for line in range(2, 7)])
+        statement = select(table.c.source).order_by(table.c.id)
+        # 5 rows, batch 2: chunks of 2, 2 and 1 (never an empty one)
+        chunks = [list(c) for c in rows.stream_chunks(session, statement, batch=2)]
+    assert chunks == [[(f"file.csv:{n}",) for n in pair] for pair in ([2, 3], [4, 5], [6])]

@@ -66,3 +66,14 @@ def test_closed_state_of_a_drop_and_of_no_outcome() -> None:
         None, 1990, 42, False, False)
     # nothing closed for the player: the state before
     assert closed_state(before, []) is before
+
+
+def test_closed_state_of_a_result_alone() -> None:
+    before = PlayerState(2380, 2001, 30, False, True)
+    # closing 2026-08 with one result: 9 games -> 2404: rating 2404, 30 + 9 = 39 games, 2400
+    assert closed_state(before, [ClosedResult(P("2026-08"), 9, 2404)]) == PlayerState(
+        2404, 2001, 39, True, True)
+    # unknown games stay unknown; 2299 reaches neither 2300 nor 2400
+    assert closed_state(PlayerState(2250, None, None, False, False),
+                        [ClosedResult(P("2026-08"), 4, 2299)]) == PlayerState(
+        2299, None, None, False, False)
