@@ -133,6 +133,7 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     opponent = _interleaved(black, white)[keep]
     games = np.repeat(game_id, 2)[keep]
     score = _interleaved(halves, 2 - halves)[keep]
+    del event_rating, unrated, keep, rated_game
     difference = own - opponent_rating
     limited = np.clip(difference, -MAX_COUNTED_DIFFERENCE, MAX_COUNTED_DIFFERENCE)
     if exempt_from_400_rule(pool) and len(own):
@@ -140,6 +141,7 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
         counted = np.where(applies, limited, difference)
     else:
         counted = limited
+    del limited
     expected = _by_table(counted, pd_hundredths) if len(counted) else counted
     # group the sides by player, each player's in the order of the games
     order = np.argsort(player, kind="stable")
@@ -148,6 +150,7 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
                                 expected, score)):
         block[:, j] = column[order]
     grouped = player[order]
+    del games, opponent, own, opponent_rating, difference, counted, expected, score, player
     starts = (np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(grouped)
               else np.zeros(0, dtype=np.intp))
     ends = np.r_[starts[1:], len(grouped)]
@@ -159,8 +162,9 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     scores = (np.add.reduceat(block[:, 7], starts)[by_first].tolist() if len(starts) else [])
     expecteds = (np.add.reduceat(block[:, 6], starts)[by_first].tolist() if len(starts) else [])
     packed = array("q")
-    packed.frombytes(block.tobytes())
-    del block
+    if len(block):  # copied once; each player's sides a slice of it
+        packed.frombytes(block.data.cast("B"))
+    del block, order, grouped
     results: dict[int, RowResult] = {}
     for player_id, b, e, s, x in zip(ids, begin, end, scores, expecteds, strict=True):
         state = states[player_id]
