@@ -262,7 +262,30 @@ def rate_rows(states: Mapping[int, PlayerState], games: Iterable[GameRow], perio
               edition: Edition, carried: Mapping[int, int] | None = None,
               pool: RatingPool = STANDARD) -> dict[int, RowResult]:
     """Rate every rated player of ``period`` in ``pool`` by ``edition`` from ``games``
-    (``GameRow`` tuples), exactly as ``rules.period.rate_period`` does.
+    (``GameRow`` tuples), exactly as ``rules.period.rate_period`` does: on numpy columns
+    (``rules.period_arrays.rate_columns``, imported here only), or for ``Edition.E2022_01``
+    (one capped game per event) on the rows (``rate_rows_in_python``).
+
+    ``states``: player id -> ``PlayerState`` on the list in force at the period's start (every
+    player of a rated game side must be present: ``KeyError`` otherwise). ``carried``: player id
+    -> hundredths carried into the period (docs/CORRECTIONS.md §5), added before the rounding.
+    Returns player id -> ``RowResult`` for each player rated at the period's start with at
+    least one rated game or a carried correction, players in order of their first game, then
+    the carried-only players.
+    """
+    if edition is Edition.E2022_01:
+        return rate_rows_in_python(states, games, period, edition, carried, pool)
+    from ledger.rules.period_arrays import columns_of_rows, rate_columns
+
+    rows = games if isinstance(games, list) else list(games)
+    return rate_columns(states, columns_of_rows(rows), period, edition, carried, pool)
+
+
+def rate_rows_in_python(states: Mapping[int, PlayerState], games: Iterable[GameRow],
+                        period: Period, edition: Edition, carried: Mapping[int, int] | None = None,
+                        pool: RatingPool = STANDARD) -> dict[int, RowResult]:
+    """``rate_rows`` in plain Python on the rows, for every edition (the reference of the numpy
+    path, and 2022-01's path), exactly as ``rules.period.rate_period`` does.
 
     ``states``: player id -> ``PlayerState`` on the list in force at the period's start (every
     player of a rated game side must be present: ``KeyError`` otherwise). ``carried``: player id

@@ -45,14 +45,14 @@ def loaded(tmp_path: Path, *args: str) -> set[str]:
 def test_help_loads_no_command_module_and_no_database_layer(tmp_path: Path) -> None:
     modules = loaded(tmp_path, "--help")
     assert not modules & COMMAND_MODULES
-    assert not {"sqlalchemy", "alembic", "pydantic", "chess", "jinja2"} & modules
+    assert not {"sqlalchemy", "alembic", "pydantic", "chess", "jinja2", "numpy"} & modules
 
 
 def test_calc_loads_its_own_module_only_and_no_pydantic(tmp_path: Path) -> None:
     modules = loaded(tmp_path, "calc", "expected", "2000", "1800")
     assert "ledger.cli.calc" in modules
     assert not modules & (COMMAND_MODULES - {"ledger.cli.calc"})
-    assert not {"sqlalchemy", "alembic", "pydantic", "rich.markdown"} & modules
+    assert not {"sqlalchemy", "alembic", "pydantic", "rich.markdown", "numpy"} & modules
     # no initial rating in a calculator (render_life imports rules.initial where it is used),
     # and the period rules and the pools only for `calc change`
     assert not {"ledger.rules.initial", "ledger.rules.activity", "ledger.rules.period",

@@ -1,0 +1,191 @@
+"""Rating one period from integer column arrays: FIDE B.02 §8.3 vectorised with numpy.
+
+The same rules and the same ``RowResult`` values as the row path (``rules.period_rows``), for
+the editions from 2024-03 (2022-01's one capped game per event stays on the row path): each game
+side's own rating (at the event's start, else the player's list rating, §8.2.4), sides against
+an unrated opponent dropped, the rapid and blitz 600-point rule from 2024-12
+(``rules.pools.gap_rule_excludes``), the 400-point rule by own rating (the 2650 exemption in
+the standard pool only, ``rules.expected.rule_400_applies_to`` on the distinct own ratings),
+table 8.1.2 PD (``rules.expected.pd_hundredths`` on the distinct counted differences), the
+per-player sums in int64 hundredths, K (``rules.pools.k_in_pool``) and the K x n <= 700 cap
+(``rules.kfactor.cap_k``) per player, the carried corrections added before the one rounding
+half away from zero (§8.3.4). Integers only: no float ever holds a score, a PD or a sum.
+
+Pure: no database, no I/O. numpy is imported here only (``ledger --help`` never loads it).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ledger.domain import STANDARD, Period, PlayerState, RatingPool
+from ledger.rules.editions import Edition
+from ledger.rules.expected import MAX_COUNTED_DIFFERENCE, pd_hundredths, rule_400_applies_to
+from ledger.rules.kfactor import cap_k
+from ledger.rules.period_rows import SIDE_FIELDS, RowResult, round_hundredths
+from ledger.rules.pools import GAP, GAP_ABOVE, GAP_RULE_FROM, exempt_from_400_rule, k_in_pool
+
+Ints = npt.NDArray[np.int64]
+_WIDTH = len(SIDE_FIELDS)
+NONE = -1  # a rating or a score that is None (ratings and halves are never negative)
+
+
+class GameColumns(NamedTuple):
+    """A period's games as equal-length int64 arrays, one value a game in the order of the
+    games: ``game_id``; ``white``, ``black`` (player ids); ``white_rating``, ``black_rating``
+    (each player's rating at the event's start, ``NONE`` = -1 when unrated); ``halves``
+    (White's score in halves: 2, 1, 0; ``NONE`` when the game cannot be rated: a forfeit, less
+    than one move each, different times). The event is not a column: only 2022-01 needs it
+    and 2022-01 is rated on rows."""
+
+    game_id: Ints
+    white: Ints
+    black: Ints
+    white_rating: Ints
+    black_rating: Ints
+    halves: Ints
+
+
+def _nullable(values: tuple[int | None, ...]) -> Ints:
+    return np.array([NONE if v is None else v for v in values], dtype=np.int64)
+
+
+def columns_of_rows(rows: list[tuple[int, object, int, int, int | None, int | None,
+                                     int | None]]) -> GameColumns:
+    """``rules.period_rows.GameRow`` tuples as ``GameColumns`` (None -> ``NONE``; the event
+    dropped). Empty rows give empty columns."""
+    if not rows:
+        empty = np.zeros(0, dtype=np.int64)
+        return GameColumns(empty, empty, empty, empty, empty, empty)
+    game_id, _, white, black, white_rating, black_rating, halves = zip(*rows, strict=True)
+    return GameColumns(np.array(game_id, dtype=np.int64), np.array(white, dtype=np.int64),
+                       np.array(black, dtype=np.int64), _nullable(white_rating),
+                       _nullable(black_rating), _nullable(halves))
+
+
+def _list_ratings(states: Mapping[int, PlayerState], players: Ints) -> Ints:
+    """Each of ``players``' rating on the list in force (``NONE`` when unrated or absent)."""
+    ids = np.fromiter(states.keys(), dtype=np.int64, count=len(states))
+    ratings = np.fromiter((NONE if s.rating is None else s.rating for s in states.values()),
+                          dtype=np.int64, count=len(states))
+    order = np.argsort(ids, kind="stable")
+    ids, ratings = ids[order], ratings[order]
+    if not len(ids):
+        return np.full(len(players), NONE, dtype=np.int64)
+    at = np.minimum(np.searchsorted(ids, players), len(ids) - 1)
+    return np.where(ids[at] == players, ratings[at], NONE)
+
+
+def _interleaved(white: Ints, black: Ints) -> Ints:
+    """White's value of game i at 2i, Black's at 2i + 1 (the sides in the order of the games)."""
+    both = np.empty(2 * len(white), dtype=np.int64)
+    both[0::2] = white
+    both[1::2] = black
+    return both
+
+
+def _by_table(values: Ints, rule: Callable[[int], int]) -> Ints:
+    """``rule`` on each of ``values`` (non-empty), by a table of ``rule`` over the values' range
+    (a few thousand calls at most: ratings and rating differences)."""
+    low = int(values.min())
+    table = np.array([rule(v) for v in range(low, int(values.max()) + 1)], dtype=np.int64)
+    return table[values - low]
+
+
+def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period: Period,
+                 edition: Edition, carried: Mapping[int, int] | None = None,
+                 pool: RatingPool = STANDARD) -> dict[int, RowResult]:
+    """Rate every rated player of ``period`` in ``pool`` by ``edition`` from ``columns``,
+    exactly as ``rules.period_rows.rate_rows`` does (the same ``RowResult`` values, Python ints
+    only, the same dict order: players in order of their first rated game side, White's side
+    of a game first, then carried-only players in the order of ``carried``).
+
+    ``states``: player id -> ``PlayerState`` on the list in force at the period's start (every
+    player of a rated game side must be present: ``KeyError`` otherwise). ``carried``: player id
+    -> hundredths carried into the period (docs/CORRECTIONS.md §5), added before the rounding.
+    ``ValueError`` for ``Edition.E2022_01`` (its per-event rule needs the events: rate it with
+    ``rules.period_rows.rate_rows``) or columns of unequal lengths."""
+    if edition is Edition.E2022_01:
+        raise ValueError("edition 2022-01 is rated on rows (rules.period_rows.rate_rows)")
+    if len({len(c) for c in columns}) > 1:
+        raise ValueError("GameColumns: the columns are not of the same length")
+    extra = dict(carried or {})
+    game_id, white, black, white_rating, black_rating, halves = columns
+    rated_game = halves != NONE
+    if pool != STANDARD and period >= GAP_RULE_FROM:  # the 600-point rule (§9)
+        both = (white_rating != NONE) & (black_rating != NONE)
+        rated_game &= ~(both & (np.abs(white_rating - black_rating) >= GAP)
+                        & (np.maximum(white_rating, black_rating) > GAP_ABOVE))
+    player = _interleaved(white, black)
+    event_rating = _interleaved(white_rating, black_rating)
+    own = event_rating.copy()
+    unrated = np.flatnonzero(event_rating == NONE)
+    if len(unrated):  # rated on the list but not at the event's start: the list's rating
+        own[unrated] = _list_ratings(states, player[unrated])
+    opponent_rating = _interleaved(black_rating, white_rating)
+    keep = np.repeat(rated_game, 2) & (opponent_rating != NONE) & (own != NONE)
+    player, own, opponent_rating = player[keep], own[keep], opponent_rating[keep]
+    opponent = _interleaved(black, white)[keep]
+    games = np.repeat(game_id, 2)[keep]
+    score = _interleaved(halves, 2 - halves)[keep]
+    del event_rating, unrated, keep, rated_game
+    difference = own - opponent_rating
+    limited = np.clip(difference, -MAX_COUNTED_DIFFERENCE, MAX_COUNTED_DIFFERENCE)
+    if exempt_from_400_rule(pool) and len(own):
+        applies = _by_table(own, lambda r: int(rule_400_applies_to(r, edition))) == 1
+        counted = np.where(applies, limited, difference)
+    else:
+        counted = limited
+    del limited
+    expected = _by_table(counted, pd_hundredths) if len(counted) else counted
+    # group the sides by player, each player's in the order of the games
+    order = np.argsort(player, kind="stable")
+    block = np.empty((len(order), _WIDTH), dtype=np.int64)  # C order: a player's sides in a row
+    for j, column in enumerate((games, opponent, own, opponent_rating, difference, counted,
+                                expected, score)):
+        block[:, j] = column[order]
+    grouped = player[order]
+    del games, opponent, own, opponent_rating, difference, counted, expected, score, player
+    starts = (np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(grouped)
+              else np.zeros(0, dtype=np.intp))
+    ends = np.r_[starts[1:], len(grouped)]
+    first = order[starts]  # each player's first side, in the order of the sides
+    by_first = np.argsort(first, kind="stable")
+    ids = grouped[starts][by_first].tolist()
+    begin = starts[by_first].tolist()
+    end = ends[by_first].tolist()
+    scores = (np.add.reduceat(block[:, 7], starts)[by_first].tolist() if len(starts) else [])
+    expecteds = (np.add.reduceat(block[:, 6], starts)[by_first].tolist() if len(starts) else [])
+    packed = array("q")
+    if len(block):  # copied once; each player's sides a slice of it
+        packed.frombytes(block.data.cast("B"))
+    del block, order, grouped
+    results: dict[int, RowResult] = {}
+    for player_id, b, e, s, x in zip(ids, begin, end, scores, expecteds, strict=True):
+        state = states[player_id]
+        if state.rating is None:
+            continue
+        k, reason = k_in_pool(state, period, pool)
+        k_used = cap_k(k, e - b)
+        sides = packed[b * _WIDTH:e * _WIDTH]
+        carried_here = extra.get(player_id, 0)
+        change = k_used * (s * 50 - x) + carried_here
+        results[player_id] = RowResult(player_id, state.rating, k_used, k, reason, s, x, change,
+                                       round_hundredths(change), carried_here, sides)
+    with_sides = set(ids)
+    for player_id, carried_here in extra.items():
+        if player_id in with_sides:
+            continue
+        state = states[player_id]
+        if state.rating is None:
+            continue
+        k, reason = k_in_pool(state, period, pool)
+        results[player_id] = RowResult(player_id, state.rating, k, k, reason, 0, 0,
+                                       carried_here, round_hundredths(carried_here),
+                                       carried_here, array("q"))
+    return results
