@@ -115,9 +115,7 @@ class Placing:
             add_games(self.session, name, None, None, fresh, report, self.rerate, pools=pools,
                       pool=pool)
         # the games written are read back when a later batch needs them: nothing held
-        written = self.written
-        for g, w, b in fresh:
-            written.add(pair_day(w.id, b.id, g.date))
+        self.written.add_all(pair_day(w.id, b.id, g.date) for g, w, b in fresh)
         lines = {g.line for g, _, _ in fresh} | recalled
         self.keys.forget(lines)
         self.seats.forget(lines)
@@ -136,8 +134,8 @@ class Placing:
             self.keys.recall(None, r.round, r.white_id, r.black_id, r.date, r.result,
                              r.played, r.line)
             self.seats.take(r.round, (r.white_id, r.black_id), r.date, r.line)
-        for r in rows:
-            self.seats.in_order((r.white_id, r.black_id), r.date)
+        for white_id, black_id, date in {(r.white_id, r.black_id, r.date) for r in rows}:
+            self.seats.in_order((white_id, black_id), date)  # once a pair and day
         return {r.line for r in rows}
 
     def _know(self, first: dt.date, last: dt.date) -> None:

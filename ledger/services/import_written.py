@@ -8,7 +8,7 @@ not grow with it. Used by ``services.import_placing`` for the games without an e
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from sqlalchemy import and_, or_, select
@@ -44,22 +44,31 @@ class PairDays:
         self._mask = bits - 1
         self._bits = bytearray(bits >> 3)
 
-    def _spots(self, day: tuple[int, int, int]) -> Iterator[int]:
-        h = hash(day)  # of a tuple of ints: the same in every process (no hash seed)
-        low, step = h & 0xFFFFFFFF, (h >> 32) | 1
-        mask = self._mask
-        return ((low + i * step) & mask for i in range(_PROBES))
-
     def add(self, day: tuple[int, int, int]) -> None:
         """Put ``day`` (a ``pair_day``) in the filter."""
-        bits = self._bits
-        for spot in self._spots(day):
-            bits[spot >> 3] |= 1 << (spot & 7)
+        self.add_all((day,))
+
+    def add_all(self, days: Iterable[tuple[int, int, int]]) -> None:
+        """Put each of ``days`` in the filter (``add``, the probes written out: one call a
+        batch)."""
+        bits, mask = self._bits, self._mask
+        for day in days:
+            h = hash(day)  # of a tuple of ints: the same in every process (no hash seed)
+            spot, step = h & mask, (h >> 32) | 1
+            for _ in range(_PROBES):
+                bits[spot >> 3] |= 1 << (spot & 7)
+                spot = (spot + step) & mask
 
     def may_hold(self, day: tuple[int, int, int]) -> bool:
         """False when ``day`` was never added; True when it was (or, rarely, when not)."""
-        bits = self._bits
-        return all(bits[spot >> 3] & (1 << (spot & 7)) for spot in self._spots(day))
+        bits, mask = self._bits, self._mask
+        h = hash(day)
+        spot, step = h & mask, (h >> 32) | 1
+        for _ in range(_PROBES):
+            if not bits[spot >> 3] & (1 << (spot & 7)):
+                return False
+            spot = (spot + step) & mask
+        return True
 
 
 class Written(NamedTuple):
