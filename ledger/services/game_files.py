@@ -175,21 +175,29 @@ def check_dates(name: str, games: list[FileGame], today: dt.date,
     same set with each batch; this adds to it)."""
     undatable: set[int] = set()
     warned = set() if warned is None else warned
+    periods: dict[dt.date, Period] = {}  # each date's period found once
     for g in games:
-        period = Period.of(g.date)
-        line, where = g.where("date")
-        if g.date > today:
+        date = g.date
+        if date > today:
             undatable.add(id(g))
+            line, where = g.where("date")
             problems.append(Problem(name, line, where, f"{g.date} is in the future "
                                            f"(today is {today})"))
-        elif min(g.date, g.event_start or g.date) < FIRST_LIST:
+            continue
+        start = g.event_start
+        if date < FIRST_LIST or (start is not None and start < FIRST_LIST):
             undatable.add(id(g))
-            day = min(g.date, g.event_start or g.date)
-            line, where = g.where("date" if day == g.date else "start")
+            day = min(date, start or date)
+            line, where = g.where("date" if day == date else "start")
             problems.append(Problem(name, line, where, f"{day} is before {FIRST_LIST}: "
                                            "FIDE published its first rating list in 1971; check "
                                            "the year"))
-        elif period < FIRST_RATED_PERIOD and period not in warned:
+            continue
+        period = periods.get(date)
+        if period is None:
+            period = periods[date] = Period.of(date)
+        if period < FIRST_RATED_PERIOD and period not in warned:
+            line, where = g.where("date")
             warned.add(period)
             problems.append(Problem(
                 name, line, where, f"{g.date}: games before {FIRST_RATED_PERIOD} are recorded in "

@@ -290,6 +290,26 @@ class RoundSeats:
                 self._seats.setdefault((number, player_id), seat)
         self._days.setdefault(_pair_day(pair, date), []).append((round_, seat))
 
+    def forget(self, lines: set[int]) -> None:
+        """Undo ``take`` of the file's ``lines`` (seats that are ints: once their games are
+        written and can be read back, ``import_written``); recorded games stay."""
+        self._seats = {key: seat for key, seat in self._seats.items()
+                       if not isinstance(seat, int) or seat not in lines}
+        days: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]] = {}
+        for day, games in self._days.items():
+            left = [x for x in games if not isinstance(x[1], int) or x[1] not in lines]
+            if left:
+                days[day] = left
+        self._days = days
+
+    def in_order(self, pair: tuple[int, int], date: dt.date) -> None:
+        """Order the pair's games on ``date``: recorded games first, then the file's by line
+        (after games read back from the ledger were taken out of order)."""
+        day = _pair_day(pair, date)
+        if day in self._days:
+            self._days[day].sort(key=lambda x: (isinstance(x[1], int),
+                                                x[1] if isinstance(x[1], int) else 0))
+
     def clash(self, round_: str | None,
               players: Sequence[PlayerRef]) -> tuple[PlayerRef, Seat] | None:
         """The first of ``players`` who already plays in ``round_``, with where; None when

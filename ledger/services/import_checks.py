@@ -75,6 +75,23 @@ class FileKeys:
             if g.status == "void":
                 self.void.add(g.id)
 
+    def recall(self, event_id: int | None, round_: str | None, white_id: int, black_id: int,
+               date: dt.date, result: str, played: bool, line: int) -> GameKey | None:
+        """Add a game of the file written in an earlier batch and read back
+        (``import_written.recall``) as the line it was; returns its key, or None when the key
+        is known already (nothing added)."""
+        key = game_key(event_id, round_, white_id, black_id, date)
+        if key in self.seen:
+            return None
+        self.seen[key] = _Seen(result, played, None, line, date)
+        return key
+
+    def forget(self, lines: set[int]) -> None:
+        """Drop the file's ``lines`` (once their games are written and can be read back); the
+        recorded games and the file's other lines stay."""
+        self.seen = {key: old for key, old in self.seen.items()
+                     if old.game_id is not None or old.line not in lines}
+
     def fresh(self, name: str, event_id: int | None, games: list[Paired],
               report: ImportReport) -> list[Paired]:
         """The games not yet in the ledger, the first of each natural key (``game_key``) in the

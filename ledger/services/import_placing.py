@@ -24,6 +24,7 @@ from ledger.services.import_checks import (
 )
 from ledger.services.import_report import ImportReport, Matched, Paired, Progress
 from ledger.services.import_writing import add_games
+from ledger.services.import_written import PairDays, pair_day, recall
 from ledger.services.lookalikes import Lookalike, Lookalikes
 
 #: The games of one event of a file (None: the games without an event) in one pool.
@@ -37,10 +38,13 @@ class Placing:
     without an event, is checked and written batch by batch (a month's file of a federation:
     nothing held); the others are held until ``finish`` (an event's games belong together: its
     dates are the first and last of them all). The recorded games the checks compare with are
-    those recorded before the import (``before_id``) and the file's own seen so far."""
+    those recorded before the import (``before_id``) and the file's own seen so far: those of
+    earlier batches read back from the ledger when a batch's games may meet them
+    (``import_written``: nothing per game held). ``expected``: the games the file may hold
+    (sizes the filter of ``import_written.PairDays``)."""
 
     def __init__(self, session: Session, name: str, report: ImportReport, rerate: bool,
-                 before_id: int) -> None:
+                 before_id: int, expected: int = 0) -> None:
         self.session, self.name, self.report, self.rerate = session, name, report, rerate
         self.before_id = before_id
         self.first: _Group | None = None
@@ -49,6 +53,7 @@ class Placing:
         self.lookalikes: Lookalikes | None = None
         self.keys = FileKeys()
         self.seats = RoundSeats([])
+        self.written = PairDays(expected)  # the pair-days of the games the batches wrote
         self.span: tuple[dt.date, dt.date] | None = None  # the dates loaded into keys, seats
 
     def _look(self, days: list[dt.date]) -> Lookalikes:
@@ -99,16 +104,39 @@ class Placing:
         dates = [g.date for g, _, _ in streamed]
         ends = [g.event_end for g, _, _ in streamed if g.event_end is not None]
         self._know(min(dates), max(dates + ends))
+        pool = self.first[1]
+        recalled = self._recall(streamed, pool)
         fresh = self.keys.fresh(name, None, streamed, report)
         fresh = one_game_a_round(self.session, name, self.seats, fresh, report, False)
-        if not fresh:
-            return []
-        pool = self.first[1]
-        # two games without an event are never alike: these are taken when an event comes
-        fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool, take=False)
-        add_games(self.session, name, None, None, fresh, report, self.rerate, pools=pools,
-                  pool=pool)
+        if fresh:
+            # two games without an event are never alike: these are taken when an event comes
+            fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool,
+                                      take=False)
+            add_games(self.session, name, None, None, fresh, report, self.rerate, pools=pools,
+                      pool=pool)
+        # the games written are read back when a later batch needs them: nothing held
+        self.written.add_all(pair_day(w.id, b.id, g.date) for g, w, b in fresh)
+        lines = {g.line for g, _, _ in fresh} | recalled
+        self.keys.forget(lines)
+        self.seats.forget(lines)
         return fresh
+
+    def _recall(self, streamed: list[Paired], pool: RatingPool) -> set[int]:
+        """Take the games of earlier batches (written, ``import_written``) that ``streamed``
+        may repeat or meet on a day into ``keys`` and ``seats``; returns their lines."""
+        written = self.written
+        days = [day for day in {pair_day(w.id, b.id, g.date) for g, w, b in streamed}
+                if written.may_hold(day)]
+        if not days:
+            return set()
+        rows = recall(self.session, self.before_id, pool, days)
+        for r in rows:
+            self.keys.recall(None, r.round, r.white_id, r.black_id, r.date, r.result,
+                             r.played, r.line)
+            self.seats.take(r.round, (r.white_id, r.black_id), r.date, r.line)
+        for white_id, black_id, date in {(r.white_id, r.black_id, r.date) for r in rows}:
+            self.seats.in_order((white_id, black_id), date)  # once a pair and day
+        return {r.line for r in rows}
 
     def _know(self, first: dt.date, last: dt.date) -> None:
         """Load the games without an event recorded before the import on ``first``..``last``

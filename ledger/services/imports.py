@@ -212,7 +212,7 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
     the games of an event are placed per pool (``import_placing.Placing``)."""
     matcher = Matcher(session, name, register_players, use_ids)
     placing = Placing(session, name, report, rerate,
-                      session.scalar(select(func.max(Game.id))) or 0)
+                      session.scalar(select(func.max(Game.id))) or 0, source.expected_games)
     checks = RatingChecks(session, name, report)
     rated_sides: list[Matched] = []
     warned: set[Period] = set()

@@ -149,3 +149,33 @@ def test_a_stream_that_stops_being_utf8_gives_no_games() -> None:
     assert [(p.line, p.field) for p in stream.final_problems()] == [(4, "encoding")]
     readout = stream.readout([])
     assert (readout.games, readout.games_in_file) == ([], 0)
+
+
+#: Alpha v Bravo without a round (line 2), then the pair again that day with colours swapped
+#: and a round (line 3), then line 3's game once more with another result (line 4).
+SAME_DAY = ("date,white,black,result,round\n"
+            "2025-11-05,Alpha Ann,Bravo Ben,1-0,\n"      # line 2: written
+            "2025-11-05,Bravo Ben,Alpha Ann,1-0,1\n"     # line 3: the pair's second game that day
+            "2025-11-05,Bravo Ben,Alpha Ann,0-1,1\n")    # line 4: line 3's game, another result
+
+
+@pytest.mark.parametrize("batch", [1, 10_000])
+def test_a_pair_twice_on_a_day_across_batches_names_both_lines(
+        db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+    # a batch of 1: line 2 is written (and read back from the ledger when line 3 comes, colours
+    # swapped); line 3 is refused but line 4 is still compared with it (a refused line is kept)
+    monkeypatch.setattr(game_files, "BATCH_GAMES", batch)
+    path = tmp_path / "same_day.csv"
+    path.write_text(SAME_DAY)
+    before = contents(db)
+    result = run("--db", db, "import", path, "--json")
+    assert result.exit_code == 3
+    problems = [(p["line"], p["field"], p["message"])
+                for p in json.loads(result.stdout)["problems"]]
+    assert problems == [
+        (3, "round", "Bravo Ben v Alpha Ann on 2025-11-05 (round 1): the pair already has a game "
+         "that day without an event, line 2 (no round); the same pair on one day in one event is "
+         "one game unless their rounds differ: give each game its round"),
+        (4, "result", "Bravo Ben v Alpha Ann round 1 is recorded as 1-0 (line 3); the file says "
+         "0-1")]
+    assert contents(db) == before
