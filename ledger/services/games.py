@@ -278,6 +278,9 @@ class RoundSeats:
     def __init__(self, recorded: Iterable[Game]) -> None:
         self._seats: dict[tuple[RoundKey, int], Seat] = {}
         self._days: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]] = {}
+        # the same pair-days' games without a round, in the same order (``same_day`` of a game
+        # with a round looks there: one lookup, not a scan of the day's games)
+        self._unnumbered: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]] = {}
         for game in recorded:
             self.take(game.round, (game.white_id, game.black_id), game.date, game)
 
@@ -288,27 +291,27 @@ class RoundSeats:
         if number is not None:
             for player_id in pair:
                 self._seats.setdefault((number, player_id), seat)
-        self._days.setdefault(_pair_day(pair, date), []).append((round_, seat))
+        day = _pair_day(pair, date)
+        self._days.setdefault(day, []).append((round_, seat))
+        if number is None:
+            self._unnumbered.setdefault(day, []).append((round_, seat))
 
     def forget(self, lines: set[int]) -> None:
         """Undo ``take`` of the file's ``lines`` (seats that are ints: once their games are
         written and can be read back, ``import_written``); recorded games stay."""
         self._seats = {key: seat for key, seat in self._seats.items()
                        if not isinstance(seat, int) or seat not in lines}
-        days: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]] = {}
-        for day, games in self._days.items():
-            left = [x for x in games if not isinstance(x[1], int) or x[1] not in lines]
-            if left:
-                days[day] = left
-        self._days = days
+        self._days = _without(self._days, lines)
+        self._unnumbered = _without(self._unnumbered, lines)
 
     def in_order(self, pair: tuple[int, int], date: dt.date) -> None:
         """Order the pair's games on ``date``: recorded games first, then the file's by line
         (after games read back from the ledger were taken out of order)."""
         day = _pair_day(pair, date)
-        if day in self._days:
-            self._days[day].sort(key=lambda x: (isinstance(x[1], int),
-                                                x[1] if isinstance(x[1], int) else 0))
+        for days in (self._days, self._unnumbered):  # one stable order: the same in both
+            if day in days:
+                days[day].sort(key=lambda x: (isinstance(x[1], int),
+                                              x[1] if isinstance(x[1], int) else 0))
 
     def clash(self, round_: str | None,
               players: Sequence[PlayerRef]) -> tuple[PlayerRef, Seat] | None:
@@ -328,9 +331,20 @@ class RoundSeats:
         """The first game the pair (ledger ids, either colours) already has on ``date`` that this
         one would be the same game as (one of the two has no round), as (its round label, where);
         None when there is none."""
-        number = round_of(round_)
-        return next(((label, seat) for label, seat in self._days.get(_pair_day(pair, date), ())
-                     if number is None or round_of(label) is None), None)
+        day = _pair_day(pair, date)
+        games = self._days.get(day) if round_of(round_) is None else self._unnumbered.get(day)
+        return games[0] if games else None
+
+
+def _without(days: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]], lines: set[int],
+             ) -> dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]]:
+    """``days`` without the seats that are one of the file's ``lines`` (days left empty go)."""
+    kept = {}
+    for day, games in days.items():
+        left = [x for x in games if not isinstance(x[1], int) or x[1] not in lines]
+        if left:
+            kept[day] = left
+    return kept
 
 
 def _pair_day(pair: tuple[int, int], date: dt.date) -> tuple[int, int, dt.date]:
