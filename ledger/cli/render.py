@@ -13,7 +13,6 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.cli.columns import columns
-from ledger.cli.render_close import close_dict
 from ledger.cli.render_life import computation_lines, life_dict, life_lines
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import (
@@ -394,6 +393,7 @@ def close_report(r: CloseReport, as_json: bool, *, every_row: bool = False) -> N
     (every player, whatever the size) carries ``pool`` on every row and the other pools in
     ``other_pools``."""
     if as_json:
+        from ledger.cli.render_close import close_dict  # the close's rules: not for calc
         _streamed_json(close_dict(r))
         return
     named = bool(r.others) or r.pool != "standard"
@@ -491,6 +491,7 @@ def close_through_report(r: ThroughReport, as_json: bool) -> None:
     """``period close --through``: each period closed, in order (JSON: ``{"through", "closed":
     [close reports], "refused": {"period", "reason"} or null}``)."""
     if as_json:
+        from ledger.cli.render_close import close_dict
         _streamed_json({"through": r.through, "closed": [close_dict(c) for c in r.closed],
                "refused": None if r.refused is None else {"period": r.refused[0],
                                                           "reason": r.refused[1]}})

@@ -57,8 +57,8 @@ def test_the_app_registers_every_command_module() -> None:
     from ledger.cli.app import COMMANDS
 
     commands = {p.stem for p in CLI.glob("*.py")} - {
-        "__init__", "app", "common", "render", "render_calc", "render_life", "render_lookup",
-        "render_reports", "render_revisions", "render_site", "render_corrections", "values",
+        "__init__", "app", "common", "render", "render_calc", "render_close", "render_life",
+        "render_lookup", "render_reports", "render_revisions", "render_site", "render_corrections", "values",
         "progress", "publish", "list_import", "tables", "lazy", "tree", "columns", "coercion",
         "collector"}
     assert commands <= {command.module for command in COMMANDS.values()}
