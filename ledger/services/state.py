@@ -133,49 +133,27 @@ class History:
 
     def state(self, period: Period, *, results_through: Period | None = None) -> PlayerState:
         """The ``PlayerState`` on the list in force for ``period`` (see ``rating``): one pass
-        over the entries and one over the results, which find the rating on the way (the same
-        value as ``rating``; a close asks it of every player)."""
+        over the entries and one over the results, besides ``rating``'s."""
         last = results_through if results_through is not None else period.previous()
-        through, last_key = (period.year, period.month), (last.year, last.month)
-        latest: Entry | None = None  # the latest entry in force, whatever its kind
-        rated: Entry | None = None  # the latest that brings a rating
-        latest_key = rated_key = (_BEGINNING, 0)
+        through, last_key = _key(period), _key(last)
+        latest = self._latest(through, rating_only=False)
         reached_2400 = reached_2300 = False
         for e in self.entries:
-            f = e.effective_from
-            since = _BEGINNING if f is None else (f.year, f.month)
-            if since > through:
+            if _key(e.effective_from) > through:
                 continue
-            key = (since, e.entry_id)
-            if latest is None or key > latest_key:
-                latest, latest_key = e, key
-            reached_2400 = reached_2400 or e.reached_2400
-            reached_2300 = reached_2300 or e.reached_2300
-            if e.kind != "history":  # brings_rating
-                if rated is None or key > rated_key:
-                    rated, rated_key = e, key
-                published = e.rating
-                if published is not None:
-                    reached_2400 = reached_2400 or published >= 2400
-                    reached_2300 = reached_2300 or published >= 2300
+            published = e.rating if e.brings_rating else None
+            reached_2400 = reached_2400 or e.reached_2400 or (
+                published is not None and published >= 2400)
+            reached_2300 = reached_2300 or e.reached_2300 or (
+                published is not None and published >= 2300)
         games = 0
-        # the latest result by (in force from, order), the first of equals (``_rating``)
-        best: tuple[tuple[int, int], int] | None = None
-        rating: int | None = None
         for r in self.results:
-            p = r.period
-            if (p.year, p.month) > last_key:
+            if (r.period.year, r.period.month) > last_key:
                 continue
             games += r.games
-            after = r.rating_after
-            if after is not None:
-                reached_2400 = reached_2400 or after >= 2400
-                reached_2300 = reached_2300 or after >= 2300
-            candidate = ((p.year + p.month // 12, p.month % 12 + 1), r.order)  # from next month
-            if best is None or candidate > best:
-                best, rating = candidate, after
-        if rated is not None and (best is None or (rated_key[0], 3) > best):
-            rating = rated.rating
+            if r.rating_after is not None:
+                reached_2400 = reached_2400 or r.rating_after >= 2400
+                reached_2300 = reached_2300 or r.rating_after >= 2300
         rated_games: int | None
         if latest is not None and latest.prior_games is None:
             rated_games = None
@@ -183,7 +161,7 @@ class History:
             prior = latest.prior_games if latest is not None else 0
             rated_games = (prior or 0) + games
         return PlayerState(
-            rating=rating,
+            rating=self._rating(through, last_key),
             birth_year=self.birth_year,
             rated_games=rated_games,
             reached_2400=reached_2400,
@@ -230,16 +208,6 @@ def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> Player
     games (unknown stays unknown), its ratings count for 2400/2300 reached."""
     if not outcome:
         return before
-    if len(outcome) == 1:  # the common case, a result alone: no list, no generators
-        only = outcome[0].rating_after
-        return PlayerState(
-            rating=only,
-            birth_year=before.birth_year,
-            rated_games=(None if before.rated_games is None
-                         else before.rated_games + outcome[0].games),
-            reached_2400=before.reached_2400 or (only is not None and only >= 2400),
-            reached_2300=before.reached_2300 or (only is not None and only >= 2300),
-        )
     last = outcome[0]
     for r in outcome[1:]:
         if r.order > last.order:
