@@ -10,7 +10,7 @@ change of a player never changes a list already published.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -60,23 +60,27 @@ class ListRow:
 _LIST_ROW_FIELDS = tuple(f.name for f in fields(ListRow))
 
 
-def ranked(rows: list[ListRow], keys: Mapping[int, str] | None = None) -> list[ListRow]:
+def ranked(rows: list[ListRow]) -> list[ListRow]:
     """``rows`` by rating (highest first), then name key and id (``db.order.player_sort_key``),
-    ranked 1, 2 ...; equal ratings share a rank (1, 2, 2, 4). ``keys``: player id -> the stored
-    ``players.name_key`` of each row's player when the caller has read it (the same key,
-    not computed again), else each key is computed from the name."""
-    if keys is None:
-        ordered = sorted(rows, key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
-    else:
-        ordered = sorted(rows, key=lambda r: (-r.rating, keys[r.player_id], r.player_id))
-    out: list[ListRow] = []
-    rank, rating = 0, None
-    for i, r in enumerate(ordered, start=1):  # the constructor: ``replace`` costs 3x as much
-        if r.rating != rating:
-            rank, rating = i, r.rating
-        out.append(ListRow(rank, r.player_id, r.name, r.fide_id, r.federation, r.title,
-                           r.rating, r.games, r.k, r.k_reason, r.birth_year, r.inactive, r.sex))
-    return out
+    ranked 1, 2 ...; equal ratings share a rank (1, 2, 2, 4: ``competition_ranks``)."""
+    ordered = sorted(rows, key=lambda r: (-r.rating, *player_sort_key(r.name, r.player_id)))
+    # the constructor: ``replace`` costs 3x as much
+    return [ListRow(rank, r.player_id, r.name, r.fide_id, r.federation, r.title, r.rating,
+                    r.games, r.k, r.k_reason, r.birth_year, r.inactive, r.sex)
+            for rank, r in zip(competition_ranks([r.rating for r in ordered]), ordered,
+                               strict=True)]
+
+
+def competition_ranks(ratings: Sequence[int]) -> list[int]:
+    """The rank of each of ``ratings`` (a list's, highest first): 1, 2 ...; equal ratings share
+    a rank (1, 2, 2, 4)."""
+    ranks = []
+    rank, last = 0, None
+    for i, rating in enumerate(ratings, start=1):
+        if rating != last:
+            rank, last = i, rating
+        ranks.append(rank)
+    return ranks
 
 
 def list_rows(session: Session, closed: Period, histories: Mapping[int, History],
@@ -117,13 +121,8 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
                       games.get(pid, 0), k, reason, birth_year,
                       history.inactive(closed, first_closed), sex))
     lines.sort()
-    out: list[ListRow] = []
-    rank, last = 0, None
-    for i, (_, _, *line) in enumerate(lines, start=1):  # ranked 1, 2, 2, 4 as ``ranked``
-        if line[5] != last:  # the rating
-            rank, last = i, line[5]
-        out.append(ListRow(rank, *line))
-    return out
+    return [ListRow(rank, *line[2:]) for rank, line in zip(
+        competition_ranks([line[7] for line in lines]), lines, strict=True)]  # [7]: the rating
 
 
 def entry_values(period: Period, revision: int, row: ListRow) -> dict[str, Any]:
