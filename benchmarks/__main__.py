@@ -253,8 +253,8 @@ def history_times(db: str, register: list[federation.SyntheticPlayer]) -> tuple[
     process, one call before the timed ones is not counted: a process's first call compiles the
     statements (about 30 ms, once per process, as a long-running one would pay it; each CLI call
     pays it and is counted)."""
-    from ledger.services.lists import history
-    from ledger.services.session import open_ledger
+    from ledger.services.core.session import open_ledger
+    from ledger.services.publishing.lists import history
     rng = random.Random(7)
     chosen = rng.sample(range(1, len(register) + 1), min(200, len(register)))
     engine = open_ledger(db)

@@ -18,9 +18,10 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from ledger.services.imports import import_pgn
-from ledger.services.periods import close_period
-from ledger.services.session import init_ledger, open_ledger, transaction
+from ledger.services.admin.setup import init_ledger
+from ledger.services.close.periods import close_period
+from ledger.services.core.session import open_ledger, transaction
+from ledger.services.imports.games import import_pgn
 
 DATA = Path(__file__).resolve().parents[1] / "examples" / "data" / "tata_steel_masters_2022.pgn"
 

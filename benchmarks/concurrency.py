@@ -32,8 +32,9 @@ from typing import Any
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.core.session import open_ledger
+from ledger.services.register.players import NewPlayer, add_player
 
 NEW = [(f"Newcomer, N{i:02d}", 4100000 + 10 * i) for i in range(1, 21)]
 #: Names a server's collation may put elsewhere than the code points do.

@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 
 from ledger.formats.fide_list import read_fide_list_file
-from ledger.services.fide_lists import import_fide_list
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.core.session import open_ledger
+from ledger.services.imports.fide_lists import import_fide_list
 
 DATA = Path(__file__).resolve().parents[1] / "examples" / "data" / "fide_blitz_list_may13_subset.txt"
 

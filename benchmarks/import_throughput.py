@@ -29,9 +29,10 @@ from sqlalchemy import insert, select
 from ledger.db.models import Game, Player
 from ledger.formats.games_csv import read_csv
 from ledger.formats.trf import read_trf
-from ledger.services.imports import import_file
-from ledger.services.players import NewPlayer, register
-from ledger.services.session import init_ledger, open_ledger, transaction
+from ledger.services.admin.setup import init_ledger
+from ledger.services.core.session import open_ledger, transaction
+from ledger.services.imports.games import import_file
+from ledger.services.register.players import NewPlayer, register
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "fide_example1_karl_mala_2005.trf"
 TODAY = dt.date(2026, 11, 30)

@@ -23,11 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fide_list_import import synthetic_list  # noqa: E402
 
-from ledger.services.fide_lists import import_fide_list  # noqa: E402
-from ledger.services.imports import import_file  # noqa: E402
-from ledger.services.periods import close_period  # noqa: E402
-from ledger.services.session import init_ledger, open_ledger  # noqa: E402
-from ledger.services.site import build_site  # noqa: E402
+from ledger.services.admin.setup import init_ledger  # noqa: E402
+from ledger.services.close.periods import close_period  # noqa: E402
+from ledger.services.core.session import open_ledger  # noqa: E402
+from ledger.services.imports.fide_lists import import_fide_list  # noqa: E402
+from ledger.services.imports.games import import_file  # noqa: E402
+from ledger.services.publishing.site import build_site  # noqa: E402
 
 ROUNDS = 4
 RESULTS = ("1-0", "1/2-1/2", "0-1")

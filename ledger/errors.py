@@ -62,7 +62,7 @@ class LedgerBusy(LedgerError):
 class WriteConflict(LedgerError):
     """The database gave up a transaction because another one changed the same rows at the same
     time (PostgreSQL's serialization failure 40001 or deadlock 40P01): nothing was written, and
-    running it again is safe (``services.session.retrying`` does, a bounded number of times)."""
+    running it again is safe (``services.core.session.retrying`` does, a bounded number of times)."""
 
 
 class NeedsInit(LedgerError):
@@ -96,7 +96,7 @@ class SimilarGame:
     """A game of an input file that looks like a game the ledger has recorded, or another game
     of the same file: the same two players (either colours) and result, on the same date in
     another event (or one of them without an event), on a day within the other's event dates,
-    or in the same event with a round against one without (``services.lookalikes.Lookalikes``):
+    or in the same event with a round against one without (``services.register.lookalikes.Lookalikes``):
     most likely the same game from a second source.
 
     The file's game: ``line`` (1-based), ``white``, ``black`` (names as the ledger has them),

@@ -32,7 +32,7 @@ from processes import kill_started
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from ledger.services.session import open_ledger
+from ledger.services.core.session import open_ledger
 
 #: The environment variable that chooses the server when ``--database-url`` is not given.
 URL_VARIABLE = "LEDGER_TEST_DATABASE_URL"

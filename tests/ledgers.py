@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlalchemy import Connection, MetaData, Table, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
-from ledger.services.session import init_ledger
+from ledger.services.admin.setup import init_ledger
 
 
 class Server:

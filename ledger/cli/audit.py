@@ -11,9 +11,9 @@ from ledger.cli.common import JsonOpt, reports_errors, run
 from ledger.cli.lazy import lazy
 
 if TYPE_CHECKING:
-    from ledger.services import audit_log
+    from ledger.services.admin import audit_log
 else:
-    audit_log = lazy("ledger.services.audit_log")
+    audit_log = lazy("ledger.services.admin.audit_log")
 
 
 @reports_errors

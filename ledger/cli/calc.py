@@ -1,5 +1,5 @@
 """``ledger calc``: the seeds' calculators (expected score, a period's change, the table). They need
-no database; each parses its arguments, calls one function of ``ledger.services.calc`` and renders
+no database; each parses its arguments, calls one function of ``ledger.services.publishing.calc`` and renders
 it (``ledger.cli.render_calc``)."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from ledger.cli.lazy import lazy
 from ledger.domain import MAX_RATING, MIN_RATING
 
 if TYPE_CHECKING:
-    from ledger.services import calc
+    from ledger.services.publishing import calc
 else:
-    calc = lazy("ledger.services.calc")
+    calc = lazy("ledger.services.publishing.calc")
 
 calc_app = typer.Typer(help="Rating calculators: expected score (PD), a period's rating change, "
                        "the expected-score table (no database needed).", no_args_is_help=True)

@@ -22,7 +22,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ledger.services.bulk import paused_gc
+from ledger.services.core.bulk import paused_gc
 
 _FREEZING = {"on": False}
 

@@ -166,9 +166,9 @@ def db_of(ctx: typer.Context) -> str:
 def run(ctx: typer.Context, service: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     """Open the ledger (refusing one that needs ``ledger init``: ``NeedsInit``, exit 4), call
     ``service(engine, *args, **kwargs)`` (again, a bounded number of times, when the database
-    gave it up for another writer's sake: ``services.session.retrying``) and close the ledger;
+    gave it up for another writer's sake: ``services.core.session.retrying``) and close the ledger;
     returns what the service returns."""
-    from ledger.services.session import open_ledger, retrying  # the database layer: on use
+    from ledger.services.core.session import open_ledger, retrying  # the database layer: on use
     engine = open_ledger(db_of(ctx))
     try:
         return retrying(lambda: service(engine, *args, **kwargs))

@@ -18,13 +18,15 @@ from ledger.cli.render import _count, _json
 
 if TYPE_CHECKING:
     from ledger.db import engine
-    from ledger.services import backup, copy, recompute, session
+    from ledger.services.admin import backup, copy, recompute, setup
+    from ledger.services.core import session
 else:
     engine = lazy("ledger.db.engine")
-    session = lazy("ledger.services.session")
-    backup = lazy("ledger.services.backup")
-    copy = lazy("ledger.services.copy")
-    recompute = lazy("ledger.services.recompute")
+    session = lazy("ledger.services.core.session")
+    backup = lazy("ledger.services.admin.backup")
+    copy = lazy("ledger.services.admin.copy")
+    recompute = lazy("ledger.services.admin.recompute")
+    setup = lazy("ledger.services.admin.setup")
 
 db_app = typer.Typer(help="Check the ledger database, back it up, copy it to another database.",
                      no_args_is_help=True)
@@ -34,7 +36,7 @@ db_app = typer.Typer(help="Check the ledger database, back it up, copy it to ano
 def init(ctx: typer.Context) -> None:
     """Create the ledger database, or upgrade an older one to the latest schema."""
     db = db_of(ctx)
-    before, after = session.init_ledger(db, actor_of(ctx))
+    before, after = setup.init_ledger(db, actor_of(ctx))
     db = engine.shown_db(db) if "://" in db else str(Path(db).resolve())
     if before == after:
         render.say(f"ledger at {db} is up to date (revision {after})")

@@ -11,10 +11,11 @@ from ledger.cli.common import JsonOpt, reports_errors, run
 from ledger.cli.lazy import lazy
 
 if TYPE_CHECKING:
-    from ledger.services import event_reports, events
+    from ledger.services.publishing import event_reports
+    from ledger.services.register import events
 else:
-    event_reports = lazy("ledger.services.event_reports")
-    events = lazy("ledger.services.events")
+    event_reports = lazy("ledger.services.publishing.event_reports")
+    events = lazy("ledger.services.register.events")
 
 event_app = typer.Typer(help="The events the ledger records.", no_args_is_help=True)
 

@@ -14,9 +14,9 @@ from ledger.cli.publish import write_output
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
-    from ledger.services import exports
+    from ledger.services.publishing import exports
 else:
-    exports = lazy("ledger.services.exports")
+    exports = lazy("ledger.services.publishing.exports")
 
 export_app: typer.Typer = typer.Typer(help="Write ledger data as files other programs read.",
                                       no_args_is_help=True)

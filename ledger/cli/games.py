@@ -20,10 +20,11 @@ from ledger.cli.common import (
 from ledger.cli.lazy import lazy
 
 if TYPE_CHECKING:
-    from ledger.services import corrections, games
+    from ledger.services.corrections import games as corrections
+    from ledger.services.register import games
 else:
-    corrections = lazy("ledger.services.corrections")
-    games = lazy("ledger.services.games")
+    corrections = lazy("ledger.services.corrections.games")
+    games = lazy("ledger.services.register.games")
 
 game_app = typer.Typer(help="Record games, list them, void and correct them.",
                        no_args_is_help=True)

@@ -21,15 +21,18 @@ from ledger.cli.lazy import lazy
 from ledger.cli.progress import import_progress
 from ledger.domain import POOLS
 from ledger.formats.detect import starts_as_fide_list
-from ledger.services.input_files import file_head
+from ledger.services.imports.input_files import file_head
 
 if TYPE_CHECKING:
-    from ledger.services import fide_lists, imports, player_import, replace
+    from ledger.services.corrections import replace
+    from ledger.services.imports import fide_lists
+    from ledger.services.imports import games as imports
+    from ledger.services.imports import players as player_import
 else:
-    fide_lists = lazy("ledger.services.fide_lists")
-    imports = lazy("ledger.services.imports")
-    player_import = lazy("ledger.services.player_import")
-    replace = lazy("ledger.services.replace")
+    fide_lists = lazy("ledger.services.imports.fide_lists")
+    imports = lazy("ledger.services.imports.games")
+    player_import = lazy("ledger.services.imports.players")
+    replace = lazy("ledger.services.corrections.replace")
 
 
 @reports_errors

@@ -2,7 +2,7 @@
 
 ``ledger --help``, ``ledger calc ...`` and every command's own parsing need the command tree
 (``ledger.cli.*``), not the database layer: a command module names its services with
-``lazy("ledger.services.periods")`` (typed as the module under ``TYPE_CHECKING``), and the
+``lazy("ledger.services.close.periods")`` (typed as the module under ``TYPE_CHECKING``), and the
 module, with SQLAlchemy and everything it imports, is executed on the first attribute read
 (``importlib.util.LazyLoader``: Python's documented recipe for lazy imports), as a start-up
 import (``collector.start_up_imports``: without the garbage collector's passes).

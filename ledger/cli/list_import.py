@@ -9,8 +9,8 @@ from ledger.cli import render
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
-    from ledger.services.fide_lists import ListImportReport
-    from ledger.services.player_import import PlayerImportReport
+    from ledger.services.imports.fide_lists import ListImportReport
+    from ledger.services.imports.players import PlayerImportReport
 
 
 def _report_dict(r: ListImportReport) -> dict[str, Any]:

@@ -13,9 +13,9 @@ from ledger.cli.lazy import lazy
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
-    from ledger.services import lists
+    from ledger.services.publishing import lists
 else:
-    lists = lazy("ledger.services.lists")
+    lists = lazy("ledger.services.publishing.lists")
 
 
 @reports_errors

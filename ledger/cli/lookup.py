@@ -14,11 +14,11 @@ from ledger.domain import parse_pool
 from ledger.rules.performance import Norm
 
 if TYPE_CHECKING:
-    from ledger.services import performance as performance_service
-    from ledger.services import whatif as whatif_service
+    from ledger.services.publishing import performance as performance_service
+    from ledger.services.publishing import whatif as whatif_service
 else:
-    performance_service = lazy("ledger.services.performance")
-    whatif_service = lazy("ledger.services.whatif")
+    performance_service = lazy("ledger.services.publishing.performance")
+    whatif_service = lazy("ledger.services.publishing.whatif")
 
 
 @reports_errors

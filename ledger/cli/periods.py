@@ -13,11 +13,12 @@ from ledger.domain import parse_pool
 from ledger.errors import PeriodError
 
 if TYPE_CHECKING:
-    from ledger.services import periods, reports, rerate
+    from ledger.services.close import periods, rerate
+    from ledger.services.publishing import reports
 else:
-    periods = lazy("ledger.services.periods")
-    reports = lazy("ledger.services.reports")
-    rerate = lazy("ledger.services.rerate")
+    periods = lazy("ledger.services.close.periods")
+    reports = lazy("ledger.services.publishing.reports")
+    rerate = lazy("ledger.services.close.rerate")
 
 period_app = typer.Typer(help="Close rating periods, list the closed ones, reopen and re-rate.",
                          no_args_is_help=True)

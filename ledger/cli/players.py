@@ -22,11 +22,12 @@ from ledger.cli.lazy import lazy
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
-    from ledger.services import merge, player_edit, players
+    from ledger.services.corrections import merge, player_edit
+    from ledger.services.register import players
 else:
-    merge = lazy("ledger.services.merge")
-    player_edit = lazy("ledger.services.player_edit")
-    players = lazy("ledger.services.players")
+    merge = lazy("ledger.services.corrections.merge")
+    player_edit = lazy("ledger.services.corrections.player_edit")
+    players = lazy("ledger.services.register.players")
 
 player_app = typer.Typer(help="Register players, look them up, edit, merge and correct them.",
                          no_args_is_help=True)

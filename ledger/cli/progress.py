@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ledger.cli import render
-from ledger.services.input_files import MAX_INPUT_BYTES
+from ledger.services.imports.input_files import MAX_INPUT_BYTES
 
 #: Files with more lines than this get a progress bar.
 PROGRESS_LINES = 3000

@@ -22,7 +22,7 @@ from ledger.errors import LedgerError
 from ledger.formats.rating_list import ListHeading
 
 if TYPE_CHECKING:
-    from ledger.services.lists import RatingList
+    from ledger.services.publishing.lists import RatingList
 
 #: Where the page's heading comes from when ``--club`` is not given.
 CLUB_ENV = "LEDGER_CLUB"
@@ -99,8 +99,8 @@ def write_output(data: str | bytes, output: Path, *, ledger: str | None) -> None
     names is replaced, the link kept); a device or pipe (``/dev/null``, ``/dev/stdout``) is
     written in place, never replaced by a file. Raises ``LedgerError`` naming the file when it
     cannot, and, writing nothing, when ``output`` is the open ``ledger`` (``--db``; None when
-    none is open) or any SQLite database (``services.output_files.check_output_file``)."""
-    from ledger.services.output_files import check_output_file  # the db layer: on use
+    none is open) or any SQLite database (``services.publishing.output_files.check_output_file``)."""
+    from ledger.services.publishing.output_files import check_output_file  # the db layer: on use
     check_output_file(output, ledger)
     encoded = data.encode("utf-8") if isinstance(data, str) else data
     if output.exists() and not output.is_file():

@@ -23,13 +23,13 @@ from ledger.cli.values import (
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:
-    from ledger.services.events import EventView
-    from ledger.services.game_views import GameView
-    from ledger.services.imports import ImportReport
-    from ledger.services.life import PoolView
-    from ledger.services.lists import PlayerHistory, RatingList
-    from ledger.services.periods import CloseReport, RatedPlayer, ThroughReport
-    from ledger.services.players import PlayerView, PrintedListRating
+    from ledger.services.close.life import PoolView
+    from ledger.services.close.periods import CloseReport, RatedPlayer, ThroughReport
+    from ledger.services.imports.games import ImportReport
+    from ledger.services.publishing.lists import PlayerHistory, RatingList
+    from ledger.services.register.events import EventView
+    from ledger.services.register.game_views import GameView
+    from ledger.services.register.players import PlayerView, PrintedListRating
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
 PIPE_WIDTH = 160

@@ -16,7 +16,7 @@ from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 
 if TYPE_CHECKING:
-    from ledger.services.calc import ChangeWorksheet, ExpectedView, SideExpectation, TableRow
+    from ledger.services.publishing.calc import ChangeWorksheet, ExpectedView, SideExpectation, TableRow
 
 
 def _pd(value: Decimal) -> str:

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render_life import computation_dict
 from ledger.cli.values import Rendered, encode_str, halves_number, hundredths_number
-from ledger.rules.period_rows import SIDE_FIELDS
+from ledger.rules.row_results import SIDE_FIELDS
 
 if TYPE_CHECKING:
-    from ledger.services.periods import CloseReport, RatedPlayer
+    from ledger.services.close.periods import CloseReport, RatedPlayer
 
-#: Where each value of a game side is in ``RowResult.sides`` (``rules.period_rows.SIDE_FIELDS``).
+#: Where each value of a game side is in ``RowResult.sides`` (``rules.row_results.SIDE_FIELDS``).
 _AT = {name: i for i, name in enumerate(SIDE_FIELDS)}
 _WIDTH = len(SIDE_FIELDS)
 

@@ -12,13 +12,13 @@ from ledger.cli.render_revisions import rerate_dict, rerate_tables
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
-    from ledger.services.corrections import CorrectionReport
-    from ledger.services.effects import CarriedView, Effect
-    from ledger.services.game_views import GameView
-    from ledger.services.merge import MergeReport
-    from ledger.services.player_edit import EditReport, RatingCorrection
-    from ledger.services.replace import DiffGame, ReplaceReport
-    from ledger.services.rerate import PeriodRerate
+    from ledger.services.close.rerate import PeriodRerate
+    from ledger.services.corrections.effects import CarriedView, Effect
+    from ledger.services.corrections.games import CorrectionReport
+    from ledger.services.corrections.merge import MergeReport
+    from ledger.services.corrections.player_edit import EditReport, RatingCorrection
+    from ledger.services.corrections.replace import DiffGame, ReplaceReport
+    from ledger.services.register.game_views import GameView
 
 
 def hundredths_text(value: int) -> str:
@@ -87,7 +87,7 @@ def added_game(view: GameView, as_json: bool, *, dry_run: bool) -> None:
     """``game add``: the game recorded (a late one says so), and any periods re-rated."""
     rerated: list[PeriodRerate] = []
     if view.rerated:  # only then was the re-rating code loaded
-        from ledger.services.rerate import PeriodRerate
+        from ledger.services.close.rerate import PeriodRerate
         rerated = [p for p in view.rerated if isinstance(p, PeriodRerate)]
     if as_json:
         extra = ({"rerated": [rerate_dict(p) for p in rerated]} if rerated else {})

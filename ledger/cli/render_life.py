@@ -12,7 +12,7 @@ from ledger.rules.editions import InitialMethod
 
 if TYPE_CHECKING:
     from ledger.rules.initial import InitialRating
-    from ledger.services.life import PoolView, RatingLife
+    from ledger.services.close.life import PoolView, RatingLife
 
 # ``rules.initial`` is imported where it is used: every command's errors go through ``render``,
 # which imports this module, and ``ledger calc`` needs no initial rating (start-up, issue 14).

@@ -16,8 +16,8 @@ from ledger.cli.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
 
 if TYPE_CHECKING:
-    from ledger.services.performance import PerformanceReport
-    from ledger.services.whatif import Standing, WhatIf, WhatIfPlayer
+    from ledger.services.publishing.performance import PerformanceReport
+    from ledger.services.publishing.whatif import Standing, WhatIf, WhatIfPlayer
 
 
 def _two_places(value: Fraction) -> str:

@@ -12,11 +12,11 @@ from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.errors import LedgerError
 from ledger.formats.sparkline import sparkline
-from ledger.services.history_summary import peak, period_points, rating_brought
+from ledger.services.publishing.history_summary import peak, period_points, rating_brought
 
 if TYPE_CHECKING:
-    from ledger.services.lists import PlayerHistory
-    from ledger.services.reports import PeriodReport, RatingChange
+    from ledger.services.publishing.lists import PlayerHistory
+    from ledger.services.publishing.reports import PeriodReport, RatingChange
 
 
 def _change_dict(c: RatingChange) -> dict[str, Any]:

@@ -9,12 +9,12 @@ from ledger.cli.render import _count, _json, _out, say
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
-    from ledger.services.audit_log import AuditEntry
-    from ledger.services.backup import BackupReport
-    from ledger.services.periods import PeriodView
-    from ledger.services.recompute import CheckReport
-    from ledger.services.rerate import PeriodRerate, RatingMove, ReopenReport, RerateReport
-    from ledger.services.revisions import RevisionView
+    from ledger.services.admin.audit_log import AuditEntry
+    from ledger.services.admin.backup import BackupReport
+    from ledger.services.admin.recompute import CheckReport
+    from ledger.services.close.periods import PeriodView
+    from ledger.services.close.rerate import PeriodRerate, RatingMove, ReopenReport, RerateReport
+    from ledger.services.close.revisions import RevisionView
 
 
 def _when(view: RevisionView) -> str:

@@ -9,8 +9,8 @@ from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 
 if TYPE_CHECKING:
-    from ledger.services.event_reports import EventReport
-    from ledger.services.site import SiteBuild
+    from ledger.services.publishing.event_reports import EventReport
+    from ledger.services.publishing.site import SiteBuild
 
 
 def site_build(r: SiteBuild, as_json: bool) -> None:

@@ -12,9 +12,9 @@ from ledger.cli.common import JsonOpt, db_of, reports_errors, run
 from ledger.cli.lazy import lazy
 
 if TYPE_CHECKING:
-    from ledger.services import site
+    from ledger.services.publishing import site
 else:
-    site = lazy("ledger.services.site")
+    site = lazy("ledger.services.publishing.site")
 
 site_app = typer.Typer(help="The club's website: rating lists, players and tournaments as "
                        "static pages.", no_args_is_help=True)

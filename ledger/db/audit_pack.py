@@ -21,10 +21,10 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import NamedTuple
 
-from ledger.rules.period_rows import SIDE_FIELDS
+from ledger.rules.row_results import SIDE_FIELDS
 
 #: The values of one side, in their order in the packed bytes: the close's own order
-#: (``rules.period_rows.SIDE_FIELDS``, its ``RowResult.sides``), so it packs them as they are.
+#: (``rules.row_results.SIDE_FIELDS``, its ``RowResult.sides``), so it packs them as they are.
 FIELDS = SIDE_FIELDS
 
 #: Bytes per side: len(FIELDS) int32 values.
@@ -60,7 +60,7 @@ def pack(sides: Iterable[Sequence[int]]) -> bytes:
 
 def pack_flat(values: Sequence[int]) -> bytes:
     """Sides given as one flat sequence of ints (``len(FIELDS)`` a side in the order of
-    ``FIELDS``: the close's ``rules.period_rows.RowResult.sides``) as the packed bytes. Raises
+    ``FIELDS``: the close's ``rules.row_results.RowResult.sides``) as the packed bytes. Raises
     ``ValueError`` when the values are not whole sides, or one is not an integer or is outside
     int32 (-2,147,483,648 .. 2,147,483,647)."""
     if len(values) % len(FIELDS):

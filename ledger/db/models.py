@@ -159,7 +159,7 @@ class Player(KeyedName, Base):
     One identity per name: (``name_key``, ``namesake``) is unique. The first player of a name is
     namesake 0; another person of the same name, registered as such (``player add --new``, an
     import or a FIDE list telling them apart by birth year or FIDE id), gets the next number
-    (``services.players.next_namesake``). Two registrations of one name that each believed it
+    (``services.register.players.next_namesake``). Two registrations of one name that each believed it
     was the first are refused by the database.
     """
 

@@ -4,7 +4,7 @@
 columns, in any order: ``name`` is required; ``fide_id, birth_year, sex, federation, title,
 rating, prior_games, reached_2400, reached_2300`` and ``new`` are optional. A blank cell is
 unknown (no FIDE id, birth year ...; unrated; ``prior_games`` blank: unknown, see
-``services.player_import``); ``reached_2400``, ``reached_2300`` and ``new`` are yes/no
+``services.imports.players``); ``reached_2400``, ``reached_2300`` and ``new`` are yes/no
 (``yes y true 1``, ``no n false 0`` or blank), ``new`` saying that the row is another person
 than a player of the same name (``ledger player add --new``). ``sex``, ``federation`` and
 ``title`` are read in capitals, as ``player add`` reads them. This module checks the syntax of

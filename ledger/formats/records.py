@@ -2,7 +2,7 @@
 
 PGN (``ledger.formats.pgn``), TRF (``ledger.formats.trf``) and CSV (``ledger.formats.games_csv``)
 each turn a file into a :class:`Readout` of :class:`FileGame` values plus problems; the import
-service (``ledger.services.imports``) takes it from there, whatever the format. Pure values: no
+service (``ledger.services.imports.games``) takes it from there, whatever the format. Pure values: no
 database, no I/O.
 
 Where a value came from is kept as a :data:`Where` (1-based line, field or column label), so that
@@ -108,7 +108,7 @@ class FileGame:
       ``white_time_control`` / ``black_time_control``: each player's own, when the file gives
       them apart (docs/RULES.md §9: different times, not rated); ``pool``: a pool the file
       names (CSV ``pool``), unchecked. The import turns these into the game's pool
-      (``services.game_pools``, with ``rules.pools``).
+      (``services.imports.game_pools``, with ``rules.pools``).
     """
 
     line: int

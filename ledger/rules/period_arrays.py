@@ -27,8 +27,8 @@ from ledger.domain import STANDARD, Period, PlayerState, RatingPool
 from ledger.rules.editions import Edition
 from ledger.rules.expected import MAX_COUNTED_DIFFERENCE, pd_hundredths, rule_400_applies_to
 from ledger.rules.kfactor import cap_k
-from ledger.rules.period_rows import SIDE_FIELDS, RowResult, round_hundredths
 from ledger.rules.pools import GAP, GAP_ABOVE, GAP_RULE_FROM, exempt_from_400_rule, k_in_pool
+from ledger.rules.row_results import SIDE_FIELDS, RowResult, round_hundredths
 
 Ints = npt.NDArray[np.int64]
 _WIDTH = len(SIDE_FIELDS)
@@ -57,7 +57,7 @@ def _nullable(values: tuple[int | None, ...]) -> Ints:
 
 def columns_of_rows(rows: list[tuple[int, object, int, int, int | None, int | None,
                                      int | None]]) -> GameColumns:
-    """``rules.period_rows.GameRow`` tuples as ``GameColumns`` (None -> ``NONE``; the event
+    """``rules.row_results.GameRow`` tuples as ``GameColumns`` (None -> ``NONE``; the event
     dropped). Empty rows give empty columns."""
     if not rows:
         empty = np.zeros(0, dtype=np.int64)

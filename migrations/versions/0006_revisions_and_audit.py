@@ -18,7 +18,7 @@ here ("upgrade to revision 0006: existing closed periods recorded as revision 1"
 ``command`` are what ``ledger init`` hands over in ``config.attributes["actor"]``, else
 ``alembic``). The snapshots of those lists (``list_entries``) are not computed here: that takes
 the live rating code, which a revision never imports; ``ledger init`` writes them right after the
-upgrade, in the same transaction (``ledger.services.snapshots.snapshot_upgraded_lists``).
+upgrade, in the same transaction (``ledger.services.close.snapshots.snapshot_upgraded_lists``).
 """
 
 from __future__ import annotations

@@ -109,8 +109,8 @@ def test_each_write_appends_one_change_and_a_dry_run_or_refusal_none(
 
 WRITER = """
 import sys
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.session import open_ledger
+from ledger.services.register.players import NewPlayer, add_player
+from ledger.services.core.session import open_ledger
 engine = open_ledger(sys.argv[1])
 for i in range(int(sys.argv[2])):
     add_player(engine, NewPlayer(f"Writer, {i:04d}", rating=1500 + i % 500, prior_games=100))

@@ -12,9 +12,9 @@ from pathlib import Path
 from cli_runs import ok
 
 from benchmarks import federation
-from ledger.services.imports import import_file
-from ledger.services.player_import import import_players
-from ledger.services.session import open_ledger
+from ledger.services.core.session import open_ledger
+from ledger.services.imports.games import import_file
+from ledger.services.imports.players import import_players
 
 
 def test_a_federation_close_streamed_is_the_json_text(ledger_db: str, tmp_path: Path) -> None:

@@ -15,9 +15,10 @@ from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
 from ledger.db.engine import make_engine
-from ledger.services.games import add_game, list_games
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.core.session import open_ledger
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def run(*args: str) -> Result:

@@ -18,7 +18,7 @@ from typer.testing import CliRunner, Result
 from ledger.cli import progress
 from ledger.cli.app import app
 from ledger.errors import ImportRejected
-from ledger.services.input_files import MAX_INPUT_BYTES, check_input_file
+from ledger.services.imports.input_files import MAX_INPUT_BYTES, check_input_file
 
 
 def run(*args: str | Path) -> Result:

@@ -12,8 +12,8 @@ from sqlalchemy import Engine
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
-from ledger.services.games import add_game
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 
 @pytest.fixture

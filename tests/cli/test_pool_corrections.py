@@ -21,8 +21,8 @@ from cli_runs import data, ok, ratings, run
 
 from ledger.domain import Period
 from ledger.errors import PeriodError
-from ledger.services.effects import Effects, Mode
-from ledger.services.session import open_ledger, transaction
+from ledger.services.core.session import open_ledger, transaction
+from ledger.services.corrections.effects import Effects, Mode
 
 ANN, BOB, CY, DEE = "Ash, Ann", "Birch, Bob", "Cedar, Cy", "Dale, Dee"
 
@@ -314,7 +314,7 @@ def test_a_rapid_result_corrected_in_next_period_then_moved_by_date_with_rerate(
 
 def test_one_correction_touching_closed_periods_of_two_pools_is_refused(tmp_path: Path) -> None:
     # No command can do it today (game correct keeps a game's pool, an event's games share its
-    # pool): the guard of services.effects, called as the corrections call it.
+    # pool): the guard of services.corrections.effects, called as the corrections call it.
     db = closed_october(tmp_path)
     engine = open_ledger(str(db))
     with pytest.raises(PeriodError) as refused, transaction(engine, dry_run=True) as session:

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from ledger.cli.app import app
 from ledger.errors import database_error
-from ledger.services import players, session
+from ledger.services.core import session
+from ledger.services.register import players
 
 
 class Deadlock(Exception):

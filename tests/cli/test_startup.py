@@ -67,10 +67,10 @@ def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Pa
         assert CliRunner().invoke(app, ["--db", db, *args]).exit_code == 0
     modules = loaded(tmp_path, "--db", db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0",
                      "--date", "2026-11-05")
-    assert "ledger.services.games" in modules  # it ran
+    assert "ledger.services.register.games" in modules  # it ran
     assert not modules & (COMMAND_MODULES - {"ledger.cli.games"})
     assert not {"alembic", "pydantic", "rich.markdown", "chess", "jinja2",
-                "ledger.services.rerate"} & modules  # re-rating: only with --rerate
+                "ledger.services.close.rerate"} & modules  # re-rating: only with --rerate
     # a SQLite ledger: the models name a PostgreSQL option without loading its dialect
     assert not {m for m in modules if m.startswith("sqlalchemy.dialects.postgresql")}
 

@@ -18,7 +18,7 @@ from ledgers import Factory, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
-from ledger.services.input_files import InputFile
+from ledger.services.imports.input_files import InputFile
 
 SEAM = 3 + 2 ** 20
 HEADER = ["012 Placeholder Autumn Cup", "022 Placeholder Town", "042 2025/11/08",

@@ -1,5 +1,5 @@
 """A period close and an import run with the cyclic garbage collector paused
-(services.bulk.paused_gc), and switch it back on after."""
+(services.core.bulk.paused_gc), and switch it back on after."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-import ledger.services.imports as imports
-import ledger.services.periods as periods
-from ledger.services.session import open_ledger
+import ledger.services.close.periods as periods
+import ledger.services.imports.games as imports
+from ledger.services.core.session import open_ledger
 from tests.cli_runs import ok
 
 

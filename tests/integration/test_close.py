@@ -12,12 +12,12 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import Engine, text
 
-import ledger.services.periods as periods_service
+import ledger.services.close.periods as periods_service
 from ledger.errors import InvalidInput, PeriodError
-from ledger.services.games import add_game
-from ledger.services.lists import history, rating_list
-from ledger.services.periods import close_period, list_periods
-from ledger.services.players import NewPlayer, add_player, show_player
+from ledger.services.close.periods import close_period, list_periods
+from ledger.services.publishing.lists import history, rating_list
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player, show_player
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int | None = 100,

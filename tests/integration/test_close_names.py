@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import ledger.services.periods as periods
+import ledger.services.close.periods as periods
 from tests.cli_runs import data, ok
 
 

@@ -20,12 +20,12 @@ from sqlalchemy import Engine
 from benchmarks import federation
 from ledger.domain import RAPID, STANDARD, Period
 from ledger.rules.editions import edition_for
-from ledger.services.imports import import_file
-from ledger.services.periods import close_period
-from ledger.services.player_import import import_players
-from ledger.services.rating import derived_rows, rate
-from ledger.services.recompute import check_ledger, recompute, stored_rows
-from ledger.services.session import transaction
+from ledger.services.admin.recompute import check_ledger, recompute, stored_rows
+from ledger.services.close.periods import close_period
+from ledger.services.close.rating import derived_rows, rate
+from ledger.services.core.session import transaction
+from ledger.services.imports.games import import_file
+from ledger.services.imports.players import import_players
 
 TODAY = dt.date(2026, 12, 1)
 

@@ -23,9 +23,9 @@ from sqlalchemy import Engine, create_engine, text
 
 from ledger.db import engine as engine_module
 from ledger.errors import LedgerBusy
-from ledger.services.games import add_game
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.session import open_ledger, transaction
+from ledger.services.core.session import open_ledger, transaction
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 #: The 20 new players the concurrent imports name (FIDE ids 4100010 ... 4100200).
 NEW = [(f"Newcomer, N{i:02d}", 4100000 + 10 * i) for i in range(1, 21)]

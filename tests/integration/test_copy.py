@@ -16,10 +16,10 @@ from ledgers import Factory, contents, sql
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
-from ledger.services.lists import history, rating_list
-from ledger.services.players import NewPlayer, add_player, list_players
-from ledger.services.recompute import check_ledger
-from ledger.services.session import open_ledger
+from ledger.services.admin.recompute import check_ledger
+from ledger.services.core.session import open_ledger
+from ledger.services.publishing.lists import history, rating_list
+from ledger.services.register.players import NewPlayer, add_player, list_players
 
 
 def run(*args: str) -> Result:

@@ -14,14 +14,15 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, event, text
 
 from ledger.errors import PeriodError
-from ledger.services.corrections import GameFix, correct_game, void_game
-from ledger.services.games import add_game
-from ledger.services.imports import import_file
-from ledger.services.periods import close_period, close_through
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.recompute import check_ledger
-from ledger.services.replace import replace_event
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.admin.recompute import check_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.close.periods import close_period, close_through
+from ledger.services.core.session import open_ledger
+from ledger.services.corrections.games import GameFix, correct_game, void_game
+from ledger.services.corrections.replace import replace_event
+from ledger.services.imports.games import import_file
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def snapshots(engine: Engine) -> list[tuple[object, ...]]:

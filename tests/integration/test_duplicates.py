@@ -26,10 +26,10 @@ from data_files import data_file
 from sqlalchemy import Engine, text
 
 from ledger.errors import ImportRejected, InvalidInput, SimilarGame
-from ledger.services.games import add_game, list_games
-from ledger.services.imports import import_file, import_pgn
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.close.periods import close_period
+from ledger.services.imports.games import import_file, import_pgn
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player
 
 TABLES = ("players", "player_entries", "events", "games", "imported_files")
 TATA = "84th Tata Steel Masters"

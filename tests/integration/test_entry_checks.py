@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import Engine
 
 from ledger.errors import InvalidInput, PeriodError
-from ledger.services.games import add_game, list_games
-from ledger.services.lists import history
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.close.periods import close_period
+from ledger.services.publishing.lists import history
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def _players(engine: Engine) -> None:
@@ -89,7 +89,7 @@ def test_import_refuses_future_dates_and_warns_before_2022(engine: Engine, tmp_p
     """A future date is an error; a date before 2022 only a warning (README: games before 2022
     are recorded, their period never rated)."""
     from ledger.errors import ImportRejected
-    from ledger.services.imports import import_pgn
+    from ledger.services.imports.games import import_pgn
 
     _players(engine)
     game = ('[Event "Club"]\n[Date "{date}"]\n[Round "{r}"]\n[White "Player, A"]\n'

@@ -1,4 +1,4 @@
-"""``services.rated_games.load_game_rows``: a close's games as integer rows, with the ratings in
+"""``services.close.rated_games.load_game_rows``: a close's games as integer rows, with the ratings in
 force at each event's start (docs/RULES.md §1), late results, forfeits left out, and in rapid
 a player unrated there rated with their standard rating (§9). Every rating is worked by hand."""
 
@@ -10,12 +10,12 @@ from sqlalchemy import Engine
 
 from ledger.domain import RAPID, STANDARD, Period, RatedGame, Result
 from ledger.rules.pools import GAP_RULE_FROM
-from ledger.services.games import add_game
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.rated_games import CODE_HALVES, GAME_CODES, load_game_rows
-from ledger.services.session import transaction
-from ledger.services.state import load_histories
+from ledger.services.close.periods import close_period
+from ledger.services.close.rated_games import CODE_HALVES, GAME_CODES, load_game_rows
+from ledger.services.close.state import load_histories
+from ledger.services.core.session import transaction
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 TODAY = dt.date(2026, 12, 1)
 

@@ -15,11 +15,11 @@ from ledger.cli.app import app
 from ledger.cli.render_reports import history_sparkline
 from ledger.formats import rating_chart
 from ledger.formats.sparkline import BLOCKS, sparkline
-from ledger.services.games import add_game
-from ledger.services.history_summary import peak, period_points
-from ledger.services.lists import history
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.close.periods import close_period
+from ledger.services.publishing.history_summary import peak, period_points
+from ledger.services.publishing.lists import history
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def player(engine: Engine, name: str, rating: int) -> None:

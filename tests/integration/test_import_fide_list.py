@@ -17,10 +17,10 @@ from fide_list_samples import BAD_RATING, FOA_HEADER, RUN_ON, combined_with
 from sqlalchemy import Engine, text
 
 from ledger.errors import ImportRejected
-from ledger.services.fide_lists import import_fide_list
-from ledger.services.games import add_game
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player, show_player
+from ledger.services.close.periods import close_period
+from ledger.services.imports.fide_lists import import_fide_list
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player, show_player
 
 
 def xml_list(tmp_path: Path, name: str,

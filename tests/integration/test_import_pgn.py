@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import Engine, text
 
 from ledger.errors import ImportRejected
-from ledger.services.imports import import_pgn
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.close.periods import close_period
+from ledger.services.imports.games import import_pgn
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def pgn_game(white: str, black: str, result: str, moves: str, *, date: str = "2025.11.05",

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import ledger.services.game_files as game_files
-from ledger.services.imports import import_file
-from ledger.services.session import open_ledger
+import ledger.services.imports.game_files as game_files
+from ledger.services.core.session import open_ledger
+from ledger.services.imports.games import import_file
 from tests.cli_runs import ok
 
 
@@ -47,7 +47,7 @@ def test_the_total_is_the_files_games_before_the_first_batch_is_done(
 @pytest.mark.parametrize(("text", "lines"), [
     (b"", 0), (b"a\n", 1), (b"a\nb", 2), (b"a\nb\n", 2), (b"\n\n", 2), (b"a\r\nb\r\n", 2)])
 def test_input_file_counts_lines_while_hashing(tmp_path: Path, text: bytes, lines: int) -> None:
-    from ledger.services.input_files import InputFile
+    from ledger.services.imports.input_files import InputFile
 
     path = tmp_path / "f.csv"
     path.write_bytes(text)

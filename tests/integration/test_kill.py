@@ -14,8 +14,8 @@ from ledgers import contents
 from processes import Pause, start
 from sqlalchemy import Engine
 
-from ledger.services.games import add_game
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 #: Where a killed import stops (of its 15 writing statements: 6 players and their entries, the
 #: event, the games, the file's record): its first, its 7th (players half registered), its 13th

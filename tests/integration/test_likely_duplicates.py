@@ -34,12 +34,13 @@ from data_files import data_file
 from sqlalchemy import Engine
 
 from ledger.errors import ImportRejected, InvalidInput, SimilarGame
-from ledger.services.exports import export_trf
-from ledger.services.games import add_game, list_games
-from ledger.services.imports import import_file, import_pgn
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.close.periods import close_period
+from ledger.services.core.session import open_ledger
+from ledger.services.imports.games import import_file, import_pgn
+from ledger.services.publishing.exports import export_trf
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player
 
 TATA = "84th Tata Steel Masters"
 #: Why a game is a likely duplicate, as the messages say it: (a) the same date ...

@@ -7,10 +7,10 @@ import pytest
 from sqlalchemy import Engine
 
 from ledger.errors import InvalidInput
-from ledger.services.games import add_game
-from ledger.services.lists import ListSelection, rating_list
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
+from ledger.services.close.periods import close_period
+from ledger.services.publishing.lists import ListSelection, rating_list
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def player(engine: Engine, name: str, rating: int, **extra: object) -> None:

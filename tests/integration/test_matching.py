@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from ledger.services.matching import Match, PlayerIndex
-from ledger.services.players import NewPlayer, register
-from ledger.services.session import transaction
+from ledger.services.core.session import transaction
+from ledger.services.register.matching import Match, PlayerIndex
+from ledger.services.register.players import NewPlayer, register
 
 
 def _ledger(engine: Engine) -> None:

@@ -17,14 +17,15 @@ from ledgers import Factory
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
-from ledger.services.events import list_events
-from ledger.services.exports import export_trf
-from ledger.services.games import add_game, list_games
-from ledger.services.lists import rating_list
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player, list_players
-from ledger.services.reports import period_report
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.close.periods import close_period
+from ledger.services.core.session import open_ledger
+from ledger.services.publishing.exports import export_trf
+from ledger.services.publishing.lists import rating_list
+from ledger.services.publishing.reports import period_report
+from ledger.services.register.events import list_events
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player, list_players
 
 #: By code point of their keys (m-i < m-ə; n < o < v-a-n-space < v-a-n-c < z < ŋ).
 NAMES = ["Mitchell, Sam", "Məmmədov, Rauf", "Nzinga, Ada", "Okafor, Grace", "Van Dyke, Anna",

@@ -1,4 +1,4 @@
-"""Reading the packed per-game audit (``services.period_audits``): the D and PD a close stored
+"""Reading the packed per-game audit (``services.close.period_audits``): the D and PD a close stored
 for each game side of the current revision, and which games it rated (``game list``), the
 same whether the query names the games' players or reads the period's every row; a reopened
 period's audit is not current."""
@@ -8,15 +8,15 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine, text
 
-import ledger.services.period_audits as period_audits
+import ledger.services.close.period_audits as period_audits
 from ledger.db.audit_pack import AuditSide
-from ledger.services.games import add_game, list_games
-from ledger.services.period_audits import current_sides, rated_games
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.recompute import check_ledger
-from ledger.services.rerate import reopen_period
-from ledger.services.session import transaction
+from ledger.services.admin.recompute import check_ledger
+from ledger.services.close.period_audits import current_sides, rated_games
+from ledger.services.close.periods import close_period
+from ledger.services.close.rerate import reopen_period
+from ledger.services.core.session import transaction
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def _seed(engine: Engine) -> None:

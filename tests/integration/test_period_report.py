@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 from ledger.cli.app import app
 from ledger.domain import KReason
 from ledger.errors import InvalidInput, NotFound
-from ledger.services.games import add_game
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.reports import period_report
+from ledger.services.close.periods import close_period
+from ledger.services.publishing.reports import period_report
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int = 100,

@@ -6,11 +6,11 @@ from __future__ import annotations
 from ledgers import Factory
 from sqlalchemy import Engine, event
 
-from ledger.services.games import add_game
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.recompute import check_ledger
-from ledger.services.session import open_ledger
+from ledger.services.admin.recompute import check_ledger
+from ledger.services.close.periods import close_period
+from ledger.services.core.session import open_ledger
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def _players_and_games(engine: Engine, players: int) -> None:

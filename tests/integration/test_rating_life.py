@@ -9,11 +9,11 @@ from decimal import Decimal
 from ledgers import Factory
 from sqlalchemy import Engine, event, text
 
-from ledger.services.games import add_game, list_games
-from ledger.services.lists import rating_list
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player, show_player
-from ledger.services.session import open_ledger
+from ledger.services.close.periods import close_period
+from ledger.services.core.session import open_ledger
+from ledger.services.publishing.lists import rating_list
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player, show_player
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int | None = 100,

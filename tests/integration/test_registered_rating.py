@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from ledger.services.imports import import_file
-from ledger.services.players import NewPlayer, add_player, show_player
+from ledger.services.imports.games import import_file
+from ledger.services.register.players import NewPlayer, add_player, show_player
 
 NEW = "New, Xavier"
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from data_files import data_file
 from sqlalchemy import Engine
 
-from ledger.services.fide_lists import import_fide_list
-from ledger.services.games import add_game
-from ledger.services.imports import import_file
-from ledger.services.periods import close_period
-from ledger.services.players import NewPlayer, add_player, show_player
+from ledger.services.close.periods import close_period
+from ledger.services.imports.fide_lists import import_fide_list
+from ledger.services.imports.games import import_file
+from ledger.services.register.games import add_game
+from ledger.services.register.players import NewPlayer, add_player, show_player
 
 OPPONENTS = (("Opponent, Sixteen", 1600), ("Opponent, Seventeen", 1700),
              ("Opponent, Eighteen", 1800), ("Opponent, Nineteen", 1900),

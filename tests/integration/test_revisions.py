@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, text
 
 from ledger.domain import Actor, Period
-from ledger.services.games import add_game, list_games
-from ledger.services.periods import close_period, close_through
-from ledger.services.players import NewPlayer, add_player
-from ledger.services.recompute import check_ledger
-from ledger.services.rerate import rerate
-from ledger.services.session import init_ledger, open_ledger
+from ledger.services.admin.recompute import check_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.close.periods import close_period, close_through
+from ledger.services.close.rerate import rerate
+from ledger.services.core.session import open_ledger
+from ledger.services.register.games import add_game, list_games
+from ledger.services.register.players import NewPlayer, add_player
 
 DERIVED = ("period_results", "period_audits", "rating_adjustments", "initial_ratings",
            "initial_rating_games", "rating_floor_drops", "list_entries")

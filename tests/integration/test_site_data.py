@@ -1,4 +1,4 @@
-"""What the site shows, gathered by services.site from the README's example season and the Tata
+"""What the site shows, gathered by services.publishing.site from the README's example season and the Tata
 Steel ledger (tests/example_ledgers.py); every value worked by hand from FIDE's tables (table
 8.1.2: tests/data/fide_table_8_1_2_expected_score.csv; table 8.1.1 for Rp) in the comments.
 
@@ -17,9 +17,9 @@ from sqlalchemy import Engine
 
 from ledger.errors import InvalidInput
 from ledger.formats.site.model import ChartPoint, Site
-from ledger.services.event_reports import event_report
-from ledger.services.session import open_ledger
-from ledger.services.site import base_url, site_data
+from ledger.services.core.session import open_ledger
+from ledger.services.publishing.event_reports import event_report
+from ledger.services.publishing.site import base_url, site_data
 
 D = Decimal
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ledger.services.session import open_ledger
+from ledger.services.core.session import open_ledger
 from tests.cli_runs import ok
 
 

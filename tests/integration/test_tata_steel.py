@@ -27,11 +27,11 @@ from data_files import data_file
 from sqlalchemy import Engine, func, select, text
 
 from ledger.db.models import Game, Player
-from ledger.services.games import list_games
-from ledger.services.imports import import_pgn
-from ledger.services.lists import history, rating_list
-from ledger.services.periods import close_period
-from ledger.services.players import show_player
+from ledger.services.close.periods import close_period
+from ledger.services.imports.games import import_pgn
+from ledger.services.publishing.lists import history, rating_list
+from ledger.services.register.games import list_games
+from ledger.services.register.players import show_player
 
 TABLES = ("players", "player_entries", "events", "games", "periods", "period_results",
           "period_audits")

@@ -30,13 +30,14 @@ from ledger.db.sequences import reset_sequences
 from ledger.domain import round_key
 from ledger.errors import LedgerError
 from ledger.names import name_key
-from ledger.services.games import find_event, list_games
-from ledger.services.lists import rating_list
-from ledger.services.period_audits import current_sides
-from ledger.services.periods import close_period
-from ledger.services.players import resolve
-from ledger.services.recompute import check_ledger
-from ledger.services.session import init_ledger, open_ledger, transaction
+from ledger.services.admin.recompute import check_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.close.period_audits import current_sides
+from ledger.services.close.periods import close_period
+from ledger.services.core.session import open_ledger, transaction
+from ledger.services.publishing.lists import rating_list
+from ledger.services.register.games import find_event, list_games
+from ledger.services.register.players import resolve
 
 
 def _populate_0001(conn: Connection, *, keyed: bool = False) -> None:

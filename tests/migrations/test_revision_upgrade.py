@@ -11,11 +11,12 @@ from ledger.db import migrate
 from ledger.db.engine import make_engine
 from ledger.db.sequences import reset_sequences
 from ledger.domain import Actor
-from ledger.services.lists import history, rating_list
-from ledger.services.periods import close_period, list_periods
-from ledger.services.recompute import check_ledger
-from ledger.services.session import init_ledger, open_ledger
-from ledger.services.snapshots import UPGRADE_REASON
+from ledger.services.admin.recompute import check_ledger
+from ledger.services.admin.setup import init_ledger
+from ledger.services.close.periods import close_period, list_periods
+from ledger.services.close.snapshots import UPGRADE_REASON
+from ledger.services.core.session import open_ledger
+from ledger.services.publishing.lists import history, rating_list
 
 
 def _closed_january_at_0005(conn: Connection) -> None:

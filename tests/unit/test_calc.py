@@ -1,4 +1,4 @@
-"""The seeds' calculators (``ledger.services.calc``): no database, the close's rules code.
+"""The seeds' calculators (``ledger.services.publishing.calc``): no database, the close's rules code.
 
 Every expected value is read from table 8.1.2 (RULES.md §3) and worked by hand beside it.
 """
@@ -12,7 +12,7 @@ import pytest
 
 from ledger.errors import UsageError
 from ledger.rules.editions import Edition
-from ledger.services.calc import (
+from ledger.services.publishing.calc import (
     change_worksheet,
     expected,
     expected_table,

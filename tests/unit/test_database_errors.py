@@ -1,6 +1,6 @@
 """The ledger's words for database errors (``errors.database_error``), the same for the same
 situation on SQLite and PostgreSQL; passwords never shown (``errors.hide_passwords``); a given-up
-transaction run again a bounded number of times (``services.session.retrying``).
+transaction run again a bounded number of times (``services.core.session.retrying``).
 
 The drivers' errors are stood in for by objects carrying what the ledger reads of them:
 sqlite3's ``sqlite_errorcode`` and message, psycopg's ``sqlstate`` and ``diag.table_name``.
@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ledger.db.engine import shown_db
 from ledger.errors import LedgerBusy, WriteConflict, database_error, hide_passwords
-from ledger.services.session import retrying
+from ledger.services.core.session import retrying
 
 WHERE = "postgresql+psycopg://ann:***@db.example/ledger"
 

@@ -1,4 +1,4 @@
-"""A player's state from their history (``services.state``): ``History.state`` and ``rating``
+"""A player's state from their history (``services.close.state``): ``History.state`` and ``rating``
 walk the entries and results once each, and ``closed_state`` gives the state on the list a close
 publishes from the state before it and the close's outcome, without walking the history again
 (the close asks it of every player). Values worked by hand in the comments."""
@@ -6,7 +6,7 @@ publishes from the state before it and the close's outcome, without walking the 
 from __future__ import annotations
 
 from ledger.domain import Period, PlayerState
-from ledger.services.state import ClosedResult, Entry, History, closed_state
+from ledger.services.close.state import ClosedResult, Entry, History, closed_state
 
 P = Period.parse
 

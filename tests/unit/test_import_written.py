@@ -1,11 +1,11 @@
-"""``services.import_written``: the filter of the pair-days an import has written (issue 14:
+"""``services.imports.written``: the filter of the pair-days an import has written (issue 14:
 an import's duplicate checks hold nothing per game). Values by hand."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from ledger.services.import_written import FEWEST_BITS, MOST_BITS, PairDays, pair_day
+from ledger.services.imports.written import FEWEST_BITS, MOST_BITS, PairDays, pair_day
 
 
 def test_a_pair_day_is_the_same_for_either_colours() -> None:

@@ -1,4 +1,4 @@
-"""services.bulk.paused_gc: the cyclic collector off inside, restored after."""
+"""services.core.bulk.paused_gc: the cyclic collector off inside, restored after."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from ledger.services.bulk import paused_gc
+from ledger.services.core.bulk import paused_gc
 
 
 def test_the_collector_is_off_inside_and_on_again_after_even_after_an_error() -> None:

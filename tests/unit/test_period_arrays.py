@@ -15,7 +15,8 @@ import pytest
 from ledger.domain import BLITZ, RAPID, STANDARD, Period, PlayerState
 from ledger.rules.editions import Edition
 from ledger.rules.period_arrays import NONE, columns_of_rows, rate_columns
-from ledger.rules.period_rows import GameRow, RowResult, rate_rows, rate_rows_in_python
+from ledger.rules.period_rows import rate_rows, rate_rows_in_python
+from ledger.rules.row_results import GameRow, RowResult
 
 NOV_2025 = Period(2025, 11)
 

@@ -13,13 +13,8 @@ import pytest
 from ledger.domain import BLITZ, RAPID, STANDARD, KReason, Period, PlayerState, RatedGame, Result
 from ledger.rules.editions import Edition
 from ledger.rules.period import rate_period
-from ledger.rules.period_rows import (
-    GameRow,
-    SideAudit,
-    from_reference,
-    rate_rows,
-    round_hundredths,
-)
+from ledger.rules.period_rows import rate_rows
+from ledger.rules.row_results import GameRow, SideAudit, from_reference, round_hundredths
 
 HALVES = {Result.WHITE_WINS: 2, Result.DRAW: 1, Result.BLACK_WINS: 0}
 

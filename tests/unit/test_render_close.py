@@ -12,8 +12,8 @@ import pytest
 from ledger.cli.render_close import _rendered_players, player_dict
 from ledger.cli.values import indented_json, write_json
 from ledger.domain import KReason
-from ledger.rules.period_rows import RowResult
-from ledger.services.periods import CloseReport, RatedPlayer
+from ledger.rules.row_results import RowResult
+from ledger.services.close.periods import CloseReport, RatedPlayer
 
 NAMES = {1: "Alpha, Ann", 2: 'Ó"Brien, Bé\\', 3: "100% Gamma\t", 4: "Δέλτα, Δ"}
 

@@ -13,7 +13,7 @@ from ledger.domain import KReason, Period
 from ledger.formats import rating_list_txt
 from ledger.formats.fide_list import read_fide_list
 from ledger.formats.rating_list import ListHeading
-from ledger.services.lists import ListRow
+from ledger.services.publishing.lists import ListRow
 
 HEADING = ListHeading(Period(2025, 11), dt.date(2025, 12, 1))
 

@@ -1,6 +1,6 @@
 """What the club's website shows: the pages' data as frozen values, and where each page lives.
 
-Pure (no database, clock or I/O): ``services.site`` fills these from the ledger in one read
+Pure (no database, clock or I/O): ``services.publishing.site`` fills these from the ledger in one read
 transaction, ``formats.site.pages`` renders them. Every page of a pool carries its ``pool``
 (standard, rapid or blitz: each pool with a published list has its list pages). Paths are
 relative to the site's folder, with "/" separators, and every link the pages write is made

@@ -1,0 +1,149 @@
+"""Recomputing stored results from the facts, and ``ledger db check`` (docs/CORRECTIONS.md §4).
+
+``recompute(session, period, revision)`` rates ``period`` with the facts as of the change that
+computed ``revision`` (``services.core.facts.Facts``), the current revisions of the earlier periods and
+the revision's own rule edition, through the same code as the close (``services.close.rating``) but
+with the per-player reference rules (``rules.period.rate_period``) where the close rates from
+integer rows (``rules.period_rows``), and returns every derived row it gives: so ``db check``
+also checks that both ways agree. ``check_ledger`` runs the database's integrity check, then
+compares each closed period's current revision with its recomputation, value by value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, inspect, select
+from sqlalchemy.orm import Session
+
+from ledger.db.engine import sqlite_path
+from ledger.db.models import PeriodRevision, RatingPeriod
+from ledger.domain import Period, parse_pool
+from ledger.errors import NotFound
+from ledger.rules.editions import Edition
+from ledger.services.close.rating import DERIVED, derived_rows, rate, unpacked_audits
+from ledger.services.core.facts import Facts
+from ledger.services.core.session import transaction
+
+#: Rows of every derived table: table name -> rows as dicts of column values.
+Rows = dict[str, list[dict[str, Any]]]
+
+
+def recompute(session: Session, period: Period, revision: int) -> Rows:
+    """Every derived row ``revision`` of ``period`` should hold, computed afresh from the facts
+    as of its change with the reference rules (``rate(..., reference=True)``). Raises
+    ``NotFound`` when the period has no such revision."""
+    stored = session.get(PeriodRevision, (str(period), revision))
+    if stored is None:
+        raise NotFound(f"period {period} has no revision {revision}")
+    rated = rate(session, period, Edition(stored.edition), Facts(as_of=stored.change_id),
+                 parse_pool(stored.pool), reference=True)
+    return derived_rows(rated, revision)
+
+
+def stored_rows(session: Session, period: Period, revision: int) -> Rows:
+    """Every derived row stored for ``revision`` of ``period`` (one query per table), shaped as
+    ``derived_rows`` gives them: the packed ``period_audits`` unpacked, one dict per game side
+    (``rating.unpacked_audits``), so ``db check`` compares the audit value by value."""
+    rows: Rows = {}
+    for table, model in DERIVED.items():
+        columns = [c.key for c in inspect(model).column_attrs]
+        rows[table] = [dict(zip(columns, r, strict=True)) for r in session.execute(
+            select(*(getattr(model, c) for c in columns))
+            .where(model.period == str(period), model.revision == revision))]
+    rows["period_audits"] = [side for row in rows["period_audits"] for side in _sides_of(row)]
+    return rows
+
+
+def _sides_of(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """One stored ``period_audits`` row as one dict per game side; bytes that are not whole
+    sides as one dict without a game (``game_id`` None, ``sides`` saying so): ``db check``
+    reports it as a row no recomputation gives, and the player's sides as missing, rather
+    than stopping."""
+    try:
+        return unpacked_audits([row])
+    except ValueError:
+        return [{"period": row["period"], "revision": row["revision"],
+                 "player_id": row["player_id"], "game_id": None,
+                 "sides": f"{len(row['sides'])} bytes, not whole 32-byte sides"}]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One stored value that is not what recomputing gives: the table, the row (``player_id``
+    and, for a row per game, ``game_id``), the ``field`` (``row`` when the whole row is
+    missing on one side: ``stored``/``recomputed`` then say "present" or "absent")."""
+
+    period: str
+    revision: int
+    table: str
+    player_id: int
+    game_id: int | None
+    field: str
+    stored: Any
+    recomputed: Any
+
+
+def differences(period: Period, revision: int, stored: Rows, computed: Rows) -> list[Difference]:
+    """Each value where ``stored`` and ``computed`` (``Rows`` of one revision) differ, by table
+    then row key then field."""
+    found = []
+    for table in DERIVED:
+        def keyed(rows: list[dict[str, Any]]) -> dict[tuple[int, int | None], dict[str, Any]]:
+            return {(r["player_id"], r.get("game_id")): r for r in rows}
+
+        old, new = keyed(stored.get(table, [])), keyed(computed.get(table, []))
+        for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[1] or 0)):
+            a, b = old.get(key), new.get(key)
+            if a is None or b is None:
+                found.append(Difference(str(period), revision, table, key[0], key[1], "row",
+                                        "absent" if a is None else "present",
+                                        "absent" if b is None else "present"))
+                continue
+            found.extend(Difference(str(period), revision, table, key[0], key[1], name,
+                                    a[name], b.get(name))
+                         for name in sorted(a) if a[name] != b.get(name))
+    return found
+
+
+@dataclass
+class CheckReport:
+    """What ``ledger db check`` found: the database's own check (``integrity``: its messages,
+    ``["ok"]`` when sound; empty when the database has none to run), the closed periods
+    recomputed (period, current revision) and every ``Difference``."""
+
+    integrity: list[str] = field(default_factory=list)
+    checked: list[tuple[str, int]] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the integrity check found nothing and every stored value recomputes."""
+        return not self.differences and all(m == "ok" for m in self.integrity)
+
+
+def check_ledger(engine: Engine) -> CheckReport:
+    """``ledger db check``: ``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check`` on SQLite
+    (PostgreSQL keeps its own checks: ``integrity`` stays empty), then ``recompute`` of every
+    closed period's current revision, oldest first, compared with what is stored. Read-only:
+    one transaction, rolled back."""
+    report = CheckReport()
+    with transaction(engine, write=False) as session:
+        if sqlite_path(engine.url) is not None:
+            conn = session.connection()
+            report.integrity = [str(m) for m in conn.exec_driver_sql(
+                "PRAGMA integrity_check").scalars()] or ["ok"]
+            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                report.integrity += [f"{t} row {rowid} points at a missing {parent} row"
+                                     for t, rowid, parent, _ in broken]
+        for period, revision in session.execute(select(RatingPeriod.period, RatingPeriod.revision)
+                                                .order_by(RatingPeriod.period)).all():
+            closed = Period.parse(period)
+            report.checked.append((period, revision))
+            report.differences += differences(closed, revision,
+                                              stored_rows(session, closed, revision),
+                                              recompute(session, closed, revision))
+    return report
+

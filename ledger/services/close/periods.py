@@ -1,0 +1,428 @@
+"""Closing a rating period (FIDE B.02 §7-§8) in one transaction, and listing closed periods.
+
+Loading is set-based: the period's games with their events in one query, and the histories of
+every player in them in three more, whatever the number of players.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session, aliased
+
+from ledger.db.models import Event, Game, Player
+from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.order import player_sort_key
+from ledger.domain import POOLS, STANDARD, Actor, Period, RatedGame, RatingPool
+from ledger.errors import PeriodError
+from ledger.rules.editions import Edition, edition_for
+from ledger.rules.initial import InitialRating, Pool
+from ledger.rules.pools import GAP_REASON, gap_rule_excludes
+from ledger.rules.row_results import RowResult
+from ledger.services.close.carried import first_owed
+from ledger.services.close.rating import Rated, rate, write_revision
+from ledger.services.close.revisions import RevisionView, current, next_revision, revision_views
+from ledger.services.close.state import FIRST_RATED_PERIOD, last_closed_period
+from ledger.services.core.audit import record_change, summarise
+from ledger.services.core.bulk import paused_gc
+from ledger.services.core.session import Ledger, transaction
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """One line of a close: who, and the rules' ``RowResult`` (with its per-game audit)."""
+
+    player_id: int
+    name: str
+    fide_id: int | None
+    result: RowResult
+    #: player id -> name, for at least this player's opponents (one mapping shared by every
+    #: line of the close)
+    opponents: Mapping[int, str]
+
+
+#: Up to this many players, the close's report reads their names by id; more (a federation's
+#: month), it reads every player's (and keeps them all: no set of the opponents' ids).
+NAMES_BY_ID = 5_000
+
+
+@dataclass(frozen=True)
+class NewlyRated:
+    """An unrated player whose pool reached 5 games at this close: the pool and the whole
+    computation of Ru (``rating.published`` False: below the floor, the pool goes on)."""
+
+    player_id: int
+    name: str
+    pool: Pool
+    rating: InitialRating
+
+
+@dataclass(frozen=True)
+class FloorDrop:
+    """A rating that fell below the floor at this close: unrated from the list it publishes."""
+
+    player_id: int
+    name: str
+    rating: int
+    floor: int
+
+
+@dataclass(frozen=True)
+class LateGame:
+    """A late result a close rates (docs/RULES.md §1): a game dated in ``dated_in``, a closed
+    period, rated in this one with the ratings in force at its event's start."""
+
+    game_id: int
+    date: dt.date
+    dated_in: str
+    white: str
+    black: str
+    event: str | None
+
+
+@dataclass(frozen=True)
+class GapGame:
+    """A rapid or blitz game not rated because its players are 600 or more apart and one is
+    above 2600 (docs/RULES.md §9, from 2024-12): ``white``/``black`` names and ratings."""
+
+    game_id: int
+    white: str
+    black: str
+    white_rating: int
+    black_rating: int
+
+
+@dataclass
+class CloseReport:
+    """What closing a period did (or, with ``dry_run``, would do). ``late``: the late results
+    it rates; each player's ``result.carried``: the corrections carried into the period."""
+
+    period: str
+    edition: str
+    dry_run: bool
+    players: list[RatedPlayer]
+    games: int = 0
+    not_rated: Counter[str] = field(default_factory=Counter)
+    adjustments: int = 0
+    initial: list[NewlyRated] = field(default_factory=list)
+    dropped: list[FloorDrop] = field(default_factory=list)
+    #: The revision the close writes (1, or the next one after a reopen).
+    revision: int = 1
+    late: list[LateGame] = field(default_factory=list)
+    #: The rating pool this report is of (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
+    #: The reports of the other pools the same close closed (``period close`` without
+    #: ``--pool`` closes every pool with games in the period, in one transaction).
+    others: list[CloseReport] = field(default_factory=list)
+    #: Player id -> the standard rating a rapid or blitz player unrated in the pool was rated
+    #: with (docs/RULES.md §9, from 2024-03).
+    seeded: dict[int, int] = field(default_factory=dict)
+    #: Each game the 600-point rule of rapid and blitz left unrated (from 2024-12): game id,
+    #: White, Black and their ratings, so the report says why each is not rated.
+    gap_games: list[GapGame] = field(default_factory=list)
+
+    @property
+    def every_pool(self) -> list[CloseReport]:
+        """This report and the other pools' ones, in pool order (standard, rapid, blitz)."""
+        return sorted([self, *self.others], key=lambda r: POOLS.index(r.pool))
+
+
+@dataclass(frozen=True)
+class PeriodView:
+    """A closed period: its current ``revision`` with edition and when it was computed, how
+    many players it rated and games are recorded, and every revision of the period
+    (``revisions``, oldest first, with reason, who and what superseded each)."""
+
+    period: str
+    edition: str
+    closed_at: dt.datetime
+    players: int
+    games: int
+    revision: int = 1
+    revisions: tuple[RevisionView, ...] = ()
+    #: The rating pool closed (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
+
+
+def _earliest_open(session: Session, pool: RatingPool = STANDARD) -> Period | None:
+    """The earliest open period of ``pool`` with games of that pool from 2022-01 on, or with
+    carried corrections waiting for it (``carried.first_owed``), or None (periods before
+    ``FIRST_RATED_PERIOD`` are recorded, never rated, and never block a close)."""
+    last = last_closed_period(session, pool)
+    open_games = select(func.min(Game.period)).where(Game.period >= str(FIRST_RATED_PERIOD),
+                                                     Game.pool == pool)
+    if last is not None:
+        open_games = open_games.where(Game.period > str(last))
+    earliest = session.scalar(open_games)
+    found = [Period.parse(earliest)] if earliest is not None else []
+    owed = first_owed(session, last, pool)
+    return min([*found, *([owed] if owed is not None else [])], default=None)
+
+
+def _named(pool: RatingPool) -> str:
+    return "" if pool == STANDARD else f" in the {pool} pool"
+
+
+def _target_period(session: Session, named: Period | None,
+                   pool: RatingPool = STANDARD) -> Period:
+    """The period to close in ``pool``: ``named``, or the earliest open one with games
+    (``_earliest_open``)."""
+    last = last_closed_period(session, pool)
+    earliest = _earliest_open(session, pool)
+    if named is None:
+        if earliest is None:
+            raise PeriodError(f"nothing to close{_named(pool)}: no games are recorded in open "
+                              "periods")
+        return earliest
+    if last is not None and named <= last:
+        raise PeriodError(f"period {named} is already closed{_named(pool)} (periods up to "
+                          f"{last} are closed)")
+    if earliest is not None and earliest < named:
+        raise PeriodError(f"period {earliest} has games (or carried corrections){_named(pool)} "
+                          f"and is not closed yet: close it before {named}")
+    return named
+
+
+def _pools_to_close(session: Session, named: Period | None,
+                    pool: RatingPool | None) -> tuple[Period, list[RatingPool]]:
+    """The period a close closes and its pools: ``pool`` alone when given; else every pool
+    whose earliest open period is that period (``named``, or the earliest of every pool's),
+    standard when none is (a named period without games: ``--empty``)."""
+    if pool is not None:
+        return _target_period(session, named, pool), [pool]
+    earliest = {p: e for p in POOLS if (e := _earliest_open(session, p)) is not None}
+    if named is None:
+        if not earliest:
+            raise PeriodError("nothing to close: no games are recorded in open periods")
+        named = min(earliest.values())
+    pools = [p for p in POOLS if earliest.get(p) == named] or [STANDARD]
+    for p in pools:
+        _target_period(session, named, p)
+    return named, pools
+
+
+def not_rated_reason(g: RatedGame, pool: RatingPool = STANDARD,
+                     period: Period | None = None) -> str | None:
+    """Why a recorded game is not rated (``forfeit``, ``less than one move``, ``different
+    times``, ``unrated player``: FIDE B.02 §5.1, §8.3.1, docs/RULES.md §9; in a rapid or blitz
+    ``pool`` from 2024-12, ``rules.pools.GAP_REASON``), or None when it is rated."""
+    if not g.result.is_played:
+        return "forfeit"
+    if not g.played:
+        return "less than one move"
+    if g.unequal_times:
+        return "different times"
+    if g.white_rating is None or g.black_rating is None:
+        return "unrated player"
+    if period is not None and gap_rule_excludes(g.white_rating, g.black_rating, pool, period):
+        return GAP_REASON
+    return None
+
+
+def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = False,
+                 edition: Edition | None = None, today: dt.date | None = None,
+                 actor: Actor | None = None, empty: bool = False,
+                 pool: RatingPool | None = None) -> CloseReport:
+    """``ledger period close``: rate the earliest open period (or ``period``, which must be it).
+
+    Pools (docs/RULES.md §9): without ``pool``, every pool with games (or carried corrections)
+    in that period is closed, in the one transaction (all or nothing: a refusal in one pool
+    closes none), each writing its own revision, ``period.close`` change and list with its own
+    ranks; the report returned is the first pool's, the others in ``CloseReport.others``.
+    With ``pool``, that pool alone (its own order of periods).
+
+    Writes, in one transaction, revision 1 of the period (or the next one after a reopen:
+    ``services.close.rating.write_revision``) with its edition and its ``period.close`` change by
+    ``actor`` (None: called from code, ``Actor.from_code``): one result row per rated player and
+    one audit row per game and player, the initial ratings of unrated players whose pool reached
+    5 games (with the pool's games), the ratings that fell below the floor and the list it
+    publishes (``list_entries``); ``dry_run`` computes everything and writes nothing.
+    Raises ``PeriodError`` for a closed period, a later period while an earlier one has games, a
+    period before 2022-01, a period that has not ended by ``today`` (default: the date today), or
+    a named period with no games unless ``empty`` (closing it publishes the list unchanged and
+    locks it and every period before it: most often a typo or a file not imported yet).
+    ``edition`` overrides the edition in force (for tests only).
+    """
+    named = Period.parse(period) if period is not None else None
+    with paused_gc(), transaction(engine, dry_run=dry_run) as session:
+        target, pools = _pools_to_close(session, named, pool)
+        _closable(target, today or dt.date.today())
+        if not empty and named is not None and _earliest_open(session, pools[0]) != named:
+            raise PeriodError(
+                f"period {named} has no games to rate{_named(pools[0])}: closing it would "
+                f"publish the list unchanged and lock {named} and every period before it (a "
+                "game of it reported later would then be late); give --empty to close it anyway")
+        reports = [_close(session, target, dry_run=dry_run,
+                          edition=edition, today=today or dt.date.today(),
+                          actor=actor or Actor.from_code("close_period"), pool=p)
+                   for p in pools]
+        reports[0].others = reports[1:]
+        return reports[0]
+
+
+def close_through(engine: Engine, through: str, *, dry_run: bool = False,
+                  today: dt.date | None = None, actor: Actor | None = None) -> ThroughReport:
+    """``ledger period close --through YYYY-MM``: close every open period with games up to
+    ``through``, in order, each in its own transaction (as ``close_period`` would one by one),
+    stopping at the first refusal. With ``dry_run`` they are computed in one transaction that is
+    rolled back, so each later period sees the earlier ones closed and nothing is written.
+    Each period closed writes its own ``period.close`` change by ``actor``.
+
+    Returns the reports of the periods closed and, if one was refused, that period and why
+    (``ThroughReport.refused``); the periods closed before it stay closed. Raises ``PeriodError``
+    when no open period up to ``through`` has games, and ``InvalidInput`` for a malformed
+    ``through``.
+    """
+    last = Period.parse(through)
+    today = today or dt.date.today()
+    report = ThroughReport(through=str(last))
+    with contextlib.ExitStack() as stack:
+        shared = stack.enter_context(transaction(engine, dry_run=True)) if dry_run else None
+        while True:
+            with contextlib.ExitStack() as own:
+                own.enter_context(paused_gc())
+                session = shared or own.enter_context(transaction(engine))
+                opened = [e for p in POOLS if (e := _earliest_open(session, p)) is not None]
+                target = min(opened, default=None)
+                if target is None or target > last:
+                    break
+                try:
+                    with session.begin_nested():
+                        _, pools = _pools_to_close(session, target, None)
+                        reports = [_close(session, target, dry_run=False, today=today,
+                                          actor=actor or Actor.from_code("close_through"),
+                                          shown_as_dry_run=dry_run, pool=p) for p in pools]
+                        reports[0].others = reports[1:]
+                        report.closed.append(reports[0])
+                except PeriodError as exc:
+                    report.refused = (str(target), str(exc))
+                    break
+    if not report.closed and report.refused is None:
+        raise PeriodError(f"nothing to close through {last}: no games are recorded in open "
+                          f"periods up to {last}")
+    return report
+
+
+@dataclass
+class ThroughReport:
+    """What ``close_through`` did: the ``closed`` periods' reports in order, and ``refused``:
+    (period, reason) of the first period it could not close, or None."""
+
+    through: str
+    closed: list[CloseReport] = field(default_factory=list)
+    refused: tuple[str, str] | None = None
+
+
+def _closable(target: Period, today: dt.date) -> None:
+    """Raise ``PeriodError`` when ``target`` cannot be closed whatever its games: it has not
+    ended by ``today``, or no rule edition the ledger implements covers it (before 2022-01)."""
+    if target.end >= today:
+        raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
+                          f"it can be closed from {target.next().start}")
+    edition_for(target)
+
+
+def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
+           actor: Actor, edition: Edition | None = None,
+           shown_as_dry_run: bool = False, pool: RatingPool = STANDARD) -> CloseReport:
+    """Rate ``target`` of ``pool`` inside ``session`` and, unless ``dry_run``, write its next
+    revision with its change (``close_period``). ``shown_as_dry_run``: written into a
+    transaction the caller rolls back. A dry run of several pools numbers each pool's revision
+    as if the earlier ones were written (they share the period's numbers)."""
+    _closable(target, today)
+    rated = rate(session, target, edition or edition_for(target), pool=pool)
+    report = _report(session, rated, dry_run or shown_as_dry_run)
+    report.revision = next_revision(session, target)
+    if not dry_run:
+        change = record_change(session, actor, "period.close", "period", target)
+        written = write_revision(session, rated, report.revision, change.id, None)
+        summarise(change, {"revision": report.revision, "edition": rated.edition.value,
+                           "pool": pool,
+                           "games": rated.game_count, "players_rated": len(rated.results),
+                           "initial_ratings": len(rated.initial), "floor_drops": len(rated.drops),
+                           "list_entries": written["list_entries"]})
+    return report
+
+
+def _report(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
+    results, initial, drops, used = rated.results, rated.initial, rated.drops, rated.edition
+    asked = select(Player.id, Player.name, Player.fide_id, Player.name_key)
+    if len(results) + len(initial) <= NAMES_BY_ID:  # else every player: no IN list of ids
+        wanted = set(results) | set(initial) | {o for r in results.values()
+                                                for o in r.opponent_ids}
+        if len(wanted) <= NAMES_BY_ID:
+            asked = asked.where(Player.id.in_(wanted))
+    # every name read is kept (a federation's month: no set of its 2,000,000 opponent ids)
+    names = {pid: (name, fide, key) for pid, name, fide, key in session.execute(asked)}
+    name_of = {pid: n[0] for pid, n in names.items()}  # one mapping for every line's opponents
+    players = [RatedPlayer(pid, names[pid][0], names[pid][1], r, name_of)
+               for pid, r in results.items()]
+    players.sort(key=lambda p: (-p.result.rating_after, names[p.player_id][2], p.player_id))
+    not_rated = Counter(reason for g in rated.left_out
+                        if (reason := not_rated_reason(g, rated.pool, rated.period)) is not None)
+    report = CloseReport(str(rated.period), used.value, dry_run, players, rated.game_count,
+                         not_rated, adjustments=len(rated.adjustments), pool=rated.pool,
+                         seeded=dict(rated.seeded))
+    report.initial = sorted((NewlyRated(pid, names[pid][0], pool, ir)
+                             for pid, (pool, ir) in initial.items()),
+                            key=lambda n: (-n.rating.rating, *player_sort_key(n.name, n.player_id)))
+    report.dropped = sorted((FloorDrop(pid, names[pid][0], rating, used.rating_floor)
+                             for pid, rating in drops.items()),
+                           key=lambda d: player_sort_key(d.name, d.player_id))
+    report.late = _late_games(session, rated)
+    report.gap_games = _gap_games(session, rated)
+    return report
+
+
+def _gap_games(session: Session, rated: Rated) -> list[GapGame]:
+    """The games of ``rated`` the 600-point rule leaves unrated, by game id (one query)."""
+    gaps = [g for g in rated.left_out if not_rated_reason(g, rated.pool, rated.period) == GAP_REASON]
+    if not gaps:
+        return []
+    ids = {pid for g in gaps for pid in (g.white_id, g.black_id)}
+    names = dict(session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
+    return [GapGame(g.game_id, names[g.white_id], names[g.black_id], g.white_rating or 0,
+                    g.black_rating or 0) for g in sorted(gaps, key=lambda g: g.game_id)]
+
+
+def _late_games(session: Session, rated: Rated) -> list[LateGame]:
+    """The late results among ``rated``'s games, by date then id (one query)."""
+    if not rated.late:
+        return []
+    white, black = aliased(Player), aliased(Player)
+    rows = session.execute(
+        select(Game.id, Game.date, white.name, black.name, Event.name)
+        .join(white, white.id == Game.white_id).join(black, black.id == Game.black_id)
+        .outerjoin(Event, Event.id == Game.event_id)
+        .where(Game.id.in_(rated.late)).order_by(Game.date, Game.id))
+    return [LateGame(gid, day, str(rated.late[gid]), w, b, e) for gid, day, w, b, e in rows]
+
+
+def list_periods(engine: Ledger) -> list[PeriodView]:
+    """``ledger period list``: closed periods, oldest first, each pool's close of a period
+    (standard, rapid, blitz) with its current revision and every revision it has had in that
+    pool (a reopened period, open now, is not listed)."""
+    with transaction(engine, write=False) as session:
+        views = []
+        for pool in POOLS:
+            rated = dict(session.execute(select(PeriodResultRow.period, func.count())
+                                         .where(current(PeriodResultRow, pool))
+                                         .group_by(PeriodResultRow.period)).all())
+            games = dict(session.execute(select(Game.period, func.count())
+                                         .where(Game.status == "valid", Game.pool == pool)
+                                         .group_by(Game.period)).all())
+            by_period: dict[str, list[RevisionView]] = {}
+            for view in revision_views(session, None, pool):
+                by_period.setdefault(view.period, []).append(view)
+            for period, revisions in by_period.items():
+                now = next((r for r in revisions if r.current), None)
+                if now is not None:
+                    views.append(PeriodView(period, now.edition, now.closed_at,
+                                            rated.get(period, 0), games.get(period, 0),
+                                            now.revision, tuple(revisions), pool))
+        return sorted(views, key=lambda v: (v.period, POOLS.index(v.pool)))

@@ -1,0 +1,272 @@
+"""Recorded games as the rules see them: each with the published ratings in force at its event's
+start (Title Regs §1.4.6a; docs/RULES.md §1), loaded set-based.
+
+The period close, the performance rating and ``whatif`` all load their games here, so the ratings
+used in a game are found in one place. A voided game (``status`` ``void``) is never loaded: it is
+never rated. The games are those of ``services.core.facts.Facts``: now, or as of a change.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any
+
+from sqlalchemy import ColumnElement, FromClause, Integer, Row, case, cast, select, union
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Event
+from ledger.db.rows import stream_chunks
+from ledger.domain import STANDARD, Period, RatedGame, RatingPool, Result
+from ledger.rules.pools import GAP_RULE_FROM, gap_rule_excludes, seeded_from_standard
+from ledger.services.close.late import natural_period
+from ledger.services.close.state import History, load_histories, ratings_period
+from ledger.services.core.facts import NOW, Facts
+
+#: A WHERE clause on the games (``Facts.games()``, whose columns are ``g.c.period`` ...) and
+#: ``Event``; with the facts as they are now ``g`` is the ``games`` table, so a clause written
+#: on ``Game`` applies as well.
+GameCondition = Callable[[FromClause], ColumnElement[bool]]
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A recorded game (``game``: a row with the ``games`` columns ``id``, ``date``, ``round``,
+    ``period`` ...), its event's name, start and end dates (None without an event), and the
+    ``RatedGame`` the rules take."""
+
+    game: Row[Any]
+    event_name: str | None
+    event_start: dt.date | None
+    rated: RatedGame
+    event_end: dt.date | None = None
+
+
+def load_rated_games(session: Session, condition: GameCondition, *, through: Period,
+                     also: Iterable[int] = (), facts: Facts = NOW,
+                     pool: RatingPool = STANDARD,
+                     ) -> tuple[list[LoadedGame], dict[int, History]]:
+    """The valid games matching ``condition`` (see ``GameCondition``), by date then id, and the
+    histories of every player in them (plus the player ids in ``also``), with closed results up
+    to ``through``; ``facts``: the games and players now or as of a change.
+
+    Each game's ratings are the players' published ratings in force for the period of its
+    event's start date (a game with no event: its own date), None when unrated then. Four queries
+    for any number of players (four more when ``also`` names a player with no game).
+
+    ``pool``: only the games of that rating pool, with the ratings of that pool (docs/RULES.md
+    §9). In rapid and blitz from 2024-03 (``rules.pools.seeded_from_standard``), a player
+    unrated in the pool at the event's start plays with their standard rating then, and counts
+    as rated for the opponents (``histories`` are the pool's; ``seeded`` below).
+    """
+    g = facts.games()
+    where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
+    rows = session.execute(
+        select(g, Event.name.label("event_name"), Event.start_date.label("event_start"),
+               Event.end_date.label("event_end"))
+        .outerjoin(Event, g.c.event_id == Event.id)
+        .where(where).order_by(g.c.date, g.c.id)).all()
+    ids = union(select(g.c.white_id).outerjoin(Event, g.c.event_id == Event.id).where(where),
+                select(g.c.black_id).outerjoin(Event, g.c.event_id == Event.id).where(where))
+    histories = load_histories(session, select(ids.subquery().c[0]), through=through,
+                               facts=facts, pool=pool)
+    missing = sorted(set(also) - set(histories))
+    if missing:
+        histories.update(load_histories(session, missing, through=through, facts=facts,
+                                        pool=pool))
+    standard = (load_histories(session, sorted(histories), through=through, facts=facts)
+                if pool != STANDARD and rows else {})
+
+    known: dict[tuple[int, Period], int | None] = {}  # a player's rating per start period
+
+    def rating(pid: int, start: Period) -> int | None:
+        if (pid, start) not in known:
+            known[pid, start] = rating_in_pool(histories[pid], standard.get(pid), pool, start)
+        return known[pid, start]
+
+    loaded = []
+    for row in rows:
+        game, event_name, event_start = row, row.event_name, row.event_start
+        start_period = ratings_period(event_start, game.date)
+        loaded.append(LoadedGame(game, event_name, event_start, RatedGame(
+            game_id=game.id, event_key=game.event_id,
+            white_id=game.white_id, black_id=game.black_id,
+            white_rating=rating(game.white_id, start_period),
+            black_rating=rating(game.black_id, start_period),
+            result=Result(game.result), played=game.played,
+            unequal_times=game.unequal_times), row.event_end))
+    return loaded, histories
+
+
+def rating_in_pool(history: History, standard: History | None, pool: RatingPool,
+                   start: Period) -> int | None:
+    """A player's published rating in ``pool`` in force for ``start`` (``history``: theirs in
+    that pool), or, unrated there in rapid or blitz from 2024-03, their standard rating then
+    (``standard``: their standard history, None when not read; docs/RULES.md §9,
+    ``rules.pools.seeded_from_standard``); None when unrated."""
+    own = history.rating(start)
+    if own is None and standard is not None and seeded_from_standard(pool, start):
+        own = standard.rating(start)
+    return own
+
+
+def seeded_states(session: Session, histories: dict[int, History], target: Period,
+                  pool: RatingPool, facts: Facts = NOW) -> dict[int, int]:
+    """Player id -> the standard rating each player of ``histories`` (the pool's) unrated in
+    ``pool`` at ``target``'s start is rated with (docs/RULES.md §9, from 2024-03; rapid and
+    blitz only): their standard rating in force then. Empty for the standard pool, earlier
+    periods, or nobody unrated. One query set (``load_histories``)."""
+    if not seeded_from_standard(pool, target):
+        return {}
+    unrated = sorted(pid for pid, h in histories.items() if h.rating(target) is None)
+    if not unrated:
+        return {}
+    standard = load_histories(session, unrated, through=target.previous(), facts=facts)
+    return {pid: rating for pid in unrated
+            if (rating := standard[pid].rating(target)) is not None}
+
+
+#: A recorded game's score for White in halves, by ``games.result``; a forfeit: absent.
+WHITE_HALVES = {Result.WHITE_WINS.value: 2, Result.DRAW.value: 1, Result.BLACK_WINS.value: 0}
+
+#: The results in the order of ``game_code``'s index (the three rated ones first).
+_CODED = (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS, Result.WHITE_FORFEIT_WIN,
+          Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT)
+#: ``game_code`` -> (result, played, unequal times): code = 4 x result index + 2 x played +
+#: unequal times (24 codes).
+GAME_CODES = tuple((result, played, unequal) for result in _CODED
+                   for played in (False, True) for unequal in (False, True))
+#: ``game_code`` -> White's score in halves when a rule rates the game's result (played, equal
+#: times, not a forfeit: the codes 2, 6 and 10 give 2, 1, 0), else None; the 4 codes after
+#: ``GAME_CODES`` (a result outside ``Result``) None as well.
+CODE_HALVES = tuple(WHITE_HALVES.get(result.value) if played and not unequal else None
+                    for result, played, unequal in GAME_CODES) + (None,) * 4
+
+
+def game_code(g: FromClause) -> ColumnElement[int]:
+    """One integer column standing for a game's ``result``, ``played`` and ``unequal_times``
+    (``g``: the games, ``Facts.games()``), computed by the database so that a million-row read
+    carries one small integer instead of three values: 4 x the result's index in ``_CODED`` +
+    2 x played + unequal times; ``GAME_CODES[code]`` gives the three back and ``CODE_HALVES``
+    White's halves. A result outside ``Result`` gives a code past ``GAME_CODES`` (24-27)."""
+    index = case({result.value: i for i, result in enumerate(_CODED)}, value=g.c.result,
+                 else_=len(_CODED))
+    return (index * 4 + cast(g.c.played, Integer) * 2
+            + cast(g.c.unequal_times, Integer))
+
+
+@dataclass
+class GameRows:
+    """A period's games as ``rules.row_results.GameRow`` tuples (``rows``, by date then id),
+    the ``histories`` of every player in them (as ``load_rated_games``), ``count`` games in
+    all, the late results (``late``: game id -> natural period) and ``left_out``: the games
+    no rule rates (forfeit, less than one move, different times, a player unrated, the 600-point
+    rule) as ``RatedGame`` objects, for the close's report."""
+
+    rows: list[tuple[int, int | None, int, int, int | None, int | None, int | None]]
+    histories: dict[int, History]
+    count: int
+    late: dict[int, Period]
+    left_out: list[RatedGame]
+
+
+def _day(value: str | dt.date) -> dt.date:
+    """A DATE column's value as the driver gives it (SQLite: ``YYYY-MM-DD`` text) as a date."""
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def load_game_rows(session: Session, target: Period, everyone: dict[int, History], *,
+                   also: Iterable[int] = (), facts: Facts = NOW,
+                   pool: RatingPool = STANDARD,
+                   ratings: Mapping[int, int | None] | None = None) -> GameRows:
+    """The valid games of ``target`` in ``pool`` as integer rows (one Core SELECT of columns,
+    no ``RatedGame`` per game), with the same ratings as ``load_rated_games`` (the players'
+    published ratings in force for the period of the event's start, seeded from standard in
+    rapid and blitz from 2024-03). ``everyone``: every player's history in ``pool`` with closed
+    results through the period before (``load_histories(session, None, ...)``); ``histories``
+    of the result: those of the games' players and of ``also``. ``KeyError`` for a game whose
+    player is not in ``everyone``. ``ratings``: player id -> their own rating in force for
+    ``target`` (``History.rating(target)``) when the caller has it, so that a game of an event
+    started in ``target`` (or of no event) asks no history again.
+
+    The games' events are read apart (one small query): each event's (or, without one, each
+    date's) start period, ratings in force and natural period are found once, so a game costs
+    one dict lookup for them; result, played and unequal times come as one ``game_code``."""
+    g = facts.games()
+    where = (g.c.period == str(target)) & (g.c.status == "valid") & (g.c.pool == pool)
+    # every standard history, read before the games are streamed (the same values as those
+    # of the games' players that ``load_rated_games`` reads)
+    standard = (load_histories(session, None, through=target.previous(), facts=facts)
+                if pool != STANDARD else {})
+    events = Event.__table__
+    dates = {event_id: (start, end) for event_id, start, end in session.execute(
+        select(events.c.id, events.c.start_date, events.c.end_date)
+        .where(events.c.id.in_(select(g.c.event_id).where(where))))}
+    known: dict[Period, dict[int, int | None]] = {}  # start period -> player -> rating
+    if ratings is not None:  # an own None may still be seeded from standard: asked below
+        seeding = pool != STANDARD and seeded_from_standard(pool, target)
+        known[target] = ({p: r for p, r in ratings.items() if r is not None} if seeding
+                         else dict(ratings))
+    # an event id (or, for a game without one, its date as the driver gives it) -> the ratings
+    # in force at the start, the start period, the natural period when before ``target``
+    found: dict[Any, tuple[dict[int, int | None], Period, Period | None]] = {}
+
+    def place(event: int | None, date: str | dt.date
+              ) -> tuple[dict[int, int | None], Period, Period | None]:
+        start, end = dates[event] if event is not None else (None, None)
+        begun = ratings_period(start, _day(date))
+        natural = natural_period(end, _day(date))
+        if begun not in known:
+            known[begun] = {}
+        key = event if event is not None else date
+        found[key] = (known[begun], begun, natural if natural < target else None)
+        return found[key]
+
+    def rating(pid: int, start: Period, in_force: dict[int, int | None]) -> int | None:
+        if pid not in in_force:
+            in_force[pid] = rating_in_pool(everyone[pid], standard.get(pid), pool, start)
+        return in_force[pid]
+
+    gap_rule = pool != STANDARD and target >= GAP_RULE_FROM  # else gap_rule_excludes: False
+    out: list[tuple[int, int | None, int, int, int | None, int | None, int | None]] = []
+    append = out.append
+    late: dict[int, Period] = {}
+    left: list[tuple[int, int | None, int, int, int | None, int | None, int]] = []
+    halves_of = CODE_HALVES
+    # the driver's values (db.rows.stream_chunks): the date as SQLite's text or psycopg's date
+    for chunk in stream_chunks(session, select(
+            g.c.id, g.c.event_id, g.c.white_id, g.c.black_id, game_code(g), g.c.date)
+            .where(where).order_by(g.c.date, g.c.id)):
+        for game_id, event, white, black, code, date in chunk:
+            at = found.get(date if event is None else event)
+            if at is None:
+                at = place(event, date)
+            in_force, begun, natural = at
+            if natural is not None:
+                late[game_id] = natural
+            try:
+                white_rating, black_rating = in_force[white], in_force[black]
+            except KeyError:  # a start period other than ``target``, or seeded
+                white_rating = rating(white, begun, in_force)
+                black_rating = rating(black, begun, in_force)
+            halves = halves_of[code]
+            append((game_id, event, white, black, white_rating, black_rating, halves))
+            if (halves is None or white_rating is None or black_rating is None
+                    or (gap_rule and gap_rule_excludes(white_rating, black_rating, pool,
+                                                       target))):
+                left.append((game_id, event, white, black, white_rating, black_rating, code))
+    left_out = []
+    for game_id, event, white, black, white_rating, black_rating, code in left:
+        if code >= len(GAME_CODES):
+            raise ValueError(f"game {game_id}: its result is not one of "
+                             f"{', '.join(r.value for r in Result)}")
+        result, played, unequal = GAME_CODES[code]
+        left_out.append(RatedGame(game_id, event, white, black, white_rating, black_rating,
+                                  result, played, unequal))
+    ids = set(also)
+    ids.update(map(itemgetter(2), out))
+    ids.update(map(itemgetter(3), out))
+    histories = {pid: everyone[pid] for pid in ids if pid in everyone}
+    return GameRows(out, histories, len(out), late, left_out)

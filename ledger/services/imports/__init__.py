@@ -1,0 +1,7 @@
+"""Importing files, all or nothing: files of games (``games``: read by ``game_files`` from an
+``input_files`` stream, their pools by ``game_pools``, players matched by ``matching``, placed
+by ``placing``, checked by ``checks``, written by ``writing``, recalled by ``written``, reported
+by ``report``), the players register (``players``) and FIDE rating lists (``fide_lists``).
+
+May call: core, close, register.
+"""

@@ -1,0 +1,204 @@
+"""Matching the players a file of games names to ledger players, and registering unknown ones.
+
+Each player the file names (``ledger.formats.records.FilePlayer``) is matched once:
+``PlayerIndex.match`` (FIDE id, then name and birth year; an ambiguous match is an error listing
+the candidates). A player the ledger does not know is an error that suggests who a short name may
+mean (``PlayerIndex.similar``), or, when the import registers players, a new ledger player with
+the file's values and its rating in force from the period of the event's start (earlier games
+unknown, treated as established; without a rating: unrated, with 0 rated games). The rating a
+new player is registered with is the first the file gives them, whichever of their games gives
+it (``Matcher.expect`` reads the file's players first); two different ratings for one new player
+are a warning naming both lines. Every problem names the file's line and field;
+``ledger.services.imports.games`` puts them in its report.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Player
+from ledger.domain import Period
+from ledger.errors import LedgerError, Problem
+from ledger.formats.records import FilePlayer, Where
+from ledger.names import name_key
+from ledger.services.register.matching import Match, PlayerIndex, may_mean
+from ledger.services.register.players import (
+    NewPlayer,
+    below_floor_note,
+    invalid_field,
+    register,
+    registered_prior_games,
+)
+
+
+@dataclass
+class Matcher:
+    """Finds (or registers) the ledger player for each player a file names, once per record.
+
+    ``file`` names the file in problems and in a registered player's source; ``register_unknown``
+    registers the players the ledger does not know (else each is an error); ``use_ids`` matches
+    and registers by the file's FIDE ids (False: the id column holds national ids, ignored).
+    What it found: ``problems`` (errors and warnings, in the order found), ``players_matched``
+    (ledger players matched, each counted once) and ``registered`` (the names it registered),
+    split into ``registered_established`` (the file gave a rating: earlier games unknown, assumed
+    established) and ``registered_unrated`` (no rating: 0 rated games before their pool).
+    ``ratings``: the ratings the file gives each player (``expect``), by ``_identity``.
+    """
+
+    session: Session
+    file: str
+    register_unknown: bool
+    use_ids: bool
+    index: PlayerIndex = field(init=False)
+    problems: list[Problem] = field(default_factory=list)
+    players_matched: int = 0
+    registered: list[str] = field(default_factory=list)
+    registered_established: list[str] = field(default_factory=list)
+    registered_unrated: list[str] = field(default_factory=list)
+    matched: set[int] = field(default_factory=set)
+    done: dict[int, Player | None] = field(default_factory=dict)
+    #: ``PlayerIndex.match`` by (name, FIDE id, birth year), while nobody is registered (the
+    #: index does not change then): a CSV names a player once per game side.
+    matches: dict[tuple[str, int | None, int | None], Match] = field(default_factory=dict)
+    ratings: dict[tuple[str, object], dict[int, Where]] = field(default_factory=dict)
+    #: The ledger player of each (name, FIDE id, birth year) matched with no problem, while
+    #: nobody is registered: the same question gets the same answer, and no problem again.
+    quiet: dict[tuple[str, int | None, int | None], Player] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.index = PlayerIndex.load(self.session)
+
+    def expect(self, players: Iterable[FilePlayer]) -> None:
+        """Read the ratings the file gives its players (every ``FilePlayer`` of the file, in
+        file order), so that a player registered from a game without a rating gets the one a
+        later game gives: per player (the same FIDE id, or without one the same name by
+        ``names.name_key``), each distinct rating with where the file first gives it."""
+        for p in players:
+            if p.rating is not None:
+                self.ratings.setdefault(self._identity(p), {}).setdefault(
+                    p.rating, p.where("rating"))
+
+    def _identity(self, p: FilePlayer) -> tuple[str, object]:
+        """Who ``p`` is within the file, for ``ratings``: their FIDE id when the file gives one
+        (and ids are used), else their name's key."""
+        if self.use_ids and p.fide_id is not None:
+            return ("fide_id", p.fide_id)
+        return ("name", name_key(p.name))
+
+    def _file_rating(self, p: FilePlayer) -> tuple[int | None, Where]:
+        """The rating to register ``p`` with: the first the file gives them (``expect``), else
+        ``p``'s own; with where it stands."""
+        given = self.ratings.get(self._identity(p))
+        if not given:
+            return p.rating, p.where("rating")
+        rating, where = next(iter(given.items()))
+        return rating, where
+
+    def _two_ratings(self, p: FilePlayer, name: str) -> None:
+        """A warning when the file gives the new player ``p`` (registered as ``name``) more than
+        one rating, naming each with its line and field; at the place of the second."""
+        given = list(self.ratings.get(self._identity(p), {}).items())
+        if len(given) < 2:
+            return
+        named = [f"{rating} (line {line}, {where})" for rating, (line, where) in given]
+        line, where = given[1][1]
+        self.problems.append(Problem(
+            self.file, line, where, f"{name}: the file gives {', '.join(named[:-1])} and "
+            f"{named[-1]}; registered with {given[0][0]}, the first (check the file)",
+            severity="warning"))
+
+    def find(self, p: FilePlayer, start: dt.date) -> Player | None:
+        """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
+        year); registered from the file when allowed, with the file's rating in force from the
+        period of ``start``. None (with an error recorded) otherwise."""
+        done = self.done.get(id(p))
+        if done is not None or id(p) in self.done:
+            return done
+        asked = (p.name, p.fide_id if self.use_ids else None, p.birth_year)
+        quiet = self.quiet.get(asked)
+        if quiet is not None:
+            return quiet
+        before = len(self.problems)
+        found = self._find(p, start)
+        if found is not None and len(self.problems) == before and not self.register_unknown:
+            self.quiet[asked] = found
+        self.done[id(p)] = found
+        return found
+
+    def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
+        fide_id = p.fide_id if self.use_ids else None
+        asked = (p.name, fide_id, p.birth_year)
+        found = self.matches.get(asked) if not self.register_unknown else None
+        if found is None:
+            found = self.index.match(p.name, fide_id, p.birth_year)
+            if not self.register_unknown:
+                self.matches[asked] = found
+        if found.error is not None:
+            key = "fide_id" if "FIDE id" in found.error and fide_id else "name"
+            self._error(p, key, found.error)
+            return None
+        if found.player is not None:
+            if found.note is not None:
+                line, where = p.where("name")
+                self.problems.append(Problem(self.file, line, where, found.note,
+                                             severity="warning"))
+            if fide_id is not None and found.player not in self.index.named(p.name):
+                line, where = p.where("fide_id")
+                self.problems.append(Problem(
+                    self.file, line, where, f"FIDE id {fide_id} is {found.player.name} "
+                    f"(#{found.player.id}) in the ledger; the file says {p.name!r}: check the id",
+                    severity="warning"))
+            if found.player.id not in self.matched:
+                self.matched.add(found.player.id)
+                self.players_matched += 1
+            return found.player
+        similar, in_all = self.index.similar(p.name)
+        if not self.register_unknown:
+            unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
+            self._error(p, "name", f"{unknown}: did you mean {may_mean(similar, in_all)}? If so, "
+                        f"write {self._full_name} in the file" if similar else f"{unknown}: "
+                        "register them with `ledger player add` or import with --register-players")
+            return None
+        rating, rating_at = self._file_rating(p)
+        try:
+            player = register(self.session, NewPlayer(
+                name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
+                federation=p.federation, title=p.title, rating=rating,
+                prior_games=registered_prior_games(rating)),
+                source=f"import {self.file}"[:200], effective_from=Period.of(start),
+                namesake=self.index.next_namesake(name_key(p.name.strip())))
+        except LedgerError as exc:
+            key = invalid_field(exc)
+            self._error(p, key, str(exc), rating_at if key == "rating" else None)
+            return None
+        self._two_ratings(p, player.name)
+        floor = below_floor_note(rating, Period.of(start))
+        if floor is not None:
+            line, where = rating_at
+            self.problems.append(Problem(self.file, line, where,
+                                                floor.removeprefix("rating: "), severity="warning"))
+        if similar:
+            line, where = p.where("name")
+            self.problems.append(Problem(
+                self.file, line, where, f"{p.name!r} registered as a new player, though the "
+                f"ledger has {may_mean(similar, in_all)}; if it is the same player, write "
+                f"{self._full_name} in the file", severity="warning"))
+        self.registered.append(p.name)
+        (self.registered_unrated if rating is None else self.registered_established).append(p.name)
+        self.index.add(player)
+        self.matched.add(player.id)
+        return player
+
+    @property
+    def _full_name(self) -> str:
+        return "the full name or the FIDE id" if self.use_ids else "the full name"
+
+    def _error(self, p: FilePlayer, key: str, message: str, at: Where | None = None) -> None:
+        line, where = at or p.where(key)
+        self.problems.append(Problem(self.file, line, where, message))
+
+

@@ -1,0 +1,175 @@
+"""Writing what an import keeps: ``add_games`` inserts the games of one event (or the games
+without one) through the driver's executemany, placing each in its period (late results:
+``services.close.late``), and ``RatingChecks`` counts the games a close will rate and warns of
+ratings that differ from the ledger's. Driven by ``services.imports.games``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import cast
+
+from sqlalchemy import Table
+from sqlalchemy.orm import Session
+
+from ledger.db.models import IMPORTED_GAME_COLUMNS, Game, utcnow
+from ledger.db.rows import insert_rows
+from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
+from ledger.errors import Problem
+from ledger.formats.records import FileGame
+from ledger.services.close.late import natural_period, place
+from ledger.services.close.periods import not_rated_reason
+from ledger.services.close.state import (
+    FIRST_RATED_PERIOD,
+    History,
+    is_closed,
+    last_closed_period,
+    load_histories,
+    ratings_period,
+)
+from ledger.services.core.audit import written_by
+from ledger.services.imports.game_pools import GamePool
+from ledger.services.imports.report import NEVER_RATED, ImportReport, LateRecord, Matched, Paired
+from ledger.services.register.games import PlayerRef
+
+
+def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
+              games: Sequence[tuple[FileGame, PlayerRef, PlayerRef]], report: ImportReport,
+              rerate: bool = False,
+              event_end: dt.date | None = None, *, pools: dict[int, GamePool] | None = None,
+              pool: RatingPool = STANDARD) -> None:
+    """Insert new games of ``pool`` (one multi-row INSERT): in the event's period, or (no
+    event) each in its own date's period; a game whose dates are in a closed period of the
+    pool is a late result (``late.placement``: the earliest open period, or with ``rerate`` its
+    own), in ``report.late``. ``pools``: ``id(FileGame)`` -> its ``GamePool`` (different
+    times)."""
+    rows = []
+    change_id = written_by(session)
+    last = last_closed_period(session, pool)
+    source = name[-480:]
+    # per date: (the period it goes into, its natural period when that is closed: late)
+    placed: dict[dt.date, tuple[str, str | None]] = {}
+    by_pool = pools or {}
+    usual = GamePool(pool)
+    now = utcnow()  # the games of one insert are recorded at one time
+    for g, w, b in games:
+        where = placed.get(g.date)
+        if where is None:
+            period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
+            natural = natural_period(event_end, g.date)
+            where = placed[g.date] = (str(period), str(natural) if is_closed(natural, last)
+                                      else None)
+        period_text, late = where
+        if late is not None:
+            report.late.append(LateRecord(g.line, w.name, b.name, g.date, late, period_text,
+                                          pool))
+        rows.append((event_id, g.round, round_key(g.round), g.date, period_text, w.id, b.id,
+                     g.result.value, g.played, f"{source}:{g.line}", now, "valid",
+                     change_id, pool, by_pool.get(id(g), usual).unequal_times))
+        report.periods[period_text] += 1
+    report.recorded += len(rows)
+    # the driver's executemany of tuples (db.rows): no ORM objects, no per-row dicts
+    insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, rows)
+
+
+class RatingChecks:
+    """Count the recorded games a close will rate (and why the others are not rated: with each
+    game's pool's ratings), and warn where the file's rating differs from the ledger's
+    published standard rating (the ledger's is used): ``check`` once per batch of the file's
+    games. Each player's history is loaded once (per pool), each rating looked up once per pool
+    and ratings period, each date's period found once."""
+
+    def __init__(self, session: Session, name: str, report: ImportReport) -> None:
+        self.session, self.name, self.report = session, name, report
+        self.of_pool: dict[RatingPool, dict[int, History]] = {STANDARD: {}}
+        # (pool, ratings period) -> player -> rating: each looked up once; periods by date once
+        self.known: dict[tuple[RatingPool, Period], dict[int, int | None]] = {}
+        self.periods: dict[tuple[dt.date | None, dt.date], Period] = {}
+        self.ended: dict[dt.date, Period] = {}
+        self.warned: set[tuple[int, int]] = set()
+        self.ids: set[int] = set()
+
+    def _load(self, pool: RatingPool, ids: list[int]) -> None:
+        if ids:
+            self.of_pool[pool].update(load_histories(self.session, ids, through=Period(9999, 12),
+                                                     pool=pool))
+
+    def count(self, paired: list[Matched],
+              recorded: list[Paired], pools: dict[int, GamePool] | None = None) -> None:
+        """Count ``recorded`` (games written, of the batches of ``paired`` given so far) in
+        ``report.to_rate`` and ``report.not_rated`` by the pool of each (``pools``, by
+        ``id(FileGame)``; else standard); ``paired``: a batch of the file's games with their
+        ledger players (None: not matched), whose histories are loaded."""
+        report = self.report
+        new = sorted({p.id for _, w, b in paired for p in (w, b) if p is not None} - self.ids)
+        self.ids.update(new)
+        for pool in self.of_pool:  # the pools loaded so far: their histories of the new players
+            self._load(pool, new)
+        of_pool, known = self.of_pool, self.known
+        reasons: dict[tuple[object, ...], str | None] = {}
+        # per (pool, event start, date, event end): that pool's ratings in the game's ratings
+        # period (player -> rating, each looked up once) and whether its period is before 2022
+        dated: dict[tuple[object, ...], tuple[dict[int, int | None], Period, bool]] = {}
+        by_pool = pools or {}
+        usual = GamePool(STANDARD)
+        for g, w, b in recorded:
+            found = by_pool.get(id(g), usual)
+            pool = found.pool
+            when = (pool, g.event_start, g.date, g.event_end)
+            place_ = dated.get(when)
+            if place_ is None:
+                if pool not in of_pool:
+                    of_pool[pool] = {}
+                    self._load(pool, sorted(self.ids))
+                at = self.periods.get((g.event_start, g.date))
+                if at is None:
+                    at = self.periods[g.event_start, g.date] = ratings_period(g.event_start,
+                                                                              g.date)
+                ended = self.ended.get(g.event_end or g.date)
+                if ended is None:
+                    ended = self.ended[g.event_end or g.date] = Period.of(g.event_end or g.date)
+                place_ = dated[when] = (known.setdefault((pool, at), {}), at,
+                                        ended < FIRST_RATED_PERIOD)
+            ratings, at, early = place_
+            white_id, black_id = w.id, b.id
+            if white_id not in ratings:
+                ratings[white_id] = of_pool[pool][white_id].rating(at)
+            if black_id not in ratings:
+                ratings[black_id] = of_pool[pool][black_id].rating(at)
+            white_rating, black_rating = ratings[white_id], ratings[black_id]
+            # not_rated_reason without a period reads only these (no gap rule): once each
+            asked = (g.result, g.played, found.unequal_times, white_rating is None,
+                     black_rating is None)
+            if asked in reasons:
+                reason = reasons[asked]
+            else:
+                reason = reasons[asked] = not_rated_reason(RatedGame(
+                    game_id=0, event_key=None, white_id=white_id, black_id=black_id,
+                    white_rating=white_rating, black_rating=black_rating, result=g.result,
+                    played=g.played, unequal_times=found.unequal_times))
+            if reason is None and early:
+                reason = NEVER_RATED
+            if reason is None:
+                report.to_rate += 1
+            else:
+                report.not_rated[reason] += 1
+
+    def warn(self, paired: list[Matched]) -> None:
+        """Warn of each side of ``paired`` (games ``count`` has seen) whose rating in the file
+        differs from the ledger's published rating in the game's ratings period (once per
+        player and rating); players the import registered are not compared."""
+        name, report, histories = self.name, self.report, self.of_pool[STANDARD]
+        fresh_names = set(report.players_registered)
+        warned = self.warned
+        for g, maybe_white, maybe_black in paired:
+            for someone, side in ((maybe_white, g.white), (maybe_black, g.black)):
+                if someone is None or side.rating is None or someone.name in fresh_names:
+                    continue
+                ledger_rating = histories[someone.id].rating(ratings_period(g.event_start, g.date))
+                if ledger_rating != side.rating and (someone.id, side.rating) not in warned:
+                    warned.add((someone.id, side.rating))
+                    line, where = side.where("rating")
+                    report.problems.append(Problem(
+                        name, line, where, f"{someone.name}: the file says {side.rating}, the "
+                        f"ledger's published rating is {ledger_rating or 'unrated'}; the "
+                        "ledger's is used", severity="warning"))

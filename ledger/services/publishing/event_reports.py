@@ -1,0 +1,250 @@
+"""Tournament rating reports (``ledger event show``, the site's tournament pages) and every
+recorded game from each player's side with its D and PD (the site's player pages).
+
+A rating report is FIDE's: for each player of an event, the published rating at the event's
+start, the games rated in it, the score, the expected score (sum of PD), K, and the change this
+event contributes before the period's single rounding, K x (score - expected), exact; beside it
+the period's final change, rounded once over every game of the period (B.02 §8.3.4). The
+performance rating Rp (Title Regs §1.4.7-1.4.8) counts the games played over the board against
+opponents rated at the event's start, as ``ledger performance`` does without a norm.
+
+The games and the ratings used come from ``services.close.rated_games``; the D and PD of each rated
+game are the ones its period's close stored (``period_audits``, packed per player:
+``services.close.period_audits``); K and the final change the period results. Set-based: a fixed
+number of queries per period, whatever the number of players.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from sqlalchemy import ColumnElement, FromClause, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Event, Game, Player
+from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.order import player_sort_key
+from ledger.domain import STANDARD, Period, RatingPool, Result, parse_pool
+from ledger.rules.performance import Performance, performance
+from ledger.services.close.period_audits import current_sides
+from ledger.services.close.rated_games import load_rated_games
+from ledger.services.close.revisions import current
+from ledger.services.close.state import is_closed, last_closed_period
+from ledger.services.core.session import Ledger, transaction
+from ledger.services.register.events import resolve_event
+from ledger.services.register.games import period_game_views
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One recorded game from one player's side.
+
+    ``colour`` "white" or "black"; ``result`` the game's result as recorded (White's view,
+    ``1-0``, ``+/-`` ...); ``score`` the player's points (Decimal 1, 0.5 or 0; a forfeit win is
+    1, as standings count it); ``status`` as ``ledger game list`` gives it (``rated``,
+    ``forfeit``, ``open`` ...); ``own_rating``/``opponent_rating`` the published ratings in
+    force at the event's start (None: unrated then). ``difference`` (D, own - opponent),
+    ``counted_difference`` (D after the 400-point rule) and ``expected`` (PD) are the stored
+    audit of a game rated for this player, None otherwise."""
+
+    game_id: int
+    date: dt.date
+    period: str
+    event_id: int | None
+    event: str | None
+    round: str | None
+    colour: str
+    player_id: int
+    opponent_id: int
+    opponent: str
+    result: str
+    score: Decimal
+    status: str
+    own_rating: int | None
+    opponent_rating: int | None
+    difference: int | None = None
+    counted_difference: int | None = None
+    expected: Decimal | None = None
+
+    @property
+    def rated(self) -> bool:
+        """True when the game was rated for this player (it has a stored D and PD)."""
+        return self.expected is not None
+
+    @property
+    def over_the_board(self) -> bool:
+        """True for a game played over the board (not a forfeit, a move each)."""
+        return self.status not in ("forfeit", "no moves")
+
+
+def game_periods(session: Session) -> list[Period]:
+    """Every period with a recorded game, oldest first."""
+    return [Period.parse(p) for p in session.scalars(
+        select(Game.period).distinct().order_by(Game.period))]
+
+
+def game_lines(session: Session, period: Period, event_id: int | None = None,
+               pool: RatingPool = STANDARD) -> list[GameLine]:
+    """Every game of ``period`` in ``pool`` (or only those of the event ``event_id``), two lines
+    each (White's, then Black's), by date then game id, inside the caller's session, with the
+    ratings and audit of that pool (docs/RULES.md §9). Five queries and the histories of the
+    players in them."""
+    def condition(g: FromClause) -> ColumnElement[bool]:
+        here = g.c.period == str(period)
+        return here & (g.c.event_id == event_id) if event_id is not None else here
+
+    last = last_closed_period(session, pool)
+    loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
+    views = {v.id: v for v in period_game_views(session, period)}
+    players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
+               if event_id is not None else None)
+    audits = current_sides(session, period, pool, players)
+    lines = []
+    for g in loaded:
+        view, rated = views[g.game.id], g.rated
+        result = Result(rated.result)
+        sides = (("white", rated.white_id, rated.black_id, view.black, result.white_score,
+                  rated.white_rating, rated.black_rating),
+                 ("black", rated.black_id, rated.white_id, view.white, result.black_score,
+                  rated.black_rating, rated.white_rating))
+        for colour, pid, opponent_id, opponent, score, own, theirs in sides:
+            audit = audits.get((g.game.id, pid))
+            lines.append(GameLine(
+                g.game.id, g.game.date, g.game.period, g.game.event_id, g.event_name,
+                g.game.round, colour, pid, opponent_id, opponent, result.value, score,
+                view.status, own, theirs,
+                audit.difference if audit else None,
+                audit.counted_difference if audit else None,
+                Decimal(audit.expected_hundredths).scaleb(-2) if audit else None))
+    return lines
+
+
+@dataclass(frozen=True)
+class EventPlayer:
+    """One player's line of a tournament rating report.
+
+    ``rating``: published rating at the event's start (None: unrated); ``games``/``points``:
+    every game recorded for them in the event and their points (standings: a forfeit win
+    counts); ``rated_games``, ``score``, ``expected`` (sum of PD): the games rated for them;
+    ``k``: the K of the period (after the 700 cap), ``change``: K x (score - expected), exact,
+    the part of the period's change this event contributes, and ``period_change`` the period's
+    one rounded change over all its games (``period_games`` of them); the three are None when
+    no game was rated for them. ``performance``: Rp over the games played over the board
+    against opponents rated at the event's start (None: no such game). ``lines``: the games."""
+
+    player_id: int
+    name: str
+    fide_id: int | None
+    federation: str | None
+    title: str | None
+    rating: int | None
+    games: int
+    points: Decimal
+    rated_games: int
+    score: Decimal
+    expected: Decimal
+    k: int | None
+    change: Decimal | None
+    period_change: int | None
+    period_games: int | None
+    performance: Performance | None
+    lines: tuple[GameLine, ...]
+
+
+@dataclass(frozen=True)
+class EventReport:
+    """An event and its rating report: ``period`` (that of its end date) and whether it is
+    ``closed`` (rated; otherwise only the games and performances are known), ``players`` by
+    points (most first), then rating (highest first, unrated last), then name."""
+
+    id: int
+    name: str
+    site: str | None
+    city: str | None
+    start_date: dt.date
+    end_date: dt.date
+    period: str
+    closed: bool
+    source: str | None
+    rounds: int | None
+    time_control: str | None
+    arbiter: str | None
+    games: int
+    players: tuple[EventPlayer, ...]
+
+
+def _performance(lines: Sequence[GameLine]) -> Performance | None:
+    counted = [(line.opponent_rating, Fraction(line.score)) for line in lines
+               if line.over_the_board and line.opponent_rating is not None]
+    if not counted:
+        return None
+    return performance([r for r, _ in counted if r is not None], [s for _, s in counted])
+
+
+def _player(who: Player, lines: Sequence[GameLine], result: PeriodResultRow | None) -> EventPlayer:
+    rated = [line for line in lines if line.rated]
+    score = sum((line.score for line in rated), Decimal(0))
+    expected = sum((line.expected or Decimal(0) for line in rated), Decimal(0))
+    k = result.k if result is not None and rated else None
+    return EventPlayer(
+        who.id, who.name, who.fide_id, who.federation, who.title,
+        next((line.own_rating for line in lines), None), len(lines),
+        sum((line.score for line in lines), Decimal(0)), len(rated), score, expected, k,
+        k * (score - expected) if k is not None else None,
+        result.change if k is not None and result is not None else None,
+        result.games if k is not None and result is not None else None,
+        _performance(lines), tuple(lines))
+
+
+def event_reports(session: Session, event_ids: Sequence[int],
+                  lines: Iterable[GameLine], pool: RatingPool = STANDARD) -> list[EventReport]:
+    """The rating report of each event of ``event_ids`` from ``lines`` (``game_lines`` of their
+    periods; lines of other events are ignored), in the order given, inside the caller's
+    session, with the period results of ``pool``. Three queries (events, players, period
+    results) for any number of events."""
+    found = {e.id: e for e in session.scalars(select(Event).where(Event.id.in_(event_ids)))}
+    events = [found[i] for i in event_ids]
+    wanted = set(event_ids)
+    by_event: dict[int, dict[int, list[GameLine]]] = defaultdict(lambda: defaultdict(list))
+    for line in lines:
+        if line.event_id in wanted:
+            by_event[line.event_id][line.player_id].append(line)
+    pids = {pid for players in by_event.values() for pid in players}
+    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
+        if pids else {}
+    periods = {str(Period.of(e.end_date)) for e in events}
+    results = {(r.period, r.player_id): r for r in session.scalars(
+        select(PeriodResultRow).where(PeriodResultRow.period.in_(periods),
+                                      PeriodResultRow.player_id.in_(pids),
+                                      current(PeriodResultRow, pool)))} if pids else {}
+    last = last_closed_period(session, pool)
+    reports = []
+    for e in events:
+        period = str(Period.of(e.end_date))
+        rows = [_player(players[pid], found, results.get((period, pid)))
+                for pid, found in by_event.get(e.id, {}).items()]
+        rows.sort(key=lambda r: (-r.points, r.rating is None, -(r.rating or 0),
+                                 *player_sort_key(r.name, r.player_id)))
+        games = len({line.game_id for r in rows for line in r.lines})
+        reports.append(EventReport(
+            e.id, e.name, e.site, e.city, e.start_date, e.end_date, period,
+            is_closed(Period.of(e.end_date), last), e.source, e.rounds, e.time_control,
+            e.arbiter, games, tuple(rows)))
+    return reports
+
+
+def event_report(engine: Ledger, ref: str) -> EventReport:
+    """``ledger event show``: the event ``ref`` names (``#ID`` or a name, as
+    ``events.resolve_event``) and its rating report. Raises ``NotFound``/``Ambiguous`` for the
+    event, ``InvalidInput`` for an empty reference. The event's games and ratings are those of
+    its pool (``events.pool``, docs/RULES.md §9)."""
+    with transaction(engine, write=False) as session:
+        event = resolve_event(session, ref)
+        pool = parse_pool(event.pool)
+        lines = game_lines(session, Period.of(event.end_date), event.id, pool)
+        return event_reports(session, [event.id], lines, pool)[0]

@@ -1,0 +1,287 @@
+"""The rating list a closed period publishes, and one player's rating history."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Change, PeriodRevision, PlayerEntry, RatingAdjustment, RatingPeriod
+from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.domain import STANDARD, Period, RatingPool
+from ledger.errors import InvalidInput, NotFound, PeriodError
+from ledger.rules.kfactor import is_junior
+from ledger.services.close.life import RatingLife, rating_lives
+from ledger.services.close.revisions import current, current_revision, revision_views
+from ledger.services.close.snapshots import ListRow, ranked, read_rows
+from ledger.services.close.state import last_closed_period
+from ledger.services.core.session import Ledger, transaction
+from ledger.services.register.players import MAX_ID, PlayerView, player_views, resolve
+
+__all__ = ["ListRow", "ListSelection", "RatingList", "history", "player_histories",
+           "published_period", "rating_list"]
+
+
+@dataclass(frozen=True)
+class RatingList:
+    """The list published by closing ``period``, in force from ``in_force_from`` (YYYY-MM-DD),
+    as ``revision`` of the period published it."""
+
+    period: str
+    in_force_from: str
+    rows: list[ListRow]
+    revision: int = 1
+    #: The period's current revision: None when the period is reopened (not closed now).
+    current: int | None = 1
+    #: The rating pool of the list (docs/RULES.md §9).
+    pool: RatingPool = STANDARD
+
+    @property
+    def superseded(self) -> bool:
+        """Whether this is not the list the period stands with now (an earlier revision, or
+        any revision of a reopened period)."""
+        return self.current != self.revision
+
+    def superseded_note(self) -> str | None:
+        """What to tell a reader of a superseded list (None for the current one): which
+        revision this is and where the current list is. Never part of the list itself, so the
+        list stays byte for byte as it was published."""
+        if not self.superseded:
+            return None
+        now = (f"the current list is revision {self.current} (ledger list --period {self.period})"
+               if self.current is not None else f"{self.period} is reopened: not closed now")
+        return f"this is revision {self.revision} of the list of {self.period}, superseded; {now}"
+
+
+@dataclass(frozen=True)
+class ListSelection:
+    """Which players a published list shows (``ledger list`` filters); None keeps everyone.
+
+    - ``active``: leave out players flagged inactive (``rules.activity``);
+    - ``federation``: three-letter code; ``sex``: "M" or "F" (unknown sex never matches);
+    - ``junior``: 18 or under in the year of the list's date (born in or after that year - 18;
+      unknown birth year: not a junior), as B.02 §8.3.3 counts a junior's age for K;
+    - ``min_games``: at least this many rated games in the period;
+    - ``top``: only ranks 1 to ``top`` after the other filters (a tie at the edge keeps everyone
+      sharing that rank).
+    """
+
+    federation: str | None = None
+    sex: str | None = None
+    junior: bool = False
+    min_games: int | None = None
+    top: int | None = None
+    active: bool = False
+
+    def __post_init__(self) -> None:
+        if self.sex is not None and self.sex not in ("M", "F"):
+            raise InvalidInput(f"sex: {self.sex!r} must be M or F")
+        if self.federation is not None and not re.fullmatch(r"[A-Z]{3}", self.federation):
+            raise InvalidInput(f"federation: {self.federation!r} must be a three-letter code such as ENG")
+        if self.min_games is not None and self.min_games < 0:
+            raise InvalidInput(f"min-games: {self.min_games} must be 0 or more")
+        if self.top is not None and self.top < 1:
+            raise InvalidInput(f"top: {self.top} must be 1 or more")
+
+    def keeps(self, row: ListRow, list_month: Period) -> bool:
+        """Whether ``row`` passes every filter but ``top``, on the list in force in ``list_month``
+        (junior: ``rules.kfactor.is_junior`` for that month, the K rules' own test)."""
+        return ((self.federation is None or row.federation == self.federation)
+                and (self.sex is None or row.sex == self.sex)
+                and (not self.junior or is_junior(row.birth_year, list_month))
+                and (self.min_games is None or row.games >= self.min_games)
+                and not (self.active and row.inactive))
+
+
+def published_period(session: Session, period: str | None,
+                     pool: RatingPool = STANDARD) -> Period:
+    """The closed period of ``pool`` whose list is asked for: ``period`` (YYYY-MM) or, for
+    None, the latest closed. Raises ``PeriodError`` when none is closed, ``NotFound`` for a
+    period not closed."""
+    if period is None:
+        last = last_closed_period(session, pool)
+        if last is None:
+            reopened = session.scalar(select(func.max(PeriodRevision.period))
+                                      .where(PeriodRevision.pool == pool))
+            if reopened is not None:
+                earlier = [str(v.revision)
+                           for v in revision_views(session, Period.parse(reopened), pool)]
+                raise PeriodError(f"no period is closed now: {reopened} was reopened; the lists it "
+                                  f"published before: ledger list --period {reopened} --revision "
+                                  f"{' or '.join(earlier)}")
+            raise PeriodError(f"no {pool} rating list yet: no period has been closed"
+                              + ("" if pool == STANDARD else f" in the {pool} pool")
+                              + " (`ledger period close`)")
+        return last
+    wanted = Period.parse(period)
+    if session.get(RatingPeriod, (str(wanted), pool)) is None:
+        last = last_closed_period(session, pool)
+        if last is not None and wanted < last:
+            raise NotFound(f"period: {wanted} published no rating list of its own (it had no "
+                           f"games when a later period was closed); see `ledger period list`")
+        earlier = [str(v.revision) for v in revision_views(session, wanted, pool)]
+        if earlier:
+            raise NotFound(f"period: {wanted} was reopened and is not closed now; the lists it "
+                           f"published before: --revision {' or '.join(earlier)}")
+        raise NotFound(f"period: {wanted} is not closed, so it has published no rating list")
+    return wanted
+
+
+def rating_list(engine: Ledger, period: str | None = None,
+                selection: ListSelection | None = None, *, active_only: bool = False,
+                revision: int | None = None, pool: RatingPool = STANDARD) -> RatingList:
+    """``ledger list``: the list published by closing ``period`` (default: the latest closed),
+    as its current revision published it, or as ``revision`` did (``--revision N``, any
+    revision, superseded ones and those of a reopened period too): the snapshot stored by the
+    close (``services.close.snapshots``), so the names, federations and flags are those that stood.
+
+    Every player with a published rating (only those ``selection`` keeps), by rating then name;
+    equal ratings share a rank, counted within the selection (ranks count the players shown).
+    ``active_only`` is ``ListSelection(active=True)``: it leaves out players flagged inactive.
+    ``pool``: the rating pool whose list it is (docs/RULES.md §9; each pool's list has its own
+    ranks); a ``revision`` must be one of that pool.
+    Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed or a
+    revision it does not have, ``InvalidInput`` for a revision below 1.
+    """
+    with transaction(engine, write=False) as session:
+        if revision is not None:
+            closed, shown = _period_revision(session, period, revision, pool)
+        else:
+            closed = published_period(session, period, pool)
+            shown = current_revision(session, closed, pool) or 1
+        following = closed.next()
+        rows = read_rows(session, closed, shown)
+        if active_only:
+            selection = replace(selection or ListSelection(), active=True)
+        if selection is not None:
+            rows = ranked([r for r in rows if selection.keeps(r, following)])
+        if selection is not None and selection.top is not None:
+            rows = [r for r in rows if r.rank <= selection.top]
+        return RatingList(str(closed), str(following.start), rows, shown,
+                          current_revision(session, closed, pool), pool)
+
+
+def _period_revision(session: Session, period: str | None, revision: int,
+                     pool: RatingPool = STANDARD) -> tuple[Period, int]:
+    """The period (``period``, default the latest one closed, or reopened since) and
+    ``revision`` asked for, checked."""
+    if revision < 1:
+        raise InvalidInput(f"revision: {revision} must be 1 or more")
+    if period is not None:
+        wanted = Period.parse(period)
+    else:  # the latest period with a revision, closed now or reopened
+        latest = session.scalar(select(func.max(PeriodRevision.period))
+                                .where(PeriodRevision.pool == pool))
+        if latest is None:
+            raise PeriodError("no rating list yet: no period has been closed (`ledger period "
+                              "close`)")
+        wanted = Period.parse(latest)
+    found = (session.get(PeriodRevision, (str(wanted), revision)) if revision <= MAX_ID
+             else None)
+    if found is None or found.pool != pool:
+        known = [v.revision for v in revision_views(session, wanted, pool)]
+        have = (f"it has revision(s) {', '.join(map(str, known))}" if known
+                else "it has never been closed")
+        raise NotFound(f"revision: period {wanted} has no revision {revision} ({have})")
+    return wanted, revision
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One closed period of a player's history (exact values: score, expected, change).
+
+    A list adjustment (the 1 March 2024 raise) and an official correction of a published rating
+    (``player correct-rating``: ``period`` is the list corrected) are rows of their own with 0
+    games and a ``note``; ``carried``: the carried corrections the period's close added to the
+    exact change before its rounding (docs/CORRECTIONS.md §5)."""
+
+    period: str
+    rating_before: int
+    games: int
+    score: Decimal
+    expected: Decimal
+    k: int
+    k_reason: str
+    k_capped: bool
+    change_exact: Decimal
+    change: int
+    rating_after: int
+    note: str | None = None
+    carried: Decimal = Decimal(0)
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    """A player, one row per period in which they were rated, and the life of their rating
+    (pool in progress, initial ratings with their computation, drops below the floor)."""
+
+    player: PlayerView
+    periods: list[HistoryRow]
+    life: RatingLife
+
+
+def _official_corrections(session: Session, player_ids: list[int] | None,
+                          pool: RatingPool = STANDARD) -> list[tuple[int, HistoryRow]]:
+    """Official rating corrections (``player correct-rating``) of ``pool`` as (player id,
+    history row): the list corrected, the rating it published, the corrected one and the
+    reason. One query."""
+    query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
+                    Change.before, Change.reason)
+             .join(Change, Change.id == PlayerEntry.change_id)
+             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool))
+    if player_ids is not None:
+        query = query.where(PlayerEntry.player_id.in_(player_ids))
+    found = []
+    for pid, effective, rating, before, reason in session.execute(query):
+        if effective is None or rating is None:
+            continue  # a correction is always of a rating, in force from a period
+        published = int(json.loads(before)["rating"]) if before else rating
+        found.append((pid, HistoryRow(
+            str(Period.parse(effective).previous()), published, 0, Decimal(0), Decimal(0), 0,
+            "official correction", False, Decimal(rating - published), rating - published,
+            rating, note=f"official correction: {reason}")))
+    return found
+
+
+def history(engine: Ledger, ref: str, pool: RatingPool = STANDARD) -> PlayerHistory:
+    """``ledger history``: the player ``ref`` names and their period results in ``pool``
+    (docs/RULES.md §9), oldest first."""
+    with transaction(engine, write=False) as session:
+        return player_histories(session, [resolve(session, ref, partial=True).id], pool)[0]
+
+
+def player_histories(session: Session, player_ids: list[int] | None,
+                     pool: RatingPool = STANDARD) -> list[PlayerHistory]:
+    """The history (``history``) in ``pool`` of each of ``player_ids`` (None: every player),
+    in ``players.PLAYER_ORDER``, from the current revision of every closed period of that
+    pool: a fixed number of queries for any number of players."""
+    results = select(PeriodResultRow).where(current(PeriodResultRow, pool)).order_by(
+        PeriodResultRow.period)
+    adjustments = select(RatingAdjustment).where(current(RatingAdjustment, pool))
+    if player_ids is not None:
+        results = results.where(PeriodResultRow.player_id.in_(player_ids))
+        adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
+    periods: dict[int, list[HistoryRow]] = defaultdict(list)
+    for r in session.scalars(results):
+        periods[r.player_id].append(HistoryRow(
+            r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
+            Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason, r.k != r.k_before_cap,
+            Decimal(r.change_hundredths).scaleb(-2), r.change, r.rating_after,
+            carried=Decimal(r.carried_hundredths).scaleb(-2)))
+    for a in session.scalars(adjustments):
+        periods[a.player_id].append(HistoryRow(
+            a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
+            Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
+    for pid, row in _official_corrections(session, player_ids, pool):
+        periods[pid].append(row)
+    views = player_views(session, player_ids, pool)
+    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None], pool)
+    return [PlayerHistory(view, sorted(periods.get(view.id, []),
+                                       key=lambda h: (h.period, h.note is not None)),
+                          lives[view.id])
+            for view in views]

@@ -1,0 +1,335 @@
+"""``ledger site build``: the club's website, gathered from the ledger in one read transaction
+and written as static files.
+
+``site_data`` reads everything a site shows through the other services' public functions
+(``periods.list_periods``, ``lists.rating_list`` and ``lists.player_histories``,
+``events.list_events``, ``event_reports``), all inside one transaction so that every page shows
+the same state of the ledger, and turns it into the frozen values of ``formats.site.model``;
+``formats.site.pages`` renders them and ``site_files`` writes what changed.
+
+Corrections (docs/CORRECTIONS.md): every closed period's list is shown as its current revision
+published it (the snapshot ``lists.rating_list`` reads), with the list of its revisions
+(``revisions.revision_views``: when each was computed, and why); each superseded revision gets a
+page of its own, as it was published (``rating_list(..., revision=N)``), which says that a
+re-rating superseded it and links the current list, and the current list links it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from urllib.parse import urlsplit
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Event, Game, PlayerEntry
+from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
+from ledger.errors import InvalidInput, shown
+from ledger.formats.site.model import (
+    ChartPoint,
+    EventLine,
+    EventPage,
+    HistoryLine,
+    ListLine,
+    ListPage,
+    ListRevision,
+    PeriodGames,
+    PlayedGame,
+    PlayerPage,
+    PoolRecord,
+    Site,
+)
+from ledger.formats.site.pages import render_site
+from ledger.names import name_key
+from ledger.rules.kfactor import is_junior
+from ledger.services.close.periods import list_periods
+from ledger.services.close.revisions import revision_views
+from ledger.services.close.state import load_histories
+from ledger.services.core.session import Ledger, transaction
+from ledger.services.publishing.event_reports import (
+    EventReport,
+    GameLine,
+    event_reports,
+    game_lines,
+    game_periods,
+)
+from ledger.services.publishing.lists import PlayerHistory, RatingList, player_histories, rating_list
+from ledger.services.publishing.site_files import SiteWrite, check_site_folder, write_site
+from ledger.services.register.events import list_events
+from ledger.services.register.games import parse_date
+
+#: The pool of an event page made before events had pools, and the first record of every
+#: player page (the players' index shows its rating).
+POOL = STANDARD
+
+
+def base_url(text: str | None) -> str | None:
+    """``--base-url``: an absolute http or https address, ending in "/" (added when missing);
+    None stays None. Raises ``InvalidInput`` for anything else (no scheme or host, another
+    scheme, a query or fragment, blanks or control characters)."""
+    if text is None:
+        return None
+    value = text.strip()
+    parts = urlsplit(value)
+    if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
+            or parts.fragment or re.search(r"[\s\x00-\x1f\x7f]", value)):
+        raise InvalidInput(f"base-url: {shown(text)} is not a web address; write it like "
+                           "https://club.example/ratings/")
+    return value if value.endswith("/") else value + "/"
+
+
+def _list_lines(rl: RatingList, before: dict[int, int | None], month: Period) -> tuple[ListLine, ...]:
+    return tuple(ListLine(
+        r.rank, r.player_id, r.name, name_key(r.name), r.title, r.federation, r.sex,
+        is_junior(r.birth_year, month), r.rating, before.get(r.player_id), r.games, r.k,
+        r.inactive) for r in rl.rows)
+
+
+def _played(line: GameLine) -> PlayedGame:
+    return PlayedGame(
+        line.game_id, line.date, line.event_id, line.event, line.round, line.colour,
+        line.opponent_id, line.opponent, line.own_rating, line.opponent_rating, line.score,
+        not line.over_the_board, line.status, line.difference, line.counted_difference,
+        line.expected)
+
+
+def _history_lines(h: PlayerHistory) -> tuple[HistoryLine, ...]:
+    lines = [HistoryLine(r.period, r.rating_before, r.games, r.score, r.expected,
+                         r.k if r.note is None else None, r.k_reason, r.k_capped,
+                         r.change_exact, r.change, r.rating_after, r.note)
+             for r in h.periods]
+    lines += [HistoryLine(i.period, None, i.computation.games, i.computation.points, None, None,
+                          "initial rating", False, None, None, i.computation.rating,
+                          f"initial rating Ru from {i.computation.games} games")
+              for i in h.life.initial if i.computation.published]
+    return tuple(sorted(lines, key=lambda line: (line.period, line.note is not None)))
+
+
+def _progress(h: PlayerHistory) -> str | None:
+    """An unrated player's way to a first rating (B.02 §8.2), in words; None for the rated."""
+    pool = h.life.pool
+    if pool is None or h.player.rating is not None:
+        return None
+    counted = (f"{pool.games} game{'s' if pool.games != 1 else ''} against rated opponents "
+               f"count{'s' if pool.games == 1 else ''} towards a first rating ({pool.points} "
+               "points)" if pool.games else
+               "no game against a rated opponent counts towards a first rating yet")
+    dropped = (f"; {pool.disregarded} disregarded (a first event without a point)"
+               if pool.disregarded else "")
+    then = (f"; {pool.needed} more needed" if pool.needed else
+            f"; the close of {pool.computed_at} computes it" if pool.computed_at else "")
+    return f"Unrated: {counted}{dropped}{then}."
+
+
+@dataclass(frozen=True)
+class _Lists:
+    """The published lists, by pool then period (oldest first), and each player's line on each
+    list of each pool (pool -> player id -> period -> line)."""
+
+    pages: list[ListPage]
+    lines: dict[str, dict[int, dict[str, ListLine]]]
+
+
+def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tuple[ChartPoint, ...]:
+    """The start rating (the one in force before the player's first list, when they had one)
+    and every list the player is on, with K changes between consecutive lists (the first list
+    against the K used in its period)."""
+    if not lines:
+        return ()
+    periods = sorted(lines)
+    first = lines[periods[0]]
+    used = {h.period: h.k for h in history if h.k is not None}
+    points = []
+    if first.previous is not None:
+        points.append(ChartPoint(Period.parse(periods[0]).start, first.previous, None))
+    previous_k = used.get(periods[0])
+    for period in periods:
+        line = lines[period]
+        note = f"K {previous_k} -> {line.k}" if previous_k is not None and previous_k != line.k \
+            else None
+        points.append(ChartPoint(Period.parse(period).list_date(), line.rating, period, note))
+        previous_k = line.k
+    return tuple(points)
+
+
+def _revisions(session: Session, pool: RatingPool) -> dict[str, tuple[ListRevision, ...]]:
+    """Period -> its revisions in ``pool``, oldest first, when it has more than one (a list
+    that was never re-rated shows no revision at all)."""
+    found: dict[str, list[ListRevision]] = defaultdict(list)
+    for v in revision_views(session, pool=pool):
+        found[v.period].append(ListRevision(v.revision, v.closed_at.date(), v.reason))
+    return {period: tuple(rows) for period, rows in found.items() if len(rows) > 1}
+
+
+def _event_page(report: EventReport) -> EventPage:
+    lines = tuple(EventLine(
+        n, p.player_id, p.name, p.title, p.federation, p.rating, p.points,
+        tuple(_played(line) for line in p.lines), p.rated_games, p.score, p.expected, p.k,
+        p.change, p.period_change, p.period_games,
+        p.performance.rp if p.performance else None,
+        p.performance.n if p.performance else 0)
+        for n, p in enumerate(report.players, start=1))
+    place = ", ".join(dict.fromkeys(x for x in (report.site, report.city) if x)) or None
+    source = PurePath(report.source).name if report.source else None
+    return EventPage(report.id, report.name, report.start_date, report.end_date, report.period,
+                     report.closed, place, source, report.games, lines, POOL)
+
+
+def site_data(engine: Ledger, *, club: str, built_on: dt.date,
+              base_url: str | None = None) -> Site:
+    """Everything the site shows, read in one transaction: every published list (with each
+    player's previous rating: the one in force before the list), every player (history, chart,
+    games by period), every event (crosstable, rating report). ``club`` heads every page;
+    ``built_on`` is the one date not taken from the ledger; ``base_url`` (checked by
+    ``base_url``) gives canonical addresses and a sitemap.
+
+    Each pool (docs/RULES.md §9) with a published list has its lists; a player page has the
+    standard record, then one per rapid or blitz pool the player is rated in or has a game
+    of."""
+    with transaction(engine, write=False) as session:
+        periods = list_periods(session)
+        lists = _Lists([], {})
+        for pool in POOLS:
+            closed = [Period.parse(v.period) for v in periods if v.pool == pool]
+            if closed:
+                _add_lists(session, lists, pool, closed)
+        used = _pools_in_use(session)
+        every_line = {pool: [line for p in game_periods(session)
+                             if pool == STANDARD or pool in used.get(str(p), ())
+                             for line in game_lines(session, p, pool=pool)] for pool in POOLS}
+        events = list_events(session)
+        reports = _event_reports(session, [e.id for e in events], every_line)
+        entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
+        histories = {pool: player_histories(session, None, pool)
+                     if pool == STANDARD or pool in entered
+                     or any(pool in pools for pools in used.values()) else []
+                     for pool in POOLS}
+    return Site(club, built_on, tuple(lists.pages),
+                _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
+                tuple(_event_page(r) for r in reports), base_url)
+
+
+def _pools_in_use(session: Session) -> dict[str, set[str]]:
+    """Period -> the pools with a game (voided ones too) in it: a site of standard games only
+    reads no rapid or blitz game."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for period, pool in session.execute(select(Game.period, Game.pool).distinct()):
+        found[period].add(pool)
+    return found
+
+
+def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period]) -> None:
+    """The lists of ``pool`` published by closing ``closed`` (oldest first), each current
+    revision followed by its superseded ones, into ``lists``."""
+    states = load_histories(session, None, through=closed[-1], pool=pool)
+    revisions = _revisions(session, pool)
+    lines = lists.lines.setdefault(pool, defaultdict(dict))
+    for period in closed:
+        rl = rating_list(session, str(period), pool=pool)
+        before = {pid: h.rating(period) for pid, h in states.items()}
+        known = revisions.get(str(period), ())
+        page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
+                        _list_lines(rl, before, period.next()), rl.revision, known)
+        lists.pages.append(page)
+        for line in page.lines:
+            lines[line.player_id][page.period] = line
+        for earlier in known:
+            if earlier.number != rl.revision:
+                old = rating_list(session, str(period), revision=earlier.number, pool=pool)
+                lists.pages.append(ListPage(
+                    pool, old.period, page.in_force_from,
+                    _list_lines(old, before, period.next()), old.revision, known))
+
+
+def _event_reports(session: Session, ids: list[int],
+                   every_line: dict[RatingPool, list[GameLine]]) -> list[EventReport]:
+    """The rating report of each event of ``ids``, in that order, each with its own pool's
+    games and ratings (docs/RULES.md §9; ``every_line``: each pool's game lines, which the
+    player pages use too)."""
+    pools = dict(session.execute(select(Event.id, Event.pool).where(Event.id.in_(ids))).all())
+    by_pool: dict[str, list[int]] = defaultdict(list)
+    for event_id in ids:
+        by_pool[pools.get(event_id, STANDARD)].append(event_id)
+    found: dict[int, EventReport] = {}
+    for pool, of_pool in by_pool.items():
+        found |= {r.id: r for r in event_reports(session, of_pool, every_line[parse_pool(pool)],
+                                                 parse_pool(pool))}
+    return [found[i] for i in ids]
+
+
+def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
+            games: dict[str, list[PlayedGame]]) -> PoolRecord:
+    """``h``'s record in ``pool``: rating, K, history, chart and games by period."""
+    v = h.player
+    history = _history_lines(h)
+    by_period = {line.period: line for line in history if line.note is None}
+    periods = tuple(PeriodGames(p, tuple(found), by_period.get(p))
+                    for p, found in sorted(games.items()))
+    return PoolRecord(pool, v.rating, v.k, v.k_reason.value, v.rated_games, history,
+                      _chart(lists.lines.get(pool, {}).get(v.id, {}), history), periods,
+                      _progress(h))
+
+
+def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,
+             every_line: dict[RatingPool, list[GameLine]],
+             starts: dict[int, dt.date]) -> tuple[PlayerPage, ...]:
+    """A page per player (in the order of the standard histories): the standard record, then
+    rapid and blitz where the player is rated or has played a game; the events of every pool."""
+    games: dict[str, dict[int, dict[str, list[PlayedGame]]]] = {
+        pool: defaultdict(lambda: defaultdict(list)) for pool in POOLS}
+    events: dict[int, dict[int, str]] = defaultdict(dict)
+    for pool in POOLS:
+        for line in every_line[pool]:
+            games[pool][line.player_id][line.period].append(_played(line))
+            if line.event_id is not None:
+                events[line.player_id][line.event_id] = line.event or ""
+    others = {pool: {h.player.id: h for h in histories[pool]} for pool in POOLS if pool != STANDARD}
+    pages = []
+    for h in histories[STANDARD]:
+        v = h.player
+        records = [_record(h, STANDARD, lists, games[STANDARD][v.id])]
+        for pool, by_id in others.items():
+            other = by_id.get(v.id)
+            if other is not None and (other.player.rating is not None or games[pool][v.id]):
+                records.append(_record(other, pool, lists, games[pool][v.id]))
+        played = sorted(events[v.id].items(), key=lambda e: (starts[e[0]], e[0]))
+        pages.append(PlayerPage(v.id, v.name, name_key(v.name), v.fide_id, v.federation,
+                                v.title, v.sex, v.birth_year, tuple(records),
+                                tuple((eid, name, starts[eid]) for eid, name in played)))
+    return tuple(pages)
+
+
+@dataclass(frozen=True)
+class SiteBuild:
+    """What ``build_site`` did: the files written and left alone (``files``), and what the site
+    holds (lists, players, tournaments)."""
+
+    files: SiteWrite
+    lists: int
+    players: int
+    events: int
+    built_on: dt.date
+
+
+def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_text: str | None,
+               date: str | None, ledger: str | None, today: dt.date | None = None) -> SiteBuild:
+    """``ledger site build DIR``: check the options and the folder, gather the site
+    (``site_data``), render it and write the files that changed (``site_files.write_site``).
+
+    ``date`` (YYYY-MM-DD) is the build date shown on the home page (default ``today``, else
+    the clock's); ``ledger`` the open ledger's database (path or URL), which the folder must
+    not hold. Raises ``InvalidInput`` (nothing written) for a bad date or base URL, a folder
+    that is a file, holds someone else's files or holds the ledger; ``LedgerError`` when a
+    file cannot be written."""
+    built_on = parse_date(date, "date") if date is not None else today or dt.date.today()
+    address = base_url(base_url_text)
+    folder = Path(directory)
+    check_site_folder(folder, ledger)
+    site = site_data(engine, club=club, built_on=built_on, base_url=address)
+    written = write_site(folder, render_site(site))
+    return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on)
+

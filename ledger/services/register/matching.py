@@ -1,0 +1,231 @@
+"""Matching a player named in a file (TRF, CSV, PGN, FIDE rating list) to a ledger player.
+
+The order is the one issue 3 sets: by FIDE id, then by name and birth year. An ambiguous match is
+an error that lists the candidates, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
+
+from ledger.db.models import Player
+from ledger.names import (
+    LOOSE_PAIRS,
+    NameHints,
+    close_matches,
+    did_you_mean,
+    loose_form,
+    name_key,
+    name_words,
+    same_name_keys,
+    word_starts,
+)
+
+
+@dataclass(frozen=True)
+class Match:
+    """The outcome of one lookup: ``player`` when found; ``error`` (a message naming the
+    candidates or the conflicting FIDE id) when the file's player cannot be matched safely.
+    Both None: nobody in the ledger is this player (unknown: register them or report it).
+    ``candidates``: the players an ambiguous match could be (empty for any other error).
+    ``note``: a warning to give with the match (a name of a player merged into another)."""
+
+    player: Player | None = None
+    error: str | None = None
+    candidates: tuple[Player, ...] = ()
+    note: str | None = None
+
+
+def loose_key_sql(column: ColumnElement[str] | InstrumentedAttribute[str]) -> ColumnElement[str]:
+    """``ledger.names.loose_form`` of a stored ``name_key`` column, in SQL (``replace`` is the
+    same on SQLite and PostgreSQL): commas and blanks dropped, then ``LOOSE_PAIRS`` folded, in
+    that order, as the Python function does."""
+    expr = func.replace(func.replace(column, ",", ""), " ", "")
+    for pair, vowel in LOOSE_PAIRS:
+        expr = func.replace(expr, pair, vowel)
+    return expr
+
+
+@dataclass
+class PlayerIndex:
+    """Every ledger player, loaded once (one query), by FIDE id and by name key
+    (``ledger.names.name_key``: case, accents and punctuation aside).
+
+    ``add`` keeps the index current when an import registers a player inside its transaction.
+    A player merged into another (``ledger player merge``) is not matched: their name leads to
+    the player they joined (``joined``), with a note.
+    """
+
+    by_fide: dict[int, Player] = field(default_factory=dict)
+    by_name: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
+    by_id: dict[int, Player] = field(default_factory=dict)
+    merged: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
+    #: For ``similar`` only, built on its first call.
+    _hints: NameHints[Player] | None = field(default=None, repr=False)
+
+    @classmethod
+    def load(cls, session: Session, where: ColumnElement[bool] | None = None) -> PlayerIndex:
+        """Index every player of the ledger (one SELECT), or those ``where`` selects."""
+        index = cls()
+        query = select(Player).order_by(Player.id)
+        for player in session.scalars(query if where is None else query.where(where)):
+            index.add(player)
+        return index
+
+    @classmethod
+    def hints_for(cls, session: Session, name: str) -> PlayerIndex:
+        """An index of the players ``similar(name)`` can find, and no others (one SELECT whose
+        LIKE conditions every such player meets): a ledger of a million players is not loaded
+        to say "did you mean"."""
+        words = name_words(name)
+        if not words:
+            return cls()
+        loose = loose_key_sql(Player.name_key)
+        # a loose form is its key less some characters: a key whose loose form holds a text holds
+        # its letters in order, a LIKE far cheaper than the loose form's REPLACEs (tried first)
+        forms = sorted({loose_form(w) for w in words}, key=len, reverse=True)
+        return cls.load(session, or_(and_(*(Player.name_key.contains(w, autoescape=True)
+                                            for w in words)),
+                                     Player.name_key.startswith(words[0], autoescape=True),
+                                     and_(*(Player.name_key.like(_in_order(f), escape="/")
+                                            for f in forms),
+                                          *(loose.contains(f, autoescape=True) for f in forms))))
+
+    def add(self, player: Player) -> None:
+        """Index a player (just registered, or loaded)."""
+        self.by_id[player.id] = player
+        if player.merged_into is not None:
+            self.merged[player.name_key].append(player)
+            return
+        if player.fide_id is not None:
+            self.by_fide[player.fide_id] = player
+        self.by_name[player.name_key].append(player)
+        if self._hints is not None:
+            self._hints.add(player.id, player.name, player)
+
+    def next_namesake(self, key: str) -> int:
+        """The ``players.namesake`` number the next player with name key ``key`` gets, from the
+        players indexed (``services.register.players.next_namesake``'s rule: 0 for the first of a key,
+        else one more than the highest)."""
+        same = self.by_name.get(key)
+        return max(p.namesake for p in same) + 1 if same else 0
+
+    def rename(self, player: Player, old_key: str) -> None:
+        """Index ``player`` under their new name key, after a change of name from ``old_key``."""
+        same = self.by_name.get(old_key, [])
+        if player in same:
+            same.remove(player)
+        self.by_name[player.name_key].append(player)
+
+    def named(self, name: str) -> list[Player]:
+        """The players whose name is ``name``: the same key, else (none) the same name in the
+        other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) or with its comma optional
+        (``Mirzoev Azer`` = ``Mirzoev, Azer``): ``ledger.names.same_name_keys``."""
+        key = name_key(name)
+        return self.by_name.get(key) or [p for other in same_name_keys(key)
+                                         for p in self.by_name.get(other, [])]
+
+    def similar(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
+        """Players a file's ``name`` may be short for (``ledger.names.NameHints.similar``):
+        ledger players (other than its exact namesakes) whose name holds every word of ``name``
+        (``Doyle`` or ``Liam Doyle`` -> ``Doyle, Liam``) or starts with it (``Doyle, L`` ->
+        ``Doyle, Liam``), ignoring case, accents and punctuation. Returns the first ``limit``
+        by id, and how many there are in all. A hint for messages only: ``match`` never uses it.
+        """
+        if self._hints is None:
+            self._hints = NameHints((p.id, p.name, p) for ps in self.by_name.values() for p in ps)
+        return self._hints.similar(name, limit)
+
+    def match(self, name: str, fide_id: int | None = None, birth_year: int | None = None) -> Match:
+        """The ledger player for a file's ``name`` (str), ``fide_id`` and ``birth_year`` (int or None).
+
+        1. A FIDE id the ledger knows decides.
+        2. Otherwise players with the same name (``named``: the same key, else the same name in
+           the other word order or with its comma optional) are candidates; when the file
+           gives a birth year, a candidate with another known birth year is not this player, and
+           a candidate with another FIDE id is not this player either.
+        3. One candidate left: that player. Several: ``error`` lists them (id, FIDE id, birth
+           year). None: unknown (``Match()``), except that a same-name player with another FIDE
+           id is reported as an ``error``, since a file rarely means a namesake.
+        """
+        if fide_id is not None and fide_id in self.by_fide:
+            return Match(self.by_fide[fide_id])
+        namesakes = self.named(name)
+        candidates = [p for p in namesakes
+                      if (birth_year is None or p.birth_year is None or p.birth_year == birth_year)
+                      and (fide_id is None or p.fide_id is None)]
+        if len(candidates) > 1 and birth_year is not None:
+            exact = [p for p in candidates if p.birth_year == birth_year]
+            candidates = exact or candidates
+        if len(candidates) == 1:
+            return Match(candidates[0])
+        if len(candidates) > 1:
+            return Match(error=f"{name!r} matches several players: {_listed(candidates)}; "
+                               "give a FIDE id or a birth year to tell them apart",
+                         candidates=tuple(candidates))
+        other_id = [p for p in namesakes if fide_id is not None and p.fide_id is not None
+                    and (birth_year is None or p.birth_year in (None, birth_year))]
+        if other_id:
+            return Match(error=f"{name!r} is in the ledger with FIDE id "
+                               f"{', '.join(str(p.fide_id) for p in other_id)}; the file says {fide_id}")
+        return self._joined(name)
+
+    def _joined(self, name: str) -> Match:
+        """The player a merged player of this name joined, with a note; else ``Match()``."""
+        key = name_key(name)
+        for merged in self.merged.get(key) or [p for other in same_name_keys(key)
+                                               for p in self.merged.get(other, [])]:
+            joined = self.by_id.get(merged.merged_into or 0)
+            while joined is not None and joined.merged_into is not None:
+                joined = self.by_id.get(joined.merged_into)
+            if joined is not None:
+                return Match(joined, note=f"{name!r} is {merged.name} (#{merged.id}), merged "
+                                          f"into {joined.name} (#{joined.id}): matched to them")
+        return Match()
+
+
+def _in_order(text: str) -> str:
+    """A LIKE pattern (escape ``/``) for the texts that hold the letters of ``text`` in order."""
+    return "%" + "%".join(c if c not in "%_/" else "/" + c for c in text) + "%"
+
+
+def suggest_players(session: Session, name: str, limit: int = 3) -> tuple[list[Player], int]:
+    """The players a ``name`` that matches nobody may stand for, for "did you mean": those a
+    part of a name may (``PlayerIndex.similar``), else those a misspelling may
+    (``ledger.names.close_matches``: ``O'Brian, Kevin`` -> ``O'Brien, Kevin``), looking only at
+    the players with words starting as ``name``'s do (``ledger.names.word_starts``: one LIKE
+    each, and the keys alone are read), so a ledger of 200,000 players answers in a fraction of
+    a second. Returns the first ``limit`` (int) and how many there are in all."""
+    found = PlayerIndex.hints_for(session, name).similar(name, limit)
+    starts = word_starts(name)
+    if found[0] or not starts:
+        return found
+    keys = session.execute(select(Player.id, Player.name_key).where(*(
+        or_(Player.name_key.startswith(s, autoescape=True),
+            Player.name_key.contains(f" {s}", autoescape=True)) for s in starts)))
+    ids, in_all = close_matches(name, ((i, k) for i, k in keys), limit)
+    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
+    return [players[i] for i in ids], in_all
+
+
+def may_mean(players: list[Player], in_all: int) -> str:
+    """Ledger players a name may mean, for "did you mean": ``Doyle, Liam (#3, FIDE 2500035) or
+    ...``, and how many there are in all when more are not shown."""
+    return did_you_mean((f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
+                                                  "no FIDE id)") for p in players),
+                        in_all, "players")
+
+
+def described(player: Player) -> str:
+    """A player as a message tells them from a namesake: ``Walsh, Tom (#4, FIDE 2500035, born
+    1990, IRL)``, ``FIDE -`` and ``born ?`` where unknown, the federation only when known."""
+    return (f"{player.name} (#{player.id}, FIDE {player.fide_id or '-'}, born "
+            f"{player.birth_year or '?'}" + (f", {player.federation})" if player.federation else ")"))
+
+
+def _listed(players: list[Player]) -> str:
+    return "; ".join(map(described, players))
