@@ -17,7 +17,7 @@ from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
 from ledger.formats import games_csv
-from ledger.services.imports.games import game_files
+from ledger.services.imports import game_files
 
 HEADER = "date,white,black,result,round\n"
 PLAYERS = "date,white,black,result\n2025-11-04,Alpha Ann,Bravo Ben,1-0\n2025-11-04,Carol Cee,Dan Dee,0-1\n"
