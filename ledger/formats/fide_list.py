@@ -3,9 +3,10 @@
 Sources: the rating list files FIDE publishes at ratings.fide.com/download_lists.phtml, as
 described in tests/data/README.md ("FIDE rating list layouts"): TXT in fixed columns, whose
 header line gives each column's offset, and XML (``<playerslist>`` of ``<player>`` elements).
-The lines, columns and elements are read by ``ledger.formats.fide_list_lines`` (decoding, line
-endings, the header's column offsets, each line's cells); this module checks each player's cells
-into a :class:`ListPlayer`, one pool's rating, games and K, and tells the list's layout.
+The bytes are decoded and split into lines by ``ledger.formats.fide_list_text``, a TXT list's
+header columns and their offsets read by ``fide_list_header``, each player line's cells by
+``fide_list_lines``, an XML list's elements by ``fide_list_xml``; this module checks each player's
+cells into a :class:`ListPlayer`, one pool's rating, games and K, and tells the list's layout.
 
 A rating of 0 or blank is unrated (None); birth data is the year only (``0000`` is unknown).
 A flag is one of FIDE's, exactly: blank, ``i``, ``w`` or ``wi`` (any other, ``iw`` or ``W``
@@ -41,16 +42,10 @@ from typing import TypeVar, cast
 
 from ledger.domain import POOLS, RatingPool
 from ledger.errors import Problem
-from ledger.formats.fide_list_lines import (
-    ERROR,
-    WARNING,
-    Cell,
-    decode,
-    line_cells,
-    read_txt_header,
-    read_xml,
-    split_lines,
-)
+from ledger.formats.fide_list_header import read_txt_header
+from ledger.formats.fide_list_lines import line_cells
+from ledger.formats.fide_list_text import ERROR, WARNING, Cell, decode, split_lines
+from ledger.formats.fide_list_xml import read_xml
 from ledger.formats.records import text_fault
 
 __all__ = ["FLAGS", "POOLS", "SINGLE_LIST", "FideListReadout", "ListPlayer", "Pool", "read_fide_list",

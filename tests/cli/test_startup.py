@@ -76,7 +76,7 @@ def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Pa
 
 
 def test_the_natural_key_is_partial_on_postgresql_as_on_sqlite() -> None:
-    # the PostgreSQL option is given on first read (models.PartialIndex): the same DDL as
+    # the PostgreSQL option is given on first read (models.partial_index.PartialIndex): the same DDL as
     # Index(..., sqlite_where=..., postgresql_where=...) gave, on both databases
     from sqlalchemy.dialects import postgresql, sqlite
     from sqlalchemy.schema import CreateIndex
@@ -98,7 +98,7 @@ def test_a_partial_index_lists_its_postgresql_option_before_it_is_read() -> None
     from sqlalchemy.dialects import postgresql
     from sqlalchemy.schema import CreateIndex
 
-    from ledger.db.models import PartialIndex
+    from ledger.db.models.partial_index import PartialIndex
     table = Table("t", MetaData(), Column("a", Integer), Column("status", String(8)),
                   PartialIndex("ix_t_a", "a", where=text("status = 'valid'")))
     copy = table.to_metadata(MetaData())

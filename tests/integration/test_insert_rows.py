@@ -11,10 +11,11 @@ from sqlalchemy import Engine, Table, insert, select, text
 from sqlalchemy.orm import Session
 
 from ledger.db import rows
-from ledger.db.models import IMPORTED_GAME_COLUMNS, Game, Player
+from ledger.db.models import Game, Player
+from ledger.db.models.games import IMPORTED_GAME_COLUMNS
 from ledger.domain import STANDARD
 
-#: When both games were recorded (stored without a time zone, as ``models.utcnow`` gives it).
+#: When both games were recorded (stored without a time zone, as ``models.base.utcnow`` gives it).
 AT = dt.datetime(2026, 11, 5, 18, 30, 15, 123456)
 
 

@@ -38,7 +38,7 @@ _BEGINNING = (0, 0)
 class Entry:
     """A rating a player brought, in force from ``effective_from`` (None: from the start).
 
-    ``kind`` (``models.ENTRY_KINDS``): ``rating`` or ``correction`` entries bring their rating;
+    ``kind`` (``models.players.ENTRY_KINDS``): ``rating`` or ``correction`` entries bring their rating;
     a ``history`` entry only changes the prior games and reached-2400/2300 facts from its period
     on (its ``rating`` is never in force)."""
 

@@ -12,7 +12,9 @@ from typing import cast
 from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
-from ledger.db.models import IMPORTED_GAME_COLUMNS, Game, utcnow
+from ledger.db.models import Game
+from ledger.db.models.base import utcnow
+from ledger.db.models.games import IMPORTED_GAME_COLUMNS
 from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem

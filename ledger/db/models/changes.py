@@ -1,0 +1,36 @@
+"""The audit log (``changes``): one row a change, and the change sequence every fact and every
+derived row points at (docs/CORRECTIONS.md §1)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import DateTime, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ledger.db.models.base import Base, utcnow
+
+
+class Change(Base):
+    """One entry of the audit log, and the change sequence (docs/CORRECTIONS.md §1): ``id``
+    increases and is never reused; append-only, written in the transaction of what it records.
+
+    ``by`` who asked, ``command`` the command line as typed (or the service's name when called
+    from code), ``action`` (``player.add``, ``period.close`` ...), ``entity`` and ``entity_id``
+    what it changed (``game`` 12, ``period`` 2026-03, ``file`` sha256), ``before``/``after`` JSON
+    text (None for a creation; a summary for a bulk write), ``reason`` (required for corrections).
+    """
+
+    __tablename__ = "changes"
+    __table_args__ = (Index("ix_changes_entity", "entity", "entity_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    by: Mapped[str] = mapped_column(String(200))
+    command: Mapped[str] = mapped_column(Text)
+    action: Mapped[str] = mapped_column(String(40))
+    entity: Mapped[str] = mapped_column(String(20))
+    entity_id: Mapped[str] = mapped_column(String(100))
+    before: Mapped[str | None] = mapped_column(Text)
+    after: Mapped[str | None] = mapped_column(Text)
+    reason: Mapped[str | None] = mapped_column(Text)
