@@ -71,6 +71,10 @@ class NeedsInit(LedgerError):
     exit_code = 4
 
 
+#: A problem's severity: an error blocks the import, a warning does not.
+ERROR, WARNING = "error", "warning"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One problem found in an input file.

@@ -43,16 +43,14 @@ from ledger.formats.trf_lines import (
     PLAYED,
     SHORT,
     WARNING,
-    Reread,
     TrfPlayer,
     TrfProblems,
     TrfRound,
-    TrfText,
     col_label,
     parse_date,
     read_lines,
-    split_lines,
 )
+from ledger.formats.trf_text import Reread, TrfText, split_lines
 
 __all__ = ["TrfEvent", "file_end_date", "read_trf", "read_trf_text"]
 
@@ -105,7 +103,7 @@ def read_trf(source: bytes | BinaryIO, filename: str,
 
     Never raises on bad data. A file whose encoding turns out to be CP1252 after non-ASCII
     UTF-8 lines (or a UTF-16 byte-order mark that is not UTF-16) is read a second time from the
-    start (:class:`~ledger.formats.trf_lines.TrfText`): ``handle.seek`` may raise ``OSError``
+    start (:class:`~ledger.formats.trf_text.TrfText`): ``handle.seek`` may raise ``OSError``
     for a handle that cannot seek.
     """
     handle = io.BytesIO(source) if isinstance(source, bytes) else source

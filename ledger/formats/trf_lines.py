@@ -19,10 +19,9 @@ for rating and is skipped: ``###`` comments, TRF-2026's ``152`` ... ``362``, ``2
 ``250``-``330`` pairing and team records, ``801``/``802``, national rating records (``IRL ...``),
 TRFx ``XXC``, ``XXA``, ``DAT``. (TRF-2026, FIDE Council 12 May 2025, keeps the ``001`` layout.)
 
-Columns are characters, not bytes: the file is decoded as UTF-8 (a byte-order mark is dropped),
-else as CP1252 with a warning, read from a binary handle one line at a time (:class:`TrfText`).
-Lines end in CR, LF or CRLF (only those: a form feed or a Unicode line separator inside a line is
-data); trailing blanks are fine. The problems are kept up to a bound (``TrfProblems``): past it
+Columns are characters, not bytes: the file's text is decoded line by line by
+``ledger.formats.trf_text`` (UTF-8, else CP1252 with a warning; lines end in CR, LF or CRLF only);
+trailing blanks are fine. The problems are kept up to a bound (``TrfProblems``): past it
 the lines are no longer read. Nothing here raises on bad data:
 each fault is a :class:`~ledger.errors.Problem` with file, line, ``col N`` (or ``col A-B``) and a
 message; a line with an error gives no player. The checks across lines (start ranks, rounds,
@@ -31,22 +30,19 @@ dates) and the games are ``ledger.formats.trf``'s; writing TRF-16 is ``ledger.fo
 
 from __future__ import annotations
 
-import codecs
 import datetime as dt
-import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import BinaryIO
 
 from ledger.domain import described_character, find_control_character
 from ledger.errors import Problem
-from ledger.formats.text_stream import MAX_PROBLEMS, Problems, byte_lines_of, chunks, lines_of
+from ledger.formats.text_stream import MAX_PROBLEMS, Problems
 
 __all__ = ["BYES", "ERROR", "FORFEITS", "PLAYED", "RESULT_CODES", "SHORT", "TITLES", "WARNING",
-           "Reread", "TrfLines", "TrfPlayer", "TrfProblems", "TrfRound", "TrfText", "col_label",
-           "numbered_until_full", "parse_date", "read_lines", "split_lines", "trim_rounds"]
+           "TrfLines", "TrfPlayer", "TrfProblems", "TrfRound", "col_label",
+           "numbered_until_full", "parse_date", "read_lines", "trim_rounds"]
 
 ERROR, WARNING = "error", "warning"
 PLAYED = frozenset("1=0")
@@ -108,96 +104,6 @@ class TrfPlayer:
         """The year of ``birth`` (its four-digit part), or None."""
         found = _YEAR.search(self.birth or "")
         return int(found.group()) if found else None
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines ended by CR, LF or CRLF (only these; ``str.splitlines`` would also split on form
-    feeds, ``\\x1c``-``\\x1e``, NEL and Unicode separators, which are data in a fixed column);
-    ``ledger.formats.text_stream.lines_of`` over one piece."""
-    return list(lines_of([text]))
-
-
-class Reread(Exception):
-    """Raised by :class:`TrfText` when the lines already given were decoded by the wrong rule:
-    read the file again from the start with ``TrfText(handle, filename, cp1252_from=line)``."""
-
-    def __init__(self, line: int) -> None:
-        super().__init__(f"read again as CP1252 (line {line})")
-        self.line = line
-
-
-class TrfText:
-    """The lines of a TRF file, decoded one at a time from a binary handle (without their CR, LF
-    or CRLF ends; see ``ledger.formats.text_stream``), and ``problems``: the warning about the
-    encoding, once known.
-
-    The rule is the whole file's, as if it were decoded at once: UTF-8 (a leading byte-order mark
-    dropped); else CP1252 (bytes CP1252 leaves undefined become U+FFFD), with a warning on the
-    line of the first byte that is not UTF-8; a file starting with a UTF-16 byte-order mark
-    (Windows' "Unicode") is read as UTF-16, with a warning, unless it is not UTF-16 after all.
-    Lines are decoded as UTF-8 until a line is not; if every line before it was ASCII (the same
-    in both), the rest is read as CP1252 without going back. Otherwise (non-ASCII UTF-8 earlier,
-    or UTF-16 that fails) iterating raises :class:`Reread`: the caller seeks back and reads the
-    whole file as CP1252 (``cp1252_from``: the line the warning names).
-    """
-
-    def __init__(self, handle: BinaryIO, filename: str, cp1252_from: int | None = None) -> None:
-        self.handle = handle
-        self.filename = filename
-        self.cp1252_from = cp1252_from
-        self.problems: list[Problem] = []
-
-    def _warn_cp1252(self, line: int) -> None:
-        self.problems.append(Problem(self.filename, line, "encoding", "not UTF-8 (first bad byte "
-                                     "on this line): read as Windows-1252 (CP1252); check the "
-                                     "accented names, or save the file as UTF-8", WARNING))
-
-    def __iter__(self) -> Iterator[str]:
-        if self.cp1252_from is not None:
-            self._warn_cp1252(self.cp1252_from)
-            for raw in byte_lines_of(chunks(self.handle)):
-                yield raw.decode("cp1252", errors="replace")
-            return
-        head = self.handle.read(3)
-        pieces = itertools.chain([head], chunks(self.handle))
-        if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-            yield from self._utf16(pieces)
-        elif head == codecs.BOM_UTF8:  # dropped; not ASCII, if the file is CP1252 after all
-            yield from self._utf8(chunks(self.handle), ascii_so_far=False)
-        else:
-            yield from self._utf8(pieces)
-
-    def _utf16(self, pieces: Iterator[bytes]) -> Iterator[str]:
-        self.problems.append(Problem(self.filename, 1, "encoding", "UTF-16 (byte-order mark): "
-                                     "read as such; save TRF files as UTF-8", WARNING))
-        decoder = codecs.getincrementaldecoder("utf-16")()
-
-        def text() -> Iterator[str]:
-            try:
-                for piece in pieces:
-                    yield decoder.decode(piece)
-                yield decoder.decode(b"", final=True)
-            except UnicodeDecodeError:
-                raise Reread(1) from None  # not UTF-16: its first two bytes are not UTF-8 either
-
-        yield from lines_of(text())
-
-    def _utf8(self, pieces: Iterator[bytes], ascii_so_far: bool = True) -> Iterator[str]:
-        utf8 = True
-        for number, raw in enumerate(byte_lines_of(pieces), start=1):
-            if utf8:
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    if not ascii_so_far:
-                        raise Reread(number) from None
-                    utf8 = False
-                    self._warn_cp1252(number)
-                else:
-                    ascii_so_far = ascii_so_far and raw.isascii()
-                    yield line
-                    continue
-            yield raw.decode("cp1252", errors="replace")
 
 
 class TrfProblems(Problems):
@@ -276,7 +182,7 @@ def numbered_until_full(lines: Iterable[str], out: Problems) -> Iterator[tuple[i
 
 
 def read_lines(lines: Iterable[str], out: TrfProblems) -> TrfLines:
-    """Read the lines (without their ends: :class:`TrfText`, :func:`split_lines`) by record
+    """Read the lines (without their ends: ``trf_text.TrfText``, ``trf_text.split_lines``) by record
     code: ``001`` player lines, the header records, ``XXR``/``142``; skip the records that carry
     nothing for rating. Each fault goes to ``out``; a player line with an error is left out (its
     start rank in ``out.refused``). Stops after the line that takes ``out`` past its bound of

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from ledger.domain import Result
 from ledger.formats.detect import detect_format
 from ledger.formats.trf import TrfEvent, file_end_date, read_trf
-from ledger.formats.trf_lines import TrfPlayer, TrfRound, parse_date, split_lines
+from ledger.formats.trf_lines import TrfPlayer, TrfRound, parse_date
+from ledger.formats.trf_text import split_lines
 from ledger.formats.trf_writer import write_trf
 
 LINE_A = ("001    1 m    Player, A                         1800 XXX    90000001 1990/01/01  1.0    1"
