@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _json, _out, _signed, say
+from ledger.cli.render.output import _json, _out, _signed, say
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _json, _out, _signed, say
+from ledger.cli.render.output import _json, _out, _signed, say
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ledger.cli.render import _json, _out, _signed, say
+from ledger.cli.render.output import _json, _out, _signed, say
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _count, _json, _out, say
+from ledger.cli.render.output import _count, _json, _out, say
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:

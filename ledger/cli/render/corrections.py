@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _count, _json, _out, game_dict, game_list, notes, problems, say
-from ledger.cli.render_revisions import rerate_dict, rerate_tables
+from ledger.cli.render.games import game_dict, game_list
+from ledger.cli.render.output import _count, _json, _out, notes, problems, say
+from ledger.cli.render.revisions import rerate_dict, rerate_tables
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
