@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from ledger.cli.render.life import computation_lines
-from ledger.cli.render.output import _count, _out, _signed, _streamed_json, say
+from ledger.cli.render.output import count, say, signed, stdout, stream_json
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def close_report(r: CloseReport, as_json: bool, *, every_row: bool = False) -> N
     ``other_pools``."""
     if as_json:
         from ledger.cli.render.close_json import close_dict  # the close's rules: on use
-        _streamed_json(close_dict(r))
+        stream_json(close_dict(r))
         return
     named = bool(r.others) or r.pool != "standard"
     for report in r.every_pool:
@@ -63,9 +63,9 @@ def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
         reason = res.k_reason.value + (f", capped from {res.k_before_cap}" if res.k_capped else "")
         table.add_row(p.name, str(p.fide_id or ""), str(res.rating_before), str(res.n),
                       f"{res.score:.1f}", f"{res.expected:.2f}", str(res.k), reason,
-                      _signed(res.change_exact.quantize(Decimal("0.01"))), _signed(res.change),
+                      signed(res.change_exact.quantize(Decimal("0.01"))), signed(res.change),
                       str(res.rating_after))
-    console = _out()
+    console = stdout()
     console.print(table)
     if r.dry_run:
         for p in shown:
@@ -80,9 +80,9 @@ def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
                               + (" (late result)" if a.game_id in late else ""),
                               str(a.opponent_rating),
                               str(a.difference), str(a.counted_difference), f"{a.expected:.2f}",
-                              f"{a.score:.1f}", _signed(a.surplus))
+                              f"{a.score:.1f}", signed(a.surplus))
             games.add_row("sum", "", "", "", f"{p.result.expected:.2f}", f"{p.result.score:.1f}",
-                          _signed(p.result.surplus))
+                          signed(p.result.surplus))
             console.print(games)
     not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
     first = sum(1 for n in r.initial if n.rating.published)
@@ -91,18 +91,18 @@ def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
         if pid in names:
             say(f"{names[pid]}: unrated in {r.pool}, rated from their standard rating {rating} "
                 "(and rated for their opponents)")
-    say(f"{_count(r.games, 'game')} in {r.period}{pool}; "
-        f"{_count(len(r.players), 'player')} rated"
-        + (f"; {_count(first, 'initial rating')} published" if first else "")
+    say(f"{count(r.games, 'game')} in {r.period}{pool}; "
+        f"{count(len(r.players), 'player')} rated"
+        + (f"; {count(first, 'initial rating')} published" if first else "")
         + (f"; games not rated: {not_rated}" if not_rated else ""))
     if large:
-        say(f"{_count(len(r.players) - len(shown), 'more player')} not shown: --all shows "
+        say(f"{count(len(r.players) - len(shown), 'more player')} not shown: --all shows "
             f"every row, `ledger period report {r.period}` what the close changed")
     if r.adjustments and r.period == "2022-09":
-        say(f"list adjustment: {_count(r.adjustments, 'rating')} more than 100 below the "
+        say(f"list adjustment: {count(r.adjustments, 'rating')} more than 100 below the "
             "standard rating raised to standard - 100 on the 1 October 2022 list")
     elif r.adjustments:
-        say(f"list adjustment: {_count(r.adjustments, 'rating')} below 2000 raised by "
+        say(f"list adjustment: {count(r.adjustments, 'rating')} below 2000 raised by "
             "0.4 x (2000 - R) on the 1 March 2024 list")
     for gap in r.gap_games:
         say(f"not rated: game {gap.game_id}, {gap.white} ({gap.white_rating}) v {gap.black} "
@@ -114,7 +114,7 @@ def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
             "rated here with the ratings in force at its event's start")
     for p in r.players:
         if p.result.carried:
-            say(f"carried correction: {p.name} {_signed(p.result.carried.quantize(Decimal('0.01')))}"
+            say(f"carried correction: {p.name} {signed(p.result.carried.quantize(Decimal('0.01')))}"
                 " added to the exact change before its one rounding")
     for n in r.initial:
         say(f"{n.name}: " + "\n".join(computation_lines(r.period, n.rating)))
@@ -127,9 +127,9 @@ def close_through_report(r: ThroughReport, as_json: bool) -> None:
     [close reports], "refused": {"period", "reason"} or null}``)."""
     if as_json:
         from ledger.cli.render.close_json import close_dict
-        _streamed_json({"through": r.through, "closed": [close_dict(c) for c in r.closed],
-               "refused": None if r.refused is None else {"period": r.refused[0],
-                                                          "reason": r.refused[1]}})
+        stream_json({"through": r.through, "closed": [close_dict(c) for c in r.closed],
+                     "refused": None if r.refused is None else {"period": r.refused[0],
+                                                                "reason": r.refused[1]}})
         return
     for close in r.closed:
         close_report(close, False)

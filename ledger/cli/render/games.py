@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render.output import _json, _out, notes
+from ledger.cli.render.output import notes, print_json, stdout
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
     for g in views:
         notes(g.notes)
     if as_json:
-        _json({"games": [game_dict(g) for g in views]})
+        print_json({"games": [game_dict(g) for g in views]})
         return
     table = PlainTable(title=f"{title} ({len(views)})")
     for col, priority in (("id", 1), ("date", 0), ("period", 5), ("event", 4), ("round", 3),
@@ -44,16 +44,16 @@ def game_list(views: list[GameView], as_json: bool, *, title: str = "Games") -> 
     for g in views:
         table.add_row(str(g.id), g.date.isoformat(), g.period, g.event or "", g.round or "",
                       g.white, g.black, g.result, game_status(g))
-    _out().print(table)
+    stdout().print(table)
 
 
 def event_list(views: list[EventView], as_json: bool) -> None:
     """Events, by start date, with their period, games and source."""
     if as_json:
-        _json({"events": [{"id": e.id, "name": e.name, "start_date": e.start_date.isoformat(),
-                           "end_date": e.end_date.isoformat(), "period": e.period,
-                           "games": e.games, "void": e.void, "rated_in": e.rated_in,
-                           "late": e.late, "source": e.source} for e in views]})
+        print_json({"events": [{"id": e.id, "name": e.name, "start_date": e.start_date.isoformat(),
+                                "end_date": e.end_date.isoformat(), "period": e.period,
+                                "games": e.games, "void": e.void, "rated_in": e.rated_in,
+                                "late": e.late, "source": e.source} for e in views]})
         return
     table = PlainTable(title=f"Events ({len(views)})")
     for col, priority in (("id", 0), ("name", 0), ("start", 0), ("end", 2), ("period", 3),
@@ -65,4 +65,4 @@ def event_list(views: list[EventView], as_json: bool) -> None:
         games = str(e.games) + (f" ({e.void} void)" if e.void else "")
         table.add_row(f"#{e.id}", e.name, e.start_date.isoformat(), e.end_date.isoformat(),
                       period, games, e.source or "")
-    _out().print(table)
+    stdout().print(table)

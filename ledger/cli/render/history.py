@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.cli.publish import write_output
 from ledger.cli.render.life import life_dict, life_lines
-from ledger.cli.render.output import _json, _out, _signed, say
+from ledger.cli.render.output import print_json, say, signed, stdout
 from ledger.cli.render.players import player_dict
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
@@ -48,9 +48,9 @@ def _history_table(title: str, h: PlayerHistory) -> PlainTable:
                       f"{r.expected:.2f}",
                       str(r.k) if r.note is None else "",
                       r.k_reason + (" (capped)" if r.k_capped else "")
-                      + (f", carried {_signed(r.carried.quantize(Decimal('0.01')))}"
+                      + (f", carried {signed(r.carried.quantize(Decimal('0.01')))}"
                          if r.carried else "") if r.note is None else r.note,
-                      _signed(r.change), str(r.rating_after))
+                      signed(r.change), str(r.rating_after))
     return table
 
 
@@ -101,11 +101,11 @@ def history(h: PlayerHistory, as_json: bool, chart: Path | None = None,
         draw_chart(h, chart, ledger)
     top = peak(h)
     if as_json:
-        _json({**history_dict(h),
-               "peak": None if top is None else {"rating": top.rating, "period": top.period,
-                                                  "in_force_from": top.in_force_from},
-               "sparkline": history_sparkline(h),
-               "chart": None if chart is None else str(chart)})
+        print_json({**history_dict(h),
+                    "peak": None if top is None else {"rating": top.rating, "period": top.period,
+                                                       "in_force_from": top.in_force_from},
+                    "sparkline": history_sparkline(h),
+                    "chart": None if chart is None else str(chart)})
         return
     _history_text(h)
     if top is not None:
@@ -127,11 +127,11 @@ def _history_text(h: PlayerHistory) -> None:
               if v.rating is not None else f"unrated in {v.pool}, no K") + f" for {v.next_period}"
     title = f"{v.name} (#{v.id}{', FIDE ' + str(v.fide_id) if v.fide_id else ''}): {status}"
     if h.periods:
-        _out().print(_history_table(title, h))
+        stdout().print(_history_table(title, h))
     else:
         say(title)
         if h.life.pool is not None and h.life.pool.rows:
-            _out().print(_pool_table(h.life.pool))
+            stdout().print(_pool_table(h.life.pool))
     if not h.periods and not h.life.initial:
         say("no rated periods yet")
     for line in life_lines(h.life):

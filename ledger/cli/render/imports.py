@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render.output import _count, _json, _out, notes, problems, say
+from ledger.cli.render.output import count, notes, print_json, problems, say, stdout
 from ledger.cli.tables import PlainTable
 from ledger.errors import Problem, SimilarGame
 
@@ -32,8 +32,8 @@ def import_rejected_json(file: str, problems: Iterable[Problem],
     """``ledger import --json`` of a rejected file: ``{"file", "rejected": true, "problems",
     "similar"}`` on stdout (the same problems also go to stderr as text); ``similar``: the
     likely duplicates refused, each with the recorded game it resembles (``similar_dict``)."""
-    _json({"file": file, "rejected": True, "problems": [vars(p) for p in problems],
-           "similar": [similar_dict(s) for s in similar]})
+    print_json({"file": file, "rejected": True, "problems": [vars(p) for p in problems],
+                "similar": [similar_dict(s) for s in similar]})
 
 
 def similar_dict(s: SimilarGame) -> dict[str, Any]:
@@ -52,30 +52,30 @@ def similar_dict(s: SimilarGame) -> dict[str, Any]:
 def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> None:
     """What an import did; warnings and notes on stderr, unless ``quiet``."""
     if as_json:
-        _json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
-               "games_in_file": r.games_in_file, "players_in_file": r.players_in_file,
-               "recorded": r.recorded, "to_rate": r.to_rate,
-               "already_recorded": r.already_recorded, "repeated_in_file": r.repeated_in_file,
-               "already_imported": r.already_imported, "players_matched": r.players_matched,
-               "players_registered": r.players_registered,
-               "registered_established": r.registered_established,
-               "registered_unrated": r.registered_unrated,
-               "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
-               "allow_similar": r.allow_similar, "likely_duplicates": r.likely_duplicates,
-               "similar": [similar_dict(s) for s in r.similar],
-               "late": [{"line": x.line, "white": x.white, "black": x.black,
-                         "date": x.date.isoformat(), "dated_in": x.dated_in,
-                         "period": x.period, "pool": x.pool} for x in r.late],
-               "rerated": [{"period": p.period, "old_revision": p.old_revision,
-                            "new_revision": p.new_revision,
-                            "changes": [vars(m) for m in p.moves]} for p in r.rerated],
-               "problems": [vars(p) for p in r.problems]})
+        print_json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
+                    "games_in_file": r.games_in_file, "players_in_file": r.players_in_file,
+                    "recorded": r.recorded, "to_rate": r.to_rate,
+                    "already_recorded": r.already_recorded, "repeated_in_file": r.repeated_in_file,
+                    "already_imported": r.already_imported, "players_matched": r.players_matched,
+                    "players_registered": r.players_registered,
+                    "registered_established": r.registered_established,
+                    "registered_unrated": r.registered_unrated,
+                    "not_rated": dict(r.not_rated), "periods": dict(r.periods), "notes": r.notes,
+                    "allow_similar": r.allow_similar, "likely_duplicates": r.likely_duplicates,
+                    "similar": [similar_dict(s) for s in r.similar],
+                    "late": [{"line": x.line, "white": x.white, "black": x.black,
+                              "date": x.date.isoformat(), "dated_in": x.dated_in,
+                              "period": x.period, "pool": x.pool} for x in r.late],
+                    "rerated": [{"period": p.period, "old_revision": p.old_revision,
+                                 "new_revision": p.new_revision,
+                                 "changes": [vars(m) for m in p.moves]} for p in r.rerated],
+                    "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems, quiet=quiet)
     notes([] if quiet else r.notes)
     verb = "would record" if r.dry_run else "recorded"
     lines = [
-        f"{r.file} ({r.format}): {_count(r.games_in_file, 'game')} in the file; {verb} "
+        f"{r.file} ({r.format}): {count(r.games_in_file, 'game')} in the file; {verb} "
         f"{r.recorded} ({r.to_rate} to rate), {r.already_recorded} already in the ledger"
         + (f", {r.repeated_in_file} repeated in the file (recorded once, each named in a "
            "warning)" if r.repeated_in_file else ""),
@@ -101,13 +101,13 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
     if r.late:
         dated = ", ".join(sorted({x.dated_in for x in r.late}))
         into = ", ".join(sorted({x.period for x in r.late}))
-        lines.append(f"late results: {_count(len(r.late), 'game')} dated in closed period(s) "
+        lines.append(f"late results: {count(len(r.late), 'game')} dated in closed period(s) "
                      f"{dated}, recorded in {into}, rated with the ratings in force at their "
                      "event's start" + ("; the periods from there are re-rated" if r.rerated
                                         else "; the published lists stand"))
     for p in r.rerated:
         lines.append(f"re-rated {p.period}: revision {p.old_revision} -> {p.new_revision}, "
-                     f"{_count(len(p.moves), 'rating')} changed"
+                     f"{count(len(p.moves), 'rating')} changed"
                      + ("".join(f"; {m.name} {m.before} -> {m.after}" for m in p.moves[:10])))
     if r.dry_run:
         lines.append("dry run: nothing was written")
@@ -134,7 +134,7 @@ def list_import_report(r: ListImportReport, as_json: bool, *, quiet: bool = Fals
     """What a list import did: counts, identity changes, notes; problems on stderr (``quiet``:
     errors only, no notes)."""
     if as_json:
-        _json(_list_import_dict(r))
+        print_json(_list_import_dict(r))
         return
     problems(r.problems, quiet=quiet)
     notes([] if quiet else r.notes)
@@ -155,7 +155,7 @@ def list_import_report(r: ListImportReport, as_json: bool, *, quiet: bool = Fals
             for name, (old, new) in u.changes.items():
                 table.add_row(str(u.line), f"{u.name} (#{u.player_id})", name,
                               "-" if old is None else str(old), str(new))
-        _out().print(table)
+        stdout().print(table)
     errors = sum(p.severity == "error" for p in r.problems)
     say(f"problems: {errors} errors, {len(r.problems) - errors} warnings")
     if r.dry_run:
@@ -168,9 +168,9 @@ def players_import_report(r: PlayerImportReport, as_json: bool, *, quiet: bool =
     ``dry_run``, ``rows``, ``registered``, ``ids`` (``[first, last]`` or null), ``unrated``,
     ``notes``, ``problems``."""
     if as_json:
-        _json({"file": r.file, "sha256": r.sha256, "dry_run": r.dry_run, "rows": r.rows,
-               "registered": r.registered, "ids": r.ids, "unrated": r.unrated,
-               "notes": r.notes, "problems": [vars(p) for p in r.problems]})
+        print_json({"file": r.file, "sha256": r.sha256, "dry_run": r.dry_run, "rows": r.rows,
+                    "registered": r.registered, "ids": r.ids, "unrated": r.unrated,
+                    "notes": r.notes, "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems, quiet=quiet)
     notes([] if quiet else r.notes)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from ledger.cli.render.output import _json, _out
+from ledger.cli.render.output import print_json, stdout
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def rating_list_dict(rl: RatingList) -> dict[str, Any]:
 def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -> None:
     """A published rating list (on ``console``, default stdout)."""
     if as_json:
-        _json(rating_list_dict(rl))
+        print_json(rating_list_dict(rl))
         return
     table = PlainTable(title=f"Rating list after period {rl.period}, {rl.pool} "
                              f"(in force from {rl.in_force_from})")
@@ -43,4 +43,4 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
         table.add_row(str(r.rank), r.name, str(r.fide_id or ""), r.federation or "",
                       r.title or "", str(r.rating), str(r.games), str(r.k), str(r.birth_year or ""),
                       "i" if r.inactive else "")
-    (console or _out()).print(table)
+    (console or stdout()).print(table)

@@ -1,7 +1,7 @@
-"""The output plumbing every renderer shares: the consoles (``console``, ``_out``), lines for
+"""The output plumbing every renderer shares: the consoles (``console``, ``stdout``), lines for
 the user (``say`` on stdout; ``aside``, ``error``, ``notes`` and a file's ``problems`` on
-stderr), JSON on stdout (``_json`` whole, ``_streamed_json`` piece by piece) and the words of
-a count (``_count``, ``_signed``).
+stderr), JSON on stdout (``print_json`` whole, ``stream_json`` piece by piece) and the words of
+a count (``count``, ``signed``). Renderers and commands import these names from here.
 
 Every command's errors come through here (``cli.common``), so this module imports no renderer,
 no rule and no service: a command loads only the renderers it names (start-up, issue 14).
@@ -49,8 +49,9 @@ def console(*, stderr: bool = False, **options: Any) -> Console:
     return Console(stderr=stderr, width=width, **options)
 
 
-def _out() -> Console:
-    """The console for stdout: ``console``."""
+def stdout() -> Console:
+    """The console for stdout, which tables are printed on: ``console`` without Rich's
+    highlighting and emoji codes."""
     return console(highlight=False, emoji=False)
 
 
@@ -61,7 +62,7 @@ def _err() -> Console:
 
 def say(text: str) -> None:
     """A line for the user on stdout."""
-    _out().print(text, markup=False)
+    stdout().print(text, markup=False)
 
 
 def aside(text: str) -> None:
@@ -104,19 +105,24 @@ def problems(items: Iterable[Problem], *, quiet: bool = False) -> None:
             console.print(str(p), markup=False, style="red" if p.severity == "error" else "yellow")
 
 
-def _json(data: Any) -> None:
+def print_json(data: Any) -> None:
+    """``data`` (plain values: dicts, lists, str, numbers, None) on stdout as JSON, two spaces
+    an indent, non-ASCII as it is (``values.indented_json``), then a newline."""
     print(indented_json(data))
 
 
-def _streamed_json(data: Any) -> None:
-    """``_json``'s text, written piece by piece (``values.write_json``: iterators in ``data``
+def stream_json(data: Any) -> None:
+    """``print_json``'s text, written piece by piece (``values.write_json``: iterators in ``data``
     are listed one item at a time)."""
     write_json(data, sys.stdout.write)
 
 
-def _count(n: int, noun: str) -> str:
+def count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``count(1, "game")`` -> ``1 game``,
+    ``count(0, "game")`` -> ``0 games``."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _signed(n: int | Decimal) -> str:
+def signed(n: int | Decimal) -> str:
+    """A change with its sign: ``+12``, ``-3``, ``0``; ``Decimal("1.50")`` -> ``+1.50``."""
     return f"+{n}" if n > 0 else str(n)

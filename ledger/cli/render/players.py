@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from ledger.cli.render.life import life_dict, life_lines
-from ledger.cli.render.output import _json, _out, notes, say
+from ledger.cli.render.output import notes, print_json, say, stdout
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
@@ -33,8 +33,8 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     """One player, as key/value lines or JSON; notes on stderr."""
     notes(v.notes)
     if as_json:
-        _json(player_dict(v) | (life_dict(v.life, v.pool) if v.life else {})
-              | ({} if added else _list_ratings_dict(v.list_ratings)))
+        print_json(player_dict(v) | (life_dict(v.life, v.pool) if v.life else {})
+                   | ({} if added else _list_ratings_dict(v.list_ratings)))
         return
     table = PlainTable(title=("Registered" if added else None), show_header=False, box=None)
     table.add_column(style="bold")
@@ -56,12 +56,12 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
          else "none while unrated"),
     ):
         table.add_row(label, "" if value is None else str(value))
-    _out().print(table)
+    stdout().print(table)
     for line in life_lines(v.life) if v.life else []:
         say(line)
     if v.list_ratings:
         say(LIST_RATINGS_LABEL)
-        _out().print(_list_ratings_table(v.list_ratings))
+        stdout().print(_list_ratings_table(v.list_ratings))
 
 
 #: How ``player show`` labels FIDE's printed list ratings, in text and JSON.
@@ -95,7 +95,7 @@ def player_list(views: list[PlayerView], pool: str, as_json: bool) -> None:
     """All players with their rating in ``pool``; JSON carries ``pool`` on the list and on every
     row (``rating_pool`` too, as ``player show`` has it)."""
     if as_json:
-        _json({"pool": pool, "players": [{"pool": v.pool} | player_dict(v) for v in views]})
+        print_json({"pool": pool, "players": [{"pool": v.pool} | player_dict(v) for v in views]})
         return
     table = PlainTable(title=f"Players ({len(views)}), {pool} ratings")
     for col, priority in (("id", 0), ("name", 0), ("FIDE id", 5), ("fed", 3), ("title", 4),
@@ -108,4 +108,4 @@ def player_list(views: list[PlayerView], pool: str, as_json: bool) -> None:
                       str(v.rating) if v.rating is not None else "unrated",
                       "?" if v.rated_games is None else str(v.rated_games),
                       str(v.k) if v.rating is not None else "-")
-    _out().print(table)
+    stdout().print(table)

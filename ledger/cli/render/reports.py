@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render.output import _count, _json, _out, _signed, say
+from ledger.cli.render.output import count, print_json, say, signed, stdout
 from ledger.cli.tables import PlainTable
 from ledger.cli.values import json_number
 
@@ -53,20 +53,20 @@ def _changes_table(title: str, changes: list[RatingChange]) -> PlainTable:
         table.add_column(col, priority=priority, justify="left" if col == "name" else "right")
     for c in changes:
         table.add_row(c.name, str(c.rating_before), str(c.games), f"{c.score:.1f}",
-                      f"{c.expected:.2f}", str(c.k), _signed(c.change), str(c.rating_after))
+                      f"{c.expected:.2f}", str(c.k), signed(c.change), str(c.rating_after))
     return table
 
 
 def period_report(r: PeriodReport, as_json: bool) -> None:
     """A closed period: gains, losses, K changes and the games rated."""
     if as_json:
-        _json(period_report_dict(r))
+        print_json(period_report_dict(r))
         return
-    console = _out()
+    console = stdout()
     not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
     say(f"Rating period {r.period} {r.pool} (rules of {r.edition}); its list is in force from "
-        f"{r.in_force_from}: {_count(r.players_rated, 'player')} rated, "
-        f"{_count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
+        f"{r.in_force_from}: {count(r.players_rated, 'player')} rated, "
+        f"{count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
     console.print(_changes_table("Biggest gains", r.gains) if r.gains else "no rating went up")
     console.print(_changes_table("Biggest losses", r.losses) if r.losses else "no rating went down")
     if r.new_ratings:
