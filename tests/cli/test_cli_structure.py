@@ -82,6 +82,6 @@ def test_the_app_registers_every_command_module() -> None:
     from ledger.cli.app import COMMANDS
 
     commands = {p.stem for p in CLI.glob("*.py")} - {
-        "__init__", "app", "common", "values", "progress", "publish", "tables", "lazy", "tree",
-        "columns", "coercion", "collector"}
+        "__init__", "app", "common", "progress", "publish", "lazy", "tree", "columns", "coercion",
+        "collector"}
     assert commands <= {command.module for command in COMMANDS.values()}

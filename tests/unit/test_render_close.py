@@ -11,7 +11,7 @@ from array import array
 import pytest
 
 from ledger.cli.render.close_json import _rendered_players, rated_player_dict
-from ledger.cli.values import indented_json, write_json
+from ledger.cli.render.values import indented_json, write_json
 from ledger.domain import KReason
 from ledger.rules.row_results import RowResult
 from ledger.services.close.periods import CloseReport, RatedPlayer

@@ -3,6 +3,8 @@ programs, errors and notes on stderr. Each command module imports the renderers 
 
 - ``output``: the plumbing every renderer shares: the consoles, ``say`` / ``aside`` /
   ``error`` / ``notes`` / ``problems``, JSON on stdout, the words of a count
+- ``tables``: ``PlainTable``, every table of the CLI (plain cells, columns dropped by priority)
+- ``values``: exact values as JSON numbers and fixed decimals, and the fast JSON writer
 - ``players``: ``player show``, ``player add``, ``player list`` (FIDE's printed list ratings too)
 - ``games``: ``game list``, ``event list``
 - ``imports``: ``ledger import``: a file of games, a FIDE rating list, a register of players

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from ledger.cli.render.output import print_json, say, signed, stdout
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 
 if TYPE_CHECKING:
     from ledger.services.publishing.calc import ChangeWorksheet, ExpectedView, SideExpectation, TableRow

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ledger.cli.render.life import computation_lines
 from ledger.cli.render.output import count, say, signed, stdout, stream_json
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.close.periods import CloseReport, RatedPlayer, ThroughReport

@@ -3,8 +3,8 @@ per-game audit, hundreds of megabytes for a federation's month. ``close`` import
 ``--json``: it loads the close's rules (``rules.row_results``), which ``period list`` and the
 other commands of a period need not.
 
-``close_dict`` is the document (``cli.values.write_json`` streams it); its ``results`` are
-written one player at a time, each player's text built at once from precomputed strings
+``close_dict`` is the document (``values.write_json`` streams it); its ``results`` are written
+one player at a time, each player's text built at once from precomputed strings
 (``_Writer.text``: one ``%`` format per game side, the opponents' names encoded once per close)
 instead of a dict per game side walked value by value. The text is exactly what
 ``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for the same values:
@@ -19,7 +19,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.life import computation_dict
-from ledger.cli.values import Rendered, encode_str, halves_number, hundredths_number
+from ledger.cli.render.values import Rendered, encode_str, halves_number, hundredths_number
 from ledger.rules.row_results import SIDE_FIELDS
 
 if TYPE_CHECKING:

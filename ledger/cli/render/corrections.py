@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.cli.render.games import game_dict, game_list
 from ledger.cli.render.output import count, notes, print_json, problems, say, stdout
 from ledger.cli.render.revisions import rerate_dict, rerate_tables
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.close.rerate import PeriodRerate

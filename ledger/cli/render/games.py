@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import notes, print_json, stdout
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.register.events import EventView

@@ -11,8 +11,8 @@ from ledger.cli.publish import write_output
 from ledger.cli.render.life import life_dict, life_lines
 from ledger.cli.render.output import print_json, say, signed, stdout
 from ledger.cli.render.players import player_dict
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 from ledger.errors import LedgerError
 from ledger.formats.sparkline import sparkline
 from ledger.services.publishing.history_summary import peak, period_points, rating_brought

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import count, notes, print_json, problems, say, stdout
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.tables import PlainTable
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.values import json_number, two_decimals
+from ledger.cli.render.values import json_number, two_decimals
 from ledger.rules.editions import InitialMethod
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ledger.cli.render.output import print_json, stdout
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.publishing.lists import RatingList

@@ -11,8 +11,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import print_json, say, signed, stdout
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from ledger.cli.columns import columns
-from ledger.cli.values import indented_json, write_json
+from ledger.cli.render.values import indented_json, write_json
 from ledger.errors import Problem
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ledger.cli.render.life import life_dict, life_lines
 from ledger.cli.render.output import notes, print_json, say, stdout
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.register.players import PlayerView, PrintedListRating

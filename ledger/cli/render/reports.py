@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import count, print_json, say, signed, stdout
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 
 if TYPE_CHECKING:
     from ledger.services.publishing.reports import PeriodReport, RatingChange

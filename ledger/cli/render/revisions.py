@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import count, print_json, say, stdout
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.admin.audit_log import AuditEntry

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import print_json, say, signed, stdout
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 
 if TYPE_CHECKING:
     from ledger.services.publishing.event_reports import EventReport
