@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render_revisions
 from ledger.cli.common import JsonOpt, reports_errors, run
 from ledger.cli.lazy import lazy
+from ledger.cli.render import revisions as render_revisions
 
 if TYPE_CHECKING:
     from ledger.services.admin import audit_log

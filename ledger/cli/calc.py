@@ -1,6 +1,6 @@
 """``ledger calc``: the seeds' calculators (expected score, a period's change, the table). They need
 no database; each parses its arguments, calls one function of ``ledger.services.publishing.calc`` and renders
-it (``ledger.cli.render_calc``)."""
+it (``ledger.cli.render.calc``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ledger.cli import render_calc
 from ledger.cli.common import JsonOpt, reports_errors
 from ledger.cli.lazy import lazy
+from ledger.cli.render import calc as render_calc
 from ledger.domain import MAX_RATING, MIN_RATING
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """``COLUMNS``, read the one way the CLI reads it: a sensible width or nothing. Kept apart from
-``cli.render`` (which imports Rich and the rules) because the app's group reads it before any
-command is chosen (``cli.tree.RecordingGroup``)."""
+``cli.render.output`` (which imports Rich) because the app's group reads it before any command
+is chosen (``cli.tree.RecordingGroup``)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 
-from ledger.cli import render
+from ledger.cli.render.output import error, problems
 from ledger.cli.tree import ARGV_KEY
 from ledger.config import USER_ENV, resolve_db
 from ledger.domain import Actor
@@ -108,7 +108,7 @@ def fail_on_os_error(exc: OSError) -> NoReturn:
     if isinstance(exc, BrokenPipeError) and exc.filename is None:
         _drop_stdout()
     else:
-        render.error(os_error_message(exc))
+        error(os_error_message(exc))
     raise SystemExit(1)
 
 
@@ -139,19 +139,19 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except OSError as exc:
             fail_on_os_error(exc)
         except ImportRejected as exc:
-            render.problems(exc.problems)
-            render.error(str(exc))
+            problems(exc.problems)
+            error(str(exc))
             raise typer.Exit(exc.exit_code) from None
         except LedgerError as exc:
-            render.error(str(exc))
+            error(str(exc))
             raise typer.Exit(exc.exit_code) from None
         except Exception as exc:
             from sqlalchemy.exc import SQLAlchemyError  # loaded already if a database was used
             if not isinstance(exc, SQLAlchemyError):
                 raise
-            error = database_error(exc, None)
-            render.error(str(error))
-            raise typer.Exit(error.exit_code) from None
+            worded = database_error(exc, None)
+            error(str(worded))
+            raise typer.Exit(worded.exit_code) from None
 
     return wrapper
 
@@ -210,10 +210,11 @@ def actor_of(ctx: typer.Context) -> Actor:
 @contextlib.contextmanager
 def rejection_as_json(file: Path, json_out: bool) -> Iterator[None]:
     """With ``--json``, a rejected import also prints its problems as JSON on stdout
-    (``render.import_rejected_json``); the error itself goes on to ``reports_errors``."""
+    (``render.imports.import_rejected_json``); the error itself goes on to ``reports_errors``."""
     try:
         yield
     except ImportRejected as exc:
         if json_out:
-            render.import_rejected_json(str(file), exc.problems, exc.similar)
+            from ledger.cli.render.imports import import_rejected_json  # `import` only
+            import_rejected_json(str(file), exc.problems, exc.similar)
         raise

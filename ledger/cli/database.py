@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render, render_revisions
 from ledger.cli.common import JsonOpt, actor_of, db_of, reports_errors, run
 from ledger.cli.lazy import lazy
-from ledger.cli.render import _count, _json
+from ledger.cli.render import revisions as render_revisions
+from ledger.cli.render.output import count, print_json, say
 
 if TYPE_CHECKING:
     from ledger.db import engine
@@ -39,11 +39,11 @@ def init(ctx: typer.Context) -> None:
     before, after = setup.init_ledger(db, actor_of(ctx))
     db = engine.shown_db(db) if "://" in db else str(Path(db).resolve())
     if before == after:
-        render.say(f"ledger at {db} is up to date (revision {after})")
+        say(f"ledger at {db} is up to date (revision {after})")
     elif before is None:
-        render.say(f"created ledger at {db} (revision {after})")
+        say(f"created ledger at {db} (revision {after})")
     else:
-        render.say(f"upgraded ledger at {db} from revision {before} to {after}")
+        say(f"upgraded ledger at {db} from revision {before} to {after}")
 
 
 @db_app.command("check")
@@ -92,15 +92,15 @@ def db_copy(
     """Copy the whole ledger into an empty database (SQLite or PostgreSQL) and verify the copy."""
     report = run(ctx, copy.copy_ledger, to)
     if json_out:
-        _json(asdict(report))
+        print_json(asdict(report))
         return
     rows = sum(report.rows.values())
-    render.say(f"copied the ledger {report.source} (revision {report.revision}) to "
-               f"{report.target}: {_count(rows, 'row')} in {_count(len(report.rows), 'table')}"
-               + (f", {_count(len(report.sequences), 'sequence')} set past the highest id"
-                  if report.sequences else ""))
-    render.say(f"verified: every row, the player list ({_count(report.players, 'player')}), "
-               f"{_count(report.rating_lists, 'rating list')}, "
-               f"{_count(report.periods_recomputed, 'closed period')} recomputed from the facts "
-               f"and {report.histories} player histor{'y' if report.histories == 1 else 'ies'} "
-               "read back the same")
+    say(f"copied the ledger {report.source} (revision {report.revision}) to "
+        f"{report.target}: {count(rows, 'row')} in {count(len(report.rows), 'table')}"
+        + (f", {count(len(report.sequences), 'sequence')} set past the highest id"
+           if report.sequences else ""))
+    say(f"verified: every row, the player list ({count(report.players, 'player')}), "
+        f"{count(report.rating_lists, 'rating list')}, "
+        f"{count(report.periods_recomputed, 'closed period')} recomputed from the facts "
+        f"and {report.histories} player histor{'y' if report.histories == 1 else 'ies'} "
+        "read back the same")

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render, render_site
 from ledger.cli.common import JsonOpt, reports_errors, run
 from ledger.cli.lazy import lazy
+from ledger.cli.render import games as render_games
+from ledger.cli.render import site as render_site
 
 if TYPE_CHECKING:
     from ledger.services.publishing import event_reports
@@ -29,7 +30,7 @@ def event_list(
     json_out: JsonOpt = False,
 ) -> None:
     """List events by start date: dates, rating period, games recorded and source file."""
-    render.event_list(run(ctx, events.list_events, period), json_out)
+    render_games.event_list(run(ctx, events.list_events, period), json_out)
 
 
 @event_app.command("show")

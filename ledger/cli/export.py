@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render
 from ledger.cli.common import db_of, reports_errors, run
 from ledger.cli.lazy import lazy
 from ledger.cli.publish import write_output
+from ledger.cli.render.output import aside, notes, say
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
@@ -38,11 +38,11 @@ def export_trf(
     Points and ranks count only the games recorded in the ledger (byes are not in it).
     """
     exported = run(ctx, exports.export_trf, event, parse_pool(pool) if pool else None)
-    render.notes(exported.notes)
+    notes(exported.notes)
     shown = f"the {exported.pool} pool: its games of the event and its ratings at the start"
     if output is None:
-        render.aside(f"event {event!r} as TRF-16, {shown}")
+        aside(f"event {event!r} as TRF-16, {shown}")
         typer.echo(exported.text, nl=False)
         return
     write_output(exported.text, output, ledger=db_of(ctx))
-    render.say(f"{output}: event {event!r} written as TRF-16, {shown}")
+    say(f"{output}: event {event!r} written as TRF-16, {shown}")

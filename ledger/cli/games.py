@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render, render_corrections
 from ledger.cli.common import (
     DryRunOpt,
     InNextPeriodOpt,
@@ -18,6 +17,8 @@ from ledger.cli.common import (
     run_write,
 )
 from ledger.cli.lazy import lazy
+from ledger.cli.render import corrections as render_corrections
+from ledger.cli.render import games as render_games
 
 if TYPE_CHECKING:
     from ledger.services.corrections import games as corrections
@@ -82,7 +83,7 @@ def game_list(
     json_out: JsonOpt = False,
 ) -> None:
     """List recorded games by date (late results and void games marked)."""
-    render.game_list(run(ctx, games.list_games, period, player), json_out)
+    render_games.game_list(run(ctx, games.list_games, period, player), json_out)
 
 
 @game_app.command("void")

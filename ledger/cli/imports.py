@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import list_import, render, render_corrections
 from ledger.cli.common import (
     InNextPeriodOpt,
     JsonOpt,
@@ -19,6 +18,9 @@ from ledger.cli.common import (
 )
 from ledger.cli.lazy import lazy
 from ledger.cli.progress import import_progress
+from ledger.cli.render import corrections as render_corrections
+from ledger.cli.render import imports as render_imports
+from ledger.cli.render.output import error
 from ledger.domain import POOLS
 from ledger.formats.detect import starts_as_fide_list
 from ledger.services.imports.input_files import file_head
@@ -99,11 +101,11 @@ def import_file(
             ("--replace", replace_event), ("--in-next-period", in_next_period),
             ("--rerate", rerate), ("--reason", reason is not None)) if value]
         if not_for:
-            render.error(f"{', '.join(not_for)}: not for a register of players (--format players)")
+            error(f"{', '.join(not_for)}: not for a register of players (--format players)")
             raise typer.Exit(2)
         with rejection_as_json(file, json_out):
             registered = run_write(ctx, player_import.import_players, str(file), dry_run=dry_run)
-        list_import.players_import_report(registered, json_out, quiet=quiet)
+        render_imports.players_import_report(registered, json_out, quiet=quiet)
         return
     if fmt == "fide-list" or list_date is not None or (pool is not None and _is_a_list(file)):
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
@@ -112,7 +114,7 @@ def import_file(
                             (in_next_period or rerate, "--in-next-period and --rerate are for "
                              "a file of games")):
             if given:
-                render.error(f"{what}, not for a FIDE rating list")
+                error(f"{what}, not for a FIDE rating list")
                 raise typer.Exit(2)
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
@@ -125,8 +127,8 @@ def import_file(
         render_corrections.replace_report(replaced, json_out, quiet=quiet)
         return
     if in_next_period:
-        render.error("--in-next-period is for --replace; late results go into the earliest "
-                     "open period without it")
+        error("--in-next-period is for --replace; late results go into the earliest "
+              "open period without it")
         raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = run_write(ctx, imports.import_file, str(file), fmt,
@@ -134,7 +136,7 @@ def import_file(
                            progress=progress, allow_similar=allow_similar,
                            end_date=end_date.date() if end_date is not None else None,
                            rerate=rerate, reason=reason, pool=pool)
-    render.import_report(report, json_out, quiet=quiet)
+    render_imports.import_report(report, json_out, quiet=quiet)
 
 
 def _is_a_list(file: Path) -> bool:
@@ -153,16 +155,16 @@ def fide_list_import(ctx: typer.Context, file: Path, format_: str | None, list_d
     if format_ != "fide-list":
         given = " and ".join(opt for opt, value in (("--list-date", list_date), ("--pool", pool))
                              if value is not None)
-        render.error(f"{given} {'is' if ' and ' not in given else 'are'} for a FIDE rating "
-                     "list: add --format fide-list")
+        error(f"{given} {'is' if ' and ' not in given else 'are'} for a FIDE rating "
+              "list: add --format fide-list")
         raise typer.Exit(2)
     if list_date is None:
-        render.error("a FIDE rating list needs --list-date YYYY-MM-DD: the date of the list")
+        error("a FIDE rating list needs --list-date YYYY-MM-DD: the date of the list")
         raise typer.Exit(2)
     if pool is not None and pool not in POOLS:
-        render.error(f"--pool {pool!r}: use {'|'.join(POOLS)}")
+        error(f"--pool {pool!r}: use {'|'.join(POOLS)}")
         raise typer.Exit(2)
     with rejection_as_json(file, json_out), import_progress(file, quiet or json_out) as progress:
         report = run_write(ctx, fide_lists.import_fide_list, str(file), list_date=list_date, pool=pool,
                       dry_run=dry_run, progress=progress)
-    list_import.list_import_report(report, json_out, quiet=quiet)
+    render_imports.list_import_report(report, json_out, quiet=quiet)

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import publish, render, render_reports
+from ledger.cli import publish
 from ledger.cli.common import JsonOpt, PlayerArg, PoolOpt, db_of, reports_errors, run
 from ledger.cli.lazy import lazy
+from ledger.cli.render import history as render_history
+from ledger.cli.render.output import error, notes
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
@@ -58,7 +60,7 @@ def rating_list(
     published = run(ctx, lists.rating_list, period, selection, revision=revision,
                     pool=parse_pool(pool))
     note = published.superseded_note()
-    render.notes([note] if note else [])
+    notes([note] if note else [])
     publish.publish(published, chosen, output, club, db_of(ctx))
 
 
@@ -73,7 +75,7 @@ def history(
 ) -> None:
     """Show a player's rating history in one pool: a row per rated period, the peak, a sparkline."""
     if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
-        render.error(f"--chart {chart}: the chart is a PNG image; name the file .png")
+        error(f"--chart {chart}: the chart is a PNG image; name the file .png")
         raise typer.Exit(2)
-    render_reports.history(run(ctx, lists.history, player, parse_pool(pool)), json_out, chart,
+    render_history.history(run(ctx, lists.history, player, parse_pool(pool)), json_out, chart,
                            db_of(ctx))

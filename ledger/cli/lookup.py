@@ -1,5 +1,5 @@
 """``ledger performance`` and ``ledger whatif``: questions players ask about their own games. Each
-parses its arguments, calls one service and renders it (``ledger.cli.render_lookup``)."""
+parses its arguments, calls one service and renders it (``ledger.cli.render.lookup``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render_lookup
 from ledger.cli.common import JsonOpt, PlayerArg, PoolOpt, reports_errors, run
 from ledger.cli.lazy import lazy
+from ledger.cli.render import lookup as render_lookup
 from ledger.domain import parse_pool
 from ledger.rules.performance import Norm
 

@@ -6,9 +6,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render, render_reports, render_revisions
 from ledger.cli.common import JsonOpt, PoolOpt, ReasonOpt, reports_errors, run, run_write
 from ledger.cli.lazy import lazy
+from ledger.cli.render import close as render_close
+from ledger.cli.render import reports as render_reports
+from ledger.cli.render import revisions as render_revisions
+from ledger.cli.render.output import error
 from ledger.domain import parse_pool
 from ledger.errors import PeriodError
 
@@ -43,20 +46,20 @@ def period_close(
         "with games in the period, in one transaction.")] = None,
     every_row: Annotated[bool, typer.Option(
         "--all", metavar="", help=f"Every player's row on the terminal (a close of more than "
-        f"{render.LARGE_CLOSE} players shows its summary and the biggest changes).")] = False,
+        f"{render_close.LARGE_CLOSE} players shows its summary and the biggest changes).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Close a rating period under FIDE's rules and publish its rating lists (one per pool)."""
     if through is None:
-        render.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
-                                      empty=empty, pool=parse_pool(pool) if pool else None),
-                            json_out, every_row=every_row)
+        render_close.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
+                                            empty=empty, pool=parse_pool(pool) if pool else None),
+                                  json_out, every_row=every_row)
         return
     if period is not None:
-        render.error(f"give a period ({period}) or --through {through}, not both")
+        error(f"give a period ({period}) or --through {through}, not both")
         raise typer.Exit(2)
     report = run_write(ctx, periods.close_through, through, dry_run=dry_run)
-    render.close_through_report(report, json_out)
+    render_close.close_through_report(report, json_out)
     if report.refused is not None:
         refused, why = report.refused
         done = ", ".join(r.period for r in report.closed) or "none"

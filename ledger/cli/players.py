@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import render, render_corrections
 from ledger.cli.common import (
     DryRunOpt,
     JsonOpt,
@@ -19,6 +18,8 @@ from ledger.cli.common import (
     run_write,
 )
 from ledger.cli.lazy import lazy
+from ledger.cli.render import corrections as render_corrections
+from ledger.cli.render import players as render_players
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def player_add(
         pools=tuple((pool, rating_, games) for pool, rating_, games in (
             ("rapid", rapid_rating, rapid_games), ("blitz", blitz_rating, blitz_games))
             if rating_ is not None or games)), new=new)
-    render.player(view, json_out, added=True)
+    render_players.player(view, json_out, added=True)
 
 
 @player_app.command("list")
@@ -83,7 +84,7 @@ def player_add(
 def player_list(ctx: typer.Context, pool: PoolOpt = "standard", json_out: JsonOpt = False) -> None:
     """List every player with their rating in one pool, in force for that pool's next close."""
     chosen = parse_pool(pool)
-    render.player_list(run(ctx, players.list_players, chosen), chosen, json_out)
+    render_players.player_list(run(ctx, players.list_players, chosen), chosen, json_out)
 
 
 @player_app.command("show")
@@ -95,7 +96,7 @@ def player_show(
     json_out: JsonOpt = False,
 ) -> None:
     """Show one player in one pool: rating, K and why, rated games, history known or not."""
-    render.player(run(ctx, players.show_player, player, parse_pool(pool)), json_out)
+    render_players.player(run(ctx, players.show_player, player, parse_pool(pool)), json_out)
 
 
 @player_app.command("edit")

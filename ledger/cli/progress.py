@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ledger.cli import render
+from ledger.cli.render.output import console
 from ledger.services.imports.input_files import MAX_INPUT_BYTES
 
 #: Files with more lines than this get a progress bar.
@@ -36,7 +36,7 @@ def import_progress(path: Path, quiet: bool) -> Iterator[Callable[..., None] | N
         yield None
         return
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=render.console(stderr=True, emoji=False),
+                  TimeElapsedColumn(), console=console(stderr=True, emoji=False),
                   transient=True) as bar:
         task = bar.add_task("importing", total=None)
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
-from ledger.cli import render
+from ledger.cli.render import lists as render_lists
+from ledger.cli.render.output import error, say
 from ledger.domain import Period
 from ledger.errors import LedgerError
 from ledger.formats.rating_list import ListHeading
@@ -50,16 +51,16 @@ def choose_format(fmt: ListFormat | None, as_json: bool, output: Path | None = N
     csv, ``list.html`` html ...; any other extension, or none, is a usage error naming the
     known ones), else (no ``output``) the table."""
     if as_json and fmt not in (None, ListFormat.JSON):
-        render.error(f"format: --json and --format {fmt} contradict each other; use one")
+        error(f"format: --json and --format {fmt} contradict each other; use one")
         raise typer.Exit(2)
     if as_json:
         return ListFormat.JSON
     if fmt is None and output is not None:
         if output.suffix.lower() not in BY_EXTENSION:
             known = " ".join(BY_EXTENSION)
-            render.error(f"--output {output}: no format is known for the extension "
-                         f"{output.suffix or '(none)'}; end its name in one of {known}, or give "
-                         f"--format ({', '.join(ListFormat)})")
+            error(f"--output {output}: no format is known for the extension "
+                  f"{output.suffix or '(none)'}; end its name in one of {known}, or give "
+                  f"--format ({', '.join(ListFormat)})")
             raise typer.Exit(2)
         return BY_EXTENSION[output.suffix.lower()]
     return fmt or ListFormat.TABLE
@@ -76,7 +77,7 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
                           club_name(club), rl.pool)
     if fmt is ListFormat.JSON:
-        return json.dumps(render.rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(render_lists.rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
     if fmt is ListFormat.TXT:
         try:
             return rating_list_txt.write(heading, rl.rows)
@@ -87,8 +88,8 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     if fmt is ListFormat.HTML:
         return rating_list_html.write(heading, rl.rows)
     buffer = io.StringIO()
-    render.rating_list(rl, False, Console(file=buffer, width=160, highlight=False, emoji=False,
-                                          color_system=None))
+    render_lists.rating_list(rl, False, Console(file=buffer, width=160, highlight=False, emoji=False,
+                                                color_system=None))
     return buffer.getvalue()
 
 
@@ -142,10 +143,10 @@ def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | No
     the ``ledger`` it came from: ``write_output``)."""
     if output is None:
         if fmt is ListFormat.TABLE:
-            render.rating_list(rl, False)
+            render_lists.rating_list(rl, False)
             return
         sys.stdout.write(list_text(rl, fmt, club))
         return
     write_output(list_text(rl, fmt, club), output, ledger=ledger)
-    render.say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({len(rl.rows)} players) "
-               f"to {output}")
+    say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({len(rl.rows)} players) "
+        f"to {output}")

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli import publish, render_site
+from ledger.cli import publish
 from ledger.cli.common import JsonOpt, db_of, reports_errors, run
 from ledger.cli.lazy import lazy
+from ledger.cli.render import site as render_site
 
 if TYPE_CHECKING:
     from ledger.services.publishing import site

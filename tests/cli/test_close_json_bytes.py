@@ -1,6 +1,6 @@
-"""The bytes of ``period close --json`` (``cli.render_close`` writes each player's row from
-precomputed strings): a small close's whole document pinned, the values worked by hand, and the
-nesting of ``--through`` (the rows one level deeper) the text of ``json.dumps(indent=2)``."""
+"""The bytes of ``period close --json`` (``cli.render.close_json`` writes each player's row
+from precomputed strings): a small close's whole document pinned, the values worked by hand, and
+the nesting of ``--through`` (the rows one level deeper) the text of ``json.dumps(indent=2)``."""
 
 from __future__ import annotations
 

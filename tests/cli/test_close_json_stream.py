@@ -1,7 +1,7 @@
-"""``period close --json`` writes its document piece by piece (``cli.values.write_json``: the
-results one player at a time, never the whole text held); on a federation month of a few
-hundred players the text is still exactly ``json.dumps(indent=2, ensure_ascii=False)`` of what
-it parses to, and complete."""
+"""``period close --json`` writes its document piece by piece
+(``cli.render.values.write_json``: the results one player at a time, never the whole text
+held); on a federation month of a few hundred players the text is still exactly
+``json.dumps(indent=2, ensure_ascii=False)`` of what it parses to, and complete."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""``period close`` of a period with more than ``render.LARGE_CLOSE`` (50) players: the terminal
-gets the summary and the biggest gains and losses; ``--all`` every row; ``--json`` every player."""
+"""``period close`` of a period with more than ``render.close.LARGE_CLOSE`` (50) players: the
+terminal gets the summary and the biggest gains and losses; ``--all`` every row; ``--json`` every
+player."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from ledgers import Factory
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
-from ledger.cli.render_life import computation_lines
+from ledger.cli.render.life import computation_lines
 from ledger.rules.editions import Edition
 from ledger.rules.initial import initial_rating
 

@@ -53,7 +53,7 @@ def test_calc_loads_its_own_module_only_and_no_pydantic(tmp_path: Path) -> None:
     assert "ledger.cli.calc" in modules
     assert not modules & (COMMAND_MODULES - {"ledger.cli.calc"})
     assert not {"sqlalchemy", "alembic", "pydantic", "rich.markdown", "numpy"} & modules
-    # no initial rating in a calculator (render_life imports rules.initial where it is used),
+    # no initial rating in a calculator (render.life imports rules.initial where it is used),
     # and the period rules and the pools only for `calc change`
     assert not {"ledger.rules.initial", "ledger.rules.activity", "ledger.rules.period",
                 "ledger.rules.pools"} & modules

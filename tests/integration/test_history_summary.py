@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
-from ledger.cli.render_reports import history_sparkline
+from ledger.cli.render.history import history_sparkline
 from ledger.formats import rating_chart
 from ledger.formats.sparkline import BLOCKS, sparkline
 from ledger.services.close.periods import close_period

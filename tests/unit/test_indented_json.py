@@ -1,5 +1,6 @@
-"""``cli.values.indented_json``: the text of ``json.dumps(indent=2, ensure_ascii=False)``, which
-every ``--json`` output is, written faster; anything unusual is left to ``json.dumps``."""
+"""``cli.render.values.indented_json``: the text of ``json.dumps(indent=2,
+ensure_ascii=False)``, which every ``--json`` output is, written faster; anything unusual is
+left to ``json.dumps``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ledger.cli.values import indented_json, write_json
+from ledger.cli.render.values import indented_json, write_json
 
 SAMPLES: list[Any] = [
     {}, [], "x", 3, None, True, 1.5,

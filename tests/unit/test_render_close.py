@@ -1,6 +1,7 @@
-"""``cli.render_close``: each player's row of ``period close --json``, written from precomputed
-strings, is the text ``json.dumps(indent=2, ensure_ascii=False)`` gives for ``player_dict``, at
-any nesting, with late games, no games, a capped K, carried hundredths and awkward names."""
+"""``cli.render.close_json``: each player's row of ``period close --json``, written from
+precomputed strings, is the text ``json.dumps(indent=2, ensure_ascii=False)`` gives for
+``rated_player_dict``, at any nesting, with late games, no games, a capped K, carried hundredths
+and awkward names."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from array import array
 
 import pytest
 
-from ledger.cli.render_close import _rendered_players, player_dict
-from ledger.cli.values import indented_json, write_json
+from ledger.cli.render.close_json import _rendered_players, rated_player_dict
+from ledger.cli.render.values import indented_json, write_json
 from ledger.domain import KReason
 from ledger.rules.row_results import RowResult
 from ledger.services.close.periods import CloseReport, RatedPlayer
@@ -38,7 +39,7 @@ def _players() -> list[RatedPlayer]:
 def test_row_text_is_the_dumps_of_its_dict(level: int, late: set[int]) -> None:
     report = CloseReport("2026-09", "2025-10", False, _players())
     for p, rendered in zip(report.players, _rendered_players(report, late), strict=True):
-        expected = json.dumps(player_dict(p, "standard", late), indent=2, ensure_ascii=False)
+        expected = json.dumps(rated_player_dict(p, "standard", late), indent=2, ensure_ascii=False)
         assert rendered.text(level) == expected.replace("\n", "\n" + "  " * level)
 
 
@@ -62,5 +63,5 @@ def test_streamed_in_a_document() -> None:
     pieces: list[str] = []
     write_json({"closed": [{"results": _rendered_players(report, set())}]}, pieces.append)
     text = "".join(pieces)
-    plain = {"closed": [{"results": [player_dict(p, "standard", set()) for p in report.players]}]}
+    plain = {"closed": [{"results": [rated_player_dict(p, "standard", set()) for p in report.players]}]}
     assert text == indented_json(plain) + "\n"

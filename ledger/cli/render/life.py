@@ -1,5 +1,6 @@
 """Rendering the life of a rating: a pool in progress, an initial rating's whole computation and
-drops below the rating floor, as text lines and as JSON (used by ``render``)."""
+drops below the rating floor, as text lines and as JSON (used by ``players``, ``history`` and
+``close``)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,16 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.values import json_number, two_decimals
+from ledger.cli.render.values import json_number, two_decimals
 from ledger.rules.editions import InitialMethod
 
 if TYPE_CHECKING:
     from ledger.rules.initial import InitialRating
     from ledger.services.close.life import PoolView, RatingLife
 
-# ``rules.initial`` is imported where it is used: every command's errors go through ``render``,
-# which imports this module, and ``ledger calc`` needs no initial rating (start-up, issue 14).
+# ``rules.initial`` is imported where it is used: a command that loads this module (``player
+# list`` and ``player add`` do) loads the rules only to show an initial rating or a pool in
+# progress (start-up, issue 14).
 
 
 def pool_dict(pool: PoolView, rating_pool: str = "standard") -> dict[str, Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _json, _out, _signed, say
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.render.output import print_json, say, signed, stdout
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 
 if TYPE_CHECKING:
     from ledger.services.publishing.event_reports import EventReport
@@ -17,14 +17,14 @@ def site_build(r: SiteBuild, as_json: bool) -> None:
     """What a site build wrote: files written, unchanged and removed, and what the site holds."""
     w = r.files
     if as_json:
-        _json({"directory": w.directory, "files": w.files, "written": w.written,
-                      "unchanged": w.unchanged, "removed": w.removed, "lists": r.lists,
-                      "players": r.players, "events": r.events,
-                      "built_on": r.built_on.isoformat()})
+        print_json({"directory": w.directory, "files": w.files, "written": w.written,
+                    "unchanged": w.unchanged, "removed": w.removed, "lists": r.lists,
+                    "players": r.players, "events": r.events,
+                    "built_on": r.built_on.isoformat()})
         return
     say(f"site {w.directory}: {w.files} files, {w.written} written, {w.unchanged} "
-               f"unchanged, {w.removed} removed ({r.lists} lists, {r.players} players, "
-               f"{r.events} tournaments; built on {r.built_on})")
+        f"unchanged, {w.removed} removed ({r.lists} lists, {r.players} players, "
+        f"{r.events} tournaments; built on {r.built_on})")
 
 
 def _event_dict(r: EventReport) -> dict[str, Any]:
@@ -47,7 +47,7 @@ def _event_dict(r: EventReport) -> dict[str, Any]:
 def event_report(r: EventReport, as_json: bool) -> None:
     """``ledger event show``: the event and its rating report, one line per player."""
     if as_json:
-        _json(_event_dict(r))
+        print_json(_event_dict(r))
         return
     state = "rated" if r.closed else "open: not rated yet"
     place = ", ".join(dict.fromkeys(x for x in (r.site, r.city) if x))
@@ -63,11 +63,11 @@ def event_report(r: EventReport, as_json: bool) -> None:
     for p in r.players:
         table.add_row(p.name, p.federation or "", str(p.rating) if p.rating is not None else "-",
                       str(p.points), str(p.rated_games), str(p.score), str(p.expected),
-                      str(p.k) if p.k is not None else "", _signed(p.change) if p.change is not None else "",
-                      _signed(p.period_change) if p.period_change is not None else "",
+                      str(p.k) if p.k is not None else "", signed(p.change) if p.change is not None else "",
+                      signed(p.period_change) if p.period_change is not None else "",
                       str(p.performance.rp) if p.performance else "")
     table.caption = ("rating: at the event's start; games, score, expected (sum of PD): the "
                      "games rated for the player; change: K x (score - expected), this event's "
                      "part of the period's change before its one rounding; period: the period's "
                      "change, rounded once; Rp: performance over games against rated opponents")
-    _out().print(table)
+    stdout().print(table)

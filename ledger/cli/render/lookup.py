@@ -10,9 +10,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _json, _out, _signed, say
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
+from ledger.cli.render.output import print_json, say, signed, stdout
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
 
 if TYPE_CHECKING:
@@ -55,16 +55,16 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
     """``ledger performance``: the games, Ra, p, dp, Rp, the algorithm of 400, the norm check."""
     p = r.performance
     if as_json:
-        _json({"player": {"id": r.player_id, "name": r.player}, "scope": r.scope,
-               "pool": r.pool, **_perf_dict(p),
-               "norm": _norm_dict(r.norm) if r.norm else None,
-               "per_game": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
-                             "event": g.event,
-                             "round": g.round, "colour": g.colour, "opponent": g.opponent,
-                             "opponent_rating": g.opponent_rating, "result": g.result,
-                             "score": json_number(_exact(g.score)),
-                             "counted_rating": g.counted, "counted": g.counted is not None,
-                             "note": g.note} for g in r.games]})
+        print_json({"player": {"id": r.player_id, "name": r.player}, "scope": r.scope,
+                    "pool": r.pool, **_perf_dict(p),
+                    "norm": _norm_dict(r.norm) if r.norm else None,
+                    "per_game": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
+                                  "event": g.event,
+                                  "round": g.round, "colour": g.colour, "opponent": g.opponent,
+                                  "opponent_rating": g.opponent_rating, "result": g.result,
+                                  "score": json_number(_exact(g.score)),
+                                  "counted_rating": g.counted, "counted": g.counted is not None,
+                                  "note": g.note} for g in r.games]})
         return
     table = PlainTable(title=f"Performance of {r.player}: {r.scope}, {r.pool}")
     for col, priority in (("date", 0), ("round", 2), ("colour", 0), ("opponent", 0),
@@ -77,10 +77,10 @@ def performance(r: PerformanceReport, as_json: bool) -> None:
                       "unrated" if g.opponent_rating is None else str(g.opponent_rating),
                       "-" if g.counted is None else str(g.counted), g.result, _points(g.score),
                       g.note or "")
-    _out().print(table)
+    stdout().print(table)
     say(f"Ra = {p.opponents_sum} / {p.n} = {_two_places(p.ra_exact)} -> {p.ra} (rounded, .5 up)")
     say(f"p = {_points(p.points)} / {p.n} = {_two_places(p.p_exact * 100)} % -> {p.p} % "
-        f"-> dp {_signed(p.dp)} (table 8.1.1)")
+        f"-> dp {signed(p.dp)} (table 8.1.1)")
     say(f"Rp = Ra + dp = {p.ra} {'+' if p.dp >= 0 else '-'} {abs(p.dp)} = {p.rp}")
     say(f"algorithm of 400 (for comparison): ({p.opponents_sum} + 400 x ({p.wins} - {p.losses}))"
         f" / {p.n} = {_two_places(p.algorithm_of_400_exact)} -> {p.algorithm_of_400}")
@@ -114,20 +114,20 @@ def _cells(s: Standing | None) -> list[str]:
     if s is None:
         return ["", "", "unrated: not rated", ""]
     k = f"{s.k} (capped)" if s.k_capped else str(s.k)
-    return [str(s.games), k if s.games else "", _signed(s.change_exact.quantize(Decimal("0.01")))
-            + f" -> {_signed(s.change)}", str(s.rating_after)]
+    return [str(s.games), k if s.games else "", signed(s.change_exact.quantize(Decimal("0.01")))
+            + f" -> {signed(s.change)}", str(s.rating_after)]
 
 
 def whatif(w: WhatIf, as_json: bool) -> None:
     """``ledger whatif``: both players' period so far and after a win, a draw or a loss."""
     a, b = w.player, w.opponent
     if as_json:
-        _json({"period": w.period, "pool": w.pool, "edition": w.edition.value,
-               "player": _player_dict(a), "opponent": _player_dict(b),
-               "outcomes": [{"pool": w.pool, "result": o.label, "game": o.result.value,
-                             "player": _standing_dict(o.player),
-                             "opponent": _standing_dict(o.opponent)} for o in w.outcomes],
-               "open_before": list(w.open_before)})
+        print_json({"period": w.period, "pool": w.pool, "edition": w.edition.value,
+                    "player": _player_dict(a), "opponent": _player_dict(b),
+                    "outcomes": [{"pool": w.pool, "result": o.label, "game": o.result.value,
+                                  "player": _standing_dict(o.player),
+                                  "opponent": _standing_dict(o.opponent)} for o in w.outcomes],
+                    "open_before": list(w.open_before)})
         return
 
     def who(p: WhatIfPlayer) -> str:
@@ -144,7 +144,7 @@ def whatif(w: WhatIf, as_json: bool) -> None:
     for label, mine, theirs in rows:
         table.add_row(label, a.name, *_cells(mine))
         table.add_row("", b.name, *_cells(theirs), end_section=True)
-    _out().print(table)
+    stdout().print(table)
     say("so far: the games already recorded in the period; change: K x sum(S - PD) over the "
         "whole period, rounded once")
     if a.rating is None or b.rating is None:

@@ -53,8 +53,8 @@ class Rendered:
     ``json.dumps(indent=2, ensure_ascii=False)`` writes for the value it stands for at nesting
     ``level`` of the document (its first line not indented, its inner lines indented from
     ``level``). ``indented_json`` and ``write_json`` write that text as it is, one piece: a big
-    report's row built from precomputed strings (``cli.render_close``) instead of one call per
-    value."""
+    report's row built from precomputed strings (``cli.render.close_json``) instead of one call
+    per value."""
 
     __slots__ = ("text",)
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _count, _json, _out, game_dict, game_list, notes, problems, say
-from ledger.cli.render_revisions import rerate_dict, rerate_tables
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.games import game_dict, game_list
+from ledger.cli.render.output import count, notes, print_json, problems, say, stdout
+from ledger.cli.render.revisions import rerate_dict, rerate_tables
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.close.rerate import PeriodRerate
@@ -50,7 +51,7 @@ def effect_lines(e: Effect, dry_run: bool) -> None:
         _carried_table(e.carried, e.closed, e.pool)
     else:
         rerate_tables(e.rerated)
-        say(f"re-rated {_count(len(e.rerated), 'closed period')}{_in_pool(e.pool)} from "
+        say(f"re-rated {count(len(e.rerated), 'closed period')}{_in_pool(e.pool)} from "
             f"{e.closed[0]}, each as its next revision (ledger list --revision shows the "
             "earlier ones)")
     if dry_run:
@@ -78,7 +79,7 @@ def _carried_table(carried: list[CarriedView], closed: list[str], pool: str) -> 
         table.add_row(f"#{c.player_id}", c.name, f"{c.origin_period} rev {c.origin_revision}",
                       hundredths_text(c.gave), hundredths_text(c.gives),
                       hundredths_text(c.hundredths), f"{c.hundredths:+d}")
-    _out().print(table)
+    stdout().print(table)
     say("gave / gives: the player's exact change in the closed period (K x sum(S - PD)) "
         "before and after the correction; carried = gives - gave")
 
@@ -91,7 +92,7 @@ def added_game(view: GameView, as_json: bool, *, dry_run: bool) -> None:
         rerated = [p for p in view.rerated if isinstance(p, PeriodRerate)]
     if as_json:
         extra = ({"rerated": [rerate_dict(p) for p in rerated]} if rerated else {})
-        _json({"games": [game_dict(view)]} | extra | ({"dry_run": True} if dry_run else {}))
+        print_json({"games": [game_dict(view)]} | extra | ({"dry_run": True} if dry_run else {}))
         notes(view.notes)
         return
     game_list([view], False, title="Recorded" if not dry_run else "Would record")
@@ -105,9 +106,9 @@ def correction(r: CorrectionReport, as_json: bool) -> None:
     """``game void`` / ``game correct``: the game before and after, and the effect."""
     notes(r.notes)
     if as_json:
-        _json({"action": r.action, "dry_run": r.dry_run, "reason": r.reason,
-               "change": r.change_id, "before": game_dict(r.before),
-               "after": game_dict(r.after), "effect": effect_dict(r.effect)})
+        print_json({"action": r.action, "dry_run": r.dry_run, "reason": r.reason,
+                    "change": r.change_id, "before": game_dict(r.before),
+                    "after": game_dict(r.after), "effect": effect_dict(r.effect)})
         return
     verb = {"game.void": "void", "game.correct": "corrected"}[r.action]
     table = PlainTable(title=f"Game {r.before.id} {verb}" + (" (dry run)" if r.dry_run else ""))
@@ -117,7 +118,7 @@ def correction(r: CorrectionReport, as_json: bool) -> None:
     for label, g in (("before", r.before), ("after", r.after)):
         table.add_row(label, g.date.isoformat(), g.period, g.event or "", g.round or "",
                       g.white, g.black, g.result, g.status)
-    _out().print(table)
+    stdout().print(table)
     effect_lines(r.effect, r.dry_run)
 
 
@@ -129,18 +130,18 @@ def _diff_dict(g: DiffGame) -> dict[str, Any]:
 def replace_report(r: ReplaceReport, as_json: bool, *, quiet: bool = False) -> None:
     """``import --replace``: the event, the difference game by game, and the effect."""
     if as_json:
-        _json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
-               "reason": r.reason, "already_imported": r.already_imported,
-               "event": {"id": r.event_id, "name": r.event,
-                         "start_date": r.start.isoformat() if r.start else None,
-                         "end_date": r.end.isoformat() if r.end else None,
-                         "period": r.period},
-               "added": [_diff_dict(g) for g in r.added],
-               "removed": [_diff_dict(g) for g in r.removed],
-               "changed": [{"before": _diff_dict(c.before), "after": _diff_dict(c.after)}
-                           for c in r.changed],
-               "unchanged": r.unchanged, "late": r.late, "effect": effect_dict(r.effect),
-               "notes": r.notes, "problems": [vars(p) for p in r.problems]})
+        print_json({"file": r.file, "format": r.format, "sha256": r.sha256, "dry_run": r.dry_run,
+                    "reason": r.reason, "already_imported": r.already_imported,
+                    "event": {"id": r.event_id, "name": r.event,
+                              "start_date": r.start.isoformat() if r.start else None,
+                              "end_date": r.end.isoformat() if r.end else None,
+                              "period": r.period},
+                    "added": [_diff_dict(g) for g in r.added],
+                    "removed": [_diff_dict(g) for g in r.removed],
+                    "changed": [{"before": _diff_dict(c.before), "after": _diff_dict(c.after)}
+                                for c in r.changed],
+                    "unchanged": r.unchanged, "late": r.late, "effect": effect_dict(r.effect),
+                    "notes": r.notes, "problems": [vars(p) for p in r.problems]})
         return
     problems(r.problems, quiet=quiet)
     notes([] if quiet else r.notes)
@@ -148,7 +149,7 @@ def replace_report(r: ReplaceReport, as_json: bool, *, quiet: bool = False) -> N
         say(f"{r.file}: already imported, nothing to replace")
         return
     say(f"{r.file} is a corrected file of event #{r.event_id} {r.event} ({r.start} to "
-        f"{r.end}, period {r.period}): {_count(len(r.added), 'game')} added, "
+        f"{r.end}, period {r.period}): {count(len(r.added), 'game')} added, "
         f"{len(r.removed)} removed, {len(r.changed)} changed, {r.unchanged} unchanged")
     table = PlainTable(title="Difference, game by game")
     for col, priority in (("", 0), ("game", 1), ("line", 2), ("round", 0), ("date", 3),
@@ -167,9 +168,9 @@ def replace_report(r: ReplaceReport, as_json: bool, *, quiet: bool = False) -> N
             f"{c.before.black} -> {c.after.black}"
         table.add_row("changed", f"#{c.before.game_id}", str(c.after.line), c.after.round or "",
                       c.after.date.isoformat(), white, black, result)
-    _out().print(table)
+    stdout().print(table)
     if r.late:
-        say(f"{_count(r.late, 'game')} added as late result{'s' if r.late != 1 else ''} (rated "
+        say(f"{count(r.late, 'game')} added as late result{'s' if r.late != 1 else ''} (rated "
             "in a later period with the ratings in force at the event's start)")
     effect_lines(r.effect, r.dry_run)
 
@@ -178,10 +179,10 @@ def edit(r: EditReport, as_json: bool) -> None:
     """``player edit``: each field changed, before and after, and from when K counts it."""
     notes(r.notes)
     if as_json:
-        _json({"player": {"id": r.player.id, "name": r.player.name},
-               "changed": {f: {"before": b, "after": a} for f, (b, a) in r.changed.items()},
-               "k_from": r.k_from, "pool": r.pool, "reason": r.reason, "dry_run": r.dry_run,
-               "change": r.change_id})
+        print_json({"player": {"id": r.player.id, "name": r.player.name},
+                    "changed": {f: {"before": b, "after": a} for f, (b, a) in r.changed.items()},
+                    "k_from": r.k_from, "pool": r.pool, "reason": r.reason, "dry_run": r.dry_run,
+                    "change": r.change_id})
         return
     table = PlainTable(title=f"{r.player.name} (#{r.player.id})"
                              + (" (dry run)" if r.dry_run else ""))
@@ -189,7 +190,7 @@ def edit(r: EditReport, as_json: bool) -> None:
         table.add_column(col)
     for f, (b, a) in r.changed.items():
         table.add_row(f.replace("_", "-"), "" if b is None else str(b), "" if a is None else str(a))
-    _out().print(table)
+    stdout().print(table)
     if r.dry_run:
         say("dry run: nothing was written")
 
@@ -198,17 +199,17 @@ def merge(r: MergeReport, as_json: bool) -> None:
     """``player merge``: the games moved, the details taken, the closed periods to re-rate."""
     notes(r.notes)
     if as_json:
-        _json({"kept": {"id": r.kept.id, "name": r.kept.name},
-               "duplicate": {"id": r.duplicate_id, "name": r.duplicate},
-               "games_moved": r.games, "filled": r.filled, "list_ratings_moved": r.list_ratings,
-               "closed_periods": r.to_rerate, "rerated": [rerate_dict(p) for p in r.rerated],
-               "reason": r.reason, "dry_run": r.dry_run, "change": r.change_id})
+        print_json({"kept": {"id": r.kept.id, "name": r.kept.name},
+                    "duplicate": {"id": r.duplicate_id, "name": r.duplicate},
+                    "games_moved": r.games, "filled": r.filled, "list_ratings_moved": r.list_ratings,
+                    "closed_periods": r.to_rerate, "rerated": [rerate_dict(p) for p in r.rerated],
+                    "reason": r.reason, "dry_run": r.dry_run, "change": r.change_id})
         return
     verb = "would merge" if r.dry_run else "merged"
     say(f"{verb} {r.duplicate} (#{r.duplicate_id}) into {r.kept.name} (#{r.kept.id}): "
-        f"{_count(len(r.games), 'game')} moved"
+        f"{count(len(r.games), 'game')} moved"
         + (f"; details taken from the duplicate: {', '.join(r.filled)}" if r.filled else "")
-        + (f"; {_count(r.list_ratings, 'FIDE list rating')} moved" if r.list_ratings else ""))
+        + (f"; {count(r.list_ratings, 'FIDE list rating')} moved" if r.list_ratings else ""))
     if r.to_rerate:
         say(f"closed periods with the duplicate's games: {', '.join(r.to_rerate)}")
     if r.rerated:
@@ -220,10 +221,10 @@ def merge(r: MergeReport, as_json: bool) -> None:
 def rating_correction(r: RatingCorrection, as_json: bool) -> None:
     """``player correct-rating``: the published rating, the corrected one, from when."""
     if as_json:
-        _json({"player": {"id": r.player.id, "name": r.player.name}, "period": r.period,
-               "pool": r.pool,
-               "published": r.published, "rating": r.rating, "in_force_from": r.in_force_from,
-               "reason": r.reason, "dry_run": r.dry_run, "change": r.change_id})
+        print_json({"player": {"id": r.player.id, "name": r.player.name}, "period": r.period,
+                    "pool": r.pool,
+                    "published": r.published, "rating": r.rating, "in_force_from": r.in_force_from,
+                    "reason": r.reason, "dry_run": r.dry_run, "change": r.change_id})
         return
     listed = "" if r.pool == "standard" else f" {r.pool}"
     say(f"{r.player.name} (#{r.player.id}): the {r.period}{listed} list published {r.published}; "

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render import _count, _json, _out, say
-from ledger.cli.tables import PlainTable
+from ledger.cli.render.output import count, print_json, say, stdout
+from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.admin.audit_log import AuditEntry
@@ -31,12 +31,12 @@ def _revision_dict(v: RevisionView) -> dict[str, Any]:
 def period_list(views: list[PeriodView], as_json: bool) -> None:
     """Closed periods with their current revision (JSON: every revision of each)."""
     if as_json:
-        _json({"periods": [{"period": v.period, "pool": v.pool, "revision": v.revision,
-                            "edition": v.edition,
-                            "closed_at": v.closed_at.isoformat(timespec="seconds"),
-                            "players_rated": v.players, "games": v.games,
-                            "revisions": [_revision_dict(r) for r in v.revisions]}
-                           for v in views]})
+        print_json({"periods": [{"period": v.period, "pool": v.pool, "revision": v.revision,
+                                 "edition": v.edition,
+                                 "closed_at": v.closed_at.isoformat(timespec="seconds"),
+                                 "players_rated": v.players, "games": v.games,
+                                 "revisions": [_revision_dict(r) for r in v.revisions]}
+                                for v in views]})
         return
     table = PlainTable(title="Closed rating periods")
     for col, priority in (("period", 0), ("pool", 0), ("revision", 0), ("rules of", 0),
@@ -46,18 +46,18 @@ def period_list(views: list[PeriodView], as_json: bool) -> None:
         table.add_row(v.period, v.pool, str(v.revision), v.edition,
                       v.closed_at.isoformat(sep=" ", timespec="seconds"), str(v.players),
                       str(v.games))
-    _out().print(table)
+    stdout().print(table)
 
 
 def reopen(r: ReopenReport, as_json: bool) -> None:
     """What ``period reopen`` did (or would do)."""
     if as_json:
-        _json({"period": r.period, "pool": r.pool, "revision": r.revision,
-               "players_rated": r.players_rated,
-               "reason": r.reason, "dry_run": r.dry_run})
+        print_json({"period": r.period, "pool": r.pool, "revision": r.revision,
+                    "players_rated": r.players_rated,
+                    "reason": r.reason, "dry_run": r.dry_run})
         return
     verb = "would reopen" if r.dry_run else "reopened"
-    say(f"{verb} {r.period}: revision {r.revision} ({_count(r.players_rated, 'player')} rated) "
+    say(f"{verb} {r.period}: revision {r.revision} ({count(r.players_rated, 'player')} rated) "
         f"is kept as superseded (ledger list --period {r.period} --revision {r.revision}); "
         f"closing {r.period} again writes revision {r.next or r.revision + 1}"
         + ("" if r.pool == "standard" else f" (the {r.pool} pool's)"))
@@ -82,7 +82,7 @@ def rerate_tables(periods: list[PeriodRerate]) -> None:
             say(f"{p.period}: revision {p.old_revision} -> {p.new_revision}: no rating changes")
             continue
         table = PlainTable(title=f"{p.period}: revision {p.old_revision} -> {p.new_revision} "
-                                 f"({_count(len(p.moves), 'rating')} change)")
+                                 f"({count(len(p.moves), 'rating')} change)")
         for col, priority in (("id", 1), ("name", 0), ("before", 0), ("after", 0),
                               ("change", 0)):
             table.add_column(col, priority=priority,
@@ -91,18 +91,18 @@ def rerate_tables(periods: list[PeriodRerate]) -> None:
             change = (f"{m.after - m.before:+d}" if m.before is not None and m.after is not None
                       else "")
             table.add_row(f"#{m.player_id}", m.name, _rating(m.before), _rating(m.after), change)
-        _out().print(table)
+        stdout().print(table)
 
 
 def rerate(r: RerateReport, as_json: bool) -> None:
     """Each period re-rated and every player whose rating on its list changes."""
     if as_json:
-        _json({"from": r.start, "reason": r.reason, "written": r.written,
-               "periods": [rerate_dict(p) for p in r.periods]})
+        print_json({"from": r.start, "reason": r.reason, "written": r.written,
+                    "periods": [rerate_dict(p) for p in r.periods]})
         return
     rerate_tables(r.periods)
     if r.written:
-        say(f"re-rated {_count(len(r.periods), 'period')} from {r.start}")
+        say(f"re-rated {count(len(r.periods), 'period')} from {r.start}")
     else:
         say("nothing was written: run again with --yes to re-rate")
 
@@ -114,27 +114,27 @@ def _rating(value: int | None) -> str:
 def audit(entries: list[AuditEntry], as_json: bool) -> None:
     """The audit log, oldest first."""
     if as_json:
-        _json({"changes": [{"id": e.id, "at": e.at.isoformat(timespec="seconds"), "by": e.by,
-                            "command": e.command, "action": e.action, "entity": e.entity,
-                            "entity_id": e.entity_id, "what": e.what, "before": e.before,
-                            "after": e.after, "reason": e.reason} for e in entries]})
+        print_json({"changes": [{"id": e.id, "at": e.at.isoformat(timespec="seconds"), "by": e.by,
+                                 "command": e.command, "action": e.action, "entity": e.entity,
+                                 "entity_id": e.entity_id, "what": e.what, "before": e.before,
+                                 "after": e.after, "reason": e.reason} for e in entries]})
         return
-    table = PlainTable(title=f"Audit log ({_count(len(entries), 'change')})")
+    table = PlainTable(title=f"Audit log ({count(len(entries), 'change')})")
     for col, priority in (("change", 0), ("at (UTC)", 0), ("by", 2), ("action", 0),
                           ("what", 0), ("reason", 1), ("command", 3)):
         table.add_column(col, priority=priority, justify="right" if col == "change" else "left")
     for e in entries:
         table.add_row(str(e.id), e.at.isoformat(sep=" ", timespec="minutes"), e.by, e.action,
                       e.what, e.reason or "", e.command)
-    _out().print(table)
+    stdout().print(table)
 
 
 def check(r: CheckReport, as_json: bool) -> None:
     """What ``db check`` found: the integrity check, then every stored value that differs."""
     if as_json:
-        _json({"ok": r.ok, "integrity": r.integrity,
-               "checked": [{"period": p, "revision": n} for p, n in r.checked],
-               "differences": [vars(d) for d in r.differences]})
+        print_json({"ok": r.ok, "integrity": r.integrity,
+                    "checked": [{"period": p, "revision": n} for p, n in r.checked],
+                    "differences": [vars(d) for d in r.differences]})
         return
     say("integrity check: " + ("; ".join(r.integrity) if r.integrity
                                else "not run (the database server keeps its own checks)"))
@@ -148,17 +148,17 @@ def check(r: CheckReport, as_json: bool) -> None:
             table.add_row(d.period, str(d.revision), d.table, f"#{d.player_id}",
                           "" if d.game_id is None else f"#{d.game_id}", d.field, str(d.stored),
                           str(d.recomputed))
-        _out().print(table)
+        stdout().print(table)
     periods = ", ".join(f"{p} (revision {n})" for p, n in r.checked) or "none"
-    say(f"recomputed {_count(len(r.checked), 'closed period')}: {periods}; "
+    say(f"recomputed {count(len(r.checked), 'closed period')}: {periods}; "
         + ("every stored value is what the facts give" if not r.differences
-           else f"{_count(len(r.differences), 'value')} differ"))
+           else f"{count(len(r.differences), 'value')} differ"))
 
 
 def backup(r: BackupReport, as_json: bool) -> None:
     """The backup written."""
     if as_json:
-        _json({"file": r.file, "bytes": r.bytes, "replaced": r.replaced})
+        print_json({"file": r.file, "bytes": r.bytes, "replaced": r.replaced})
         return
     say(f"wrote a consistent copy of the ledger to {r.file} ({r.bytes} bytes)"
         + (", replacing the file there" if r.replaced else ""))

@@ -1,12 +1,14 @@
 """The JSON document of a period close (``period close --json``): every rated player with their
-per-game audit, hundreds of megabytes for a federation's month.
+per-game audit, hundreds of megabytes for a federation's month. ``close`` imports it only for
+``--json``: it loads the close's rules (``rules.row_results``), which ``period list`` and the
+other commands of a period need not.
 
-``close_dict`` is the document (``cli.values.write_json`` streams it); its ``results`` are
-written one player at a time, each player's text built at once from precomputed strings
-(``player_text``: one ``%`` format per game side, the opponents' names encoded once per close)
+``close_dict`` is the document (``values.write_json`` streams it); its ``results`` are written
+one player at a time, each player's text built at once from precomputed strings
+(``_Writer.text``: one ``%`` format per game side, the opponents' names encoded once per close)
 instead of a dict per game side walked value by value. The text is exactly what
 ``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for the same values:
-``player_dict`` is the plain form of a player's row (the tests compare both).
+``rated_player_dict`` is the plain form of a player's row (the tests compare both).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from functools import partial
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render_life import computation_dict
-from ledger.cli.values import Rendered, encode_str, halves_number, hundredths_number
+from ledger.cli.render.life import computation_dict
+from ledger.cli.render.values import Rendered, encode_str, halves_number, hundredths_number
 from ledger.rules.row_results import SIDE_FIELDS
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ _WIDTH = len(SIDE_FIELDS)
 def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
     """The ``period close --json`` document of ``r`` (with ``top``: the other pools' reports
     in ``other_pools``): ``results`` an iterator of one ``Rendered`` per player (the text of
-    ``player_dict``), the rest plain values."""
+    ``rated_player_dict``), the rest plain values."""
     late = {g.game_id for g in r.late}
     others = {"other_pools": [close_dict(o, top=False) for o in r.others]} if top else {}
     return {
@@ -55,7 +57,7 @@ def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
     } | others
 
 
-def player_dict(p: RatedPlayer, pool: str, late: set[int]) -> dict[str, Any]:
+def rated_player_dict(p: RatedPlayer, pool: str, late: set[int]) -> dict[str, Any]:
     """One player's row of ``results`` as plain values (what ``player_text`` writes): the
     integer values (hundredths, halves) as ``values.hundredths_number`` and ``halves_number``
     give their exact values, ``per_game`` one dict per game side in the order of the games,
@@ -135,7 +137,7 @@ class _Writer:
         return self.templates[level]
 
     def text(self, p: RatedPlayer, level: int) -> str:
-        """The JSON text of ``p``'s row (``player_dict``) at nesting ``level``."""
+        """The JSON text of ``p``'s row (``rated_player_dict``) at nesting ``level``."""
         head, side, between, end = self._templates(level)
         if p.opponents is not self.names:  # one mapping shared by every line of a close
             self.names = p.opponents
@@ -169,7 +171,7 @@ class _Writer:
 
 
 def _rendered_players(r: CloseReport, late: set[int]) -> Iterator[Rendered]:
-    """``r``'s players in order, each as a ``Rendered`` of its ``player_dict`` text."""
+    """``r``'s players in order, each as a ``Rendered`` of its ``rated_player_dict`` text."""
     writer = _Writer(r.pool, late)
     for p in r.players:
         yield Rendered(partial(writer.text, p))

@@ -1,21 +1,15 @@
-"""Rendering ``ledger period report`` and the extras of ``ledger history`` (peak, sparkline)."""
+"""Rendering ``ledger period report``: a closed period's biggest gains and losses, its new
+ratings, floor drops and K-factor changes, and the games rated with their PD."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli import render
-from ledger.cli.publish import write_output
-from ledger.cli.render import _count, _json, _out, _signed, say
-from ledger.cli.tables import PlainTable
-from ledger.cli.values import json_number
-from ledger.errors import LedgerError
-from ledger.formats.sparkline import sparkline
-from ledger.services.publishing.history_summary import peak, period_points, rating_brought
+from ledger.cli.render.output import count, print_json, say, signed, stdout
+from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 
 if TYPE_CHECKING:
-    from ledger.services.publishing.lists import PlayerHistory
     from ledger.services.publishing.reports import PeriodReport, RatingChange
 
 
@@ -59,20 +53,20 @@ def _changes_table(title: str, changes: list[RatingChange]) -> PlainTable:
         table.add_column(col, priority=priority, justify="left" if col == "name" else "right")
     for c in changes:
         table.add_row(c.name, str(c.rating_before), str(c.games), f"{c.score:.1f}",
-                      f"{c.expected:.2f}", str(c.k), _signed(c.change), str(c.rating_after))
+                      f"{c.expected:.2f}", str(c.k), signed(c.change), str(c.rating_after))
     return table
 
 
 def period_report(r: PeriodReport, as_json: bool) -> None:
     """A closed period: gains, losses, K changes and the games rated."""
     if as_json:
-        _json(period_report_dict(r))
+        print_json(period_report_dict(r))
         return
-    console = _out()
+    console = stdout()
     not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
     say(f"Rating period {r.period} {r.pool} (rules of {r.edition}); its list is in force from "
-        f"{r.in_force_from}: {_count(r.players_rated, 'player')} rated, "
-        f"{_count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
+        f"{r.in_force_from}: {count(r.players_rated, 'player')} rated, "
+        f"{count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))
     console.print(_changes_table("Biggest gains", r.gains) if r.gains else "no rating went up")
     console.print(_changes_table("Biggest losses", r.losses) if r.losses else "no rating went down")
     if r.new_ratings:
@@ -108,54 +102,3 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
                       "" if g.white_expected is None else f"{g.white_expected:.2f}",
                       "" if g.black_expected is None else f"{g.black_expected:.2f}")
     console.print(games)
-
-
-def _trend(h: PlayerHistory) -> list[int]:
-    brought = rating_brought(h)
-    return ([] if brought is None else [brought]) + [p.rating for p in period_points(h)]
-
-
-def history_sparkline(h: PlayerHistory) -> str:
-    """The sparkline of the rating the player brought into the first period (if any), then the
-    rating published after each period (one block each)."""
-    return sparkline(_trend(h))
-
-
-def draw_chart(h: PlayerHistory, path: Path, ledger: str | None) -> None:
-    """Write the history chart (``formats.rating_chart``) to ``path``; ``LedgerError`` when
-    there is nothing to draw or the file cannot be written (``path`` is the open ``ledger``
-    or another database: ``publish.write_output``)."""
-    points = period_points(h)
-    if not points:
-        raise LedgerError(f"chart: {h.player.name} has no rated periods to draw")
-    from ledger.formats import rating_chart  # matplotlib loads only when a chart is asked for
-
-    chart = rating_chart.draw([rating_chart.ChartPoint(p.period, p.rating, p.k_note)
-                               for p in points], f"{h.player.name}: published rating")
-    write_output(chart.png, path, ledger=ledger)
-
-
-def history(h: PlayerHistory, as_json: bool, chart: Path | None = None,
-            ledger: str | None = None) -> None:
-    """A player's history (``render.history``), the peak and the sparkline; with ``chart``,
-    the chart written to that file first (nothing printed if it cannot be; never over the open
-    ``ledger``)."""
-    if chart is not None:
-        draw_chart(h, chart, ledger)
-    top = peak(h)
-    if as_json:
-        _json({**render.history_dict(h),
-               "peak": None if top is None else {"rating": top.rating, "period": top.period,
-                                                  "in_force_from": top.in_force_from},
-               "sparkline": history_sparkline(h),
-               "chart": None if chart is None else str(chart)})
-        return
-    render.history(h, False)
-    if top is not None:
-        where = (f"published by closing {top.period}" if top.period is not None
-                 else "the rating brought into the ledger")
-        say(f"peak: {top.rating}, in force from {top.in_force_from} ({where})")
-        trend = _trend(h)
-        say(f"trend: {trend[0]} {history_sparkline(h)} {trend[-1]}")
-    if chart is not None:
-        say(f"chart written to {chart}")

@@ -5,7 +5,7 @@ Every table of the CLI is a ``PlainTable``. Its columns carry a ``priority``: 0 
 always shown and never wraps when the must-have columns fit; 1, 2, ... are shown while the table
 still fits the console, the highest number dropped first. An 80-column terminal shows the
 columns that matter (rank, name, rating ...); a wide one shows them all. Output that is not a
-terminal is drawn 160 columns wide unless ``COLUMNS`` says otherwise (``render._out``).
+terminal is drawn 160 columns wide unless ``COLUMNS`` says otherwise (``render.output.stdout``).
 """
 
 from __future__ import annotations
