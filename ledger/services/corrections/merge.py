@@ -49,7 +49,7 @@ from ledger.services.close.state import (
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.facts import revise_game, revise_player
 from ledger.services.core.session import transaction
-from ledger.services.register.games import RoundSeats, game_key
+from ledger.services.register.game_keys import RoundSeats, game_key
 from ledger.services.register.players import PlayerView, player_views, resolve
 
 #: The details a merge takes from the duplicate when the player kept has none.

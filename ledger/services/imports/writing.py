@@ -30,7 +30,7 @@ from ledger.services.close.state import (
 from ledger.services.core.audit import written_by
 from ledger.services.imports.game_pools import GamePool
 from ledger.services.imports.report import NEVER_RATED, ImportReport, LateRecord, Matched, Paired
-from ledger.services.register.games import PlayerRef
+from ledger.services.register.game_keys import PlayerRef
 
 
 def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,
