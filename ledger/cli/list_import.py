@@ -9,7 +9,7 @@ from ledger.cli import render
 from ledger.cli.tables import PlainTable
 
 if TYPE_CHECKING:
-    from ledger.services.imports.fide_lists import ListImportReport
+    from ledger.services.imports.fide_list_report import ListImportReport
     from ledger.services.imports.players import PlayerImportReport
 
 
