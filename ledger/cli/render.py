@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ledger.services.publishing.lists import PlayerHistory, RatingList
     from ledger.services.register.events import EventView
     from ledger.services.register.game_views import GameView
-    from ledger.services.register.players import PlayerView, PrintedListRating
+    from ledger.services.register.player_views import PlayerView, PrintedListRating
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
 PIPE_WIDTH = 160

@@ -32,7 +32,7 @@ from ledger.services.corrections.effects import Effect, Effects, Mode, mode_of
 from ledger.services.register.game_keys import check_fits
 from ledger.services.register.game_views import GameView, game_views
 from ledger.services.register.games import check_date, parse_date
-from ledger.services.register.players import MAX_ID, resolve
+from ledger.services.register.player_refs import MAX_ID, resolve
 
 
 @dataclass

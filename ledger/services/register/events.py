@@ -27,7 +27,7 @@ from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.audit import written_by
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.register.lookalikes import EVENT_REACH_DAYS
-from ledger.services.register.players import MAX_ID
+from ledger.services.register.player_refs import MAX_ID
 
 
 @dataclass(frozen=True)

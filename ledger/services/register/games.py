@@ -46,7 +46,7 @@ from ledger.services.register.lookalikes import (
     looks_like,
     why_similar,
 )
-from ledger.services.register.players import resolve
+from ledger.services.register.player_refs import resolve
 
 
 def parse_date(text: str, field: str = "date") -> dt.date:
