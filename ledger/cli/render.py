@@ -23,8 +23,8 @@ from ledger.cli.values import (
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:
+    from ledger.services.close.close_report import CloseReport, RatedPlayer, ThroughReport
     from ledger.services.close.life import PoolView
-    from ledger.services.close.periods import CloseReport, RatedPlayer, ThroughReport
     from ledger.services.imports.games import ImportReport
     from ledger.services.publishing.lists import PlayerHistory, RatingList
     from ledger.services.register.events import EventView

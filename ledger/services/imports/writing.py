@@ -17,8 +17,8 @@ from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem
 from ledger.formats.records import FileGame
+from ledger.services.close.close_report import not_rated_reason
 from ledger.services.close.late import natural_period, place
-from ledger.services.close.periods import not_rated_reason
 from ledger.services.close.state import (
     FIRST_RATED_PERIOD,
     History,
