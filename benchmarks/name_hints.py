@@ -4,7 +4,7 @@ Run from the repository root: ``python benchmarks/name_hints.py [--players N] [-
 The ledger is a FIDE-list import of N players (default 200,000) whose names are the surnames and
 given names of the may13 blitz list of examples/data, combined at random (seeded) into distinct
 ``Surname, Name`` pairs, as a federation's list would have them. With ``--db FILE`` the ledger is
-built once in FILE and reused by later runs. Measured: ``services.register.players.show_player`` (in the
+built once in FILE and reused by later runs. Measured: ``services.register.player_views.show_player`` (in the
 process, no CLI start-up) for names that match nothing, each answered with its hints (a part of
 a name, else a close spelling), and ``services.register.events.resolve_event`` likewise. Reported: the
 time of each, and the slowest. Not part of the test suite.
@@ -23,7 +23,7 @@ from ledger.errors import LedgerError
 from ledger.services.admin.setup import init_ledger
 from ledger.services.core.session import open_ledger
 from ledger.services.imports.fide_lists import import_fide_list
-from ledger.services.register.players import show_player
+from ledger.services.register.player_views import show_player
 
 DATA = Path(__file__).resolve().parents[1] / "examples" / "data" / "fide_blitz_list_may13_subset.txt"
 

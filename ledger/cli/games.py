@@ -22,9 +22,10 @@ from ledger.cli.render import games as render_games
 
 if TYPE_CHECKING:
     from ledger.services.corrections import games as corrections
-    from ledger.services.register import games
+    from ledger.services.register import game_views, games
 else:
     corrections = lazy("ledger.services.corrections.games")
+    game_views = lazy("ledger.services.register.game_views")
     games = lazy("ledger.services.register.games")
 
 game_app = typer.Typer(help="Record games, list them, void and correct them.",
@@ -83,7 +84,7 @@ def game_list(
     json_out: JsonOpt = False,
 ) -> None:
     """List recorded games by date (late results and void games marked)."""
-    render_games.game_list(run(ctx, games.list_games, period, player), json_out)
+    render_games.game_list(run(ctx, game_views.list_games, period, player), json_out)
 
 
 @game_app.command("void")

@@ -24,10 +24,11 @@ from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
     from ledger.services.corrections import merge, player_edit
-    from ledger.services.register import players
+    from ledger.services.register import player_views, players
 else:
     merge = lazy("ledger.services.corrections.merge")
     player_edit = lazy("ledger.services.corrections.player_edit")
+    player_views = lazy("ledger.services.register.player_views")
     players = lazy("ledger.services.register.players")
 
 player_app = typer.Typer(help="Register players, look them up, edit, merge and correct them.",
@@ -84,7 +85,7 @@ def player_add(
 def player_list(ctx: typer.Context, pool: PoolOpt = "standard", json_out: JsonOpt = False) -> None:
     """List every player with their rating in one pool, in force for that pool's next close."""
     chosen = parse_pool(pool)
-    render_players.player_list(run(ctx, players.list_players, chosen), chosen, json_out)
+    render_players.player_list(run(ctx, player_views.list_players, chosen), chosen, json_out)
 
 
 @player_app.command("show")
@@ -96,7 +97,7 @@ def player_show(
     json_out: JsonOpt = False,
 ) -> None:
     """Show one player in one pool: rating, K and why, rated games, history known or not."""
-    render_players.player(run(ctx, players.show_player, player, parse_pool(pool)), json_out)
+    render_players.player(run(ctx, player_views.show_player, player, parse_pool(pool)), json_out)
 
 
 @player_app.command("edit")

@@ -198,7 +198,7 @@ def test_a_player_twice_in_one_round_across_files_is_refused(runner: CliRunner, 
     assert run(runner, "--db", db, "import", first, "--register-players").exit_code == 0
     second = write(tmp_path, "r1b.csv", "date,white,black,result,event,round\n"
                    "2025-11-06,C Three,A One,1-0,Cup,1\n")
-    # the same rule as `ledger game add` (games.RoundSeats): the message names the recorded game
+    # the same rule as `ledger game add` (game_keys.RoundSeats): the message names the recorded game
     assert_rejected(runner, db, second, "r1b.csv:2: error: black: A One plays twice in round 1: "
                     "also game 1 (A One v B Two, 1-0) in the ledger")
 

@@ -17,7 +17,8 @@ from ledger.cli.app import app
 from ledger.db.engine import make_engine
 from ledger.services.admin.setup import init_ledger
 from ledger.services.core.session import open_ledger
-from ledger.services.register.games import add_game, list_games
+from ledger.services.register.game_views import list_games
+from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 
 

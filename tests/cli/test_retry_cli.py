@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from ledger.cli.app import app
 from ledger.errors import database_error
 from ledger.services.core import session
-from ledger.services.register import players
+from ledger.services.register import player_views
 
 
 class Deadlock(Exception):
@@ -26,12 +26,12 @@ def test_a_command_given_up_three_times_is_refused_in_the_ledgers_words(
         ledger_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Engine] = []
 
-    def gives_up(engine: Engine, *pool: object) -> list[players.PlayerView]:
+    def gives_up(engine: Engine, *pool: object) -> list[player_views.PlayerView]:
         calls.append(engine)
         raise database_error(OperationalError("INSERT ...", {}, Deadlock("deadlock detected")),
                              "the-ledger")
 
-    monkeypatch.setattr(players, "list_players", gives_up)
+    monkeypatch.setattr(player_views, "list_players", gives_up)
     monkeypatch.setattr(session, "RETRY_PAUSE_SECONDS", 0.01)
     result = CliRunner().invoke(app, ["--db", ledger_db, "player", "list"])
     assert result.exit_code == 1

@@ -17,7 +17,8 @@ from ledger.errors import InvalidInput, PeriodError
 from ledger.services.close.periods import close_period, list_periods
 from ledger.services.publishing.lists import history, rating_list
 from ledger.services.register.games import add_game
-from ledger.services.register.players import NewPlayer, add_player, show_player
+from ledger.services.register.player_views import show_player
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int | None = 100,

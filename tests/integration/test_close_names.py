@@ -1,6 +1,6 @@
 """The close's report: its lines by rating after, then name key (accents aside) and id, and each
 game's opponent by name, whether it reads the names by id or every player's (a federation's
-month: ``periods.NAMES_BY_ID``)."""
+month: ``close_report.NAMES_BY_ID``)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-import ledger.services.close.periods as periods
+import ledger.services.close.close_report as close_report
 from tests.cli_runs import data, ok
 
 
-@pytest.mark.parametrize("by_id", [periods.NAMES_BY_ID, 1])
+@pytest.mark.parametrize("by_id", [close_report.NAMES_BY_ID, 1])
 def test_lines_by_rating_then_name_key_with_opponents_named(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by_id: int) -> None:
-    monkeypatch.setattr(periods, "NAMES_BY_ID", by_id)
+    monkeypatch.setattr(close_report, "NAMES_BY_ID", by_id)
     db = tmp_path / "ledger.db"
     ok(db, "init")
     for name in ("Orla, Zed", "Byrne, Sean", "Órla, Amy", "Ábel, Tom"):

@@ -28,7 +28,8 @@ from sqlalchemy import Engine, text
 from ledger.errors import ImportRejected, InvalidInput, SimilarGame
 from ledger.services.close.periods import close_period
 from ledger.services.imports.games import import_file, import_pgn
-from ledger.services.register.games import add_game, list_games
+from ledger.services.register.game_views import list_games
+from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 
 TABLES = ("players", "player_entries", "events", "games", "imported_files")

@@ -20,7 +20,8 @@ from ledger.errors import ImportRejected
 from ledger.services.close.periods import close_period
 from ledger.services.imports.fide_lists import import_fide_list
 from ledger.services.register.games import add_game
-from ledger.services.register.players import NewPlayer, add_player, show_player
+from ledger.services.register.player_views import show_player
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def xml_list(tmp_path: Path, name: str,

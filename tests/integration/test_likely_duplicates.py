@@ -39,7 +39,8 @@ from ledger.services.close.periods import close_period
 from ledger.services.core.session import open_ledger
 from ledger.services.imports.games import import_file, import_pgn
 from ledger.services.publishing.exports import export_trf
-from ledger.services.register.games import add_game, list_games
+from ledger.services.register.game_views import list_games
+from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 
 TATA = "84th Tata Steel Masters"

@@ -24,8 +24,10 @@ from ledger.services.publishing.exports import export_trf
 from ledger.services.publishing.lists import rating_list
 from ledger.services.publishing.reports import period_report
 from ledger.services.register.events import list_events
-from ledger.services.register.games import add_game, list_games
-from ledger.services.register.players import NewPlayer, add_player, list_players
+from ledger.services.register.game_views import list_games
+from ledger.services.register.games import add_game
+from ledger.services.register.player_views import list_players
+from ledger.services.register.players import NewPlayer, add_player
 
 #: By code point of their keys (m-i < m-ə; n < o < v-a-n-space < v-a-n-c < z < ŋ).
 NAMES = ["Mitchell, Sam", "Məmmədov, Rauf", "Nzinga, Ada", "Okafor, Grace", "Van Dyke, Anna",

@@ -15,7 +15,8 @@ from ledger.services.close.period_audits import current_sides, rated_games
 from ledger.services.close.periods import close_period
 from ledger.services.close.rerate import reopen_period
 from ledger.services.core.session import transaction
-from ledger.services.register.games import add_game, list_games
+from ledger.services.register.game_views import list_games
+from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 
 

@@ -12,8 +12,10 @@ from sqlalchemy import Engine, event, text
 from ledger.services.close.periods import close_period
 from ledger.services.core.session import open_ledger
 from ledger.services.publishing.lists import rating_list
-from ledger.services.register.games import add_game, list_games
-from ledger.services.register.players import NewPlayer, add_player, show_player
+from ledger.services.register.game_views import list_games
+from ledger.services.register.games import add_game
+from ledger.services.register.player_views import show_player
+from ledger.services.register.players import NewPlayer, add_player
 
 
 def player(engine: Engine, name: str, rating: int | None, prior_games: int | None = 100,

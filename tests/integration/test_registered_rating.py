@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import Engine
 
 from ledger.services.imports.games import import_file
-from ledger.services.register.players import NewPlayer, add_player, show_player
+from ledger.services.register.player_views import show_player
+from ledger.services.register.players import NewPlayer, add_player
 
 NEW = "New, Xavier"
 

@@ -18,7 +18,8 @@ from ledger.services.close.periods import close_period
 from ledger.services.imports.fide_lists import import_fide_list
 from ledger.services.imports.games import import_file
 from ledger.services.register.games import add_game
-from ledger.services.register.players import NewPlayer, add_player, show_player
+from ledger.services.register.player_views import show_player
+from ledger.services.register.players import NewPlayer, add_player
 
 OPPONENTS = (("Opponent, Sixteen", 1600), ("Opponent, Seventeen", 1700),
              ("Opponent, Eighteen", 1800), ("Opponent, Nineteen", 1900),

@@ -18,7 +18,8 @@ from ledger.services.admin.setup import init_ledger
 from ledger.services.close.periods import close_period, close_through
 from ledger.services.close.rerate import rerate
 from ledger.services.core.session import open_ledger
-from ledger.services.register.games import add_game, list_games
+from ledger.services.register.game_views import list_games
+from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 
 DERIVED = ("period_results", "period_audits", "rating_adjustments", "initial_ratings",

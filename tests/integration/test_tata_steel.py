@@ -30,8 +30,8 @@ from ledger.db.models import Game, Player
 from ledger.services.close.periods import close_period
 from ledger.services.imports.games import import_pgn
 from ledger.services.publishing.lists import history, rating_list
-from ledger.services.register.games import list_games
-from ledger.services.register.players import show_player
+from ledger.services.register.game_views import list_games
+from ledger.services.register.player_views import show_player
 
 TABLES = ("players", "player_entries", "events", "games", "periods", "period_results",
           "period_audits")

@@ -36,8 +36,9 @@ from ledger.services.close.period_audits import current_sides
 from ledger.services.close.periods import close_period
 from ledger.services.core.session import open_ledger, transaction
 from ledger.services.publishing.lists import rating_list
-from ledger.services.register.games import find_event, list_games
-from ledger.services.register.players import resolve
+from ledger.services.register.events import find_event
+from ledger.services.register.game_views import list_games
+from ledger.services.register.player_refs import resolve
 
 
 def _populate_0001(conn: Connection, *, keyed: bool = False) -> None:

@@ -14,7 +14,7 @@ from ledger.cli.render.close_json import _rendered_players, rated_player_dict
 from ledger.cli.render.values import indented_json, write_json
 from ledger.domain import KReason
 from ledger.rules.row_results import RowResult
-from ledger.services.close.periods import CloseReport, RatedPlayer
+from ledger.services.close.close_report import CloseReport, RatedPlayer
 
 NAMES = {1: "Alpha, Ann", 2: 'Ó"Brien, Bé\\', 3: "100% Gamma\t", 4: "Δέλτα, Δ"}
 

@@ -12,7 +12,7 @@ from ledger.cli.render.output import count, say, signed, stdout, stream_json
 from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
-    from ledger.services.close.periods import CloseReport, RatedPlayer, ThroughReport
+    from ledger.services.close.close_report import CloseReport, RatedPlayer, ThroughReport
 
 #: A close of more players than this prints its summary and the ``BIGGEST`` largest gains and
 #: losses, not a row per player (``period close --all``, ``period report`` show them all): a

@@ -23,7 +23,7 @@ from ledger.cli.render.values import Rendered, encode_str, halves_number, hundre
 from ledger.rules.row_results import SIDE_FIELDS
 
 if TYPE_CHECKING:
-    from ledger.services.close.periods import CloseReport, RatedPlayer
+    from ledger.services.close.close_report import CloseReport, RatedPlayer
 
 #: Where each value of a game side is in ``RowResult.sides`` (``rules.row_results.SIDE_FIELDS``).
 _AT = {name: i for i, name in enumerate(SIDE_FIELDS)}

@@ -12,7 +12,7 @@ from ledger.cli.render.tables import PlainTable
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:
-    from ledger.services.imports.fide_lists import ListImportReport
+    from ledger.services.imports.fide_list_report import ListImportReport
     from ledger.services.imports.games import ImportReport
     from ledger.services.imports.players import PlayerImportReport
 

@@ -13,7 +13,7 @@ from ledger.cli.render.output import notes, print_json, say, stdout
 from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
-    from ledger.services.register.players import PlayerView, PrintedListRating
+    from ledger.services.register.player_views import PlayerView, PrintedListRating
 
 
 def player_dict(v: PlayerView) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from ledger.db.models import (
 from ledger.domain import Period
 from ledger.services.core.session import transaction
 from ledger.services.register.games import parse_date
-from ledger.services.register.players import resolve
+from ledger.services.register.player_refs import resolve
 
 
 @dataclass(frozen=True)

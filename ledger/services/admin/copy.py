@@ -32,7 +32,7 @@ from ledger.services.admin.recompute import check_ledger
 from ledger.services.close.periods import list_periods
 from ledger.services.core.session import transaction
 from ledger.services.publishing.lists import history, rating_list
-from ledger.services.register.players import list_players
+from ledger.services.register.player_views import list_players
 
 #: Rows read and written at a time.
 _BATCH = 5000

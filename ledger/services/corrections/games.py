@@ -29,9 +29,10 @@ from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.facts import revise_game
 from ledger.services.core.session import transaction
 from ledger.services.corrections.effects import Effect, Effects, Mode, mode_of
+from ledger.services.register.game_keys import check_fits
 from ledger.services.register.game_views import GameView, game_views
-from ledger.services.register.games import check_date, check_fits, parse_date
-from ledger.services.register.players import MAX_ID, resolve
+from ledger.services.register.games import check_date, parse_date
+from ledger.services.register.player_refs import MAX_ID, resolve
 
 
 @dataclass
@@ -155,7 +156,7 @@ def correct_game(engine: Engine, game: str | int, fix: GameFix, *, reason: str |
     Refused, naming the field (``InvalidInput``): nothing to correct or nothing different, a
     void game, a bad result or date (in the future, before 2022, outside the event's dates),
     an unknown player, the same player on both sides, a correction that makes it a game already
-    recorded, a player twice in its round or the pair twice that day (``games.check_fits``);
+    recorded, a player twice in its round or the pair twice that day (``game_keys.check_fits``);
     ``PeriodError``: a closed period without a mode, a date moving it into another closed
     period with ``in_next_period``, what a carried correction cannot express.
     """

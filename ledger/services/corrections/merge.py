@@ -3,7 +3,7 @@
 
 Every game of the duplicate moves to the identity kept (each game's earlier values in
 ``game_revisions``), and the duplicate stays, marked ``merged_into`` the one it joined: it is
-found no more (``players.resolve`` points at the one it joined; an import's name of it matches
+found no more (``player_refs.resolve`` points at the one it joined; an import's name of it matches
 the one it joined, with a warning) and no later list shows it. What else happens:
 
 - **identity**: KEEP's details stand; a detail KEEP lacks (FIDE id, birth year, sex,
@@ -49,8 +49,9 @@ from ledger.services.close.state import (
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.facts import revise_game, revise_player
 from ledger.services.core.session import transaction
-from ledger.services.register.games import RoundSeats, game_key
-from ledger.services.register.players import PlayerView, player_views, resolve
+from ledger.services.register.game_keys import RoundSeats, game_key
+from ledger.services.register.player_refs import resolve
+from ledger.services.register.player_views import PlayerView, player_views
 
 #: The details a merge takes from the duplicate when the player kept has none.
 FILLED = ("fide_id", "birth_year", "sex", "federation", "title")

@@ -34,16 +34,9 @@ from ledger.services.close.state import History, last_closed_period, load_histor
 from ledger.services.core.audit import record_change
 from ledger.services.core.facts import revise_player
 from ledger.services.core.session import transaction
-from ledger.services.register.players import (
-    NewPlayer,
-    PlayerView,
-    joined_identity,
-    next_namesake,
-    player_views,
-    resolve,
-    same_name,
-    validate_new_player,
-)
+from ledger.services.register.player_refs import joined_identity, resolve
+from ledger.services.register.player_views import PlayerView, player_views
+from ledger.services.register.players import NewPlayer, next_namesake, same_name, validate_new_player
 
 #: The identity fields ``player edit`` changes in place (column names).
 IDENTITY = ("name", "fide_id", "birth_year", "sex", "federation", "title")

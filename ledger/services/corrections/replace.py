@@ -39,7 +39,8 @@ from ledger.services.corrections.games import revise
 from ledger.services.imports.game_files import check_dates, read_games_file
 from ledger.services.imports.games import ImportReport, add_games
 from ledger.services.imports.matching import Matcher
-from ledger.services.register.games import RoundSeats, find_event, place_in_event, twice_in_round
+from ledger.services.register.events import find_event, place_in_event
+from ledger.services.register.game_keys import RoundSeats, twice_in_round
 
 
 @dataclass(frozen=True)

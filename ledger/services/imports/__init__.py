@@ -1,7 +1,9 @@
 """Importing files, all or nothing: files of games (``games``: read by ``game_files`` from an
 ``input_files`` stream, their pools by ``game_pools``, players matched by ``matching``, placed
 by ``placing``, checked by ``checks``, written by ``writing``, recalled by ``written``, reported
-by ``report``), the players register (``players``) and FIDE rating lists (``fide_lists``).
+by ``report``), the players register (``players``) and FIDE rating lists (``fide_lists``: their
+players matched, registered and updated, with their list ratings, by ``fide_list_players``,
+reported in ``fide_list_report``).
 
 May call: core, close, register.
 """

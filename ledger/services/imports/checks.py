@@ -1,6 +1,6 @@
 """The checks an import applies to the games of one event (or to the games without one),
 in this order, each keeping the games that pass: ``skip_recorded`` (``FileKeys``: games
-already recorded or repeated in the file), ``one_game_a_round`` (``games.RoundSeats``) and
+already recorded or repeated in the file), ``one_game_a_round`` (``game_keys.RoundSeats``) and
 ``likely_duplicates`` (``lookalikes.Lookalikes``). Every problem names the file's line and
 field; ``services.imports.games`` drives them, ``services.imports.writing`` writes what is kept."""
 
@@ -15,7 +15,7 @@ from ledger.db.models import Game
 from ledger.domain import STANDARD, RatingPool
 from ledger.errors import Problem, SimilarGame
 from ledger.services.imports.report import ImportReport, Paired
-from ledger.services.register.games import (
+from ledger.services.register.game_keys import (
     NO_CORRECTIONS,
     GameKey,
     RoundSeats,

@@ -74,7 +74,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
     dates in the future (after ``today``), a game already recorded with
     another result (both shown), a player twice in one round of an event, one pair twice on one
-    day in an event when one of the games has no round (``games.RoundSeats``), dates before
+    day in an event when one of the games has no round (``game_keys.RoundSeats``), dates before
     1970, an empty file or one without a game, and, unless ``allow_similar``, each likely
     duplicate (``lookalikes.Lookalikes``: the same players, date and result recorded in another event
     or without one), listed in ``report.similar`` and ``ImportRejected.similar`` with the game it

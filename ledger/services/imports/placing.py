@@ -24,7 +24,8 @@ from ledger.services.imports.game_pools import GamePool, game_pool
 from ledger.services.imports.report import ImportReport, Matched, Paired, Progress
 from ledger.services.imports.writing import add_games
 from ledger.services.imports.written import PairDays, pair_day, recall
-from ledger.services.register.games import RoundSeats, existing_games, find_event, place_in_event
+from ledger.services.register.events import find_event, place_in_event
+from ledger.services.register.game_keys import RoundSeats, existing_games
 from ledger.services.register.lookalikes import Lookalike, Lookalikes
 
 #: The games of one event of a file (None: the games without an event) in one pool.

@@ -27,6 +27,7 @@ from ledger.formats.players_csv import PlayerRow, read_players
 from ledger.formats.text_stream import Problems
 from ledger.names import loose_form, name_key, other_orders, same_name_keys
 from ledger.rules.editions import edition_for
+from ledger.services.close.late import earliest_open
 from ledger.services.close.state import FIRST_RATED_PERIOD
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.session import transaction
@@ -36,7 +37,6 @@ from ledger.services.register.players import (
     NewPlayer,
     below_floor_note,
     entry_values,
-    first_open_period,
     invalid_field,
     looks_like,
     registered_prior_games,
@@ -110,7 +110,7 @@ def import_players(engine: Engine, path: str, *, dry_run: bool = False,
         change = record_change(session, actor or Actor.from_code("import_players"),
                                "players.import", "file", "pending")
         taken = _Register.load(session)
-        period = first_open_period(session)
+        period = earliest_open(session)
         floor_period = period or Period.of(dt.date.today())
         # the rating floor ``below_floor_note`` compares with (0: no rule edition, no note)
         floor = 0 if floor_period < FIRST_RATED_PERIOD else edition_for(floor_period).rating_floor

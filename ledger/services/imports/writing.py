@@ -19,8 +19,8 @@ from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem
 from ledger.formats.records import FileGame
+from ledger.services.close.close_report import not_rated_reason
 from ledger.services.close.late import natural_period, place
-from ledger.services.close.periods import not_rated_reason
 from ledger.services.close.state import (
     FIRST_RATED_PERIOD,
     History,
@@ -32,7 +32,7 @@ from ledger.services.close.state import (
 from ledger.services.core.audit import written_by
 from ledger.services.imports.game_pools import GamePool
 from ledger.services.imports.report import NEVER_RATED, ImportReport, LateRecord, Matched, Paired
-from ledger.services.register.games import PlayerRef
+from ledger.services.register.game_keys import PlayerRef
 
 
 def add_games(session: Session, name: str, event_id: int | None, event_period: Period | None,

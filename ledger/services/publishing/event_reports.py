@@ -37,7 +37,7 @@ from ledger.services.close.revisions import current
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.register.events import resolve_event
-from ledger.services.register.games import period_game_views
+from ledger.services.register.game_views import period_game_views
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from ledger.services.close.revisions import current, current_revision, revision_
 from ledger.services.close.snapshots import ListRow, ranked, read_rows
 from ledger.services.close.state import last_closed_period
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.register.players import MAX_ID, PlayerView, player_views, resolve
+from ledger.services.register.player_refs import MAX_ID, resolve
+from ledger.services.register.player_views import PlayerView, player_views
 
 __all__ = ["ListRow", "ListSelection", "RatingList", "history", "player_histories",
            "published_period", "rating_list"]

@@ -30,7 +30,7 @@ from ledger.rules.performance import (
 from ledger.services.close.rated_games import LoadedGame, load_rated_games
 from ledger.services.core.session import transaction
 from ledger.services.register.events import resolve_event
-from ledger.services.register.players import resolve
+from ledger.services.register.player_refs import resolve
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from ledger.domain import STANDARD, KReason, Period, PlayerState, RatingPool
 from ledger.errors import InvalidInput
 from ledger.rules.kfactor import NEW_PLAYER_GAMES, is_junior
 from ledger.rules.pools import k_in_pool
+from ledger.services.close.close_report import FloorDrop, not_rated_reason
 from ledger.services.close.period_audits import current_sides
-from ledger.services.close.periods import FloorDrop, not_rated_reason
 from ledger.services.close.rated_games import load_rated_games
 from ledger.services.close.revisions import current
 from ledger.services.close.state import load_histories

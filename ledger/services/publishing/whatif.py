@@ -25,7 +25,7 @@ from ledger.rules.pools import k_in_pool
 from ledger.services.close.rated_games import load_rated_games
 from ledger.services.close.state import last_closed_period
 from ledger.services.core.session import transaction
-from ledger.services.register.players import resolve
+from ledger.services.register.player_refs import resolve
 
 #: The three results, from the PLAYER's side, with the PLAYER as White.
 OUTCOMES = (("win", Result.WHITE_WINS), ("draw", Result.DRAW), ("loss", Result.BLACK_WINS))

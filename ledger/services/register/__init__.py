@@ -1,7 +1,8 @@
-"""The players, games and events as recorded: registering players and finding them by id, FIDE
-id or name (``players``, ``matching``), recording games (``games``), placing them in events
-and listing events (``events``), games as listed (``game_views``), and likely duplicates
-(``lookalikes``).
+"""The players, games and events as recorded: registering players (``players``), finding the
+player a command names by id, FIDE id or name (``player_refs``) or a file names (``matching``),
+players as shown (``player_views``), recording games (``games``) once (``game_keys``: the
+natural key, one game a round, one game a day for a pair), placing them in events and listing
+events (``events``), games as listed (``game_views``), and likely duplicates (``lookalikes``).
 
 May call: core, close.
 """

@@ -1,5 +1,6 @@
-"""Events: listing them (``ledger event list``) and finding the one a command names (``ledger
-performance --event``, ``ledger export trf --event``).
+"""Events: listing them (``ledger event list``), finding the one a command names (``ledger
+performance --event``, ``ledger export trf --event``), and finding or creating the one recorded
+games go into (``find_event``, ``place_in_event``: ``ledger game add`` and every import).
 
 An event is named by ``#ID`` or by its name, matched by ``ledger.names.name_key`` (case, accents
 and punctuation aside: ``Ostersund Open`` finds ``Östersund Open``), else as a part of one key;
@@ -10,18 +11,23 @@ else a close spelling).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
 from ledger.db.order import EVENT_ORDER
-from ledger.domain import Period
-from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
+from ledger.domain import STANDARD, Period, RatingPool, parse_pool
+from ledger.errors import Ambiguous, InvalidInput, NotFound, PeriodError, shown
 from ledger.names import NameHints, did_you_mean, name_key
+from ledger.services.close.late import place
+from ledger.services.close.state import is_closed, last_closed_period
+from ledger.services.core.audit import written_by
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.register.games import event_by_id
+from ledger.services.register.lookalikes import EVENT_REACH_DAYS
+from ledger.services.register.player_refs import MAX_ID
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,7 @@ def _label(event: Event) -> str:
 
 def resolve_event(session: Session, ref: str, *, among: ColumnElement[bool] | None = None,
                   nowhere: str = "no event named") -> Event:
-    """The event ``ref`` (str) names: ``#ID`` (``games.event_by_id``), else the events (those
+    """The event ``ref`` (str) names: ``#ID`` (``event_by_id``), else the events (those
     ``among`` selects, when given) with its ``name_key``, else those whose key holds it.
 
     Raises ``InvalidInput`` for an empty reference; ``NotFound`` (``event: {nowhere} 'X'``, with
@@ -118,3 +124,114 @@ def resolve_event(session: Session, ref: str, *, among: ColumnElement[bool] | No
                            for e in found[:10])
         raise Ambiguous(f"event: {shown(text)} matches several events: {listed}; write #ID")
     return found[0]
+
+
+def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
+               exact_start: bool) -> list[Event]:
+    reach = dt.timedelta(days=EVENT_REACH_DAYS)
+    query = select(Event).where(Event.name_key == name_key(name))
+    query = (query.where(Event.start_date == start) if exact_start
+             else query.where(Event.start_date <= end + reach, Event.end_date >= start - reach))
+    return list(session.scalars(query.order_by(Event.start_date.desc())))
+
+
+def _open_one(candidates: list[Event], last_closed: Period | None) -> Event | None:
+    return next((e for e in candidates if not is_closed(Period.of(e.end_date), last_closed)), None)
+
+
+#: ``#ID`` of an event: ASCII digits only (``str.isdigit`` accepts ``²``, which ``int`` refuses),
+#: at most 30 of them (``int`` refuses more than 4300).
+_EVENT_ID_RE = re.compile(r"#[0-9]{1,30}")
+
+
+def event_by_id(session: Session, ref: str) -> Event | None:
+    """The event ``ref`` names when it is an ``#ID`` (str, already stripped); None when ``ref`` is
+    not an ``#ID`` (a name: the caller looks it up). Raises ``NotFound`` for an id no event has,
+    however large."""
+    if not _EVENT_ID_RE.fullmatch(ref):
+        return None
+    number = int(ref[1:])
+    event = session.get(Event, number) if number <= MAX_ID else None
+    if event is None:
+        raise NotFound(f"event: no event with id {ref}")
+    return event
+
+
+def find_event(session: Session, name: str, start: dt.date, end: dt.date,
+               *, exact_start: bool = False) -> Event | None:
+    """The recorded event ``place_in_event`` would use for these games, if any (no writes):
+    the same name (``name_key``: case, accents and punctuation aside) starting on ``start``
+    (``exact_start``) or by ``end``; an event in a closed period only when nothing open matches
+    (closed in the event's own pool, docs/RULES.md §9)."""
+    candidates = _same_name(session, name, start, end, exact_start)
+    last = {pool: last_closed_period(session, parse_pool(pool))
+            for pool in {e.pool for e in candidates}}
+    return next((e for e in candidates if not is_closed(Period.of(e.end_date), last[e.pool])),
+                next(iter(candidates), None))
+
+
+def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
+                   *, site: str | None = None, source: str | None = None,
+                   exact_start: bool = False, notes: list[str] | None = None,
+                   rerate: bool = False, pool: RatingPool = STANDARD) -> tuple[Event, Period]:
+    """Find or create the event ``name`` for games dated ``start``..``end``; return it and the
+    period its new games go into.
+
+    Names match by ``name_key`` (case, accents and punctuation aside). An event is reused while
+    its period is open (``exact_start``: only the one with that start date; otherwise one within
+    ``EVENT_REACH_DAYS`` of these dates); its dates widen to cover the new games, and if its end
+    moves to a later month its games move with it (a game belongs to the period its event ended
+    in; a game of a closed period never moves). An event of a closed period takes late results
+    (games dated in a closed period, or with ``exact_start`` its very start date) that start on
+    or after its start: its end date may move later, its start never (the ratings of its rated
+    games are those in force at its start); otherwise a new event starts. What moved, or a new
+    event started beside a closed one of the same name, is added to ``notes``. An event
+    created or widened is marked as written by the change being recorded
+    (``services.core.audit.written_by``).
+
+    The period is the event's own while that is open; for an event of a closed period (a late
+    result) the earliest open period, or with ``rerate`` the event's own (``late.place``).
+    Raises ``PeriodError`` when ``exact_start`` names a closed event that starts after
+    ``start`` (it cannot: the same start date was asked for; kept as a guard).
+
+    ``pool``: the rating pool of the games (docs/RULES.md §9): whether a period is closed is
+    that pool's; an event created here is of that pool.
+    """
+    last_closed = last_closed_period(session, pool)
+    change_id = written_by(session)
+    candidates = _same_name(session, name, start, end, exact_start)
+    event = _open_one(candidates, last_closed)
+    if event is None:
+        late = exact_start or is_closed(Period.of(end), last_closed)
+        joined = next((e for e in candidates if e.start_date <= start), None) if late else None
+        if joined is not None:  # late results of a closed event: it may end later, never start
+            if end > joined.end_date:  # earlier (its rated games' ratings depend on its start)
+                joined.end_date, joined.change_id = end, change_id
+            return joined, place(Period.of(joined.end_date), last_closed, rerate=rerate)[0]
+        if exact_start and candidates:
+            raise PeriodError(f"event {name!r} starting {start} is recorded in closed period "
+                              f"{Period.of(candidates[0].end_date)}")
+        if candidates and notes is not None:
+            notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
+                         f"closed period {Period.of(candidates[0].end_date)}")
+        event = Event(name=name, site=site, start_date=start, end_date=end, source=source,
+                      change_id=change_id, pool=pool)
+        session.add(event)
+        session.flush()
+    else:
+        old_period = Period.of(event.end_date)
+        if start < event.start_date or end > event.end_date:
+            event.change_id = change_id
+        event.start_date = min(event.start_date, start)
+        event.end_date = max(event.end_date, end)
+        new_period = Period.of(event.end_date)
+        if new_period != old_period:
+            in_open = [Game.event_id == event.id]
+            if last_closed is not None:  # a game of a closed period never moves
+                in_open.append(Game.period > str(last_closed))
+            moved = session.scalar(select(func.count()).where(*in_open))
+            session.execute(update(Game).where(*in_open).values(period=str(new_period)))
+            if moved and notes is not None:
+                notes.append(f"event {event.name!r} now ends on {event.end_date}: its {moved} "
+                             f"earlier game(s) move from period {old_period} to {new_period}")
+    return event, place(Period.of(event.end_date), last_closed, rerate=rerate)[0]

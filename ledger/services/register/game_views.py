@@ -24,7 +24,7 @@ from ledger.services.close.period_audits import rated_games
 from ledger.services.close.revisions import current
 from ledger.services.close.state import FIRST_RATED_PERIOD
 from ledger.services.core.session import transaction
-from ledger.services.register.players import resolve
+from ledger.services.register.player_refs import resolve
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,10 @@
-"""Registering players, finding them by id, FIDE id or name, and showing what the ledger knows."""
+"""Registering players: ``ledger player add`` (``add_player``), and what every registration
+shares (an import of games, of the players register or of a FIDE list, a player edit):
+``NewPlayer`` and its checks (``validate_new_player``), the row and entry written
+(``register``, ``entry_values``, ``next_namesake``), and the players a new name is already
+(``same_name``) or looks like (``looks_like``). Finding a player a command names is
+``register.player_refs``; showing players, ``register.player_views``.
+"""
 
 from __future__ import annotations
 
@@ -6,42 +12,35 @@ import datetime as dt
 import re
 from dataclasses import asdict, dataclass, replace
 
-from sqlalchemy import Engine, and_, func, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, ListRating, Player, PlayerEntry
+from ledger.db.models import Player, PlayerEntry
 from ledger.db.order import PLAYER_ORDER
 from ledger.domain import (
     MAX_RATING,
     MIN_RATING,
-    POOLS,
-    STANDARD,
     Actor,
-    KReason,
     Period,
-    RatingPool,
     described_character,
     find_control_character,
     parse_pool,
 )
-from ledger.errors import Ambiguous, InvalidInput, LedgerError, NotFound, shown
+from ledger.errors import InvalidInput, LedgerError, shown
 from ledger.names import loose_forms, name_key, same_name_keys
 from ledger.rules.editions import edition_for
-from ledger.rules.pools import k_in_pool
-from ledger.services.close.life import RatingLife, rating_life
-from ledger.services.close.state import FIRST_RATED_PERIOD, last_closed_period, load_histories
+from ledger.services.close.late import earliest_open
+from ledger.services.close.state import FIRST_RATED_PERIOD, last_closed_period
 from ledger.services.core.audit import record_change, summarise, written_by
 from ledger.services.core.session import transaction
-from ledger.services.register.matching import described, loose_key_sql, may_mean, suggest_players
+from ledger.services.register.matching import described, loose_key_sql
+from ledger.services.register.player_refs import MAX_FIDE_ID, joined_identity
+from ledger.services.register.player_views import PlayerView, player_views
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 _FED_RE = re.compile(r"^[A-Z]{3}$")
 MAX_NAME = 200
-MAX_FIDE_ID = 9_999_999_999
 MAX_PRIOR_GAMES = 100_000
-MAX_ID = 2**62
-_ID_RE = re.compile(r"#?[0-9]{1,30}")
-
 
 
 @dataclass(frozen=True)
@@ -71,58 +70,6 @@ def registered_prior_games(rating: int | None) -> int | None:
     who comes in unrated has no rated games yet and keeps K 40 until 30 (FIDE B.02 §8.3.3), as
     after ``ledger player add``."""
     return None if rating is not None else 0
-
-
-@dataclass(frozen=True)
-class PrintedListRating:
-    """A player's rating in one pool as printed on a FIDE rating list (table ``list_ratings``,
-    ``ledger import --format fide-list``), kept for comparison only: the ledger's own rating and
-    K never come from it (FIDE B.02 §8.3.3; a list's K can be 0 or out of date).
-
-    ``pool`` (standard, rapid or blitz), ``list_date`` (the list's date), ``rating`` (None:
-    unrated), ``games`` (in the list's period) and ``k`` as printed (None: blank), ``flag``
-    (``i``, ``w``, ``wi`` ... or None), ``source`` (the list file's name)."""
-
-    pool: str
-    list_date: dt.date
-    rating: int | None
-    games: int | None
-    k: int | None
-    flag: str | None
-    source: str
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """A player as the CLI shows them: identity, current published rating, K now and why;
-    ``life`` (``player show`` only): pool in progress, initial ratings, drops below the floor;
-    ``list_ratings`` (``player show`` only): the latest FIDE list rating per pool, as printed;
-    ``w_title``, ``o_title``, ``foa_title``: the woman's, other (arbiter, trainer ...) and FOA
-    titles a FIDE rating list gave (None: not known)."""
-
-    id: int
-    name: str
-    fide_id: int | None
-    birth_year: int | None
-    sex: str | None
-    federation: str | None
-    title: str | None
-    rating: int | None
-    rated_games: int | None
-    reached_2400: bool
-    reached_2300: bool
-    k: int
-    k_reason: KReason
-    history_unknown: bool
-    next_period: str
-    notes: tuple[str, ...] = ()
-    life: RatingLife | None = None
-    list_ratings: tuple[PrintedListRating, ...] = ()
-    w_title: str | None = None
-    o_title: str | None = None
-    foa_title: str | None = None
-    #: The rating pool the rating, games and K are of (docs/RULES.md §9).
-    pool: str = STANDARD
 
 
 def validate_new_player(p: NewPlayer) -> None:
@@ -167,12 +114,6 @@ def invalid_field(exc: LedgerError) -> str:
     """The field a ``validate_new_player`` refusal names (its message starts ``field:``), as a
     ``FilePlayer.at`` key: ``birth-year: ...`` -> ``birth_year``."""
     return str(exc).split(":")[0].replace("-", "_")
-
-
-def first_open_period(session: Session, pool: RatingPool = STANDARD) -> Period | None:
-    """The period after the last closed one of ``pool``, or None when none is closed yet."""
-    last = last_closed_period(session, pool)
-    return last.next() if last else None
 
 
 def next_namesake(session: Session, key: str) -> int:
@@ -276,13 +217,13 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
         change = record_change(session, actor or Actor.from_code("add_player"), "player.add",
                                "player", "new")
         player = register(session, p, source="ledger player add",
-                          effective_from=first_open_period(session))
+                          effective_from=earliest_open(session))
         session.flush()
         change.entity_id = str(player.id)
         summarise(change, asdict(p) | {"id": player.id, "name": player.name})
         notes = tuple(f"{n.name} (#{n.id}) has the same name: refer to them by id or FIDE id"
                       for n in namesakes)
-        floor = below_floor_note(p.rating, first_open_period(session) or Period.of(dt.date.today()))
+        floor = below_floor_note(p.rating, earliest_open(session) or Period.of(dt.date.today()))
         notes += (floor,) if floor else ()
         return replace(player_views(session, [player.id])[0], notes=notes)
 
@@ -315,175 +256,3 @@ def same_name(session: Session, name: str) -> list[Player]:
     key = name_key(name)
     return list(session.scalars(select(Player).where(Player.name_key.in_((key, *same_name_keys(key))))
                                 .order_by(*PLAYER_ORDER)))
-
-
-def joined_identity(session: Session, player: Player) -> Player:
-    """The identity ``player`` is now: itself, or the player it was merged into, following a
-    chain of merges (``#6`` into ``#5``, then ``#5`` into ``#7``: ``#7``)."""
-    joined = player
-    while joined.merged_into is not None:
-        joined = session.get_one(Player, joined.merged_into)
-    return joined
-
-
-def resolve(session: Session, ref: str, field: str = "player", *, partial: bool = False,
-            merged: bool = False) -> Player:
-    """The player ``ref`` names: ``#ID``, a number (internal id or FIDE id), or a name.
-
-    A name matches exactly, else by ``name_key`` (case, accents and punctuation aside: ``o
-    briain, sean`` finds ``Ó Briain, Seán``), else in the other word order (``Kevin O'Brien``
-    finds ``O'Brien, Kevin``) or with its comma optional (``O'Brien Kevin`` finds ``O'Brien,
-    Kevin``, and ``O'Brien, Kevin`` a player a file named ``O'Brien Kevin``:
-    ``ledger.names.same_name_keys``), else, with ``partial`` (the reports), as a part of one
-    key (``Doyle`` finds ``Doyle, Liam``). Without it (every write: a write names its players in
-    full, as the imports do) a part of a name is ``NotFound``, naming the players it is a part
-    of. A player merged into another (``ledger player merge``) is found no more: a name that
-    only such a player has, or its id, raises ``NotFound`` pointing at the player it joined;
-    among several matches it is left out (``merged``: it is found, for reading its own record).
-    Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
-    ``matching.suggest_players``: a part of a name, else a close spelling) or ``Ambiguous``
-    (listing the candidates, each with FIDE id, birth year and federation:
-    ``matching.described``);
-    ``InvalidInput`` for an empty reference. Messages start with ``field``.
-    """
-    found = _resolve(session, ref, field, partial)
-    if found.merged_into is None or merged:
-        return found
-    joined = joined_identity(session, found)
-    raise NotFound(f"{field}: {found.name} (#{found.id}) was merged into {joined.name} "
-                   f"(#{joined.id}): refer to #{joined.id}")
-
-
-def _resolve(session: Session, ref: str, field: str, partial: bool) -> Player:
-    text = ref.strip()
-    if not text:
-        raise InvalidInput(f"{field}: empty player reference")
-    if _ID_RE.fullmatch(text):
-        number = int(text.lstrip("#"))
-        by_id = session.get(Player, number) if number <= MAX_ID else None
-        if text.startswith("#"):
-            if by_id is None:
-                raise NotFound(f"{field}: no player with id {text}")
-            return by_id
-        by_fide = (session.scalar(select(Player).where(Player.fide_id == number))
-                   if number <= MAX_FIDE_ID else None)
-        if by_fide is not None and by_id is not None and by_fide.id != by_id.id:
-            raise Ambiguous(f"{field}: {text} is the FIDE id of {by_fide.name} and the id of "
-                            f"{by_id.name}; write #{by_id.id} for the id")
-        found = by_fide or by_id
-        if found is None:
-            raise NotFound(f"{field}: no player with id or FIDE id {text}")
-        return found
-    exact = _live(list(session.scalars(select(Player).where(Player.name == text))))
-    if len(exact) == 1:
-        return exact[0]
-    key = name_key(text)
-    part = Player.name_key.contains(key, autoescape=True)
-    if not exact and key:
-        for condition in (Player.name_key == key, Player.name_key.in_(same_name_keys(key)),
-                          *((part,) if partial else ())):
-            exact = _live(list(session.scalars(select(Player).where(condition)
-                                               .order_by(Player.merged_into.is_not(None),
-                                                         *PLAYER_ORDER).limit(11))))
-            if exact:
-                break
-    if not exact and key and not partial:
-        holders = list(session.scalars(select(Player).where(part).order_by(*PLAYER_ORDER)
-                                       .limit(3)))
-        if holders:
-            in_all = session.scalar(select(func.count()).where(part)) or len(holders)
-            raise NotFound(f"{field}: {shown(text)} is only a part of a name; did you mean "
-                           f"{may_mean(holders, in_all)}? A change to the ledger names its "
-                           "players in full (the name, a FIDE id or #ID)")
-    if not exact:
-        similar, in_all = suggest_players(session, text)
-        hint = f"; did you mean {may_mean(similar, in_all)}?" if similar else ""
-        raise NotFound(f"{field}: no player named {shown(text)}{hint}")
-    if len(exact) > 1:
-        listed = "; ".join(map(described, exact[:10]))
-        raise Ambiguous(f"{field}: {shown(text)} matches several players: {listed}"
-                        + ("; write #ID" if len(exact) <= 10 else " ...; write #ID"))
-    return exact[0]
-
-
-def _live(players: list[Player]) -> list[Player]:
-    """``players`` without those merged into another, unless that leaves none (then the merged
-    ones, so that ``resolve`` can point at the player they joined)."""
-    live = [p for p in players if p.merged_into is None]
-    return live or players
-
-
-def player_views(session: Session, ids: list[int] | None,
-                 pool: RatingPool = STANDARD) -> list[PlayerView]:
-    """Players (``ids``, or all) with their state in ``pool`` on the list in force for the next
-    close of that pool (docs/RULES.md §9)."""
-    query = select(Player).order_by(*PLAYER_ORDER)
-    if ids is not None:
-        query = query.where(Player.id.in_(ids))
-    else:  # every player: those merged into another are found no more
-        query = query.where(Player.merged_into.is_(None))
-    players = list(session.scalars(query))
-    open_period = first_open_period(session, pool)
-    last_closed = open_period.previous() if open_period else None
-    next_period = open_period or _earliest_game_period(session)
-    histories = load_histories(session, ids, through=last_closed or Period(1, 1), pool=pool)
-    views = []
-    for p in players:
-        history = histories[p.id]
-        state = history.state(next_period) if last_closed is None else history.state(
-            next_period, results_through=last_closed)
-        k, reason = k_in_pool(state, next_period, pool)
-        views.append(PlayerView(pool=pool,
-
-            id=p.id, name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
-            federation=p.federation, title=p.title, rating=state.rating,
-            rated_games=state.rated_games, reached_2400=state.reached_2400,
-            reached_2300=state.reached_2300, k=k, k_reason=reason,
-            history_unknown=state.rated_games is None, next_period=str(next_period),
-            w_title=p.w_title, o_title=p.o_title, foa_title=p.foa_title))
-    return views
-
-
-def latest_list_ratings(session: Session,
-                        ids: list[int]) -> dict[int, tuple[PrintedListRating, ...]]:
-    """Player id -> their latest FIDE list rating in each pool (the row with the latest list
-    date for that player and pool), in the order standard, rapid, blitz; players with none are
-    left out. One query for all ``ids``."""
-    latest = (select(ListRating.player_id, ListRating.pool,
-                     func.max(ListRating.list_date).label("list_date"))
-              .where(ListRating.player_id.in_(ids))
-              .group_by(ListRating.player_id, ListRating.pool).subquery())
-    rows = session.scalars(select(ListRating).join(latest, and_(
-        ListRating.player_id == latest.c.player_id, ListRating.pool == latest.c.pool,
-        ListRating.list_date == latest.c.list_date)))
-    found: dict[int, list[PrintedListRating]] = {}
-    for row in rows:
-        found.setdefault(row.player_id, []).append(PrintedListRating(
-            row.pool, row.list_date, row.rating, row.games, row.k, row.flag, row.source))
-    return {pid: tuple(sorted(items, key=lambda r: POOLS.index(r.pool)))
-            for pid, items in found.items()}
-
-
-def _earliest_game_period(session: Session) -> Period:
-    """The first period with games, or this month when the ledger has none yet."""
-    first = session.scalar(select(func.min(Game.period)))
-    return Period.parse(first) if first else Period.of(dt.date.today())
-
-
-def list_players(engine: Engine, pool: RatingPool = STANDARD) -> list[PlayerView]:
-    """``ledger player list``: every player (in ``PLAYER_ORDER``: by name key, then id), with the
-    rating, rated games and K in ``pool`` (docs/RULES.md §9) in force for that pool's next close;
-    not those merged into another."""
-    with transaction(engine, write=False) as session:
-        return player_views(session, None, pool)
-
-
-def show_player(engine: Engine, ref: str, pool: RatingPool = STANDARD) -> PlayerView:
-    """``ledger player show``: one player (see ``resolve`` for ``ref``) in ``pool`` (rating,
-    rated games, K; docs/RULES.md §9), with the life of their rating there
-    (``ledger.services.close.life``) and their latest FIDE list rating per pool, as printed
-    (``latest_list_ratings``)."""
-    with transaction(engine, write=False) as session:
-        view = player_views(session, [resolve(session, ref, partial=True).id], pool)[0]
-        return replace(view, life=rating_life(session, view.id, view.rating is not None, pool),
-                       list_ratings=latest_list_ratings(session, [view.id]).get(view.id, ()))
