@@ -182,3 +182,10 @@ def test_each_group_calls_only_the_groups_it_names(name: str) -> None:
 def test_the_groups_named_allow_no_circle() -> None:
     assert circles({name: allowed_groups(name) for name in SERVICE_GROUPS}) == []
 
+
+
+def test_each_module_stays_readable() -> None:
+    # About 400 lines at most (issue 21 §1): a module past it usually holds two things.
+    long = sorted(f"{m}: {n}" for m, p in MODULES.items()
+                  if (n := len(p.read_text(encoding="utf-8").splitlines())) > 420)
+    assert long == []
