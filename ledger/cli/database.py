@@ -89,16 +89,26 @@ def db_copy(
         show_default=False)],
     json_out: JsonOpt = False,
 ) -> None:
-    """Copy the whole ledger into an empty database (SQLite or PostgreSQL) and verify the copy."""
+    """Copy the whole ledger into an empty database (SQLite or PostgreSQL) and verify the copy.
+
+    An unverified copy (one stopped before its verification) is finished: verified, or copied
+    again when the ledger has changed since.
+    """
     report = run(ctx, copy.copy_ledger, to)
     if json_out:
         _json(asdict(report))
         return
-    rows = sum(report.rows.values())
-    render.say(f"copied the ledger {report.source} (revision {report.revision}) to "
-               f"{report.target}: {_count(rows, 'row')} in {_count(len(report.rows), 'table')}"
-               + (f", {_count(len(report.sequences), 'sequence')} set past the highest id"
-                  if report.sequences else ""))
+    rows = f"{_count(sum(report.rows.values()), 'row')} in {_count(len(report.rows), 'table')}"
+    if report.done == "resumed":
+        render.say(f"resumed the verification of {report.target}, an unverified copy of "
+                   f"{report.earlier}: every row is still the source's ({rows})")
+    else:
+        again = (f" again, over an unverified copy of {report.earlier} that differed from it "
+                 f"({report.differed})" if report.done == "copied again" else "")
+        render.say(f"copied the ledger {report.source} (revision {report.revision}) to "
+                   f"{report.target}{again}: {rows}"
+                   + (f", {_count(len(report.sequences), 'sequence')} set past the highest id"
+                      if report.sequences else ""))
     render.say(f"verified: every row, the player list ({_count(report.players, 'player')}), "
                f"{_count(report.rating_lists, 'rating list')}, "
                f"{_count(report.periods_recomputed, 'closed period')} recomputed from the facts "

@@ -634,3 +634,18 @@ class ListRating(Base):
     flag: Mapped[str | None] = mapped_column(String(4))
     source: Mapped[str] = mapped_column(String(500))
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class UnverifiedCopy(Base):
+    """This ledger is a copy (``ledger db copy``) that has not been verified yet: one row (id
+    1), written in the copy's transaction and deleted once the copy has been read back and
+    found the source's. Every command refuses a ledger that has it (``db.revision``); ``db
+    copy`` from the source finishes it (``services.admin.copy``). ``source``: the ledger copied,
+    as messages name it (no password); ``copied_at``: when the copy committed (UTC)."""
+
+    __tablename__ = "unverified_copies"
+    __table_args__ = (CheckConstraint("id = 1", name="one_row"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    source: Mapped[str] = mapped_column(Text)
+    copied_at: Mapped[dt.datetime] = mapped_column(DateTime)
