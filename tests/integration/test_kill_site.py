@@ -8,12 +8,13 @@ the dead one, beside the folder or in it.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from file_trees import tree
-from processes import AtFile, start
+from processes import AtFile, Child, start
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -102,15 +103,25 @@ def test_a_rebuild_killed_leaves_one_whole_site(season_db: str, tmp_path: Path, 
     _finished(season_db, site, tmp_path, expected[SECOND])
 
 
+def _built_then_paused(db: str, site: Path, tmp_path: Path, point: str,
+                       club: dict[str, str] | None = None) -> Child:
+    """The first site built into ``site`` (then the ``club``'s files, path -> text, put in
+    it), and a build of the second one started and stopped at ``point``."""
+    first = start(tmp_path / "first", [build_args(db, site, FIRST)])
+    assert first.wait() == 0, first.stderr
+    for name, text in (club or {}).items():
+        (site / name).write_text(text, encoding="utf-8")
+    events, matches, at = _point(site)[point]
+    running = start(tmp_path / "running", [build_args(db, site, SECOND)],
+                    pause=AtFile(tmp_path / "pause", events, matches, at))
+    running.wait_paused()
+    return running
+
+
 def test_a_second_build_while_one_runs_is_refused(season_db: str, tmp_path: Path,
                                                   expected: dict[str, dict]) -> None:
     site = tmp_path / "www" / "site"
-    first = start(tmp_path / "first", [build_args(season_db, site, FIRST)])
-    assert first.wait() == 0, first.stderr
-    events, matches, at = _point(site)["page-12"]
-    running = start(tmp_path / "running", [build_args(season_db, site, SECOND)],
-                    pause=AtFile(tmp_path / "pause", events, matches, at))
-    running.wait_paused()
+    running = _built_then_paused(season_db, site, tmp_path, "page-12")
     other = start(tmp_path / "other", [build_args(season_db, site, SECOND)])
     assert other.wait() == 1
     assert f"site: another ledger site build is writing {site}" in other.stderr
@@ -119,3 +130,40 @@ def test_a_second_build_while_one_runs_is_refused(season_db: str, tmp_path: Path
     assert running.wait() == 0, running.stderr
     assert tree(site) == expected[SECOND]
     assert sorted(os.listdir(site.parent)) == ["site"]
+
+
+def test_what_is_put_in_the_folder_during_a_build_is_kept(season_db: str, tmp_path: Path,
+                                                          expected: dict[str, dict]) -> None:
+    site = tmp_path / "www" / "site"
+    # stopped when every page is made, before the swap
+    running = _built_then_paused(season_db, site, tmp_path, "manifest",
+                                 {"notes.txt": "first notes"})
+    # meanwhile the club adds a file and a folder, and saves its notes as an editor does
+    (site / "CNAME").write_text("ratings.club.example\n", encoding="utf-8")
+    (site / "uploads").mkdir()
+    (site / "uploads" / "rules.pdf").write_bytes(b"%PDF-1.4")
+    (site / ".notes.txt.swp").write_text("second notes", encoding="utf-8")
+    os.replace(site / ".notes.txt.swp", site / "notes.txt")
+    running.go_on()
+    assert running.wait() == 0, running.stderr
+    assert tree(site) == expected[SECOND] | {
+        "notes.txt": b"second notes", "CNAME": b"ratings.club.example\n",
+        "uploads/rules.pdf": b"%PDF-1.4"}
+    assert sorted(os.listdir(site.parent)) == ["site"]
+
+
+def test_a_file_put_where_the_new_site_has_a_folder_is_kept_beside(
+        season_db: str, tmp_path: Path, expected: dict[str, dict]) -> None:
+    site = tmp_path / "www" / "site"
+    running = _built_then_paused(season_db, site, tmp_path, "manifest")
+    shutil.rmtree(site / "players")  # the players' folder replaced by a file of that name
+    (site / "players").write_text("our players", encoding="utf-8")
+    running.go_on()
+    assert running.wait() == 1
+    kept = site.parent / ".site.ledger-kept-1"
+    assert (f"site: {site / 'players'} was put there during the build, where the new site has a "
+            f"folder: it is kept with what the folder held before the build in {kept}"
+            in " ".join(running.stderr.split()))
+    assert tree(site) == expected[SECOND]  # the new site, whole
+    assert (kept / "players").read_text(encoding="utf-8") == "our players"
+    assert sorted(os.listdir(site.parent)) == [".site.ledger-kept-1", "site"]

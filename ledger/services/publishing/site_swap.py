@@ -243,7 +243,9 @@ class Build:
             shutil.copystat(original, made, follow_symlinks=False)
         if not os.path.lexists(self.root):
             os.rename(self.staging, self.root)
-        elif not _exchange(self.staging, self.root):
+        elif _exchange(self.staging, self.root):
+            self._put_back_late(self.staging)
+        else:
             self.swap_by_renames()
 
     def swap_by_renames(self) -> None:
@@ -251,8 +253,39 @@ class Build:
         beside the new site, then the new site to ``root``. For that moment ``root`` is
         missing; a build that dies between the two leaves ``old``, which the next build puts
         back (``_clear``)."""
-        os.rename(self.root, self.staging.parent / "old")
+        old = self.staging.parent / "old"
+        os.rename(self.root, old)
         os.rename(self.staging, self.root)
+        self._put_back_late(old)
+
+    def _put_back_late(self, old: Path) -> None:
+        """Move into the new site what someone put in ``root`` during the build (``old``: what
+        ``root`` held at the swap): every entry but a folder that ``found`` had not, or had as
+        another file (another inode or time), in its place (a page's too: it is not the build's
+        own then). One whose place the new site holds as a folder is kept beside ``root``, as
+        ``old`` renamed ``.ROOT.ledger-kept-N``, and ``LedgerError`` says so."""
+        for name, entry in sorted(survey(old).items()):
+            seen = self.found.get(name)
+            if stat.S_ISDIR(entry.st_mode) or (seen is not None and (
+                    seen.st_ino, seen.st_mtime_ns) == (entry.st_ino, entry.st_mtime_ns)):
+                continue
+            try:
+                (self.root / name).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(old / name, self.root / name)
+            except OSError:
+                kept = _free(self.root.parent / f".{self.root.name}.ledger-kept")
+                os.rename(old, kept)
+                raise LedgerError(f"site: {self.root / name} was put there during the build, "
+                                  "where the new site has a folder: it is kept with what the "
+                                  f"folder held before the build in {kept}") from None
+
+
+def _free(stem: Path) -> Path:
+    """``stem-1``, ``stem-2`` ...: the first that does not exist."""
+    n = 1
+    while os.path.lexists(f"{stem}-{n}"):
+        n += 1
+    return Path(f"{stem}-{n}")
 
 
 @contextmanager
