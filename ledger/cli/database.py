@@ -91,8 +91,7 @@ def db_copy(
 ) -> None:
     """Copy the whole ledger into an empty database (SQLite or PostgreSQL) and verify the copy.
 
-    An unverified copy (one stopped before its verification) is finished: verified, or copied
-    again when the ledger has changed since.
+    An unverified copy (stopped before its verification) is finished: verified, or copied again.
     """
     report = run(ctx, copy.copy_ledger, to)
     if json_out:
