@@ -89,16 +89,25 @@ def db_copy(
         show_default=False)],
     json_out: JsonOpt = False,
 ) -> None:
-    """Copy the whole ledger into an empty database (SQLite or PostgreSQL) and verify the copy."""
+    """Copy the whole ledger into an empty database (SQLite or PostgreSQL) and verify the copy.
+
+    An unverified copy (stopped before its verification) is finished: verified, or copied again.
+    """
     report = run(ctx, copy.copy_ledger, to)
     if json_out:
         print_json(asdict(report))
         return
-    rows = sum(report.rows.values())
-    say(f"copied the ledger {report.source} (revision {report.revision}) to "
-        f"{report.target}: {count(rows, 'row')} in {count(len(report.rows), 'table')}"
-        + (f", {count(len(report.sequences), 'sequence')} set past the highest id"
-           if report.sequences else ""))
+    rows = f"{count(sum(report.rows.values()), 'row')} in {count(len(report.rows), 'table')}"
+    if report.done == "resumed":
+        say(f"resumed the verification of {report.target}, an unverified copy of "
+            f"{report.earlier}: every row is still the source's ({rows})")
+    else:
+        again = (f" again, over an unverified copy of {report.earlier} that differed from it "
+                 f"({report.differed})" if report.done == "copied again" else "")
+        say(f"copied the ledger {report.source} (revision {report.revision}) to "
+            f"{report.target}{again}: {rows}"
+            + (f", {count(len(report.sequences), 'sequence')} set past the highest id"
+               if report.sequences else ""))
     say(f"verified: every row, the player list ({count(report.players, 'player')}), "
         f"{count(report.rating_lists, 'rating list')}, "
         f"{count(report.periods_recomputed, 'closed period')} recomputed from the facts "

@@ -80,12 +80,12 @@ def test_a_rebuild_removes_only_the_pages_it_no_longer_makes(season_db: str,
                                                              tmp_path: Path) -> None:
     site = tmp_path / "site"
     assert build(season_db, site).exit_code == 0
-    # a page an earlier build made (listed in the manifest) that this ledger no longer makes,
-    # and a file the club put there itself
+    # a page an earlier build made (listed in the manifest with the SHA-256 of its content,
+    # b"old") that this ledger no longer makes, and a file the club put there itself
     (site / "players" / "99.html").write_text("old", encoding="utf-8")
     manifest = site / ".ledger-site"
-    manifest.write_text(manifest.read_text(encoding="utf-8") + "players/99.html\n",
-                        encoding="utf-8")
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "cba06b5736faf67e54b07b561eae9439"
+                        "5e774c517a7d910a54369e1263ccfbd4  players/99.html\n", encoding="utf-8")
     (site / "CNAME").write_text("ratings.club.example\n", encoding="utf-8")
     result = build(season_db, site)
     assert f"{SEASON_FILES} files, 0 written, {SEASON_FILES} unchanged, 1 removed" in said(result)
@@ -97,6 +97,12 @@ def test_a_rebuild_removes_only_the_pages_it_no_longer_makes(season_db: str,
 @pytest.mark.parametrize(("options", "message"), [
     (("--base-url", "club.example/ratings"), "base-url: 'club.example/ratings' is not a web address"),
     (("--base-url", "ftp://club.example/"), "is not a web address"),
+    # a quote, < or > would end the attribute or the tag it is written into
+    (("--base-url", 'https://club.example/"onmouseover="alert(1)'),
+     "base-url: 'https://club.example/\"onmouseover=\"alert(1)' is not a web address"),
+    (("--base-url", "https://club.example/it's/"), "is not a web address"),
+    (("--base-url", "https://club.example/<script>/"), "is not a web address"),
+    (("--base-url", "https://club.example/a>b/"), "is not a web address"),
     (("--date", "2026-13-01"), "date: '2026-13-01' is not a date; write YYYY-MM-DD"),
     (("--date", "yesterday"), "date: 'yesterday' is not a date"),
 ])

@@ -184,6 +184,13 @@ def _populate_0010(conn: Connection) -> None:
     _populate_0009(conn)
 
 
+def _populate_0011(conn: Connection) -> None:
+    """Revision 0011 adds ``unverified_copies``, the mark of a ``db copy`` not verified yet,
+    which only a copy in progress holds (and every command refuses: see tests/integration/
+    test_kill_copy.py): the 0010 ledger, which is no copy."""
+    _populate_0010(conn)
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -194,7 +201,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0007": _populate_0007,
                                                      "0008": _populate_0008,
                                                      "0009": _populate_0009,
-                                                     "0010": _populate_0010}
+                                                     "0010": _populate_0010,
+                                                     "0011": _populate_0011}
 
 
 def _revisions() -> list[str]:
@@ -364,7 +372,7 @@ def test_0010_packs_every_revision_of_every_pool(new_database: Factory) -> None:
                     " ('2026-01', 3, 2, 3, 1, 1600, 1500, 100, 100, 64, 0)"):
                 conn.execute(text(statement))
             reset_sequences(conn, every_table(conn))
-        migrate.upgrade(engine, "0010")
+        migrate.upgrade(engine, "head")  # 0010 packs; the later revisions keep what it packed
     finally:
         engine.dispose()
     stored = sql(db, "SELECT revision, player_id, sides FROM period_audits "
@@ -617,6 +625,20 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
 
 def test_the_cheap_revision_check_knows_alembics_head() -> None:
     # ledger.db.revision checks every command's database without Alembic: its constant must be
-    # the head of migrations/versions (0010_packed_audit.py, "revision: str = '0010'")
+    # the head of migrations/versions (0011_unverified_copies.py, "revision: str = '0011'")
     from ledger.db.revision import HEAD_REVISION
-    assert HEAD_REVISION == migrate.head_revision() == "0010"
+    assert HEAD_REVISION == migrate.head_revision() == "0011"
+
+
+def test_0011_adds_no_mark_to_a_ledger_and_its_downgrade_drops_the_table(
+        new_ledger: Factory) -> None:
+    db = new_ledger("at-0011")  # `ledger init`: every revision, 0011 the last
+    assert sql(db, "SELECT count(*) FROM unverified_copies") == [(0,)]
+    engine = open_ledger(db)  # not refused: no copy in progress
+    try:
+        with engine.connect() as conn, migrate.migration_transaction(conn):
+            command.downgrade(migrate.alembic_config(conn), "0010")
+    finally:
+        engine.dispose()
+    assert sql(db, "SELECT version_num FROM alembic_version") == [("0010",)]
+    assert "unverified_copies" not in {t.name for t in every_table_of(db)}

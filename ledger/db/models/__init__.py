@@ -3,7 +3,7 @@
 ``partial_index`` (``PartialIndex``), ``players`` (players, their entries, earlier identities and
 FIDE list ratings), ``games`` (events, games, their revisions, imported files), ``periods`` (period
 revisions, closed periods and the rows each close derives, carried corrections) and ``changes``
-(the audit log).
+(the audit log, and the mark of a copy not yet verified).
 
 Facts (players, the history each brings on entering the ledger, events, games) are kept apart from
 what a period close derives (``period_results``, ``period_audits``, ``rating_adjustments``,
@@ -29,7 +29,7 @@ this package does it, whichever model is asked for. Anything else (``utcnow``,
 from __future__ import annotations
 
 from ledger.db.models.base import Base
-from ledger.db.models.changes import Change
+from ledger.db.models.changes import Change, UnverifiedCopy
 from ledger.db.models.games import Event, Game, GameRevision, ImportedFile
 from ledger.db.models.periods import (
     CarriedCorrection,
@@ -66,4 +66,5 @@ __all__ = [
     "RatingAdjustment",
     "RatingFloorDrop",
     "RatingPeriod",
+    "UnverifiedCopy",
 ]

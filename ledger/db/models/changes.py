@@ -1,11 +1,12 @@
 """The audit log (``changes``): one row a change, and the change sequence every fact and every
-derived row points at (docs/CORRECTIONS.md §1)."""
+derived row points at (docs/CORRECTIONS.md §1); and the mark of a copy not yet verified
+(``unverified_copies``, ``ledger db copy``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import DateTime, Index, String, Text
+from sqlalchemy import CheckConstraint, DateTime, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ledger.db.models.base import Base, utcnow
@@ -34,3 +35,18 @@ class Change(Base):
     before: Mapped[str | None] = mapped_column(Text)
     after: Mapped[str | None] = mapped_column(Text)
     reason: Mapped[str | None] = mapped_column(Text)
+
+
+class UnverifiedCopy(Base):
+    """This ledger is a copy (``ledger db copy``) that has not been verified yet: one row (id
+    1), written in the copy's transaction and deleted once the copy has been read back and
+    found the source's. Every command refuses a ledger that has it (``db.revision``); ``db
+    copy`` from the source finishes it (``services.admin.copy``). ``source``: the ledger copied,
+    as messages name it (no password); ``copied_at``: when the copy committed (UTC)."""
+
+    __tablename__ = "unverified_copies"
+    __table_args__ = (CheckConstraint("id = 1", name="one_row"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    source: Mapped[str] = mapped_column(Text)
+    copied_at: Mapped[dt.datetime] = mapped_column(DateTime)

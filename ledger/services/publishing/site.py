@@ -70,13 +70,14 @@ POOL = STANDARD
 def base_url(text: str | None) -> str | None:
     """``--base-url``: an absolute http or https address, ending in "/" (added when missing);
     None stays None. Raises ``InvalidInput`` for anything else (no scheme or host, another
-    scheme, a query or fragment, blanks or control characters)."""
+    scheme, a query or fragment, blanks or control characters, a quote, ``<`` or ``>``: it is
+    written into the pages' attributes and the sitemap, where those end what holds it)."""
     if text is None:
         return None
     value = text.strip()
     parts = urlsplit(value)
     if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
-            or parts.fragment or re.search(r"[\s\x00-\x1f\x7f]", value)):
+            or parts.fragment or re.search(r"[\s\x00-\x1f\x7f\"'<>`\\]", value)):
         raise InvalidInput(f"base-url: {shown(text)} is not a web address; write it like "
                            "https://club.example/ratings/")
     return value if value.endswith("/") else value + "/"

@@ -1,33 +1,51 @@
-"""Writing a built site into its folder: only the files whose bytes changed, each whole or not at
-all, and never anywhere it could do harm.
+"""Writing a built site into its folder DIR, all or nothing: the new site is built in a folder
+beside DIR and swapped in (``site_swap``), and it never writes where it could do harm.
 
-A site folder holds a manifest (``MANIFEST``: the files the last build wrote), so that a rebuild
-can remove the pages the ledger no longer makes (a player merged away) and nothing else. A
-folder is refused before anything is written when it is a file, when it holds files but no
+A site folder holds a manifest (``MANIFEST``, ``.ledger-site``): the SHA-256 and path of every
+file the last build wrote. A file of DIR is the build's own when the manifest lists it with the
+SHA-256 of the content it has now; only the build's own files are replaced or left out of the
+next site (a page the ledger no longer makes). Every other entry of DIR (the club's ``CNAME``, a
+page someone edited, a file an edited manifest names with another SHA-256, a folder, a symbolic
+link) is carried into the new site as it is, and a page the build would write in its place is
+refused. A symbolic link inside DIR is never followed: one where the site writes is refused. A
+manifest without a file listed (an empty ``.ledger-site``) is no manifest.
+
+A folder is refused before anything is written when it is a file, when it holds files but no
 manifest (someone else's folder), or when the ledger's own database lies inside it (a folder
 that is published must never carry the ledger).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-import tempfile
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ledger.db.engine import sqlite_files
+from ledger.db.engine import sqlite_file_kind, sqlite_files
 from ledger.errors import InvalidInput, LedgerError
+from ledger.services.publishing import site_swap
 
 #: The manifest's name, and its first line.
-MANIFEST, MANIFEST_HEADER = ".ledger-site", "# files written by ledger site build"
+MANIFEST, MANIFEST_HEADER = ".ledger-site", "# files written by ledger site build: SHA-256  path"
+#: The first line of the manifest of an earlier ledger, which listed paths only: its files are
+#: the build's own when they are named as the site names its files and are no SQLite database;
+#: so are the temporary files (``.NAME.XXXXXXXX``) a killed build of that ledger left beside them.
+EARLIER_HEADER = "# files written by ledger site build"
+_SITE_NAME = re.compile(r"(index\.html|site\.css|site\.js|sitemap\.xml"
+                        r"|(lists|players|events)/[A-Za-z0-9_/.-]+\.html)")
+_EARLIER_TEMPORARY = re.compile(r"((?:.*/)?)\.(.+)\.[a-z0-9_]{8}")
+_LINE = re.compile(r"([0-9a-f]{64})  (.+)")
 
 
 @dataclass(frozen=True)
 class SiteWrite:
     """What writing a site did: ``files`` it holds now (pages, stylesheet, script, sitemap),
-    how many were ``written`` (new or changed), ``unchanged`` (the same bytes, left alone) and
-    ``removed`` (made by an earlier build, no longer made)."""
+    how many were ``written`` (new or changed), ``unchanged`` (the same bytes, kept) and
+    ``removed`` (the build's own files that the new site no longer has)."""
 
     directory: str
     files: int
@@ -44,19 +62,60 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def _manifest(directory: Path) -> list[str] | None:
-    """The files the last build listed, or None when the folder has no manifest."""
+def read_manifest(directory: Path) -> dict[str, str | None] | None:
+    """The files the last build wrote into ``directory``, path inside it -> SHA-256 (hex), or
+    None for each file of an earlier ledger's manifest (``EARLIER_HEADER``: paths only). None
+    when there is no manifest: no regular file ``MANIFEST`` (a link is none), another first
+    line, or no file listed. A line of another shape names nothing."""
     path = directory / MANIFEST
-    if not path.is_file():
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+    except FileNotFoundError:
         return None
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [line for line in lines[1:] if line and not line.startswith("#")]
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    files: dict[str, str | None] = {}
+    if lines and lines[0] == MANIFEST_HEADER:
+        files = {m[2]: m[1] for line in lines[1:] if (m := _LINE.fullmatch(line))}
+    elif lines and lines[0] == EARLIER_HEADER:
+        files = {line: None for line in lines[1:] if line and not line.startswith("#")}
+    return files or None
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 (hex) of the file ``path``, never through a link (``OSError`` for one)."""
+    with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def own_files(root: Path, found: dict[str, os.stat_result],
+              manifest: dict[str, str | None] | None) -> dict[str, str]:
+    """The build's own files among ``found`` (``site_swap.survey`` of ``root``), path -> the
+    SHA-256 of their content: regular files the manifest lists with that SHA-256, or, for an
+    earlier ledger's manifest, with a name the site gives its files (and no SQLite database),
+    and that ledger's temporary files beside them (their SHA-256 not needed: "")."""
+    own: dict[str, str] = {}
+    for name, digest in (manifest or {}).items():
+        entry = found.get(name)
+        if entry is None or not stat.S_ISREG(entry.st_mode):
+            continue
+        actual = sha256_of(root / name)
+        if actual == digest or (digest is None and _SITE_NAME.fullmatch(name)
+                                and sqlite_file_kind(root / name) is None):
+            own[name] = actual
+    if manifest and all(digest is None for digest in manifest.values()):
+        for name, entry in found.items():
+            m = _EARLIER_TEMPORARY.fullmatch(name)
+            if m and stat.S_ISREG(entry.st_mode) and f"{m[1]}{m[2]}" in manifest:
+                own[name] = ""
+    return own
 
 
 def check_site_folder(directory: Path, ledger: str | None) -> None:
     """Refuse a site folder before anything is read or written: ``directory`` is a file (or
     anything but a folder), holds files but no manifest (it was not built by ``ledger site
     build``), lies under a file, or holds the ``ledger`` database (path or URL; None: none).
+    A symbolic link given as ``directory`` is followed (the folder it names is the site's).
     Raises ``InvalidInput`` naming the folder."""
     if directory.exists() and not directory.is_dir():
         raise InvalidInput(f"site: {directory} is a file, not a folder; give a folder for the site")
@@ -70,60 +129,71 @@ def check_site_folder(directory: Path, ledger: str | None) -> None:
             raise InvalidInput(f"site: {directory} holds the ledger database {path}: a site "
                                "folder is published, so it must not hold the ledger; give "
                                "another folder")
-    if directory.is_dir() and _manifest(directory) is None and any(directory.iterdir()):
+    if directory.is_dir() and read_manifest(directory) is None and any(directory.iterdir()):
         raise InvalidInput(f"site: {directory} already holds files that ledger site build did "
-                           f"not write (it has no {MANIFEST}); give an empty or a new folder")
+                           f"not write (no {MANIFEST} lists them); give an empty or a new folder")
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole: a temporary file beside it, renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def _may_write(root: Path, found: dict[str, os.stat_result], own: dict[str, str],
+               name: str) -> None:
+    """Refuse (``InvalidInput``) a page ``name`` the build cannot write: a symbolic link on its
+    way or in its place, a file where it needs a folder, a folder or a file that is not the
+    build's own in its place."""
+    parts = name.split("/")
+    for depth in range(1, len(parts) + 1):
+        inside = "/".join(parts[:depth])
+        entry = found.get(inside)
+        if entry is None:
+            return
+        if stat.S_ISLNK(entry.st_mode):
+            raise InvalidInput(f"site: {root / inside} is a symbolic link; a build writes only "
+                               f"inside {root} and follows no link in it: remove the link")
+        if depth < len(parts) and not stat.S_ISDIR(entry.st_mode):
+            raise InvalidInput(f"site: {root / inside} is a file where the site has a folder: "
+                               "move it away")
+    if stat.S_ISDIR(found[name].st_mode):
+        raise InvalidInput(f"site: {root / name} is a folder where the site has a page: move it "
+                           "away")
+    if name not in own:
+        raise InvalidInput(f"site: {root / name} was not written by ledger site build (or was "
+                           "changed since): a build replaces only its own files; move it away")
 
 
 def write_site(directory: Path, files: Iterable[tuple[str, str]]) -> SiteWrite:
-    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8) into
-    ``directory`` (made when missing; ``check_site_folder`` first): a file whose bytes are
-    already there is left alone; files an earlier build listed in the manifest and ``files``
-    no longer holds are removed; the manifest is rewritten when the list changes. Raises
-    ``LedgerError`` naming the file that cannot be written."""
+    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8) as the site in
+    ``directory`` (``check_site_folder`` first), all or nothing: the new site is built beside
+    it and swapped in (``site_swap.building``). A file whose bytes the build's own file already
+    has is kept (linked, not written); the build's own files that ``files`` no longer holds are
+    left out; every other entry of the folder is carried over as it is; the manifest lists
+    ``files`` with their SHA-256. Raises ``InvalidInput`` (nothing changed) for a page the
+    build cannot write (``_may_write``), another build writing the folder, and a file system
+    mounted inside it; ``LedgerError`` naming the file that cannot be read or written."""
+    root = Path(os.path.realpath(directory))
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        before = _manifest(directory) or []
-        written = unchanged = 0
-        paths: list[str] = []
-        for name, text in files:
-            paths.append(name)
-            target = directory / name
-            data = text.encode("utf-8")
-            if target.is_file() and target.stat().st_size == len(data) and \
-                    target.read_bytes() == data:
-                unchanged += 1
-                continue
-            _write(target, data)
-            written += 1
-        kept = set(paths)
-        removed = 0
-        for name in before:
-            stale = directory / name
-            if name not in kept and stale.is_file() and _inside(stale, directory):
-                stale.unlink()
-                removed += 1
-        listing = "\n".join([MANIFEST_HEADER, *sorted(paths)]) + "\n"
-        manifest = directory / MANIFEST
-        if not manifest.is_file() or manifest.read_text(encoding="utf-8") != listing:
-            _write(manifest, listing.encode("utf-8"))
+        with site_swap.building(root) as build:
+            found = build.found
+            own = own_files(root, found, read_manifest(root) if found else None)
+            written = unchanged = 0
+            made: dict[str, str] = {}
+            for name, text in files:
+                data = text.encode("utf-8")
+                digest = hashlib.sha256(data).hexdigest()
+                _may_write(root, found, own, name)
+                if own.get(name) == digest:
+                    build.keep(name, data)
+                    unchanged += 1
+                else:
+                    build.write(name, data)
+                    written += 1
+                made[name] = digest
+            removed = sum(1 for name in own if name not in made)
+            build.carry([name for name in found if name not in made and name not in own
+                         and name != MANIFEST])
+            listing = "\n".join([MANIFEST_HEADER, *(f"{made[name]}  {name}"
+                                                    for name in sorted(made))]) + "\n"
+            build.write_or_keep(MANIFEST, listing.encode("utf-8"))
+            build.swap()
     except OSError as exc:
         where = exc.filename or directory
         raise LedgerError(f"site: cannot write {where}: {exc.strerror or exc}") from None
-    return SiteWrite(str(directory), len(paths), written, unchanged, removed)
+    return SiteWrite(str(directory), len(made), written, unchanged, removed)
