@@ -39,7 +39,10 @@ _FED_RE = re.compile(r"^[A-Z]{3}$")
 MAX_NAME = 200
 MAX_FIDE_ID = 9_999_999_999
 MAX_PRIOR_GAMES = 100_000
-MAX_ID = 2**62
+#: The highest id (players, games, events) and revision: PostgreSQL's ``integer`` (SQLAlchemy's
+#: ``Integer``), 2**31 - 1. A larger one is looked for nowhere (not found, as on SQLite): the
+#: server would refuse the query with its own message.
+MAX_ID = 2**31 - 1
 _ID_RE = re.compile(r"#?[0-9]{1,30}")
 
 
