@@ -144,18 +144,32 @@ class ImportRejected(LedgerError):
         self.similar = list(similar)
 
 
-#: A password in a URL (``scheme://user:PASSWORD@host``) or in a libpq connection string
-#: (``password=PASSWORD``, quoted or not).
-_URL_PASSWORD = re.compile(r"(://[^:/?#@\s]*:)\S*(@)")
-_CONNINFO_PASSWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+#: The password of a URL's user information: from ``scheme://user:`` to the last ``@`` of the
+#: line, so that a password holding ``@``, blanks or ``/`` (written as typed, not ``%40``) is
+#: hidden whole; a line naming an address after a URL loses the text between (never less than
+#: the password).
+_URL_PASSWORD = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\n]*:)[^\n]*(@)")
+#: A ``password=`` (or ``sslpassword=``) parameter of a URL's query: to the next ``&`` or the
+#: end of the line (blanks and ``#`` are part of a value SQLAlchemy reads).
+_QUERY_PASSWORD = re.compile(r"([?&](?:ssl)?password=)[^&\n]*", re.IGNORECASE)
+#: A ``password`` keyword of a libpq connection string (not a URL's query parameter), its value
+#: quoted or not.
+_CONNINFO_PASSWORD = re.compile(r"((?<![?&])\b(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)",
+                                re.IGNORECASE)
 
 
 def hide_passwords(text: str) -> str:
     """``text`` with every password a database URL or connection string in it carries replaced
-    by ``***``: ``postgresql://ann:s3cret@db/ledger`` -> ``postgresql://ann:***@db/ledger``,
-    ``password=s3cret`` -> ``password=***``. Every message that may quote a URL or a driver's
-    words passes through it."""
+    by ``***``, in every form a URL takes: the user information (``postgresql://ann:s3cret@db/x``
+    -> ``postgresql://ann:***@db/x``; a password written with ``@``, blanks or ``/`` as typed, or
+    URL-quoted: ``%40``, ``%20``), a query parameter (``?password=s3cret&sslmode=require`` ->
+    ``?password=***&sslmode=require``; ``sslpassword`` too; quoted or not, blanks included) and a
+    libpq keyword (``password='two words'`` -> ``password=***``). The one function that masks a
+    password: every message, JSON value, log line and audit command line that may hold a URL
+    (``db.engine.shown_db``, ``db.engine.ledger_name``, the command line an ``Actor`` records,
+    ``database_error``) passes through it. Never raises."""
     text = _URL_PASSWORD.sub(r"\1***\2", text)
+    text = _QUERY_PASSWORD.sub(r"\1***", text)
     return _CONNINFO_PASSWORD.sub(r"\1***", text)
 
 

@@ -39,7 +39,10 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from difflib import SequenceMatcher
+from functools import cache
 from typing import Generic, TypeVar
+
+from ledger.confusables import skeleton
 
 #: Letters NFKD does not decompose, as ASCII (applied after case folding).
 _UNDECOMPOSED = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ŧ": "t",
@@ -143,11 +146,58 @@ def loose_form(key: str) -> str:
     return text
 
 
+def skeleton_key(name: str) -> str:
+    """The key of ``name`` as it prints: ``name_key`` of its UTS #39 skeleton
+    (``ledger.confusables.skeleton``), so that look-alike letters come together: Cyrillic
+    ``Аberg`` and Latin ``Aberg`` are ``aberg``; ``Kim`` and ``Kirn`` are ``kirn``. For
+    hints and the look-alike refusal only, never a match."""
+    return name_key(skeleton(name))
+
+
 def loose_forms(name: str) -> tuple[str, ...]:
-    """The ``loose_form`` of ``name``'s key in its own word order and in the others
-    (``other_orders``), without repeats: what a stored loose form is compared with."""
-    key = name_key(name)
-    return tuple(dict.fromkeys(loose_form(k) for k in (key, *other_orders(key)) if k))
+    """The ``loose_form`` of ``name``'s key and of its ``skeleton_key`` (look-alike letters), each
+    in its own word order and in the others (``other_orders``), without repeats: two names look
+    alike when they share one (and differ in key): ``O'Briain, Sean`` and ``Ó Briain, Seán``,
+    ``Mueller`` and ``Müller``, Cyrillic ``Аberg`` and ``Aberg``."""
+    keys = dict.fromkeys((name_key(name), skeleton_key(name)))
+    return tuple(dict.fromkeys(loose_form(k) for key in keys for k in (key, *other_orders(key)) if k))
+
+
+@cache
+def _fold_table() -> dict[int, str]:
+    """The key characters (ASCII letters and digits) whose look-alike is another key spelling,
+    to that spelling, from Unicode's data: ``i`` -> ``l`` (capital ``I``), ``m`` -> ``rn``,
+    ``0`` -> ``o``, ``1`` -> ``l``."""
+    return {ord(c): v for c in "abcdefghijklmnopqrstuvwxyz0123456789"
+            for v in {skeleton_key(c), skeleton_key(c.upper())} - {c, ""}}
+
+
+@cache
+def unfolded(char: str) -> bool:
+    """Whether the character ``char`` (str of one) may give a name a look-alike that
+    ``fold_key`` of its key misses: its key and skeleton key fold apart (Cyrillic ``а``; ``|``,
+    which prints as ``l`` and is a blank in a key; not ``é``, nor ``m`` or ``I``)."""
+    return fold_key(name_key(f"x{char}x")) != fold_key(skeleton_key(f"x{char}x"))
+
+
+def fold_key(key: str) -> str:
+    """A ``name_key`` with look-alike ASCII spellings made one (``_fold_table``), then its
+    ``loose_form``: ``kim, ivan`` -> ``kirnlvan``. A superset test (names that look alike fold
+    alike), for finding candidates in SQL (``replace``) and in memory before ``loose_forms``
+    decides."""
+    return loose_form(key.translate(_fold_table()))
+
+
+def lookalike_folds(name: str, key: str | None = None, *, orders: bool = True) -> frozenset[str]:
+    """Every ``fold_key`` of ``name`` (str; ``key``: its ``name_key``, when known) in every word
+    order (``orders`` False: its own only): of its key, and of its ``skeleton_key`` too when the
+    folding of the key may not give it (a character ``unfolded`` says so). Names that share a
+    ``loose_forms`` share one of these (a superset test: ``loose_forms`` decides)."""
+    keys = [name_key(name) if key is None else key]
+    if any(map(unfolded, set(name))):
+        keys.append(skeleton_key(name))
+    return frozenset(fold_key(k) for each in keys
+                     for k in ((each, *other_orders(each)) if orders else (each,)) if k)
 
 
 #: How alike two spellings must be for a close-match hint: difflib's ratio (twice the characters
@@ -269,6 +319,9 @@ class NameHints(Generic[T]):
         #: (words joined by a blank, id), sorted: the names starting with a given text.
         self._starts: list[tuple[str, int]] = []
         self._items: dict[int, tuple[str, T]] = {}
+        #: ``lookalike_folds`` -> the names with it; each name, to decide by ``loose_forms``.
+        self._by_fold: dict[str, list[int]] = {}
+        self._names: dict[int, str] = {}
         for item_id, name, item in items:
             self._starts.append(self._index(item_id, name, item))
             self._loose_starts.append((loose_form(self._items[item_id][0]), item_id))
@@ -284,7 +337,9 @@ class NameHints(Generic[T]):
             self._by_loose_word.setdefault(word, []).append(item_id)
         for start in {w[:n] for w in words for n in (1, 2)}:
             self._by_start.setdefault(start, []).append(item_id)
-        self._items[item_id] = (key, item)
+        for fold in lookalike_folds(name, key):
+            self._by_fold.setdefault(fold, []).append(item_id)
+        self._items[item_id], self._names[item_id] = (key, item), name
         return " ".join(words), item_id
 
     def add(self, item_id: int, name: str, item: T) -> None:
@@ -297,7 +352,8 @@ class NameHints(Generic[T]):
         ``name`` (``Doyle`` or ``Liam Doyle`` -> ``Doyle, Liam``; loosely too: ``Mueller`` ->
         ``Müller, Jürgen``), starts with it (``Doyle, L`` -> ``Doyle, Liam``), or has a ``loose_form``
         starting with one of ``name``'s, in any word order (``O'Briain, Sean`` ->
-        ``Ó Briain, Seán``; ``Mueller, Juergen`` -> ``Müller, Jürgen``), by the key's words (case,
+        ``Ó Briain, Seán``; ``Mueller, Juergen`` -> ``Müller, Jürgen``), or looks like it
+        (``loose_forms``: Cyrillic ``Аberg`` -> ``Aberg``), by the key's words (case,
         accents and punctuation ignored). Returns the first ``limit`` (int) by id, and how many
         there are in all."""
         words = name_words(name)
@@ -315,6 +371,9 @@ class NameHints(Generic[T]):
         holders = min((self._by_loose_word.get(w, []) for w in loose), key=len)
         found.update(i for i in holders if loose <= {loose_form(w) for w in
                                                      self._items[i][0].replace(",", " ").split()})
+        forms = set(loose_forms(name))  # look-alike letters (skeleton_key) too
+        found.update(i for fold in lookalike_folds(name) for i in self._by_fold.get(fold, ())
+                     if not forms.isdisjoint(loose_forms(self._names[i])))
         text = " ".join(words)
         at = bisect.bisect_left(self._starts, (text, -1))
         while at < len(self._starts) and self._starts[at][0].startswith(text):

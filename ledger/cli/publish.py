@@ -18,8 +18,8 @@ from rich.console import Console
 
 from ledger.cli.render import lists as render_lists
 from ledger.cli.render.output import error, say
-from ledger.domain import Period
-from ledger.errors import LedgerError
+from ledger.domain import Period, described_character, find_control_character
+from ledger.errors import InvalidInput, LedgerError
 from ledger.formats.rating_list import ListHeading
 
 if TYPE_CHECKING:
@@ -67,8 +67,17 @@ def choose_format(fmt: ListFormat | None, as_json: bool, output: Path | None = N
 
 
 def club_name(club: str | None) -> str:
-    """The page heading: ``--club``, else $LEDGER_CLUB, else "Rating list"."""
-    return (club or os.environ.get(CLUB_ENV) or DEFAULT_CLUB).strip() or DEFAULT_CLUB
+    """The page heading: ``--club``, else $LEDGER_CLUB, else "Rating list". Raises
+    ``InvalidInput`` naming the option (or the variable) for a name holding what no one-line
+    text field may (``domain.find_control_character``: an escape, a line break, a direction
+    override ...), which every page would carry as it is."""
+    where = "--club" if club else f"${CLUB_ENV}"
+    name = (club or os.environ.get(CLUB_ENV) or DEFAULT_CLUB).strip() or DEFAULT_CLUB
+    control = find_control_character(name)
+    if control is not None:
+        raise InvalidInput(f"{where}: holds {described_character(control.group())} at character "
+                           f"{control.start() + 1}: a club's name is one line of visible text")
+    return name
 
 
 def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:

@@ -67,6 +67,11 @@ def database_url(db: str) -> URL:
     """A SQLAlchemy URL for ``db``: a URL is parsed, anything else is a SQLite file path taken
     literally (``?`` and ``%`` are part of the name). Raises ``LedgerError`` naming ``--db``
     (without its password: ``shown_db``)."""
+    if "://" in db and db.partition("://")[2].count("@") > 1:
+        # SQLAlchemy would take a part of the password for the host, the database or the user
+        # name, which messages show
+        raise LedgerError(f"--db: {shown_db(db)!r}: the URL has more than one @; write an @ in "
+                          "a user name, password or parameter as %40")
     try:
         if "://" in db:
             return make_url(db)
@@ -77,14 +82,10 @@ def database_url(db: str) -> URL:
 
 
 def shown_db(db: str) -> str:
-    """``db`` (path or URL) as a message may show it: a URL without its password (``***``),
-    even one SQLAlchemy cannot parse; a path as given."""
-    if "://" not in db:
-        return db
-    try:
-        return make_url(db).render_as_string(hide_password=True)
-    except (ArgumentError, RuntimeError, ValueError):
-        return hide_passwords(db)
+    """``db`` (path or URL) as a message may show it: a URL as given without its password
+    (``errors.hide_passwords``: every form, even a URL SQLAlchemy cannot parse); a path as
+    given."""
+    return hide_passwords(db) if "://" in db else db
 
 
 def sqlite_path(url: URL) -> Path | None:
@@ -95,9 +96,10 @@ def sqlite_path(url: URL) -> Path | None:
 
 
 def ledger_name(url: URL) -> str:
-    """The ledger as messages name it: a SQLite file's path, else the URL without password."""
+    """The ledger as messages name it: a SQLite file's path, else the URL without its password
+    (``errors.hide_passwords``: in its user information and in its query)."""
     path = sqlite_path(url)
-    return str(path) if path is not None else url.render_as_string(hide_password=True)
+    return str(path) if path is not None else hide_passwords(url.render_as_string(hide_password=False))
 
 
 def sqlite_file_kind(path: Path) -> str | None:
@@ -310,10 +312,31 @@ def _install_server_hooks(engine: Engine) -> None:
             conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
 
 
+#: The mode of a ledger file the ledger creates: read and written by its owner only, as a
+#: backup is (it holds members' birth years and the audit log). SQLite gives its -wal, -shm and
+#: -journal files the mode of the database file.
+PRIVATE_FILE_MODE = 0o600
+
+
+def create_private(path: Path) -> None:
+    """Create the empty file ``path`` readable and writable by its owner only
+    (``PRIVATE_FILE_MODE``, whatever the umask), for SQLite to make a new database of (an empty
+    file is an empty database). A file that appeared meanwhile is left as it is. Raises
+    ``OSError`` when the file cannot be created."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        return
+    os.fchmod(fd, PRIVATE_FILE_MODE)
+    os.close(fd)
+
+
 def _install_sqlite_hooks(engine: Engine, path: Path) -> None:
     @event.listens_for(engine, "do_connect")
     def _on_do_connect(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
-        if path.exists() and read_only_reason(path) is not None:
+        if not path.exists():
+            create_private(path)
+        elif read_only_reason(path) is not None:
             cargs[:] = [_read_only_uri(path)]
             cparams["uri"] = True
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
 
 from ledger.domain import Result
-from ledger.errors import Problem
+from ledger.errors import Problem, shown
 from ledger.formats.pgn_lines import (
     ERROR,
     WARNING,
@@ -74,8 +74,8 @@ _TEXT_TAGS = {"Event": ("an event name", MAX_EVENT), "Site": ("a site", MAX_EVEN
               "Black": ("a name", None), "WhiteTitle": ("a title", None),
               "BlackTitle": ("a title", None)}
 
-NOT_A_RATING = "not a rating: ignored"
-NOT_A_FIDE_ID = "not a FIDE id: ignored"
+NOT_A_RATING = "not a rating (a whole number, at most 4 digits; empty, ?, - or 0: none)"
+NOT_A_FIDE_ID = "not a FIDE id (digits only, at most 10; empty, ?, - or 0: none)"
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ class PgnGame:
     - ``round``: the ``Round`` tag as text (``"1.1"``); ``None`` if missing, empty, ``?`` or ``-``.
     - ``white``, ``black``: player names as written, stripped; never empty, never equal.
     - ``white_elo``, ``black_elo``: the Elo tags as ints; ``None`` for missing, empty, ``?``, ``-``
-      or ``0``, and for text that is not a rating (with a warning). Only a cross-check: the ledger
-      rates with its own list, never with these.
+      or ``0``; text that is not a rating (``abc``, ``-5``, ``99999``, ``2700.5``) is an error,
+      as in a TRF. Only a cross-check: the ledger rates with its own list, never with these.
     - ``white_fide_id``, ``black_fide_id``: ``WhiteFideId`` / ``BlackFideId`` as ints, same rules.
     - ``white_title``, ``black_title``: ``WhiteTitle`` / ``BlackTitle`` (``"GM"``); ``None`` if
       missing, empty, ``-`` or ``?``.
@@ -318,7 +318,7 @@ def _number(out: Collector, name: str, pattern: re.Pattern[str], message: str) -
         return None
     if pattern.fullmatch(value):
         return int(value) or None
-    out.warning(name, message)
+    out.error(name, f"{shown(value)} is {message}")
     return None
 
 

@@ -61,8 +61,13 @@ _READ_TAGS = frozenset(
         "BlackFideId",
         "WhiteTitle",
         "BlackTitle",
+        "TimeControl",
+        "WhiteTimeControl",
+        "BlackTimeControl",
     }
 )
+#: The name at the start of a header line that is not a tag pair (``[Event "Open]``).
+_TAG_NAME = re.compile(r"\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -298,7 +303,14 @@ def scan_header(lines: list[tuple[int, str]], filename: str) -> Scan:
             break
         empty_lines = 0
         pairs = _tag_pairs(text)
-        if pairs is None:
+        named = _TAG_NAME.match(text) if pairs is None else None
+        if named is not None and named.group(1) in _READ_TAGS:
+            # a tag the ledger reads, lost: the game would be stored without its event or round
+            tag = named.group(1)
+            message = (f'not a tag pair [{tag} "value"] (an unterminated or unquoted value): '
+                       f"the {tag} tag cannot be read")
+            problems.append(Problem(filename, no, tag, message))
+        elif pairs is None:
             message = 'not a tag pair [Name "value"]: line ignored'
             problems.append(Problem(filename, no, "tags", message, WARNING))
         for name, value in pairs or []:

@@ -22,6 +22,8 @@ MOVES_COUNTED = 60
 BLITZ_ABOVE = Fraction(3)
 BLITZ_UP_TO = Fraction(10)
 STANDARD_FROM = Fraction(60)
+#: The longest time control read (minutes for 60 moves): 24 hours, beyond any real game.
+LONGEST_MINUTES = 24 * 60
 #: Rapid and blitz: K 20 for everyone until this period (exclusive), the standard K rules from it.
 STANDARD_K_FROM = Period(2022, 10)
 #: From this period a rapid or blitz game 600 or more apart is not rated when either player is
@@ -58,10 +60,15 @@ def minutes_for_60_moves(base_minutes: Fraction, increment_seconds: Fraction) ->
 def pool_of_minutes(minutes: Fraction) -> RatingPool:
     """The pool of a time control of ``minutes`` for 60 moves (docs/RULES.md §9): blitz above 3
     and up to 10, rapid above 10 and below 60, standard from 60 (10 -> blitz, 25 -> rapid, 60
-    -> standard). Raises ``InvalidInput`` for 3 minutes or less: FIDE rates no such game."""
+    -> standard). Raises ``InvalidInput`` for 3 minutes or less (FIDE rates no such game) and
+    for more than ``LONGEST_MINUTES`` (24 hours: no real game; a typo)."""
     if minutes <= BLITZ_ABOVE:
         raise InvalidInput(f"time control: {_minutes(minutes)} minutes for 60 moves is 3 or "
                            "less; FIDE rates no such game (blitz is more than 3)")
+    if minutes > LONGEST_MINUTES:
+        shown_minutes = _minutes(minutes) if minutes < 10**9 else "over a billion"
+        raise InvalidInput(f"time control: {shown_minutes} minutes for 60 moves is more than 24 "
+                           f"hours ({LONGEST_MINUTES} minutes); no real game is that long")
     if minutes <= BLITZ_UP_TO:
         return BLITZ
     if minutes < STANDARD_FROM:

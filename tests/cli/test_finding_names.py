@@ -233,8 +233,9 @@ def test_player_add_refuses_a_spelling_that_looks_like_a_registered_player(db: s
     # "O'Briain" joins into "obriain"; "Ó Briain" is "o briain": other keys, the same letters
     assert refused(db, "player", "add", "O'Briain, Sean") == (
         "error: name: \"O'Briain, Sean\" looks like Ó Briain, Seán (#1, FIDE 2500035, born 1990), "
-        "already in the ledger (the same name but for blanks, apostrophes or an umlaut written "
-        "ae, oe, ue); refer to them by id, or, if this is another person, add them with --new")
+        "already in the ledger (the same name but for blanks, apostrophes, an umlaut written "
+        "ae, oe, ue, or look-alike letters); refer to them by id, or, if this is another "
+        "person, add them with --new")
     ok(db, "player", "add", "Müller, Jürgen", "--rating", "2050", "--prior-games", "200")
     for spelling in ("Mueller, Juergen", "Juergen Mueller"):
         assert "looks like Müller, Jürgen (#5, FIDE -, born ?)" in refused(

@@ -98,6 +98,23 @@ def test_a_writer_past_the_busy_timeout_is_busy_on_both_databases() -> None:
     ("password = 'two words' port=5", "password = *** port=5"),
     ("postgresql://db/ledger and club.db", "postgresql://db/ledger and club.db"),
     ("sqlite:////srv/club.db", "sqlite:////srv/club.db"),
+    # issue 22 §3: every form a URL takes
+    ("postgresql://ann:two words@db/ledger", "postgresql://ann:***@db/ledger"),
+    ("'postgresql://ann:two words@db/ledger'", "'postgresql://ann:***@db/ledger'"),
+    ("postgresql://ann:two%20w%40rds@db/ledger", "postgresql://ann:***@db/ledger"),
+    ("postgresql://ann:a/b?c#d@db/ledger", "postgresql://ann:***@db/ledger"),
+    ("postgresql://a b:s3cret@db/ledger", "postgresql://a b:***@db/ledger"),
+    ("postgresql://ann@db/ledger?password=s3cret", "postgresql://ann@db/ledger?password=***"),
+    ("postgresql://ann@db/ledger?sslmode=require&password=s3cret&port=5",
+     "postgresql://ann@db/ledger?sslmode=require&password=***&port=5"),
+    ("postgresql://ann@db/ledger?password=two words#and@more",
+     "postgresql://ann@db/ledger?password=***"),
+    ("postgresql://ann@db/ledger?password=two+w%40rds&x=1",
+     "postgresql://ann@db/ledger?password=***&x=1"),
+    ("postgresql://ann@db/ledger?PASSWORD=s3cret", "postgresql://ann@db/ledger?PASSWORD=***"),
+    ("postgresql://ann@db/ledger?sslpassword=s3cret", "postgresql://ann@db/ledger?sslpassword=***"),
+    ("ledger '--db=postgresql://ann:two words@db/x' player list",
+     "ledger '--db=postgresql://ann:***@db/x' player list"),
 ])
 def test_passwords_are_hidden_wherever_a_message_quotes_them(text: str, shown: str) -> None:
     assert hide_passwords(text) == shown

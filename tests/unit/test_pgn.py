@@ -437,12 +437,20 @@ def test_elo_values_without_problems(tmp_path: Path, value: str, expected: int |
     assert readout.games[0].white_elo == expected
 
 
-@pytest.mark.parametrize("value", ["2100a", "-1500", "21 00", "²¹⁰⁰", "1" * 5000])
-def test_elo_text_that_is_not_a_rating_is_a_warning(tmp_path: Path, value: str) -> None:
+@pytest.mark.parametrize(("value", "quoted"), [
+    ("2100a", "'2100a'"), ("-1500", "'-1500'"), ("21 00", "'21 00'"), ("²¹⁰⁰", "'²¹⁰⁰'"),
+    ("abc", "'abc'"), ("-5", "'-5'"), ("99999", "'99999'"), ("2700.5", "'2700.5'"),
+    ("1" * 5000, f"'{'1' * 60}'... (5000 characters)"),
+])
+def test_elo_text_that_is_not_a_rating_is_an_error(tmp_path: Path, value: str,
+                                                   quoted: str) -> None:
+    # issue 22 §4: as the TRF reader and the players CSV refuse it (a warning registered the
+    # player unrated with --register-players)
     readout = game_with(tmp_path, f'[BlackElo "{value}"]')
-    assert readout.games[0].black_elo is None
+    assert readout.games == []
     assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
-        (8, "BlackElo", "warning", "not a rating: ignored")
+        (8, "BlackElo", "error",
+         f"{quoted} is not a rating (a whole number, at most 4 digits; empty, ?, - or 0: none)")
     ]
 
 
@@ -450,8 +458,10 @@ def test_fide_ids(tmp_path: Path) -> None:
     game = game_with(tmp_path, '[WhiteFideId "1503014"]\n[BlackFideId "0"]').games[0]
     assert (game.white_fide_id, game.black_fide_id) == (1503014, None)
     readout = game_with(tmp_path, '[WhiteFideId "?"]\n[BlackFideId "FIDE-42"]')
-    assert (readout.games[0].white_fide_id, readout.games[0].black_fide_id) == (None, None)
-    assert [(p.line, p.field, p.severity) for p in readout.problems] == [(9, "BlackFideId", "warning")]
+    assert readout.games == []
+    assert [(p.line, p.field, p.severity, p.message) for p in readout.problems] == [
+        (9, "BlackFideId", "error",
+         "'FIDE-42' is not a FIDE id (digits only, at most 10; empty, ?, - or 0: none)")]
 
 
 def test_titles_event_site_round(tmp_path: Path) -> None:
@@ -670,5 +680,6 @@ def test_a_file_cut_short_is_an_error_on_its_last_game(tmp_path: Path) -> None:
     cut_in_a_tag = "\n".join(lines[:10]) + '\n[Result "0-'
     readout = read_pgn_file(write(tmp_path, cut_in_a_tag))
     assert [g.white for g in readout.games] == ["A"]
-    assert [(p.line, p.field) for p in readout.errors] == [(8, "Result")]  # no Result tag
+    # the Result tag line cut short (issue 22 §4: an error naming it), so no Result tag
+    assert [(p.line, p.field) for p in readout.errors] == [(8, "Result"), (11, "Result")]
     assert [g.white for g in read_pgn_file(write(tmp_path, whole)).games] == ["A", "C"]

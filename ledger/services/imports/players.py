@@ -25,7 +25,7 @@ from ledger.domain import Actor, Period
 from ledger.errors import ImportRejected, LedgerError, Problem, shown
 from ledger.formats.players_csv import PlayerRow, read_players
 from ledger.formats.text_stream import Problems
-from ledger.names import loose_form, name_key, other_orders, same_name_keys
+from ledger.names import lookalike_folds, loose_forms, name_key, same_name_keys
 from ledger.rules.editions import edition_for
 from ledger.services.close.late import earliest_open
 from ledger.services.close.state import FIRST_RATED_PERIOD
@@ -73,22 +73,41 @@ class PlayerImportReport:
 class _Register:
     """The names and FIDE ids already taken (the ledger's, then the file's rows read so far):
     name key -> the line of the file that took it (None: a player of the ledger) and the next
-    namesake number; the loose forms of every key; the FIDE ids."""
+    namesake number; each name by its ``lookalike_folds`` (own word order), for finding the
+    names a row looks like (``loose_forms`` decides); the FIDE ids."""
 
     keys: dict[str, int | None]
     namesakes: dict[str, int]
-    loose: set[str]
+    folds: dict[str, list[str]]
     fide_ids: dict[int, int | None]
 
     @classmethod
     def load(cls, session: Session) -> _Register:
-        """Three queries over ``players``, whatever its size: keys, namesake tops, FIDE ids."""
+        """Four queries over ``players``, whatever its size: keys, namesake tops, names, FIDE
+        ids."""
         query = select(Player.name_key, func.max(Player.namesake)).group_by(Player.name_key)
         tops: dict[str, int] = {key: top for key, top in session.execute(query)}
         fide = session.scalars(select(Player.fide_id).where(Player.fide_id.is_not(None)))
-        return cls(keys=dict.fromkeys(tops), namesakes={k: n + 1 for k, n in tops.items()},
-                   loose={loose_form(k) for k in tops},
-                   fide_ids=dict.fromkeys(int(f) for f in fide if f is not None))
+        taken = cls(keys=dict.fromkeys(tops), namesakes={k: n + 1 for k, n in tops.items()},
+                    folds={}, fide_ids=dict.fromkeys(int(f) for f in fide if f is not None))
+        for key, name in session.execute(select(Player.name_key, Player.name)):
+            taken.add_name(name, key)
+        return taken
+
+    def add_name(self, name: str, key: str) -> None:
+        """Take ``name`` (its ``name_key`` ``key``) for the look-alike check of later rows."""
+        for fold in lookalike_folds(name, key, orders=False):
+            self.folds.setdefault(fold, []).append(name)
+
+    def alike(self, name: str, key: str) -> bool:
+        """Whether a name taken looks like ``name`` (``loose_forms`` shared, another key)."""
+        forms: set[str] | None = None
+        for fold in lookalike_folds(name, key):
+            for other in self.folds.get(fold, ()):
+                forms = forms if forms is not None else set(loose_forms(name))
+                if name_key(other) != key and not forms.isdisjoint(loose_forms(other)):
+                    return True
+        return False
 
 
 def import_players(engine: Engine, path: str, *, dry_run: bool = False,
@@ -181,7 +200,7 @@ def _take(taken: _Register, key: str, row: PlayerRow, person: NewPlayer) -> None
     if key not in taken.keys:
         taken.keys[key] = row.line
     taken.namesakes[key] = taken.namesakes.get(key, 0) + 1
-    taken.loose.add(loose_form(key))
+    taken.add_name(row.name, key)
     if person.fide_id is not None:
         taken.fide_ids[person.fide_id] = row.line
 
@@ -226,12 +245,12 @@ def _checked(session: Session, path: str, row: PlayerRow, key: str, taken: _Regi
         refuse("name", f"{name} is already in the ledger as {where}; refer to them by id, or, "
                "if this is another person, write yes in the row's new column")
         return None
-    if not taken.loose.isdisjoint(loose_form(k) for k in (key, *other_orders(key)) if k):
+    if taken.alike(person.name, key):
         alike = looks_like(session, person.name)
         refuse("name", f"{name} looks like {_described(alike) if alike else 'a player of the file'}"
-               ", already in the ledger (the same name but for blanks, apostrophes or an umlaut "
-               "written ae, oe, ue); refer to them by id, or, if this is another person, write "
-               "yes in the row's new column")
+               ", already in the ledger (the same name but for blanks, apostrophes, an umlaut "
+               "written ae, oe, ue, or look-alike letters); refer to them by id, or, if this is "
+               "another person, write yes in the row's new column")
         return None
     return person
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, LargeBinary, and_, cast, func, or_, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ledger.db.models import Player
@@ -18,10 +18,14 @@ from ledger.names import (
     NameHints,
     close_matches,
     did_you_mean,
+    fold_key,
+    lookalike_folds,
     loose_form,
+    loose_forms,
     name_key,
     name_words,
     same_name_keys,
+    unfolded,
     word_starts,
 )
 
@@ -48,6 +52,48 @@ def loose_key_sql(column: ColumnElement[str] | InstrumentedAttribute[str]) -> Co
     for pair, vowel in LOOSE_PAIRS:
         expr = func.replace(expr, pair, vowel)
     return expr
+
+
+#: The characters of a key ``fold_key`` may change: its ASCII letters and digits.
+_KEY_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def fold_key_sql(column: ColumnElement[str] | InstrumentedAttribute[str]) -> ColumnElement[str]:
+    """``ledger.names.fold_key`` of a stored ``name_key`` column, in SQL: its look-alike ASCII
+    spellings made one (``i`` -> ``l``, ``m`` -> ``rn``, ``0`` -> ``o``, ``1`` -> ``l``: the
+    translation ``fold_key`` derives from Unicode's data, each a ``replace``), then
+    ``loose_key_sql``."""
+    expr: ColumnElement[str] | InstrumentedAttribute[str] = column
+    for char in _KEY_CHARACTERS:
+        if (spelling := fold_key(char)) != char:
+            expr = func.replace(expr, char, spelling)
+    return loose_key_sql(expr)
+
+
+def players_like(session: Session, name: str) -> list[Player]:
+    """The players whose name looks like ``name`` (str) and is not it: they share one of
+    ``ledger.names.loose_forms`` (blanks, apostrophes, an umlaut written ae, oe, ue, or
+    look-alike letters: Cyrillic ``Аberg`` and ``Aberg``) and differ in key, by id. One
+    SELECT of ids and names finds the candidates: a stored key whose ``fold_key_sql`` is one of
+    ``name``'s ``lookalike_folds``, and the names whose look-alikes that folding may miss (one
+    holding a character ``unfolded`` names: only those outside ASCII can, and ``|``, ``%``);
+    Python decides by ``loose_forms``, and one more SELECT loads the players."""
+    key = name_key(name)
+    forms = set(loose_forms(name))
+    folds = lookalike_folds(name)
+    # a stored key folds to one of them only if its first character folds to one of theirs: a
+    # cheap test first, so that SQL computes the fold of few keys
+    firsts = sorted(c for c in _KEY_CHARACTERS if fold_key(c)[:1] in {f[:1] for f in folds})
+    folded = and_(func.substr(Player.name_key, 1, 1).in_(firsts),
+                  fold_key_sql(Player.name_key).in_(sorted(folds)))
+    ascii_odd = [c for c in map(chr, range(32, 127)) if unfolded(c)]
+    query = select(Player.id, Player.name, folded).where(Player.name_key != key, or_(
+        folded, func.length(cast(Player.name, LargeBinary)) != func.length(Player.name),
+        *(Player.name.contains(c, autoescape=True) for c in ascii_odd)))
+    ids = [i for i, other, fold_found in session.execute(query)
+           if (fold_found or any(map(unfolded, set(other))))
+           and not forms.isdisjoint(loose_forms(other))]
+    return list(session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id)))
 
 
 @dataclass
@@ -199,17 +245,22 @@ def suggest_players(session: Session, name: str, limit: int = 3) -> tuple[list[P
     (``ledger.names.close_matches``: ``O'Brian, Kevin`` -> ``O'Brien, Kevin``), looking only at
     the players with words starting as ``name``'s do (``ledger.names.word_starts``: one LIKE
     each, and the keys alone are read), so a ledger of 200,000 players answers in a fraction of
-    a second. Returns the first ``limit`` (int) and how many there are in all."""
+    a second; else those it looks like (``players_like``: Cyrillic ``Аberg, Anna`` ->
+    ``Aberg, Anna``; a scan of every key, so asked last). Returns the first ``limit`` (int) and
+    how many there are in all."""
     found = PlayerIndex.hints_for(session, name).similar(name, limit)
     starts = word_starts(name)
-    if found[0] or not starts:
+    if not found[0] and starts:
+        keys = session.execute(select(Player.id, Player.name_key).where(*(
+            or_(Player.name_key.startswith(s, autoescape=True),
+                Player.name_key.contains(f" {s}", autoescape=True)) for s in starts)))
+        ids, in_all = close_matches(name, ((i, k) for i, k in keys), limit)
+        players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
+        found = [players[i] for i in ids], in_all
+    if found[0]:
         return found
-    keys = session.execute(select(Player.id, Player.name_key).where(*(
-        or_(Player.name_key.startswith(s, autoescape=True),
-            Player.name_key.contains(f" {s}", autoescape=True)) for s in starts)))
-    ids, in_all = close_matches(name, ((i, k) for i, k in keys), limit)
-    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
-    return [players[i] for i in ids], in_all
+    alike = players_like(session, name)
+    return alike[:limit], len(alike)
 
 
 def may_mean(players: list[Player], in_all: int) -> str:

@@ -20,9 +20,10 @@ from ledger.services.register.matching import described, may_mean, suggest_playe
 
 #: The largest FIDE id the ledger takes (ten digits).
 MAX_FIDE_ID = 9_999_999_999
-#: The largest id a reference may give (``#ID`` of a player, a game, an event, a revision): a
-#: larger one is no row's, and is not sent to the database (its integers are 64-bit).
-MAX_ID = 2**62
+#: The highest id (players, games, events) and revision: PostgreSQL's ``integer`` (SQLAlchemy's
+#: ``Integer``), 2**31 - 1. A larger one is looked for nowhere (not found, as on SQLite): the
+#: server would refuse the query with its own message.
+MAX_ID = 2**31 - 1
 _ID_RE = re.compile(r"#?[0-9]{1,30}")
 
 

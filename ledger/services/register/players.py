@@ -27,13 +27,13 @@ from ledger.domain import (
     parse_pool,
 )
 from ledger.errors import InvalidInput, LedgerError, shown
-from ledger.names import loose_forms, name_key, same_name_keys
+from ledger.names import name_key, same_name_keys
 from ledger.rules.editions import edition_for
 from ledger.services.close.late import earliest_open
 from ledger.services.close.state import FIRST_RATED_PERIOD, last_closed_period
 from ledger.services.core.audit import record_change, summarise, written_by
 from ledger.services.core.session import transaction
-from ledger.services.register.matching import described, loose_key_sql
+from ledger.services.register.matching import described, players_like
 from ledger.services.register.player_refs import MAX_FIDE_ID, joined_identity
 from ledger.services.register.player_views import PlayerView, player_views
 
@@ -211,9 +211,9 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
         if lookalikes:
             raise InvalidInput(f"name: {shown(p.name.strip())} looks like "
                                f"{_described(session, lookalikes)}, already in the ledger (the "
-                               "same name but for blanks, apostrophes or an umlaut written ae, "
-                               "oe, ue); refer to them by id, or, if this is another person, add "
-                               "them with --new")
+                               "same name but for blanks, apostrophes, an umlaut written ae, oe, "
+                               "ue, or look-alike letters); refer to them by id, or, if this is "
+                               "another person, add them with --new")
         change = record_change(session, actor or Actor.from_code("add_player"), "player.add",
                                "player", "new")
         player = register(session, p, source="ledger player add",
@@ -240,12 +240,13 @@ def _described(session: Session, players: list[Player]) -> str:
 
 
 def looks_like(session: Session, name: str) -> list[Player]:
-    """The players whose name has the ``loose_form`` of ``name`` (str) in some word order but
-    not its key (``O'Briain, Sean`` looks like ``Ó Briain, Seán``; ``Mueller, Juergen`` like
-    ``Müller, Jürgen``), in ``PLAYER_ORDER``: a likely second registration of one person."""
-    return list(session.scalars(select(Player).where(
-        loose_key_sql(Player.name_key).in_(loose_forms(name)),
-        Player.name_key != name_key(name)).order_by(*PLAYER_ORDER)))
+    """The players whose name looks like ``name`` (str) but is not it (``matching.players_like``:
+    ``O'Briain, Sean`` looks like ``Ó Briain, Seán``; ``Mueller, Juergen`` like ``Müller,
+    Jürgen``; Cyrillic ``Аberg, Anna`` like ``Aberg, Anna``), in ``PLAYER_ORDER``: a likely
+    second registration of one person."""
+    alike = {p.id for p in players_like(session, name)}
+    return [p for p in session.scalars(select(Player).where(Player.id.in_(alike))
+                                       .order_by(*PLAYER_ORDER))] if alike else []
 
 
 def same_name(session: Session, name: str) -> list[Player]:
