@@ -26,6 +26,7 @@ class Server:
         self.template: str | None = None
         self.free: list[str] = []
         self.created: list[str] = []
+        self.numbered = 0  # databases ever created: a dropped one's number is never reused
         self.fingerprint: tuple[object, ...] | None = None
 
     def url_of(self, database: str) -> str:
@@ -33,7 +34,8 @@ class Server:
         return self.url.set(database=database).render_as_string(hide_password=False)
 
     def _create(self, template: str = "template0") -> str:
-        name = f"{self.prefix}_{len(self.created) + 1}"
+        self.numbered += 1
+        name = f"{self.prefix}_{self.numbered}"
         with self.admin.connect() as conn:
             conn.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         self.created.append(name)
