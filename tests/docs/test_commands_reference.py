@@ -1,6 +1,7 @@
 """docs/commands.md against the command line itself (issue 21 §7): every command ``ledger
 --help`` lists, with every option and argument, is in the reference, and everything the
-reference names still exists.
+reference names still exists; and every ``ledger ...`` the README and the other pages of docs/
+show names a command and options that exist.
 
 The reference is a table, one row per command (or per form of one: ``ledger import FILE
 --replace ...``), whose first cell holds the command's synopsis as code: ``ledger player add
@@ -150,12 +151,22 @@ def read_reference(text: str, tree: dict[tuple[str, ...], Command]) -> Reference
                  if code.startswith("ledger ")]
         synopses += named
         rows.append((named, "|".join(cells[1:])))
-    everywhere = []
-    for number, line in enumerate(lines, 1):
-        spans = CODE.findall(line) if not line.startswith(("ledger ", "    ledger ")) else [line]
-        everywhere += [parse_synopsis(span, number, tree) for span in spans
-                       if span.startswith("ledger ")]
+    everywhere = [parse_synopsis(span, number, tree) for number, span in ledger_mentions(text)]
     return Reference(preamble, synopses, rows, everywhere, set(OPTION.findall(text)))
+
+
+def ledger_mentions(text: str) -> list[tuple[int, str]]:
+    """Every ``ledger ...`` of a Markdown page, with its line: the code spans of its text, and
+    the lines of its fenced blocks that start with ``ledger``."""
+    found: list[tuple[int, str]] = []
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        spans = [line.strip()] if fenced else CODE.findall(line)
+        found += [(number, span) for span in spans if span.startswith("ledger ")]
+    return found
 
 
 def problems(text: str) -> list[str]:
@@ -211,6 +222,34 @@ def problems(text: str) -> list[str]:
                   for o in sorted(set(OPTION.findall(rest)) - allowed - tree[()].options)
                   if named]
     return found
+
+
+def stale_mentions(text: str) -> list[str]:
+    """The ``ledger ...`` of a page (``ledger_mentions``) that name a command or an option that
+    does not exist."""
+    tree = cli_tree()
+    found: list[str] = []
+    for number, span in ledger_mentions(text):
+        synopsis = parse_synopsis(span, number, tree)
+        if synopsis.path is None:
+            found.append(f"line {number}: `{span}` names no command")
+            continue
+        known = tree[synopsis.path].options | tree[()].options | {"--help"}
+        found += [f"line {number}: `{span}`: no option {o}" for o in synopsis.options
+                  if o not in known]
+    return found
+
+
+def test_every_page_names_only_commands_and_options_that_exist() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    found = [f"{page.relative_to(ROOT)} {problem}" for page in pages
+             for problem in stale_mentions(page.read_text(encoding="utf-8"))]
+    assert found == [], "\n".join(found)
+    # what it reads: code spans, and the lines of fenced blocks
+    assert stale_mentions("`ledger game add` or `ledger game remove 3`\n```sh\nledger init\n"
+                          "ledger site build out --theme dark\n```\nledger init is prose") == [
+        "line 1: `ledger game remove 3` names no command",
+        "line 4: `ledger site build out --theme dark`: no option --theme"]
 
 
 def test_the_reference_names_every_command_and_option_and_nothing_else() -> None:
