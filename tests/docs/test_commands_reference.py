@@ -42,6 +42,9 @@ class Command:
     takes_value: set[str] = field(default_factory=set)
     arguments: list[str] = field(default_factory=list)
     subcommands: set[str] = field(default_factory=set)
+    #: A group that also runs by itself (``ledger imports`` lists, ``ledger imports revert``
+    #: reverts): it needs a row of its own, as a command does.
+    runs_alone: bool = False
 
     @property
     def group(self) -> bool:
@@ -52,12 +55,14 @@ class Command:
         return " ".join(("ledger", *self.path))
 
 
-def cli_tree() -> dict[tuple[str, ...], Command]:
-    """Every command and group by its path (the app itself at ``()``), as ``--help`` lists them."""
+def cli_tree(root: typer.Typer = app) -> dict[tuple[str, ...], Command]:
+    """Every command and group of ``root`` (the ledger's app unless another is given) by its
+    path (the app itself at ``()``), as ``--help`` lists them."""
     found: dict[tuple[str, ...], Command] = {}
 
     def walk(command: object, path: tuple[str, ...]) -> None:
-        entry = found[path] = Command(path)
+        entry = found[path] = Command(
+            path, runs_alone=bool(getattr(command, "invoke_without_command", False)))
         for param in getattr(command, "params", []):
             if param.param_type_name == "argument":
                 entry.arguments.append(param.name)
@@ -74,7 +79,7 @@ def cli_tree() -> dict[tuple[str, ...], Command]:
                     entry.subcommands.add(name)
                     walk(sub, (*path, name))
 
-    walk(typer.main.get_command(app), ())
+    walk(typer.main.get_command(root), ())
     return found
 
 
@@ -169,10 +174,10 @@ def ledger_mentions(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def problems(text: str) -> list[str]:
+def problems(text: str, tree: dict[tuple[str, ...], Command] | None = None) -> list[str]:
     """What the reference ``text`` lacks or names wrongly, one sentence each; [] when it is
-    complete and current."""
-    tree = cli_tree()
+    complete and current (against ``tree``, by default the ledger's own)."""
+    tree = tree or cli_tree()
     ref = read_reference(text, tree)
     found: list[str] = []
     entries: dict[tuple[str, ...], list[Synopsis]] = {}
@@ -184,7 +189,7 @@ def problems(text: str) -> list[str]:
             found += [f"the app's option {o} is not above the table" for o in
                       sorted(command.options) if o not in set(OPTION.findall(ref.preamble))]
             continue
-        if command.group:
+        if command.group and not (command.runs_alone or command.options or command.arguments):
             continue
         entry = entries.get(path)
         if not entry:
@@ -299,3 +304,30 @@ def test_a_command_or_option_that_no_longer_exists_is_found() -> None:
         "--version-of is no option of any command",
         "the row of `ledger period reopen YYYY-MM --reason TEXT [--pool P] [--dry-run] [--json]` "
         "says `list --version-of N`: no such option"]
+
+
+def test_a_group_that_runs_by_itself_needs_its_row() -> None:
+    # ``ledger imports`` as issue 21 §3 has it: a group that lists, with a command below it.
+    demo = typer.Typer()
+    imports = typer.Typer(invoke_without_command=True)
+
+    @imports.callback()
+    def listing(json: bool = typer.Option(False, "--json", help="JSON.")) -> None:
+        """Every import."""
+
+    @imports.command("revert")
+    def revert(import_id: int, reason: str = typer.Option(..., "--reason", help="Why.")) -> None:
+        """Revert an import."""
+
+    @demo.command("init")
+    def init() -> None:
+        """Create the ledger."""
+
+    demo.add_typer(imports, name="imports")
+    tree = cli_tree(demo)
+    assert tree[("imports",)].runs_alone and tree[("imports",)].options == {"--json"}
+    reference = ("Above: `--install-completion`, `--show-completion`.\n\n| command | what |\n|---|---|\n"
+                 "| `ledger init` | create |\n| `ledger imports revert ID --reason TEXT` | revert |\n")
+    assert problems(reference, tree) == ["`ledger imports` has no row"]
+    with_row = reference + "| `ledger imports [--json]` | every import |\n"
+    assert problems(with_row, tree) == []
