@@ -8,7 +8,8 @@ comment line right after it says otherwise: ``# exit 1: refused, nothing written
 block is a part of what the last command before it prints: each of its lines must be in that
 output (blanks aside: a narrower terminal wraps lines elsewhere).
 
-Only the install lines are not run (``INSTALL``): the tests already run in the venv they make,
+The ledger is the guide's own, ``./ledger.db`` in that folder, on SQLite whatever database the
+run's other tests use: the guide's reader has no server. Only the install lines are not run (``INSTALL``): the tests already run in the venv they make,
 with ``ledger`` installed in it, and installing again would take a minute and the network. The
 first of them must stay the README's first quick-start command.
 """
