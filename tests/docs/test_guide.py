@@ -1,17 +1,18 @@
 """docs/guide.md, "Your month as club secretary", runs as written (issue 21 §7).
 
 Every command line of the guide's ```sh blocks is run, in order (``run``: ``ledger`` as the
-venv the tests run in has it, any other line in ``bash``), in a new folder holding the guide's files
-(``examples/guide``), so that the guide's paths resolve as they do for a reader in the
-repository's folder, on one new ledger (``./ledger.db``). Each must end with exit 0, unless a
-comment line right after it says otherwise: ``# exit 1: refused, nothing written``. A ```text
-block is a part of what the last command before it prints: each of its lines must be in that
-output (blanks aside: a narrower terminal wraps lines elsewhere).
+venv the tests run in has it, any other line in ``bash``), in a new folder holding the guide's
+files (``examples/guide``), so that the guide's paths resolve as they do for a reader in the
+repository's folder, on one new ledger. Each must end with exit 0, unless a comment line right
+after it says otherwise: ``# exit 1: refused, nothing written``. A ```text block is a part of
+what the last command before it prints: each of its lines must be in that output (blanks aside:
+a narrower terminal wraps lines elsewhere).
 
 The ledger is the guide's own, ``./ledger.db`` in that folder, on SQLite whatever database the
-run's other tests use: the guide's reader has no server. Only the install lines are not run (``INSTALL``): the tests already run in the venv they make,
-with ``ledger`` installed in it, and installing again would take a minute and the network. The
-first of them must stay the README's first quick-start command.
+run's other tests use: the guide's reader has no server. Only the install lines are not run
+(``INSTALL``): the tests already run in the venv they make, with ``ledger`` installed in it,
+and installing again would take a minute and the network. The first of them must stay the
+README's first quick-start command.
 """
 
 from __future__ import annotations
