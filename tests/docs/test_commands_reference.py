@@ -13,6 +13,7 @@ table.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,7 @@ class Command:
         return " ".join(("ledger", *self.path))
 
 
+@functools.cache  # loading every command takes a second; the tree is only read
 def cli_tree(root: typer.Typer = app) -> dict[tuple[str, ...], Command]:
     """Every command and group of ``root`` (the ledger's app unless another is given) by its
     path (the app itself at ``()``), as ``--help`` lists them."""
