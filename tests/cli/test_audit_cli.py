@@ -149,3 +149,21 @@ def test_a_backup_while_another_process_writes_opens_and_checks(tmp_path: Path) 
     assert run(db, "db", "backup", str(copies[0]), "--force").exit_code == 0
     itself = run(db, "db", "backup", str(db), "--force")
     assert itself.exit_code == 1 and "is the ledger database" in itself.output
+
+
+def test_a_period_lists_the_game_add_of_a_game_later_corrected_or_voided(ledger_db: str) -> None:
+    """``audit --period`` lists every change that wrote one of the period's games, the first
+    one included: a game corrected and another voided keep their ``game.add`` in the list (the
+    first write is the revision's ``valid_from_change``; before the fix only ``Game.change_id``
+    and ``valid_to_change`` were read, and both game.add entries went missing)."""
+    db = ledger_db
+    for name in ("Alpha, Ann", "Beta, Bob"):
+        assert run(db, "player", "add", name, "--rating", "1800", "--prior-games", "30").exit_code == 0
+    for day in ("2025-11-05", "2025-11-12"):
+        assert run(db, "game", "add", "Alpha, Ann", "Beta, Bob", "1-0", "--date", day,
+                   "--event", f"Club night {day}").exit_code == 0
+    assert run(db, "game", "correct", "1", "--result", "0-1", "--reason", "scoresheet").exit_code == 0
+    assert run(db, "game", "void", "2", "--reason", "not played").exit_code == 0
+    november = json.loads(run(db, "audit", "--period", "2025-11", "--json").stdout)["changes"]
+    assert [(c["action"], c["entity_id"]) for c in november] == [
+        ("game.add", "1"), ("game.add", "2"), ("game.correct", "1"), ("game.void", "2")]

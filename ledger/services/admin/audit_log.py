@@ -75,6 +75,8 @@ def _of_period(period: Period) -> CompoundSelect[Any]:
         select(Change.id).where(Change.entity == "period", Change.entity_id == str(period)),
         select(Game.change_id).where(Game.period == str(period)),
         select(GameRevision.valid_to_change).where(GameRevision.period == str(period)),
+        # the first write of a game since corrected: its earliest revision's start
+        select(GameRevision.valid_from_change).where(GameRevision.period == str(period)),
         select(PeriodRevision.change_id).where(PeriodRevision.period == str(period)),
         select(PeriodRevision.superseded_by_change).where(PeriodRevision.period == str(period)),
     )
