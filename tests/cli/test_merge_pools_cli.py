@@ -49,16 +49,22 @@ def test_a_rapid_rating_only_the_duplicate_brought_is_carried(tmp_path: Path) ->
     ok(db, "db", "check")
 
 
+def registered_twice(tmp_path: Path, pool: str, ann: tuple[str, str],
+                     dup: tuple[str, str]) -> Path:
+    """Ann #1 and 'Ash, A.' #2, both standard 1800, each with (rating, games) in ``pool``."""
+    db = tmp_path / "merge.db"
+    ok(db, "init")
+    for name, (rating, games) in ((ANN, ann), (DUP, dup)):
+        ok(db, "player", "add", name, "--rating", "1800", f"--{pool}-rating", rating,
+           f"--{pool}-games", games)
+    return db
+
+
 def test_contradicting_ratings_in_a_blitz_pool_are_refused(tmp_path: Path) -> None:
     """Both bring standard 1800; in blitz Ann brings 1750 and #2 1650: one player cannot
     have two published blitz ratings, so the merge is refused as a standard contradiction
     is, and nothing is written."""
-    db = tmp_path / "merge.db"
-    ok(db, "init")
-    ok(db, "player", "add", ANN, "--rating", "1800", "--blitz-rating", "1750",
-       "--blitz-games", "40")
-    ok(db, "player", "add", DUP, "--rating", "1800", "--blitz-rating", "1650",
-       "--blitz-games", "40")
+    db = registered_twice(tmp_path, "blitz", ("1750", "40"), ("1650", "40"))
     before = changes(db)
     refused = run(db, "player", "merge", ANN, DUP, "--reason", "registered twice")
     assert refused.exit_code == 1
@@ -72,12 +78,7 @@ def test_a_different_k_history_of_the_duplicate_is_named(tmp_path: Path) -> None
     """Both bring rapid 1700; Ann with 10 rapid games, #2 with 40: Ann's entries stand, and
     the note names the duplicate's 40 games and the edit that takes them (the count decides K:
     fewer than 30 games K 40, else 20)."""
-    db = tmp_path / "merge.db"
-    ok(db, "init")
-    ok(db, "player", "add", ANN, "--rating", "1800", "--rapid-rating", "1700",
-       "--rapid-games", "10")
-    ok(db, "player", "add", DUP, "--rating", "1800", "--rapid-rating", "1700",
-       "--rapid-games", "40")
+    db = registered_twice(tmp_path, "rapid", ("1700", "10"), ("1700", "40"))
     merged = run(db, "player", "merge", ANN, DUP, "--reason", "registered twice")
     assert merged.exit_code == 0
     assert ("Ash, A. (#2) brought another K history in the rapid pool: prior games 40 (kept: "
