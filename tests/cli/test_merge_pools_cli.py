@@ -142,3 +142,26 @@ def test_contradicting_records_merge_with_rerate_the_kept_history_standing(
     assert [(p["period"], p["rating_before"], p["games"], p["change"], p["rating_after"])
             for p in history] == [("2026-10", 1800, 1, 7, 1807)]
     ok(db, "db", "check")
+
+
+def test_a_rapid_rating_corrected_by_fide_is_carried_with_the_correction(
+        tmp_path: Path) -> None:
+    """#2 'Ash, A.' (rapid 1700, 40 games) draws Bob (rapid 1700) in October: D 0, PD .50,
+    +0.00: 1700 on the rapid list of 2026-10; FIDE corrects it to 1720. Ann #1 (standard
+    only) keeps: both rapid entries are carried, the correction's 1720 in force from 2026-11,
+    and Ann's rapid history reads without the merge passing for an official correction."""
+    db = tmp_path / "merge.db"
+    ok(db, "init")
+    ok(db, "player", "add", ANN, "--rating", "1900", "--prior-games", "50")
+    ok(db, "player", "add", DUP, "--rapid-rating", "1700", "--rapid-games", "40")
+    ok(db, "player", "add", BOB, "--rapid-rating", "1700", "--rapid-games", "40")
+    ok(db, "game", "add", DUP, BOB, "1/2-1/2", "--date", "2026-10-14", "--pool", "rapid")
+    ok(db, "period", "close", "2026-10", "--pool", "rapid")
+    ok(db, "player", "correct-rating", DUP, "--rating", "1720", "--period", "2026-10",
+       "--pool", "rapid", "--reason", "FIDE's correction")
+    merged = data(db, "player", "merge", ANN, DUP, "--reason", "registered twice")
+    assert merged["entries_carried"] == {"rapid": 2}
+    assert data(db, "player", "show", ANN, "--pool", "rapid")["rating"] == 1720
+    history = data(db, "history", ANN, "--pool", "rapid")
+    assert [p["note"] for p in history["periods"]] == []  # #2's rows stay #2's until re-rated
+    ok(db, "db", "check")

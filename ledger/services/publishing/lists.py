@@ -234,11 +234,13 @@ def _official_corrections(session: Session, player_ids: list[int] | None,
                           pool: RatingPool = STANDARD) -> list[tuple[int, HistoryRow]]:
     """Official rating corrections (``player correct-rating``) of ``pool`` as (player id,
     history row): the list corrected, the rating it published, the corrected one and the
-    reason. One query."""
+    reason; a copy a merge carried from a duplicate (written by the ``player.merge`` change,
+    docs/CORRECTIONS.md §10) is the duplicate's row, not repeated. One query."""
     query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
                     Change.before, Change.reason)
              .join(Change, Change.id == PlayerEntry.change_id)
-             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool))
+             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool,
+                    Change.action == "player.correct-rating"))
     if player_ids is not None:
         query = query.where(PlayerEntry.player_id.in_(player_ids))
     found = []
