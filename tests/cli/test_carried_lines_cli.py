@@ -92,16 +92,20 @@ def test_the_event_report_says_why_its_change_and_the_periods_differ(tmp_path: P
     db = corrected_october(tmp_path)
     ok(db, "game", "add", ANN, CY, "1/2-1/2", "--date", "2026-11-05", "--event",
        "November Open")
+    ok(db, "game", "add", ANN, BOB, "1-0", "--date", "2026-11-20")
     ok(db, "period", "close", "2026-11")
-    # Ann: the draw 20 x (.50 - .51) = -0.20, + the -20.00 carried = -20.20 -> -20: 1787.
-    # Cy: 20 x (.50 - .49) = +0.20 -> 0: 1800. Bob: the +20.00 carried alone: 1713.
-    assert ratings(db, "2026-11") == {ANN: 1787, BOB: 1713, CY: 1800}
+    # Ann: the draw 20 x (.50 - .51) = -0.20; the win over Bob 1693, D 114 -> PD .66
+    # (114-121), 20 x .34 = +6.80; + the -20.00 carried = -13.40 -> -13: 1794.
+    # Cy: 20 x (.50 - .49) = +0.20 -> 0: 1800. Bob: 20 x -.34 = -6.80, + 20.00 carried =
+    # +13.20 -> +13: 1706.
+    assert ratings(db, "2026-11") == {ANN: 1794, BOB: 1706, CY: 1800}
     report = data(db, "event", "show", "November Open")
     rows = {p["name"]: p for p in report["players"]}
     assert (rows[ANN]["change"], rows[ANN]["period_change"], rows[ANN]["period_exact"],
-            rows[ANN]["carried"]) == (-0.2, -20, -20.2, -20)
-    assert rows[ANN]["why"] == ("period change -20 = this event -0.20 + carried -20.00 (game 1 "
-                                "corrected in 2026-10) = -20.20, rounded once")
+            rows[ANN]["carried"]) == (-0.2, -13, -13.4, -20)
+    assert rows[ANN]["why"] == ("period change -13 = this event -0.20 + 1 other game of 2026-11 "
+                                "+6.80 + carried -20.00 (game 1 corrected in 2026-10) = -13.40, "
+                                "rounded once")
     assert rows[CY]["why"] == "period change +0 = this event +0.20 = +0.20, rounded once"
     assert [c["line"] for c in rows[ANN]["carried_corrections"]] == [ANN_LINE]
     text = flat(ok(db, "event", "show", "November Open").stdout)
@@ -110,7 +114,7 @@ def test_the_event_report_says_why_its_change_and_the_periods_differ(tmp_path: P
     shown = data(db, "history", ANN)
     assert [c["added"] for c in shown["carried_corrections"]] == [True]
     assert [(p["period"], p["carried"], p["change_exact"], p["change"]) for p in
-            shown["periods"]] == [("2026-10", 0, 7.2, 7), ("2026-11", -20, -20.2, -20)]
+            shown["periods"]] == [("2026-10", 0, 7.2, 7), ("2026-11", -20, -13.4, -13)]
     assert "added by the close of 2026-11" in flat(ok(db, "history", ANN).stdout)
     site = tmp_path / "site"
     ok(db, "site", "build", str(site), "--club", "Club", "--date", "2026-12-02")
