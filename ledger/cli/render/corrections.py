@@ -202,7 +202,11 @@ def merge(r: MergeReport, as_json: bool) -> None:
         print_json({"kept": {"id": r.kept.id, "name": r.kept.name},
                     "duplicate": {"id": r.duplicate_id, "name": r.duplicate},
                     "games_moved": r.games, "filled": r.filled, "list_ratings_moved": r.list_ratings,
-                    "closed_periods": r.to_rerate, "rerated": [rerate_dict(p) for p in r.rerated],
+                    "closed_periods": r.to_rerate,
+                    "rerated": [{"pool": pool} | rerate_dict(p)
+                                for p, pool in zip(r.rerated, r.rerated_pools, strict=True)],
+                    "entries_carried": r.entries_carried,
+                    "contradicting_pools": r.contradicting,
                     "reason": r.reason, "dry_run": r.dry_run, "change": r.change_id})
         return
     verb = "would merge" if r.dry_run else "merged"
@@ -210,10 +214,18 @@ def merge(r: MergeReport, as_json: bool) -> None:
         f"{count(len(r.games), 'game')} moved"
         + (f"; details taken from the duplicate: {', '.join(r.filled)}" if r.filled else "")
         + (f"; {count(r.list_ratings, 'FIDE list rating')} moved" if r.list_ratings else ""))
+    for pool, n in r.entries_carried.items():
+        say(f"{pool}: {n} {'entry' if n == 1 else 'entries'} of the duplicate carried to "
+            f"{r.kept.name} (rating, rated games and K history it brought)")
     if r.to_rerate:
         say(f"closed periods with the duplicate's games: {', '.join(r.to_rerate)}")
-    if r.rerated:
-        rerate_tables(r.rerated)
+    for pool in r.contradicting:
+        say(f"{pool}: the histories contradict; {r.kept.name}'s stands, and every {pool} list "
+            "that published the duplicate is re-rated (below)")
+    for pool in dict.fromkeys(r.rerated_pools):
+        say(f"{pool} lists re-rated:")
+        rerate_tables([p for p, of in zip(r.rerated, r.rerated_pools, strict=True)
+                       if of == pool])
     if r.dry_run:
         say("dry run: nothing was written")
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.cli.publish import write_output
 from ledger.cli.render.life import life_dict, life_lines
 from ledger.cli.render.output import print_json, say, signed, stdout
-from ledger.cli.render.players import player_dict
+from ledger.cli.render.players import carried_dicts, player_dict
 from ledger.cli.render.tables import PlainTable
 from ledger.cli.render.values import json_number
 from ledger.errors import LedgerError
@@ -33,7 +33,8 @@ def history_dict(h: PlayerHistory) -> dict[str, Any]:
          "k_reason": r.k_reason, "k_capped": r.k_capped,
          "change_exact": json_number(r.change_exact), "change": r.change,
          "rating_after": r.rating_after, "note": r.note, "carried": json_number(r.carried)}
-        for r in h.periods]} | life_dict(h.life, h.player.pool)
+        for r in h.periods], "carried_corrections": carried_dicts(h.carried)} \
+        | life_dict(h.life, h.player.pool)
 
 
 def _history_table(title: str, h: PlayerHistory) -> PlainTable:
@@ -121,7 +122,7 @@ def history(h: PlayerHistory, as_json: bool, chart: Path | None = None,
 def _history_text(h: PlayerHistory) -> None:
     """A player's history as text: a title (rating, K and its reason for the next period), one
     row per rated period (none: an unrated player's pool in progress), then the life of the
-    rating (``life.life_lines``)."""
+    rating (``life.life_lines``) and each carried correction, a line of its own."""
     v = h.player
     status = (f"{v.pool} rating {v.rating}, K {v.k} ({v.k_reason.value})"
               if v.rating is not None else f"unrated in {v.pool}, no K") + f" for {v.next_period}"
@@ -136,3 +137,5 @@ def _history_text(h: PlayerHistory) -> None:
         say("no rated periods yet")
     for line in life_lines(h.life):
         say(line)
+    for carried in h.carried:
+        say(carried.detail)

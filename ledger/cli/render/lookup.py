@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import print_json, say, signed, stdout
+from ledger.cli.render.players import carried_dicts
 from ledger.cli.render.tables import PlainTable
 from ledger.cli.render.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
@@ -107,7 +108,8 @@ def _standing_dict(s: Standing | None) -> dict[str, Any] | None:
 
 def _player_dict(p: WhatIfPlayer) -> dict[str, Any]:
     return {"id": p.player_id, "name": p.name, "rating": p.rating, "k": p.k,
-            "k_reason": p.k_reason.value if p.k_reason else None, "now": _standing_dict(p.now)}
+            "k_reason": p.k_reason.value if p.k_reason else None, "now": _standing_dict(p.now),
+            "carried_corrections": carried_dicts(p.carried)}
 
 
 def _cells(s: Standing | None) -> list[str]:
@@ -149,6 +151,13 @@ def whatif(w: WhatIf, as_json: bool) -> None:
         "whole period, rounded once")
     if a.rating is None or b.rating is None:
         say("a game against an unrated player is not rated for the rated player (B.02 §8.3.1)")
+    for c in (*a.carried, *b.carried):
+        name = a.name if c.player_id == a.player_id else b.name
+        where = ("in every change above" if c.applies_in == w.period else
+                 f"not in the changes above: the close of {c.applies_in} comes first"
+                 if c.applies_in < w.period else
+                 f"not in the changes above: the close of {c.applies_in} adds it")
+        say(f"{name}: {c.label} ({where}; the {c.origin_period} list stands as published)")
     if w.open_before:
         say(f"note: {', '.join(w.open_before)} still open with games of these players: "
             f"{'its' if len(w.open_before) == 1 else 'their'} close comes first and may change "

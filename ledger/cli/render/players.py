@@ -11,8 +11,12 @@ from rich.table import Table
 from ledger.cli.render.life import life_dict, life_lines
 from ledger.cli.render.output import notes, print_json, say, stdout
 from ledger.cli.render.tables import PlainTable
+from ledger.cli.render.values import json_number
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ledger.services.close.carried import CarriedLine
     from ledger.services.register.player_views import PlayerView, PrintedListRating
 
 
@@ -34,7 +38,8 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     notes(v.notes)
     if as_json:
         print_json(player_dict(v) | (life_dict(v.life, v.pool) if v.life else {})
-                   | ({} if added else _list_ratings_dict(v.list_ratings)))
+                   | ({} if added else _list_ratings_dict(v.list_ratings)
+                      | {"carried_corrections": carried_dicts(v.carried)}))
         return
     table = PlainTable(title=("Registered" if added else None), show_header=False, box=None)
     table.add_column(style="bold")
@@ -59,9 +64,22 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     stdout().print(table)
     for line in life_lines(v.life) if v.life else []:
         say(line)
+    for carried in v.carried:
+        say(carried.detail)
     if v.list_ratings:
         say(LIST_RATINGS_LABEL)
         stdout().print(_list_ratings_table(v.list_ratings))
+
+
+def carried_dicts(lines: Iterable[CarriedLine]) -> list[dict[str, Any]]:
+    """Carried corrections as JSON (``player show``, ``history``, ``whatif``, ``event show``):
+    the amount exact (``-20.0``) and in hundredths, where it applies and comes from, the change
+    and its game, ``added`` (its close has added it) and the line as the text shows it."""
+    return [{"applies_in": c.applies_in, "carried": json_number(c.amount),
+             "hundredths": c.hundredths, "origin_period": c.origin_period,
+             "origin_revision": c.origin_revision, "change_id": c.change_id,
+             "action": c.action, "game_id": c.game_id, "reason": c.reason, "added": c.added,
+             "line": c.label} for c in lines]
 
 
 #: How ``player show`` labels FIDE's printed list ratings, in text and JSON.

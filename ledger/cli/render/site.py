@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import print_json, say, signed, stdout
+from ledger.cli.render.players import carried_dicts
 from ledger.cli.render.tables import PlainTable
 from ledger.cli.render.values import json_number
 
@@ -41,6 +42,9 @@ def _event_dict(r: EventReport) -> dict[str, Any]:
             "period_change": p.period_change, "period_games": p.period_games,
             "performance": p.performance.rp if p.performance else None,
             "performance_games": p.performance.n if p.performance else 0,
+            "period_exact": json_number(p.period_exact) if p.period_exact is not None else None,
+            "carried": json_number(p.carried), "why": p.why,
+            "carried_corrections": carried_dicts(p.carried_lines),
         } for p in r.players]}
 
 
@@ -71,3 +75,6 @@ def event_report(r: EventReport, as_json: bool) -> None:
                      "part of the period's change before its one rounding; period: the period's "
                      "change, rounded once; Rp: performance over games against rated opponents")
     stdout().print(table)
+    for p in r.players:
+        if p.why is not None:
+            say(f"{p.name}: {p.why}")

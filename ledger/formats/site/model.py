@@ -248,7 +248,9 @@ class PoolRecord:
     """A player in one rating pool: the rating in force now (None: unrated), K for the next
     period and why, rated games so far (None: history unknown), the history (oldest first),
     the chart's points (the start rating first, then every list they are on), each period's
-    games, and ``progress``: an unrated player's way to a first rating in words (or None)."""
+    games, ``progress``: an unrated player's way to a first rating in words (or None), and
+    ``carried``: each carried correction that applies, a line of its own in words
+    (``carried into 2026-12: -20.00, game 12 corrected ...``, docs/CORRECTIONS.md §5)."""
 
     pool: str
     rating: int | None
@@ -259,6 +261,7 @@ class PoolRecord:
     chart: tuple[ChartPoint, ...]
     periods: tuple[PeriodGames, ...]
     progress: str | None = None
+    carried: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -290,7 +293,9 @@ class EventLine:
     recorded (``points`` as standings count them), the games rated for them (``rated_games``,
     ``score``, ``expected``), K, ``change`` (K x (score - expected), exact: this event's part of
     the period's change before its single rounding), the period's rounded change over its
-    ``period_games``, and the performance ``rp`` over ``rp_games`` (None: no game counts)."""
+    ``period_games``, the performance ``rp`` over ``rp_games`` (None: no game counts), and
+    ``why``: why this event's exact change and the period's change differ, in words (None: they
+    do not; ``services.publishing.event_reports.EventPlayer.why``)."""
 
     number: int
     player_id: int
@@ -309,6 +314,7 @@ class EventLine:
     period_games: int | None
     rp: int | None
     rp_games: int
+    why: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,20 @@ facts, the corrected game included) it is ignored.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import CarriedCorrection, RatingPeriod
+from ledger.db.models import CarriedCorrection, Change, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool
 from ledger.services.core.facts import NOW, Facts
+
+#: What a correction did to its game, as a carried line says it (the change's action).
+_DONE = {"game.void": "voided", "game.correct": "corrected"}
 
 
 def origin_current(pool: RatingPool = STANDARD) -> ColumnElement[bool]:
@@ -60,3 +68,72 @@ def first_owed(session: Session, after: Period | None,
         query = query.where(CarriedCorrection.applies_in > str(after))
     found = session.scalar(query)
     return Period.parse(found) if found else None
+
+
+@dataclass(frozen=True)
+class CarriedLine:
+    """One carried correction of one player, as ``player show``, ``history``, ``whatif``, the
+    event report and the site show it (docs/CORRECTIONS.md §5): ``hundredths`` (integer
+    hundredths of a rating point, signed) added to the exact change of ``applies_in`` (YYYY-MM)
+    before its one rounding, because change ``change_id`` (``action`` ``game.void`` or
+    ``game.correct`` of game ``game_id``, with its ``reason``) changed what ``origin_period``
+    (as its revision ``origin_revision`` rated it, a list that stands) gives the player.
+    ``added``: the pool has closed ``applies_in``, so its result holds the amount; otherwise
+    its close is still to add it."""
+
+    player_id: int
+    applies_in: str
+    hundredths: int
+    origin_period: str
+    origin_revision: int
+    change_id: int
+    action: str
+    game_id: int | None
+    reason: str | None
+    added: bool
+
+    @property
+    def amount(self) -> Decimal:
+        """The carried amount in rating points, exact (``Decimal('-20.00')``)."""
+        return Decimal(self.hundredths).scaleb(-2)
+
+    @property
+    def label(self) -> str:
+        """``carried into 2026-12: -20.00, game 12 corrected``."""
+        what = (f"game {self.game_id} {_DONE.get(self.action, 'changed')}"
+                if self.game_id is not None else f"change {self.change_id}")
+        return f"carried into {self.applies_in}: {self.amount:+.2f}, {what}"
+
+    @property
+    def detail(self) -> str:
+        """The label, then where it comes from and whether the close has added it yet."""
+        when = (f"added by the close of {self.applies_in}" if self.added else
+                f"the close of {self.applies_in} adds it before its one rounding")
+        why = f"; reason: {self.reason}" if self.reason else ""
+        return (f"{self.label} (the {self.origin_period} list stands as published; {when}"
+                f"{why})")
+
+
+def carried_lines(session: Session, player_ids: Sequence[int] | None,
+                  pool: RatingPool = STANDARD,
+                  last_closed: Period | None = None) -> dict[int, list[CarriedLine]]:
+    """Player id -> the carried corrections of ``pool`` that apply (origin revision current),
+    oldest change first, for ``player_ids`` (None: every player); players with none left out.
+    ``last_closed``: the pool's latest closed period (None: none), which says whether each
+    one's ``applies_in`` has been closed (``CarriedLine.added``). One query."""
+    query = (select(CarriedCorrection, Change.action, Change.entity, Change.entity_id,
+                    Change.reason)
+             .join(Change, Change.id == CarriedCorrection.change_id)
+             .where(origin_current(pool))
+             .order_by(CarriedCorrection.change_id, CarriedCorrection.origin_period,
+                       CarriedCorrection.player_id))
+    if player_ids is not None:
+        query = query.where(CarriedCorrection.player_id.in_(player_ids))
+    found: dict[int, list[CarriedLine]] = defaultdict(list)
+    for row, action, entity, entity_id, reason in session.execute(query):
+        game = int(entity_id) if entity == "game" and entity_id.isdigit() else None
+        added = last_closed is not None and row.applies_in <= str(last_closed)
+        found[row.player_id].append(CarriedLine(
+            row.player_id, row.applies_in, row.hundredths, row.origin_period,
+            row.origin_revision, row.change_id, action, game, reason, added))
+    return dict(found)

@@ -8,8 +8,10 @@ the one it joined, with a warning) and no later list shows it. What else happens
 
 - **identity**: KEEP's details stand; a detail KEEP lacks (FIDE id, birth year, sex,
   federation, title) is taken from the duplicate (the FIDE id moves: it is unique);
-- **entries** (the ratings and prior games each brought): KEEP's stand, the duplicate's stay
-  recorded on the duplicate, unused;
+- **entries** (the ratings and prior games each brought), in every pool
+  (``merge_pools``): KEEP's stand, the duplicate's stay recorded on the duplicate, unused; in a
+  pool where KEEP has none, the duplicate's are carried to KEEP (copied by the merge's change),
+  so a rapid or blitz rating, its games count and K history are never dropped;
 - **FIDE list ratings** (``list_ratings``, for comparison only) move to KEEP, except those of a
   list and pool KEEP has one of already (equal, else refused), which stay on the duplicate;
 - **closed periods** in which the duplicate played still hold the results rated with two
@@ -18,9 +20,11 @@ the one it joined, with a warning) and no later list shows it. What else happens
   history counts every game (K, the 700 cap, the rated-games count).
 
 Refused, naming the field: the same player twice, the two having played each other, two
-different FIDE ids or birth years, histories that contradict (two different ratings brought in
-from outside the ledger in force for the same period, or two FIDE list ratings of one list and
-pool), and games that would become one game or put the player twice in a round.
+different FIDE ids or birth years, histories that contradict in any pool (two different ratings
+brought in from outside the ledger in force for the same period) unless ``rerate`` (then KEEP's
+history stands and each such pool is re-rated from the first list that shows the duplicate,
+superseding the duplicate's published results), two FIDE list ratings of one list and pool,
+and games that would become one game or put the player twice in a round.
 
 One ``player.merge`` change records it (the duplicate's identity before and after, the games
 moved, the list ratings moved); a merge is one change, as an import is, and every game moved
@@ -39,16 +43,11 @@ from ledger.db.models import Event, Game, ListRating, Player
 from ledger.domain import POOLS, STANDARD, Actor, Period, RatingPool
 from ledger.errors import InvalidInput
 from ledger.services.close.rerate import PeriodRerate, check_reason, rerate_in
-from ledger.services.close.state import (
-    FIRST_RATED_PERIOD,
-    History,
-    is_closed,
-    last_closed_period,
-    load_histories,
-)
+from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.facts import revise_game, revise_player
 from ledger.services.core.session import transaction
+from ledger.services.corrections.merge_pools import PoolPlan, carry_entries, plan_pool, refuse
 from ledger.services.register.game_keys import RoundSeats, game_key
 from ledger.services.register.player_refs import resolve
 from ledger.services.register.player_views import PlayerView, player_views
@@ -80,6 +79,12 @@ class MergeReport:
     #: Pool -> its closed periods in ``to_rerate`` (``rerate`` re-rates each pool from its
     #: first; the other pools' closes stand).
     pools: dict[RatingPool, list[str]] = field(default_factory=dict)
+    #: Pool -> how many of the duplicate's entries were carried to KEEP (KEEP had none there).
+    entries_carried: dict[RatingPool, int] = field(default_factory=dict)
+    #: The pools whose histories contradict (only with ``rerate``: KEEP's history stands).
+    contradicting: list[RatingPool] = field(default_factory=list)
+    #: The pool each period of ``rerated`` was re-rated in (same order).
+    rerated_pools: list[RatingPool] = field(default_factory=list)
 
 
 def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: str | None,
@@ -88,7 +93,10 @@ def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: 
     """``ledger player merge KEEP DUPLICATE``: one player, not two (see the module docstring).
 
     Raises ``InvalidInput`` naming the field for each refusal the module docstring lists and a
-    missing reason; ``NotFound`` / ``Ambiguous`` for either player.
+    missing reason; ``NotFound`` / ``Ambiguous`` for either player. With ``rerate`` every pool
+    holding the duplicate's games in closed periods, or whose histories contradict, is re-rated
+    in the same transaction (on a dry run too, rolled back: the report lists every list that
+    changes).
     """
     why = check_reason(reason)
     who = actor or Actor.from_code("merge_players")
@@ -100,6 +108,8 @@ def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: 
         games = list(session.scalars(select(Game).where(
             or_(Game.white_id == dup.id, Game.black_id == dup.id)).order_by(Game.id)))
         _refuse_contradictions(session, keep, dup, games)
+        plans = [plan_pool(session, keep, dup, pool) for pool in POOLS]
+        refuse(plans, rerate)
         filled = {f: getattr(dup, f) for f in FILLED
                   if getattr(keep, f) is None and getattr(dup, f) is not None}
         moved_ratings = _list_ratings(session, keep, dup)
@@ -127,15 +137,20 @@ def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: 
                 setattr(keep, column, value)
         for row in moved_ratings:
             row.player_id = keep.id
+        carried = carry_entries(session, plans, keep, dup, change.id)
         session.flush()
-        rerated = [done for pool, periods in by_pool.items() if rerate
-                   for done in rerate_in(session, Period.parse(periods[0]), why, who, pool)]
+        rerated, rerated_pools = _rerate(session, plans, by_pool, why, who) if rerate else ([], [])
+        contradicting = [p.pool for p in plans if p.contradiction is not None]
         summarise(change, {"merged_into": keep.id, "games_moved": [g.id for g in games],
                            "filled": filled, "list_ratings_moved": [r.id for r in moved_ratings],
-                           "closed_periods": to_rerate})
+                           "closed_periods": to_rerate, "entries_carried": carried,
+                           "contradicting_pools": contradicting})
         report = MergeReport(player_views(session, [keep.id])[0], dup.id, dup.name,
                              [g.id for g in games], filled, len(moved_ratings), to_rerate,
-                             rerated, why, dry_run, None if dry_run else change.id, pools=by_pool)
+                             rerated, why, dry_run, None if dry_run else change.id, pools=by_pool,
+                             entries_carried={p.pool: len(p.carried) for p in plans if p.carried},
+                             contradicting=contradicting, rerated_pools=rerated_pools)
+        report.notes += [note for plan in plans for note in plan.notes]
         for pool, periods in by_pool.items() if not rerate else ():
             named = "" if pool == STANDARD else f" of the {pool} pool"
             flag = "" if pool == STANDARD else f" --pool {pool}"
@@ -145,6 +160,22 @@ def merge_players(engine: Engine, keep_ref: str, duplicate_ref: str, *, reason: 
                 f"they were (ledger period rerate --from {periods[0]}{flag} --reason ... --yes, "
                 "or merge with --rerate)")
         return report
+
+
+def _rerate(session: Session, plans: list[PoolPlan], by_pool: dict[RatingPool, list[str]],
+            why: str, who: Actor) -> tuple[list[PeriodRerate], list[RatingPool]]:
+    """Re-rate each pool from ``PoolPlan.rerate_from`` (its first closed period holding the
+    duplicate's games, or, where the histories contradict, the first list showing the
+    duplicate), in pool order; the periods re-rated and the pool of each."""
+    done: list[PeriodRerate] = []
+    pools: list[RatingPool] = []
+    for plan in plans:
+        start = plan.rerate_from(by_pool.get(plan.pool, []))
+        if start is not None:
+            found = rerate_in(session, Period.parse(start), why, who, plan.pool)
+            done += found
+            pools += [plan.pool] * len(found)
+    return done, pools
 
 
 def _closed_by_pool(session: Session, games: list[Game]) -> dict[RatingPool, list[str]]:
@@ -174,24 +205,7 @@ def _refuse_contradictions(session: Session, keep: Player, dup: Player,
         if a is not None and b is not None and a != b:
             raise InvalidInput(f"{label}: {keep.name} (#{keep.id}) has {a} and {dup.name} "
                                f"(#{dup.id}) {b}: correct one with ledger player edit first")
-    histories = load_histories(session, [keep.id, dup.id],
-                               through=last_closed_period(session) or Period(1, 1))
-    _refuse_two_ratings(keep, dup, histories[keep.id], histories[dup.id])
     _refuse_two_games_as_one(session, keep, dup, games)
-
-
-def _refuse_two_ratings(keep: Player, dup: Player, kept: History, other: History) -> None:
-    """Two ratings brought from outside the ledger (entries) in force for one period differ."""
-    periods = {e.effective_from or FIRST_RATED_PERIOD for h in (kept, other)
-               for e in h.entries if e.rating is not None and e.brings_rating}
-    for period in sorted(periods):
-        a, b = kept.rating(period), other.rating(period)
-        if b is not None and a != b:
-            raise InvalidInput(
-                f"duplicate: the histories contradict: for {period} {keep.name} (#{keep.id}) "
-                f"is {'unrated' if a is None else f'rated {a}'} and {dup.name} (#{dup.id}) "
-                f"rated {b}; one player has one published rating (merge the other way, or "
-                "correct one first)")
 
 
 def _refuse_two_games_as_one(session: Session, keep: Player, dup: Player,

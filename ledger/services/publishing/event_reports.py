@@ -4,7 +4,8 @@ recorded game from each player's side with its D and PD (the site's player pages
 A rating report is FIDE's: for each player of an event, the published rating at the event's
 start, the games rated in it, the score, the expected score (sum of PD), K, and the change this
 event contributes before the period's single rounding, K x (score - expected), exact; beside it
-the period's final change, rounded once over every game of the period (B.02 §8.3.4). The
+the period's final change, rounded once over every game of the period (B.02 §8.3.4), and why
+the two differ (the period's other games, corrections carried into it, the rounding). The
 performance rating Rp (Title Regs §1.4.7-1.4.8) counts the games played over the board against
 opponents rated at the event's start, as ``ledger performance`` does without a norm.
 
@@ -31,6 +32,7 @@ from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
 from ledger.domain import STANDARD, Period, RatingPool, Result, parse_pool
 from ledger.rules.performance import Performance, performance
+from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.period_audits import current_sides
 from ledger.services.close.rated_games import load_rated_games
 from ledger.services.close.revisions import current
@@ -135,7 +137,10 @@ class EventPlayer:
     the part of the period's change this event contributes, and ``period_change`` the period's
     one rounded change over all its games (``period_games`` of them); the three are None when
     no game was rated for them. ``performance``: Rp over the games played over the board
-    against opponents rated at the event's start (None: no such game). ``lines``: the games."""
+    against opponents rated at the event's start (None: no such game). ``lines``: the games.
+    ``period_exact``: the period's exact change before its rounding (None with ``k``),
+    ``carried``: the corrections carried into the period that its close added (exact, 0 for
+    none; docs/CORRECTIONS.md §5), each explained by a line of ``carried_lines``."""
 
     player_id: int
     name: str
@@ -154,6 +159,41 @@ class EventPlayer:
     period_games: int | None
     performance: Performance | None
     lines: tuple[GameLine, ...]
+    period_exact: Decimal | None = None
+    carried: Decimal = Decimal(0)
+    carried_lines: tuple[CarriedLine, ...] = ()
+
+    @property
+    def other_games(self) -> int:
+        """The player's games of the period rated outside this event (0 with no result)."""
+        return (self.period_games or 0) - self.rated_games if self.k is not None else 0
+
+    @property
+    def why(self) -> str | None:
+        """Why this event's exact change and the period's change differ, in words (None when
+        they are equal): the period's exact change is this event's, plus the period's other
+        games (K x sum(S - PD) over them), plus the corrections carried into it, rounded once
+        (B.02 §8.3.4; docs/CORRECTIONS.md §5)."""
+        if self.change is None or self.period_exact is None or self.period_change is None:
+            return None
+        if self.change == self.period_change:
+            return None
+        others = self.period_exact - self.carried - self.change
+        parts = [f"this event {self.change:+.2f}"]
+        if self.other_games or others:
+            n = self.other_games
+            parts.append(f"{n} other game{'s' if n != 1 else ''} of {self._period} "
+                         f"{others:+.2f}")
+        if self.carried:
+            named = "; ".join(c.label.split(", ", 1)[1] + f" in {c.origin_period}"
+                              for c in self.carried_lines)
+            parts.append(f"carried {self.carried:+.2f}" + (f" ({named})" if named else ""))
+        return (f"period change {self.period_change:+d} = " + " + ".join(parts)
+                + f" = {self.period_exact:+.2f}, rounded once")
+
+    @property
+    def _period(self) -> str:
+        return self.lines[0].period if self.lines else "the period"
 
 
 @dataclass(frozen=True)
@@ -186,7 +226,8 @@ def _performance(lines: Sequence[GameLine]) -> Performance | None:
     return performance([r for r, _ in counted if r is not None], [s for _, s in counted])
 
 
-def _player(who: Player, lines: Sequence[GameLine], result: PeriodResultRow | None) -> EventPlayer:
+def _player(who: Player, lines: Sequence[GameLine], result: PeriodResultRow | None,
+            carried: Sequence[CarriedLine]) -> EventPlayer:
     rated = [line for line in lines if line.rated]
     score = sum((line.score for line in rated), Decimal(0))
     expected = sum((line.expected or Decimal(0) for line in rated), Decimal(0))
@@ -198,7 +239,10 @@ def _player(who: Player, lines: Sequence[GameLine], result: PeriodResultRow | No
         k * (score - expected) if k is not None else None,
         result.change if k is not None and result is not None else None,
         result.games if k is not None and result is not None else None,
-        _performance(lines), tuple(lines))
+        _performance(lines), tuple(lines),
+        Decimal(result.change_hundredths).scaleb(-2) if k is not None and result else None,
+        Decimal(result.carried_hundredths).scaleb(-2) if k is not None and result else Decimal(0),
+        tuple(carried) if k is not None and result and result.carried_hundredths else ())
 
 
 def event_reports(session: Session, event_ids: Sequence[int],
@@ -206,7 +250,8 @@ def event_reports(session: Session, event_ids: Sequence[int],
     """The rating report of each event of ``event_ids`` from ``lines`` (``game_lines`` of their
     periods; lines of other events are ignored), in the order given, inside the caller's
     session, with the period results of ``pool``. Three queries (events, players, period
-    results) for any number of events."""
+    results; and the carried corrections when a period result holds one) for any number of
+    events."""
     found = {e.id: e for e in session.scalars(select(Event).where(Event.id.in_(event_ids)))}
     events = [found[i] for i in event_ids]
     wanted = set(event_ids)
@@ -223,10 +268,13 @@ def event_reports(session: Session, event_ids: Sequence[int],
                                       PeriodResultRow.player_id.in_(pids),
                                       current(PeriodResultRow, pool)))} if pids else {}
     last = last_closed_period(session, pool)
+    carried = carried_lines(session, sorted(pids), pool, last) if any(
+        r.carried_hundredths for r in results.values()) else {}
     reports = []
     for e in events:
         period = str(Period.of(e.end_date))
-        rows = [_player(players[pid], found, results.get((period, pid)))
+        rows = [_player(players[pid], found, results.get((period, pid)),
+                        [c for c in carried.get(pid, ()) if c.applies_in == period and c.added])
                 for pid, found in by_event.get(e.id, {}).items()]
         rows.sort(key=lambda r: (-r.points, r.rating is None, -(r.rating or 0),
                                  *player_sort_key(r.name, r.player_id)))

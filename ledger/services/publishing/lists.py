@@ -16,6 +16,7 @@ from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
+from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.life import RatingLife, rating_lives
 from ledger.services.close.revisions import current, current_revision, revision_views
 from ledger.services.close.snapshots import ListRow, ranked, read_rows
@@ -219,22 +220,27 @@ class HistoryRow:
 @dataclass(frozen=True)
 class PlayerHistory:
     """A player, one row per period in which they were rated, and the life of their rating
-    (pool in progress, initial ratings with their computation, drops below the floor)."""
+    (pool in progress, initial ratings with their computation, drops below the floor);
+    ``carried``: the carried corrections that apply (docs/CORRECTIONS.md §5), each a line of
+    its own, oldest first: those a close has added are in its row's change too."""
 
     player: PlayerView
     periods: list[HistoryRow]
     life: RatingLife
+    carried: tuple[CarriedLine, ...] = ()
 
 
 def _official_corrections(session: Session, player_ids: list[int] | None,
                           pool: RatingPool = STANDARD) -> list[tuple[int, HistoryRow]]:
     """Official rating corrections (``player correct-rating``) of ``pool`` as (player id,
     history row): the list corrected, the rating it published, the corrected one and the
-    reason. One query."""
+    reason; a copy a merge carried from a duplicate (written by the ``player.merge`` change,
+    docs/CORRECTIONS.md §10) is the duplicate's row, not repeated. One query."""
     query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
                     Change.before, Change.reason)
              .join(Change, Change.id == PlayerEntry.change_id)
-             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool))
+             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool,
+                    Change.action == "player.correct-rating"))
     if player_ids is not None:
         query = query.where(PlayerEntry.player_id.in_(player_ids))
     found = []
@@ -282,7 +288,8 @@ def player_histories(session: Session, player_ids: list[int] | None,
         periods[pid].append(row)
     views = player_views(session, player_ids, pool)
     lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None], pool)
+    carried = carried_lines(session, player_ids, pool, last_closed_period(session, pool))
     return [PlayerHistory(view, sorted(periods.get(view.id, []),
                                        key=lambda h: (h.period, h.note is not None)),
-                          lives[view.id])
+                          lives[view.id], tuple(carried.get(view.id, ())))
             for view in views]

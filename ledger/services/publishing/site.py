@@ -172,7 +172,7 @@ def _event_page(report: EventReport) -> EventPage:
         tuple(_played(line) for line in p.lines), p.rated_games, p.score, p.expected, p.k,
         p.change, p.period_change, p.period_games,
         p.performance.rp if p.performance else None,
-        p.performance.n if p.performance else 0)
+        p.performance.n if p.performance else 0, p.why)
         for n, p in enumerate(report.players, start=1))
     place = ", ".join(dict.fromkeys(x for x in (report.site, report.city) if x)) or None
     source = PurePath(report.source).name if report.source else None
@@ -264,7 +264,8 @@ def _event_reports(session: Session, ids: list[int],
 
 def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
             games: dict[str, list[PlayedGame]]) -> PoolRecord:
-    """``h``'s record in ``pool``: rating, K, history, chart and games by period."""
+    """``h``'s record in ``pool``: rating, K, history, chart, games by period and the carried
+    corrections."""
     v = h.player
     history = _history_lines(h)
     by_period = {line.period: line for line in history if line.note is None}
@@ -272,7 +273,7 @@ def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
                     for p, found in sorted(games.items()))
     return PoolRecord(pool, v.rating, v.k, v.k_reason.value, v.rated_games, history,
                       _chart(lists.lines.get(pool, {}).get(v.id, {}), history), periods,
-                      _progress(h))
+                      _progress(h), tuple(c.detail for c in h.carried))
 
 
 def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,

@@ -5,7 +5,8 @@ The period's recorded games of both players are loaded as the close loads them
 (``ledger.services.close.rated_games``), the one game more is added with both players' published ratings
 in force for the period, and ``ledger.rules.period.rate_period`` rates it all exactly as the close
 would: K from each player's state (with the 700 cap over every game of the period), the 400-point
-rule by edition, one rounding of the period's change.
+rule by edition, the corrections carried into the period (``close.carried``) and one rounding of
+the period's change.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ledger.errors import InvalidInput, PeriodError
 from ledger.rules.editions import Edition, edition_for
 from ledger.rules.period import PeriodResult, rate_period
 from ledger.rules.pools import k_in_pool
+from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.rated_games import load_rated_games
 from ledger.services.close.state import last_closed_period
 from ledger.services.core.session import transaction
@@ -48,8 +50,10 @@ class Standing:
 @dataclass(frozen=True)
 class WhatIfPlayer:
     """One of the two players: published ``rating`` for the period (None: unrated, so no change is
-    computed here), K and why, and ``now``: the period so far from recorded games (None when
-    unrated)."""
+    computed here), K and why, ``now``: the period so far from recorded games and carried
+    corrections (None when unrated), and ``carried``: the carried corrections still to be added
+    by a close (docs/CORRECTIONS.md §5), those whose ``applies_in`` is the period in every
+    standing here."""
 
     player_id: int
     name: str
@@ -57,6 +61,7 @@ class WhatIfPlayer:
     k: int | None
     k_reason: KReason | None
     now: Standing | None
+    carried: tuple[CarriedLine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,8 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
             today: dt.date | None = None, pool: RatingPool = STANDARD) -> WhatIf:
     """Both players' period change after a win, a draw and a loss of ``player`` v ``opponent``
     in ``period`` (default: the month of ``today``), including the games they already have in it,
-    in ``pool`` (its ratings, K and rules: docs/RULES.md §9).
+    in ``pool`` (its ratings, K and rules: docs/RULES.md §9). A correction carried into
+    ``period`` (docs/CORRECTIONS.md §5) is added before the one rounding, as its close will add it.
 
     Raises ``NotFound``/``Ambiguous`` for a player, ``InvalidInput`` for the same player twice,
     ``PeriodError`` for a closed period or one before 2022-01.
@@ -129,15 +135,20 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         loaded, histories = load_rated_games(
             session, lambda _games: (Game.period == str(target)) & theirs,
             through=target.previous(), also=both, pool=pool)
+        pending = {pid: tuple(c for c in lines if not c.added)
+                   for pid, lines in carried_lines(session, both, pool, last).items()}
     games = [g.rated for g in loaded]
     states = {pid: h.state(target) for pid, h in histories.items()}
     ratings = {pid: states[pid].rating for pid in both}
-    now = rate_period(states, games, target, edition, pool=pool)
+    carried = {pid: sum((c.amount for c in lines if c.applies_in == str(target)), Decimal(0))
+               for pid, lines in pending.items() if ratings[pid] is not None}
+    carried = {pid: amount for pid, amount in carried.items() if amount}
+    now = rate_period(states, games, target, edition, carried, pool=pool)
     outcomes = []
     for label, result in OUTCOMES:
         extra = RatedGame(_HYPOTHETICAL_GAME_ID, None, *both, ratings[both[0]], ratings[both[1]],
                           result)
-        rated = rate_period(states, [*games, extra], target, edition, pool=pool)
+        rated = rate_period(states, [*games, extra], target, edition, carried, pool=pool)
         outcomes.append(Outcome(label, result, *(_standing(rated.get(pid), ratings[pid])
                                                  for pid in both)))
     sides = []
@@ -146,5 +157,5 @@ def what_if(engine: Engine, player: str, opponent: str, *, period: str | None = 
         k, reason = k_in_pool(states[pid], target, pool)
         sides.append(WhatIfPlayer(pid, names[pid], rating, k if rating is not None else None,
                                   reason if rating is not None else None,
-                                  _standing(now.get(pid), rating)))
+                                  _standing(now.get(pid), rating), pending.get(pid, ())))
     return WhatIf(str(target), edition, sides[0], sides[1], outcomes, open_before, pool)

@@ -16,9 +16,10 @@ from ledger.db.models import Game, ListRating, Player
 from ledger.db.order import PLAYER_ORDER
 from ledger.domain import POOLS, STANDARD, KReason, Period, RatingPool
 from ledger.rules.pools import k_in_pool
+from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.late import earliest_open
 from ledger.services.close.life import RatingLife, rating_life
-from ledger.services.close.state import load_histories
+from ledger.services.close.state import last_closed_period, load_histories
 from ledger.services.core.session import transaction
 from ledger.services.register.player_refs import resolve
 
@@ -73,6 +74,9 @@ class PlayerView:
     foa_title: str | None = None
     #: The rating pool the rating, games and K are of (docs/RULES.md §9).
     pool: str = STANDARD
+    #: ``player show`` only: the carried corrections of the pool that apply, each a line of its
+    #: own (docs/CORRECTIONS.md §5), oldest first.
+    carried: tuple[CarriedLine, ...] = ()
 
 
 def player_views(session: Session, ids: list[int] | None,
@@ -143,9 +147,12 @@ def list_players(engine: Engine, pool: RatingPool = STANDARD) -> list[PlayerView
 def show_player(engine: Engine, ref: str, pool: RatingPool = STANDARD) -> PlayerView:
     """``ledger player show``: one player (see ``player_refs.resolve`` for ``ref``) in ``pool`` (rating,
     rated games, K; docs/RULES.md §9), with the life of their rating there
-    (``ledger.services.close.life``) and their latest FIDE list rating per pool, as printed
-    (``latest_list_ratings``)."""
+    (``ledger.services.close.life``), their latest FIDE list rating per pool, as printed
+    (``latest_list_ratings``), and the carried corrections of the pool that apply
+    (``carried.carried_lines``: added by a close, or still to be added by the next one)."""
     with transaction(engine, write=False) as session:
         view = player_views(session, [resolve(session, ref, partial=True).id], pool)[0]
+        carried = carried_lines(session, [view.id], pool, last_closed_period(session, pool))
         return replace(view, life=rating_life(session, view.id, view.rating is not None, pool),
-                       list_ratings=latest_list_ratings(session, [view.id]).get(view.id, ()))
+                       list_ratings=latest_list_ratings(session, [view.id]).get(view.id, ()),
+                       carried=tuple(carried.get(view.id, ())))
