@@ -56,8 +56,7 @@ def imports_revert(
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Take a wrong import back: void every game it recorded, withdraw the players it
-    registered who have no other game.
+    """Take a wrong import back: void its games, withdraw its players who have no other game.
 
     In a closed period, say how it takes effect: --in-next-period or --rerate.
     """
