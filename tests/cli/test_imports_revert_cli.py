@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sqlite3
 from pathlib import Path
 
-from cli_runs import data, ok, ratings, run
+from cli_runs import actions, data, ok, ratings, run
 
 #: A wrong file: one game of the club's two (Walsh beats Doyle) that was never played, and two
 #: newcomers it registers (both unrated: their draw is never rated).
@@ -36,13 +35,6 @@ def ledger_with_a_wrong_import(db: Path, tmp_path: Path) -> Path:
     ok(db, "game", "add", "Keeper, Kate", "Quinn, Pat", "1-0", "--date", "2026-09-25")
     ok(db, "period", "close", "2026-09")
     return wrong
-
-
-def actions(db: Path) -> list[str]:
-    with sqlite3.connect(db) as con:
-        found = [a for (a,) in con.execute("SELECT action FROM changes ORDER BY id")]
-    con.close()
-    return found
 
 
 def test_imports_lists_every_import_with_what_it_wrote(tmp_path: Path) -> None:

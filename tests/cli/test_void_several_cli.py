@@ -4,10 +4,9 @@ table 8.1.2 (PD by rating difference D) with K 20 (adults, 100 prior games, unde
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
-from cli_runs import data, ok, ratings, run
+from cli_runs import actions, data, ok, ratings, run
 
 
 def three_players_in_september(db: Path) -> None:
@@ -25,13 +24,6 @@ def three_players_in_september(db: Path) -> None:
     ok(db, "game", "add", "Kelly, Ann", "Walsh, Brendan", "1-0", "--date", "2026-09-11")
     ok(db, "game", "add", "Doyle, Liam", "Kelly, Ann", "1-0", "--date", "2026-09-12")
     ok(db, "period", "close", "2026-09")
-
-
-def actions(db: Path) -> list[str]:
-    with sqlite3.connect(db) as con:
-        found = [a for (a,) in con.execute("SELECT action FROM changes ORDER BY id")]
-    con.close()
-    return found
 
 
 def test_two_games_voided_in_one_command_rerate_once(tmp_path: Path) -> None:
