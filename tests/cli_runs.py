@@ -1,12 +1,11 @@
 """Running the CLI in a test, as the correction tests do: ``run`` a command on the ledger ``db``
 (a SQLite path or a URL), ``ok`` when it must succeed (exit 0), ``data`` for its ``--json``
 output, ``ratings`` for a published list's ratings by name, ``actions`` for the audit log's
-actions in order (a SQLite ledger)."""
+actions in order."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from typer.testing import CliRunner, Result
@@ -36,9 +35,6 @@ def ratings(db: Path | str, period: str, *extra: str) -> dict[str, int]:
     return {p["name"]: p["rating"] for p in data(db, "list", "--period", period, *extra)["players"]}
 
 
-def actions(db: Path) -> list[str]:
-    """The ``changes.action`` of every change of the SQLite ledger ``db``, in order."""
-    with sqlite3.connect(db) as con:
-        found = [a for (a,) in con.execute("SELECT action FROM changes ORDER BY id")]
-    con.close()
-    return found
+def actions(db: Path | str) -> list[str]:
+    """The action of every change of the ledger ``db`` (``ledger audit``), oldest first."""
+    return [c["action"] for c in data(db, "audit")["changes"]]

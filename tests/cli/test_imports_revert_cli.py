@@ -18,7 +18,7 @@ WRONG = ('date,white,black,result,event,round\n'
          '2026-09-12,"Newman, Ned","Keeper, Kate",1/2-1/2,Club Ch,1\n')
 
 
-def ledger_with_a_wrong_import(db: Path, tmp_path: Path) -> Path:
+def ledger_with_a_wrong_import(db: str, tmp_path: Path) -> Path:
     """Doyle 1800, Walsh 1700 (K 20), Quinn unrated; game 1: Doyle beats Walsh (game add).
     Import 1 (wrong.csv, by "secretary"): games 2 and 3, registers Newman (#4) and Keeper
     (#5); then game 4: Keeper beats Quinn (game add: Keeper has a game of her own).
@@ -37,8 +37,8 @@ def ledger_with_a_wrong_import(db: Path, tmp_path: Path) -> Path:
     return wrong
 
 
-def test_imports_lists_every_import_with_what_it_wrote(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_imports_lists_every_import_with_what_it_wrote(ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
     wrong = ledger_with_a_wrong_import(db, tmp_path)
     [listed] = data(db, "imports")["imports"]
     at = listed.pop("at")  # when the test ran: UTC, ISO 8601 to the second
@@ -53,8 +53,8 @@ def test_imports_lists_every_import_with_what_it_wrote(tmp_path: Path) -> None:
     assert "wrong.csv" in table and "secretary" in table and "2026-09" in table
 
 
-def test_a_wrong_import_taken_back_with_rerate(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_a_wrong_import_taken_back_with_rerate(ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
     ledger_with_a_wrong_import(db, tmp_path)
     published = {"Doyle, Liam": 1794, "Walsh, Brendan": 1706}
     assert ratings(db, "2026-09") == published
@@ -94,8 +94,9 @@ def test_a_wrong_import_taken_back_with_rerate(tmp_path: Path) -> None:
     assert [c["action"] for c in audit] == ["import", "import.revert"]
 
 
-def test_the_right_file_after_a_wrong_one_registers_the_newcomer_again(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_the_right_file_after_a_wrong_one_registers_the_newcomer_again(
+        ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
     ledger_with_a_wrong_import(db, tmp_path)
     ok(db, "imports", "revert", "1", "--reason", "wrong file", "--in-next-period")
     right = tmp_path / "right.csv"
@@ -108,8 +109,8 @@ def test_the_right_file_after_a_wrong_one_registers_the_newcomer_again(tmp_path:
             if p["name"] == "Newman, Ned"] == [6]
 
 
-def test_in_next_period_carries_to_the_players_kept_only(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_in_next_period_carries_to_the_players_kept_only(ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
     ledger_with_a_wrong_import(db, tmp_path)
     done = data(db, "imports", "revert", "1", "--reason", "wrong file", "--in-next-period")
     # 2026-09 without game 2: Doyle gave -5.60, gives 20 x (1 - .64) = +7.20: +12.80; Walsh
@@ -126,8 +127,8 @@ def test_in_next_period_carries_to_the_players_kept_only(tmp_path: Path) -> None
 
 
 def test_an_import_in_an_open_period_needs_no_mode_and_refusals_write_nothing(
-        tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+        ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
     ok(db, "init")
     wrong = tmp_path / "wrong.csv"
     wrong.write_text(WRONG, encoding="utf-8")

@@ -4,12 +4,10 @@ table 8.1.2 (PD by rating difference D) with K 20 (adults, 100 prior games, unde
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from cli_runs import actions, data, ok, ratings, run
 
 
-def three_players_in_september(db: Path) -> None:
+def three_players_in_september(db: str) -> None:
     """Doyle 1800, Walsh 1700, Kelly 1600. September: game 1 Doyle beats Walsh, game 2 Kelly
     beats Walsh, game 3 Doyle beats Kelly. Closed:
     Doyle: D +100 -> .64, D +200 -> .76: expected 1.40, score 2: 20 x .60 = +12.00 (1812);
@@ -26,8 +24,8 @@ def three_players_in_september(db: Path) -> None:
     ok(db, "period", "close", "2026-09")
 
 
-def test_two_games_voided_in_one_command_rerate_once(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_two_games_voided_in_one_command_rerate_once(ledger_db: str) -> None:
+    db = ledger_db
     three_players_in_september(db)
     published = {"Doyle, Liam": 1812, "Walsh, Brendan": 1680, "Kelly, Ann": 1608}
     assert ratings(db, "2026-09") == published
@@ -49,8 +47,8 @@ def test_two_games_voided_in_one_command_rerate_once(tmp_path: Path) -> None:
 
 
 def test_several_games_carried_into_the_next_period_each_by_its_own_change(
-        tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+        ledger_db: str) -> None:
+    db = ledger_db
     three_players_in_september(db)
     dry = data(db, "game", "void", "1", "2", "--reason", "not played", "--in-next-period",
                "--dry-run")
@@ -65,8 +63,8 @@ def test_several_games_carried_into_the_next_period_each_by_its_own_change(
     assert data(db, "game", "list")["games"][0]["status"] == "rated"  # nothing written
 
 
-def test_all_or_nothing_and_each_refusal_names_its_game(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_all_or_nothing_and_each_refusal_names_its_game(ledger_db: str) -> None:
+    db = ledger_db
     three_players_in_september(db)
     before = actions(db)
     missing = run(db, "game", "void", "3", "99", "--reason", "x", "--rerate")

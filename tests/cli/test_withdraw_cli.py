@@ -9,7 +9,7 @@ from pathlib import Path
 from cli_runs import data, ok, ratings, run
 
 
-def two_players_and_a_mistake(db: Path) -> None:
+def two_players_and_a_mistake(db: str) -> None:
     """Doyle 1800 and Walsh 1700 (100 prior games each: K 20), and Mistake, Mary 1900 (FIDE id
     90000099), registered by mistake. September: Doyle beats Walsh; closed: D = +100 -> PD
     .64, 20 x (1 - .64) = +7.2 -> +7 (1807); Walsh 20 x (0 - .36) = -7.2 -> -7 (1693); Mary
@@ -24,8 +24,8 @@ def two_players_and_a_mistake(db: Path) -> None:
 
 
 def test_a_player_registered_by_mistake_leaves_lists_searches_and_pages(
-        tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+        ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
     two_players_and_a_mistake(db)
     september = {"Mistake, Mary": 1900, "Doyle, Liam": 1807, "Walsh, Brendan": 1693}
     assert ratings(db, "2026-09") == september
@@ -79,8 +79,8 @@ def test_a_player_registered_by_mistake_leaves_lists_searches_and_pages(
     assert (again["id"], again["fide_id"]) == (4, 90000099)
 
 
-def test_a_player_with_a_valid_game_is_refused_naming_the_game(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.db"
+def test_a_player_with_a_valid_game_is_refused_naming_the_game(ledger_db: str) -> None:
+    db = ledger_db
     two_players_and_a_mistake(db)
     refused = run(db, "player", "withdraw", "Walsh, Brendan", "--reason", "oops")
     assert refused.exit_code == 1
