@@ -94,3 +94,19 @@ def test_a_player_with_a_valid_game_is_refused_naming_the_game(ledger_db: str) -
     assert twice.exit_code == 1 and "was withdrawn" in twice.stderr
     missing = run(db, "player", "withdraw", "Mistake, Mary")
     assert missing.exit_code != 0 and "reason" in missing.stderr
+
+
+def test_a_register_in_bulk_takes_a_withdrawn_name_and_fide_id_again(
+        ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
+    two_players_and_a_mistake(db)
+    register = tmp_path / "players.csv"
+    register.write_text('name,fide_id,rating\n"Mistake, Mary",90000099,1900\n',
+                        encoding="utf-8")
+    taken = run(db, "import", str(register), "--format", "players")
+    assert taken.exit_code == 3 and "Mistake, Mary" in taken.stderr  # her name is taken
+    ok(db, "player", "withdraw", "Mistake, Mary", "--reason", "registered by mistake")
+    data(db, "import", str(register), "--format", "players")
+    # registered again, as another player: the next id (#4)
+    again = data(db, "player", "show", "90000099")
+    assert (again["id"], again["name"], again["rating"]) == (4, "Mistake, Mary", 1900)
