@@ -38,3 +38,10 @@ def ratings(db: Path | str, period: str, *extra: str) -> dict[str, int]:
 def actions(db: Path | str) -> list[str]:
     """The action of every change of the ledger ``db`` (``ledger audit``), oldest first."""
     return [c["action"] for c in data(db, "audit")["changes"]]
+
+
+def last_changes(db: Path | str, n: int = 1) -> list[tuple[int, str]]:
+    """The last ``n`` changes of the ledger ``db`` (``ledger audit``): (number, action), oldest
+    first. A change's number is the database's next id: on PostgreSQL a rolled-back write (a
+    dry run, a refusal) uses one up, so tests compare with these, not with counted numbers."""
+    return [(c["id"], c["action"]) for c in data(db, "audit")["changes"][-n:]]
