@@ -148,3 +148,21 @@ def test_an_import_in_an_open_period_needs_no_mode_and_refusals_write_nothing(
     assert [w["name"] for w in done["players_withdrawn"]] == [
         "Walsh, Brendan", "Doyle, Liam", "Newman, Ned", "Keeper, Kate"]
     assert data(db, "player", "list")["players"] == []
+
+
+def test_a_corrected_file_applied_with_replace_is_not_taken_back(
+        ledger_db: str, tmp_path: Path) -> None:
+    db = ledger_db
+    ok(db, "init")
+    wrong = tmp_path / "wrong.csv"
+    wrong.write_text(WRONG, encoding="utf-8")
+    ok(db, "import", str(wrong), "--register-players", "--quiet")
+    fixed = tmp_path / "fixed.csv"  # the first game was a draw
+    fixed.write_text(WRONG.replace("1-0", "1/2-1/2"), encoding="utf-8")
+    ok(db, "import", str(fixed), "--replace", "--reason", "arbiter's correction")
+    assert [v["action"] for v in data(db, "imports")["imports"]] == ["import", "import.replace"]
+    before = actions(db)
+    refused = run(db, "imports", "revert", "2", "--reason", "x")
+    assert refused.exit_code == 1
+    assert "applied a corrected file (--replace)" in refused.stderr
+    assert actions(db) == before

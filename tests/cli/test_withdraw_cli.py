@@ -64,12 +64,16 @@ def test_a_player_registered_by_mistake_leaves_lists_searches_and_pages(
     assert ratings(db, "2026-09") == september  # a published list is a snapshot
     assert data(db, "db", "check")["differences"] == []  # as of each close: who was withdrawn
 
-    # the site: no page of hers, not in the players' index
+    # the site: no page of hers, and no page names her (September's list page leaves her out;
+    # Doyle and Walsh keep the ranks it published: 2 and 3)
     site = tmp_path / "site"
     ok(db, "site", "build", str(site), "--club", "Club", "--date", "2026-11-01")
     assert sorted(p.name for p in (site / "players").glob("*.html")) == [
         "1.html", "2.html", "index.html"]
-    assert "Mistake" not in (site / "players" / "index.html").read_text()
+    assert [p.relative_to(site).as_posix() for p in sorted(site.rglob("*"))
+            if p.is_file() and "Mistake" in p.read_text(errors="replace")] == []
+    september_page = (site / "lists" / "standard" / "2026-09.html").read_text()
+    assert 'Doyle, Liam' in september_page and 'Walsh, Brendan' in september_page
 
     # kept in the audit log
     audit = data(db, "audit", "--player", "#3")["changes"]

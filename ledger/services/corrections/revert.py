@@ -82,7 +82,8 @@ def revert_import(engine: Engine, ref: str, *, reason: str | None,
     docstring.
 
     Raises ``InvalidInput`` (no reason; an import taken back already, one from before the
-    audit log, or one with nothing left to take back), ``NotFound`` (no such import),
+    audit log, a corrected file applied with ``--replace``, or one with nothing left to take
+    back), ``NotFound`` (no such import),
     ``PeriodError`` (a game in a closed period without a mode, closed periods of two pools,
     what a carried correction cannot express), ``UsageError`` (both modes).
     """
@@ -129,11 +130,17 @@ def revert_import(engine: Engine, ref: str, *, reason: str | None,
 
 
 def _revertible(imported: ImportedFile, view: ImportView) -> int:
-    """The change that recorded ``imported``; ``InvalidInput`` when it was taken back already
-    or was imported before the audit log (its games carry no change)."""
+    """The change that recorded ``imported``; ``InvalidInput`` when it was taken back already,
+    applied a corrected file (``--replace``: its corrections are changes of their own) or was
+    imported before the audit log (its games carry no change)."""
     if view.reverted_by is not None:
         raise InvalidInput(f"import: import {imported.id} ({imported.file_name}) was taken "
                            f"back already, by change {view.reverted_by}")
+    if view.action == "import.replace":
+        raise InvalidInput(f"import: import {imported.id} ({imported.file_name}) applied a "
+                           "corrected file (--replace): taking it back would void the games it "
+                           "added and leave its corrections (each a game.void or game.correct "
+                           "change); correct those games with ledger game correct / game void")
     if imported.change_id is None:
         raise InvalidInput(f"import: import {imported.id} ({imported.file_name}) was recorded "
                            "before the audit log (ledger revision 0006): its games are not "
