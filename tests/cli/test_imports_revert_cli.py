@@ -29,11 +29,19 @@ def ledger_with_a_wrong_import(db: str, tmp_path: Path) -> Path:
     ok(db, "player", "add", "Walsh, Brendan", "--rating", "1700", "--prior-games", "100")
     ok(db, "player", "add", "Quinn, Pat")
     ok(db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0", "--date", "2026-09-05")
+    wrong = import_wrong(db, tmp_path)
+    ok(db, "game", "add", "Keeper, Kate", "Quinn, Pat", "1-0", "--date", "2026-09-25")
+    ok(db, "period", "close", "2026-09")
+    return wrong
+
+
+def import_wrong(db: str, tmp_path: Path) -> Path:
+    """``WRONG`` written to ``wrong.csv`` and imported by "secretary", its newcomers
+    registered; returns the file."""
+    ok(db, "init")
     wrong = tmp_path / "wrong.csv"
     wrong.write_text(WRONG, encoding="utf-8")
     ok(db, "--by", "secretary", "import", str(wrong), "--register-players", "--quiet")
-    ok(db, "game", "add", "Keeper, Kate", "Quinn, Pat", "1-0", "--date", "2026-09-25")
-    ok(db, "period", "close", "2026-09")
     return wrong
 
 
@@ -132,10 +140,7 @@ def test_in_next_period_carries_to_the_players_kept_only(ledger_db: str, tmp_pat
 def test_an_import_in_an_open_period_needs_no_mode_and_refusals_write_nothing(
         ledger_db: str, tmp_path: Path) -> None:
     db = ledger_db
-    ok(db, "init")
-    wrong = tmp_path / "wrong.csv"
-    wrong.write_text(WRONG, encoding="utf-8")
-    ok(db, "import", str(wrong), "--register-players", "--quiet")
+    import_wrong(db, tmp_path)
     for ref, said in (("7", "no import with id 7"), ("abc", "is not an import's id"),
                       ("deadbeef00", "no imported file has the SHA-256 deadbeef00")):
         refused = run(db, "imports", "revert", ref, "--reason", "x")
@@ -153,10 +158,7 @@ def test_an_import_in_an_open_period_needs_no_mode_and_refusals_write_nothing(
 def test_a_corrected_file_applied_with_replace_is_not_taken_back(
         ledger_db: str, tmp_path: Path) -> None:
     db = ledger_db
-    ok(db, "init")
-    wrong = tmp_path / "wrong.csv"
-    wrong.write_text(WRONG, encoding="utf-8")
-    ok(db, "import", str(wrong), "--register-players", "--quiet")
+    import_wrong(db, tmp_path)
     fixed = tmp_path / "fixed.csv"  # the first game was a draw
     fixed.write_text(WRONG.replace("1-0", "1/2-1/2"), encoding="utf-8")
     ok(db, "import", str(fixed), "--replace", "--reason", "arbiter's correction")
