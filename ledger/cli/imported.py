@@ -28,7 +28,10 @@ else:
     revert = lazy("ledger.services.corrections.revert")
 
 imports_app = typer.Typer(
-    help="List the files imported, and take a wrong import back.", invoke_without_command=True)
+    help="List the files imported, and take a wrong import back.\n\nWithout a command: every "
+    "import, oldest first, with its id (what imports revert takes), file, SHA-256, when, by "
+    "whom, games recorded, players registered and the periods its games are in.",
+    invoke_without_command=True)
 
 
 @imports_app.callback()
