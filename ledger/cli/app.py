@@ -43,6 +43,8 @@ COMMANDS = lazy_commands([
     ("player", "players", "player_app",
      "Register players, look them up, edit, merge and correct them."),
     ("game", "games", "game_app", "Record games, list them, void and correct them."),
+    ("imports", "imported", "imports_app",
+     "List the files imported, and take a wrong import back."),
     ("event", "events", "event_app", "The events the ledger records."),
     ("period", "periods", "period_app",
      "Close rating periods, list the closed ones, reopen and re-rate."),

@@ -91,19 +91,20 @@ def game_list(
 @reports_errors
 def game_void(
     ctx: typer.Context,
-    game: GameArg,
+    games: Annotated[list[str], typer.Argument(
+        metavar="ID...", help="The games' ids (as game list shows them): one or more.")],
     reason: ReasonOpt = None,
     in_next_period: InNextPeriodOpt = False,
     rerate: RerateOpt = False,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Void a game that never happened: kept, marked void, never rated.
+    """Void games that never happened: kept, marked void, never rated; all or nothing.
 
     In a closed period, say how it takes effect: --in-next-period or --rerate.
     """
-    render_corrections.correction(run_write(
-        ctx, corrections.void_game, game, reason=reason, in_next_period=in_next_period,
+    render_corrections.voided(run_write(
+        ctx, corrections.void_games, games, reason=reason, in_next_period=in_next_period,
         rerate=rerate, dry_run=dry_run), json_out)
 
 

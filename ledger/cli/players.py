@@ -1,4 +1,4 @@
-"""``ledger player``: register players, look them up, edit, merge and correct them."""
+"""``ledger player``: register players, look them up, edit, merge, correct and withdraw them."""
 
 from __future__ import annotations
 
@@ -20,16 +20,18 @@ from ledger.cli.common import (
 from ledger.cli.lazy import lazy
 from ledger.cli.render import corrections as render_corrections
 from ledger.cli.render import players as render_players
+from ledger.cli.render import reverts as render_reverts
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
     from ledger.services.corrections import merge, player_edit
-    from ledger.services.register import player_views, players
+    from ledger.services.register import player_views, players, withdrawal
 else:
     merge = lazy("ledger.services.corrections.merge")
     player_edit = lazy("ledger.services.corrections.player_edit")
     player_views = lazy("ledger.services.register.player_views")
     players = lazy("ledger.services.register.players")
+    withdrawal = lazy("ledger.services.register.withdrawal")
 
 player_app = typer.Typer(help="Register players, look them up, edit, merge and correct them.",
                          no_args_is_help=True)
@@ -155,6 +157,23 @@ def player_merge(
     """
     render_corrections.merge(run_write(ctx, merge.merge_players, keep, duplicate,
                                        reason=reason, rerate=rerate, dry_run=dry_run), json_out)
+
+
+@player_app.command("withdraw")
+@reports_errors
+def player_withdraw(
+    ctx: typer.Context,
+    player: PlayerArg,
+    reason: ReasonOpt = None,
+    dry_run: DryRunOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Withdraw a player registered by mistake (no valid game): on no list, search or page.
+
+    Kept in the audit log; a player with a valid game is refused, naming the game.
+    """
+    render_reverts.withdrawn(run_write(ctx, withdrawal.withdraw_player, player, reason=reason,
+                                       dry_run=dry_run), json_out)
 
 
 @player_app.command("correct-rating")

@@ -191,6 +191,24 @@ def _populate_0011(conn: Connection) -> None:
     _populate_0010(conn)
 
 
+def _populate_0012(conn: Connection) -> None:
+    """Revision 0012 adds ``players.withdrawn`` (and ``player_revisions.withdrawn``) and
+    ``imported_files.change_id``: the 0011 ledger, with a player registered by mistake (rated
+    2000, no game) and withdrawn by change 2: the close of 2026-01 must not list them."""
+    _populate_0011(conn)
+    conn.execute(text(
+        "INSERT INTO changes (id, at, by, command, action, entity, entity_id, reason) VALUES "
+        "(2, '2026-01-02 00:00:00', 'tester', 'ledger player withdraw #6', 'player.withdraw',"
+        " 'player', '6', 'registered by mistake')"))
+    conn.execute(text(
+        "INSERT INTO players (id, name, name_key, namesake, registered_at, change_id, withdrawn)"
+        " VALUES (6, 'Mistake, Mo', 'mistake, mo', 0, '2026-01-01 00:00:00', 2, true)"))
+    conn.execute(text(
+        "INSERT INTO player_entries (player_id, effective_from, rating, prior_games, reached_2400,"
+        " reached_2300, source, recorded_at, change_id, kind, pool) VALUES (6, NULL, 2000, 100,"
+        " false, false, 'test', '2026-01-01 00:00:00', 1, 'rating', 'standard')"))
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -202,7 +220,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0008": _populate_0008,
                                                      "0009": _populate_0009,
                                                      "0010": _populate_0010,
-                                                     "0011": _populate_0011}
+                                                     "0011": _populate_0011,
+                                                     "0012": _populate_0012}
 
 
 def _revisions() -> list[str]:
@@ -625,9 +644,10 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
 
 def test_the_cheap_revision_check_knows_alembics_head() -> None:
     # ledger.db.revision checks every command's database without Alembic: its constant must be
-    # the head of migrations/versions (0011_unverified_copies.py, "revision: str = '0011'")
+    # the head of migrations/versions (0012_withdrawn_players_import_changes.py, "revision:
+    # str = '0012'")
     from ledger.db.revision import HEAD_REVISION
-    assert HEAD_REVISION == migrate.head_revision() == "0011"
+    assert HEAD_REVISION == migrate.head_revision() == "0012"
 
 
 def test_0011_adds_no_mark_to_a_ledger_and_its_downgrade_drops_the_table(
@@ -642,3 +662,37 @@ def test_0011_adds_no_mark_to_a_ledger_and_its_downgrade_drops_the_table(
         engine.dispose()
     assert sql(db, "SELECT version_num FROM alembic_version") == [("0010",)]
     assert "unverified_copies" not in {t.name for t in every_table_of(db)}
+
+
+def test_0012_ties_each_imported_file_to_its_change_and_withdraws_nobody(
+        new_database: Factory) -> None:
+    """At 0011: the 0006 facts (change 1 is the ``import`` of the file ``cd...``), that file's
+    ``imported_files`` row, and one imported before the audit log (``ab...``, no change).
+    0012 gives the first change 1 (its change's entity is the file's SHA-256), the second
+    none; no player is withdrawn; the downgrade drops the three columns again."""
+    db = new_database("at-0011-files")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0011")
+        with engine.begin() as conn:
+            _populate_0006(conn)
+            conn.execute(text(
+                "INSERT INTO imported_files (id, sha256, file_name, format, imported_at, games,"
+                " players) VALUES (1, '" + "ab" * 32 + "', 'old.trf', 'trf', "
+                "'2025-12-01 00:00:00', 1, 2), (2, '" + "cd" * 32 + "', 'cup.pgn', 'pgn', "
+                "'2026-01-01 00:00:00', 2, 2)"))
+            reset_sequences(conn, every_table(conn))
+        migrate.upgrade(engine, "0012")
+    finally:
+        engine.dispose()
+    assert sql(db, "SELECT id, change_id FROM imported_files ORDER BY id") == [(1, None), (2, 1)]
+    assert sql(db, "SELECT count(*) FROM players WHERE withdrawn") == [(0,)]
+    engine = make_engine(db)
+    try:
+        with engine.connect() as conn, migrate.migration_transaction(conn):
+            command.downgrade(migrate.alembic_config(conn), "0011")
+    finally:
+        engine.dispose()
+    columns = {t.name: {c.name for c in t.columns} for t in every_table_of(db)}
+    assert "change_id" not in columns["imported_files"]
+    assert "withdrawn" not in columns["players"] | columns["player_revisions"]

@@ -103,21 +103,39 @@ def added_game(view: GameView, as_json: bool, *, dry_run: bool) -> None:
 
 
 def correction(r: CorrectionReport, as_json: bool) -> None:
-    """``game void`` / ``game correct``: the game before and after, and the effect."""
+    """``game correct`` (and ``game void`` of one game): the game before and after, and the
+    effect."""
+    voided([r], as_json)
+
+
+def voided(reports: list[CorrectionReport], as_json: bool) -> None:
+    """``game void ID...`` / ``game correct``: each game before and after, and the one effect
+    they share. JSON: ``games`` (each game's ``change``, ``before``, ``after``); one game also
+    at the top (``change``, ``before``, ``after``), as before several could be voided."""
+    r = reports[0]
     notes(r.notes)
     if as_json:
-        print_json({"action": r.action, "dry_run": r.dry_run, "reason": r.reason,
-                    "change": r.change_id, "before": game_dict(r.before),
-                    "after": game_dict(r.after), "effect": effect_dict(r.effect)})
+        one = ({"change": r.change_id, "before": game_dict(r.before),
+                "after": game_dict(r.after)} if len(reports) == 1 else {})
+        print_json({"action": r.action, "dry_run": r.dry_run, "reason": r.reason} | one
+                   | {"games": [{"change": g.change_id, "before": game_dict(g.before),
+                                 "after": game_dict(g.after)} for g in reports],
+                      "effect": effect_dict(r.effect)})
         return
     verb = {"game.void": "void", "game.correct": "corrected"}[r.action]
-    table = PlainTable(title=f"Game {r.before.id} {verb}" + (" (dry run)" if r.dry_run else ""))
-    for col, priority in (("", 0), ("date", 0), ("period", 1), ("event", 3), ("round", 2),
-                          ("white", 0), ("black", 0), ("result", 0), ("status", 0)):
+    ids = ", ".join(str(g.before.id) for g in reports)
+    table = PlainTable(title=f"Game{'s' if len(reports) > 1 else ''} {ids} {verb}"
+                             + (" (dry run)" if r.dry_run else ""))
+    several = len(reports) > 1  # then each row says its game
+    for col, priority in (("", 0), *((("id", 1),) if several else ()), ("date", 0),
+                          ("period", 1), ("event", 3), ("round", 2), ("white", 0),
+                          ("black", 0), ("result", 0), ("status", 0)):
         table.add_column(col, priority=priority)
-    for label, g in (("before", r.before), ("after", r.after)):
-        table.add_row(label, g.date.isoformat(), g.period, g.event or "", g.round or "",
-                      g.white, g.black, g.result, g.status)
+    for g in reports:
+        for label, view in (("before", g.before), ("after", g.after)):
+            table.add_row(label, *((str(view.id),) if several else ()),
+                          view.date.isoformat(), view.period, view.event or "",
+                          view.round or "", view.white, view.black, view.result, view.status)
     stdout().print(table)
     effect_lines(r.effect, r.dry_run)
 

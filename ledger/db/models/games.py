@@ -111,7 +111,9 @@ IMPORTED_GAME_COLUMNS = ("event_id", "round", "round_key", "date", "period", "wh
 
 class ImportedFile(Base):
     """A file imported into the ledger, by the SHA-256 of its bytes: importing the same file
-    again adds nothing. ``games`` recorded and ``players`` registered by that import."""
+    again adds nothing. ``games`` recorded and ``players`` registered by that import;
+    ``change_id`` the ``import`` (or ``import.replace``) change that recorded it, which its
+    games, players and entries carry (None: imported before revision 0006)."""
 
     __tablename__ = "imported_files"
 
@@ -122,6 +124,7 @@ class ImportedFile(Base):
     imported_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     games: Mapped[int]
     players: Mapped[int]
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
 
 
 class GameRevision(Base):

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Index,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -58,6 +59,9 @@ class Player(KeyedName, Base):
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     #: The change that last wrote the row (None: before revision 0006, change 0).
     change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    #: Registered by mistake and withdrawn (``ledger player withdraw``, ``ledger imports
+    #: revert``; revision 0012): kept with the audit, on no later list, in no search or page.
+    withdrawn: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 #: ``player_entries.kind``: a rating the player brings (``rating``: registration, an import, a
@@ -121,6 +125,7 @@ class PlayerRevision(Base):
     o_title: Mapped[str | None] = mapped_column(String(30))
     foa_title: Mapped[str | None] = mapped_column(String(4))
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    withdrawn: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class ListRating(Base):

@@ -92,7 +92,8 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
     the next period and why, the inactive flag, and their identity from ``facts`` (one query).
     A player merged into another (``players.merged_into``, as ``facts`` has it) is not listed:
-    their games are the other's. ``pool``: the rating pool of the list (docs/RULES.md §9), for
+    their games are the other's; nor is a withdrawn one (``players.withdrawn``: registered by
+    mistake, ``ledger player withdraw``). ``pool``: the rating pool of the list (docs/RULES.md §9), for
     its K rules and its first closed period (``histories`` must be that pool's); each pool's
     list is ranked on its own. ``states``: each player's state on the list when the caller has
     it (``state.closed_state``, the close), else ``History.state`` of ``closed`` through
@@ -102,19 +103,21 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         first_closed = closed
     following = closed.next()
     known = facts.players()
-    # plain tuples (id, name, fide id, federation, title, birth year, sex, merged into, key)
+    # plain tuples (id, name, fide id, federation, title, birth year, sex, merged into or
+    # withdrawn, key)
     identity = {row[0]: tuple(row) for row in session.execute(
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
-               known.c.birth_year, known.c.sex, known.c.merged_into, known.c.name_key))}
+               known.c.birth_year, known.c.sex,
+               known.c.merged_into.is_not(None) | known.c.withdrawn, known.c.name_key))}
     # each line as a tuple led by its sort key (as ``ranked`` orders them: rating, highest
     # first, then the stored name key and id, which no two lines share), one ``ListRow`` each
     lines = []
     for pid, history in histories.items():
         state = (states[pid] if states is not None
                  else history.state(closed, results_through=closed))
-        _, name, fide_id, federation, title, birth_year, sex, merged_into, key = identity[pid]
+        _, name, fide_id, federation, title, birth_year, sex, gone, key = identity[pid]
         rating = state.rating
-        if rating is None or merged_into is not None:
+        if rating is None or gone:
             continue
         k, reason = k_in_pool(state, following, pool)
         lines.append((-rating, key, pid, name, fide_id, federation, title, rating,

@@ -32,7 +32,7 @@ GAME_COLUMNS = ("event_id", "round", "date", "period", "white_id", "black_id", "
                 "played", "status", "pool", "unequal_times")
 #: The player columns kept in ``player_revisions`` (the identity), besides the id.
 PLAYER_COLUMNS = ("name", "name_key", "fide_id", "birth_year", "sex", "federation", "title",
-                  "w_title", "o_title", "foa_title", "merged_into")
+                  "w_title", "o_title", "foa_title", "merged_into", "withdrawn")
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,9 @@ class Effects:
         self._players: set[int] = set()
         #: The pool whose closed periods the correction touches (None: none touched yet).
         self.pool: RatingPool | None = None
+        #: Players to whom nothing is carried (withdrawn by the correction: registered by
+        #: mistake, ``imports revert``).
+        self.leave_out: set[int] = set()
 
     @property
     def _pool(self) -> RatingPool:
@@ -189,7 +192,7 @@ class Effects:
                       for r in _stored_results(self.session, period, revision)}
             gave = {pid: r.change_hundredths for pid, r in before.results.items()}
             gives = {pid: r.change_hundredths for pid, r in after.results.items()}
-            for pid in sorted(gave.keys() | gives.keys()):
+            for pid in sorted((gave.keys() | gives.keys()) - self.leave_out):
                 amount = gives.get(pid, 0) - gave.get(pid, 0)
                 if amount:
                     found.append((period, revision, pid, amount, gave.get(pid, 0),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,20 +110,57 @@ def void_game(engine: Engine, game: str | int, *, reason: str | None,
     already void), ``NotFound`` (no such game), ``PeriodError`` (a closed period without a mode,
     or what a carried correction cannot express), ``UsageError`` (both modes).
     """
+    return void_games(engine, [game], reason=reason, in_next_period=in_next_period,
+                      rerate=rerate, dry_run=dry_run, actor=actor)[0]
+
+
+def void_games(engine: Engine, games: Sequence[str | int], *, reason: str | None,
+               in_next_period: bool = False, rerate: bool = False, dry_run: bool = False,
+               actor: Actor | None = None) -> list[CorrectionReport]:
+    """``ledger game void ID [ID ...]``: several games that never happened, all or nothing in
+    one transaction: one ``game.void`` change per game (in the order given), one effect for
+    them all (with ``rerate``, the closed periods re-rated once, from the earliest one any of
+    them touches; with ``in_next_period``, each change carries its own difference, as
+    ``import --replace`` does). Returns one ``CorrectionReport`` per game, all sharing that
+    ``Effect`` (the notes on the first).
+
+    Raises as ``void_game`` (naming the game refused: nothing is written), and
+    ``InvalidInput`` for a game named twice or no game at all.
+    """
     why = check_reason(reason)
     mode = mode_of(in_next_period, rerate)
     who = actor or Actor.from_code("void_game")
     with transaction(engine, dry_run=dry_run) as session:
-        row = find_game(session, game)
+        rows = _distinct_games(session, games)
+        effects = Effects(session, mode, f"game {rows[0].id}")
+        befores = [_view(session, row.id) for row in rows]
+        changes = []
+        for row in rows:
+            effects.what = f"game {row.id}"  # a refusal names the game refused
+            changes.append(revise(session, row, {"status": "void"}, "game.void", why, who,
+                                  effects, set()))
+        effect = effects.finish(why, who)
+        reports = [CorrectionReport("game.void", before, _view(session, row.id), why, dry_run,
+                                    effect, None if dry_run else change.id)
+                   for before, row, change in zip(befores, rows, changes, strict=True)]
+        _with_mode_note(reports[0], mode)
+        return reports
+
+
+def _distinct_games(session: Session, refs: Sequence[str | int]) -> list[Game]:
+    """The games ``refs`` name (``find_game``), each once and valid. Raises ``InvalidInput``
+    (none given, one named twice, one already void) or ``NotFound``."""
+    if not refs:
+        raise InvalidInput("game: no game id given")
+    rows: list[Game] = []
+    for ref in refs:
+        row = find_game(session, ref)
+        if any(r.id == row.id for r in rows):
+            raise InvalidInput(f"game: game {row.id} is named twice")
         if row.status == "void":
             raise InvalidInput(f"game: game {row.id} is already void")
-        before = _view(session, row.id)
-        effects = Effects(session, mode, f"game {row.id}")
-        change = revise(session, row, {"status": "void"}, "game.void", why, who, effects, set())
-        effect = effects.finish(why, who)
-        report = CorrectionReport("game.void", before, _view(session, row.id), why, dry_run,
-                                  effect, None if dry_run else change.id)
-        return _with_mode_note(report, mode)
+        rows.append(row)
+    return rows
 
 
 def _with_mode_note(report: CorrectionReport, mode: Mode | None) -> CorrectionReport:

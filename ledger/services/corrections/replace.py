@@ -162,7 +162,8 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
         _apply(session, name, event, games, added, changes, report, effects, why, who,
                mode is Mode.RERATE)
         session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
-                                 games=len(report.added), players=len(matcher.registered)))
+                                 games=len(report.added), players=len(matcher.registered),
+                                 change_id=change.id))
         summarise(change, {"file": name, "sha256": report.sha256, "event": event.id,
                            "added": len(report.added), "removed": len(report.removed),
                            "changed": len(report.changed), "unchanged": report.unchanged})

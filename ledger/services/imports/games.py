@@ -133,7 +133,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                                      report.problems, report.similar)
             session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:],
                                      format=source.format, games=report.recorded,
-                                     players=len(report.players_registered)))
+                                     players=len(report.players_registered),
+                                     change_id=change.id))
             summarise(change, _summary(session, change.id, report))
             for rating_pool in POOLS:
                 closed = sorted({Period.parse(x.period) for x in report.late

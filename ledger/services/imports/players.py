@@ -16,7 +16,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import cast
 
-from sqlalchemy import Engine, Table, func, insert, select
+from sqlalchemy import Engine, Table, case, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Player, PlayerEntry
@@ -85,12 +85,17 @@ class _Register:
     def load(cls, session: Session) -> _Register:
         """Four queries over ``players``, whatever its size: keys, namesake tops, names, FIDE
         ids."""
-        query = select(Player.name_key, func.max(Player.namesake)).group_by(Player.name_key)
-        tops: dict[str, int] = {key: top for key, top in session.execute(query)}
+        # a withdrawn player's name is free again, their namesake number is not
+        live = func.sum(case((Player.withdrawn, 0), else_=1))
+        query = select(Player.name_key, func.max(Player.namesake), live).group_by(
+            Player.name_key)
+        tops = {key: (top, in_use) for key, top, in_use in session.execute(query)}
         fide = session.scalars(select(Player.fide_id).where(Player.fide_id.is_not(None)))
-        taken = cls(keys=dict.fromkeys(tops), namesakes={k: n + 1 for k, n in tops.items()},
-                    folds={}, fide_ids=dict.fromkeys(int(f) for f in fide if f is not None))
-        for key, name in session.execute(select(Player.name_key, Player.name)):
+        taken = cls(keys=dict.fromkeys(k for k, (_, in_use) in tops.items() if in_use),
+                    namesakes={k: n + 1 for k, (n, _) in tops.items()}, folds={},
+                    fide_ids=dict.fromkeys(int(f) for f in fide if f is not None))
+        for key, name in session.execute(select(Player.name_key, Player.name)
+                                         .where(Player.withdrawn.is_(False))):
             taken.add_name(name, key)
         return taken
 
@@ -153,7 +158,7 @@ def import_players(engine: Engine, path: str, *, dry_run: bool = False,
                             "birth_year": person.birth_year, "sex": person.sex,
                             "federation": person.federation, "title": person.title,
                             "w_title": None, "o_title": None, "foa_title": None,
-                            "registered_at": now, "merged_into": None,
+                            "registered_at": now, "merged_into": None, "withdrawn": False,
                             "change_id": change.id})
             entries.append(entry_values(next_id, person, source=SOURCE, effective_from=period,
                                         change_id=change.id)

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, PlayerEntry
+from ledger.db.models import Event, Game, Player, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import InvalidInput, shown
 from ledger.formats.site.model import (
@@ -83,11 +83,14 @@ def base_url(text: str | None) -> str | None:
     return value if value.endswith("/") else value + "/"
 
 
-def _list_lines(rl: RatingList, before: dict[int, int | None], month: Period) -> tuple[ListLine, ...]:
+def _list_lines(rl: RatingList, before: dict[int, int | None], month: Period,
+                gone: set[int]) -> tuple[ListLine, ...]:
+    """The lines of a list page: the list as published, but for the players withdrawn since
+    (``gone``: registered by mistake, on no page of the site; the others keep their ranks)."""
     return tuple(ListLine(
         r.rank, r.player_id, r.name, name_key(r.name), r.title, r.federation, r.sex,
         is_junior(r.birth_year, month), r.rating, before.get(r.player_id), r.games, r.k,
-        r.inactive) for r in rl.rows)
+        r.inactive) for r in rl.rows if r.player_id not in gone)
 
 
 def _played(line: GameLine) -> PlayedGame:
@@ -228,13 +231,14 @@ def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[P
     revision followed by its superseded ones, into ``lists``."""
     states = load_histories(session, None, through=closed[-1], pool=pool)
     revisions = _revisions(session, pool)
+    gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
     lines = lists.lines.setdefault(pool, defaultdict(dict))
     for period in closed:
         rl = rating_list(session, str(period), pool=pool)
         before = {pid: h.rating(period) for pid, h in states.items()}
         known = revisions.get(str(period), ())
         page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
-                        _list_lines(rl, before, period.next()), rl.revision, known)
+                        _list_lines(rl, before, period.next(), gone), rl.revision, known)
         lists.pages.append(page)
         for line in page.lines:
             lines[line.player_id][page.period] = line
@@ -243,7 +247,7 @@ def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[P
                 old = rating_list(session, str(period), revision=earlier.number, pool=pool)
                 lists.pages.append(ListPage(
                     pool, old.period, page.in_force_from,
-                    _list_lines(old, before, period.next()), old.revision, known))
+                    _list_lines(old, before, period.next(), gone), old.revision, known))
 
 
 def _event_reports(session: Session, ids: list[int],

@@ -93,7 +93,9 @@ def players_like(session: Session, name: str) -> list[Player]:
     ids = [i for i, other, fold_found in session.execute(query)
            if (fold_found or any(map(unfolded, set(other))))
            and not forms.isdisjoint(loose_forms(other))]
-    return list(session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id)))
+    return list(session.scalars(select(Player).where(Player.id.in_(ids),
+                                                     Player.withdrawn.is_(False))
+                                .order_by(Player.id)))
 
 
 @dataclass
@@ -103,13 +105,16 @@ class PlayerIndex:
 
     ``add`` keeps the index current when an import registers a player inside its transaction.
     A player merged into another (``ledger player merge``) is not matched: their name leads to
-    the player they joined (``joined``), with a note.
+    the player they joined (``joined``), with a note. A withdrawn player (``ledger player
+    withdraw``) is not matched either, nor offered as a hint: only their namesake number is
+    kept (``withdrawn``), so that a player registered again under their name gets the next.
     """
 
     by_fide: dict[int, Player] = field(default_factory=dict)
     by_name: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
     by_id: dict[int, Player] = field(default_factory=dict)
     merged: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
+    withdrawn: dict[str, int] = field(default_factory=dict)
     #: For ``similar`` only, built on its first call.
     _hints: NameHints[Player] | None = field(default=None, repr=False)
 
@@ -143,6 +148,10 @@ class PlayerIndex:
 
     def add(self, player: Player) -> None:
         """Index a player (just registered, or loaded)."""
+        if player.withdrawn:
+            self.withdrawn[player.name_key] = max(player.namesake,
+                                                  self.withdrawn.get(player.name_key, -1))
+            return
         self.by_id[player.id] = player
         if player.merged_into is not None:
             self.merged[player.name_key].append(player)
@@ -157,8 +166,11 @@ class PlayerIndex:
         """The ``players.namesake`` number the next player with name key ``key`` gets, from the
         players indexed (``services.register.players.next_namesake``'s rule: 0 for the first of a key,
         else one more than the highest)."""
-        same = self.by_name.get(key)
-        return max(p.namesake for p in same) + 1 if same else 0
+        numbers = [p.namesake for p in self.by_name.get(key, ())]
+        numbers += [p.namesake for p in self.merged.get(key, ())]
+        if key in self.withdrawn:
+            numbers.append(self.withdrawn[key])
+        return max(numbers) + 1 if numbers else 0
 
     def rename(self, player: Player, old_key: str) -> None:
         """Index ``player`` under their new name key, after a change of name from ``old_key``."""
@@ -253,7 +265,8 @@ def suggest_players(session: Session, name: str, limit: int = 3) -> tuple[list[P
     if not found[0] and starts:
         keys = session.execute(select(Player.id, Player.name_key).where(*(
             or_(Player.name_key.startswith(s, autoescape=True),
-                Player.name_key.contains(f" {s}", autoescape=True)) for s in starts)))
+                Player.name_key.contains(f" {s}", autoescape=True)) for s in starts),
+            Player.withdrawn.is_(False)))
         ids, in_all = close_matches(name, ((i, k) for i, k in keys), limit)
         players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
         found = [players[i] for i in ids], in_all

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Player
+from ledger.db.models import Change, Player, PlayerRevision
 from ledger.db.order import PLAYER_ORDER
 from ledger.errors import Ambiguous, InvalidInput, NotFound, shown
 from ledger.names import name_key, same_name_keys
@@ -50,6 +50,8 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
     of. A player merged into another (``ledger player merge``) is found no more: a name that
     only such a player has, or its id, raises ``NotFound`` pointing at the player it joined;
     among several matches it is left out (``merged``: it is found, for reading its own record).
+    A withdrawn player (``ledger player withdraw``) likewise: ``NotFound`` saying so
+    (``withdrawn_message``), left out among several matches (``merged`` finds them too).
     Raises ``NotFound`` (with "did you mean": up to 3 players with id and FIDE id, from
     ``matching.suggest_players``: a part of a name, else a close spelling) or ``Ambiguous``
     (listing the candidates, each with FIDE id, birth year and federation:
@@ -57,7 +59,11 @@ def resolve(session: Session, ref: str, field: str = "player", *, partial: bool 
     ``InvalidInput`` for an empty reference. Messages start with ``field``.
     """
     found = _resolve(session, ref, field, partial)
-    if found.merged_into is None or merged:
+    if merged:
+        return found
+    if found.withdrawn:
+        raise NotFound(withdrawn_message(session, found, field))
+    if found.merged_into is None:
         return found
     joined = joined_identity(session, found)
     raise NotFound(f"{field}: {found.name} (#{found.id}) was merged into {joined.name} "
@@ -81,6 +87,11 @@ def _resolve(session: Session, ref: str, field: str, partial: bool) -> Player:
             raise Ambiguous(f"{field}: {text} is the FIDE id of {by_fide.name} and the id of "
                             f"{by_id.name}; write #{by_id.id} for the id")
         found = by_fide or by_id
+        if found is None and number <= MAX_FIDE_ID:  # a FIDE id a withdrawal released
+            found = session.scalars(
+                select(Player).join(PlayerRevision, PlayerRevision.player_id == Player.id)
+                .where(PlayerRevision.fide_id == number, Player.withdrawn.is_(True),
+                       Player.fide_id.is_(None)).order_by(Player.id).limit(1)).first()
         if found is None:
             raise NotFound(f"{field}: no player with id or FIDE id {text}")
         return found
@@ -98,10 +109,11 @@ def _resolve(session: Session, ref: str, field: str, partial: bool) -> Player:
             if exact:
                 break
     if not exact and key and not partial:
-        holders = list(session.scalars(select(Player).where(part).order_by(*PLAYER_ORDER)
-                                       .limit(3)))
+        shown_part = and_(part, Player.withdrawn.is_(False))
+        holders = list(session.scalars(select(Player).where(shown_part)
+                                       .order_by(*PLAYER_ORDER).limit(3)))
         if holders:
-            in_all = session.scalar(select(func.count()).where(part)) or len(holders)
+            in_all = session.scalar(select(func.count()).where(shown_part)) or len(holders)
             raise NotFound(f"{field}: {shown(text)} is only a part of a name; did you mean "
                            f"{may_mean(holders, in_all)}? A change to the ledger names its "
                            "players in full (the name, a FIDE id or #ID)")
@@ -117,7 +129,19 @@ def _resolve(session: Session, ref: str, field: str, partial: bool) -> Player:
 
 
 def _live(players: list[Player]) -> list[Player]:
-    """``players`` without those merged into another, unless that leaves none (then the merged
-    ones, so that ``resolve`` can point at the player they joined)."""
-    live = [p for p in players if p.merged_into is None]
+    """``players`` without those merged into another or withdrawn, unless that leaves none (then
+    those, so that ``resolve`` can point at the player they joined, or say they were
+    withdrawn)."""
+    live = [p for p in players if p.merged_into is None and not p.withdrawn]
     return live or players
+
+
+def withdrawn_message(session: Session, player: Player, field: str = "player") -> str:
+    """What a command naming withdrawn ``player`` is told: ``player: Doyle, Liam (#7) was
+    withdrawn (change 12, "registered by mistake"): ...``, from the change that withdrew them
+    (the last that wrote the row)."""
+    change = session.get(Change, player.change_id) if player.change_id is not None else None
+    why = f": {change.reason!r}" if change is not None and change.reason else ""
+    when = f" (change {change.id}{why})" if change is not None else ""
+    return (f"{field}: {player.name} (#{player.id}) was withdrawn{when}, registered by "
+            f"mistake: kept in the audit log only (ledger audit --player #{player.id})")

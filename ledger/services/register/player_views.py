@@ -86,8 +86,8 @@ def player_views(session: Session, ids: list[int] | None,
     query = select(Player).order_by(*PLAYER_ORDER)
     if ids is not None:
         query = query.where(Player.id.in_(ids))
-    else:  # every player: those merged into another are found no more
-        query = query.where(Player.merged_into.is_(None))
+    else:  # every player: those merged into another or withdrawn are found no more
+        query = query.where(Player.merged_into.is_(None), Player.withdrawn.is_(False))
     players = list(session.scalars(query))
     open_period = earliest_open(session, pool)
     last_closed = open_period.previous() if open_period else None

@@ -245,7 +245,8 @@ def looks_like(session: Session, name: str) -> list[Player]:
     Jürgen``; Cyrillic ``Аberg, Anna`` like ``Aberg, Anna``), in ``PLAYER_ORDER``: a likely
     second registration of one person."""
     alike = {p.id for p in players_like(session, name)}
-    return [p for p in session.scalars(select(Player).where(Player.id.in_(alike))
+    return [p for p in session.scalars(select(Player).where(Player.id.in_(alike),
+                                                            Player.withdrawn.is_(False))
                                        .order_by(*PLAYER_ORDER))] if alike else []
 
 
@@ -255,5 +256,6 @@ def same_name(session: Session, name: str) -> list[Player]:
     (``O'Brien Kevin`` = ``O'Brien, Kevin``): ``ledger.names.same_name_keys``, in
     ``PLAYER_ORDER``."""
     key = name_key(name)
-    return list(session.scalars(select(Player).where(Player.name_key.in_((key, *same_name_keys(key))))
+    return list(session.scalars(select(Player).where(Player.name_key.in_((key, *same_name_keys(key))),
+                                                     Player.withdrawn.is_(False))
                                 .order_by(*PLAYER_ORDER)))
