@@ -10,6 +10,7 @@ from ledger.cli.common import (
     DryRunOpt,
     InNextPeriodOpt,
     JsonOpt,
+    NewEventOpt,
     ReasonOpt,
     RerateOpt,
     reports_errors,
@@ -62,6 +63,7 @@ def game_add(
     time_control: Annotated[str | None, typer.Option(
         "--time-control", help="Base minutes + increment seconds (15+10: rapid; 3+2: blitz); "
         "gives the pool, and must agree with --pool.")] = None,
+    new_event: NewEventOpt = False,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -71,7 +73,8 @@ def game_add(
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,
-                     dry_run=dry_run, pool=pool, time_control=time_control)
+                     dry_run=dry_run, pool=pool, time_control=time_control,
+                     new_event=new_event)
     render_corrections.added_game(view, json_out, dry_run=dry_run)
 
 

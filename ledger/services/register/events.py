@@ -20,8 +20,15 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Event, Game
 from ledger.db.order import EVENT_ORDER
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
-from ledger.errors import Ambiguous, InvalidInput, NotFound, PeriodError, shown
-from ledger.names import NameHints, did_you_mean, name_key
+from ledger.errors import Ambiguous, CloseEventName, InvalidInput, NotFound, PeriodError, shown
+from ledger.names import (
+    NameHints,
+    closeness,
+    did_you_mean,
+    loose_forms,
+    name_key,
+    numbers_apart,
+)
 from ledger.services.close.late import place
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.audit import written_by
@@ -170,10 +177,38 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
                 next(iter(candidates), None))
 
 
+def check_new_name(session: Session, name: str) -> None:
+    """Refuse a ``name`` (str) for a new event that names no recorded event but may be a
+    misspelling of one (docs/RULES.md, "Events"): a recorded event's name is a close spelling
+    of it (``ledger.names.closeness``, the players' rule: ``Club Champioship 2026`` and ``Club
+    Championship 2026``) or looks like it (``ledger.names.loose_forms``: blanks, apostrophes, an
+    umlaut written ae, look-alike letters), unless the two differ only in their numbers
+    (``ledger.names.numbers_apart``: ``Spring Open 2026`` and ``Spring Open 2027``, ``5th`` and
+    ``6th``: different events). A name some event has (its ``name_key``) passes. One SELECT of
+    the events' ids, names and keys. Raises ``CloseEventName`` naming up to 3 events (the
+    closest first, with id and dates) and ``--new-event``."""
+    key = name_key(name)
+    rows = session.execute(select(Event.id, Event.name, Event.name_key)).all()
+    if not key or any(k == key for _, _, k in rows):
+        return
+    forms = set(loose_forms(name))
+    scored = sorted((-max(closeness(name, k), 0.99 * (not forms.isdisjoint(loose_forms(n)))),
+                     i) for i, n, k in rows if not numbers_apart(key, k))
+    ids = [i for score, i in scored if score < 0]
+    if not ids:
+        return
+    events = {e.id: e for e in session.scalars(select(Event).where(Event.id.in_(ids[:3])))}
+    raise CloseEventName(
+        f"event: {shown(name)} names no event but is close to "
+        f"{did_you_mean((_label(events[i]) for i in ids[:3]), len(ids), 'events')}: did you "
+        "mean it? Write its name, or, if this is a new event, give --new-event")
+
+
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                    *, site: str | None = None, source: str | None = None,
                    exact_start: bool = False, notes: list[str] | None = None,
-                   rerate: bool = False, pool: RatingPool = STANDARD) -> tuple[Event, Period]:
+                   rerate: bool = False, pool: RatingPool = STANDARD,
+                   new_event: bool = False) -> tuple[Event, Period]:
     """Find or create the event ``name`` for games dated ``start``..``end``; return it and the
     period its new games go into.
 
@@ -196,6 +231,9 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
 
     ``pool``: the rating pool of the games (docs/RULES.md §9): whether a period is closed is
     that pool's; an event created here is of that pool.
+
+    A name for a new event that may be a misspelling of a recorded event's is refused
+    (``check_new_name``: ``CloseEventName``) unless ``new_event`` says it is a new event.
     """
     last_closed = last_closed_period(session, pool)
     change_id = written_by(session)
@@ -214,6 +252,8 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         if candidates and notes is not None:
             notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
                          f"closed period {Period.of(candidates[0].end_date)}")
+        if not new_event:
+            check_new_name(session, name)
         event = Event(name=name, site=site, start_date=start, end_date=end, source=source,
                       change_id=change_id, pool=pool)
         session.add(event)
