@@ -121,17 +121,19 @@ def game_correct(
         "--date", help="The right date, YYYY-MM-DD (within its event's dates).")] = None,
     white: Annotated[str | None, typer.Option("--white", help="The right White.")] = None,
     black: Annotated[str | None, typer.Option("--black", help="The right Black.")] = None,
+    event: Annotated[str | None, typer.Option(
+        "--event", help="The right event: id (#3) or name (the date within its dates).")] = None,
     reason: ReasonOpt = None,
     in_next_period: InNextPeriodOpt = False,
     rerate: RerateOpt = False,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Correct a game: its result, date or players (colours).
+    """Correct a game: its result, date, players (colours) or event.
 
     In a closed period, say how it takes effect: --in-next-period or --rerate.
     """
-    fix = corrections.GameFix(result=result, date=date, white=white, black=black)
+    fix = corrections.GameFix(result=result, date=date, white=white, black=black, event=event)
     render_corrections.correction(run_write(
         ctx, corrections.correct_game, game, fix, reason=reason, in_next_period=in_next_period,
         rerate=rerate, dry_run=dry_run), json_out)

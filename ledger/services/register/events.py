@@ -11,13 +11,14 @@ else a close spelling).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game
+from ledger.db.models import Change, Event, Game
 from ledger.db.order import EVENT_ORDER
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import Ambiguous, CloseEventName, InvalidInput, NotFound, PeriodError, shown
@@ -92,7 +93,8 @@ def list_events(engine: Ledger, period: str | None = None) -> list[EventView]:
     return [v for v in views if v.period == str(wanted) or str(wanted) in v.rated_in]
 
 
-def _label(event: Event) -> str:
+def label(event: Event) -> str:
+    """An event as a message names it: ``Spring Open (#3, 2026-04-04 to 2026-04-06)``."""
     return f"{event.name} (#{event.id}, {event.start_date} to {event.end_date})"
 
 
@@ -123,14 +125,30 @@ def resolve_event(session: Session, ref: str, *, among: ColumnElement[bool] | No
     if not found:
         hints = NameHints((e.id, e.name, e) for e in session.scalars(candidates))
         similar, in_all = hints.suggest(text)
-        hint = (f"; did you mean {did_you_mean(map(_label, similar), in_all, 'events')}?"
+        hint = (f"; did you mean {did_you_mean(map(label, similar), in_all, 'events')}?"
                 if similar else "")
-        raise NotFound(f"event: {nowhere} {shown(text)}{hint}")
+        raise NotFound(f"event: {nowhere} {shown(text)}{renamed(session, key)}{hint}")
     if len(found) > 1:
         listed = "; ".join(f"#{e.id} {e.name} ({e.start_date} to {e.end_date})"
                            for e in found[:10])
         raise Ambiguous(f"event: {shown(text)} matches several events: {listed}; write #ID")
     return found[0]
+
+
+def renamed(session: Session, key: str) -> str:
+    """What a message adds for a name (its ``name_key``, str) no event has now but one had
+    before an ``event rename`` (the ``event.rename`` changes' ``before``): ``; event #3 was
+    named so until change 12: it is now 'Spring Open 2026'``; empty when none."""
+    found = []
+    for change_id, entity_id, before in session.execute(
+            select(Change.id, Change.entity_id, Change.before)
+            .where(Change.action == "event.rename").order_by(Change.id)):
+        if before and name_key(json.loads(before).get("name", "")) == key:
+            event = session.get(Event, int(entity_id))
+            if event is not None:
+                found.append(f"event #{event.id} was named so until change {change_id}: it is "
+                             f"now {event.name!r}")
+    return "".join(f"; {text}" for text in found)
 
 
 def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
@@ -200,7 +218,7 @@ def check_new_name(session: Session, name: str) -> None:
     events = {e.id: e for e in session.scalars(select(Event).where(Event.id.in_(ids[:3])))}
     raise CloseEventName(
         f"event: {shown(name)} names no event but is close to "
-        f"{did_you_mean((_label(events[i]) for i in ids[:3]), len(ids), 'events')}: did you "
+        f"{did_you_mean((label(events[i]) for i in ids[:3]), len(ids), 'events')}: did you "
         "mean it? Write its name, or, if this is a new event, give --new-event")
 
 
