@@ -53,13 +53,16 @@ def event_list(
 def event_show(
     ctx: typer.Context,
     event: EventArg,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="The report of the event's games of this pool: standard, rapid or "
+        "blitz (default: the event's own pool).")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Show an event's rating report: rating, games, score, expected, K, change, performance.
 
     Change: K x (score - expected), this event's part before the period's one rounding.
     """
-    render_site.event_report(run(ctx, event_reports.event_report, event), json_out)
+    render_site.event_report(run(ctx, event_reports.event_report, event, pool), json_out)
 
 
 @event_app.command("rename")
