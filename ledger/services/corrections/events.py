@@ -1,4 +1,4 @@
-"""Correcting an event (docs/CORRECTIONS.md §12): ``ledger event rename``, ``ledger event
+"""Correcting an event (docs/CORRECTIONS.md §7): ``ledger event rename``, ``ledger event
 merge`` and ``ledger event void``.
 
 An event is a fact like a game: it is corrected openly, never erased. A rename is one

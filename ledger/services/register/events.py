@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Change, Event, Game
@@ -24,11 +24,14 @@ from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import Ambiguous, CloseEventName, InvalidInput, NotFound, PeriodError, shown
 from ledger.names import (
     NameHints,
-    closeness,
+    close_matches,
     did_you_mean,
+    fold_key,
+    lookalike_folds,
     loose_forms,
     name_key,
     numbers_apart,
+    word_starts,
 )
 from ledger.services.close.late import place
 from ledger.services.close.state import is_closed, last_closed_period
@@ -197,29 +200,74 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
 
 def check_new_name(session: Session, name: str) -> None:
     """Refuse a ``name`` (str) for a new event that names no recorded event but may be a
-    misspelling of one (docs/RULES.md, "Events"): a recorded event's name is a close spelling
-    of it (``ledger.names.closeness``, the players' rule: ``Club Champioship 2026`` and ``Club
+    misspelling of one (docs/rating.md): a recorded event's name is a close spelling of it
+    (``ledger.names.close_matches``, the players' rule: ``Club Champioship 2026`` and ``Club
     Championship 2026``) or looks like it (``ledger.names.loose_forms``: blanks, apostrophes, an
     umlaut written ae, look-alike letters), unless the two differ only in their numbers
     (``ledger.names.numbers_apart``: ``Spring Open 2026`` and ``Spring Open 2027``, ``5th`` and
-    ``6th``: different events). A name some event has (its ``name_key``) passes. One SELECT of
-    the events' ids, names and keys. Raises ``CloseEventName`` naming up to 3 events (the
-    closest first, with id and dates) and ``--new-event``."""
+    ``6th``: different events). A name some event has (its ``name_key``) passes.
+
+    Cost: SQL narrows the close spellings to the keys with words starting as ``name``'s do
+    (``ledger.names.word_starts``: one LIKE each); the look-alikes are asked of the keys that
+    fold as ``name`` does (``ledger.names.fold_key``) and of the names outside ASCII, from an
+    index of every event's fold built once per transaction (``_EventFolds``, kept current by
+    ``place_in_event``), so an import of many events reads the events once. Raises
+    ``CloseEventName`` naming up to 3 events (the closest first, then the look-alikes, with id
+    and dates) and ``--new-event``."""
     key = name_key(name)
-    rows = session.execute(select(Event.id, Event.name, Event.name_key)).all()
-    if not key or any(k == key for _, _, k in rows):
+    if not key or session.scalar(select(Event.id).where(Event.name_key == key).limit(1)):
         return
+    near = session.execute(select(Event.id, Event.name_key).where(*(
+        or_(Event.name_key.startswith(s, autoescape=True),
+            Event.name_key.contains(f" {s}", autoescape=True)) for s in word_starts(name))))
+    close, _ = close_matches(name, near, limit=MAX_ID)
     forms = set(loose_forms(name))
-    scored = sorted((-max(closeness(name, k), 0.99 * (not forms.isdisjoint(loose_forms(n)))),
-                     i) for i, n, k in rows if not numbers_apart(key, k))
-    ids = [i for score, i in scored if score < 0]
-    if not ids:
-        return
-    events = {e.id: e for e in session.scalars(select(Event).where(Event.id.in_(ids[:3])))}
-    raise CloseEventName(
-        f"event: {shown(name)} names no event but is close to "
-        f"{did_you_mean((label(events[i]) for i in ids[:3]), len(ids), 'events')}: did you "
-        "mean it? Write its name, or, if this is a new event, give --new-event")
+    alike = [i for i, other in _EventFolds.of(session).candidates(lookalike_folds(name))
+             if not forms.isdisjoint(loose_forms(other))]
+    found = {e.id: e for e in session.scalars(select(Event).where(
+        Event.id.in_(set(close) | set(alike))))}
+    ids = [i for i in dict.fromkeys((*close, *alike)) if not numbers_apart(key, found[i].name_key)]
+    if ids:
+        raise CloseEventName(
+            f"event: {shown(name)} names no event but is close to "
+            f"{did_you_mean((label(found[i]) for i in ids[:3]), len(ids), 'events')}: did you "
+            "mean it? Write its name, or, if this is a new event, give --new-event")
+
+
+class _EventFolds:
+    """Every event's ``fold_key`` (and the names outside ASCII, whose look-alikes a fold may
+    miss), read once per transaction (``of``: kept in the session's ``info``)."""
+
+    _KEY = "ledger.event_folds"
+
+    def __init__(self, session: Session) -> None:
+        self.by_fold: dict[str, list[tuple[int, str]]] = {}
+        self.odd: list[tuple[int, str]] = []
+        for event_id, name, key in session.execute(select(Event.id, Event.name, Event.name_key)):
+            self.add(event_id, name, key)
+
+    @classmethod
+    def of(cls, session: Session) -> _EventFolds:
+        found = session.info.get(cls._KEY)
+        if not isinstance(found, cls):
+            found = session.info[cls._KEY] = cls(session)
+        return found
+
+    @classmethod
+    def added(cls, session: Session, event: Event) -> None:
+        """Take ``event``, just created, into the session's index when it has one."""
+        found = session.info.get(cls._KEY)
+        if isinstance(found, cls):
+            found.add(event.id, event.name, event.name_key)
+
+    def add(self, event_id: int, name: str, key: str) -> None:
+        self.by_fold.setdefault(fold_key(key), []).append((event_id, name))
+        if not name.isascii():
+            self.odd.append((event_id, name))
+
+    def candidates(self, folds: frozenset[str]) -> list[tuple[int, str]]:
+        """(id, name) of the events that may look like a name with these ``folds``."""
+        return [*(item for fold in folds for item in self.by_fold.get(fold, ())), *self.odd]
 
 
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
@@ -276,6 +324,7 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                       change_id=change_id, pool=pool)
         session.add(event)
         session.flush()
+        _EventFolds.added(session, event)
     else:
         old_period = Period.of(event.end_date)
         if start < event.start_date or end > event.end_date:
