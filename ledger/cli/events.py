@@ -99,8 +99,9 @@ def event_merge(
 ) -> None:
     """Merge one event recorded under two names: OTHER's games move to KEEP.
 
-    Likely duplicates between them are listed and refused, never doubled. In a closed period,
-    say how it takes effect: --in-next-period or --rerate.
+    Likely duplicates between them are listed and refused, never doubled.
+
+    In a closed period, say how it takes effect: --in-next-period or --rerate.
     """
     render_event_corrections.event_correction(run_write(
         ctx, corrections.merge_events, keep, other, reason=reason,

@@ -205,7 +205,7 @@ def merge_events(engine: Engine, keep: str, other: str, *, reason: str | None,
                 values["event_id"] = kept.id
                 check_fits(session, kept.id, game.round, session.get_one(Player, game.white_id),
                            session.get_one(Player, game.black_id), game.date, skip=game.id)
-            own = old_natural[game.event_id]
+            own = old_natural[merged.id if game.event_id == merged.id else kept.id]
             if own != natural and game.period == str(own):  # not a late result: it moves
                 values["period"] = new_period
             if values:

@@ -232,17 +232,17 @@ def _new_values(session: Session, game: Game, result: Result | None, day: dt.dat
 
 
 def _period_for(session: Session, game: Game, day: dt.date, mode: Mode | None,
-                moved_to: Event | None = None) -> str:
-    """The period the game is in after its date becomes ``day`` and, with ``moved_to``, its
+                joined: Event | None = None) -> str:
+    """The period the game is in after its date becomes ``day`` and, with ``joined``, its
     event that one (whether a period is closed is the game's pool's, docs/RULES.md §9)."""
-    if game.event_id is not None or moved_to is not None:
-        event = moved_to or session.get_one(Event, game.event_id)
+    if game.event_id is not None or joined is not None:
+        event = joined or session.get_one(Event, game.event_id)
         if not event.start_date <= day <= event.end_date:
-            field_ = "date" if moved_to is None or day != game.date else "event"
-            keeps = "; a game keeps its event" if moved_to is None else ""
+            field_ = "date" if joined is None or day != game.date else "event"
+            keeps = "; a game keeps its event" if joined is None else ""
             raise InvalidInput(f"{field_}: {day} is outside the dates of event {event.name!r} "
                                f"({event.start_date} to {event.end_date}){keeps}")
-        if moved_to is None or moved_to.id == game.event_id:
+        if joined is None or joined.id == game.event_id:
             return game.period
         own = (Period.of(session.get_one(Event, game.event_id).end_date)
                if game.event_id is not None else Period.of(game.date))

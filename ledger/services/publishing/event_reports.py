@@ -250,7 +250,7 @@ def event_pools(session: Session, event_ids: Sequence[int]) -> dict[int, tuple[R
     found: dict[int, set[str]] = defaultdict(set)
     own: dict[int, str] = {}
     for event_id, pool, event_pool in session.execute(
-            select(Game.event_id, Game.pool, Event.pool).join(Event, Game.event_id == Event.id)
+            select(Event.id, Game.pool, Event.pool).join(Event, Game.event_id == Event.id)
             .where(Game.event_id.in_(event_ids), Game.status == "valid").distinct()):
         found[event_id].add(pool)
         own[event_id] = event_pool
