@@ -135,10 +135,12 @@ def test_void_an_event_of_a_closed_period_needs_a_mode(tmp_path: Path) -> None:
     assert carried == [("Alpha, A", "2026-10", -720), ("Beta, B", "2026-10", 720),
                        ("Alpha, A", "2026-10", 280), ("Beta, B", "2026-10", -280)]
     assert ratings(db, "2026-09") == {"Gamma, C": 1800, "Alpha, A": 1804, "Beta, B": 1696}
+    ok(db, "db", "check")  # the closed period recomputes from the facts as they were
     assert events(db)["Autumn Open"] == ("2026-09-05", "2026-09-12", 0, 2)
     assert [a for a, *_ in changes(db)[len(before):]] == ["event.void", "game.void",
                                                            "game.void"]
     assert run(db, "event", "void", "#1", "--reason", "again").exit_code == 1  # no valid game
+    ok(db, "db", "check")
 
 
 def test_void_an_event_with_rerate_rates_september_again(tmp_path: Path) -> None:
@@ -149,6 +151,7 @@ def test_void_an_event_with_rerate_rates_september_again(tmp_path: Path) -> None
     assert ratings(db, "2026-09") == {"Alpha, A": 1800, "Gamma, C": 1800, "Beta, B": 1700}
     assert ratings(db, "2026-09", "--revision", "1") == {
         "Gamma, C": 1800, "Alpha, A": 1804, "Beta, B": 1696}
+    ok(db, "db", "check")
 
 
 def test_game_correct_event_moves_a_game_to_another_event(tmp_path: Path) -> None:
@@ -171,3 +174,33 @@ def test_game_correct_event_moves_a_game_to_another_event(tmp_path: Path) -> Non
     assert changes(db)[-1][:3] == ("game.correct", "2", "wrong event")
     assert json.loads(changes(db)[-1][3] or "")["event"] == 2  # the event it had
     assert events(db)["Autumn Open"][2:] == (3, 0)  # games 1, 2 and 3
+
+
+def test_merge_into_an_event_of_a_closed_period(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    autumn_open_closed(db)
+    # 19 September, September closed: a late result, rated in October, in event #2 (the typo)
+    ok(db, "game", "add", "Alpha, A", "Gamma, C", "1/2-1/2", "--date", "2026-09-19", "--event",
+       "Autumn Opn", "--new-event")
+    # 3 October, in event #3, another typo: merging it would move Autumn Open's end to
+    # October, behind September's published list
+    ok(db, "game", "add", "Beta, B", "Gamma, C", "1-0", "--date", "2026-10-03", "--event",
+       "Autum Open", "--new-event")
+    before = changes(db)
+    refused = run(db, "event", "merge", "Autumn Open", "Autum Open", "--reason", "typo")
+    assert refused.exit_code == 1
+    assert ("merging would move the dates of Autumn Open (#1, 2026-09-05 to 2026-09-12) to "
+            "2026-09-05 .. 2026-10-03, into other months, but its game 1 is rated in closed "
+            "period 2026-09") in " ".join(refused.stderr.split())
+    assert changes(db) == before
+    # #2 ends in September too: its late game moves to #1 and stays late, rated in October;
+    # no closed period is touched (the game is in October), so no mode is needed
+    done = data(db, "event", "merge", "#1", "#2", "--reason", "typo")
+    assert (done["games"], done["effect"]["mode"], done["effect"]["closed_periods"]) == (
+        [3], "open", [])
+    listed = {e["name"]: e for e in data(db, "event", "list")["events"]}
+    autumn = listed["Autumn Open"]
+    assert (autumn["end_date"], autumn["games"], autumn["late"], autumn["rated_in"]) == (
+        "2026-09-19", 3, True, ["2026-09", "2026-10"])
+    assert ratings(db, "2026-09") == {"Gamma, C": 1800, "Alpha, A": 1804, "Beta, B": 1696}
+    ok(db, "db", "check")  # the closed period recomputes from the facts as they were
