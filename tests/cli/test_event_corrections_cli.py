@@ -81,6 +81,12 @@ def test_merge_refuses_likely_duplicates_then_moves_the_games(tmp_path: Path) ->
        "--event", "Club Champioship", "--new-event", "--allow-similar")
     ok(db, "game", "add", "Beta, B", "Gamma, C", "1/2-1/2", "--date", "2026-09-12", "--round",
        "2", "--event", "Club Champioship")
+    # a double round on 12 September, round 3 under one name and round 4 under the other: two
+    # games of one pair on one day in two rounds, not a duplicate
+    ok(db, "game", "add", "Gamma, C", "Alpha, A", "1-0", "--date", "2026-09-12", "--round", "3",
+       "--event", "Club Championship")
+    ok(db, "game", "add", "Alpha, A", "Gamma, C", "1-0", "--date", "2026-09-12", "--round", "4",
+       "--event", "Club Champioship")
     before = changes(db)
     refused = run(db, "event", "merge", "Club Championship", "Club Champioship", "--reason",
                   "one event")
@@ -91,15 +97,16 @@ def test_merge_refuses_likely_duplicates_then_moves_the_games(tmp_path: Path) ->
     assert changes(db) == before
     ok(db, "game", "void", "2", "--reason", "recorded twice")
     dry = data(db, "event", "merge", "#1", "#2", "--reason", "one event", "--dry-run")
-    assert (dry["games"], dry["after"]["end"], dry["change"]) == ([3], "2026-09-12", None)
+    assert (dry["games"], dry["after"]["end"], dry["change"]) == ([3, 5], "2026-09-12", None)
     assert len(changes(db)) == len(before) + 1  # the void only
     done = data(db, "event", "merge", "#1", "#2", "--reason", "one event")
     assert done["effect"]["mode"] == "open"
-    # #1 now runs 5 to 12 September with games 1 and 3; #2 keeps only its void game 2
-    assert events(db) == {"Club Championship": ("2026-09-05", "2026-09-12", 2, 0),
+    # #1 now runs 5 to 12 September with games 1, 3, 4 and 5; #2 keeps only its void game 2
+    assert events(db) == {"Club Championship": ("2026-09-05", "2026-09-12", 4, 0),
                           "Club Champioship": ("2026-09-05", "2026-09-12", 0, 1)}
-    assert [(a, e, r) for a, e, r, _ in changes(db)[-2:]] == [
-        ("event.merge", "1", "one event"), ("game.correct", "3", "one event")]
+    assert [(a, e, r) for a, e, r, _ in changes(db)[-3:]] == [
+        ("event.merge", "1", "one event"), ("game.correct", "3", "one event"),
+        ("game.correct", "5", "one event")]
     assert run(db, "event", "merge", "#1", "#1", "--reason", "x").exit_code == 1
 
 

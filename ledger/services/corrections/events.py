@@ -158,7 +158,8 @@ def merge_events(engine: Engine, keep: str, other: str, *, reason: str | None,
     says how the merge takes effect (``effects.Effects``).
 
     Refused (``InvalidInput``): no reason; the same event twice; events of two pools; likely
-    duplicates between them (the same two players on the same day, or in the same round),
+    duplicates between them (the same two players in the same round, or on the same day when
+    one of the two games has no round: ``_refuse_duplicates``),
     listed, so that they are not doubled (void one of each pair first: ``ledger game void``);
     a game that would not fit KEEP (a player twice in one of its rounds:
     ``game_keys.check_fits``). ``PeriodError``: KEEP has games in a closed period and the merge
@@ -220,21 +221,19 @@ def merge_events(engine: Engine, keep: str, other: str, *, reason: str | None,
 
 def _refuse_duplicates(session: Session, ours: list[Game], theirs: list[Game]) -> None:
     """Refuse (``InvalidInput``) the pairs of games of the two events that are likely one game:
-    the same two players (either colours) on the same day, or in the same round; every pair
-    listed."""
-    seen: dict[tuple[object, ...], Game] = {}
+    the same two players (either colours) in the same round, or on the same day when one of the
+    two has no round (two rounds of one day are two games); every pair listed."""
+    by_pair: dict[frozenset[int], list[Game]] = {}
     for g in ours:
-        pair = frozenset((g.white_id, g.black_id))
-        seen.setdefault((pair, g.date), g)
-        if g.round_key is not None:
-            seen.setdefault((pair, "round", g.round_key), g)
-    pairs = []
-    for g in theirs:
-        pair = frozenset((g.white_id, g.black_id))
-        twin = seen.get((pair, g.date)) or (seen.get((pair, "round", g.round_key))
-                                            if g.round_key is not None else None)
-        if twin is not None:
-            pairs.append((twin, g))
+        by_pair.setdefault(frozenset((g.white_id, g.black_id)), []).append(g)
+
+    def alike(a: Game, b: Game) -> bool:
+        if a.round_key is not None and b.round_key is not None:
+            return a.round_key == b.round_key
+        return a.date == b.date
+    found = ((next((t for t in by_pair.get(frozenset((g.white_id, g.black_id)), [])
+                    if alike(t, g)), None), g) for g in theirs)
+    pairs = [(twin, g) for twin, g in found if twin is not None]
     if not pairs:
         return
     names = dict(session.execute(select(Player.id, Player.name).where(Player.id.in_(
