@@ -55,6 +55,8 @@ def test_rename_keeps_the_old_name_in_the_audit_and_refuses_another_events_name(
     action, entity_id, reason, old = changes(db)[-1]
     assert (action, entity_id, reason) == ("event.rename", "1", "typo")
     assert json.loads(old or "")["name"] == "Club Champioship 2026"
+    assert data(db, "audit")["changes"][-1]["what"] == (
+        "event #1 Club Championship 2026 (was Club Champioship 2026)")
     # the old name is found no more, but the message points at the event it became
     gone = run(db, "event", "show", "Club Champioship 2026")
     assert gone.exit_code == 1
@@ -104,6 +106,8 @@ def test_merge_refuses_likely_duplicates_then_moves_the_games(tmp_path: Path) ->
     # #1 now runs 5 to 12 September with games 1, 3, 4 and 5; #2 keeps only its void game 2
     assert events(db) == {"Club Championship": ("2026-09-05", "2026-09-12", 4, 0),
                           "Club Champioship": ("2026-09-05", "2026-09-12", 0, 1)}
+    assert data(db, "audit")["changes"][-3]["what"] == (
+        "event #1 Club Championship (merged #2 Club Champioship)")
     assert [(a, e, r) for a, e, r, _ in changes(db)[-3:]] == [
         ("event.merge", "1", "one event"), ("game.correct", "3", "one event"),
         ("game.correct", "5", "one event")]
