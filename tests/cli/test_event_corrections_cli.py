@@ -135,6 +135,11 @@ def test_void_an_event_of_a_closed_period_needs_a_mode(tmp_path: Path) -> None:
     assert ("event #1 is in closed period 2026-09, whose list is published"
             in " ".join(refused.stderr.split()))
     assert changes(db) == before
+    dry = ok(db, "event", "void", "Autumn Open", "--reason", "not FIDE-rated",
+             "--in-next-period", "--dry-run")
+    assert ("event Autumn Open (#1, 2026-09-05 to 2026-09-12): 2 games would be voided (#1, "
+            "#2)") in " ".join(dry.stdout.split())
+    assert changes(db) == before
     done = data(db, "event", "void", "Autumn Open", "--reason", "not FIDE-rated",
                 "--in-next-period")
     # one change a game, each carrying its own difference into October. Game 1 voided: A has
