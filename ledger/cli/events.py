@@ -17,7 +17,7 @@ from ledger.cli.common import (
     run_write,
 )
 from ledger.cli.lazy import lazy
-from ledger.cli.render import event_corrections as render_event_corrections
+from ledger.cli.render import corrections as render_corrections
 from ledger.cli.render import games as render_games
 from ledger.cli.render import site as render_site
 
@@ -79,7 +79,7 @@ def event_rename(
 
     A name another event holds is refused, naming that event (merge them instead).
     """
-    render_event_corrections.event_correction(run_write(
+    render_corrections.event_correction(run_write(
         ctx, corrections.rename_event, event, name, reason=reason, dry_run=dry_run), json_out)
 
 
@@ -103,7 +103,7 @@ def event_merge(
 
     In a closed period, say how it takes effect: --in-next-period or --rerate.
     """
-    render_event_corrections.event_correction(run_write(
+    render_corrections.event_correction(run_write(
         ctx, corrections.merge_events, keep, other, reason=reason,
         in_next_period=in_next_period, rerate=rerate, dry_run=dry_run), json_out)
 
@@ -123,6 +123,6 @@ def event_void(
 
     In a closed period, say how it takes effect: --in-next-period or --rerate.
     """
-    render_event_corrections.event_correction(run_write(
+    render_corrections.event_correction(run_write(
         ctx, corrections.void_event, event, reason=reason, in_next_period=in_next_period,
         rerate=rerate, dry_run=dry_run), json_out)
