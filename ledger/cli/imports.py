@@ -123,6 +123,10 @@ def import_file(
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
     if replace_event:
+        if new_event:
+            error("--new-event is for a file of games imported anew, not for --replace (the "
+                  "event it replaces is recorded)")
+            raise typer.Exit(2)
         with rejection_as_json(file, json_out):
             replaced = run_write(ctx, replace.replace_event, str(file), fmt, reason=reason,
                                  in_next_period=in_next_period, rerate=rerate, dry_run=dry_run,

@@ -94,3 +94,16 @@ def test_an_import_with_a_close_event_name_is_rejected_naming_line_and_field(
     assert events(db) == ["Club Championship 2026"]
     ok(db, "import", str(path), "--new-event")
     assert events(db) == ["Club Championship 2026", "Club Champioship 2026"]
+
+
+def test_new_event_is_not_for_replace_or_a_list(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    one_event(db)
+    path = tmp_path / "round2.csv"
+    path.write_text("date,white,black,result,event,round\n"
+                    "2026-09-12,\"Beta, B\",\"Alpha, A\",1-0,Club Championship 2026,2\n",
+                    encoding="utf-8")
+    refused = run(db, "import", str(path), "--replace", "--reason", "x", "--new-event")
+    assert refused.exit_code == 2 and "--new-event is for a file of games" in refused.stderr
+    refused = run(db, "import", str(path), "--format", "players", "--new-event")
+    assert refused.exit_code == 2 and "--new-event" in refused.stderr
