@@ -112,6 +112,12 @@ def test_merge_refuses_likely_duplicates_then_moves_the_games(tmp_path: Path) ->
         ("event.merge", "1", "one event"), ("game.correct", "3", "one event"),
         ("game.correct", "5", "one event")]
     assert run(db, "event", "merge", "#1", "#1", "--reason", "x").exit_code == 1
+    # the merged-away name takes no game again: it points at the event it joined
+    again = run(db, "game", "add", "Gamma, C", "Beta, B", "1-0", "--date", "2026-09-12",
+                "--round", "5", "--event", "Club Champioship")
+    assert again.exit_code == 1
+    assert ("event: 'Club Champioship' was merged into Club Championship (#1, 2026-09-05 to "
+            "2026-09-12) by change") in " ".join(again.stderr.split())
 
 
 def autumn_open_closed(db: Path) -> None:

@@ -163,6 +163,29 @@ def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
     return list(session.scalars(query.order_by(Event.start_date.desc())))
 
 
+def _merged_away(session: Session, candidates: list[Event]) -> list[Event]:
+    """``candidates`` without the events merged into another (``event merge``: an
+    ``event.merge`` change names them in ``before.merged``); when every one was, their games
+    belong to the event they joined: ``CloseEventName`` names it (a game is never put back into
+    an event merged away, nor a new event of its name started beside it)."""
+    if not candidates:
+        return candidates
+    merged: dict[int, tuple[int, int]] = {}  # merged event -> (the one it joined, change)
+    for change_id, entity_id, before in session.execute(
+            select(Change.id, Change.entity_id, Change.before)
+            .where(Change.action == "event.merge").order_by(Change.id)):
+        other = json.loads(before or "{}").get("merged", {}).get("id")
+        if isinstance(other, int):
+            merged[other] = (int(entity_id), change_id)
+    kept = [e for e in candidates if e.id not in merged]
+    if kept:
+        return kept
+    joined, change_id = merged[candidates[0].id]
+    into = session.get_one(Event, joined)
+    raise CloseEventName(f"event: {shown(candidates[0].name)} was merged into {label(into)} by "
+                         f"change {change_id}: did you mean it? Write its name")
+
+
 def _open_one(candidates: list[Event], last_closed: Period | None) -> Event | None:
     return next((e for e in candidates if not is_closed(Period.of(e.end_date), last_closed)), None)
 
@@ -299,11 +322,13 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
     that pool's; an event created here is of that pool.
 
     A name for a new event that may be a misspelling of a recorded event's is refused
-    (``check_new_name``: ``CloseEventName``) unless ``new_event`` says it is a new event.
+    (``check_new_name``: ``CloseEventName``) unless ``new_event`` says it is a new event; the
+    name of an event merged into another (``event merge``) is refused naming that one
+    (``_merged_away``).
     """
     last_closed = last_closed_period(session, pool)
     change_id = written_by(session)
-    candidates = _same_name(session, name, start, end, exact_start)
+    candidates = _merged_away(session, _same_name(session, name, start, end, exact_start))
     event = _open_one(candidates, last_closed)
     if event is None:
         late = exact_start or is_closed(Period.of(end), last_closed)
