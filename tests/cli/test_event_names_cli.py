@@ -31,6 +31,14 @@ def one_event(db: Path) -> None:
        "Club Championship 2026")
 
 
+def round_two(folder: Path, event: str) -> Path:
+    """A CSV file of one game: round 2 of ``event``, Beta beats Alpha on 12 September 2026."""
+    path = folder / "round2.csv"
+    path.write_text("date,white,black,result,event,round\n"
+                    f"2026-09-12,\"Beta, B\",\"Alpha, A\",1-0,{event},2\n", encoding="utf-8")
+    return path
+
+
 def test_numbers_apart_is_the_one_exception() -> None:
     # the years, the ordinals, a year added: only digits differ
     assert numbers_apart(name_key("Spring Open 2026"), name_key("Spring Open 2027"))
@@ -82,10 +90,7 @@ def test_an_import_with_a_close_event_name_is_rejected_naming_line_and_field(
         tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
     one_event(db)
-    path = tmp_path / "round2.csv"
-    path.write_text("date,white,black,result,event,round\n"
-                    "2026-09-12,\"Beta, B\",\"Alpha, A\",1-0,Club Champioship 2026,2\n",
-                    encoding="utf-8")
+    path = round_two(tmp_path, "Club Champioship 2026")
     refused = run(db, "import", str(path), "--json")
     assert refused.exit_code == 3
     problems = json.loads(refused.stdout)["problems"]
@@ -99,10 +104,7 @@ def test_an_import_with_a_close_event_name_is_rejected_naming_line_and_field(
 def test_new_event_is_not_for_replace_or_a_list(tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
     one_event(db)
-    path = tmp_path / "round2.csv"
-    path.write_text("date,white,black,result,event,round\n"
-                    "2026-09-12,\"Beta, B\",\"Alpha, A\",1-0,Club Championship 2026,2\n",
-                    encoding="utf-8")
+    path = round_two(tmp_path, "Club Championship 2026")
     refused = run(db, "import", str(path), "--replace", "--reason", "x", "--new-event")
     assert refused.exit_code == 2 and "--new-event is for a file of games" in refused.stderr
     refused = run(db, "import", str(path), "--format", "players", "--new-event")
