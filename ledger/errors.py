@@ -40,6 +40,12 @@ class InvalidInput(LedgerError):
     """A value given on the command line is malformed; the message names the field (exit code 1)."""
 
 
+class CloseEventName(InvalidInput):
+    """An event name that names no recorded event but is a close spelling of one's (a likely
+    typo), not said to be a new event (``--new-event``); the message names the field ``event``
+    and the events it may mean (exit code 1; an import's problem, exit code 3)."""
+
+
 class UsageError(LedgerError):
     """Command-line arguments that cannot be read; the message lists each one with its position
     and its text (exit code 2, like any other usage error)."""

@@ -277,6 +277,17 @@ def closeness(name: str, key: str) -> float:
     return _Spelling(name).closeness(key)
 
 
+def numbers_apart(key: str, other: str) -> bool:
+    """Whether two ``name_key``s differ and differ only in their numbers (digits dropped, blanks
+    made one): ``spring open 2026`` and ``spring open 2027``, ``5th open`` and ``6th open``,
+    ``spring open`` and ``spring open 2026``: different events, never a misspelling."""
+    return key != other and _numberless(key) == _numberless(other)
+
+
+def _numberless(key: str) -> str:
+    return " ".join(re.sub(r"[0-9]+", " ", key).replace(",", " ").split())
+
+
 def close_matches(name: str, keys: Iterable[tuple[int, str]],
                   limit: int = 3) -> tuple[list[int], int]:
     """The ids of the ``keys`` ((int id, str ``name_key``) pairs) a misspelt ``name`` (str) may

@@ -52,6 +52,11 @@ InNextPeriodOpt = Annotated[bool, typer.Option(
     "stands and each player's difference is carried into the earliest open period, before its "
     "one rounding.")]
 
+#: ``--new-event``: an event name close to a recorded one's names a new event, not a typo.
+NewEventOpt = Annotated[bool, typer.Option(
+    "--new-event", metavar="", help="An event name that names no recorded event but is close "
+    "to one's (a likely typo, refused with \"did you mean\") names a new event.")]
+
 #: ``--rerate``: a correction of a closed period re-rates it and every later one.
 RerateOpt = Annotated[bool, typer.Option(
     "--rerate", metavar="", help="In a closed period: re-rate it and every later closed period "

@@ -10,6 +10,7 @@ from ledger.cli.common import (
     DryRunOpt,
     InNextPeriodOpt,
     JsonOpt,
+    NewEventOpt,
     ReasonOpt,
     RerateOpt,
     reports_errors,
@@ -62,6 +63,7 @@ def game_add(
     time_control: Annotated[str | None, typer.Option(
         "--time-control", help="Base minutes + increment seconds (15+10: rapid; 3+2: blitz); "
         "gives the pool, and must agree with --pool.")] = None,
+    new_event: NewEventOpt = False,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -71,7 +73,8 @@ def game_add(
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,
-                     dry_run=dry_run, pool=pool, time_control=time_control)
+                     dry_run=dry_run, pool=pool, time_control=time_control,
+                     new_event=new_event)
     render_corrections.added_game(view, json_out, dry_run=dry_run)
 
 
@@ -119,17 +122,19 @@ def game_correct(
         "--date", help="The right date, YYYY-MM-DD (within its event's dates).")] = None,
     white: Annotated[str | None, typer.Option("--white", help="The right White.")] = None,
     black: Annotated[str | None, typer.Option("--black", help="The right Black.")] = None,
+    event: Annotated[str | None, typer.Option(
+        "--event", help="The right event: id (#3) or name (the date within its dates).")] = None,
     reason: ReasonOpt = None,
     in_next_period: InNextPeriodOpt = False,
     rerate: RerateOpt = False,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Correct a game: its result, date or players (colours).
+    """Correct a game: its result, date, players (colours) or event.
 
     In a closed period, say how it takes effect: --in-next-period or --rerate.
     """
-    fix = corrections.GameFix(result=result, date=date, white=white, black=black)
+    fix = corrections.GameFix(result=result, date=date, white=white, black=black, event=event)
     render_corrections.correction(run_write(
         ctx, corrections.correct_game, game, fix, reason=reason, in_next_period=in_next_period,
         rerate=rerate, dry_run=dry_run), json_out)

@@ -11,6 +11,7 @@ import typer
 from ledger.cli.common import (
     InNextPeriodOpt,
     JsonOpt,
+    NewEventOpt,
     ReasonOpt,
     rejection_as_json,
     reports_errors,
@@ -73,6 +74,7 @@ def import_file(
         "game or another of the file, on the same date in another event, within the other's "
         "event dates, or in the same event with and without a round. Without it such games "
         "refuse the import.")] = False,
+    new_event: NewEventOpt = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar, and no warnings or notes on stderr "
         "(errors are always shown; --json lists everything).")] = False,
@@ -99,7 +101,8 @@ def import_file(
             ("--list-date", list_date is not None), ("--pool", pool is not None),
             ("--end-date", end_date is not None), ("--allow-similar", allow_similar),
             ("--replace", replace_event), ("--in-next-period", in_next_period),
-            ("--rerate", rerate), ("--reason", reason is not None)) if value]
+            ("--rerate", rerate), ("--reason", reason is not None),
+            ("--new-event", new_event)) if value]
         if not_for:
             error(f"{', '.join(not_for)}: not for a register of players (--format players)")
             raise typer.Exit(2)
@@ -111,6 +114,7 @@ def import_file(
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
                             (allow_similar, "--allow-similar is for a file of games"),
                             (replace_event, "--replace is for a file of games"),
+                            (new_event, "--new-event is for a file of games"),
                             (in_next_period or rerate, "--in-next-period and --rerate are for "
                              "a file of games")):
             if given:
@@ -119,6 +123,10 @@ def import_file(
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
     if replace_event:
+        if new_event:
+            error("--new-event is for a file of games imported anew, not for --replace (the "
+                  "event it replaces is recorded)")
+            raise typer.Exit(2)
         with rejection_as_json(file, json_out):
             replaced = run_write(ctx, replace.replace_event, str(file), fmt, reason=reason,
                                  in_next_period=in_next_period, rerate=rerate, dry_run=dry_run,
@@ -135,7 +143,7 @@ def import_file(
                            register_players=register_players, ids=ids, dry_run=dry_run,
                            progress=progress, allow_similar=allow_similar,
                            end_date=end_date.date() if end_date is not None else None,
-                           rerate=rerate, reason=reason, pool=pool)
+                           rerate=rerate, reason=reason, pool=pool, new_event=new_event)
     render_imports.import_report(report, json_out, quiet=quiet)
 
 

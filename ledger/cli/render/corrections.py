@@ -1,7 +1,8 @@
 """Rendering corrections: ``game add`` (a late result), ``game void``, ``game correct``,
-``import --replace``, ``player edit``, ``player merge`` and ``player correct-rating`` (Rich
-tables for people, JSON for programs). What a correction carries into the next period is shown
-per player, in hundredths, exactly as the close will add it."""
+``import --replace``, ``player edit``, ``player merge``, ``player correct-rating`` and ``event
+rename`` / ``merge`` / ``void`` (Rich tables or a sentence for people, JSON for programs).
+What a correction carries into the next period is shown per player, in hundredths, exactly as
+the close will add it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ledger.cli.render.tables import PlainTable
 if TYPE_CHECKING:
     from ledger.services.close.rerate import PeriodRerate
     from ledger.services.corrections.effects import CarriedView, Effect
+    from ledger.services.corrections.events import EventCorrection
     from ledger.services.corrections.games import CorrectionReport
     from ledger.services.corrections.merge import MergeReport
     from ledger.services.corrections.player_edit import EditReport, RatingCorrection
@@ -260,3 +262,29 @@ def rating_correction(r: RatingCorrection, as_json: bool) -> None:
     say(f"{r.player.name} (#{r.player.id}): the {r.period}{listed} list published {r.published}; "
         f"corrected to {r.rating}, in force from {r.in_force_from} (the published list stands; "
         "the rated-games count goes on)" + ("; dry run: nothing was written" if r.dry_run else ""))
+
+
+def _event_named(values: dict[str, Any]) -> str:
+    return f"{values['name']} (#{values['id']}, {values['start']} to {values['end']})"
+
+
+def event_correction(r: EventCorrection, as_json: bool) -> None:
+    """What ``event rename`` / ``merge`` / ``void`` did or, with ``--dry-run``, would do."""
+    notes(r.notes)
+    if as_json:
+        print_json({"action": r.action, "dry_run": r.dry_run, "reason": r.reason,
+                    "change": r.change_id, "before": r.before, "after": r.after,
+                    "games": r.games, "effect": effect_dict(r.effect)})
+        return
+    done = "would be" if r.dry_run else "is"
+    if r.action == "event.rename":
+        say(f"event #{r.before['id']} {done} renamed: {r.before['name']!r} -> "
+            f"{r.after['name']!r} (the old name stays in the audit log)")
+    elif r.action == "event.merge":
+        say(f"event {_event_named(r.before['merged'])} {done} merged into "
+            f"{_event_named(r.after)}: {count(len(r.games), 'game')} moved")
+    else:
+        say(f"event {_event_named(r.before)}: {count(len(r.games), 'game')} "
+            f"{'would be voided' if r.dry_run else 'voided'} "
+            f"({', '.join(f'#{g}' for g in r.games)})")
+    effect_lines(r.effect, r.dry_run)

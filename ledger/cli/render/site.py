@@ -33,6 +33,7 @@ def _event_dict(r: EventReport) -> dict[str, Any]:
         "id": r.id, "name": r.name, "site": r.site, "city": r.city,
         "start_date": r.start_date.isoformat(), "end_date": r.end_date.isoformat(),
         "period": r.period, "closed": r.closed, "source": r.source, "games": r.games,
+        "pool": r.pool, "pools": list(r.pools),
         "players": [{
             "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
             "federation": p.federation, "title": p.title, "rating": p.rating,
@@ -57,8 +58,14 @@ def event_report(r: EventReport, as_json: bool) -> None:
     place = ", ".join(dict.fromkeys(x for x in (r.site, r.city) if x))
     say(f"{r.name} (#{r.id}): {r.start_date} to {r.end_date}"
                + (f", {place}" if place else "")
-               + f"; period {r.period} ({state}); {r.games} games, {len(r.players)} players")
-    table = PlainTable(title=f"Rating report: {r.name}")
+               + f"; period {r.period} ({state}); {r.games} games, {len(r.players)} players"
+               + (f" in the {r.pool} pool" if r.pools and r.pools != (r.pool,) else ""))
+    others = [p for p in r.pools if p != r.pool]
+    if others:
+        say(f"its {' and '.join(others)} games have their own report: "
+            + "; ".join(f"ledger event show '#{r.id}' --pool {p}" for p in others))
+    named = f" ({r.pool})" if r.pools and r.pools != (r.pool,) else ""
+    table = PlainTable(title=f"Rating report: {r.name}{named}")
     for col, priority in (("name", 0), ("fed", 4), ("rating", 0), ("pts", 3), ("games", 0),
                           ("score", 0), ("expected", 0), ("K", 0), ("change", 0),
                           ("period", 1), ("Rp", 2)):

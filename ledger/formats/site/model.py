@@ -320,7 +320,9 @@ class EventLine:
 @dataclass(frozen=True)
 class EventPage:
     """A tournament: its dates, the period its games belong to (``closed``: rated), where it
-    was played, the file it came from, the games recorded, and its players."""
+    was played, the file it came from, the games recorded, and its players, all of ``pool``;
+    ``more``: its reports in the other pools it has games in (rapid rounds and a blitz
+    play-off), each an ``EventPage`` of that pool, shown on the same page."""
 
     event_id: int
     name: str
@@ -333,6 +335,7 @@ class EventPage:
     games: int
     lines: tuple[EventLine, ...]
     pool: str = "standard"
+    more: tuple[EventPage, ...] = ()
 
     @property
     def path(self) -> str:

@@ -250,11 +250,12 @@ def crosstable(page: EventPage) -> tuple[list[_Round], dict[int, list[str]]]:
 
 def event_page(site: Site, page: EventPage, period_list: str | None = None) -> str:
     """A tournament's page (``page.path``): dates, period (``period_list``: the path of the list
-    its period published, when it did), crosstable and rating report."""
-    rounds, cells = crosstable(page)
+    its period published, when it did), crosstable and rating report; an event with games in
+    several pools (``page.more``) has a crosstable and a report for each pool, named by it."""
+    sections = [(section, *crosstable(section)) for section in (page, *page.more)]
     return _page("event.html", page.path, site, f"{page.name} - {site.club}", page=page,
-                 rounds=rounds, cells=cells, report_columns=TABLES["report"],
-                 period_list=period_list)
+                 sections=sections, named=len(sections) > 1,
+                 report_columns=TABLES["report"], period_list=period_list)
 
 
 def home_page(site: Site) -> str:

@@ -139,4 +139,11 @@ def _what(e: AuditEntry, names: dict[int, str]) -> str:
     if e.entity == "game" and e.entity_id.isdigit():
         sides = [names.get(i, f"#{i}") for i in _sides(e)]
         return f"game #{e.entity_id}" + (f" ({sides[0]} v {sides[1]})" if len(sides) == 2 else "")
+    if e.entity == "event":  # a rename keeps the old name findable: "(was ...)"
+        before = e.before if isinstance(e.before, dict) else {}
+        name, was, merged = data.get("name"), before.get("name"), before.get("merged")
+        return (f"event #{e.entity_id}" + (f" {name}" if name else "")
+                + (f" (was {was})" if isinstance(was, str) and was != name else "")
+                + (f" (merged #{merged.get('id')} {merged.get('name')})"
+                   if isinstance(merged, dict) else ""))
     return f"{e.entity} {e.entity_id}"

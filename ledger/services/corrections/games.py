@@ -30,6 +30,7 @@ from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.facts import revise_game
 from ledger.services.core.session import transaction
 from ledger.services.corrections.effects import Effect, Effects, Mode, mode_of
+from ledger.services.register.events import resolve_event
 from ledger.services.register.game_keys import check_fits
 from ledger.services.register.game_views import GameView, game_views
 from ledger.services.register.games import check_date, parse_date
@@ -178,6 +179,8 @@ class GameFix:
     date: str | None = None
     white: str | None = None
     black: str | None = None
+    #: The event (``#ID`` or name, ``register.events.resolve_event``) the game belongs to.
+    event: str | None = None
 
 
 def correct_game(engine: Engine, game: str | int, fix: GameFix, *, reason: str | None,
@@ -186,8 +189,11 @@ def correct_game(engine: Engine, game: str | int, fix: GameFix, *, reason: str |
     """``ledger game correct ID``: a result typed wrong, a wrong date, the wrong players or
     colours. One ``game.correct`` change by ``actor`` giving ``reason`` (required).
 
-    A game of an event keeps its event, round and period, so its date must stay within the
-    event's dates; a game without an event moves with its date (into an open period, or a late
+    A game of an event keeps its round and period, so its date must stay within the event's
+    dates; ``fix.event`` moves it to another event (its date within that one's dates), and into
+    the period of that event's end date unless it is a late result (placed as a late result
+    when that period is closed, or with ``rerate`` kept there); a game without an event moves
+    with its date (into an open period, or a late
     result's earliest open period; into another closed period only with ``rerate``). In a
     closed period ``in_next_period`` or ``rerate`` says how it takes effect.
 
@@ -199,8 +205,8 @@ def correct_game(engine: Engine, game: str | int, fix: GameFix, *, reason: str |
     period with ``in_next_period``, what a carried correction cannot express.
     """
     if fix == GameFix():
-        raise InvalidInput("result: nothing to correct: give --result, --date, --white or "
-                           "--black")
+        raise InvalidInput("result: nothing to correct: give --result, --date, --white, "
+                           "--black or --event")
     why = check_reason(reason)
     mode = mode_of(in_next_period, rerate)
     who = actor or Actor.from_code("correct_game")
@@ -215,7 +221,8 @@ def correct_game(engine: Engine, game: str | int, fix: GameFix, *, reason: str |
                                "(record the game again with ledger game add)")
         white = resolve(session, fix.white, "white") if fix.white is not None else None
         black = resolve(session, fix.black, "black") if fix.black is not None else None
-        values = _new_values(session, row, result, day, white, black, mode)
+        event = resolve_event(session, fix.event) if fix.event is not None else None
+        values = _new_values(session, row, result, day, white, black, mode, event)
         if not values:
             raise InvalidInput(f"game: game {row.id} already has these values: nothing to "
                                "correct")
@@ -231,8 +238,9 @@ def correct_game(engine: Engine, game: str | int, fix: GameFix, *, reason: str |
 
 def _new_values(session: Session, game: Game, result: Result | None, day: dt.date | None,
                 white: Player | None, black: Player | None,
-                mode: Mode | None) -> dict[str, Any]:
-    """The columns ``game correct`` changes (only those that differ), checked."""
+                mode: Mode | None, event: Event | None = None) -> dict[str, Any]:
+    """The columns ``game correct`` changes (only those that differ), checked; ``event``: the
+    event it moves to (None: it keeps its own)."""
     w = white or session.get_one(Player, game.white_id)
     b = black or session.get_one(Player, game.black_id)
     if w.id == b.id:
@@ -243,30 +251,43 @@ def _new_values(session: Session, game: Game, result: Result | None, day: dt.dat
     values: dict[str, Any] = {}
     if result is not None and result.value != game.result:
         values["result"] = result.value
-    if new_day != game.date:
-        values["date"] = new_day
-        period = _period_for(session, game, new_day, mode)
+    event_id = game.event_id if event is None else event.id
+    if event_id != game.event_id:
+        values["event_id"] = event_id
+    if new_day != game.date or "event_id" in values:
+        if new_day != game.date:
+            values["date"] = new_day
+        period = _period_for(session, game, new_day, mode, event)
         if period != game.period:
             values["period"] = period
     if w.id != game.white_id:
         values["white_id"] = w.id
     if b.id != game.black_id:
         values["black_id"] = b.id
-    if values.keys() & {"date", "white_id", "black_id"}:
-        check_fits(session, game.event_id, game.round, w, b, new_day, skip=game.id)
+    if values.keys() & {"date", "white_id", "black_id", "event_id"}:
+        check_fits(session, event_id, game.round, w, b, new_day, skip=game.id)
     return values
 
 
-def _period_for(session: Session, game: Game, day: dt.date, mode: Mode | None) -> str:
-    """The period the game is in after its date becomes ``day`` (whether a period is closed is
-    the game's pool's, docs/RULES.md §9)."""
-    if game.event_id is not None:
-        event = session.get_one(Event, game.event_id)
+def _period_for(session: Session, game: Game, day: dt.date, mode: Mode | None,
+                joined: Event | None = None) -> str:
+    """The period the game is in after its date becomes ``day`` and, with ``joined``, its
+    event that one (whether a period is closed is the game's pool's, docs/RULES.md §9)."""
+    if game.event_id is not None or joined is not None:
+        event = joined or session.get_one(Event, game.event_id)
         if not event.start_date <= day <= event.end_date:
-            raise InvalidInput(f"date: {day} is outside the dates of event {event.name!r} "
-                               f"({event.start_date} to {event.end_date}); a game keeps its "
-                               "event")
-        return game.period
+            field_ = "date" if joined is None or day != game.date else "event"
+            keeps = "; a game keeps its event" if joined is None else ""
+            raise InvalidInput(f"{field_}: {day} is outside the dates of event {event.name!r} "
+                               f"({event.start_date} to {event.end_date}){keeps}")
+        if joined is None or joined.id == game.event_id:
+            return game.period
+        own = (Period.of(session.get_one(Event, game.event_id).end_date)
+               if game.event_id is not None else Period.of(game.date))
+        if game.period != str(own):  # a late result stays where it is rated
+            return game.period
+        return str(placement(session, Period.of(event.end_date), rerate=mode is Mode.RERATE,
+                             pool=parse_pool(game.pool))[0])
     if Period.of(day) == Period.of(game.date):
         return game.period
     pool = parse_pool(game.pool)

@@ -56,7 +56,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                 progress: Progress | None = None, end_date: dt.date | None = None,
                 allow_similar: bool = False, actor: Actor | None = None,
                 rerate: bool = False, reason: str | None = None,
-                pool: str | None = None) -> ImportReport:
+                pool: str | None = None, new_event: bool = False) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -102,6 +102,10 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     re-rates its own closed periods from the earliest one (``rerate.rerate_in`` per pool: the
     other pools' closes stand).
 
+    An event name that names no recorded event but may be a misspelling of one (``Club
+    Champioship 2026`` beside ``Club Championship 2026``: ``register.events.check_new_name``)
+    is an error naming its line and field ``event``, unless ``new_event``.
+
     One ``import`` change by ``actor`` (None: called from code, ``Actor.from_code``) records the
     file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
     and event written carries it. A file imported before, a dry run or a rejection writes none.
@@ -126,7 +130,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
             who = actor or Actor.from_code("import_file")
             change = record_change(session, who, "import", "file", report.sha256, reason=why)
             _record(session, name, source, today or dt.date.today(), register_players,
-                    ids == "fide", report, progress, rerate, event_pool)
+                    ids == "fide", report, progress, rerate, event_pool, new_event)
             report.problems = _in_file_order(report.problems)
             if any(p.severity == "error" for p in report.problems):
                 raise ImportRejected(f"{name}: import rejected, nothing was written",
@@ -206,14 +210,15 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 def _record(session: Session, name: str, source: GameBatches, today: dt.date,
             register_players: bool, use_ids: bool, report: ImportReport,
             progress: Progress | None, rerate: bool = False,
-            event_pool: RatingPool | None = None) -> None:
+            event_pool: RatingPool | None = None, new_event: bool = False) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any), a
     batch of the file at a time (``GameBatches``). Each game's pool: ``game_pools.game_pool``;
     the games of an event are placed per pool (``import_placing.Placing``)."""
     matcher = Matcher(session, name, register_players, use_ids)
     placing = Placing(session, name, report, rerate,
-                      session.scalar(select(func.max(Game.id))) or 0, source.expected_games)
+                      session.scalar(select(func.max(Game.id))) or 0, source.expected_games,
+                      new_event=new_event)
     checks = RatingChecks(session, name, report)
     rated_sides: list[Matched] = []
     warned: set[Period] = set()

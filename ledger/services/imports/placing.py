@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
 from ledger.domain import RatingPool, Result
-from ledger.errors import PeriodError, Problem
+from ledger.errors import CloseEventName, PeriodError, Problem
 from ledger.formats.records import FileGame
 from ledger.services.imports.checks import (
     FileKeys,
@@ -42,11 +42,13 @@ class Placing:
     those recorded before the import (``before_id``) and the file's own seen so far: those of
     earlier batches read back from the ledger when a batch's games may meet them
     (``import_written``: nothing per game held). ``expected``: the games the file may hold
-    (sizes the filter of ``import_written.PairDays``)."""
+    (sizes the filter of ``import_written.PairDays``); ``new_event``: the file's event names
+    that may be misspellings of recorded ones name new events (``place_in_event``)."""
 
     def __init__(self, session: Session, name: str, report: ImportReport, rerate: bool,
-                 before_id: int, expected: int = 0) -> None:
+                 before_id: int, expected: int = 0, *, new_event: bool = False) -> None:
         self.session, self.name, self.report, self.rerate = session, name, report, rerate
+        self.new_event = new_event
         self.before_id = before_id
         self.first: _Group | None = None
         self.held: dict[_Group, list[Paired]] = {}
@@ -209,7 +211,12 @@ class Placing:
                 event, period = place_in_event(session, event_name, start, end,
                                                site=event_games[0][0].site, source=name[-500:],
                                                exact_start=bool(starts), notes=report.notes,
-                                               rerate=rerate, pool=game_pool_)
+                                               rerate=rerate, pool=game_pool_,
+                                               new_event=self.new_event)
+            except CloseEventName as exc:
+                line, where = fresh[0][0].where("event")
+                report.problems.append(Problem(name, line, where, str(exc)))
+                continue
             except PeriodError as exc:
                 line, where = fresh[0][0].where("start")
                 report.problems.append(Problem(name, line, where, str(exc)))

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Event, Game, Player
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
-from ledger.domain import STANDARD, Period, RatingPool, Result, parse_pool
+from ledger.domain import POOLS, STANDARD, Period, RatingPool, Result, parse_pool
 from ledger.rules.performance import Performance, performance
 from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.period_audits import current_sides
@@ -216,6 +216,10 @@ class EventReport:
     arbiter: str | None
     games: int
     players: tuple[EventPlayer, ...]
+    #: The rating pool of this report's games and ratings (docs/RULES.md §9), and every pool
+    #: the event has a valid game in (its own pool first, then standard, rapid, blitz).
+    pool: RatingPool = STANDARD
+    pools: tuple[RatingPool, ...] = ()
 
 
 def _performance(lines: Sequence[GameLine]) -> Performance | None:
@@ -270,6 +274,7 @@ def event_reports(session: Session, event_ids: Sequence[int],
     last = last_closed_period(session, pool)
     carried = carried_lines(session, sorted(pids), pool, last) if any(
         r.carried_hundredths for r in results.values()) else {}
+    in_pools = event_pools(session, event_ids)
     reports = []
     for e in events:
         period = str(Period.of(e.end_date))
@@ -282,17 +287,36 @@ def event_reports(session: Session, event_ids: Sequence[int],
         reports.append(EventReport(
             e.id, e.name, e.site, e.city, e.start_date, e.end_date, period,
             is_closed(Period.of(e.end_date), last), e.source, e.rounds, e.time_control,
-            e.arbiter, games, tuple(rows)))
+            e.arbiter, games, tuple(rows), pool, in_pools.get(e.id, ())))
     return reports
 
 
-def event_report(engine: Ledger, ref: str) -> EventReport:
+def event_pools(session: Session, event_ids: Sequence[int]) -> dict[int, tuple[RatingPool, ...]]:
+    """Event id -> every rating pool it has a valid game in (rapid rounds and a blitz play-off:
+    ``('rapid', 'blitz')``), its own pool (``events.pool``) first, then in ``POOLS`` order;
+    an event without a valid game is left out. One query."""
+    found: dict[int, set[str]] = defaultdict(set)
+    own: dict[int, str] = {}
+    for event_id, pool, event_pool in session.execute(
+            select(Event.id, Game.pool, Event.pool).join(Event, Game.event_id == Event.id)
+            .where(Game.event_id.in_(event_ids), Game.status == "valid").distinct()):
+        found[event_id].add(pool)
+        own[event_id] = event_pool
+    return {i: tuple(parse_pool(p) for p in sorted(
+        pools, key=lambda p: (p != own[i], POOLS.index(parse_pool(p)))))
+            for i, pools in found.items()}
+
+
+def event_report(engine: Ledger, ref: str, pool: str | None = None) -> EventReport:
     """``ledger event show``: the event ``ref`` names (``#ID`` or a name, as
     ``events.resolve_event``) and its rating report. Raises ``NotFound``/``Ambiguous`` for the
-    event, ``InvalidInput`` for an empty reference. The event's games and ratings are those of
-    its pool (``events.pool``, docs/RULES.md §9)."""
+    event, ``InvalidInput`` for an empty reference or a ``pool`` that is none. The games and
+    ratings are those of ``pool`` (``event show --pool``: an event with rapid rounds and a
+    blitz play-off has a report in each), by default the event's own pool (``events.pool``,
+    docs/RULES.md §9); the report's ``pools`` names every pool it has games in."""
+    wanted = parse_pool(pool) if pool is not None else None
     with transaction(engine, write=False) as session:
         event = resolve_event(session, ref)
-        pool = parse_pool(event.pool)
-        lines = game_lines(session, Period.of(event.end_date), event.id, pool)
-        return event_reports(session, [event.id], lines, pool)[0]
+        rating_pool = wanted or parse_pool(event.pool)
+        lines = game_lines(session, Period.of(event.end_date), event.id, rating_pool)
+        return event_reports(session, [event.id], lines, rating_pool)[0]

@@ -26,8 +26,8 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game, Player, PlayerEntry
-from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
+from ledger.db.models import Game, Player, PlayerEntry
+from ledger.domain import POOLS, STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, shown
 from ledger.formats.site.model import (
     ChartPoint,
@@ -53,6 +53,7 @@ from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.event_reports import (
     EventReport,
     GameLine,
+    event_pools,
     event_reports,
     game_lines,
     game_periods,
@@ -61,10 +62,6 @@ from ledger.services.publishing.lists import PlayerHistory, RatingList, player_h
 from ledger.services.publishing.site_files import SiteWrite, check_site_folder, write_site
 from ledger.services.register.events import list_events
 from ledger.services.register.games import parse_date
-
-#: The pool of an event page made before events had pools, and the first record of every
-#: player page (the players' index shows its rating).
-POOL = STANDARD
 
 
 def base_url(text: str | None) -> str | None:
@@ -169,7 +166,9 @@ def _revisions(session: Session, pool: RatingPool) -> dict[str, tuple[ListRevisi
     return {period: tuple(rows) for period, rows in found.items() if len(rows) > 1}
 
 
-def _event_page(report: EventReport) -> EventPage:
+def _event_page(report: EventReport, *more: EventReport) -> EventPage:
+    """The page of an event from its reports: ``report`` (its own pool's, or its first pool
+    with games) and ``more`` (the other pools', shown below it)."""
     lines = tuple(EventLine(
         n, p.player_id, p.name, p.title, p.federation, p.rating, p.points,
         tuple(_played(line) for line in p.lines), p.rated_games, p.score, p.expected, p.k,
@@ -180,14 +179,16 @@ def _event_page(report: EventReport) -> EventPage:
     place = ", ".join(dict.fromkeys(x for x in (report.site, report.city) if x)) or None
     source = PurePath(report.source).name if report.source else None
     return EventPage(report.id, report.name, report.start_date, report.end_date, report.period,
-                     report.closed, place, source, report.games, lines, POOL)
+                     report.closed, place, source, report.games, lines, report.pool,
+                     tuple(_event_page(other) for other in more))
 
 
 def site_data(engine: Ledger, *, club: str, built_on: dt.date,
               base_url: str | None = None) -> Site:
     """Everything the site shows, read in one transaction: every published list (with each
     player's previous rating: the one in force before the list), every player (history, chart,
-    games by period), every event (crosstable, rating report). ``club`` heads every page;
+    games by period), every event with a valid game (crosstable, rating
+    report; one voided or merged away has no page). ``club`` heads every page;
     ``built_on`` is the one date not taken from the ledger; ``base_url`` (checked by
     ``base_url``) gives canonical addresses and a sitemap.
 
@@ -206,7 +207,8 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
                              if pool == STANDARD or pool in used.get(str(p), ())
                              for line in game_lines(session, p, pool=pool)] for pool in POOLS}
         events = list_events(session)
-        reports = _event_reports(session, [e.id for e in events], every_line)
+        # an event without a valid game (voided, merged away) has no page, nor is the latest
+        reports = _event_reports(session, [e.id for e in events if e.games], every_line)
         entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
         histories = {pool: player_histories(session, None, pool)
                      if pool == STANDARD or pool in entered
@@ -214,7 +216,7 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
                      for pool in POOLS}
     return Site(club, built_on, tuple(lists.pages),
                 _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
-                tuple(_event_page(r) for r in reports), base_url)
+                tuple(_event_page(*r) for r in reports), base_url)
 
 
 def _pools_in_use(session: Session) -> dict[str, set[str]]:
@@ -251,19 +253,21 @@ def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[P
 
 
 def _event_reports(session: Session, ids: list[int],
-                   every_line: dict[RatingPool, list[GameLine]]) -> list[EventReport]:
-    """The rating report of each event of ``ids``, in that order, each with its own pool's
-    games and ratings (docs/RULES.md §9; ``every_line``: each pool's game lines, which the
-    player pages use too)."""
-    pools = dict(session.execute(select(Event.id, Event.pool).where(Event.id.in_(ids))).all())
-    by_pool: dict[str, list[int]] = defaultdict(list)
+                   every_line: dict[RatingPool, list[GameLine]]) -> list[list[EventReport]]:
+    """The rating reports of each event of ``ids`` (each with a valid game), in that order:
+    one per pool it has games in, each with that pool's games and ratings, its own pool first
+    (docs/RULES.md §9; ``event_reports.event_pools``; ``every_line``: each pool's game lines,
+    which the player pages use too)."""
+    pools = event_pools(session, ids)
+    by_pool: dict[RatingPool, list[int]] = defaultdict(list)
     for event_id in ids:
-        by_pool[pools.get(event_id, STANDARD)].append(event_id)
-    found: dict[int, EventReport] = {}
+        for pool in pools[event_id]:
+            by_pool[pool].append(event_id)
+    found: dict[tuple[int, str], EventReport] = {}
     for pool, of_pool in by_pool.items():
-        found |= {r.id: r for r in event_reports(session, of_pool, every_line[parse_pool(pool)],
-                                                 parse_pool(pool))}
-    return [found[i] for i in ids]
+        found |= {(r.id, pool): r for r in event_reports(session, of_pool, every_line[pool],
+                                                         pool)}
+    return [[found[i, pool] for pool in pools[i]] for i in ids]
 
 
 def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,

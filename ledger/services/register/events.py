@@ -11,17 +11,28 @@ else a close spelling).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event, Game
+from ledger.db.models import Change, Event, Game
 from ledger.db.order import EVENT_ORDER
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
-from ledger.errors import Ambiguous, InvalidInput, NotFound, PeriodError, shown
-from ledger.names import NameHints, did_you_mean, name_key
+from ledger.errors import Ambiguous, CloseEventName, InvalidInput, NotFound, PeriodError, shown
+from ledger.names import (
+    NameHints,
+    close_matches,
+    did_you_mean,
+    fold_key,
+    lookalike_folds,
+    loose_forms,
+    name_key,
+    numbers_apart,
+    word_starts,
+)
 from ledger.services.close.late import place
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.audit import written_by
@@ -85,7 +96,8 @@ def list_events(engine: Ledger, period: str | None = None) -> list[EventView]:
     return [v for v in views if v.period == str(wanted) or str(wanted) in v.rated_in]
 
 
-def _label(event: Event) -> str:
+def label(event: Event) -> str:
+    """An event as a message names it: ``Spring Open (#3, 2026-04-04 to 2026-04-06)``."""
     return f"{event.name} (#{event.id}, {event.start_date} to {event.end_date})"
 
 
@@ -116,14 +128,30 @@ def resolve_event(session: Session, ref: str, *, among: ColumnElement[bool] | No
     if not found:
         hints = NameHints((e.id, e.name, e) for e in session.scalars(candidates))
         similar, in_all = hints.suggest(text)
-        hint = (f"; did you mean {did_you_mean(map(_label, similar), in_all, 'events')}?"
+        hint = (f"; did you mean {did_you_mean(map(label, similar), in_all, 'events')}?"
                 if similar else "")
-        raise NotFound(f"event: {nowhere} {shown(text)}{hint}")
+        raise NotFound(f"event: {nowhere} {shown(text)}{renamed(session, key)}{hint}")
     if len(found) > 1:
         listed = "; ".join(f"#{e.id} {e.name} ({e.start_date} to {e.end_date})"
                            for e in found[:10])
         raise Ambiguous(f"event: {shown(text)} matches several events: {listed}; write #ID")
     return found[0]
+
+
+def renamed(session: Session, key: str) -> str:
+    """What a message adds for a name (its ``name_key``, str) no event has now but one had
+    before an ``event rename`` (the ``event.rename`` changes' ``before``): ``; event #3 was
+    named so until change 12: it is now 'Spring Open 2026'``; empty when none."""
+    found = []
+    for change_id, entity_id, before in session.execute(
+            select(Change.id, Change.entity_id, Change.before)
+            .where(Change.action == "event.rename").order_by(Change.id)):
+        if before and name_key(json.loads(before).get("name", "")) == key:
+            event = session.get(Event, int(entity_id))
+            if event is not None:
+                found.append(f"event #{event.id} was named so until change {change_id}: it is "
+                             f"now {event.name!r}")
+    return "".join(f"; {text}" for text in found)
 
 
 def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
@@ -133,6 +161,29 @@ def _same_name(session: Session, name: str, start: dt.date, end: dt.date,
     query = (query.where(Event.start_date == start) if exact_start
              else query.where(Event.start_date <= end + reach, Event.end_date >= start - reach))
     return list(session.scalars(query.order_by(Event.start_date.desc())))
+
+
+def _merged_away(session: Session, candidates: list[Event]) -> list[Event]:
+    """``candidates`` without the events merged into another (``event merge``: an
+    ``event.merge`` change names them in ``before.merged``); when every one was, their games
+    belong to the event they joined: ``CloseEventName`` names it (a game is never put back into
+    an event merged away, nor a new event of its name started beside it)."""
+    if not candidates:
+        return candidates
+    merged: dict[int, tuple[int, int]] = {}  # merged event -> (the one it joined, change)
+    for change_id, entity_id, before in session.execute(
+            select(Change.id, Change.entity_id, Change.before)
+            .where(Change.action == "event.merge").order_by(Change.id)):
+        other = json.loads(before or "{}").get("merged", {}).get("id")
+        if isinstance(other, int):
+            merged[other] = (int(entity_id), change_id)
+    kept = [e for e in candidates if e.id not in merged]
+    if kept:
+        return kept
+    joined, change_id = merged[candidates[0].id]
+    into = session.get_one(Event, joined)
+    raise CloseEventName(f"event: {shown(candidates[0].name)} was merged into {label(into)} by "
+                         f"change {change_id}: did you mean it? Write its name")
 
 
 def _open_one(candidates: list[Event], last_closed: Period | None) -> Event | None:
@@ -170,10 +221,83 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
                 next(iter(candidates), None))
 
 
+def check_new_name(session: Session, name: str) -> None:
+    """Refuse a ``name`` (str) for a new event that names no recorded event but may be a
+    misspelling of one (docs/rating.md): a recorded event's name is a close spelling of it
+    (``ledger.names.close_matches``, the players' rule: ``Club Champioship 2026`` and ``Club
+    Championship 2026``) or looks like it (``ledger.names.loose_forms``: blanks, apostrophes, an
+    umlaut written ae, look-alike letters), unless the two differ only in their numbers
+    (``ledger.names.numbers_apart``: ``Spring Open 2026`` and ``Spring Open 2027``, ``5th`` and
+    ``6th``: different events). A name some event has (its ``name_key``) passes.
+
+    Cost: SQL narrows the close spellings to the keys with words starting as ``name``'s do
+    (``ledger.names.word_starts``: one LIKE each); the look-alikes are asked of the keys that
+    fold as ``name`` does (``ledger.names.fold_key``) and of the names outside ASCII, from an
+    index of every event's fold built once per transaction (``_EventFolds``, kept current by
+    ``place_in_event``), so an import of many events reads the events once. Raises
+    ``CloseEventName`` naming up to 3 events (the closest first, then the look-alikes, with id
+    and dates) and ``--new-event``."""
+    key = name_key(name)
+    if not key or session.scalar(select(Event.id).where(Event.name_key == key).limit(1)):
+        return
+    near = session.execute(select(Event.id, Event.name_key).where(*(
+        or_(Event.name_key.startswith(s, autoescape=True),
+            Event.name_key.contains(f" {s}", autoescape=True)) for s in word_starts(name))))
+    close, _ = close_matches(name, near, limit=MAX_ID)
+    forms = set(loose_forms(name))
+    alike = [i for i, other in _EventFolds.of(session).candidates(lookalike_folds(name))
+             if not forms.isdisjoint(loose_forms(other))]
+    found = {e.id: e for e in session.scalars(select(Event).where(
+        Event.id.in_(set(close) | set(alike))))}
+    ids = [i for i in dict.fromkeys((*close, *alike)) if not numbers_apart(key, found[i].name_key)]
+    if ids:
+        raise CloseEventName(
+            f"event: {shown(name)} names no event but is close to "
+            f"{did_you_mean((label(found[i]) for i in ids[:3]), len(ids), 'events')}: did you "
+            "mean it? Write its name, or, if this is a new event, give --new-event")
+
+
+class _EventFolds:
+    """Every event's ``fold_key`` (and the names outside ASCII, whose look-alikes a fold may
+    miss), read once per transaction (``of``: kept in the session's ``info``)."""
+
+    _KEY = "ledger.event_folds"
+
+    def __init__(self, session: Session) -> None:
+        self.by_fold: dict[str, list[tuple[int, str]]] = {}
+        self.odd: list[tuple[int, str]] = []
+        for event_id, name, key in session.execute(select(Event.id, Event.name, Event.name_key)):
+            self.add(event_id, name, key)
+
+    @classmethod
+    def of(cls, session: Session) -> _EventFolds:
+        found = session.info.get(cls._KEY)
+        if not isinstance(found, cls):
+            found = session.info[cls._KEY] = cls(session)
+        return found
+
+    @classmethod
+    def added(cls, session: Session, event: Event) -> None:
+        """Take ``event``, just created, into the session's index when it has one."""
+        found = session.info.get(cls._KEY)
+        if isinstance(found, cls):
+            found.add(event.id, event.name, event.name_key)
+
+    def add(self, event_id: int, name: str, key: str) -> None:
+        self.by_fold.setdefault(fold_key(key), []).append((event_id, name))
+        if not name.isascii():
+            self.odd.append((event_id, name))
+
+    def candidates(self, folds: frozenset[str]) -> list[tuple[int, str]]:
+        """(id, name) of the events that may look like a name with these ``folds``."""
+        return [*(item for fold in folds for item in self.by_fold.get(fold, ())), *self.odd]
+
+
 def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
                    *, site: str | None = None, source: str | None = None,
                    exact_start: bool = False, notes: list[str] | None = None,
-                   rerate: bool = False, pool: RatingPool = STANDARD) -> tuple[Event, Period]:
+                   rerate: bool = False, pool: RatingPool = STANDARD,
+                   new_event: bool = False) -> tuple[Event, Period]:
     """Find or create the event ``name`` for games dated ``start``..``end``; return it and the
     period its new games go into.
 
@@ -196,10 +320,15 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
 
     ``pool``: the rating pool of the games (docs/RULES.md §9): whether a period is closed is
     that pool's; an event created here is of that pool.
+
+    A name for a new event that may be a misspelling of a recorded event's is refused
+    (``check_new_name``: ``CloseEventName``) unless ``new_event`` says it is a new event; the
+    name of an event merged into another (``event merge``) is refused naming that one
+    (``_merged_away``).
     """
     last_closed = last_closed_period(session, pool)
     change_id = written_by(session)
-    candidates = _same_name(session, name, start, end, exact_start)
+    candidates = _merged_away(session, _same_name(session, name, start, end, exact_start))
     event = _open_one(candidates, last_closed)
     if event is None:
         late = exact_start or is_closed(Period.of(end), last_closed)
@@ -214,10 +343,13 @@ def place_in_event(session: Session, name: str, start: dt.date, end: dt.date,
         if candidates and notes is not None:
             notes.append(f"a new event {name!r} starts on {start}: the earlier {name!r} is in "
                          f"closed period {Period.of(candidates[0].end_date)}")
+        if not new_event:
+            check_new_name(session, name)
         event = Event(name=name, site=site, start_date=start, end_date=end, source=source,
                       change_id=change_id, pool=pool)
         session.add(event)
         session.flush()
+        _EventFolds.added(session, event)
     else:
         old_period = Period.of(event.end_date)
         if start < event.start_date or end > event.end_date:

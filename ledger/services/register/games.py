@@ -94,7 +94,7 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
              *, today: dt.date | None = None, allow_similar: bool = False,
              actor: Actor | None = None, rerate: bool = False, reason: str | None = None,
              dry_run: bool = False, pool: str | None = None,
-             time_control: str | None = None) -> GameView:
+             time_control: str | None = None, new_event: bool = False) -> GameView:
     """``ledger game add``: record one game; returns it with ``notes`` on what moved. One
     ``game.add`` change by ``actor`` (None: called from code, ``Actor.from_code``) records it
     (and the event it creates or widens), with the game's values.
@@ -123,6 +123,9 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     ``time-control``. Whether the period is closed is the pool's own, and so are the earliest
     open period of a late result and, with ``rerate``, the closes re-rated (the other pools'
     stand).
+
+    An ``event`` name that names no recorded event but may be a misspelling of one is refused
+    (``CloseEventName``, "did you mean") unless ``new_event`` (``events.check_new_name``).
     """
     game_pool = _game_pool(pool, time_control)
     parsed_result = Result.parse(result)
@@ -144,7 +147,8 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
         last = last_closed_period(session, game_pool)  # read once: nothing below closes one
         if event is not None:
             ev, period = place_in_event(session, event, day, day, source="ledger game add",
-                                        notes=notes, rerate=rerate, pool=game_pool)
+                                        notes=notes, rerate=rerate, pool=game_pool,
+                                        new_event=new_event)
             event_id: int | None = ev.id
         else:
             period, event_id = place(Period.of(day), last, rerate=rerate)[0], None
