@@ -293,9 +293,9 @@ def test_a_missing_argument_is_found() -> None:
 
 
 def test_a_command_or_option_that_no_longer_exists_is_found() -> None:
-    assert _changed("| `ledger init` |", "| `ledger event rename EVENT NAME` |") == [
+    assert _changed("| `ledger init` |", "| `ledger event split EVENT DATE` |") == [
         "`ledger init` has no row",
-        "`ledger event rename EVENT NAME` names no command"]
+        "`ledger event split EVENT DATE` names no command"]
     assert _changed("[--step 10] [--max 800]", "[--step 10] [--max 800] [--width]") == [
         "`ledger calc table` has no option --width",
         "--width is no option of any command"]
