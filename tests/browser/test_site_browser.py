@@ -260,6 +260,8 @@ def test_a_phone_shows_a_list_row_on_one_line_the_rest_a_tap_away(
     assert [c[0] for c in page.execute_script(SHOWN_CELLS)] == ["6", "Tanaka, Hiro", "1693", "+65"]
     _sort_by(page, "Name")  # the headings stay on a phone, as a row of sort buttons
     assert _visible_names(page)[0] == "Byrne, Seán"
+    # the line atop each printed page is not on the screen
+    assert not page.find_element(By.CSS_SELECTOR, "#rating-list tr.running").is_displayed()
 
 
 #: The boxes of a chart's axis labels ("rating", "list month") and of its ticks (the month and

@@ -92,7 +92,7 @@
     apply();
   }
 
-  /* On a phone a list row is one line (rank, name, rating, change: the cells marked "key");
+  /* On a phone a list row is one line (rank, name, rating, change: site.css);
      tapping the row shows the rest of it, labelled, and tapping again folds it. Without the
      script the rows stay cards showing everything. */
   function foldable(table) {
