@@ -32,8 +32,8 @@ def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
     """The page: ``heading.title`` (the club's name) as its heading, the period and list date
     below it (``1 November 2026``), one table row per player in the order given, and the sorting
     script. Printed, every page starts with a line naming the club, the pool, the period and
-    the list's date, and the column headings. A rapid or blitz list says its pool (``Blitz rating list after ...``), a preview
-    that it is one (``Preview, not published: ...``)."""
+    the list's date, and the column headings. A rapid or blitz list says its pool (``Blitz
+    rating list after ...``), a preview that it is one (``Preview, not published: ...``)."""
     rows = list(players)
     lead = "After" if _names_a_list(heading) else "Rating list after"
     if heading.pool != "standard":

@@ -4,9 +4,10 @@ by priority until the table fits, so that the important ones never fold.
 Every table of the CLI is a ``PlainTable``. Its columns carry a ``priority``: 0 (the default) is
 always shown and never wraps when the must-have columns fit; 1, 2, ... are shown while the table
 still fits the console, the highest number dropped first; a column that ``folds`` (a command
-line) is shown while ``FOLDED`` characters of it fit, its cells folded into the width left. An 80-column terminal shows the
-columns that matter (rank, name, rating ...); a wide one shows them all. Output that is not a
-terminal is drawn 160 columns wide unless ``COLUMNS`` says otherwise (``render.output.stdout``).
+line) is shown while ``FOLDED`` characters of it fit, its cells folded into the width left. An
+80-column terminal shows the columns that matter (rank, name, rating ...); a wide one shows them
+all. Output that is not a terminal is drawn 160 columns wide unless ``COLUMNS`` says otherwise
+(``render.output.stdout``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.table import Column, Table
 from rich.text import Text
-
 
 #: The width (characters) a folding column (``PlainTable.add_column(folds=True)``) asks for.
 FOLDED = 24
