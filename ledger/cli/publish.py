@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 
 from ledger.cli.render import lists as render_lists
-from ledger.cli.render.output import error, say
+from ledger.cli.render.output import count, error, say
 from ledger.domain import Period, described_character, find_control_character
 from ledger.errors import InvalidInput, LedgerError
 from ledger.formats.rating_list import ListHeading
@@ -157,5 +157,5 @@ def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | No
         sys.stdout.write(list_text(rl, fmt, club))
         return
     write_output(list_text(rl, fmt, club), output, ledger=ledger)
-    say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({len(rl.rows)} players) "
+    say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({count(len(rl.rows), 'player')}) "
         f"to {output}")
