@@ -119,3 +119,16 @@ def test_list_preview_with_nothing_open(new_ledger: Factory) -> None:
     result = _run(new_ledger("empty"), "list", "--preview")
     assert result.exit_code == 1
     assert "nothing to close: no games are recorded in open periods" in result.stderr
+
+
+def test_a_dry_run_through_the_month_not_ended_previews_it(db: str, on) -> None:
+    on(dt.date(2026, 11, 20))
+    result = _run(db, "period", "close", "--through", "2026-11", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    [close] = json.loads(result.stdout)["closed"]
+    assert (close["period"], close["preview"]) == ("2026-11", True)
+    # refused without --dry-run, naming the month and the preview
+    refused = _run(db, "period", "close", "--through", "2026-11")
+    assert refused.exit_code == 1
+    assert "stopped at 2026-11: period 2026-11 has not ended yet" in refused.stderr
+    assert _written(db) == ([], 3)
