@@ -383,3 +383,9 @@ class Actor:
         """The actor of a service called from code without one: by ``code``, the command the
         service's name (``Actor.from_code("add_player").command == "add_player"``)."""
         return cls("code", service)
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``count(1, "game")`` -> ``1 game``,
+    ``count(0, "game")`` -> ``0 games`` (every message built from a number says it so)."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

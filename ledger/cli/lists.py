@@ -45,6 +45,9 @@ def rating_list(
         "--top", help="Only ranks 1 to N (ties at rank N all kept).")] = None,
     active: Annotated[bool, typer.Option(
         "--active", metavar="", help="Only active players (leave out those flagged i).")] = False,
+    preview: Annotated[bool, typer.Option(
+        "--preview", metavar="", help="The list closing the earliest open period would publish "
+        "today (before the month ends too); nothing is written.")] = False,
     pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
 ) -> None:
@@ -57,8 +60,15 @@ def rating_list(
     chosen = publish.choose_format(fmt, json_out, output)
     selection = lists.ListSelection(federation.upper() if federation else None,
                                     sex.upper() if sex else None, junior, min_games, top, active)
-    published = run(ctx, lists.rating_list, period, selection, revision=revision,
-                    pool=parse_pool(pool))
+    if preview and (period is not None or revision is not None):
+        error(f"--preview is the list of the earliest open period: give no "
+              f"{'--period' if period is not None else '--revision'} with it")
+        raise typer.Exit(2)
+    if preview:
+        published = run(ctx, lists.preview_list, selection, pool=parse_pool(pool))
+    else:
+        published = run(ctx, lists.rating_list, period, selection, revision=revision,
+                        pool=parse_pool(pool))
     note = published.superseded_note()
     notes([note] if note else [])
     publish.publish(published, chosen, output, club, db_of(ctx))

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 
 from ledger.cli.render import lists as render_lists
-from ledger.cli.render.output import error, say
+from ledger.cli.render.output import count, error, say
 from ledger.domain import Period, described_character, find_control_character
 from ledger.errors import InvalidInput, LedgerError
 from ledger.formats.rating_list import ListHeading
@@ -84,7 +84,7 @@ def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     """The list ``rl`` written in ``fmt`` (the table as plain text, without colours)."""
     from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt  # on use
     heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
-                          club_name(club), rl.pool)
+                          club_name(club), rl.pool, rl.preview)
     if fmt is ListFormat.JSON:
         return json.dumps(render_lists.rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
     if fmt is ListFormat.TXT:
@@ -157,5 +157,5 @@ def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | No
         sys.stdout.write(list_text(rl, fmt, club))
         return
     write_output(list_text(rl, fmt, club), output, ledger=ledger)
-    say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({len(rl.rows)} players) "
+    say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({count(len(rl.rows), 'player')}) "
         f"to {output}")

@@ -58,9 +58,33 @@ class LazyCommand:
         return command
 
 
+def unlabelled_flags(params: list[Any]) -> list[Any]:
+    """``params`` with every flag that takes no value (``--help``, ``--install-completion``,
+    ``--show-completion``: Typer's own, made without a metavar) given an empty one, so that
+    the help shows nothing beside it where Typer would print ``<bool>`` (the ledger's own
+    flags say ``metavar=""``)."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def _flags_unlabelled(command: Any) -> None:
+    """``unlabelled_flags`` on the parameters of ``command`` and of every command under it, as
+    their help reads them (``get_params``, which adds ``--help``)."""
+    own = command.get_params
+    command.get_params = lambda ctx: unlabelled_flags(own(ctx))
+    for sub in getattr(command, "commands", {}).values():
+        _flags_unlabelled(sub)
+
+
 class RecordingGroup(TyperGroup):
     """The app's group: it keeps the arguments it is given (``ctx.meta``), so that a change
     can record the command line as typed (``common.actor_of``)."""
+
+    def get_params(self, ctx: typer.Context) -> list[Any]:  # type: ignore[override]
+        """The group's parameters, its flags without ``<bool>`` (``unlabelled_flags``)."""
+        return unlabelled_flags(super().get_params(ctx))
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
         """Keep ``args`` (the command line after ``ledger``), then parse as usual, a
@@ -112,6 +136,7 @@ class LazyGroup(RecordingGroup):
 
     def _load(self, lazy: LazyCommand) -> Any:
         command = lazy.load()
+        _flags_unlabelled(command)
         self.add_command(command, lazy.name)
         return command
 

@@ -37,8 +37,8 @@ class Chart:
 
 
 def draw(points: Sequence[ChartPoint], title: str) -> Chart:
-    """Draw ``points`` (oldest first, at least one) under ``title``; returns the PNG and the
-    plotted series. Raises ``ValueError`` for no points."""
+    """Draw ``points`` (oldest first, at least one) under ``title`` (also the PNG's ``Title``
+    text chunk); returns the PNG and the plotted series. Raises ``ValueError`` for no points."""
     if not points:
         raise ValueError("no rating periods to draw")
     fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI)
@@ -72,7 +72,7 @@ def draw(points: Sequence[ChartPoint], title: str) -> Chart:
         ax.spines[side].set_visible(False)
     fig.tight_layout()
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=DPI)
+    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Title": title})
     plotted_x = [int(v) for v in cast("Sequence[float]", line.get_xdata())]
     plotted_y = [int(v) for v in cast("Sequence[float]", line.get_ydata())]
     return Chart(buffer.getvalue(), [points[i].period for i in plotted_x], plotted_y,

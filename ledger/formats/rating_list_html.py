@@ -31,13 +31,20 @@ def page_title(heading: ListHeading) -> str:
 def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
     """The page: ``heading.title`` (the club's name) as its heading, the period and list date
     below it (``1 November 2026``), one table row per player in the order given, and the sorting
-    script. A rapid or blitz list says its pool (``Blitz rating list after ...``)."""
+    script. Printed, every page starts with a line naming the club, the pool, the period and
+    the list's date, and the column headings. A rapid or blitz list says its pool (``Blitz
+    rating list after ...``), a preview that it is one (``Preview, not published: ...``)."""
     rows = list(players)
     lead = "After" if _names_a_list(heading) else "Rating list after"
     if heading.pool != "standard":
         lead = f"{heading.pool.capitalize()} rating list after"
     subtitle = (f"{lead} rating period {heading.period}, "
                 f"in force from {long_date(heading.in_force_from)}")
+    running = (f"{heading.title} · {heading.pool.capitalize()} rating list after rating period "
+               f"{heading.period}, in force from {long_date(heading.in_force_from)}")
+    if heading.preview:
+        subtitle = f"Preview, not published: {subtitle[0].lower()}{subtitle[1:]}"
+        running = f"Preview, not published: {running}"
     count = f"{len(rows)} player" + ("" if len(rows) == 1 else "s")
     return standalone_list(heading.title, subtitle, page_title(heading), str(heading.period),
-                           count, rows)
+                           count, rows, running)

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, AnyStr, BinaryIO
 
+from ledger.domain import count
 from ledger.errors import Problem
 
 __all__ = ["CHUNK", "MAX_PROBLEMS", "BadEncoding", "Problems", "byte_lines_of", "chunks",
@@ -184,7 +185,7 @@ class Problems:
         if self._unkept_warning_line is not None:
             more = self.warnings - self.limit
             self.kept.append(Problem(
-                self.filename, self._unkept_warning_line, "file", f"{more} more warnings from this "
+                self.filename, self._unkept_warning_line, "file", f"{count(more, 'more warning')} from this "
                 f"line on are not listed (the first {self.limit} are)", "warning"))
             self._unkept_warning_line = None
         return self.kept

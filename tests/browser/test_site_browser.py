@@ -3,8 +3,9 @@
 
 Checked: the list sorts by rating and by name; the search finds "Seán" by typing "sean" (and the
 script folds typed text as ``ledger.names.name_key`` folds names); the filters; a player page's
-chart is drawn with one point per list; at a phone's width (390 px) no page scrolls sideways and
-every column of the list is on screen, labelled; no console error; no request leaves the folder.
+chart is drawn with one point per list, its axis labels clear of its ticks; at a phone's width
+(390 px) no page scrolls sideways and a list's row is one line (rank, name, rating, change), a
+tap showing every other column, labelled; no console error; no request leaves the folder.
 The run also writes the README's screenshots (docs/site-list.png, docs/site-player.png).
 
 Skipped, saying why, only where there is no browser: ``apt-get install -y chromium
@@ -15,12 +16,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import missing, open_page
 from data_files import ROOT
 from typer.testing import CliRunner
 
@@ -31,29 +31,14 @@ from ledger.names import name_key
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 DOCS = ROOT / "docs"
 
+if missing():
+    pytest.skip(missing() or "", allow_module_level=True)
 
-def _missing() -> str | None:
-    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
-        return (f"no browser: {CHROMIUM} and {CHROMEDRIVER} are needed "
-                "(apt-get install -y chromium chromium-driver)")
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install '.[test]')"
-    return None
-
-
-if _missing():
-    pytest.skip(_missing() or "", allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 
 def _build(db: str, folder: Path, club: str) -> Path:
@@ -87,40 +72,7 @@ def sites(season_db: str, tata_db: str, tmp_path_factory: pytest.TempPathFactory
             "names": _names_site(root / "names")}
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    profile = tempfile.TemporaryDirectory(prefix="ledger-chromium-")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--hide-scrollbars",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile.name}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        profile.cleanup()
-
-
-@pytest.fixture
-def page(browser: WebDriver) -> Iterator[WebDriver]:
-    """The browser at a desktop width, its logs emptied before and checked after each test:
-    no console error, no request outside a site folder."""
-    browser.set_window_size(1200, 900)
-    browser.get_log("browser")
-    browser.get_log("performance")
-    yield browser
-
-
-def _open(driver: WebDriver, folder: Path, path: str) -> None:
-    """Open a page from the file system and wait until it has loaded (stylesheet included)."""
-    driver.get((folder / path).resolve().as_uri())
-    WebDriverWait(driver, 10).until(
-        lambda d: d.execute_script("return document.readyState") == "complete")
+_open = open_page
 
 
 def _visible_names(driver: WebDriver) -> list[str]:
@@ -267,23 +219,75 @@ def test_no_page_scrolls_sideways(page: WebDriver, sites: dict[str, Path], width
         assert page.execute_script(OVERFLOW) == [width, 0], path
 
 
-def test_a_phone_shows_every_column_of_the_list(page: WebDriver, sites: dict[str, Path]) -> None:
+#: Each cell of the 6th row of the list shown (not display: none): its text, the top and the
+#: height of its box, and its column's label on a card.
+SHOWN_CELLS = """
+    const row = document.querySelectorAll('#rating-list tbody tr')[5];
+    return Array.from(row.children).filter(c => getComputedStyle(c).display !== 'none').map(c => {
+        const box = c.getBoundingClientRect();
+        return [c.textContent.trim(), Math.round(box.top), Math.round(box.height),
+                getComputedStyle(c, '::before').content,
+                box.left >= 0 && box.right <= 390 && box.width > 0];
+    });"""
+
+
+def test_a_phone_shows_a_list_row_on_one_line_the_rest_a_tap_away(
+        page: WebDriver, sites: dict[str, Path]) -> None:
     page.set_window_size(390, 844)
     _open(page, sites["season"], "lists/standard/2026-10.html")
-    cells = page.execute_script("""
-        return Array.from(document.querySelectorAll('#rating-list tbody tr')[5].children).map(c => {
-            const box = c.getBoundingClientRect();
-            return [getComputedStyle(c, '::before').content, c.textContent.trim(),
-                    box.left >= 0 && box.right <= 390 && box.width > 0 || c.textContent.trim() === ''];
-        });""")
-    # Tanaka's card: every column with its label, on screen (the empty title and flag cells
-    # are left out of the card)
-    assert cells == [['"#"', "6", True], ['"Name"', "Tanaka, Hiro", True], ['"Title"', "", True],
-                     ['"Fed"', "IRL", True], ['"Rating"', "1693", True],
-                     ['"Change"', "+65", True], ['"Previous"', "1628", True],
-                     ['"Games"', "2", True], ['"K"', "40", True], ['"Flag"', "", True]]
+    # Tanaka's row: rank, name, rating and change, side by side on one line
+    cells = page.execute_script(SHOWN_CELLS)
+    assert [c[0] for c in cells] == ["6", "Tanaka, Hiro", "1693", "+65"]
+    assert len({c[1] for c in cells}) == 1 and all(c[4] for c in cells)
+    heights = page.execute_script(
+        "return Array.from(document.querySelectorAll('#rating-list tbody tr'))"
+        ".map(r => Math.round(r.getBoundingClientRect().height))")
+    line = max(c[2] for c in cells)  # one line of text
+    assert len(heights) == 6 and all(h < 2 * line for h in heights), (heights, line)
+    # a tap shows the rest, each with its column's label, on screen (the empty title and
+    # flag cells are left out)
+    page.find_elements(By.CSS_SELECTOR, "#rating-list tbody tr")[5].find_element(
+        By.CSS_SELECTOR, "td.rating").click()
+    cells = page.execute_script(SHOWN_CELLS)
+    assert [(c[0], c[3]) for c in cells] == [
+        ("6", '"#"'), ("Tanaka, Hiro", '"Name"'), ("IRL", '"Fed"'),
+        ("1693", '"Rating"'), ("+65", '"Change"'), ("1628", '"Previous"'), ("2", '"Games"'),
+        ("40", '"K"')]
+    assert all(c[4] for c in cells)
+    row = page.find_elements(By.CSS_SELECTOR, "#rating-list tbody tr")[5]
+    assert row.get_attribute("aria-expanded") == "true"
+    row.find_element(By.CSS_SELECTOR, "td.rating").click()  # and a tap folds it again
+    assert [c[0] for c in page.execute_script(SHOWN_CELLS)] == ["6", "Tanaka, Hiro", "1693", "+65"]
     _sort_by(page, "Name")  # the headings stay on a phone, as a row of sort buttons
     assert _visible_names(page)[0] == "Byrne, Seán"
+    # the line atop each printed page is not on the screen
+    assert not page.find_element(By.CSS_SELECTOR, "#rating-list tr.running").is_displayed()
+
+
+#: The boxes of a chart's axis labels ("rating", "list month") and of its ticks (the month and
+#: rating labels and the month tick marks) that are shown.
+CHART_BOXES = """
+    const box = e => { const b = e.getBoundingClientRect();
+                       return [b.left, b.top, b.right, b.bottom, e.textContent]; };
+    const shown = e => getComputedStyle(e).display !== 'none' &&
+                       (!e.closest('g.minor') || getComputedStyle(e.closest('g.minor')).display !== 'none');
+    const texts = Array.from(document.querySelectorAll('svg.chart text.label')).filter(shown);
+    const axes = texts.filter(t => ['rating', 'list month'].includes(t.textContent));
+    const ticks = texts.filter(t => !axes.includes(t)).concat(
+        Array.from(document.querySelectorAll('svg.chart g[transform] > line.axis')).filter(shown));
+    return [axes.map(box), ticks.map(box)];"""
+
+
+@pytest.mark.parametrize("width", [390, 1100])
+def test_the_chart_axis_labels_clear_the_ticks(page: WebDriver, sites: dict[str, Path],
+                                               width: int) -> None:
+    page.set_window_size(width, 844)
+    _open(page, sites["season"], "players/6.html")
+    axes, ticks = page.execute_script(CHART_BOXES)
+    assert [a[4] for a in axes] == ["list month", "rating"] and len(ticks) >= 4
+    overlaps = [(a[4], t[4]) for a in axes for t in ticks
+                if a[0] < t[2] and t[0] < a[2] and a[1] < t[3] and t[1] < a[3]]
+    assert overlaps == []
 
 
 def test_no_console_error_and_no_request_leaves_the_folder(page: WebDriver,

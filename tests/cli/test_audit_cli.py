@@ -167,3 +167,23 @@ def test_a_period_lists_the_game_add_of_a_game_later_corrected_or_voided(ledger_
     november = json.loads(run(db, "audit", "--period", "2025-11", "--json").stdout)["changes"]
     assert [(c["action"], c["entity_id"]) for c in november] == [
         ("game.add", "1"), ("game.add", "2"), ("game.correct", "1"), ("game.void", "2")]
+
+
+def test_the_table_names_each_closes_pool_and_shows_the_command(new_ledger: Factory) -> None:
+    db = new_ledger("pools")
+    for args in (("player", "add", "Alpha, Ann", "--rating", "2000", "--prior-games", "100"),
+                 ("player", "add", "Beta, Bob", "--rating", "1900", "--prior-games", "100"),
+                 ("game", "add", "Alpha, Ann", "Beta, Bob", "1-0", "--date", "2026-09-10"),
+                 ("game", "add", "Alpha, Ann", "Beta, Bob", "1-0", "--date", "2026-09-11",
+                  "--pool", "rapid"),
+                 ("period", "close", "2026-09")):
+        assert run(db, *args).exit_code == 0
+    shown = run(db, "audit", "--period", "2026-09")  # not a terminal: 160 columns
+    assert shown.exit_code == 0, shown.output
+    # one close of two pools: a change each, told apart by the pool
+    rows = [line for line in shown.stdout.splitlines() if "period.close" in line]
+    assert [("period 2026-09 (standard)" in r, "period 2026-09 (rapid)" in r) for r in rows] == [
+        (True, False), (False, True)]
+    # the command column docs/commands.md promises, folded into the width left
+    assert "command" in shown.stdout.splitlines()[2]
+    assert "ledger --db" in rows[0] and shown.stdout.count("period close 2026-09") == 2

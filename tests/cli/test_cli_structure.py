@@ -85,3 +85,31 @@ def test_the_app_registers_every_command_module() -> None:
         "__init__", "app", "common", "progress", "publish", "lazy", "tree", "columns", "coercion",
         "collector"}
     assert commands <= {command.module for command in COMMANDS.values()}
+
+
+def _paths(command: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The argument paths of ``command`` and of every command under it (``player add`` ...)."""
+    found = [path]
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        found += _paths(sub, (*path, name))
+    return found
+
+
+def test_no_help_prints_bool_beside_a_flag() -> None:
+    # Typer writes <bool> beside a flag made without a metavar: its own --help,
+    # --install-completion and --show-completion (issue 21 §6, item 3)
+    import typer
+    from typer.testing import CliRunner
+
+    from ledger.cli.app import app
+
+    group = typer.main.get_command(app)
+    group.load_all()  # type: ignore[attr-defined]
+    paths = _paths(group)
+    assert ("period", "close") in paths and len(paths) > 30
+    top = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "120"})
+    assert "--install-completion" in top.stdout and "--show-completion" in top.stdout
+    shown = {path: CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "120"}).stdout
+             for path in paths}
+    assert all("--help" in text for text in shown.values())
+    assert [path for path, text in shown.items() if "<bool>" in text] == []

@@ -33,6 +33,7 @@ EXPECTED = [
     '  "pool": "standard",',
     '  "edition": "2025-10",',
     '  "dry_run": false,',
+    '  "preview": false,',
     '  "games": 2,',
     '  "not_rated": {},',
     '  "seeded_from_standard": {},',

@@ -157,3 +157,33 @@ def test_a_file_that_is_not_of_a_recorded_event_is_rejected(tmp_path: Path) -> N
     assert rejected.exit_code == 3
     assert "no recorded event 'Winter Cup'" in rejected.stderr
     assert len(data(db, "game", "list")["games"]) == 4
+
+
+def _documented(mode: str) -> list[str]:
+    """The arguments after ``ledger`` of docs/correcting.md's ``--replace`` command with
+    ``mode`` and ``--dry-run``, for a closed period (item 5)."""
+    import re
+    import shlex
+
+    from data_files import ROOT
+
+    text = " ".join((ROOT / "docs" / "correcting.md").read_text(encoding="utf-8").split())
+    found = [c for c in re.findall(r"`(ledger import [^`]*)`", text)
+             if "--replace" in c and mode in c and "--dry-run" in c]
+    assert len(found) == 1, found
+    return shlex.split(found[0])[1:]
+
+
+def test_the_documented_dry_run_of_a_closed_period_runs(tmp_path: Path) -> None:
+    # docs/correcting.md item 5, as written, on an event of closed October: refused without a
+    # mode, shown with the mode the docs give, nothing written either way
+    db, corrected = imported(tmp_path, "10")
+    data(db, "period", "close", "2026-10")
+    before = count_changes(db)
+    args = [str(corrected) if a == "fixed.trf" else a for a in _documented("--in-next-period")]
+    assert args[-2:] == ["--in-next-period", "--dry-run"]
+    shown = data(db, *args)
+    # as the test above: A-B changed to a draw, A-C removed, B-C added
+    assert (len(shown["changed"]), len(shown["removed"]), len(shown["added"])) == (1, 1, 1)
+    assert run(db, *[a for a in args if a != "--in-next-period"]).exit_code == 1
+    assert count_changes(db) == before

@@ -36,11 +36,17 @@ def test_period_not_ended_cannot_be_closed(engine: Engine) -> None:
     # a month in the future would lock every month before it: refused
     with pytest.raises(PeriodError, match="2027-03 has not ended yet"):
         close_period(engine, "2027-03", today=dt.date(2026, 11, 30))
+    # a dry run of a month today is not in yet is no preview: refused, without the hint
+    with pytest.raises(PeriodError, match=r"2027-03 has not ended yet .* from 2027-04-01$"):
+        close_period(engine, "2027-03", dry_run=True, empty=True, today=dt.date(2027, 2, 28))
     add_game(engine, "Player, A", "Player, B", "1-0", "2026-11-02", today=dt.date(2026, 11, 30))
     # 30 November is still part of period 2026-11: it closes from 1 December on
     with pytest.raises(PeriodError, match="2026-11 has not ended yet .* from 2026-12-01"):
         close_period(engine, today=dt.date(2026, 11, 30))
+    # a dry run of the month today is in is a preview
+    assert close_period(engine, dry_run=True, today=dt.date(2026, 11, 30)).preview is True
     report = close_period(engine, today=dt.date(2026, 12, 1))
+    assert report.preview is False
     # D = +100 -> PD .64; 20 x (1 - .64) = +7.2 -> +7
     assert {p.name: p.result.change for p in report.players} == {"Player, A": 7, "Player, B": -7}
 

@@ -109,6 +109,17 @@ def test_history_chart_through_the_cli(c07: Engine, ledger_db: str, tmp_path: Pa
     assert "trend: 2395 ▁█▁▅ 2405" in table.stdout
 
 
+def test_the_chart_png_says_its_pool(c07: Engine, ledger_db: str, tmp_path: Path) -> None:
+    from PIL import Image  # matplotlib's own dependency
+
+    out = tmp_path / "s.png"
+    result = CliRunner().invoke(app, ["--db", ledger_db, "history", "Player, S", "--chart",
+                                      str(out)])
+    assert result.exit_code == 0, result.output + result.stderr
+    with Image.open(out) as png:  # the title drawn on it is also its Title text chunk
+        assert png.text["Title"] == "Player, S: published standard rating"
+
+
 def test_chart_of_a_player_without_periods_is_refused(c07: Engine, ledger_db: str,
                                                        tmp_path: Path) -> None:
     add_player(c07, NewPlayer(name="Fresh, Fay", rating=1500))

@@ -189,7 +189,7 @@ class Page(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._in.append(tag)
-        if tag == "th":
+        if tag == "th" and ("scope", "colgroup") not in attrs:  # not the printed pages' top line
             self.heads.append(dict(attrs))
         if tag == "tr" and "tbody" in self._in:
             self.rows.append([])

@@ -232,7 +232,8 @@ def test_a_player_page_draws_one_point_per_list_and_marks_k() -> None:
     assert page.count('<circle class="point" cx=') == 2
     assert re.findall(r'data-rating="(\d+)"', page) == ["1620", "1628", "1693"]
     assert '<text class="k-note" y="-15" text-anchor="middle">K 40 -&gt; 20</text>' in page
-    assert "<title id=\"chart-title\">Rating history of &lt;script&gt;" in page
+    # the chart names its pool, standard too
+    assert "<title id=\"chart-title\">Standard rating history of &lt;script&gt;" in page
     assert "<script>alert" not in page
 
 

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 #: federation's month of 200,000 players is no table for a terminal.
 LARGE_CLOSE = 50
 BIGGEST = 10
+#: How a dry run of the period not ended yet is labelled (``CloseReport.preview``).
+PREVIEW = "preview: the period has not ended"
 
 
 def close_report(r: CloseReport, as_json: bool, *, every_row: bool = False) -> None:
@@ -48,6 +50,8 @@ def _biggest(r: CloseReport) -> list[RatedPlayer]:
 
 def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
     state = "dry run, nothing written" if r.dry_run else "closed"
+    if r.preview:
+        state = f"{PREVIEW}; {state}"
     pool = f" {r.pool}" if named else ""
     large = not every_row and len(r.players) > LARGE_CLOSE
     shown = _biggest(r) if large else r.players
@@ -91,6 +95,8 @@ def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
         if pid in names:
             say(f"{names[pid]}: unrated in {r.pool}, rated from their standard rating {rating} "
                 "(and rated for their opponents)")
+    if r.preview:
+        say(f"{PREVIEW}: games still to come in {r.period} will change these figures")
     say(f"{count(r.games, 'game')} in {r.period}{pool}; "
         f"{count(len(r.players), 'player')} rated"
         + (f"; {count(first, 'initial rating')} published" if first else "")

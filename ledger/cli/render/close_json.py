@@ -38,6 +38,7 @@ def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
     others = {"other_pools": [close_dict(o, top=False) for o in r.others]} if top else {}
     return {
         "period": r.period, "pool": r.pool, "edition": r.edition, "dry_run": r.dry_run,
+        "preview": r.preview,
         "games": r.games, "not_rated": dict(r.not_rated),
         "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
         "results": _rendered_players(r, late),  # a generator: each player's written, then dropped

@@ -89,7 +89,7 @@ def draw_chart(h: PlayerHistory, path: Path, ledger: str | None) -> None:
     from ledger.formats import rating_chart  # matplotlib loads only when a chart is asked for
 
     chart = rating_chart.draw([rating_chart.ChartPoint(p.period, p.rating, p.k_note)
-                               for p in points], f"{h.player.name}: published rating")
+                               for p in points], f"{h.player.name}: published {h.player.pool} rating")
     write_output(chart.png, path, ledger=ledger)
 
 

@@ -90,7 +90,8 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
         lines.append(f"registered unrated, 0 rated games (K 40 until 30): "
                      f"{_names(r.registered_unrated)}")
     if r.periods:
-        lines.append("periods: " + ", ".join(f"{p} ({n} games)" for p, n in sorted(r.periods.items())))
+        lines.append("periods: " + ", ".join(f"{p} ({count(n, 'game')})"
+                                             for p, n in sorted(r.periods.items())))
     if r.not_rated:
         lines.append("recorded, not rated: "
                      + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
@@ -140,7 +141,7 @@ def list_import_report(r: ListImportReport, as_json: bool, *, quiet: bool = Fals
     notes([] if quiet else r.notes)
     verb = "would record" if r.dry_run else "recorded"
     say(f"{r.file}: {r.layout}, {r.pool} pool, list of {r.list_date}: "
-        f"{r.players_in_file} players")
+        f"{count(r.players_in_file, 'player')}")
     say(f"players: {r.players_matched} matched, {r.players_registered} registered, "
         f"{len(r.updated)} updated")
     say(f"list ratings: {verb} {r.ratings_recorded}, {r.ratings_already_recorded} already "
@@ -157,7 +158,7 @@ def list_import_report(r: ListImportReport, as_json: bool, *, quiet: bool = Fals
                               "-" if old is None else str(old), str(new))
         stdout().print(table)
     errors = sum(p.severity == "error" for p in r.problems)
-    say(f"problems: {errors} errors, {len(r.problems) - errors} warnings")
+    say(f"problems: {count(errors, 'error')}, {count(len(r.problems) - errors, 'warning')}")
     if r.dry_run:
         say("dry run: nothing was written")
 
@@ -176,7 +177,7 @@ def players_import_report(r: PlayerImportReport, as_json: bool, *, quiet: bool =
     notes([] if quiet else r.notes)
     verb = "would register" if r.dry_run else "registered"
     ids = f" (#{r.ids[0]} to #{r.ids[1]})" if r.ids else ""
-    say(f"{r.file}: {r.rows} rows; {verb} {r.registered} players{ids}, "
+    say(f"{r.file}: {count(r.rows, 'row')}; {verb} {count(r.registered, 'player')}{ids}, "
         f"{r.unrated} of them unrated")
     if r.dry_run:
         say("dry run: nothing was written")

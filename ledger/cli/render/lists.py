@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 def rating_list_dict(rl: RatingList) -> dict[str, Any]:
     """A published rating list as JSON data (``pool`` on the list and on every row)."""
     return {"period": rl.period, "pool": rl.pool, "revision": rl.revision,
-            "in_force_from": rl.in_force_from, "players": [
+            "in_force_from": rl.in_force_from,
+            **({"preview": True, "period_ended": rl.ended} if rl.preview else {}), "players": [
         {"pool": rl.pool, "rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
          "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
          "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
@@ -30,8 +31,10 @@ def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -
     if as_json:
         print_json(rating_list_dict(rl))
         return
+    state = ("" if not rl.preview else "; preview, not published"
+             + ("" if rl.ended else ": the period has not ended"))
     table = PlainTable(title=f"Rating list after period {rl.period}, {rl.pool} "
-                             f"(in force from {rl.in_force_from})")
+                             f"(in force from {rl.in_force_from}{state})")
     for col, priority in (("rank", 0), ("name", 0), ("FIDE id", 4), ("fed", 1), ("title", 3),
                           ("rating", 0), ("games", 2), ("K", 2), ("born", 5), ("flag", 3)):
         table.add_column(col, priority=priority,

@@ -19,6 +19,7 @@ from rich.console import Console
 
 from ledger.cli.columns import columns
 from ledger.cli.render.values import indented_json, write_json
+from ledger.domain import count as count  # the one plural helper, re-exported
 from ledger.errors import Problem
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
@@ -98,8 +99,9 @@ def problems(items: Iterable[Problem], *, quiet: bool = False) -> None:
     rest = [p for p in listed[MAX_PROBLEMS_SHOWN:] if p.field != "file"]
     if rest:
         errors = sum(p.severity == "error" for p in rest)
-        console.print(f"... and {len(rest)} more problems ({errors} errors, {len(rest) - errors} "
-                      "warnings) not shown; --json lists them all", markup=False, style="red")
+        console.print(f"... and {count(len(rest), 'more problem')} ({count(errors, 'error')}, "
+                      f"{count(len(rest) - errors, 'warning')}) not shown; --json lists them all",
+                      markup=False, style="red")
     for p in listed[MAX_PROBLEMS_SHOWN:]:
         if p.field == "file":
             console.print(str(p), markup=False, style="red" if p.severity == "error" else "yellow")
@@ -115,12 +117,6 @@ def stream_json(data: Any) -> None:
     """``print_json``'s text, written piece by piece (``values.write_json``: iterators in ``data``
     are listed one item at a time)."""
     write_json(data, sys.stdout.write)
-
-
-def count(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1: ``count(1, "game")`` -> ``1 game``,
-    ``count(0, "game")`` -> ``0 games``."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def signed(n: int | Decimal) -> str:

@@ -121,8 +121,9 @@ def audit(entries: list[AuditEntry], as_json: bool) -> None:
         return
     table = PlainTable(title=f"Audit log ({count(len(entries), 'change')})")
     for col, priority in (("change", 0), ("at (UTC)", 0), ("by", 2), ("action", 0),
-                          ("what", 0), ("reason", 1), ("command", 3)):
-        table.add_column(col, priority=priority, justify="right" if col == "change" else "left")
+                          ("what", 0), ("reason", 1), ("command", 1)):
+        table.add_column(col, priority=priority, justify="right" if col == "change" else "left",
+                         folds=col == "command", overflow="fold" if col == "command" else None)
     for e in entries:
         table.add_row(str(e.id), e.at.isoformat(sep=" ", timespec="minutes"), e.by, e.action,
                       e.what, e.reason or "", e.command)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render.output import print_json, say, signed, stdout
+from ledger.cli.render.output import count, print_json, say, signed, stdout
 from ledger.cli.render.players import carried_dicts
 from ledger.cli.render.tables import PlainTable
 from ledger.cli.render.values import json_number
@@ -23,9 +23,9 @@ def site_build(r: SiteBuild, as_json: bool) -> None:
                     "players": r.players, "events": r.events,
                     "built_on": r.built_on.isoformat()})
         return
-    say(f"site {w.directory}: {w.files} files, {w.written} written, {w.unchanged} "
-        f"unchanged, {w.removed} removed ({r.lists} lists, {r.players} players, "
-        f"{r.events} tournaments; built on {r.built_on})")
+    say(f"site {w.directory}: {count(w.files, 'file')}, {w.written} written, {w.unchanged} "
+        f"unchanged, {w.removed} removed ({count(r.lists, 'list')}, "
+        f"{count(r.players, 'player')}, {count(r.events, 'tournament')}; built on {r.built_on})")
 
 
 def _event_dict(r: EventReport) -> dict[str, Any]:
@@ -58,7 +58,8 @@ def event_report(r: EventReport, as_json: bool) -> None:
     place = ", ".join(dict.fromkeys(x for x in (r.site, r.city) if x))
     say(f"{r.name} (#{r.id}): {r.start_date} to {r.end_date}"
                + (f", {place}" if place else "")
-               + f"; period {r.period} ({state}); {r.games} games, {len(r.players)} players"
+               + f"; period {r.period} ({state}); {count(r.games, 'game')}, "
+               + f"{count(len(r.players), 'player')}"
                + (f" in the {r.pool} pool" if r.pools and r.pools != (r.pool,) else ""))
     others = [p for p in r.pools if p != r.pool]
     if others:

@@ -3,9 +3,11 @@ by priority until the table fits, so that the important ones never fold.
 
 Every table of the CLI is a ``PlainTable``. Its columns carry a ``priority``: 0 (the default) is
 always shown and never wraps when the must-have columns fit; 1, 2, ... are shown while the table
-still fits the console, the highest number dropped first. An 80-column terminal shows the
-columns that matter (rank, name, rating ...); a wide one shows them all. Output that is not a
-terminal is drawn 160 columns wide unless ``COLUMNS`` says otherwise (``render.output.stdout``).
+still fits the console, the highest number dropped first; a column that ``folds`` (a command
+line) is shown while ``FOLDED`` characters of it fit, its cells folded into the width left. An
+80-column terminal shows the columns that matter (rank, name, rating ...); a wide one shows them
+all. Output that is not a terminal is drawn 160 columns wide unless ``COLUMNS`` says otherwise
+(``render.output.stdout``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from rich.measure import Measurement
 from rich.table import Column, Table
 from rich.text import Text
 
+#: The width (characters) a folding column (``PlainTable.add_column(folds=True)``) asks for.
+FOLDED = 24
+
 
 class PlainTable(Table):
     """A Rich table whose title, caption and cells are plain text, never console markup (names
@@ -27,12 +32,18 @@ class PlainTable(Table):
     def __init__(self, *args: Any, title: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, title=Text(title) if title is not None else None, **kwargs)
         self._priority: dict[int, int] = {}
+        self._folds: set[int] = set()
 
-    def add_column(self, header: Any = "", *args: Any, priority: int = 0, **kwargs: Any) -> None:
+    def add_column(self, header: Any = "", *args: Any, priority: int = 0, folds: bool = False,
+                   **kwargs: Any) -> None:
         """``Table.add_column`` with a ``priority`` (int >= 0): 0 always shown, higher numbers
-        dropped first when the table is too wide for the console."""
+        dropped first when the table is too wide for the console. ``folds``: a column whose
+        long cells (a command line) fold into the width the others leave: it is fitted by its
+        priority as if ``FOLDED`` characters wide at most, and never set not to wrap."""
         super().add_column(header, *args, **kwargs)
         self._priority[id(self.columns[-1])] = priority
+        if folds:
+            self._folds.add(id(self.columns[-1]))
 
     def add_row(self, *renderables: Any, **kwargs: Any) -> None:
         """``Table.add_row``; str cells are taken as plain text, never markup."""
@@ -57,13 +68,15 @@ class PlainTable(Table):
         wrap when they fit together."""
         if self.box is None or not self._priority:
             return list(self.columns)
-        widths = {id(c): self._natural_width(console, options, c) for c in self.columns}
+        widths = {id(c): min(self._natural_width(console, options, c), FOLDED)
+                  if id(c) in self._folds else self._natural_width(console, options, c)
+                  for c in self.columns}
         budget = options.max_width - 1  # the left border; each column adds its right one
         keep = {id(c) for c in self.columns if self._priority.get(id(c), 0) == 0}
         used = sum(widths[i] for i in keep)
         if used <= budget:
             for column in self.columns:
-                if id(column) in keep:
+                if id(column) in keep and id(column) not in self._folds:
                     column.no_wrap = True
         optional = sorted((c for c in self.columns if id(c) not in keep),
                           key=lambda c: self._priority.get(id(c), 0))

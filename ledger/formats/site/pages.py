@@ -59,29 +59,32 @@ TOP = 10
 @dataclass(frozen=True)
 class Column:
     """A table column: its heading, the CSS class of its heading, whether it sorts as a
-    number, whether the first click sorts it highest first, and the words an abbreviated
-    heading stands for (None: it is not one)."""
+    number, whether the first click sorts it highest first, the words an abbreviated
+    heading stands for (None: it is not one), and whether a list's row shows it on its one line
+    on a phone (``key``; the others a tap away)."""
 
     label: str
     css: str = ""
     numeric: bool = False
     descending: bool = False
     abbr: str | None = None
+    key: bool = False
 
 
-def _num(label: str, abbr: str | None = None, descending: bool = True) -> Column:
-    return Column(label, "num", True, descending, abbr)
+def _num(label: str, abbr: str | None = None, descending: bool = True,
+         key: bool = False) -> Column:
+    return Column(label, "num", True, descending, abbr, key)
 
 
 #: The columns of each table, by the table's class (``t-NAME``): the headings, and on a phone
 #: the label each cell of a card carries (``site.css``).
 TABLES: dict[str, tuple[Column, ...]] = {
-    "list": (_num("#", descending=False), Column("Name"), Column("Title"), Column("Fed"),
-             _num("Rating"), _num("Change"), _num("Previous"), _num("Games"), _num("K"),
-             Column("Flag")),
-    "rating-list": (_num("#", descending=False), Column("Name", "name"), Column("Title", "title"),
-                    Column("Fed", "fed"), Column("FIDE ID", "id", True), _num("Rating"),
-                    _num("Games"), _num("K"), _num("Born")),
+    "list": (_num("#", descending=False, key=True), Column("Name", key=True), Column("Title"),
+             Column("Fed"), _num("Rating", key=True), _num("Change", key=True),
+             _num("Previous"), _num("Games"), _num("K"), Column("Flag")),
+    "rating-list": (_num("#", descending=False, key=True), Column("Name", "name", key=True),
+                    Column("Title", "title"), Column("Fed", "fed"), Column("FIDE ID", "id", True),
+                    _num("Rating", key=True), _num("Games"), _num("K"), _num("Born")),
     "players": (Column("Name"), Column("Title"), Column("Fed"), _num("FIDE ID"), _num("Rating"),
                 _num("Born")),
     "history": (Column("Period"), _num("Before"), _num("Games"), _num("Score"),
@@ -166,11 +169,14 @@ class _Table:
 
 @functools.cache
 def stylesheet() -> str:
-    """``site.css``: the one stylesheet, with each table's card labels for narrow screens."""
+    """``site.css``: the one stylesheet, with each table's card labels for narrow screens and
+    the cells of a list's one-line row on a phone (``Column.key``)."""
     widths = sorted({*CARDS_BELOW.values(), 40}, reverse=True)
     tables = [_Table(name, tuple(c.label for c in columns)) for name, columns in TABLES.items()]
     groups = [(w, [t for t in tables if CARDS_BELOW.get(t.name, 40) == w]) for w in widths]
-    return _render(STYLESHEET, groups=groups)
+    keys = [f"table.folds.t-{name} > tbody > tr > :nth-child({i})"
+            for name, columns in TABLES.items() for i, c in enumerate(columns, start=1) if c.key]
+    return _render(STYLESHEET, groups=groups, keys=keys)
 
 
 @functools.cache
@@ -335,15 +341,17 @@ def sitemap(base_url: str, paths: Iterable[str]) -> str:
 
 
 def standalone_list(club: str, subtitle: str, title: str, period: str, count: str,
-                    players: Iterable[Any]) -> str:
+                    players: Iterable[Any], running: str | None = None) -> str:
     """The one-page list: ``club`` as its heading, ``subtitle`` below it, ``title`` for the
     browser, one row per player (``formats.rating_list.ListedPlayer`` values, in the order
-    given), ``count`` ("3 players") and ``period`` in the footer; the stylesheet and the sorting
-    script inlined, allowed by their SHA-256 and nothing else."""
+    given), ``count`` ("3 players") and ``period`` in the footer, ``running`` atop every printed
+    page (default: the club and ``subtitle``); the stylesheet and the sorting script inlined,
+    allowed by their SHA-256 and nothing else."""
     css, js = stylesheet(), script()
     policy = (f"default-src 'none'; style-src '{_sha256(css)}'; script-src '{_sha256(js)}'; "
               "base-uri 'none'; form-action 'none'")
     return _render("rating_list.html", url=lambda target: target, club=club, title=title,
                    csp=policy, canonical=None, inline_css=Markup(css), inline_js=Markup(js),
                    script=False, subtitle=subtitle, period=period, count=count,
+                   running=running or f"{club} · {subtitle}",
                    players=list(players), columns=TABLES["rating-list"])

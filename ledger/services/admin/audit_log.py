@@ -43,7 +43,8 @@ class AuditEntry:
     after: Any
     reason: str | None
     #: What it changed, as a person reads it: ``file riverside.pgn``, ``player #3 Doyle, Liam``,
-    #: ``game #12 (Doyle, Liam v Walsh, Brendan)``, ``period 2026-03``.
+    #: ``game #12 (Doyle, Liam v Walsh, Brendan)``, ``period 2026-03 (rapid)`` (its pool, when
+    #: the change says it).
     what: str = ""
 
 
@@ -146,4 +147,5 @@ def _what(e: AuditEntry, names: dict[int, str]) -> str:
                 + (f" (was {was})" if isinstance(was, str) and was != name else "")
                 + (f" (merged #{merged.get('id')} {merged.get('name')})"
                    if isinstance(merged, dict) else ""))
-    return f"{e.entity} {e.entity_id}"
+    pool = data.get("pool") if e.entity == "period" else None
+    return f"{e.entity} {e.entity_id}" + (f" ({pool})" if isinstance(pool, str) else "")

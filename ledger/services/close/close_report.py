@@ -116,6 +116,8 @@ class CloseReport:
     #: Each game the 600-point rule of rapid and blitz left unrated (from 2024-12): game id,
     #: White, Black and their ratings, so the report says why each is not rated.
     gap_games: list[GapGame] = field(default_factory=list)
+    #: A dry run of the period not ended yet (today is in it): a preview, games may still come.
+    preview: bool = False
 
     @property
     def every_pool(self) -> list[CloseReport]:

@@ -24,6 +24,7 @@ from ledger.services.close.close_report import CloseReport, ThroughReport, repor
 from ledger.services.close.rating import rate, write_revision
 from ledger.services.close.revisions import RevisionView, current, next_revision, revision_views
 from ledger.services.close.state import FIRST_RATED_PERIOD, last_closed_period
+from ledger.services.core import clock
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.bulk import paused_gc
 from ledger.services.core.session import Ledger, transaction
@@ -121,8 +122,11 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     one audit row per game and player, the initial ratings of unrated players whose pool reached
     5 games (with the pool's games), the ratings that fell below the floor and the list it
     publishes (``list_entries``); ``dry_run`` computes everything and writes nothing.
+    A ``dry_run`` of the period ``today`` is in is a preview (``CloseReport.preview``: the
+    period has not ended; ``list --preview`` publishes nothing from it).
     Raises ``PeriodError`` for a closed period, a later period while an earlier one has games, a
-    period before 2022-01, a period that has not ended by ``today`` (default: the date today), or
+    period before 2022-01, a period that has not ended by ``today`` (default: the date today,
+    ``core.clock.today``) unless previewed, or
     a named period with no games unless ``empty`` (closing it publishes the list unchanged and
     locks it and every period before it: most often a typo or a file not imported yet).
     ``edition`` overrides the edition in force (for tests only).
@@ -130,14 +134,14 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     named = Period.parse(period) if period is not None else None
     with paused_gc(), transaction(engine, dry_run=dry_run) as session:
         target, pools = _pools_to_close(session, named, pool)
-        _closable(target, today or dt.date.today())
+        _closable(target, today or clock.today(), dry_run=dry_run)
         if not empty and named is not None and _earliest_open(session, pools[0]) != named:
             raise PeriodError(
                 f"period {named} has no games to rate{_named(pools[0])}: closing it would "
                 f"publish the list unchanged and lock {named} and every period before it (a "
                 "game of it reported later would then be late); give --empty to close it anyway")
         reports = [_close(session, target, dry_run=dry_run,
-                          edition=edition, today=today or dt.date.today(),
+                          edition=edition, today=today or clock.today(),
                           actor=actor or Actor.from_code("close_period"), pool=p)
                    for p in pools]
         reports[0].others = reports[1:]
@@ -158,7 +162,7 @@ def close_through(engine: Engine, through: str, *, dry_run: bool = False,
     ``through``.
     """
     last = Period.parse(through)
-    today = today or dt.date.today()
+    today = today or clock.today()
     report = ThroughReport(through=str(last))
     with contextlib.ExitStack() as stack:
         shared = stack.enter_context(transaction(engine, dry_run=True)) if dry_run else None
@@ -187,13 +191,32 @@ def close_through(engine: Engine, through: str, *, dry_run: bool = False,
     return report
 
 
-def _closable(target: Period, today: dt.date) -> None:
-    """Raise ``PeriodError`` when ``target`` cannot be closed whatever its games: it has not
-    ended by ``today``, or no rule edition the ledger implements covers it (before 2022-01)."""
-    if target.end >= today:
+def preview_close(session: Session, pool: RatingPool, *, today: dt.date) -> CloseReport:
+    """Inside the caller's transaction, which must be rolled back (``list --preview``: a
+    ``transaction(..., dry_run=True)``): close the earliest open period of ``pool`` as
+    ``period close --dry-run`` would rate it (a preview when ``today`` is in it), writing its
+    revision and list so that they can be read back before the rollback. Returns the report
+    (``dry_run`` True, ``revision`` the one its list is written as). Raises ``PeriodError`` as
+    ``close_period`` does: nothing to close, a period before 2022-01."""
+    target = _target_period(session, None, pool)
+    return _close(session, target, dry_run=False, today=today,
+                  actor=Actor.from_code("preview_close"), shown_as_dry_run=True, pool=pool)
+
+
+def _closable(target: Period, today: dt.date, *, dry_run: bool = False) -> bool:
+    """Whether closing ``target`` on ``today`` is a preview: True for a ``dry_run`` of the
+    period ``today`` is in (it has not ended: games may still come), False for a period that
+    has ended. Raises ``PeriodError`` when ``target`` cannot be closed whatever its games: it
+    has not ended by ``today`` (and is not previewed), or no rule edition the ledger implements
+    covers it (before 2022-01). FIDE B.02 §7.1: a rating period is a calendar month, rated
+    once it is over."""
+    current = target.start <= today <= target.end
+    if target.end >= today and not (dry_run and current):
+        hint = "; `period close --dry-run` previews it" if current else ""
         raise PeriodError(f"period {target} has not ended yet (its last day is {target.end}); "
-                          f"it can be closed from {target.next().start}")
+                          f"it can be closed from {target.next().start}{hint}")
     edition_for(target)
+    return current
 
 
 def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
@@ -203,9 +226,10 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
     revision with its change (``close_period``). ``shown_as_dry_run``: written into a
     transaction the caller rolls back. A dry run of several pools numbers each pool's revision
     as if the earlier ones were written (they share the period's numbers)."""
-    _closable(target, today)
+    preview = _closable(target, today, dry_run=dry_run or shown_as_dry_run)
     rated = rate(session, target, edition or edition_for(target), pool=pool)
     report = report_of(session, rated, dry_run or shown_as_dry_run)
+    report.preview = preview
     report.revision = next_revision(session, target)
     if not dry_run:
         change = record_change(session, actor, "period.close", "period", target)

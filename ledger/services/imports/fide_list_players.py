@@ -18,7 +18,7 @@ from sqlalchemy import Insert, func, insert, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import ListRating, Player, PlayerEntry
-from ledger.domain import KReason, Period, PlayerState
+from ledger.domain import KReason, Period, PlayerState, count
 from ledger.errors import LedgerError, Problem
 from ledger.formats.fide_list import FideListReadout, ListPlayer, Pool
 from ledger.names import name_key
@@ -102,12 +102,13 @@ class ListImport:
             self.session.execute(_bulk(ListRating), rows[start:start + _BATCH])
         if kept_identity:
             self.report.notes.append(
-                f"{kept_identity} players are on a newer list already: their identity is kept "
+                f"{count(kept_identity, 'player')} {'is' if kept_identity == 1 else 'are'} on a "
+                "newer list already: their identity is kept "
                 "from that list")
         if self.pool != "standard":
             if self.report.players_registered:
                 self.report.notes.append(
-                    f"{self.report.players_registered} players "
+                    f"{count(self.report.players_registered, 'player')} "
                     f"{'would be registered' if self.report.dry_run else 'registered'} from the "
                     f"list (FIDE's own record of its players), unrated in the standard pool")
 

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Player, PlayerEntry
 from ledger.db.sequences import reset_sequences
-from ledger.domain import Actor, Period
+from ledger.domain import Actor, Period, count
 from ledger.errors import ImportRejected, LedgerError, Problem, shown
 from ledger.formats.players_csv import PlayerRow, read_players
 from ledger.formats.text_stream import Problems
@@ -176,12 +176,12 @@ def import_players(engine: Engine, path: str, *, dry_run: bool = False,
         report.problems = out.finish()
         report.sha256 = source.sha256()
         if out.errors:
-            raise ImportRejected(f"{path}: {out.errors} errors; nothing was written",
+            raise ImportRejected(f"{path}: {count(out.errors, 'error')}; nothing was written",
                                  report.problems)
         _write(session, players, entries)
         reset_sequences(session.connection(), [cast(Table, Player.__table__)])
         if notes > MAX_NOTES:
-            report.notes.append(f"... and {notes - MAX_NOTES} more ratings below the floor")
+            report.notes.append(f"... and {count(notes - MAX_NOTES, 'more rating')} below the floor")
         report.registered = next_id - first_id
         report.ids = [first_id, next_id - 1] if report.registered else None
         change.entity_id = report.sha256

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections import defaultdict
@@ -18,15 +19,17 @@ from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
 from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.life import RatingLife, rating_lives
+from ledger.services.close.periods import preview_close
 from ledger.services.close.revisions import current, current_revision, revision_views
 from ledger.services.close.snapshots import ListRow, ranked, read_rows
 from ledger.services.close.state import last_closed_period
+from ledger.services.core import clock
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.register.player_refs import MAX_ID, resolve
 from ledger.services.register.player_views import PlayerView, player_views
 
 __all__ = ["ListRow", "ListSelection", "RatingList", "history", "player_histories",
-           "published_period", "rating_list"]
+           "preview_list", "published_period", "rating_list"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,10 @@ class RatingList:
     current: int | None = 1
     #: The rating pool of the list (docs/RULES.md §9).
     pool: RatingPool = STANDARD
+    #: A list no close has published: the one closing ``period`` would publish today
+    #: (``preview_list``); ``ended``: whether that period has ended (else games may still come).
+    preview: bool = False
+    ended: bool = True
 
     @property
     def superseded(self) -> bool:
@@ -50,9 +57,14 @@ class RatingList:
         return self.current != self.revision
 
     def superseded_note(self) -> str | None:
-        """What to tell a reader of a superseded list (None for the current one): which
-        revision this is and where the current list is. Never part of the list itself, so the
-        list stays byte for byte as it was published."""
+        """What to tell a reader of a superseded list, or of a preview (None for the current
+        one): which revision this is and where the current list is. Never part of the list
+        itself, so the list stays byte for byte as it was published."""
+        if self.preview:
+            return (f"preview: the list closing {self.period} would publish today; nothing is "
+                    "written" + ("" if self.ended else f" (the period has not ended: games "
+                                                         f"still to come in {self.period} will "
+                                                         "change it)"))
         if not self.superseded:
             return None
         now = (f"the current list is revision {self.current} (ledger list --period {self.period})"
@@ -156,16 +168,40 @@ def rating_list(engine: Ledger, period: str | None = None,
         else:
             closed = published_period(session, period, pool)
             shown = current_revision(session, closed, pool) or 1
-        following = closed.next()
-        rows = read_rows(session, closed, shown)
         if active_only:
             selection = replace(selection or ListSelection(), active=True)
-        if selection is not None:
-            rows = ranked([r for r in rows if selection.keeps(r, following)])
-        if selection is not None and selection.top is not None:
-            rows = [r for r in rows if r.rank <= selection.top]
-        return RatingList(str(closed), str(following.start), rows, shown,
+        rows = _selected(read_rows(session, closed, shown), selection, closed.next())
+        return RatingList(str(closed), str(closed.next().start), rows, shown,
                           current_revision(session, closed, pool), pool)
+
+
+def _selected(rows: list[ListRow], selection: ListSelection | None,
+              following: Period) -> list[ListRow]:
+    """The ``rows`` of a list in force in ``following`` that ``selection`` keeps, ranked again
+    among themselves, ``top`` last (None: every row as stored)."""
+    if selection is None:
+        return rows
+    rows = ranked([r for r in rows if selection.keeps(r, following)])
+    if selection.top is not None:
+        rows = [r for r in rows if r.rank <= selection.top]
+    return rows
+
+
+def preview_list(engine: Ledger, selection: ListSelection | None = None, *,
+                 pool: RatingPool = STANDARD, today: dt.date | None = None) -> RatingList:
+    """``ledger list --preview``: the list closing the earliest open period of ``pool`` would
+    publish on ``today`` (default ``core.clock.today``), as ``rating_list`` shows a published
+    one (``selection`` the same filters), computed by the close itself in a transaction that is
+    rolled back (``services.close.periods.preview_close``): nothing is written, not even to the
+    audit log. ``RatingList.preview`` is True, ``ended`` False when the period has not ended.
+    Raises ``PeriodError`` when nothing is open to close, ``ReadOnlyLedger`` for a ledger that
+    cannot be written (the close writes, then rolls back)."""
+    with transaction(engine, dry_run=True) as session:
+        report = preview_close(session, pool, today=today or clock.today())
+        period = Period.parse(report.period)
+        rows = _selected(read_rows(session, period, report.revision), selection, period.next())
+        return RatingList(str(period), str(period.next().start), rows, report.revision,
+                          report.revision, pool, preview=True, ended=not report.preview)
 
 
 def _period_revision(session: Session, period: str | None, revision: int,

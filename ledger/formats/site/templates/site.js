@@ -1,6 +1,7 @@
 /* The site's one script: sorting a table by the column heading clicked, and, on a list page,
-   filtering by federation, women, juniors and active players and finding a player by name as
-   you type. Plain JavaScript, no library; the pages read fully without it. */
+   filtering by federation, women, juniors and active players, finding a player by name as
+   you type, and a row of one line on a phone that a tap opens. Plain JavaScript, no library;
+   the pages read fully without it. */
 (function () {
   "use strict";
 
@@ -21,7 +22,7 @@
   }
 
   function sortable(table) {
-    var heads = table.tHead.rows[0].cells;
+    var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;  /* below a running line */
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     rows.forEach(function (row, i) { row.setAttribute("data-order", String(i)); });
@@ -91,7 +92,24 @@
     apply();
   }
 
+  /* On a phone a list row is one line (rank, name, rating, change: site.css);
+     tapping the row shows the rest of it, labelled, and tapping again folds it. Without the
+     script the rows stay cards showing everything. */
+  function foldable(table) {
+    table.classList.add("folds");
+    table.tBodies[0].addEventListener("click", function (event) {
+      if (event.target.closest("a, button")) { return; }
+      var row = event.target.closest("tr");
+      if (!row) { return; }
+      row.setAttribute("aria-expanded", String(row.classList.toggle("open")));
+    });
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      row.setAttribute("aria-expanded", "false");
+    });
+  }
+
   var table = document.getElementById("rating-list");
+  if (table) { foldable(table); }
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
   if (table) { filterable(table); }
   var index = document.getElementById("player-index");
