@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli_runs import data, ok, ratings
+from cli_runs import data, ok, ratings, run
 
 # A blitz club evening: one game, round 1, 10 November 2025, Quick, Ann (1850 in the file)
 # beats Slow, Sam (1720 in the file). Record 122 "3 min + 2 sec": 3 + 2 s x 60 / 60 = 5
@@ -200,3 +200,29 @@ def test_a_corrected_blitz_file_registers_its_new_player_in_blitz(tmp_path: Path
     ok(db, "import", str(path), "--replace", "--reason", "wrong pairing", "--register-players")
     assert shown(db, "New, Nia", "blitz") == (1780, None)
     assert shown(db, "New, Nia", "standard") == (None, 0)
+
+
+def test_an_armageddon_of_different_times_closes_no_blitz_list(tmp_path: Path) -> None:
+    db = tmp_path / "armageddon.db"
+    ok(db, "init")
+    for name in ("Ash, Ann", "Birch, Bob"):
+        ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "50")
+    path = tmp_path / "final.csv"
+    # a standard game, then the Armageddon, a blitz game (5+0: 5 minutes for 60 moves) where
+    # White had 5 minutes and Black 4: different times, recorded, never rated (docs/RULES.md §9)
+    path.write_text(
+        "date,event,round,white,black,result,time_control,white_time_control,"
+        "black_time_control\n"
+        "2025-11-08,Club Final,1,\"Ash, Ann\",\"Birch, Bob\",1/2-1/2,90+30,,\n"
+        "2025-11-08,Club Final Armageddon,1,\"Birch, Bob\",\"Ash, Ann\",0-1,5+0,5+0,4+0\n",
+        encoding="utf-8")
+    ok(db, "import", str(path))
+    closed = data(db, "period", "close", "2025-11")
+    # the standard draw, D 0 -> PD .50: no change for either; the blitz game rates nobody, so
+    # no blitz close and no (empty) blitz list
+    assert (closed["pool"], closed["other_pools"]) == ("standard", [])
+    assert [(p["period"], p["pool"]) for p in data(db, "period", "list")["periods"]] == [
+        ("2025-11", "standard")]
+    refused = run(db, "list", "--pool", "blitz")
+    assert refused.exit_code == 1
+    assert "no blitz rating list yet" in refused.stderr
