@@ -215,11 +215,11 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
     """Rate ``target`` of ``pool`` inside ``session`` and, unless ``dry_run``, write its next
     revision with its change (``close_period``). ``shown_as_dry_run``: written into a
     transaction the caller rolls back. A dry run of several pools numbers each pool's revision
-    as if the earlier ones were written (they share the period's numbers)."""
+    in the order written."""
     _closable(target, today)
     rated = rate(session, target, edition or edition_for(target), pool=pool)
     report = report_of(session, rated, dry_run or shown_as_dry_run)
-    report.revision = next_revision(session, target)
+    report.revision = next_revision(session, target, pool)
     if not dry_run:
         change = record_change(session, actor, "period.close", "period", target)
         written = write_revision(session, rated, report.revision, change.id, None)

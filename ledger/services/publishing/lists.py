@@ -145,7 +145,7 @@ def rating_list(engine: Ledger, period: str | None = None,
     equal ratings share a rank, counted within the selection (ranks count the players shown).
     ``active_only`` is ``ListSelection(active=True)``: it leaves out players flagged inactive.
     ``pool``: the rating pool whose list it is (docs/RULES.md §9; each pool's list has its own
-    ranks); a ``revision`` must be one of that pool.
+    ranks); ``revision``: that pool's revision N of the period (numbered per period and pool).
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed or a
     revision it does not have, ``InvalidInput`` for a revision below 1.
     """
@@ -156,7 +156,7 @@ def rating_list(engine: Ledger, period: str | None = None,
             closed = published_period(session, period, pool)
             shown = current_revision(session, closed, pool) or 1
         following = closed.next()
-        rows = read_rows(session, closed, shown)
+        rows = read_rows(session, closed, shown, pool)
         if active_only:
             selection = replace(selection or ListSelection(), active=True)
         if selection is not None:
@@ -182,9 +182,9 @@ def _period_revision(session: Session, period: str | None, revision: int,
             raise PeriodError("no rating list yet: no period has been closed (`ledger period "
                               "close`)")
         wanted = Period.parse(latest)
-    found = (session.get(PeriodRevision, (str(wanted), revision)) if revision <= MAX_ID
+    found = (session.get(PeriodRevision, (str(wanted), pool, revision)) if revision <= MAX_ID
              else None)
-    if found is None or found.pool != pool:
+    if found is None:
         known = [v.revision for v in revision_views(session, wanted, pool)]
         have = (f"it has revision(s) {', '.join(map(str, known))}" if known
                 else "it has never been closed")
