@@ -12,7 +12,7 @@ revision), and every row that names a revision (the seven derived tables, ``peri
 The upgrade renumbers every pool's revisions of a period in their order (1, 2, 3 ...), and every
 row naming one with them. The audit log is history and keeps the numbers it recorded. The
 downgrade numbers each period's revisions across its pools again in the order they were
-written (by ``change_id``, then the old number) and drops the pool columns it added.
+written (by ``closed_at``, then ``change_id``) and drops the pool columns it added.
 Self-contained: it reads and writes only the tables above, as 0011 left them.
 """
 
@@ -41,7 +41,7 @@ DERIVED = {
 
 revisions = sa.table('period_revisions', sa.column('period', sa.String),
                      sa.column('revision', sa.Integer), sa.column('pool', sa.String),
-                     sa.column('change_id', sa.Integer))
+                     sa.column('change_id', sa.Integer), sa.column('closed_at', sa.DateTime))
 
 
 def _fk(table: str) -> str:
@@ -126,13 +126,15 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Back to 0011: each period's revisions numbered across its pools again, in the order
-    they were written (``change_id``, then the pool's number), and the pool columns dropped."""
+    they were written (``closed_at``, then ``change_id``), and the pool columns dropped."""
     conn = op.get_bind()
-    rows = conn.execute(sa.select(revisions.c.period, revisions.c.pool, revisions.c.revision,
-                                  revisions.c.change_id)).all()
+    rows = conn.execute(sa.select(revisions.c.period, revisions.c.pool, revisions.c.revision)
+                        .order_by(revisions.c.period, revisions.c.closed_at,
+                                  revisions.c.change_id, revisions.c.revision,
+                                  revisions.c.pool)).all()
     shared: dict[str, int] = {}
     back: dict[tuple[str, str, int], int] = {}
-    for period, pool, number, _ in sorted(rows, key=lambda r: (r[0], r[3], r[2], r[1])):
+    for period, pool, number in rows:
         shared[period] = shared.get(period, 0) + 1
         back[period, pool, number] = shared[period]
     _drop_foreign_keys()

@@ -59,7 +59,7 @@ class ReopenReport:
     """``period reopen``: the ``period`` reopened, the ``revision`` it leaves (superseded, still
     shown by ``list --revision``), the players it had rated, and whether it was a dry run;
     ``pool`` the pool reopened and ``next`` the revision closing it again writes (revision
-    numbers are per period, shared by its pools: docs/DESIGN.md "Rating pools")."""
+    numbers are per period and pool: docs/DESIGN.md "Rating pools")."""
 
     period: str
     revision: int
