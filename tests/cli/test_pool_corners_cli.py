@@ -226,3 +226,38 @@ def test_an_armageddon_of_different_times_closes_no_blitz_list(tmp_path: Path) -
     refused = run(db, "list", "--pool", "blitz")
     assert refused.exit_code == 1
     assert "no blitz rating list yet" in refused.stderr
+
+
+def test_each_pool_numbers_its_revisions_of_a_period_from_1(tmp_path: Path) -> None:
+    db = tmp_path / "revisions.db"
+    ok(db, "init")
+    for name in ("Ash, Ann", "Birch, Bob"):
+        ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "50",
+           "--blitz-rating", "1800", "--blitz-games", "50")
+    ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2025-11-08")
+    ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2025-11-09",
+       "--pool", "blitz")
+    ok(db, "period", "close", "2025-11")
+    # one close, two pools: each list is its pool's revision 1 of 2025-11 (not standard 1,
+    # blitz 2). D 0 -> PD .50, K 20: 20 x .50 = +10: Ann 1810, Bob 1790 in both pools
+    periods = [(p["pool"], p["revision"]) for p in data(db, "period", "list")["periods"]]
+    assert periods == [("standard", 1), ("blitz", 1)]
+    assert ratings(db, "2025-11", "--pool", "blitz", "--revision", "1") == {
+        "Ash, Ann": 1810, "Birch, Bob": 1790}
+    # the blitz list reopened and closed again: the blitz pool's revision 2; standard stays 1
+    reopened = ok(db, "period", "reopen", "2025-11", "--pool", "blitz", "--reason", "typo")
+    assert "closing 2025-11 again writes revision 2" in " ".join(reopened.output.split())
+    ok(db, "period", "close", "2025-11", "--pool", "blitz")
+    periods = [(p["pool"], p["revision"]) for p in data(db, "period", "list")["periods"]]
+    assert periods == [("standard", 1), ("blitz", 2)]
+    # a re-rating of the blitz pool from 2025-11: its revision 3
+    rerated = data(db, "period", "rerate", "--from", "2025-11", "--pool", "blitz", "--reason",
+                   "check", "--yes")
+    assert [(p["old_revision"], p["new_revision"]) for p in rerated["periods"]] == [(2, 3)]
+    assert ratings(db, "2025-11", "--pool", "blitz", "--revision", "2") == {
+        "Ash, Ann": 1810, "Birch, Bob": 1790}
+    # standard has revision 1 only: its revision 2 is not found, naming the ones it has
+    missing = run(db, "list", "--period", "2025-11", "--revision", "2")
+    assert missing.exit_code == 1
+    assert "period 2025-11 has no revision 2 (it has revision(s) 1)" in missing.stderr
+    ok(db, "db", "check")
