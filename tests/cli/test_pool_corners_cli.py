@@ -32,6 +32,11 @@ def shown(db: Path, name: str, pool: str) -> tuple[int | None, int | None]:
     return view["rating"], view["rated_games"]
 
 
+def closed_ratings(db: Path, period: str) -> dict[str, int]:
+    """``period close PERIOD``: the new rating of each player it rated, by name."""
+    return {r["name"]: r["rating_after"] for r in data(db, "period", "close", period)["results"]}
+
+
 def test_a_blitz_trf_registers_its_players_in_blitz_not_in_standard(tmp_path: Path) -> None:
     db = tmp_path / "blitz.db"
     ok(db, "init")
@@ -71,9 +76,7 @@ def test_a_pgn_time_control_registers_in_its_pool_with_the_files_elo(tmp_path: P
     assert report["to_rate"] == 1
     # rapid, K 20: D 130 -> PD .68: Ann 20 x (.5 - .68) = -3.6 -> -4: 1846; Sam 20 x (.5 -
     # .32) = +3.6 -> +4: 1724
-    closed = data(db, "period", "close", "2025-11")
-    assert {r["name"]: r["rating_after"] for r in closed["results"]} == {
-        "Quick, Ann": 1846, "Slow, Sam": 1724}
+    assert closed_ratings(db, "2025-11") == {"Quick, Ann": 1846, "Slow, Sam": 1724}
 
 
 def test_pool_registers_a_files_players_in_that_pool(tmp_path: Path) -> None:
@@ -140,11 +143,9 @@ def test_the_import_report_counts_games_of_players_rated_from_standard(tmp_path:
        "--prior-games", "50")
     report = data(db, "import", str(blitz_trf(tmp_path)))
     assert (report["to_rate"], report["not_rated"]) == (1, {})
-    closed = data(db, "period", "close", "2025-11")
     # 0 blitz games: K 40 (docs/RULES.md §9); D 130 -> PD .68: Ann 40 x .32 = +12.8 -> +13:
     # 1863; Sam 40 x -.32 = -12.8 -> -13: 1707
-    assert {r["name"]: r["rating_after"] for r in closed["results"]} == {
-        "Quick, Ann": 1863, "Slow, Sam": 1707}
+    assert closed_ratings(db, "2025-11") == {"Quick, Ann": 1863, "Slow, Sam": 1707}
 
 
 def test_the_import_report_counts_the_600_point_rule_as_the_close_does(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from ledger.db.models import Event
 from ledger.domain import STANDARD, Period, RatingPool, Result
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS, Pool, PoolGame, build_pool
-from ledger.services.close.rated_games import rating_in_pool
+from ledger.services.close.rated_games import ratings_in_pool
 from ledger.services.close.state import load_histories, ratings_period
 from ledger.services.core.facts import NOW, Facts
 
@@ -31,7 +31,7 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
     move each), the player was unrated at its event's start and the opponent had a published
     rating then; in rapid and blitz from 2024-03 a player unrated there who holds a standard
     rating is rated with it (``rated_games.rating_in_pool``, R&B 2024 7.2.1: "considered to be
-    rated"): a rated opponent, and no pool of their own. Ratings come from
+    rated"): a rated opponent, and no pool of their own (``rated_games.ratings_in_pool``). Ratings come from
     entries and from the results of periods up to ``ratings_through``; ``facts``: the games and
     players now or as of a change. Players without a pool game get an empty pool. Returns player
     id -> ``Pool``. ``pool``: the rating pool (docs/RULES.md §9): its games and its ratings only.
@@ -51,14 +51,8 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
     everyone = set(ids) | {r.white_id for r in rows} | {r.black_id for r in rows}
     histories = load_histories(session, sorted(everyone), through=ratings_through, facts=facts,
                                pool=pool)
-    standard = (load_histories(session, sorted(everyone), through=ratings_through, facts=facts)
-                if pool != STANDARD and rows else {})
-    known: dict[tuple[int, Period], int | None] = {}  # a player's rating per start period
-
-    def rating(pid: int, start: Period) -> int | None:
-        if (pid, start) not in known:
-            known[pid, start] = rating_in_pool(histories[pid], standard.get(pid), pool, start)
-        return known[pid, start]
+    rating = ratings_in_pool(session, histories, pool, through=ratings_through, facts=facts,
+                             asked=bool(rows))
 
     games: dict[int, list[PoolGame]] = defaultdict(list)
     wanted = set(ids)
