@@ -262,3 +262,10 @@ def test_each_pool_numbers_its_revisions_of_a_period_from_1(tmp_path: Path) -> N
     assert missing.exit_code == 1
     assert "period 2025-11 has no revision 2 (it has revision(s) 1)" in missing.stderr
     ok(db, "db", "check")
+    # the site: the blitz list's superseded revisions 1 and 2 as their own pages; standard none
+    site = tmp_path / "site"
+    ok(db, "site", "build", str(site))
+    assert sorted(p.name for p in (site / "lists").glob("*/2025-11*.html")) == [
+        "2025-11-r1.html", "2025-11-r2.html", "2025-11.html", "2025-11.html"]
+    assert sorted(p.name for p in (site / "lists" / "blitz").glob("2025-11*.html")) == [
+        "2025-11-r1.html", "2025-11-r2.html", "2025-11.html"]
