@@ -203,11 +203,17 @@ def test_a_corrected_blitz_file_registers_its_new_player_in_blitz(tmp_path: Path
     assert shown(db, "New, Nia", "standard") == (None, 0)
 
 
-def test_an_armageddon_of_different_times_closes_no_blitz_list(tmp_path: Path) -> None:
-    db = tmp_path / "armageddon.db"
+def two_players(db: Path, *more: str) -> Path:
+    """A new ledger ``db`` with Ash, Ann and Birch, Bob, each 1800 in standard after 50 rated
+    games (K 20), and ``more`` options of ``player add`` each."""
     ok(db, "init")
     for name in ("Ash, Ann", "Birch, Bob"):
-        ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "50")
+        ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "50", *more)
+    return db
+
+
+def test_an_armageddon_of_different_times_closes_no_blitz_list(tmp_path: Path) -> None:
+    db = two_players(tmp_path / "armageddon.db")
     path = tmp_path / "final.csv"
     # a standard game, then the Armageddon, a blitz game (5+0: 5 minutes for 60 moves) where
     # White had 5 minutes and Black 4: different times, recorded, never rated (docs/RULES.md §9)
@@ -230,11 +236,7 @@ def test_an_armageddon_of_different_times_closes_no_blitz_list(tmp_path: Path) -
 
 
 def test_each_pool_numbers_its_revisions_of_a_period_from_1(tmp_path: Path) -> None:
-    db = tmp_path / "revisions.db"
-    ok(db, "init")
-    for name in ("Ash, Ann", "Birch, Bob"):
-        ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "50",
-           "--blitz-rating", "1800", "--blitz-games", "50")
+    db = two_players(tmp_path / "revisions.db", "--blitz-rating", "1800", "--blitz-games", "50")
     ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2025-11-08")
     ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1-0", "--date", "2025-11-09",
        "--pool", "blitz")
