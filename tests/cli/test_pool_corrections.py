@@ -44,8 +44,8 @@ def closed_october(tmp_path: Path) -> Path:
     assert ratings(db, "2026-10", "--pool", "blitz") == {ANN: 2010, BOB: 1893, CY: 2097}
     # standard: D 0 -> PD .50; 20 x .50 = +10: Ann 1910, Dee 1890
     assert ratings(db, "2026-10") == {ANN: 1910, DEE: 1890}
-    # one close, two pools: revision 1 standard, revision 2 blitz (numbers shared per period)
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
+    # one close, two pools: revision 1 standard, revision 1 blitz (numbered per pool)
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 1}
     return db
 
 
@@ -69,8 +69,8 @@ def test_a_blitz_void_in_next_period_is_carried_into_the_next_blitz_close_only(
     assert (voided["effect"]["mode"], voided["effect"]["pool"]) == ("in-next-period", "blitz")
     # Ann gave +10.00 (1000); without the win: 20 x .14 = +2.80, so -7.20 is carried. Bob gave
     # -7.20 and plays no other game: 0, so +7.20. Cy's draw stands: nothing.
-    assert carried(voided["effect"]) == [(ANN, "2026-10", 2, 1000, -720),
-                                         (BOB, "2026-10", 2, -720, 720)]
+    assert carried(voided["effect"]) == [(ANN, "2026-10", 1, 1000, -720),
+                                         (BOB, "2026-10", 1, -720, 720)]
     # the standard game too: Ann gave +10.00 and gives 0, -10.00; Dee +10.00
     std = data(db, "game", "void", "3", "--reason", "never played", "--in-next-period")
     assert std["effect"]["pool"] == "standard"
@@ -79,7 +79,7 @@ def test_a_blitz_void_in_next_period_is_carried_into_the_next_blitz_close_only(
     # both published lists stand
     assert ratings(db, "2026-10", "--pool", "blitz") == {ANN: 2010, BOB: 1893, CY: 2097}
     assert ratings(db, "2026-10") == {ANN: 1910, DEE: 1890}
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 1}
     # November: Ann draws Dee in standard; nobody plays blitz
     ok(db, "game", "add", ANN, DEE, "1/2-1/2", "--date", "2026-11-10")
     closed = data(db, "period", "close", "2026-11")
@@ -101,15 +101,15 @@ def test_a_blitz_void_with_rerate_rerates_the_blitz_close_alone(tmp_path: Path) 
     db = closed_october(tmp_path)
     voided = data(db, "game", "void", "1", "--reason", "never played", "--rerate")
     assert (voided["effect"]["mode"], voided["effect"]["pool"]) == ("rerate", "blitz")
-    # the blitz list gets revision 3 (2 was the last number of 2026-10): Ann only the draw,
+    # the blitz list gets revision 2 (the blitz pool's second of 2026-10): Ann only the draw,
     # 20 x .14 = +2.8 -> +3: 2003; Bob no game: 1900 as registered; Cy -3: 2097
     assert [(p["period"], p["old_revision"], p["new_revision"])
-            for p in voided["effect"]["rerated"]] == [("2026-10", 2, 3)]
+            for p in voided["effect"]["rerated"]] == [("2026-10", 1, 2)]
     assert ratings(db, "2026-10", "--pool", "blitz") == {ANN: 2003, BOB: 1900, CY: 2097}
-    assert ratings(db, "2026-10", "--pool", "blitz", "--revision", "2") == {
+    assert ratings(db, "2026-10", "--pool", "blitz", "--revision", "1") == {
         ANN: 2010, BOB: 1893, CY: 2097}
     # the standard close of the month stands: revision 1, Ann 1910
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 3}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
     assert ratings(db, "2026-10") == {ANN: 1910, DEE: 1890}
     ok(db, "db", "check")
 
@@ -124,7 +124,7 @@ def test_a_late_blitz_result_without_rerate_goes_into_the_next_blitz_period(
     # rated with the ratings in force at 2026-10's start (2000 v 1900: D 100 -> PD .64):
     # 20 x .36 = +7.2 -> +7 on the 2026-10 list's 2010: 2017; Bob 1893 - 7 = 1886
     assert ratings(db, "2026-11", "--pool", "blitz") == {ANN: 2017, BOB: 1886, CY: 2097}
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 1}
     ok(db, "db", "check")
 
 
@@ -139,7 +139,7 @@ def test_a_late_blitz_result_with_rerate_rerates_its_own_blitz_period(tmp_path: 
     # 2026-10 blitz again: Ann +.36 +.36 +.14 = .86 x 20 = 17.2 -> +17: 2017; Bob -.72 x 20 =
     # -14.4 -> -14: 1886; Cy -3: 2097. Revision 3; the standard close stands.
     assert ratings(db, "2026-10", "--pool", "blitz") == {ANN: 2017, BOB: 1886, CY: 2097}
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 3}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
     assert ratings(db, "2026-10") == {ANN: 1910, DEE: 1890}
     ok(db, "db", "check")
 
@@ -166,7 +166,7 @@ def test_a_late_blitz_import_with_rerate_rerates_the_blitz_close(tmp_path: Path)
         ("2026-10", "2026-10", "blitz")]
     # as with game add --rerate: Ann .86 x 20 = 17.2 -> 2017, Bob -14.4 -> 1886, Cy 2097
     assert ratings(db, "2026-10", "--pool", "blitz") == {ANN: 2017, BOB: 1886, CY: 2097}
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 3}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
     ok(db, "db", "check")
 
 
@@ -177,7 +177,7 @@ def test_a_late_blitz_import_without_rerate_waits_for_the_next_blitz_close(
     path.write_text(PGN.format(result="1-0"), encoding="utf-8")
     report = data(db, "import", str(path))
     assert [(x["period"], x["dated_in"]) for x in report["late"]] == [("2026-11", "2026-10")]
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 1}
     ok(db, "period", "close", "2026-11", "--pool", "blitz")
     # 2000 v 1900 at 2026-10's start: +7.2 -> +7 on 2010: 2017; Bob 1893 - 7 = 1886
     assert ratings(db, "2026-11", "--pool", "blitz") == {ANN: 2017, BOB: 1886, CY: 2097}
@@ -225,10 +225,10 @@ def test_merge_with_rerate_rerates_the_pool_of_the_duplicates_games(tmp_path: Pa
     merged = data(db, "player", "merge", BOB, "Birch, Robert", "--reason", "one person",
                   "--rerate")
     assert merged["closed_periods"] == ["2026-11"]
-    # the blitz 2026-11 re-rated (revision 3: 1 standard, 2 blitz before); Bob 1893 v Cy 2097:
+    # the blitz 2026-11 re-rated (blitz revision 2: 1 before); Bob 1893 v Cy 2097:
     # D -204 -> PD .24 (198-206); -4.8 -> -5: 1888. The standard close stands.
-    assert [(p["period"], p["new_revision"]) for p in merged["rerated"]] == [("2026-11", 3)]
-    assert revisions(db, "2026-11") == {"standard": before["standard"], "blitz": 3}
+    assert [(p["period"], p["new_revision"]) for p in merged["rerated"]] == [("2026-11", 2)]
+    assert revisions(db, "2026-11") == {"standard": before["standard"], "blitz": 2}
     blitz = ratings(db, "2026-11", "--pool", "blitz")
     assert blitz[BOB] == 1888 and "Birch, Robert" not in blitz
     ok(db, "db", "check")
@@ -260,10 +260,10 @@ def test_dry_runs_of_pool_corrections_write_nothing(tmp_path: Path) -> None:
     path.write_text(PGN.format(result="1-0"), encoding="utf-8")
     before, audit = sha(db), data(db, "audit")["changes"]
     shown = data(db, "game", "void", "1", "--reason", "x", "--in-next-period", "--dry-run")
-    assert carried(shown["effect"]) == [(ANN, "2026-10", 2, 1000, -720),
-                                        (BOB, "2026-10", 2, -720, 720)]  # as the real run
+    assert carried(shown["effect"]) == [(ANN, "2026-10", 1, 1000, -720),
+                                        (BOB, "2026-10", 1, -720, 720)]  # as the real run
     rerated = data(db, "game", "void", "1", "--reason", "x", "--rerate", "--dry-run")
-    assert [p["new_revision"] for p in rerated["effect"]["rerated"]] == [3]
+    assert [p["new_revision"] for p in rerated["effect"]["rerated"]] == [2]
     for args in (("game", "add", ANN, BOB, "1-0", "--date", "2026-10-20", "--pool", "blitz",
                   "--rerate", "--reason", "x"),
                  ("import", str(path), "--rerate", "--reason", "x"),
@@ -272,7 +272,7 @@ def test_dry_runs_of_pool_corrections_write_nothing(tmp_path: Path) -> None:
         ok(db, *args, "--dry-run")
     assert sha(db) == before
     assert data(db, "audit")["changes"] == audit
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 1}
 
 
 def test_a_rapid_result_corrected_in_next_period_then_moved_by_date_with_rerate(
@@ -324,4 +324,4 @@ def test_one_correction_touching_closed_periods_of_two_pools_is_refused(tmp_path
     assert str(refused.value) == (
         "game 1 touches closed periods of two pools, blitz (2026-10) and standard (2026-10): "
         "correct each pool's games on their own")
-    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 2}
+    assert revisions(db, "2026-10") == {"standard": 1, "blitz": 1}

@@ -212,27 +212,27 @@ def test_one_close_with_games_in_three_pools_publishes_three_lists(tmp_path: Pat
     assert "Rating period 2026-10 rapid" in ok(db, "period", "report", "--pool", "rapid").stdout
     again = run(db, "period", "close", "2026-10")
     assert again.exit_code == 1 and "already closed" in again.stderr
-    # period list: one close of 2026-10 per pool; revision numbers are the period's, shared
-    # by its pools (docs/DESIGN.md "Rating pools"): standard 1, rapid 2, blitz 3
+    # period list: one close of 2026-10 per pool; revision numbers are per period and pool
+    # (docs/DESIGN.md "Rating pools"): each pool's first list of 2026-10 is its revision 1
     assert [(v["period"], v["pool"], v["revision"]) for v in data(db, "period", "list")[
-        "periods"]] == [("2026-10", "standard", 1), ("2026-10", "rapid", 2),
-                        ("2026-10", "blitz", 3)]
+        "periods"]] == [("2026-10", "standard", 1), ("2026-10", "rapid", 1),
+                        ("2026-10", "blitz", 1)]
     # reopening the blitz close leaves the other two; closing again closes blitz alone
     reopened = data(db, "period", "reopen", "2026-10", "--pool", "blitz", "--reason", "a typo")
-    assert (reopened["pool"], reopened["revision"]) == ("blitz", 3)
+    assert (reopened["pool"], reopened["revision"]) == ("blitz", 1)
     closed = data(db, "period", "close", "2026-10")
     assert (closed["pool"], closed["other_pools"]) == ("blitz", [])
     assert [(v["pool"], v["revision"]) for v in data(db, "period", "list")["periods"]] == [
-        ("standard", 1), ("rapid", 2), ("blitz", 4)]
+        ("standard", 1), ("rapid", 1), ("blitz", 2)]
     assert lists["blitz"] == [(r["rank"], r["name"], r["rating"])
                               for r in data(db, "list", "--pool", "blitz")["players"]]
     # db check recomputes each pool's close with that pool's rules: all equal
     ok(db, "db", "check")
-    # period rerate --pool blitz re-rates the blitz close alone: revision 5, the same list
+    # period rerate --pool blitz re-rates the blitz close alone: blitz revision 3, the same list
     ok(db, "period", "rerate", "--from", "2026-10", "--pool", "blitz", "--reason", "check",
        "--yes")
     assert [(v["pool"], v["revision"]) for v in data(db, "period", "list")["periods"]] == [
-        ("standard", 1), ("rapid", 2), ("blitz", 5)]
+        ("standard", 1), ("rapid", 1), ("blitz", 3)]
     assert lists["blitz"] == [(r["rank"], r["name"], r["rating"])
                               for r in data(db, "list", "--pool", "blitz")["players"]]
     ok(db, "db", "check")

@@ -76,7 +76,7 @@ def federation_both_ways(engine: Engine, tmp_path: Path, players: int, games: in
     assert len(october["period_results"]) > players // 2
     close_period(engine, "2026-10", today=TODAY)
     with transaction(engine, write=False) as session:
-        assert _sorted(recompute(session, Period(2026, 10), 1)) == _sorted(october)
+        assert _sorted(recompute(session, Period(2026, 10), 1, RAPID)) == _sorted(october)
     assert check_ledger(engine).ok
 
 

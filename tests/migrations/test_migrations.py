@@ -33,7 +33,8 @@ from ledger.names import name_key
 from ledger.services.admin.recompute import check_ledger
 from ledger.services.admin.setup import init_ledger
 from ledger.services.close.period_audits import current_sides
-from ledger.services.close.periods import close_period
+from ledger.services.close.periods import close_period, list_periods
+from ledger.services.close.rerate import reopen_period
 from ledger.services.core.session import open_ledger, transaction
 from ledger.services.publishing.lists import rating_list
 from ledger.services.register.events import find_event
@@ -209,6 +210,13 @@ def _populate_0012(conn: Connection) -> None:
         " false, false, 'test', '2026-01-01 00:00:00', 1, 'rating', 'standard')"))
 
 
+def _populate_0013(conn: Connection) -> None:
+    """Revision 0013 numbers revisions per (period, pool) and adds no fact: the 0012 ledger.
+    Its renumbering of stored revisions is tested below
+    (``test_0013_numbers_each_pools_revisions_of_a_period_from_1``)."""
+    _populate_0012(conn)
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -221,7 +229,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0009": _populate_0009,
                                                      "0010": _populate_0010,
                                                      "0011": _populate_0011,
-                                                     "0012": _populate_0012}
+                                                     "0012": _populate_0012,
+                                                     "0013": _populate_0013}
 
 
 def _revisions() -> list[str]:
@@ -354,11 +363,11 @@ def test_0010_packs_the_audit_each_earlier_revision_stored(new_database: Factory
         engine.dispose()
 
 
-def test_0010_packs_every_revision_of_every_pool(new_database: Factory) -> None:
-    # at 0009: the January close above as revision 1, superseded by a re-rating (revision 2,
-    # the same rows), and the blitz close of 2026-01 as revision 3: Alpha 1500 beats Beta 1600
-    # (D -100 -> PD .36, 2 halves; Beta D +100 -> .64, 0): 1500 = 0x5dc, 1600 = 0x640
-    db = new_database("audit-revisions")
+def _three_revisions_at_0009(db: str, then: str) -> None:
+    """At 0009: the January close above as revision 1, superseded by a re-rating (revision 2,
+    the same rows), and the blitz close of 2026-01 as revision 3 (revision numbers shared by
+    the pools, as 0009 numbered them): Alpha 1500 beats Beta 1600 (D -100 -> PD .36, 2 halves;
+    Beta D +100 -> .64, 0); then upgraded to ``then``."""
     engine = make_engine(db)
     try:
         migrate.upgrade(engine, "0009")
@@ -391,18 +400,25 @@ def test_0010_packs_every_revision_of_every_pool(new_database: Factory) -> None:
                     " ('2026-01', 3, 2, 3, 1, 1600, 1500, 100, 100, 64, 0)"):
                 conn.execute(text(statement))
             reset_sequences(conn, every_table(conn))
-        migrate.upgrade(engine, "head")  # 0010 packs; the later revisions keep what it packed
+        migrate.upgrade(engine, then)
     finally:
         engine.dispose()
-    stored = sql(db, "SELECT revision, player_id, sides FROM period_audits "
-                     "ORDER BY revision, player_id")
-    assert [(r, pid, bytes(packed)) for r, pid, packed in stored] == [
-        (1, 1, PACKED_JANUARY[1]), (1, 2, PACKED_JANUARY[2]),
-        (2, 1, PACKED_JANUARY[1]), (2, 2, PACKED_JANUARY[2]),
-        (3, 1, bytes.fromhex("03000000" "02000000" "dc050000" "40060000" "9cffffff" "9cffffff"
-                             "24000000" "02000000")),
-        (3, 2, bytes.fromhex("03000000" "01000000" "40060000" "dc050000" "64000000" "64000000"
-                             "40000000" "00000000"))]
+
+
+def test_0010_packs_every_revision_of_every_pool(new_database: Factory) -> None:
+    # 1500 = 0x5dc, 1600 = 0x640
+    db = new_database("audit-revisions")
+    _three_revisions_at_0009(db, "head")  # 0010 packs; the later revisions keep what it packed
+    # (0013 numbers the revisions per pool: the blitz close, 3 at 0009, is the blitz pool's 1)
+    stored = sql(db, "SELECT pool, revision, player_id, sides FROM period_audits "
+                     "ORDER BY pool DESC, revision, player_id")
+    assert [(p, r, pid, bytes(packed)) for p, r, pid, packed in stored] == [
+        ("standard", 1, 1, PACKED_JANUARY[1]), ("standard", 1, 2, PACKED_JANUARY[2]),
+        ("standard", 2, 1, PACKED_JANUARY[1]), ("standard", 2, 2, PACKED_JANUARY[2]),
+        ("blitz", 1, 1, bytes.fromhex("03000000" "02000000" "dc050000" "40060000" "9cffffff"
+                                      "9cffffff" "24000000" "02000000")),
+        ("blitz", 1, 2, bytes.fromhex("03000000" "01000000" "40060000" "dc050000" "64000000"
+                                      "64000000" "40000000" "00000000"))]
     engine = open_ledger(db)
     try:
         with transaction(engine, write=False) as session:
@@ -410,6 +426,47 @@ def test_0010_packs_every_revision_of_every_pool(new_database: Factory) -> None:
             assert current_sides(session, "2026-01", "blitz")[(3, 2)].expected_hundredths == 64
     finally:
         engine.dispose()
+
+
+def test_0013_numbers_each_pools_revisions_of_a_period_from_1(new_database: Factory) -> None:
+    db = new_database("revisions-per-pool")
+    _three_revisions_at_0009(db, "0011")
+    # 0011 numbers the revisions of 2026-01 across its pools: standard 1 and 2, blitz 3
+    revisions = "SELECT pool, revision FROM period_revisions ORDER BY closed_at"
+    assert sql(db, revisions) == [("standard", 1), ("standard", 2), ("blitz", 3)]
+    assert init_ledger(db) == ("0011", migrate.head_revision())
+    # each pool's revisions of the period from 1 in their order: the first blitz list is 1
+    assert sql(db, revisions) == [("standard", 1), ("standard", 2), ("blitz", 1)]
+    assert sql(db, "SELECT pool, revision FROM periods ORDER BY pool DESC") == [
+        ("standard", 2), ("blitz", 1)]
+    assert sql(db, "SELECT DISTINCT pool, revision FROM period_audits "
+                   "ORDER BY pool DESC, revision") == [
+        ("standard", 1), ("standard", 2), ("blitz", 1)]
+    assert sql(db, "SELECT DISTINCT pool, revision FROM period_results "
+                   "ORDER BY pool DESC, revision") == [("standard", 1), ("standard", 2)]
+    engine = open_ledger(db)
+    try:
+        views = {(v.pool, v.revision): [r.revision for r in v.revisions]
+                 for v in list_periods(engine)}
+        assert views == {("standard", 2): [1, 2], ("blitz", 1): [1]}
+        # the blitz audit is current as the blitz pool's revision 1 (Beta's PD .64)
+        with transaction(engine, write=False) as session:
+            assert current_sides(session, "2026-01", "blitz")[(3, 2)].expected_hundredths == 64
+        # the next blitz close of 2026-01 (after a reopen) is the blitz pool's revision 2
+        reopened = reopen_period(engine, "2026-01", reason="test", pool="blitz")
+        assert (reopened.revision, reopened.next) == (1, 2)
+    finally:
+        engine.dispose()
+    engine = make_engine(db)
+    try:
+        with engine.begin() as conn:
+            command.downgrade(migrate.alembic_config(conn), "0011")
+    finally:
+        engine.dispose()
+    # back at 0011: numbered across the pools again, in the order written
+    assert sql(db, revisions) == [("standard", 1), ("standard", 2), ("blitz", 3)]
+    assert sql(db, "SELECT DISTINCT revision FROM period_audits ORDER BY revision") == [
+        (1,), (2,), (3,)]
 
 
 def test_0010_downgrade_unpacks_the_audit_into_period_games(new_database: Factory) -> None:
@@ -644,10 +701,9 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
 
 def test_the_cheap_revision_check_knows_alembics_head() -> None:
     # ledger.db.revision checks every command's database without Alembic: its constant must be
-    # the head of migrations/versions (0012_withdrawn_players_import_changes.py, "revision:
-    # str = '0012'")
+    # the head of migrations/versions (0013_revisions_per_pool.py, "revision: str = '0013'")
     from ledger.db.revision import HEAD_REVISION
-    assert HEAD_REVISION == migrate.head_revision() == "0012"
+    assert HEAD_REVISION == migrate.head_revision() == "0013"
 
 
 def test_0011_adds_no_mark_to_a_ledger_and_its_downgrade_drops_the_table(

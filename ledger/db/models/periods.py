@@ -2,8 +2,9 @@
 (``period_revisions``), the pointer to a closed period's current revision (``periods``), and the
 rows every revision writes once and never updates (``period_results``, ``period_audits``,
 ``rating_adjustments``, ``initial_ratings``, ``initial_rating_games``, ``rating_floor_drops``,
-``list_entries``), each keyed by ``(period, revision)``; and the corrections carried into a later
-period (``carried_corrections``)."""
+``list_entries``), each keyed by ``(period, pool, revision)`` (revision 0013: revision numbers
+per period and pool); and the corrections carried into a later period
+(``carried_corrections``)."""
 
 from __future__ import annotations
 
@@ -28,23 +29,24 @@ from ledger.domain import STANDARD
 
 
 class PeriodRevision(Base):
-    """One close or re-rating of a period (docs/CORRECTIONS.md §3): the rule ``edition`` it used,
-    the ``change_id`` that computed it (its facts are the facts as of that change), ``reason``,
-    when (``closed_at``, UTC) and ``superseded_by_change`` (None while current)."""
+    """One close or re-rating of a period in one pool (docs/CORRECTIONS.md §3): the rule
+    ``edition`` it used, the ``change_id`` that computed it (its facts are the facts as of that
+    change), ``reason``, when (``closed_at``, UTC) and ``superseded_by_change`` (None while
+    current). Numbered per period and pool: the first close of a period's blitz list is
+    revision 1 whatever the other pools did (revision 0013)."""
 
     __tablename__ = "period_revisions"
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    #: The pool the revision rated (docs/RULES.md §9).
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True, default=STANDARD,
+                                      server_default=STANDARD)
     revision: Mapped[int] = mapped_column(primary_key=True)
     edition: Mapped[str] = mapped_column(String(7))
     change_id: Mapped[int] = mapped_column(ForeignKey("changes.id"))
     reason: Mapped[str | None] = mapped_column(Text)
     closed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     superseded_by_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
-    #: The pool the revision rated (docs/RULES.md §9). Revision numbers are per period, shared
-    #: by its pools, so (period, revision) names one pool's computation and every derived row
-    #: keeps its key (docs/DESIGN.md "Rating pools").
-    pool: Mapped[str] = pool_column()
 
     __table_args__ = (CheckConstraint(POOL_CHECK, name="pool"),)
 
@@ -55,8 +57,9 @@ class RatingPeriod(Base):
     (the revision's rows stay). Before revision 0009 every row was the standard pool's."""
 
     __tablename__ = "periods"
-    __table_args__ = (ForeignKeyConstraint(["period", "revision"],
-                                           ["period_revisions.period", "period_revisions.revision"]),
+    __table_args__ = (ForeignKeyConstraint(["period", "pool", "revision"],
+                                           ["period_revisions.period", "period_revisions.pool",
+                                            "period_revisions.revision"]),
                       CheckConstraint(POOL_CHECK, name="pool"))
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
@@ -67,8 +70,15 @@ class RatingPeriod(Base):
 
 def _of_revision() -> ForeignKeyConstraint:
     """The foreign key of a derived row to its ``period_revisions`` row."""
-    return ForeignKeyConstraint(["period", "revision"],
-                                ["period_revisions.period", "period_revisions.revision"])
+    return ForeignKeyConstraint(["period", "pool", "revision"],
+                                ["period_revisions.period", "period_revisions.pool",
+                                 "period_revisions.revision"])
+
+
+def _pool_key() -> Mapped[str]:
+    """The ``pool`` key column of a derived row: the pool its revision rated (rows written
+    before revision 0013 were given theirs by it)."""
+    return mapped_column(String(8), primary_key=True, server_default=STANDARD)
 
 
 class PeriodResult(Base):
@@ -81,6 +91,7 @@ class PeriodResult(Base):
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = _pool_key()
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     rating_before: Mapped[int]
@@ -109,6 +120,7 @@ class PeriodAudit(Base):
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = _pool_key()
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     sides: Mapped[bytes] = mapped_column(LargeBinary)
@@ -122,6 +134,7 @@ class RatingAdjustment(Base):
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = _pool_key()
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     rating_before: Mapped[int]
@@ -140,6 +153,7 @@ class InitialRating(Base):
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = _pool_key()
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     method: Mapped[str] = mapped_column(String(20))
@@ -165,6 +179,7 @@ class InitialRatingGame(Base):
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = _pool_key()
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
@@ -181,6 +196,7 @@ class RatingFloorDrop(Base):
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = _pool_key()
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     rating: Mapped[int]
@@ -197,6 +213,7 @@ class ListEntry(Base):
     __table_args__ = (_of_revision(),)
 
     period: Mapped[str] = mapped_column(String(7), primary_key=True)
+    pool: Mapped[str] = _pool_key()
     revision: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     rank: Mapped[int]
@@ -216,13 +233,15 @@ class ListEntry(Base):
 class CarriedCorrection(Base):
     """A correction carried into a later period (docs/CORRECTIONS.md §5, ``--in-next-period``):
     the exact difference in hundredths that change ``change_id`` makes to ``player_id``'s change in
-    ``origin_period`` (as rated by ``origin_revision``), added before the one rounding by the
-    close of ``applies_in``. Ignored once the origin period's current revision is another one."""
+    ``origin_period`` (as rated by ``origin_revision`` of ``origin_pool``), added before the one
+    rounding by the close of ``applies_in`` in that pool. Ignored once the origin period's
+    current revision in that pool is another one."""
 
     __tablename__ = "carried_corrections"
     __table_args__ = (
-        ForeignKeyConstraint(["origin_period", "origin_revision"],
-                             ["period_revisions.period", "period_revisions.revision"]),
+        ForeignKeyConstraint(["origin_period", "origin_pool", "origin_revision"],
+                             ["period_revisions.period", "period_revisions.pool",
+                              "period_revisions.revision"]),
         UniqueConstraint("change_id", "player_id", "origin_period"),
         Index("ix_carried_corrections_applies_in", "applies_in"),
     )
@@ -231,6 +250,7 @@ class CarriedCorrection(Base):
     change_id: Mapped[int] = mapped_column(ForeignKey("changes.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     origin_period: Mapped[str] = mapped_column(String(7))
+    origin_pool: Mapped[str] = pool_column()
     origin_revision: Mapped[int]
     applies_in: Mapped[str] = mapped_column(String(7))
     hundredths: Mapped[int]

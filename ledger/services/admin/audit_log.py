@@ -64,6 +64,7 @@ def _of_player(player_id: int) -> CompoundSelect[Any]:
         select(GameRevision.valid_from_change).where(old_theirs),
         select(PeriodRevision.change_id).join(PeriodResult, (
             PeriodResult.period == PeriodRevision.period)
+            & (PeriodResult.pool == PeriodRevision.pool)
             & (PeriodResult.revision == PeriodRevision.revision))
         .where(PeriodResult.player_id == player_id),
         select(CarriedCorrection.change_id).where(CarriedCorrection.player_id == player_id),

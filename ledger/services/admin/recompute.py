@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.engine import sqlite_path
 from ledger.db.models import PeriodRevision, RatingPeriod
-from ledger.domain import Period, parse_pool
+from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import NotFound
 from ledger.rules.editions import Edition
 from ledger.services.close.rating import DERIVED, derived_rows, rate, unpacked_audits
@@ -30,20 +30,23 @@ from ledger.services.core.session import transaction
 Rows = dict[str, list[dict[str, Any]]]
 
 
-def recompute(session: Session, period: Period, revision: int) -> Rows:
-    """Every derived row ``revision`` of ``period`` should hold, computed afresh from the facts
-    as of its change with the reference rules (``rate(..., reference=True)``). Raises
-    ``NotFound`` when the period has no such revision."""
-    stored = session.get(PeriodRevision, (str(period), revision))
+def recompute(session: Session, period: Period, revision: int,
+              pool: RatingPool = STANDARD) -> Rows:
+    """Every derived row ``revision`` of ``period`` in ``pool`` should hold, computed afresh
+    from the facts as of its change with the reference rules (``rate(..., reference=True)``).
+    Raises ``NotFound`` when the period has no such revision in that pool."""
+    stored = session.get(PeriodRevision, (str(period), pool, revision))
     if stored is None:
-        raise NotFound(f"period {period} has no revision {revision}")
+        raise NotFound(f"period {period} has no revision {revision} in the {pool} pool")
     rated = rate(session, period, Edition(stored.edition), Facts(as_of=stored.change_id),
                  parse_pool(stored.pool), reference=True)
     return derived_rows(rated, revision)
 
 
-def stored_rows(session: Session, period: Period, revision: int) -> Rows:
-    """Every derived row stored for ``revision`` of ``period`` (one query per table), shaped as
+def stored_rows(session: Session, period: Period, revision: int,
+                pool: RatingPool = STANDARD) -> Rows:
+    """Every derived row stored for ``revision`` of ``period`` in ``pool`` (one query per
+    table), shaped as
     ``derived_rows`` gives them: the packed ``period_audits`` unpacked, one dict per game side
     (``rating.unpacked_audits``), so ``db check`` compares the audit value by value."""
     rows: Rows = {}
@@ -51,7 +54,8 @@ def stored_rows(session: Session, period: Period, revision: int) -> Rows:
         columns = [c.key for c in inspect(model).column_attrs]
         rows[table] = [dict(zip(columns, r, strict=True)) for r in session.execute(
             select(*(getattr(model, c) for c in columns))
-            .where(model.period == str(period), model.revision == revision))]
+            .where(model.period == str(period), model.pool == pool,
+                   model.revision == revision))]
     rows["period_audits"] = [side for row in rows["period_audits"] for side in _sides_of(row)]
     return rows
 
@@ -64,7 +68,7 @@ def _sides_of(row: dict[str, Any]) -> list[dict[str, Any]]:
     try:
         return unpacked_audits([row])
     except ValueError:
-        return [{"period": row["period"], "revision": row["revision"],
+        return [{"period": row["period"], "pool": row["pool"], "revision": row["revision"],
                  "player_id": row["player_id"], "game_id": None,
                  "sides": f"{len(row['sides'])} bytes, not whole 32-byte sides"}]
 
@@ -138,12 +142,13 @@ def check_ledger(engine: Engine) -> CheckReport:
             if broken:
                 report.integrity += [f"{t} row {rowid} points at a missing {parent} row"
                                      for t, rowid, parent, _ in broken]
-        for period, revision in session.execute(select(RatingPeriod.period, RatingPeriod.revision)
-                                                .order_by(RatingPeriod.period)).all():
-            closed = Period.parse(period)
+        for period, pool, revision in session.execute(
+                select(RatingPeriod.period, RatingPeriod.pool, RatingPeriod.revision)
+                .order_by(RatingPeriod.period)).all():
+            closed, in_pool = Period.parse(period), parse_pool(pool)
             report.checked.append((period, revision))
             report.differences += differences(closed, revision,
-                                              stored_rows(session, closed, revision),
-                                              recompute(session, closed, revision))
+                                              stored_rows(session, closed, revision, in_pool),
+                                              recompute(session, closed, revision, in_pool))
     return report
 

@@ -33,6 +33,7 @@ def origin_current(pool: RatingPool = STANDARD) -> ColumnElement[bool]:
     ``pool``" (a revision rates one pool, so a correction carried from it is of that pool)."""
     return (select(RatingPeriod.period)
             .where(RatingPeriod.period == CarriedCorrection.origin_period,
+                   RatingPeriod.pool == CarriedCorrection.origin_pool,
                    RatingPeriod.revision == CarriedCorrection.origin_revision,
                    RatingPeriod.pool == pool).exists())
 
@@ -48,11 +49,13 @@ def carried_into(session: Session, period: Period, facts: Facts = NOW,
     return {pid: int(total) for pid, total in session.execute(query) if total}
 
 
-def carried_from(session: Session, origin: Period, revision: int) -> dict[int, int]:
-    """Player id -> the hundredths already carried out of ``revision`` of ``origin`` by
-    earlier corrections (the next one carries only what is left). One query."""
+def carried_from(session: Session, origin: Period, revision: int,
+                 pool: RatingPool = STANDARD) -> dict[int, int]:
+    """Player id -> the hundredths already carried out of ``revision`` of ``origin`` in
+    ``pool`` by earlier corrections (the next one carries only what is left). One query."""
     query = (select(CarriedCorrection.player_id, func.sum(CarriedCorrection.hundredths))
              .where(CarriedCorrection.origin_period == str(origin),
+                    CarriedCorrection.origin_pool == pool,
                     CarriedCorrection.origin_revision == revision)
              .group_by(CarriedCorrection.player_id))
     return {pid: int(total) for pid, total in session.execute(query)}

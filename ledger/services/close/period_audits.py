@@ -50,6 +50,7 @@ def rated_games(session: Session, games: Iterable[tuple[int, str, str, int, int]
     players = {pid for g in wanted for pid in g[3:5]}
     query = (select(PeriodAudit.period, RatingPeriod.pool, PeriodAudit.sides)
              .join(RatingPeriod, (RatingPeriod.period == PeriodAudit.period)
+                   & (RatingPeriod.pool == PeriodAudit.pool)
                    & (RatingPeriod.revision == PeriodAudit.revision))
              .where(PeriodAudit.period.in_(periods)))
     if len(players) <= _NAMED_PLAYERS:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Game
 from ledger.db.models import PeriodResult as PeriodResultRow
-from ledger.domain import POOLS, STANDARD, Actor, Period, RatingPool
+from ledger.domain import POOLS, STANDARD, Actor, Period, RatingPool, Result
 from ledger.errors import PeriodError
 from ledger.rules.editions import Edition, edition_for
 from ledger.services.close.carried import first_owed
@@ -47,13 +47,26 @@ class PeriodView:
     pool: RatingPool = STANDARD
 
 
+#: The results a rule may rate (FIDE B.02 §5.1: forfeits are recorded, never rated).
+_PLAYED_RESULTS = tuple(r.value for r in Result if r.is_played)
+
+
 def _earliest_open(session: Session, pool: RatingPool = STANDARD) -> Period | None:
     """The earliest open period of ``pool`` with games of that pool from 2022-01 on, or with
     carried corrections waiting for it (``carried.first_owed``), or None (periods before
-    ``FIRST_RATED_PERIOD`` are recorded, never rated, and never block a close)."""
+    ``FIRST_RATED_PERIOD`` are recorded, never rated, and never block a close). In rapid and
+    blitz only games a rule may rate count (valid, played, not a forfeit, the players' times
+    equal): an Armageddon of different times, a forfeit or a game of less than one move rates
+    nobody, so it does not make ``period close`` close that pool and publish its list (empty,
+    when nobody is rated there yet; docs/pools.md). A standard period with games closes
+    whatever they are, as always."""
     last = last_closed_period(session, pool)
     open_games = select(func.min(Game.period)).where(Game.period >= str(FIRST_RATED_PERIOD),
                                                      Game.pool == pool)
+    if pool != STANDARD:
+        open_games = open_games.where(Game.status == "valid", Game.played.is_(True),
+                                      Game.unequal_times.is_(False),
+                                      Game.result.in_(_PLAYED_RESULTS))
     if last is not None:
         open_games = open_games.where(Game.period > str(last))
     earliest = session.scalar(open_games)
@@ -225,12 +238,12 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
     """Rate ``target`` of ``pool`` inside ``session`` and, unless ``dry_run``, write its next
     revision with its change (``close_period``). ``shown_as_dry_run``: written into a
     transaction the caller rolls back. A dry run of several pools numbers each pool's revision
-    as if the earlier ones were written (they share the period's numbers)."""
+    in the order written."""
     preview = _closable(target, today, dry_run=dry_run or shown_as_dry_run)
     rated = rate(session, target, edition or edition_for(target), pool=pool)
     report = report_of(session, rated, dry_run or shown_as_dry_run)
     report.preview = preview
-    report.revision = next_revision(session, target)
+    report.revision = next_revision(session, target, pool)
     if not dry_run:
         change = record_change(session, actor, "period.close", "period", target)
         written = write_revision(session, rated, report.revision, change.id, None)

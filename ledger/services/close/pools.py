@@ -16,6 +16,7 @@ from ledger.db.models import Event
 from ledger.domain import STANDARD, Period, RatingPool, Result
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS, Pool, PoolGame, build_pool
+from ledger.services.close.rated_games import ratings_in_pool
 from ledger.services.close.state import load_histories, ratings_period
 from ledger.services.core.facts import NOW, Facts
 
@@ -27,8 +28,10 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
     pool in progress is shown for), by ``ledger.rules.initial.build_pool``.
 
     A game is a pool game of a player when it is valid (not voided) and played (no forfeit, a
-    move each), the player was
-    unrated at its event's start and the opponent had a published rating then. Ratings come from
+    move each), the player was unrated at its event's start and the opponent had a published
+    rating then; in rapid and blitz from 2024-03 a player unrated there who holds a standard
+    rating is rated with it (``rated_games.rating_in_pool``, R&B 2024 7.2.1: "considered to be
+    rated"): a rated opponent, and no pool of their own (``rated_games.ratings_in_pool``). Ratings come from
     entries and from the results of periods up to ``ratings_through``; ``facts``: the games and
     players now or as of a change. Players without a pool game get an empty pool. Returns player
     id -> ``Pool``. ``pool``: the rating pool (docs/RULES.md §9): its games and its ratings only.
@@ -48,6 +51,9 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
     everyone = set(ids) | {r.white_id for r in rows} | {r.black_id for r in rows}
     histories = load_histories(session, sorted(everyone), through=ratings_through, facts=facts,
                                pool=pool)
+    rating = ratings_in_pool(session, histories, pool, through=ratings_through, facts=facts,
+                             asked=bool(rows))
+
     games: dict[int, list[PoolGame]] = defaultdict(list)
     wanted = set(ids)
     for game in rows:
@@ -59,9 +65,9 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
         sides = ((game.white_id, game.black_id, result.white_score),
                  (game.black_id, game.white_id, result.black_score))
         for pid, opponent, score in sides:
-            if pid not in wanted or histories[pid].rating(start) is not None:
+            if pid not in wanted or rating(pid, start) is not None:
                 continue
-            opponent_rating = histories[opponent].rating(start)
+            opponent_rating = rating(opponent, start)
             if opponent_rating is not None:
                 games[pid].append(PoolGame(game.id, game.event_id, Period.parse(game.period),
                                            opponent, opponent_rating, score))

@@ -76,16 +76,8 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     if missing:
         histories.update(load_histories(session, missing, through=through, facts=facts,
                                         pool=pool))
-    standard = (load_histories(session, sorted(histories), through=through, facts=facts)
-                if pool != STANDARD and rows else {})
-
-    known: dict[tuple[int, Period], int | None] = {}  # a player's rating per start period
-
-    def rating(pid: int, start: Period) -> int | None:
-        if (pid, start) not in known:
-            known[pid, start] = rating_in_pool(histories[pid], standard.get(pid), pool, start)
-        return known[pid, start]
-
+    rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
+                             asked=bool(rows))
     loaded = []
     for row in rows:
         game, event_name, event_start = row, row.event_name, row.event_start
@@ -110,6 +102,24 @@ def rating_in_pool(history: History, standard: History | None, pool: RatingPool,
     if own is None and standard is not None and seeded_from_standard(pool, start):
         own = standard.rating(start)
     return own
+
+
+def ratings_in_pool(session: Session, histories: dict[int, History], pool: RatingPool, *,
+                    through: Period, facts: Facts = NOW,
+                    asked: bool = True) -> Callable[[int, Period], int | None]:
+    """``rating(player id, start period)``: ``rating_in_pool`` for the players of
+    ``histories`` (theirs in ``pool``, closed results through ``through``), each asked once per
+    start period; their standard histories read once (one query set) when ``pool`` is rapid
+    or blitz and ``asked`` (False: no rating will be asked, nothing is read)."""
+    standard = (load_histories(session, sorted(histories), through=through, facts=facts)
+                if pool != STANDARD and asked else {})
+    known: dict[tuple[int, Period], int | None] = {}  # a player's rating per start period
+
+    def rating(pid: int, start: Period) -> int | None:
+        if (pid, start) not in known:
+            known[pid, start] = rating_in_pool(histories[pid], standard.get(pid), pool, start)
+        return known[pid, start]
+    return rating
 
 
 def seeded_states(session: Session, histories: dict[int, History], target: Period,

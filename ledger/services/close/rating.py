@@ -237,19 +237,19 @@ def _add_outcome(everyone: dict[int, History], target: Period, results: dict[int
 
 #: Each derived table's columns, in the order of the tuples ``derived_tuples`` gives.
 COLUMNS: dict[str, tuple[str, ...]] = {
-    "period_results": ("period", "revision", "player_id", "rating_before", "games",
+    "period_results": ("period", "pool", "revision", "player_id", "rating_before", "games",
                        "score_halves", "expected_hundredths", "k", "k_before_cap", "k_reason",
                        "change_hundredths", "change", "rating_after", "carried_hundredths"),
-    "period_audits": ("period", "revision", "player_id", "sides"),
-    "rating_adjustments": ("period", "revision", "player_id", "rating_before", "adjustment",
+    "period_audits": ("period", "pool", "revision", "player_id", "sides"),
+    "rating_adjustments": ("period", "pool", "revision", "player_id", "rating_before", "adjustment",
                            "rating_after", "rule"),
-    "initial_ratings": ("period", "revision", "player_id", "method", "games", "opponents_sum",
+    "initial_ratings": ("period", "pool", "revision", "player_id", "method", "games", "opponents_sum",
                         "score_halves", "hypothetical", "p_hundredths", "dp", "bonus", "ru",
                         "cap", "rating", "floor", "published", "disregarded"),
-    "initial_rating_games": ("period", "revision", "player_id", "game_id", "opponent_id",
+    "initial_rating_games": ("period", "pool", "revision", "player_id", "game_id", "opponent_id",
                              "opponent_rating", "score_halves"),
-    "rating_floor_drops": ("period", "revision", "player_id", "rating", "floor"),
-    "list_entries": ("period", "revision", "player_id", "rank", "rating", "games", "k",
+    "rating_floor_drops": ("period", "pool", "revision", "player_id", "rating", "floor"),
+    "list_entries": ("period", "pool", "revision", "player_id", "rank", "rating", "games", "k",
                      "k_reason", "inactive", "name", "fide_id", "federation", "title", "sex",
                      "birth_year"),
 }
@@ -260,7 +260,7 @@ def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any,
     -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty lists):
     ``period_audits`` one row per player with a rated game, ``sides`` the player's
     ``RowResult.sides`` packed (``db.audit_pack``, in the order the games were rated)."""
-    key = (str(rated.period), revision)
+    key = (str(rated.period), rated.pool, revision)
     results = [key + r.totals() for r in rated.results.values()]
     audit = [(*key, pid, pack_flat(r.sides))  # RowResult.sides: SIDE_FIELDS = FIELDS
              for pid, r in rated.results.items() if r.n]
@@ -285,15 +285,16 @@ def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any,
 
 #: The columns of one unpacked game side of ``period_audits`` (``unpacked_audits``): the
 #: ``period_games`` columns before revision 0010.
-AUDIT_COLUMNS = ("period", "revision", "player_id", *AUDIT_FIELDS)
+AUDIT_COLUMNS = ("period", "pool", "revision", "player_id", *AUDIT_FIELDS)
 
 
 def unpacked_audits(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``period_audits`` rows (dicts with period, revision, player_id, sides) as one dict per
+    """``period_audits`` rows (dicts with period, pool, revision, player_id, sides) as one dict per
     game side with ``AUDIT_COLUMNS``, in the rows' order then the sides' (``ValueError`` for
     bytes that are not whole sides)."""
-    return [{"period": r["period"], "revision": r["revision"], "player_id": r["player_id"],
-             **side._asdict()} for r in rows for side in unpack(r["sides"])]
+    return [{"period": r["period"], "pool": r["pool"], "revision": r["revision"],
+             "player_id": r["player_id"], **side._asdict()}
+            for r in rows for side in unpack(r["sides"])]
 
 
 def derived_rows(rated: Rated, revision: int) -> dict[str, list[dict[str, Any]]]:

@@ -59,7 +59,7 @@ class ReopenReport:
     """``period reopen``: the ``period`` reopened, the ``revision`` it leaves (superseded, still
     shown by ``list --revision``), the players it had rated, and whether it was a dry run;
     ``pool`` the pool reopened and ``next`` the revision closing it again writes (revision
-    numbers are per period, shared by its pools: docs/DESIGN.md "Rating pools")."""
+    numbers are per period and pool: docs/DESIGN.md "Rating pools")."""
 
     period: str
     revision: int
@@ -92,15 +92,16 @@ def reopen_period(engine: Engine, period: str, *, reason: str | None, dry_run: b
         pointer = session.get_one(RatingPeriod, (str(wanted), pool))
         revision = pointer.revision
         rated = session.scalar(select(func.count()).select_from(PeriodResult).where(
-            PeriodResult.period == str(wanted), PeriodResult.revision == revision)) or 0
+            PeriodResult.period == str(wanted), PeriodResult.pool == pool,
+            PeriodResult.revision == revision)) or 0
         change = record_change(session, actor or Actor.from_code("reopen_period"),
                                "period.reopen", "period", wanted, before={"revision": revision},
                                after={"open": True}, reason=why)
-        supersede(session, wanted, revision, change.id)
+        supersede(session, wanted, revision, change.id, pool)
         session.execute(delete(RatingPeriod).where(RatingPeriod.period == str(wanted),
                                                    RatingPeriod.pool == pool))
         return ReopenReport(str(wanted), revision, rated, why, dry_run, pool,
-                            next_revision(session, wanted))
+                            next_revision(session, wanted, pool))
 
 
 @dataclass(frozen=True)
@@ -174,14 +175,14 @@ def rerate_in(session: Session, first: Period, why: str, who: Actor,
                           f"own (closed: up to {last or 'none'}; see `ledger period list`)")
     done = []
     for period, old in closed:
-        edition = Edition(session.get_one(PeriodRevision, (str(period), old)).edition)
-        before = {r.player_id: (r.name, r.rating) for r in read_rows(session, period, old)}
+        edition = Edition(session.get_one(PeriodRevision, (str(period), pool, old)).edition)
+        before = {r.player_id: (r.name, r.rating) for r in read_rows(session, period, old, pool)}
         rated = rate(session, period, edition, pool=pool)
-        new = next_revision(session, period)
+        new = next_revision(session, period, pool)
         change = record_change(session, who, "period.rerate", "period", period,
                                before={"revision": old}, reason=why)
         write_revision(session, rated, new, change.id, why)
-        supersede(session, period, old, change.id)
+        supersede(session, period, old, change.id, pool)
         after = {r.player_id: (r.name, r.rating) for r in rated.listed}
         moves = tuple(sorted(
             (RatingMove(pid, (after.get(pid) or before[pid])[0],

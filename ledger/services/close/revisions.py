@@ -21,14 +21,14 @@ from ledger.domain import STANDARD, Period, RatingPool
 
 
 def current(model: Any, pool: RatingPool | Any = STANDARD) -> ColumnElement[bool]:
-    """The condition "this row of ``model`` (a derived table with ``period`` and ``revision``
-    columns) belongs to the current revision of its period in ``pool``": an EXISTS on
-    ``periods``, correlated with the query it is used in. A row of a reopened period is not
-    current; nor is a row of another pool (a revision rates one pool, docs/RULES.md §9).
+    """The condition "this row of ``model`` (a derived table with ``period``, ``pool`` and
+    ``revision`` columns) belongs to the current revision of its period in ``pool``": an
+    EXISTS on ``periods``, correlated with the query it is used in. A row of a reopened period
+    is not current; nor is a row of another pool (a revision rates one pool, docs/RULES.md §9).
     ``pool`` may be a column (``Game.pool``) to follow each row's own pool."""
     return (select(RatingPeriod.period)
-            .where(RatingPeriod.period == model.period, RatingPeriod.revision == model.revision,
-                   RatingPeriod.pool == pool)
+            .where(RatingPeriod.period == model.period, RatingPeriod.pool == model.pool,
+                   RatingPeriod.revision == model.revision, RatingPeriod.pool == pool)
             .exists())
 
 
@@ -39,11 +39,13 @@ def current_revision(session: Session, period: Period,
                           .where(RatingPeriod.period == str(period), RatingPeriod.pool == pool))
 
 
-def next_revision(session: Session, period: Period) -> int:
-    """The number a new close or re-rating of ``period`` writes, in whichever pool: 1, or one
-    more than its last (revision numbers are per period, shared by its pools)."""
+def next_revision(session: Session, period: Period, pool: RatingPool = STANDARD) -> int:
+    """The number a new close or re-rating of ``period`` in ``pool`` writes: 1, or one more
+    than the pool's last of that period (revision numbers are per period and pool: the first
+    blitz list of a period is revision 1 whatever the standard list's are)."""
     last = session.scalar(select(func.max(PeriodRevision.revision))
-                          .where(PeriodRevision.period == str(period)))
+                          .where(PeriodRevision.period == str(period),
+                                 PeriodRevision.pool == pool))
     return (last or 0) + 1
 
 
@@ -87,7 +89,9 @@ def revision_views(session: Session, period: Period | None = None,
             for r, by, command, action, pointer in session.execute(query)]
 
 
-def supersede(session: Session, period: Period, revision: int, change_id: int) -> None:
-    """Mark ``revision`` of ``period`` superseded by ``change_id`` (a reopen or a re-rating)."""
-    row = session.get_one(PeriodRevision, (str(period), revision))
+def supersede(session: Session, period: Period, revision: int, change_id: int,
+              pool: RatingPool = STANDARD) -> None:
+    """Mark ``revision`` of ``period`` in ``pool`` superseded by ``change_id`` (a reopen or a
+    re-rating)."""
+    row = session.get_one(PeriodRevision, (str(period), pool, revision))
     row.superseded_by_change = change_id

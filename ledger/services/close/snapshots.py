@@ -128,22 +128,25 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         competition_ranks([line[7] for line in lines]), lines, strict=True)]  # [7]: the rating
 
 
-def entry_values(period: Period, revision: int, row: ListRow) -> dict[str, Any]:
-    """The ``list_entries`` row of ``row`` in ``revision`` of ``period`` (every field is a plain
-    value, so a shallow copy: ``dataclasses.asdict`` deep-copies, a second per 20,000 rows)."""
+def entry_values(period: Period, revision: int, row: ListRow,
+                 pool: RatingPool = STANDARD) -> dict[str, Any]:
+    """The ``list_entries`` row of ``row`` in ``revision`` of ``period`` in ``pool`` (every
+    field is a plain value, so a shallow copy: ``dataclasses.asdict`` deep-copies, a second per
+    20,000 rows)."""
     values = {name: getattr(row, name) for name in _LIST_ROW_FIELDS}
     values["k_reason"] = row.k_reason.value
-    return values | {"period": str(period), "revision": revision}
+    return values | {"period": str(period), "pool": pool, "revision": revision}
 
 
-def read_rows(session: Session, period: Period, revision: int) -> list[ListRow]:
-    """The stored lines of ``revision`` of ``period``'s list, in list order: rank, then name key
-    and id (``db.order.player_sort_key``, as ``ranked`` put them; in Python, so that no
-    server's collation decides a tie)."""
+def read_rows(session: Session, period: Period, revision: int,
+              pool: RatingPool = STANDARD) -> list[ListRow]:
+    """The stored lines of ``revision`` of ``period``'s list in ``pool``, in list order: rank,
+    then name key and id (``db.order.player_sort_key``, as ``ranked`` put them; in Python, so
+    that no server's collation decides a tie)."""
     rows = [ListRow(e.rank, e.player_id, e.name, e.fide_id, e.federation, e.title, e.rating,
                     e.games, e.k, KReason(e.k_reason), e.birth_year, e.inactive, e.sex)
             for e in session.scalars(
-                select(ListEntry).where(ListEntry.period == str(period),
+                select(ListEntry).where(ListEntry.period == str(period), ListEntry.pool == pool,
                                         ListEntry.revision == revision))]
     return sorted(rows, key=lambda r: (r.rank, *player_sort_key(r.name, r.player_id)))
 
@@ -157,6 +160,7 @@ def stored_games(session: Session, closed: Period) -> dict[int, int]:
         select(InitialRatingGame.player_id, func.count())
         .join(Game, Game.id == InitialRatingGame.game_id)
         .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+              & (InitialRating.pool == InitialRatingGame.pool)
               & (InitialRating.revision == InitialRatingGame.revision)
               & (InitialRating.player_id == InitialRatingGame.player_id))
         .where(InitialRatingGame.period == str(closed), Game.period == str(closed),
@@ -184,6 +188,7 @@ def snapshot_upgraded_lists(conn: Connection, actor: Actor) -> int:
             select(PeriodRevision.period, PeriodRevision.revision)
             .join(Change, Change.id == PeriodRevision.change_id)
             .join(RatingPeriod, (RatingPeriod.period == PeriodRevision.period)
+                  & (RatingPeriod.pool == PeriodRevision.pool)
                   & (RatingPeriod.revision == PeriodRevision.revision))
             .where(Change.action == "schema.upgrade").order_by(PeriodRevision.period)))
         if done is not None or not upgraded:

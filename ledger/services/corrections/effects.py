@@ -172,7 +172,8 @@ class Effects:
         self.effect.mode = self.mode.value
 
     def _rate(self, period: Period, revision: int) -> Rated:
-        edition = self.session.get_one(PeriodRevision, (str(period), revision)).edition
+        edition = self.session.get_one(PeriodRevision,
+                                       (str(period), self._pool, revision)).edition
         return rate(self.session, period, Edition(edition), pool=self._pool)
 
     def carry(self, change_id: int) -> None:
@@ -189,7 +190,7 @@ class Effects:
             after = self._rate(period, revision)
             self._refuse_what_cannot_be_carried(period, before, after)
             stored = {r["player_id"]: r["change_hundredths"]
-                      for r in _stored_results(self.session, period, revision)}
+                      for r in _stored_results(self.session, period, revision, self._pool)}
             gave = {pid: r.change_hundredths for pid, r in before.results.items()}
             gives = {pid: r.change_hundredths for pid, r in after.results.items()}
             for pid in sorted((gave.keys() | gives.keys()) - self.leave_out):
@@ -204,7 +205,8 @@ class Effects:
         for period, revision, pid, amount, gave_h, stored_h in found:
             self.session.add(CarriedCorrection(
                 change_id=change_id, player_id=pid, origin_period=str(period),
-                origin_revision=revision, applies_in=str(applies_in), hundredths=amount))
+                origin_pool=self._pool, origin_revision=revision, applies_in=str(applies_in),
+                hundredths=amount))
             self.effect.carried.append(CarriedView(
                 pid, names[pid], str(period), revision, str(applies_in), amount, gave_h,
                 gave_h + amount, stored_h))
@@ -256,7 +258,9 @@ def _keyed(rows: list[dict[str, object]]) -> list[tuple[object, ...]]:
     return sorted(tuple(sorted((k, str(v)) for k, v in r.items())) for r in rows)
 
 
-def _stored_results(session: Session, period: Period, revision: int) -> list[dict[str, int]]:
+def _stored_results(session: Session, period: Period, revision: int,
+                    pool: RatingPool) -> list[dict[str, int]]:
     return [{"player_id": pid, "change_hundredths": h} for pid, h in session.execute(
         select(PeriodResult.player_id, PeriodResult.change_hundredths).where(
-            PeriodResult.period == str(period), PeriodResult.revision == revision))]
+            PeriodResult.period == str(period), PeriodResult.pool == pool,
+            PeriodResult.revision == revision))]

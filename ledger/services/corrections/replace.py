@@ -27,7 +27,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, ImportedFile, Player
-from ledger.domain import STANDARD, Actor, Period, parse_pool, round_of
+from ledger.domain import STANDARD, Actor, Period, RatingPool, parse_pool, round_of
 from ledger.errors import ImportRejected, PeriodError, Problem
 from ledger.formats.records import FileGame
 from ledger.services.close.rerate import check_reason
@@ -145,7 +145,7 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
         change = record_change(session, who, "import.replace", "file", report.sha256,
                                reason=why)
         matcher = Matcher(session, name, register_players, ids == "fide")
-        paired = _paired(name, games, matcher, report)
+        paired = _paired(name, games, matcher, report, parse_pool(event.pool))
         _reject_on_errors(report)
         recorded = list(session.scalars(select(Game).where(Game.event_id == event.id,
                                                            Game.status == "valid")))
@@ -203,13 +203,14 @@ Paired = tuple[FileGame, Player, Player]
 
 
 def _paired(name: str, games: list[FileGame], matcher: Matcher,
-            report: ReplaceReport) -> list[Paired]:
-    """The file's games with their ledger players; one seat per player per round."""
+            report: ReplaceReport, pool: RatingPool) -> list[Paired]:
+    """The file's games with their ledger players (one registered from the file: in the
+    event's ``pool``); one seat per player per round."""
     paired: list[Paired] = []
     seats = RoundSeats(())
     for g in games:
         start = g.event_start or g.date
-        w, b = matcher.find(g.white, start), matcher.find(g.black, start)
+        w, b = matcher.find(g.white, start, pool), matcher.find(g.black, start, pool)
         if w is None or b is None:
             continue
         clash = seats.clash(g.round, (w, b))

@@ -23,8 +23,9 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ImportedFile, Player
-from ledger.domain import POOLS, Actor, Period, RatingPool, parse_pool
+from ledger.domain import POOLS, STANDARD, Actor, Period, RatingPool, parse_pool
 from ledger.errors import ImportRejected, Problem
+from ledger.formats.records import FileGame
 from ledger.services.close.late import check_own_list
 from ledger.services.close.rerate import check_reason, rerate_in
 from ledger.services.core.audit import record_change, summarise
@@ -32,7 +33,7 @@ from ledger.services.core.bulk import paused_gc
 from ledger.services.core.session import transaction
 from ledger.services.imports.game_files import READERS as READERS  # re-exported
 from ledger.services.imports.game_files import GameBatches, check_dates
-from ledger.services.imports.game_pools import GamePool
+from ledger.services.imports.game_pools import GamePool, game_pool
 from ledger.services.imports.matching import Matcher
 from ledger.services.imports.placing import Placing
 from ledger.services.imports.report import NEVER_RATED as NEVER_RATED  # re-exported
@@ -213,26 +214,35 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
             event_pool: RatingPool | None = None, new_event: bool = False) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any), a
-    batch of the file at a time (``GameBatches``). Each game's pool: ``game_pools.game_pool``;
+    batch of the file at a time (``GameBatches``). Each game's pool (``game_pools.game_pool``)
+    is found first: a player registered from the file is registered in it (``Matcher.find``);
     the games of an event are placed per pool (``import_placing.Placing``)."""
     matcher = Matcher(session, name, register_players, use_ids)
     placing = Placing(session, name, report, rerate,
                       session.scalar(select(func.max(Game.id))) or 0, source.expected_games,
                       new_event=new_event)
     checks = RatingChecks(session, name, report)
-    rated_sides: list[Matched] = []
+    rated_sides: list[tuple[FileGame, Who | None, Who | None, RatingPool]] = []
     warned: set[Period] = set()
     refs: dict[Player, Who] = {}  # each matched player read once
     done = 0
     for games in source.batches():
         report.problems.extend(source.new_problems())
         undatable = check_dates(name, games, today, report.problems, warned)
-        matcher.expect(p for g in games for p in (g.white, g.black))
+        pools: dict[int, GamePool] = {}  # id(FileGame) -> its pool; absent: refused
+        for g in games:
+            found = game_pool(name, g, event_pool, report.problems)
+            if found is not None:
+                pools[id(g)] = found
+        usual = event_pool or STANDARD  # a refused game's players: as without a pool
+        matcher.expect((p, pools[id(g)].pool if id(g) in pools else usual)
+                       for g in games for p in (g.white, g.black))
         total = max(done + len(games), source.games_in_file, source.expected_games)
         paired: list[Matched] = []
         for g in games:
             start = g.event_start or g.date
-            white, black = matcher.find(g.white, start), matcher.find(g.black, start)
+            pool = pools[id(g)].pool if id(g) in pools else usual
+            white, black = matcher.find(g.white, start, pool), matcher.find(g.black, start, pool)
             paired.append((g, None if white is None else refs.get(white) or refs.setdefault(
                 white, Who.of(white)), None if black is None else refs.get(black)
                 or refs.setdefault(black, Who.of(black))))
@@ -245,11 +255,11 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         report.players_registered[:] = matcher.registered
         report.registered_established[:] = matcher.registered_established
         report.registered_unrated[:] = matcher.registered_unrated
-        pools: dict[int, GamePool] = {}
-        recorded = placing.batch(paired, undatable, event_pool, pools)
+        recorded = placing.batch(paired, undatable, pools)
         checks.count(paired, recorded, pools)
-        rated_sides.extend(p for p in paired if p[0].white.rating is not None
-                           or p[0].black.rating is not None)
+        rated_sides.extend((g, w, b, pools[id(g)].pool) for g, w, b in paired
+                           if id(g) in pools and (g.white.rating is not None
+                                                  or g.black.rating is not None))
         if progress is not None:
             progress(done // 2 + report.recorded // 2, total)
     report.problems.extend(source.new_problems())

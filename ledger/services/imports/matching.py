@@ -5,11 +5,14 @@ Each player the file names (``ledger.formats.records.FilePlayer``) is matched on
 the candidates). A player the ledger does not know is an error that suggests who a short name may
 mean (``PlayerIndex.similar``), or, when the import registers players, a new ledger player with
 the file's values and its rating in force from the period of the event's start (earlier games
-unknown, treated as established; without a rating: unrated, with 0 rated games). The rating a
-new player is registered with is the first the file gives them, whichever of their games gives
-it (``Matcher.expect`` reads the file's players first); two different ratings for one new player
-are a warning naming both lines. Every problem names the file's line and field;
-``ledger.services.imports.games`` puts them in its report.
+unknown, treated as established; without a rating: unrated, with 0 rated games), in the rating
+pool of the game they are first registered from (a rapid or blitz event's file: its ratings are
+that pool's published ratings, and the player is unrated in standard; docs/RULES.md §9). The
+rating a new player is registered with is the first the file gives them in that pool, whichever
+of their games of that pool gives it (``Matcher.expect`` reads the file's players first); two
+different ratings for one new player in one pool are a warning naming both lines. Every
+problem names the file's line and field; ``ledger.services.imports.games`` puts them in its
+report.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Player
-from ledger.domain import Period
+from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer, Where
 from ledger.names import name_key
@@ -46,7 +49,8 @@ class Matcher:
     (ledger players matched, each counted once) and ``registered`` (the names it registered),
     split into ``registered_established`` (the file gave a rating: earlier games unknown, assumed
     established) and ``registered_unrated`` (no rating: 0 rated games before their pool).
-    ``ratings``: the ratings the file gives each player (``expect``), by ``_identity``.
+    ``ratings``: the ratings the file gives each player in each pool (``expect``), by pool and
+    ``_identity``.
     """
 
     session: Session
@@ -64,7 +68,8 @@ class Matcher:
     #: ``PlayerIndex.match`` by (name, FIDE id, birth year), while nobody is registered (the
     #: index does not change then): a CSV names a player once per game side.
     matches: dict[tuple[str, int | None, int | None], Match] = field(default_factory=dict)
-    ratings: dict[tuple[str, object], dict[int, Where]] = field(default_factory=dict)
+    ratings: dict[tuple[RatingPool, str, object], dict[int, Where]] = field(
+        default_factory=dict)
     #: The ledger player of each (name, FIDE id, birth year) matched with no problem, while
     #: nobody is registered: the same question gets the same answer, and no problem again.
     quiet: dict[tuple[str, int | None, int | None], Player] = field(default_factory=dict)
@@ -72,36 +77,38 @@ class Matcher:
     def __post_init__(self) -> None:
         self.index = PlayerIndex.load(self.session)
 
-    def expect(self, players: Iterable[FilePlayer]) -> None:
+    def expect(self, players: Iterable[tuple[FilePlayer, RatingPool]]) -> None:
         """Read the ratings the file gives its players (every ``FilePlayer`` of the file, in
-        file order), so that a player registered from a game without a rating gets the one a
-        later game gives: per player (the same FIDE id, or without one the same name by
-        ``names.name_key``), each distinct rating with where the file first gives it."""
-        for p in players:
+        file order, with the rating pool of its game), so that a player registered from a game
+        without a rating gets the one a later game of that pool gives: per pool and player (the
+        same FIDE id, or without one the same name by ``names.name_key``), each distinct
+        rating with where the file first gives it."""
+        for p, pool in players:
             if p.rating is not None:
-                self.ratings.setdefault(self._identity(p), {}).setdefault(
+                self.ratings.setdefault(self._identity(p, pool), {}).setdefault(
                     p.rating, p.where("rating"))
 
-    def _identity(self, p: FilePlayer) -> tuple[str, object]:
-        """Who ``p`` is within the file, for ``ratings``: their FIDE id when the file gives one
-        (and ids are used), else their name's key."""
+    def _identity(self, p: FilePlayer, pool: RatingPool) -> tuple[RatingPool, str, object]:
+        """Who ``p`` is within the file, in ``pool``, for ``ratings``: their FIDE id when the
+        file gives one (and ids are used), else their name's key."""
         if self.use_ids and p.fide_id is not None:
-            return ("fide_id", p.fide_id)
-        return ("name", name_key(p.name))
+            return (pool, "fide_id", p.fide_id)
+        return (pool, "name", name_key(p.name))
 
-    def _file_rating(self, p: FilePlayer) -> tuple[int | None, Where]:
-        """The rating to register ``p`` with: the first the file gives them (``expect``), else
-        ``p``'s own; with where it stands."""
-        given = self.ratings.get(self._identity(p))
+    def _file_rating(self, p: FilePlayer, pool: RatingPool) -> tuple[int | None, Where]:
+        """The rating to register ``p`` with in ``pool``: the first the file gives them in that
+        pool (``expect``), else ``p``'s own; with where it stands."""
+        given = self.ratings.get(self._identity(p, pool))
         if not given:
             return p.rating, p.where("rating")
         rating, where = next(iter(given.items()))
         return rating, where
 
-    def _two_ratings(self, p: FilePlayer, name: str) -> None:
+    def _two_ratings(self, p: FilePlayer, name: str, pool: RatingPool) -> None:
         """A warning when the file gives the new player ``p`` (registered as ``name``) more than
-        one rating, naming each with its line and field; at the place of the second."""
-        given = list(self.ratings.get(self._identity(p), {}).items())
+        one rating in ``pool``, naming each with its line and field; at the place of the
+        second."""
+        given = list(self.ratings.get(self._identity(p, pool), {}).items())
         if len(given) < 2:
             return
         named = [f"{rating} (line {line}, {where})" for rating, (line, where) in given]
@@ -111,10 +118,11 @@ class Matcher:
             f"{named[-1]}; registered with {given[0][0]}, the first (check the file)",
             severity="warning"))
 
-    def find(self, p: FilePlayer, start: dt.date) -> Player | None:
+    def find(self, p: FilePlayer, start: dt.date, pool: RatingPool = STANDARD) -> Player | None:
         """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
-        year); registered from the file when allowed, with the file's rating in force from the
-        period of ``start``. None (with an error recorded) otherwise."""
+        year); registered from the file when allowed, with the file's rating in ``pool`` (the
+        rating pool of ``p``'s game) in force from the period of ``start``. None (with an error
+        recorded) otherwise."""
         done = self.done.get(id(p))
         if done is not None or id(p) in self.done:
             return done
@@ -123,13 +131,13 @@ class Matcher:
         if quiet is not None:
             return quiet
         before = len(self.problems)
-        found = self._find(p, start)
+        found = self._find(p, start, pool)
         if found is not None and len(self.problems) == before and not self.register_unknown:
             self.quiet[asked] = found
         self.done[id(p)] = found
         return found
 
-    def _find(self, p: FilePlayer, start: dt.date) -> Player | None:
+    def _find(self, p: FilePlayer, start: dt.date, pool: RatingPool) -> Player | None:
         fide_id = p.fide_id if self.use_ids else None
         asked = (p.name, fide_id, p.birth_year)
         found = self.matches.get(asked) if not self.register_unknown else None
@@ -163,19 +171,19 @@ class Matcher:
                         f"write {self._full_name} in the file" if similar else f"{unknown}: "
                         "register them with `ledger player add` or import with --register-players")
             return None
-        rating, rating_at = self._file_rating(p)
+        rating, rating_at = self._file_rating(p, pool)
         try:
             player = register(self.session, NewPlayer(
                 name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
                 federation=p.federation, title=p.title, rating=rating,
                 prior_games=registered_prior_games(rating)),
                 source=f"import {self.file}"[:200], effective_from=Period.of(start),
-                namesake=self.index.next_namesake(name_key(p.name.strip())))
+                namesake=self.index.next_namesake(name_key(p.name.strip())), pool=pool)
         except LedgerError as exc:
             key = invalid_field(exc)
             self._error(p, key, str(exc), rating_at if key == "rating" else None)
             return None
-        self._two_ratings(p, player.name)
+        self._two_ratings(p, player.name, pool)
         floor = below_floor_note(rating, Period.of(start))
         if floor is not None:
             line, where = rating_at

@@ -20,7 +20,7 @@ from ledger.services.imports.checks import (
     skip_recorded,
 )
 from ledger.services.imports.game_files import FIRST_LIST
-from ledger.services.imports.game_pools import GamePool, game_pool
+from ledger.services.imports.game_pools import GamePool
 from ledger.services.imports.report import ImportReport, Matched, Paired, Progress
 from ledger.services.imports.writing import add_games
 from ledger.services.imports.written import PairDays, pair_day, recall
@@ -68,19 +68,18 @@ class Placing:
             self.lookalikes.extend(first, last)
         return self.lookalikes
 
-    def batch(self, paired: list[Matched],
-              undatable: set[int], event_pool: RatingPool | None,
+    def batch(self, paired: list[Matched], undatable: set[int],
               pools: dict[int, GamePool]) -> list[Paired]:
-        """Group a batch's games (``pools`` gets each game's pool, by ``id(FileGame)``), check
-        and write those of the first group when it has no event; returns the games written."""
+        """Group a batch's games (``pools``: each game's pool, by ``id(FileGame)``, from
+        ``game_pools.game_pool``; a game without one was refused), check and write those of the
+        first group when it has no event; returns the games written."""
         name, report = self.name, self.report
         streamed: list[Paired] = []
         every_date: list[dt.date] = []
         for g, w, b in paired:
-            found = game_pool(name, g, event_pool, report.problems)
+            found = pools.get(id(g))
             if found is None:
                 continue
-            pools[id(g)] = found
             if w is None or b is None or id(g) in undatable:
                 continue
             if w.id == b.id:

@@ -19,8 +19,10 @@ from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem
 from ledger.formats.records import FileGame
+from ledger.rules.pools import GAP_REASON, gap_rule_excludes
 from ledger.services.close.close_report import not_rated_reason
 from ledger.services.close.late import natural_period, place
+from ledger.services.close.rated_games import rating_in_pool
 from ledger.services.close.state import (
     FIRST_RATED_PERIOD,
     History,
@@ -31,7 +33,14 @@ from ledger.services.close.state import (
 )
 from ledger.services.core.audit import written_by
 from ledger.services.imports.game_pools import GamePool
-from ledger.services.imports.report import NEVER_RATED, ImportReport, LateRecord, Matched, Paired
+from ledger.services.imports.report import (
+    NEVER_RATED,
+    ImportReport,
+    LateRecord,
+    Matched,
+    Paired,
+    Who,
+)
 from ledger.services.register.game_keys import PlayerRef
 
 
@@ -76,10 +85,12 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
 
 class RatingChecks:
     """Count the recorded games a close will rate (and why the others are not rated: with each
-    game's pool's ratings), and warn where the file's rating differs from the ledger's
-    published standard rating (the ledger's is used): ``check`` once per batch of the file's
-    games. Each player's history is loaded once (per pool), each rating looked up once per pool
-    and ratings period, each date's period found once."""
+    game's pool's ratings, a rapid or blitz player unrated there rated from their standard
+    rating as the close rates them, R&B 2024 7.2.1, and the 600-point rule), and warn where the
+    file's rating differs from the ledger's published rating in the game's pool (the ledger's
+    is used): ``count`` once per batch of the file's games. Each player's history is loaded
+    once (per pool), each rating looked up once per pool and ratings period, each date's
+    period found once."""
 
     def __init__(self, session: Session, name: str, report: ImportReport) -> None:
         self.session, self.name, self.report = session, name, report
@@ -88,7 +99,7 @@ class RatingChecks:
         self.known: dict[tuple[RatingPool, Period], dict[int, int | None]] = {}
         self.periods: dict[tuple[dt.date | None, dt.date], Period] = {}
         self.ended: dict[dt.date, Period] = {}
-        self.warned: set[tuple[int, int]] = set()
+        self.warned: set[tuple[int, RatingPool, int]] = set()
         self.ids: set[int] = set()
 
     def _load(self, pool: RatingPool, ids: list[int]) -> None:
@@ -111,7 +122,7 @@ class RatingChecks:
         reasons: dict[tuple[object, ...], str | None] = {}
         # per (pool, event start, date, event end): that pool's ratings in the game's ratings
         # period (player -> rating, each looked up once) and whether its period is before 2022
-        dated: dict[tuple[object, ...], tuple[dict[int, int | None], Period, bool]] = {}
+        dated: dict[tuple[object, ...], tuple[dict[int, int | None], Period, Period, bool]] = {}
         by_pool = pools or {}
         usual = GamePool(STANDARD)
         for g, w, b in recorded:
@@ -130,14 +141,14 @@ class RatingChecks:
                 ended = self.ended.get(g.event_end or g.date)
                 if ended is None:
                     ended = self.ended[g.event_end or g.date] = Period.of(g.event_end or g.date)
-                place_ = dated[when] = (known.setdefault((pool, at), {}), at,
+                place_ = dated[when] = (known.setdefault((pool, at), {}), at, ended,
                                         ended < FIRST_RATED_PERIOD)
-            ratings, at, early = place_
+            ratings, at, ended, early = place_
             white_id, black_id = w.id, b.id
             if white_id not in ratings:
-                ratings[white_id] = of_pool[pool][white_id].rating(at)
+                ratings[white_id] = self._rating(pool, white_id, at)
             if black_id not in ratings:
-                ratings[black_id] = of_pool[pool][black_id].rating(at)
+                ratings[black_id] = self._rating(pool, black_id, at)
             white_rating, black_rating = ratings[white_id], ratings[black_id]
             # not_rated_reason without a period reads only these (no gap rule): once each
             asked = (g.result, g.played, found.unequal_times, white_rating is None,
@@ -151,27 +162,48 @@ class RatingChecks:
                     played=g.played, unequal_times=found.unequal_times))
             if reason is None and early:
                 reason = NEVER_RATED
+            elif reason is None and gap_rule_excludes(white_rating, black_rating, pool, ended):
+                reason = GAP_REASON
             if reason is None:
                 report.to_rate += 1
             else:
                 report.not_rated[reason] += 1
 
-    def warn(self, paired: list[Matched]) -> None:
-        """Warn of each side of ``paired`` (games ``count`` has seen) whose rating in the file
-        differs from the ledger's published rating in the game's ratings period (once per
-        player and rating); players the import registered are not compared."""
-        name, report, histories = self.name, self.report, self.of_pool[STANDARD]
+    def _rating(self, pool: RatingPool, player_id: int, at: Period) -> int | None:
+        """The rating ``player_id`` plays with in ``pool`` for ratings period ``at``, as the
+        close reads it (``rated_games.rating_in_pool``: in rapid or blitz, unrated there, their
+        standard rating from 2024-03)."""
+        return rating_in_pool(self.of_pool[pool][player_id],
+                              self.of_pool[STANDARD].get(player_id), pool, at)
+
+    def warn(self, paired: list[tuple[FileGame, Who | None, Who | None, RatingPool]]) -> None:
+        """Warn of each side of ``paired`` (games ``count`` has seen, with their pools) whose
+        rating in the file differs from the ledger's published rating in the game's pool and
+        ratings period (``_rating``; once per player, pool and rating); players the import
+        registered are not compared."""
+        name, report = self.name, self.report
         fresh_names = set(report.players_registered)
         warned = self.warned
-        for g, maybe_white, maybe_black in paired:
+        for g, maybe_white, maybe_black, pool in paired:
             for someone, side in ((maybe_white, g.white), (maybe_black, g.black)):
                 if someone is None or side.rating is None or someone.name in fresh_names:
                     continue
-                ledger_rating = histories[someone.id].rating(ratings_period(g.event_start, g.date))
-                if ledger_rating != side.rating and (someone.id, side.rating) not in warned:
-                    warned.add((someone.id, side.rating))
+                if pool not in self.of_pool:  # a pool whose games were all refused
+                    continue
+                ledger_rating = self._rating(pool, someone.id,
+                                             ratings_period(g.event_start, g.date))
+                if ledger_rating != side.rating and (someone.id, pool,
+                                                     side.rating) not in warned:
+                    warned.add((someone.id, pool, side.rating))
                     line, where = side.where("rating")
                     report.problems.append(Problem(
                         name, line, where, f"{someone.name}: the file says {side.rating}, the "
-                        f"ledger's published rating is {ledger_rating or 'unrated'}; the "
-                        "ledger's is used", severity="warning"))
+                        f"ledger's published {_pool_word(pool)}rating is "
+                        f"{ledger_rating or 'unrated'}; the ledger's is used",
+                        severity="warning"))
+
+
+def _pool_word(pool: RatingPool) -> str:
+    """``"blitz "`` before "rating" in a message of a rapid or blitz game; nothing in standard
+    (the messages as they always were)."""
+    return "" if pool == STANDARD else f"{pool} "

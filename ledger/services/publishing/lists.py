@@ -158,7 +158,7 @@ def rating_list(engine: Ledger, period: str | None = None,
     equal ratings share a rank, counted within the selection (ranks count the players shown).
     ``active_only`` is ``ListSelection(active=True)``: it leaves out players flagged inactive.
     ``pool``: the rating pool whose list it is (docs/RULES.md §9; each pool's list has its own
-    ranks); a ``revision`` must be one of that pool.
+    ranks); ``revision``: that pool's revision N of the period (numbered per period and pool).
     Raises ``PeriodError`` when no period is closed, ``NotFound`` for a period not closed or a
     revision it does not have, ``InvalidInput`` for a revision below 1.
     """
@@ -170,7 +170,7 @@ def rating_list(engine: Ledger, period: str | None = None,
             shown = current_revision(session, closed, pool) or 1
         if active_only:
             selection = replace(selection or ListSelection(), active=True)
-        rows = _selected(read_rows(session, closed, shown), selection, closed.next())
+        rows = _selected(read_rows(session, closed, shown, pool), selection, closed.next())
         return RatingList(str(closed), str(closed.next().start), rows, shown,
                           current_revision(session, closed, pool), pool)
 
@@ -199,7 +199,7 @@ def preview_list(engine: Ledger, selection: ListSelection | None = None, *,
     with transaction(engine, dry_run=True) as session:
         report = preview_close(session, pool, today=today or clock.today())
         period = Period.parse(report.period)
-        rows = _selected(read_rows(session, period, report.revision), selection, period.next())
+        rows = _selected(read_rows(session, period, report.revision, pool), selection, period.next())
         return RatingList(str(period), str(period.next().start), rows, report.revision,
                           report.revision, pool, preview=True, ended=not report.preview)
 
@@ -219,9 +219,9 @@ def _period_revision(session: Session, period: str | None, revision: int,
             raise PeriodError("no rating list yet: no period has been closed (`ledger period "
                               "close`)")
         wanted = Period.parse(latest)
-    found = (session.get(PeriodRevision, (str(wanted), revision)) if revision <= MAX_ID
+    found = (session.get(PeriodRevision, (str(wanted), pool, revision)) if revision <= MAX_ID
              else None)
-    if found is None or found.pool != pool:
+    if found is None:
         known = [v.revision for v in revision_views(session, wanted, pool)]
         have = (f"it has revision(s) {', '.join(map(str, known))}" if known
                 else "it has never been closed")

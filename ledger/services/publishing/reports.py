@@ -197,7 +197,8 @@ def period_report(engine: Engine, period: str | None = None, *, top: int = 5,
     with transaction(engine, write=False) as session:
         closed = published_period(session, period, pool)
         pointer = session.get_one(RatingPeriod, (str(closed), pool))
-        edition = session.get_one(PeriodRevision, (pointer.period, pointer.revision)).edition
+        edition = session.get_one(PeriodRevision,
+                                  (pointer.period, pointer.pool, pointer.revision)).edition
         names = dict(session.execute(select(Player.id, Player.name)).all())
         results = [_change(r, names[r.player_id]) for r in session.scalars(
             select(PeriodResultRow).where(PeriodResultRow.period == str(closed),

@@ -86,6 +86,7 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
     white, black = aliased(Player), aliased(Player)
     initial = (select(InitialRatingGame.game_id)
                .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+                     & (InitialRating.pool == InitialRatingGame.pool)
                      & (InitialRating.revision == InitialRatingGame.revision)
                      & (InitialRating.player_id == InitialRatingGame.player_id))
                .where(InitialRatingGame.game_id == Game.id, InitialRating.published.is_(True),

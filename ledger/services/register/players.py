@@ -20,8 +20,10 @@ from ledger.db.order import PLAYER_ORDER
 from ledger.domain import (
     MAX_RATING,
     MIN_RATING,
+    STANDARD,
     Actor,
     Period,
+    RatingPool,
     described_character,
     find_control_character,
     parse_pool,
@@ -126,11 +128,17 @@ def next_namesake(session: Session, key: str) -> int:
 
 
 def register(session: Session, p: NewPlayer, *, source: str,
-             effective_from: Period | None, namesake: int | None = None) -> Player:
+             effective_from: Period | None, namesake: int | None = None,
+             pool: RatingPool = STANDARD) -> Player:
     """Insert a player and the entry they bring, inside the caller's transaction, both written
     by the change being recorded (``services.core.audit.written_by``). ``namesake``: their
     ``players.namesake`` number, when the caller knows it (None: ``next_namesake``); the caller
-    has decided that they are another person than any player of the same name."""
+    has decided that they are another person than any player of the same name.
+
+    ``pool``: the rating pool ``p.rating`` and ``p.prior_games`` are in, both in force from
+    ``effective_from`` (a file of a rapid or blitz event registers its players with the file's
+    ratings in that pool: docs/RULES.md §9); for rapid or blitz the player is unrated in
+    standard, with 0 rated games, from the same period."""
     validate_new_player(p)
     if p.fide_id is not None:
         clash = session.scalar(select(Player).where(Player.fide_id == p.fide_id))
@@ -144,16 +152,22 @@ def register(session: Session, p: NewPlayer, *, source: str,
                     change_id=written_by(session))
     session.add(player)
     session.flush()
-    session.add(PlayerEntry(**entry_values(player.id, p, source=source,
+    standard = p if pool == STANDARD else replace(p, rating=None, prior_games=0,
+                                                  reached_2400=False, reached_2300=False)
+    session.add(PlayerEntry(**entry_values(player.id, standard, source=source,
                                            effective_from=effective_from,
                                            change_id=player.change_id)))
-    for pool, rating, prior in p.pools:
-        last = last_closed_period(session, parse_pool(pool))
+    if pool != STANDARD:
+        session.add(PlayerEntry(**entry_values(player.id, p, source=source,
+                                               effective_from=effective_from,
+                                               change_id=player.change_id), pool=pool))
+    for named, rating, prior in p.pools:
+        last = last_closed_period(session, parse_pool(named))
         session.add(PlayerEntry(**entry_values(
             player.id, replace(p, rating=rating, prior_games=prior, reached_2400=False,
                                reached_2300=False),
             source=source, effective_from=last.next() if last else None,
-            change_id=player.change_id), pool=parse_pool(pool)))
+            change_id=player.change_id), pool=parse_pool(named)))
     return player
 
 
