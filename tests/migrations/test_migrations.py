@@ -460,10 +460,11 @@ def test_0013_numbers_each_pools_revisions_of_a_period_from_1(new_database: Fact
     engine = make_engine(db)
     try:
         with engine.begin() as conn:
-            command.downgrade(migrate.alembic_config(conn), "0011")
+            # 0013's own downgrade (0012, after it, touches no revision)
+            command.downgrade(migrate.alembic_config(conn), "0012")
     finally:
         engine.dispose()
-    # back at 0011: numbered across the pools again, in the order written
+    # back at 0012: numbered across the pools again, in the order written
     assert sql(db, revisions) == [("standard", 1), ("standard", 2), ("blitz", 3)]
     assert sql(db, "SELECT DISTINCT revision FROM period_audits ORDER BY revision") == [
         (1,), (2,), (3,)]
