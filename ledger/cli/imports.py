@@ -67,6 +67,11 @@ def import_file(
         help="TRF: the event's end date, for a TRF that gives none (no 052 and no 132 record); "
         "the start date is 042's, else the end date. Refused if the file's own dates differ, "
         "and for PGN or CSV.")] = None,
+    no_moves: Annotated[str | None, typer.Option(
+        "--no-moves", help="PGN: its games without moves are played games, rated (played), or "
+        "forfeits, never rated (forfeit). Default: a file in which no game has moves is a "
+        "results file, its games played; in a file with moves they are forfeits.",
+        show_default=False)] = None,
     allow_similar: Annotated[bool, typer.Option(
         "--allow-similar", metavar="", help="Record the file's likely duplicates as different "
         "games, each named in a warning: games with the same players and result as a recorded "
@@ -98,6 +103,7 @@ def import_file(
             ("--register-players", register_players), ("--ids", ids != "fide"),
             ("--list-date", list_date is not None), ("--pool", pool is not None),
             ("--end-date", end_date is not None), ("--allow-similar", allow_similar),
+            ("--no-moves", no_moves is not None),
             ("--replace", replace_event), ("--in-next-period", in_next_period),
             ("--rerate", rerate), ("--reason", reason is not None)) if value]
         if not_for:
@@ -109,6 +115,7 @@ def import_file(
         return
     if fmt == "fide-list" or list_date is not None or (pool is not None and _is_a_list(file)):
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
+                            (no_moves, "--no-moves is for a PGN file"),
                             (allow_similar, "--allow-similar is for a file of games"),
                             (replace_event, "--replace is for a file of games"),
                             (in_next_period or rerate, "--in-next-period and --rerate are for "
@@ -122,7 +129,7 @@ def import_file(
         with rejection_as_json(file, json_out):
             replaced = run_write(ctx, replace.replace_event, str(file), fmt, reason=reason,
                                  in_next_period=in_next_period, rerate=rerate, dry_run=dry_run,
-                                 register_players=register_players, ids=ids,
+                                 register_players=register_players, ids=ids, no_moves=no_moves,
                                  end_date=end_date.date() if end_date is not None else None)
         render_corrections.replace_report(replaced, json_out, quiet=quiet)
         return
@@ -135,7 +142,7 @@ def import_file(
                            register_players=register_players, ids=ids, dry_run=dry_run,
                            progress=progress, allow_similar=allow_similar,
                            end_date=end_date.date() if end_date is not None else None,
-                           rerate=rerate, reason=reason, pool=pool)
+                           rerate=rerate, reason=reason, pool=pool, no_moves=no_moves)
     render_imports.import_report(report, json_out, quiet=quiet)
 
 

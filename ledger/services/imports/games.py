@@ -56,7 +56,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                 progress: Progress | None = None, end_date: dt.date | None = None,
                 allow_similar: bool = False, actor: Actor | None = None,
                 rerate: bool = False, reason: str | None = None,
-                pool: str | None = None) -> ImportReport:
+                pool: str | None = None, no_moves: str | None = None) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -81,6 +81,11 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     resembles. Games already recorded (rounds read by ``domain.round_of``: ``1.1`` is round 1)
     are skipped; a file whose bytes were imported before adds nothing. Games before 2022 are
     recorded with a warning (never rated).
+
+    ``no_moves`` (PGN only; ``formats.records.NO_MOVES``): its games without moves are played
+    games (``played``) or forfeits (``forfeit``); None: a file in which no game has moves is a
+    results file, its games played and rated (a note says so), else they are forfeits
+    (``formats.pgn.read_pgn``). Given for another format: ``UsageError``.
 
     ``end_date`` (TRF only) is the event's end date for a TRF that gives none (no record 052 and
     no 132): its games are dated on it, the start date being record 042's or the end date.
@@ -109,7 +114,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     name = str(path)
     event_pool = parse_pool(pool) if pool is not None else None
     why = check_reason(reason) if rerate or reason is not None else None
-    with paused_gc(), GameBatches(path, fmt, ids, end_date) as source:
+    with paused_gc(), GameBatches(path, fmt, ids, end_date,
+                                                   no_moves=no_moves) as source:
         report = ImportReport(name, dry_run, format=source.format, sha256=source.sha256,
                               allow_similar=allow_similar)
         with transaction(engine, dry_run=dry_run) as session:
@@ -170,6 +176,7 @@ def _file_counts(name: str, source: GameBatches, report: ImportReport) -> None:
         report.problems = list(source.problems)
     report.games_in_file = source.games_in_file
     report.players_in_file = source.players_in_file
+    report.notes[:0] = source.notes
     if not source.games_in_file and not any(p.severity == "error" for p in source.problems):
         report.problems.append(Problem(name, None, "file", "the file is empty" if source.blank
                                        else f"no games in this {source.format.upper()} file: "
