@@ -1,0 +1,130 @@
+"""Traps that changed ratings silently (issue 21 §4), through the command line: a PGN of
+results without moves, a rated player added without saying their rated games, a date a year
+off, and a league's month-long event making a weekend game a likely duplicate. Expected values
+are worked by hand in the comments, from FIDE's table 8.1.2 (B.02 §8.1.2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_runs import data, ok, ratings, run
+
+
+def pgn_game(white: str, black: str, result: str, date: str, moves: str = "") -> str:
+    """One PGN game of the event ``Club Results`` (no moves unless ``moves``)."""
+    return (f'[Event "Club Results"]\n[Site "Club"]\n[Date "{date}"]\n[Round "?"]\n'
+            f'[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n\n'
+            f"{moves}{result}\n\n")
+
+
+#: A results file: three games of October 2026, no moves (as a club's pairing program writes).
+RESULTS = (pgn_game("Ash, Ann", "Birch, Bob", "1-0", "2026.10.07")
+           + pgn_game("Birch, Bob", "Cedar, Cy", "1/2-1/2", "2026.10.14")
+           + pgn_game("Cedar, Cy", "Ash, Ann", "1-0", "2026.10.21"))
+
+
+def club(tmp_path: Path) -> Path:
+    """A ledger with three established adults (K 20): Ash 1800, Birch 1700, Cedar 1600."""
+    db = tmp_path / "ledger.db"
+    ok(db, "init")
+    for name, rating in (("Ash, Ann", "1800"), ("Birch, Bob", "1700"), ("Cedar, Cy", "1600")):
+        ok(db, "player", "add", name, "--rating", rating, "--prior-games", "100")
+    return db
+
+
+def test_a_results_only_pgn_is_rated_as_played_games(tmp_path: Path) -> None:
+    db = club(tmp_path)
+    pgn = tmp_path / "results.pgn"
+    pgn.write_text(RESULTS, encoding="utf-8")
+    report = data(db, "import", str(pgn))
+    assert (report["recorded"], report["to_rate"]) == (3, 3)
+    assert report["notes"][0] == ("no game in this file has moves: a results file; its 3 games "
+                                  "are played games, rated (--no-moves forfeit records them as "
+                                  "forfeits)")
+    assert [p for p in report["problems"] if "no moves" in p["message"]] == []
+    ok(db, "period", "close", "2026-10")
+    # Table 8.1.2, K 20 each, one rounding per player:
+    # Ash 1800: beats Birch (D 100, PD .64: +0.36), loses to Cedar (D 200, PD .76: -0.76);
+    #   sum -0.40 x 20 = -8 -> 1792.
+    # Birch 1700: loses to Ash (PD .36: -0.36), draws Cedar (D 100, PD .64: -0.14);
+    #   sum -0.50 x 20 = -10 -> 1690.
+    # Cedar 1600: draws Birch (PD .36: +0.14), beats Ash (D 200, PD .24: +0.76);
+    #   sum +0.90 x 20 = +18 -> 1618.
+    assert ratings(db, "2026-10") == {"Ash, Ann": 1792, "Birch, Bob": 1690, "Cedar, Cy": 1618}
+
+
+def test_no_moves_forfeit_keeps_a_results_file_unrated(tmp_path: Path) -> None:
+    db = club(tmp_path)
+    pgn = tmp_path / "results.pgn"
+    pgn.write_text(RESULTS, encoding="utf-8")
+    report = data(db, "import", str(pgn), "--no-moves", "forfeit")
+    # two forfeits (1-0, 1-0 without moves) and a draw without play: none rated (B.02 §5.1)
+    assert (report["recorded"], report["to_rate"]) == (3, 0)
+    assert [(p["line"], p["field"]) for p in report["problems"]] == [
+        (7, "Result"), (17, "Result"), (27, "Result")]
+
+
+def test_a_game_without_moves_among_played_ones_stays_a_forfeit(tmp_path: Path) -> None:
+    # The Tata Steel rule: the file has moves, so its game without moves is a forfeit; with
+    # --no-moves played (a corrected file, the arbiter's word) it is a played game.
+    db = club(tmp_path)
+    pgn = tmp_path / "mixed.pgn"
+    pgn.write_text(pgn_game("Ash, Ann", "Birch, Bob", "1-0", "2026.10.07")
+                   + pgn_game("Birch, Bob", "Cedar, Cy", "1/2-1/2", "2026.10.14",
+                              "1. d4 d5 2. c4 e6 "), encoding="utf-8")
+    dry = data(db, "import", str(pgn), "--dry-run")
+    assert (dry["recorded"], dry["to_rate"]) == (2, 1)
+    assert [(p["line"], p["message"]) for p in dry["problems"]] == [
+        (7, "no moves: recorded as a forfeit, not rated")]
+    played = data(db, "import", str(pgn), "--no-moves", "played")
+    assert (played["recorded"], played["to_rate"]) == (2, 2)
+    assert played["notes"][0] == ("--no-moves played: 1 game without moves taken as played "
+                                  "games, rated")
+
+
+def test_no_moves_is_for_a_pgn_only(tmp_path: Path) -> None:
+    db = club(tmp_path)
+    csv = tmp_path / "games.csv"
+    csv.write_text("date,white,black,result\n2026-10-07,\"Ash, Ann\",\"Birch, Bob\",1-0\n",
+                   encoding="utf-8")
+    refused = run(db, "import", str(csv), "--no-moves", "played")
+    assert refused.exit_code == 2
+    assert "--no-moves is for a PGN file" in refused.stderr
+    pgn = tmp_path / "results.pgn"
+    pgn.write_text(RESULTS, encoding="utf-8")
+    wrong = run(db, "import", str(pgn), "--no-moves", "maybe")
+    assert wrong.exit_code == 2 and "--no-moves 'maybe': use played or forfeit" in wrong.stderr
+
+
+def k_and_games(db: Path, name: str) -> tuple[int, int | None]:
+    shown = json.loads(ok(db, "player", "show", name, "--json").stdout)
+    return shown["k"], shown["rated_games"]
+
+
+def test_a_rated_player_needs_their_prior_games_said(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    ok(db, "init")
+    refused = run(db, "player", "add", "Rated, Rhea", "--rating", "1900")
+    assert refused.exit_code == 2
+    said = " ".join(refused.stderr.split())
+    assert "--prior-games N" in said and "--prior-games unknown" in said
+    assert "K 40 until their 30th" in said and "treated as established (K 20" in said
+    assert run(db, "player", "list", "--json").stdout.count('"name"') == 0  # nothing written
+    bad = run(db, "player", "add", "Rated, Rhea", "--rating", "1900", "--prior-games", "many")
+    assert bad.exit_code == 1 and "prior-games: 'many' is not a number of games" in bad.stderr
+    # the three answers: 0 games -> K 40 (fewer than 30, B.02 §8.3.3); 45 -> K 20; unknown ->
+    # established, K 20, as a players CSV row with a blank prior_games
+    ok(db, "player", "add", "Zero, Zoe", "--rating", "1900", "--prior-games", "0")
+    ok(db, "player", "add", "Many, Max", "--rating", "1900", "--prior-games", "45")
+    ok(db, "player", "add", "Unknown, Una", "--rating", "1900", "--prior-games", "unknown")
+    register = tmp_path / "register.csv"
+    register.write_text("name,rating,prior_games\n\"Blank, Bea\",1900,\n", encoding="utf-8")
+    ok(db, "import", str(register), "--format", "players")
+    assert k_and_games(db, "Zero, Zoe") == (40, 0)
+    assert k_and_games(db, "Many, Max") == (20, 45)
+    assert k_and_games(db, "Unknown, Una") == (20, None)
+    assert k_and_games(db, "Blank, Bea") == (20, None)
+    # an unrated player: no rating, no question (0 rated games, as before; no K until rated)
+    ok(db, "player", "add", "New, Ned")
+    assert k_and_games(db, "New, Ned") == (None, 0)
