@@ -57,6 +57,10 @@ def game_add(
         "its own period and re-rate from there (needs --reason), instead of rating it in the "
         "earliest open period.")] = False,
     reason: ReasonOpt = None,
+    late: Annotated[bool, typer.Option(
+        "--late", metavar="", help="The date is meant although it lies more than two periods "
+        "before the earliest open period (without it such a date is refused as a likely typo): "
+        "a late result, rated in the earliest open period.")] = False,
     pool: Annotated[str | None, typer.Option(
         "--pool", help="The game's rating pool: standard (default), rapid or blitz.")] = None,
     time_control: Annotated[str | None, typer.Option(
@@ -67,11 +71,12 @@ def game_add(
 ) -> None:
     """Record one game.
 
-    A game dated in a closed period is a late result, rated in its pool's earliest open period.
+    A game dated in a closed period is a late result, rated in its pool's earliest open period;
+    more than two periods before that one, only with --late (or --rerate).
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,
-                     dry_run=dry_run, pool=pool, time_control=time_control)
+                     dry_run=dry_run, pool=pool, time_control=time_control, late=late)
     render_corrections.added_game(view, json_out, dry_run=dry_run)
 
 

@@ -78,6 +78,10 @@ def import_file(
         "game or another of the file, on the same date in another event, within the other's "
         "event dates, or in the same event with and without a round. Without it such games "
         "refuse the import.")] = False,
+    late: Annotated[bool, typer.Option(
+        "--late", metavar="", help="The file's dates are meant although some lie more than two "
+        "periods before the earliest open period (without it such a game is an error naming "
+        "its line, as a likely typo): late results, rated in the earliest open period.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar, and no warnings or notes on stderr "
         "(errors are always shown; --json lists everything).")] = False,
@@ -103,7 +107,7 @@ def import_file(
             ("--register-players", register_players), ("--ids", ids != "fide"),
             ("--list-date", list_date is not None), ("--pool", pool is not None),
             ("--end-date", end_date is not None), ("--allow-similar", allow_similar),
-            ("--no-moves", no_moves is not None),
+            ("--no-moves", no_moves is not None), ("--late", late),
             ("--replace", replace_event), ("--in-next-period", in_next_period),
             ("--rerate", rerate), ("--reason", reason is not None)) if value]
         if not_for:
@@ -116,6 +120,7 @@ def import_file(
     if fmt == "fide-list" or list_date is not None or (pool is not None and _is_a_list(file)):
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
                             (no_moves, "--no-moves is for a PGN file"),
+                            (late, "--late is for a file of games"),
                             (allow_similar, "--allow-similar is for a file of games"),
                             (replace_event, "--replace is for a file of games"),
                             (in_next_period or rerate, "--in-next-period and --rerate are for "
@@ -126,6 +131,10 @@ def import_file(
         fide_list_import(ctx, file, fmt, list_date, pool, dry_run, quiet, json_out)
         return
     if replace_event:
+        if late:
+            error("--late is for a new file of games; --replace takes effect by "
+                  "--in-next-period or --rerate")
+            raise typer.Exit(2)
         with rejection_as_json(file, json_out):
             replaced = run_write(ctx, replace.replace_event, str(file), fmt, reason=reason,
                                  in_next_period=in_next_period, rerate=rerate, dry_run=dry_run,
@@ -142,7 +151,8 @@ def import_file(
                            register_players=register_players, ids=ids, dry_run=dry_run,
                            progress=progress, allow_similar=allow_similar,
                            end_date=end_date.date() if end_date is not None else None,
-                           rerate=rerate, reason=reason, pool=pool, no_moves=no_moves)
+                           rerate=rerate, reason=reason, pool=pool, no_moves=no_moves,
+                           late=late)
     render_imports.import_report(report, json_out, quiet=quiet)
 
 

@@ -128,3 +128,67 @@ def test_a_rated_player_needs_their_prior_games_said(tmp_path: Path) -> None:
     # an unrated player: no rating, no question (0 rated games, as before; no K until rated)
     ok(db, "player", "add", "New, Ned")
     assert k_and_games(db, "New, Ned") == (None, 0)
+
+
+def november_closed(tmp_path: Path) -> Path:
+    """``club``, with a draw Ash-Birch on 2026-11-04 and 2026-11 closed: the earliest open
+    period is 2026-12."""
+    db = club(tmp_path)
+    ok(db, "game", "add", "Ash, Ann", "Birch, Bob", "1/2-1/2", "--date", "2026-11-04")
+    ok(db, "period", "close", "2026-11")
+    return db
+
+
+def test_a_date_a_year_off_is_refused_unless_late(tmp_path: Path) -> None:
+    db = november_closed(tmp_path)
+    # 2025-12 is 12 periods before 2026-12, the earliest open period: a year typed wrong?
+    typo = run(db, "game", "add", "Ash, Ann", "Cedar, Cy", "1-0", "--date", "2025-12-02")
+    assert typo.exit_code == 1
+    said = " ".join(typo.stderr.split())
+    assert ("date: 2025-12-02 is 12 periods before the earliest open period 2026-12 (periods "
+            "up to 2026-11 are closed)") in said and "--late" in said
+    # 2026-09 is 3 periods before: refused; 2026-10 is 2 before: a late result, as before
+    assert run(db, "game", "add", "Ash, Ann", "Cedar, Cy", "1-0", "--date",
+               "2026-09-30").exit_code == 1
+    assert data(db, "game", "list")["games"][1:] == []  # nothing written
+    october = data(db, "game", "add", "Ash, Ann", "Cedar, Cy", "1-0", "--date", "2026-10-31")
+    assert (october["games"][0]["period"], october["games"][0]["late"]) == ("2026-12", True)
+    meant = data(db, "game", "add", "Birch, Bob", "Cedar, Cy", "0-1", "--date", "2025-12-02",
+                 "--late")["games"][0]
+    assert (meant["date"], meant["dated_in"], meant["period"]) == ("2025-12-02", "2025-12",
+                                                                   "2026-12")
+
+
+def test_an_import_dated_a_year_off_is_refused_naming_line_and_field(tmp_path: Path) -> None:
+    db = november_closed(tmp_path)
+    games = tmp_path / "games.csv"
+    games.write_text("date,white,black,result,event\n"
+                     "2026-10-20,\"Ash, Ann\",\"Cedar, Cy\",1-0,\n"          # 2 before: late
+                     "2025-11-05,\"Birch, Bob\",\"Cedar, Cy\",0-1,\n"        # 13 before
+                     "2025-12-06,\"Cedar, Cy\",\"Ash, Ann\",1/2-1/2,Old Open\n"
+                     "2025-12-07,\"Ash, Ann\",\"Birch, Bob\",1-0,Old Open\n",  # ends 2025-12
+                     encoding="utf-8")
+    refused = run(db, "import", str(games))
+    assert refused.exit_code == 3
+    said = " ".join(refused.stderr.split())
+    assert f"{games}:3: error: date: 2025-11-05 is 13 periods before the earliest open " \
+           "period 2026-12" in said
+    assert f"{games}:5: error: date: 2025-12-07 is 12 periods before" in said  # the event's end
+    assert f"{games}:4: error" not in said and f"{games}:2: error" not in said
+    assert data(db, "game", "list")["games"][1:] == []  # nothing written
+    meant = data(db, "import", str(games), "--late")
+    assert meant["recorded"] == 4
+    assert sorted((x["line"], x["dated_in"], x["period"]) for x in meant["late"]) == [
+        (2, "2026-10", "2026-12"), (3, "2025-11", "2026-12"), (4, "2025-12", "2026-12"),
+        (5, "2025-12", "2026-12")]
+
+
+def test_a_new_ledger_records_last_years_tournament_in_its_own_period(tmp_path: Path) -> None:
+    # nothing closed: no earliest open period, every period open, nothing late or refused
+    db = club(tmp_path)
+    games = tmp_path / "games.csv"
+    games.write_text("date,white,black,result,event\n"
+                     "2025-10-04,\"Ash, Ann\",\"Cedar, Cy\",1-0,Autumn Open 2025\n",
+                     encoding="utf-8")
+    report = data(db, "import", str(games))
+    assert (report["recorded"], report["late"], report["periods"]) == (1, [], {"2025-10": 1})

@@ -56,7 +56,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                 progress: Progress | None = None, end_date: dt.date | None = None,
                 allow_similar: bool = False, actor: Actor | None = None,
                 rerate: bool = False, reason: str | None = None,
-                pool: str | None = None, no_moves: str | None = None) -> ImportReport:
+                pool: str | None = None, no_moves: str | None = None,
+                late: bool = False) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -68,7 +69,11 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     earliest open period, keeping their dates, and the report lists them (``report.late``);
     with ``rerate`` they go into their own period and every closed period from the earliest of
     them is re-rated (``rerate.rerate_in``: one ``period.rerate`` change each, giving
-    ``reason``, which ``rerate`` requires; ``report.rerated``).
+    ``reason``, which ``rerate`` requires; ``report.rerated``). A game whose period (its
+    event's end, else its date) lies more than ``late.LATE_PERIODS`` periods before its pool's
+    earliest open period is an error naming its date line (``late.too_late``: a year typed
+    wrong), unless ``late`` (or ``rerate``) says such dates are meant; a ledger that has closed
+    no period refuses none.
 
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
@@ -132,7 +137,7 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
             who = actor or Actor.from_code("import_file")
             change = record_change(session, who, "import", "file", report.sha256, reason=why)
             _record(session, name, source, today or dt.date.today(), register_players,
-                    ids == "fide", report, progress, rerate, event_pool)
+                    ids == "fide", report, progress, rerate, event_pool, late)
             report.problems = _in_file_order(report.problems)
             if any(p.severity == "error" for p in report.problems):
                 raise ImportRejected(f"{name}: import rejected, nothing was written",
@@ -212,14 +217,15 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 def _record(session: Session, name: str, source: GameBatches, today: dt.date,
             register_players: bool, use_ids: bool, report: ImportReport,
             progress: Progress | None, rerate: bool = False,
-            event_pool: RatingPool | None = None) -> None:
+            event_pool: RatingPool | None = None, late: bool = False) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any), a
     batch of the file at a time (``GameBatches``). Each game's pool: ``game_pools.game_pool``;
     the games of an event are placed per pool (``import_placing.Placing``)."""
     matcher = Matcher(session, name, register_players, use_ids)
     placing = Placing(session, name, report, rerate,
-                      session.scalar(select(func.max(Game.id))) or 0, source.expected_games)
+                      session.scalar(select(func.max(Game.id))) or 0, source.expected_games,
+                      late)
     checks = RatingChecks(session, name, report)
     rated_sides: list[Matched] = []
     warned: set[Period] = set()
