@@ -192,3 +192,38 @@ def test_a_new_ledger_records_last_years_tournament_in_its_own_period(tmp_path: 
                      encoding="utf-8")
     report = data(db, "import", str(games))
     assert (report["recorded"], report["late"], report["periods"]) == (1, [], {"2025-10": 1})
+
+
+def csv_file(tmp_path: Path, name: str, *rows: str) -> Path:
+    path = tmp_path / name
+    path.write_text("date,white,black,result,event,round\n" + "".join(f"{r}\n" for r in rows),
+                    encoding="utf-8")
+    return path
+
+
+def test_a_league_spanning_the_month_makes_no_false_duplicate(tmp_path: Path) -> None:
+    db = club(tmp_path)
+    # a weekly league, 4 to 25 November (22 days): Ash beat Birch on the 11th
+    league = csv_file(tmp_path, "league.csv",
+                      '2026-11-04,"Birch, Bob","Cedar, Cy",1/2-1/2,Winter League,1',
+                      '2026-11-11,"Ash, Ann","Birch, Bob",1-0,Winter League,2',
+                      '2026-11-25,"Cedar, Cy","Ash, Ann",0-1,Winter League,3')
+    assert data(db, "import", str(league))["recorded"] == 3
+    # a weekend tournament, 14 to 15 November: Ash beats Birch again, on the 14th. The 14th lies
+    # within the league's dates, but the league spans more than 10 days: two games
+    weekend = csv_file(tmp_path, "weekend.csv",
+                       '2026-11-14,"Ash, Ann","Birch, Bob",1-0,Weekend Open,1',
+                       '2026-11-15,"Birch, Bob","Cedar, Cy",0-1,Weekend Open,2')
+    report = data(db, "import", str(weekend))
+    assert (report["recorded"], report["similar"], report["likely_duplicates"]) == (2, [], 0)
+    # the weekend's second source under another name (2 days, rule b holds): Birch v Cedar 0-1
+    # dated the 14th, within the Weekend Open's 14 to 15 November: a likely duplicate (exit 3)
+    second = csv_file(tmp_path, "second.csv",
+                      '2026-11-14,"Birch, Bob","Cedar, Cy",0-1,Weekend Open 2026,')
+    refused = run(db, "import", str(second), "--json")
+    assert refused.exit_code == 3
+    similar = json.loads(refused.stdout)["similar"]
+    assert [(s["line"], s["recorded_game_id"], s["recorded_event"]) for s in similar] == [
+        (2, 5, "Weekend Open")]
+    assert similar[0]["why"] == ("the same players and result in another event, whose dates "
+                                 "(2026-11-14 to 2026-11-15) hold 2026-11-14")
