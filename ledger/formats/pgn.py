@@ -254,7 +254,8 @@ def _without_moves(games: list[PgnGame], out: Problems, as_played: bool,
     """The readout of ``games``, those without moves recorded as ``read_pgn`` says: played
     (``as_played``: a results file, or ``no_moves`` ``played``), with a note; else forfeits,
     each with a warning on its ``Result`` line."""
-    taken, bare = [], 0
+    taken: list[PgnGame] = []
+    bare = 0
     for g in games:
         if not g.moves:
             bare += 1
