@@ -178,7 +178,7 @@ def read_pgn(handle: TextIO, filename: str, no_moves: str | None = None) -> PgnR
     Games without moves (``pgn_results.without_moves``): when no game of the file has moves it is
     a results file (a club's or a pairing program's), its games are played games, rated, and
     ``notes`` says so; in a file where other games have moves they are forfeits (FIDE B.02
-    §5.1), each with a warning. ``no_moves`` (``pgn_results.NO_MOVES``: ``played`` or
+    §5.1), each with a warning. ``no_moves`` (``records.NO_MOVES``: ``played`` or
     ``forfeit``; None: the file decides) overrides either way.
     """
 

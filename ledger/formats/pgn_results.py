@@ -36,8 +36,7 @@ def check_result(out: Collector, builder: Builder) -> tuple[Result | None, bool]
     Returns ``(result, played)``; ``played`` is False when a side never moved: one side only
     moved (not rated, with a warning), or no move at all (the Result tag's own result, without a
     warning: whether such a game was played is the file's question, ``without_moves``).
-    ``(None, False)``, with an error in
-    ``out``, for a missing Result tag, ``*``, ``0-0``, a token that is not a PGN result, or moves
+    ``(None, False)``, with an error in ``out``, for a missing Result tag, ``*``, ``0-0``, a token that is not a PGN result, or moves
     that could not all be read (when not both sides are seen to move); moves that end with another
     result than the tag's are an error too."""
     raw = out.value("Result")
