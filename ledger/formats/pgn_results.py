@@ -36,9 +36,9 @@ def check_result(out: Collector, builder: Builder) -> tuple[Result | None, bool]
     Returns ``(result, played)``; ``played`` is False when a side never moved: one side only
     moved (not rated, with a warning), or no move at all (the Result tag's own result, without a
     warning: whether such a game was played is the file's question, ``without_moves``).
-    ``(None, False)``, with an error in ``out``, for a missing Result tag, ``*``, ``0-0``, a token that is not a PGN result, or moves
-    that could not all be read (when not both sides are seen to move); moves that end with another
-    result than the tag's are an error too."""
+    ``(None, False)``, with an error in ``out``, for a missing Result tag, ``*``, ``0-0``, a
+    token that is not a PGN result, or moves that could not all be read (when not both sides
+    are seen to move); moves that end with another result than the tag's are an error too."""
     raw = out.value("Result")
     if raw is None:
         out.error("Result", "missing Result tag; use 1-0, 0-1 or 1/2-1/2")
@@ -94,9 +94,10 @@ def without_moves(result: Result, *, played: bool) -> tuple[Result, str | None]:
 def results_file_note(count: int, mode: str | None) -> str:
     """The note of a file whose ``count`` games without moves are taken as played (``mode``:
     ``--no-moves``, None when the file decided: no game of it has moves)."""
-    games = "its game" if count == 1 else f"its {count} games"
     if mode is None:
-        return (f"no game in this file has moves: a results file; {games} are played games, "
-                "rated (--no-moves forfeit records them as forfeits)")
+        games = ("its game is a played game, rated (--no-moves forfeit records it as a forfeit)"
+                 if count == 1 else f"its {count} games are played games, rated (--no-moves "
+                 "forfeit records them as forfeits)")
+        return f"no game in this file has moves: a results file; {games}"
     return (f"--no-moves played: {count} game{'s' if count != 1 else ''} without moves taken "
             "as played games, rated")
