@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import PeriodError
 from ledger.services.close.revisions import current_revision
-from ledger.services.close.state import is_closed, last_closed_period
+from ledger.services.close.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
 
 
 def natural_period(event_end: dt.date | None, date: dt.date) -> Period:
@@ -60,10 +60,11 @@ def too_late(day: dt.date, earliest: Period | None) -> str | None:
     """Why a game dated ``day`` is refused without ``--late`` when ``earliest`` (None: nothing
     closed, nothing refused) is its pool's earliest open period: its period lies more than
     ``LATE_PERIODS`` periods before ``earliest`` (``earliest`` 2026-12: 2026-10 is taken as a
-    late result, 2026-09 is refused). None when it is not."""
-    if earliest is None:
-        return None
+    late result, 2026-09 is refused). None when it is not, and for a period before
+    ``FIRST_RATED_PERIOD``: never closed, its games are recorded there, never late."""
     dated = Period.of(day)
+    if earliest is None or dated < FIRST_RATED_PERIOD:
+        return None
     behind = (earliest.year - dated.year) * 12 + earliest.month - dated.month
     if behind <= LATE_PERIODS:
         return None
