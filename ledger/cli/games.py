@@ -71,8 +71,9 @@ def game_add(
 ) -> None:
     """Record one game.
 
-    A game dated in a closed period is a late result, rated in its pool's earliest open period;
-    more than two periods before that one, only with --late (or --rerate).
+    A game dated in a closed period is a late result, rated in its pool's earliest open period.
+
+    A date more than two periods before that one is refused as a typo unless --late says it is meant.
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,
