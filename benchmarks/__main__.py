@@ -278,8 +278,8 @@ def startup(work: Path, where: Ledger) -> dict[str, Samples]:
     ledger (a fresh copy each time), and the import floors (3)."""
     small = str(work / "small.db")
     ledger(small, "init")
-    ledger(small, "player", "add", "Doyle, Liam", "--rating", "1850")
-    ledger(small, "player", "add", "Walsh, Brendan", "--rating", "1790")
+    ledger(small, "player", "add", "Doyle, Liam", "--rating", "1850", "--prior-games", "0")
+    ledger(small, "player", "add", "Walsh, Brendan", "--rating", "1790", "--prior-games", "0")
     out = {k: Samples() for k in ("help", "calc", "game_add", "typer", "sqlalchemy", "typer_app",
                                   "typer_help")}
     for i in range(STARTUP_RUNS):

@@ -240,7 +240,7 @@ def two_closes(ledgers: Ledgers, work: Path) -> str:
     with ledgers.new("closes") as db:
         for name in ("Alpha, Ann", "Beta, Bob"):
             subprocess.run([sys.executable, "-m", "ledger", "--db", db, "player", "add", name,
-                            "--rating", "1800"], check=True, capture_output=True)
+                            "--rating", "1800", "--prior-games", "0"], check=True, capture_output=True)
         subprocess.run([sys.executable, "-m", "ledger", "--db", db, "game", "add", "Alpha, Ann",
                         "Beta, Bob", "1-0", "--date", "2026-10-03"], check=True, capture_output=True)
         done = at_once(work, db, [("period", "close", "2026-10")] * 2)

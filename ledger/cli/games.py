@@ -58,6 +58,10 @@ def game_add(
         "its own period and re-rate from there (needs --reason), instead of rating it in the "
         "earliest open period.")] = False,
     reason: ReasonOpt = None,
+    late: Annotated[bool, typer.Option(
+        "--late", metavar="", help="The date is meant although it lies more than two periods "
+        "before the earliest open period (without it such a date is refused as a likely typo): "
+        "a late result, rated in the earliest open period.")] = False,
     pool: Annotated[str | None, typer.Option(
         "--pool", help="The game's rating pool: standard (default), rapid or blitz.")] = None,
     time_control: Annotated[str | None, typer.Option(
@@ -70,10 +74,12 @@ def game_add(
     """Record one game.
 
     A game dated in a closed period is a late result, rated in its pool's earliest open period.
+
+    A date more than two periods before that one is refused as a typo unless --late says it is meant.
     """
     view = run_write(ctx, games.add_game, white, black, result, date, event, round_,
                      allow_similar=allow_similar, rerate=rerate, reason=reason,
-                     dry_run=dry_run, pool=pool, time_control=time_control,
+                     dry_run=dry_run, pool=pool, time_control=time_control, late=late,
                      new_event=new_event)
     render_corrections.added_game(view, json_out, dry_run=dry_run)
 

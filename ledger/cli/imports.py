@@ -68,6 +68,11 @@ def import_file(
         help="TRF: the event's end date, for a TRF that gives none (no 052 and no 132 record); "
         "the start date is 042's, else the end date. Refused if the file's own dates differ, "
         "and for PGN or CSV.")] = None,
+    no_moves: Annotated[str | None, typer.Option(
+        "--no-moves", help="PGN: its games without moves are played games, rated (played), or "
+        "forfeits, never rated (forfeit). Default: a file in which no game has moves is a "
+        "results file, its games played; in a file with moves they are forfeits.",
+        show_default=False)] = None,
     allow_similar: Annotated[bool, typer.Option(
         "--allow-similar", metavar="", help="Record the file's likely duplicates as different "
         "games, each named in a warning: games with the same players and result as a recorded "
@@ -75,6 +80,10 @@ def import_file(
         "event dates, or in the same event with and without a round. Without it such games "
         "refuse the import.")] = False,
     new_event: NewEventOpt = False,
+    late: Annotated[bool, typer.Option(
+        "--late", metavar="", help="The file's dates are meant although some lie more than two "
+        "periods before the earliest open period (without it such a game is an error naming "
+        "its line, as a likely typo): late results, rated in the earliest open period.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", metavar="", help="No progress bar, and no warnings or notes on stderr "
         "(errors are always shown; --json lists everything).")] = False,
@@ -100,6 +109,7 @@ def import_file(
             ("--register-players", register_players), ("--ids", ids != "fide"),
             ("--list-date", list_date is not None), ("--pool", pool is not None),
             ("--end-date", end_date is not None), ("--allow-similar", allow_similar),
+            ("--no-moves", no_moves is not None), ("--late", late),
             ("--replace", replace_event), ("--in-next-period", in_next_period),
             ("--rerate", rerate), ("--reason", reason is not None),
             ("--new-event", new_event)) if value]
@@ -112,6 +122,8 @@ def import_file(
         return
     if fmt == "fide-list" or list_date is not None or (pool is not None and _is_a_list(file)):
         for given, what in ((end_date, "--end-date is for a TRF without dates"),
+                            (no_moves, "--no-moves is for a PGN file"),
+                            (late, "--late is for a file of games"),
                             (allow_similar, "--allow-similar is for a file of games"),
                             (replace_event, "--replace is for a file of games"),
                             (new_event, "--new-event is for a file of games"),
@@ -127,10 +139,14 @@ def import_file(
             error("--new-event is for a file of games imported anew, not for --replace (the "
                   "event it replaces is recorded)")
             raise typer.Exit(2)
+        if late:
+            error("--late is for a new file of games; --replace takes effect by "
+                  "--in-next-period or --rerate")
+            raise typer.Exit(2)
         with rejection_as_json(file, json_out):
             replaced = run_write(ctx, replace.replace_event, str(file), fmt, reason=reason,
                                  in_next_period=in_next_period, rerate=rerate, dry_run=dry_run,
-                                 register_players=register_players, ids=ids,
+                                 register_players=register_players, ids=ids, no_moves=no_moves,
                                  end_date=end_date.date() if end_date is not None else None)
         render_corrections.replace_report(replaced, json_out, quiet=quiet)
         return
@@ -143,7 +159,8 @@ def import_file(
                            register_players=register_players, ids=ids, dry_run=dry_run,
                            progress=progress, allow_similar=allow_similar,
                            end_date=end_date.date() if end_date is not None else None,
-                           rerate=rerate, reason=reason, pool=pool, new_event=new_event)
+                           rerate=rerate, reason=reason, pool=pool, no_moves=no_moves,
+                           late=late, new_event=new_event)
     render_imports.import_report(report, json_out, quiet=quiet)
 
 

@@ -49,8 +49,10 @@ def player_add(
     title: Annotated[str | None, typer.Option("--title", help="GM, IM, FM, CM, WGM ...")] = None,
     rating: Annotated[int | None, typer.Option(
         "--rating", help="Published rating the player brings (omit: unrated).")] = None,
-    prior_games: Annotated[int, typer.Option(
-        "--prior-games", help="Rated games played before entering the ledger.")] = 0,
+    prior_games: Annotated[str | None, typer.Option(
+        "--prior-games", metavar="N|unknown", help="Rated games played before entering the "
+        "ledger: N (fewer than 30: K 40 until 30), or unknown (treated as established: K 20). "
+        "Required with --rating; without a rating, default 0.", show_default=False)] = None,
     reached_2400: Annotated[bool, typer.Option(
         "--reached-2400", metavar="", help="A published rating has reached 2400 (K 10 for ever).")] = False,
     reached_2300: Annotated[bool, typer.Option(
@@ -71,10 +73,11 @@ def player_add(
 
     A name already in the ledger (case, accents and word order aside) needs --new.
     """
+    games = players.read_prior_games(prior_games, rating)  # UsageError: --rating without it
     view = run_write(ctx, players.add_player, players.NewPlayer(
         name=name, fide_id=fide_id, birth_year=birth_year,
         sex=sex.upper() if sex else None, federation=federation.upper() if federation else None,
-        title=title.upper() if title else None, rating=rating, prior_games=prior_games,
+        title=title.upper() if title else None, rating=rating, prior_games=games,
         reached_2400=reached_2400, reached_2300=reached_2300,
         pools=tuple((pool, rating_, games) for pool, rating_, games in (
             ("rapid", rapid_rating, rapid_games), ("blitz", blitz_rating, blitz_games))

@@ -42,7 +42,7 @@ import datetime as dt
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO, TextIO
 
 from ledger.domain import Result
@@ -56,7 +56,7 @@ from ledger.formats.pgn_lines import (
     read_games,
     scan_header,
 )
-from ledger.formats.pgn_results import CUT_SHORT, check_result
+from ledger.formats.pgn_results import CUT_SHORT, check_result, results_file_note, without_moves
 from ledger.formats.records import MAX_EVENT, MAX_ROUND, FileGame, FilePlayer, Readout, text_fault
 from ledger.formats.text_stream import BadEncoding, Problems, chunks, lines_of, utf8_lines
 
@@ -97,9 +97,12 @@ class PgnGame:
     - ``white_title``, ``black_title``: ``WhiteTitle`` / ``BlackTitle`` (``"GM"``); ``None`` if
       missing, empty, ``-`` or ``?``.
     - ``result``: a :class:`~ledger.domain.Result`. ``1-0`` / ``0-1`` with no moves at all become
-      ``WHITE_FORFEIT_WIN`` / ``BLACK_FORFEIT_WIN``.
+      ``WHITE_FORFEIT_WIN`` / ``BLACK_FORFEIT_WIN``, unless the file is a results file (no game
+      of it has moves) or ``--no-moves played`` says so (``pgn_results.without_moves``).
     - ``played``: False when one side never moved (fewer than two half-moves in the main line,
-      null moves not counted), so the game is not rated (FIDE B.02 §5.1).
+      null moves not counted), so the game is not rated (FIDE B.02 §5.1); a game without moves
+      taken as played (as above) is played.
+    - ``moves``: whether the main line has a move at all.
     - ``tag_lines``: tag name -> 1-based line of that tag, so later problems can point at it.
     - ``time_control``: the ``TimeControl`` tag (seconds: ``"900+10"``); ``white_time_control``
       / ``black_time_control``: ``WhiteTimeControl`` / ``BlackTimeControl`` where a file gives
@@ -126,6 +129,7 @@ class PgnGame:
     time_control: str | None = None
     white_time_control: str | None = None
     black_time_control: str | None = None
+    moves: bool = True
 
     def line_of(self, tag: str) -> int:
         """The line of ``tag`` in the file, or the game's first line when it has no such tag."""
@@ -141,11 +145,12 @@ class PgnReadout:
     tag, or of the game's first line when the tag is missing), the field (the tag name; ``moves``
     for the movetext; ``tags`` for tag lines that cannot be read or are misplaced; ``encoding``;
     ``game`` if python-chess itself failed) and a message. A game with any error is not in
-    ``games``.
+    ``games``. ``notes``: what the reader decided for the whole file (a results file).
     """
 
     games: list[PgnGame]
     problems: list[Problem]
+    notes: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Problem]:
@@ -158,7 +163,7 @@ class PgnReadout:
         return [p for p in self.problems if p.severity == WARNING]
 
 
-def read_pgn(handle: TextIO, filename: str) -> PgnReadout:
+def read_pgn(handle: TextIO, filename: str, no_moves: str | None = None) -> PgnReadout:
     """Read every game from an open text handle, one line at a time; never raises on bad data.
 
     ``filename`` is only copied into each problem. Line endings ``\\n``, ``\\r\\n`` and ``\\r`` are
@@ -169,6 +174,12 @@ def read_pgn(handle: TextIO, filename: str) -> PgnReadout:
     one error on the field ``encoding`` and no games. Past ``MAX_PROBLEMS`` errors
     (``ledger.formats.text_stream``) the reader stops after the game it is in, with one error
     naming that game's last line, and gives no games.
+
+    Games without moves (``pgn_results.without_moves``): when no game of the file has moves it is
+    a results file (a club's or a pairing program's), its games are played games, rated, and
+    ``notes`` says so; in a file where other games have moves they are forfeits (FIDE B.02
+    §5.1), each with a warning. ``no_moves`` (``records.NO_MOVES``: ``played`` or
+    ``forfeit``; None: the file decides) overrides either way.
     """
 
     def text() -> Iterator[str]:
@@ -178,13 +189,13 @@ def read_pgn(handle: TextIO, filename: str) -> PgnReadout:
             raise BadEncoding(None, exc.reason) from None
 
     try:
-        return _read_lines(lines_of(text(), keepends=True), filename)
+        return _read_lines(lines_of(text(), keepends=True), filename, no_moves)
     except BadEncoding as exc:
         message = f"not UTF-8 text ({exc.reason}); save the file as UTF-8"
         return PgnReadout([], [Problem(filename, None, "encoding", message)])
 
 
-def read_pgn_binary(handle: BinaryIO, filename: str) -> PgnReadout:
+def read_pgn_binary(handle: BinaryIO, filename: str, no_moves: str | None = None) -> PgnReadout:
     """Read every game from an open binary handle (from where it stands), decoded as UTF-8 one
     line at a time, a leading byte-order mark skipped; otherwise as :func:`read_pgn`.
 
@@ -192,13 +203,13 @@ def read_pgn_binary(handle: BinaryIO, filename: str) -> PgnReadout:
     bad byte and the reason, such as ``invalid start byte``) and no games.
     """
     try:
-        return _read_lines(utf8_lines(handle, keepends=True), filename)
+        return _read_lines(utf8_lines(handle, keepends=True), filename, no_moves)
     except BadEncoding as exc:
         message = f"not UTF-8 text ({exc.reason}); save the file as UTF-8"
         return PgnReadout([], [Problem(filename, exc.line, "encoding", message)])
 
 
-def read_pgn_file(path: str | os.PathLike[str]) -> PgnReadout:
+def read_pgn_file(path: str | os.PathLike[str], no_moves: str | None = None) -> PgnReadout:
     """Read a PGN file as UTF-8 (a byte-order mark is skipped): :func:`read_pgn_binary`.
 
     The file name in each problem is ``str(path)``. Raises ``OSError`` only when the file cannot
@@ -206,19 +217,22 @@ def read_pgn_file(path: str | os.PathLike[str]) -> PgnReadout:
     file.
     """
     with open(path, "rb") as handle:
-        return read_pgn_binary(handle, os.fspath(path))
+        return read_pgn_binary(handle, os.fspath(path), no_moves)
 
 
-def _read_lines(lines: Iterable[str], filename: str) -> PgnReadout:
+def _read_lines(lines: Iterable[str], filename: str, no_moves: str | None) -> PgnReadout:
     """Every game of ``lines`` as a :class:`PgnGame`, or its problems; a game cut short by the
-    end of the file is an error. Stops after the game that takes the errors past the bound."""
+    end of the file is an error. Stops after the game that takes the errors past the bound.
+    Games without moves as ``read_pgn`` says (``no_moves``)."""
     games: list[PgnGame] = []
     out = Problems(filename)
     source = LineSource(lines)
+    moved = False  # whether any game of the file, with an error or not, has a move
     for read in read_games(source, filename):
         if isinstance(read, Problem):
             out.append(read)
         else:
+            moved = moved or bool(read.builder.mainline_movers)
             record, game_problems = _convert(read.builder, read.lines, filename)
             if record is not None and read.cut_short:
                 line = read.lines[-1][0] if read.lines else None
@@ -231,7 +245,29 @@ def _read_lines(lines: Iterable[str], filename: str) -> PgnReadout:
             out.stop(max(1, source.number))
             games = []
             break
-    return PgnReadout(games, out.finish())
+    return _without_moves(games, out, no_moves == "played" or (no_moves is None and not moved),
+                          no_moves)
+
+
+def _without_moves(games: list[PgnGame], out: Problems, as_played: bool,
+                   no_moves: str | None) -> PgnReadout:
+    """The readout of ``games``, those without moves recorded as ``read_pgn`` says: played
+    (``as_played``: a results file, or ``no_moves`` ``played``), with a note; else forfeits,
+    each with a warning on its ``Result`` line."""
+    taken: list[PgnGame] = []
+    bare = 0
+    for g in games:
+        if not g.moves:
+            bare += 1
+            result, warning = without_moves(g.result, played=as_played)
+            g = replace(g, result=result, played=as_played)
+            if warning is not None:
+                out.append(Problem(out.filename, g.line_of("Result"), "Result", warning, WARNING))
+        taken.append(g)
+    if bare and not as_played:
+        out.kept.sort(key=lambda p: p.line or 0)  # each game's warnings among its problems
+    notes = [results_file_note(bare, no_moves)] if as_played and bare else []
+    return PgnReadout(taken, out.finish(), notes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -292,6 +328,7 @@ def _convert(
         time_control=_text(out, "TimeControl", _NO_VALUE),
         white_time_control=_text(out, "WhiteTimeControl", _NO_VALUE),
         black_time_control=_text(out, "BlackTimeControl", _NO_VALUE),
+        moves=bool(builder.mainline_movers),
     )
     return record, out.problems
 
@@ -373,4 +410,5 @@ def to_records(readout: PgnReadout) -> Readout:
                 ("time_control", "TimeControl"))},
             time_control=g.time_control, time_control_unit="seconds",
             white_time_control=g.white_time_control, black_time_control=g.black_time_control))
-    return Readout(games, list(readout.problems), games_in_file=len(readout.games) + len(readout.errors))
+    return Readout(games, list(readout.problems),
+                   games_in_file=len(readout.games) + len(readout.errors), notes=list(readout.notes))

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from ledger.domain import Result, described_character, find_control_character
 from ledger.errors import Problem
 
-__all__ = ["MAX_EVENT", "MAX_ROUND", "EventDetails", "FileGame", "FilePlayer", "Readout", "Where",
-           "text_fault"]
+__all__ = ["MAX_EVENT", "MAX_ROUND", "NO_MOVES", "EventDetails", "FileGame", "FilePlayer", "Readout",
+           "Where", "text_fault"]
 
 #: (1-based line or None, field or column label) of a value in the file.
 Where = tuple[int | None, str]
@@ -136,16 +136,23 @@ class FileGame:
         return self.at.get(key) or (self.line, key)
 
 
+#: What ``ledger import --no-moves`` takes for a PGN's games without moves: ``played`` games
+#: (rated) or ``forfeit`` (never rated); without it the file decides (``formats.pgn.read_pgn``).
+NO_MOVES = ("played", "forfeit")
+
+
 @dataclass
 class Readout:
     """A file read: its ``games`` (those without errors), ``games_in_file`` (with them),
     ``players_in_file`` (TRF: every ``001`` line; else None), and every ``problems`` found (an
     error keeps what it concerns out of ``games``; warnings do not), up to the bound of
     ``ledger.formats.text_stream.Problems``: a reader that stopped there ends them with an error
-    naming the line it stopped at, and gives no games."""
+    naming the line it stopped at, and gives no games. ``notes``: what the reader decided for
+    the whole file (a PGN results file: ``formats.pgn.read_pgn``)."""
 
     games: list[FileGame]
     problems: list[Problem]
     games_in_file: int = 0
     players_in_file: int | None = None
+    notes: list[str] = field(default_factory=list)
 

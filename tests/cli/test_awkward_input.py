@@ -308,7 +308,7 @@ def test_one_id_on_two_trf_lines_is_refused(runner: CliRunner, db: str, tmp_path
 def test_a_known_fide_id_under_another_name_is_a_warning(runner: CliRunner, db: str,
                                                          tmp_path: Path) -> None:
     added = run(runner, "--db", db, "player", "add", "Zulu, Zed", "--fide-id", "90000002",
-                "--rating", "1900")
+                "--rating", "1900", "--prior-games", "0")
     assert added.exit_code == 0
     path = write(tmp_path, "nov.trf", trf(*HEADER, *PLAYERS))
     result = run(runner, "--db", db, "import", path, "--register-players", "--dry-run")

@@ -304,7 +304,8 @@ def test_ledger_db_environment_variable(runner: CliRunner, new_database: Factory
     env = {"LEDGER_DB": env_db}
     assert run(runner, "init", env=env).exit_code == 0
     assert env_db.startswith("postgresql") or Path(env_db).is_file()
-    added = run(runner, "player", "add", "Player, Env", "--rating", "1500", "--json", env=env)
+    added = run(runner, "player", "add", "Player, Env", "--rating", "1500",
+                "--prior-games", "0", "--json", env=env)
     assert added.exit_code == 0, added.output
     listed = run(runner, "player", "list", "--json", env=env)
     assert [p["name"] for p in json.loads(listed.stdout)["players"]] == ["Player, Env"]

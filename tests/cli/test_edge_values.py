@@ -71,8 +71,8 @@ def test_a_time_control_of_24_hours_is_standard(ledger_db: str) -> None:
 @pytest.fixture
 def closed(ledger_db: str) -> str:
     """A ledger with two players, one game and 2026-01 closed (revision 1)."""
-    ok(ledger_db, "player", "add", "Doyle, Liam", "--rating", "1800")
-    ok(ledger_db, "player", "add", "Walsh, Tom", "--rating", "1700")
+    ok(ledger_db, "player", "add", "Doyle, Liam", "--rating", "1800", "--prior-games", "0")
+    ok(ledger_db, "player", "add", "Walsh, Tom", "--rating", "1700", "--prior-games", "0")
     ok(ledger_db, "game", "add", "Doyle, Liam", "Walsh, Tom", "1-0", "--date", "2026-01-10",
        "--event", "Club")
     ok(ledger_db, "period", "close", "2026-01")

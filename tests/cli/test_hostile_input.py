@@ -54,8 +54,10 @@ def tables_and_journal(path: Path) -> tuple[list[str], str]:
 
 
 def test_names_with_console_markup_print_as_typed(db: str) -> None:
-    assert run("--db", db, "player", "add", "[red]Rich[/red], A", "--rating", "1600").exit_code == 0
-    assert run("--db", db, "player", "add", "Foo [/red] Bar", "--rating", "1650").exit_code == 0
+    assert run("--db", db, "player", "add", "[red]Rich[/red], A", "--rating", "1600",
+               "--prior-games", "0").exit_code == 0
+    assert run("--db", db, "player", "add", "Foo [/red] Bar", "--rating", "1650",
+               "--prior-games", "0").exit_code == 0
     listed = run("--db", db, "player", "list")
     assert listed.exit_code == 0
     assert "[red]Rich[/red], A" in listed.stdout and "Foo [/red] Bar" in listed.stdout
@@ -130,7 +132,7 @@ def test_forfeit_results_that_look_like_options(db: str) -> None:
     (("player", "add", "12345"), "name"),
     (("player", "add", "\u200b"), "name"),
     (("player", "add", "x" * 201), "name"),
-    (("player", "add", "Low, Rating", "--rating", "999"), "rating"),
+    (("player", "add", "Low, Rating", "--rating", "999", "--prior-games", "0"), "rating"),
     (("player", "show", "99999999999999999999"), "no player"),
     (("player", "show", "#99999999999999999999"), "no player"),
     (("player", "show", "²"), "no player"),
@@ -143,7 +145,8 @@ def test_out_of_range_values_are_refused_by_field(db: str, args: tuple[str, ...]
 
 
 def test_names_match_ignoring_case_beyond_ascii(db: str) -> None:
-    assert run("--db", db, "player", "add", "Åberg, Sören", "--rating", "1900").exit_code == 0
+    assert run("--db", db, "player", "add", "Åberg, Sören", "--rating", "1900",
+               "--prior-games", "0").exit_code == 0
     shown = run("--db", db, "player", "show", "åberg, sören", "--json")
     assert shown.exit_code == 0, shown.stderr
     assert '"Åberg, Sören"' in shown.stdout

@@ -603,10 +603,10 @@ def test_a_rating_below_the_floor_is_registered_with_a_warning(runner: CliRunner
 
 
 def test_player_add_below_the_floor_says_so(runner: CliRunner, db: str) -> None:
-    added = run(runner, "--db", db, "player", "add", "Low, Lou", "--rating", "1399")
+    added = run(runner, "--db", db, "player", "add", "Low, Lou", "--rating", "1399", "--prior-games", "0")
     assert added.exit_code == 0, added.stderr
     assert "1399 is below the rating floor 1400" in " ".join(added.output.split())
-    fine = run(runner, "--db", db, "player", "add", "Fine, Fay", "--rating", "1400")
+    fine = run(runner, "--db", db, "player", "add", "Fine, Fay", "--rating", "1400", "--prior-games", "0")
     assert "floor" not in fine.output
 
 

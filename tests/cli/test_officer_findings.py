@@ -45,7 +45,8 @@ def db(new_ledger: Factory) -> str:
     path = new_ledger("club")
     for args in (["Walsh, Brendan"], ["Keane, Roy"], ["Doyle, Liam", "--fide-id", "90000003"],
                  ["Byrne, Ann"]):
-        assert run("--db", path, "player", "add", *args, "--rating", "1800").exit_code == 0
+        assert run("--db", path, "player", "add", *args, "--rating", "1800",
+                   "--prior-games", "0").exit_code == 0
     added = run("--db", path, "game", "add", DOYLE, WALSH, "0-1", "--date", "2026-08-26",
                 "--event", EVENT, "--round", "4")
     assert added.exit_code == 0, added.output + added.stderr

@@ -100,12 +100,13 @@ def test_init_copy_and_audit_on_a_server(database_url: str | None, new_ledger: F
     created = run("--db", db, "init")
     assert created.exit_code == 0
     assert hidden(created, caplog, real).startswith(f"created ledger at {shown} (revision")
-    added = run(f"--db={db}", "player", "add", "Alpha, Ann", "--rating", "1800", "--json")
+    added = run(f"--db={db}", "player", "add", "Alpha, Ann", "--rating", "1800",
+                "--prior-games", "0", "--json")
     assert added.exit_code == 0
     hidden(added, caplog, real)
     audit = run("--db", db, "audit", "--json")
     commands = [c["command"] for c in json.loads(audit.stdout)["changes"]]
-    assert commands == [f"ledger '--db={shown}' player add 'Alpha, Ann' --rating 1800 --json"]
+    assert commands == [f"ledger '--db={shown}' player add 'Alpha, Ann' --rating 1800 --prior-games 0 --json"]
     hidden(audit, caplog, real)
     copied = run("--db", db, "db", "copy", "--to", target, "--json")
     assert copied.exit_code == 0, copied.stderr

@@ -34,9 +34,9 @@ def one_junior_under_two_ids(db: Path) -> None:
     0.5 = 6.0, x 40 = +240: 1740 (12 x 40 = 480 <= 700); second id 4.5 x 40 = +180: 1680; each
     opponent 0 - .50 = -0.50, x 20 = -10: 1490."""
     ok(db, "init")
-    ok(db, "player", "add", "Young, Yan", "--rating", "1500", "--birth-year", "2012",
+    ok(db, "player", "add", "Young, Yan", "--rating", "1500", "--prior-games", "0", "--birth-year", "2012",
        "--federation", "IRL")
-    ok(db, "player", "add", "Young, Y.", "--rating", "1500", "--birth-year", "2012",
+    ok(db, "player", "add", "Young, Y.", "--rating", "1500", "--prior-games", "0", "--birth-year", "2012",
        "--fide-id", "90000077")
     for i in range(1, 22):
         ok(db, "player", "add", f"Opponent, {i:02d}", "--rating", "1500", "--prior-games", "100")
@@ -110,9 +110,9 @@ def test_a_merge_without_rerate_says_which_periods_need_it(tmp_path: Path) -> No
 def test_what_cannot_be_one_player_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
     ok(db, "init")
-    ok(db, "player", "add", "Kelly, Ann", "--rating", "1600", "--birth-year", "1990")
-    ok(db, "player", "add", "Kelly, A.", "--rating", "1600", "--birth-year", "1990")
-    ok(db, "player", "add", "Kelly, Anne", "--rating", "1650")
+    ok(db, "player", "add", "Kelly, Ann", "--rating", "1600", "--prior-games", "0", "--birth-year", "1990")
+    ok(db, "player", "add", "Kelly, A.", "--rating", "1600", "--prior-games", "0", "--birth-year", "1990")
+    ok(db, "player", "add", "Kelly, Anne", "--rating", "1650", "--prior-games", "0")
     ok(db, "player", "add", "Kelly, An", "--birth-year", "1991")
     ok(db, "game", "add", "Kelly, Ann", "Kelly, A.", "1-0", "--date", "2026-09-01")
     before = count_changes(db)

@@ -78,7 +78,7 @@ def test_each_pool_and_the_ledgers_own_k_beside_the_printed_one(ledger_db: str) 
 
 
 def test_a_player_on_no_list_shows_none(ledger_db: str) -> None:
-    ledger(ledger_db, "player", "add", "Plain, Pat", "--rating", "1600")
+    ledger(ledger_db, "player", "add", "Plain, Pat", "--rating", "1600", "--prior-games", "0")
     assert show_json(ledger_db, "Plain, Pat")["fide_list_ratings"] == []
     assert LABEL not in ledger(ledger_db, "player", "show", "Plain, Pat")
 

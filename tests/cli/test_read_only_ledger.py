@@ -169,7 +169,7 @@ def test_committed_changes_still_in_the_wal_are_read(user: User, home: Path) -> 
     try:
         keeper.execute("PRAGMA wal_autocheckpoint=0")
         keeper.execute("SELECT count(*) FROM players").fetchone()
-        cli("--db", db, "player", "add", "Late, Lou", "--rating", "1500")
+        cli("--db", db, "player", "add", "Late, Lou", "--rating", "1500", "--prior-games", "0")
         assert Path(f"{db}-wal").stat().st_size > 0
         freeze(db.parent)
         players = user.run("--db", db, "player", "list")
@@ -224,7 +224,7 @@ def a_leftover_wal(home: Path, *, empty: bool = False) -> Path:
         keeper.execute("PRAGMA wal_autocheckpoint=0")
         keeper.execute("SELECT count(*) FROM players").fetchone()
         if not empty:
-            cli("--db", db, "player", "add", "Late, Lou", "--rating", "1500")
+            cli("--db", db, "player", "add", "Late, Lou", "--rating", "1500", "--prior-games", "0")
         copy = home / "media"
         copy.mkdir()
         shutil.copyfile(db, copy / "ledger.db")

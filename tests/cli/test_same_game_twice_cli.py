@@ -22,7 +22,8 @@ def db(tmp_path: Path) -> str:
     path = str(tmp_path / "twice.db")
     assert run("--db", path, "init").exit_code == 0
     for name in ("Player, A", "Player, B"):
-        assert run("--db", path, "player", "add", name, "--rating", "1800").exit_code == 0
+        assert run("--db", path, "player", "add", name, "--rating", "1800",
+                   "--prior-games", "0").exit_code == 0
     return path
 
 

@@ -97,7 +97,7 @@ def test_allow_similar_is_for_files_of_games(db: str) -> None:
 @pytest.fixture
 def club(db: str) -> str:
     for name in ("Doyle, Liam", "Walsh, Brendan"):
-        assert run("--db", db, "player", "add", name, "--rating", "1800").exit_code == 0
+        assert run("--db", db, "player", "add", name, "--rating", "1800", "--prior-games", "0").exit_code == 0
     added = run("--db", db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "0-1", "--date", "2026-08-26",
                 "--event", "Club")
     assert added.exit_code == 0, added.stderr

@@ -71,12 +71,14 @@ def test_a_symbolic_link_where_the_site_writes_is_refused_not_followed(
 def test_a_file_the_build_did_not_write_is_never_replaced(new_ledger: Factory,
                                                            tmp_path: Path) -> None:
     db = new_ledger("club")
-    assert run("--db", db, "player", "add", "Alpha, Ann", "--rating", "1800").exit_code == 0
+    assert run("--db", db, "player", "add", "Alpha, Ann", "--rating", "1800",
+               "--prior-games", "0").exit_code == 0
     site = tmp_path / "site"
     assert build(db, site).exit_code == 0
     # the club's own page where player 2's will be, before player 2 exists
     (site / "players" / "2.html").write_text("<p>our next member</p>", encoding="utf-8")
-    assert run("--db", db, "player", "add", "Beta, Bob", "--rating", "1700").exit_code == 0
+    assert run("--db", db, "player", "add", "Beta, Bob", "--rating", "1700",
+               "--prior-games", "0").exit_code == 0
     before = tree(site)
     result = build(db, site)
     assert result.exit_code == 1, result.stdout

@@ -62,8 +62,8 @@ def test_calc_loads_its_own_module_only_and_no_pydantic(tmp_path: Path) -> None:
 
 def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Path) -> None:
     db = str(tmp_path / "small.db")
-    for args in (("init",), ("player", "add", "Doyle, Liam", "--rating", "1850"),
-                 ("player", "add", "Walsh, Brendan", "--rating", "1790")):
+    for args in (("init",), ("player", "add", "Doyle, Liam", "--rating", "1850", "--prior-games", "0"),
+                 ("player", "add", "Walsh, Brendan", "--rating", "1790", "--prior-games", "0")):
         assert CliRunner().invoke(app, ["--db", db, *args]).exit_code == 0
     modules = loaded(tmp_path, "--db", db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0",
                      "--date", "2026-11-05")

@@ -62,7 +62,8 @@ def test_club_ledger_reads_back_with_a_player_without_fide_id(tmp_path: Path, ne
        "F", "--federation", "ENG", "--birth-year", "1990", "--prior-games", "100")
     ok(source, "player", "add", "Beta, Bob", "--rating", "1700", "--fide-id", "4100029", "--title",
        "FM", "--prior-games", "100")
-    ok(source, "player", "add", "Plain, Pat", "--rating", "1600", "--birth-year", "2010")
+    ok(source, "player", "add", "Plain, Pat", "--rating", "1600",
+       "--prior-games", "0", "--birth-year", "2010")
     ok(source, "game", "add", "Plain, Pat", "Beta, Bob", "1-0", "--date", "2025-11-05")
     ok(source, "game", "add", "Alpha, Ann", "Plain, Pat", "1/2-1/2", "--date", "2025-11-06")
     ok(source, "period", "close", "2025-11")
@@ -124,7 +125,8 @@ def test_inactive_and_women_flags_survive(tmp_path: Path, new_ledger: Factory) -
 def test_two_players_without_fide_id_the_list_cannot_tell_apart(tmp_path: Path, new_ledger: Factory) -> None:
     source = new_ledger("twins")
     for born, another in (("1980", ()), ("1981", ("--new",))):  # --new: another person
-        ok(source, "player", "add", "Smith, John", "--rating", "1500", "--birth-year", born,
+        ok(source, "player", "add", "Smith, John", "--rating", "1500",
+           "--prior-games", "0", "--birth-year", born,
            *another)
     ok(source, "game", "add", "#1", "#2", "1-0", "--date", "2025-11-05")
     ok(source, "period", "close", "2025-11")

@@ -19,8 +19,8 @@ def _two_players(tmp_path: Path) -> Path:
     """A ledger of Doyle 1850 and Walsh 1790 (no prior games)."""
     db = tmp_path / "ledger.db"
     ok(db, "init")
-    ok(db, "player", "add", "Doyle, Liam", "--rating", "1850")
-    ok(db, "player", "add", "Walsh, Brendan", "--rating", "1790")
+    ok(db, "player", "add", "Doyle, Liam", "--rating", "1850", "--prior-games", "0")
+    ok(db, "player", "add", "Walsh, Brendan", "--rating", "1790", "--prior-games", "0")
     return db
 
 

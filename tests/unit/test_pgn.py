@@ -301,18 +301,51 @@ def test_c23_g5_draw_by_half_symbols_is_a_draw(tmp_path: Path) -> None:
     assert readout.games[0].result is Result.DRAW
 
 
+NO_MOVES_PAIR = ('[Date "2025.11.01"][White "A"][Black "B"][Result "1/2-1/2"]\n\n1/2-1/2\n\n'
+                 '[Date "2025.11.01"][White "C"][Black "D"][Result "0-1"]\n\n0-1\n')
+
+
 def test_no_moves_draw_and_0_1_forfeit(tmp_path: Path) -> None:
-    text = one_tag_per_line(
-        '[Date "2025.11.01"][White "A"][Black "B"][Result "1/2-1/2"]\n\n1/2-1/2\n\n'
-        '[Date "2025.11.01"][White "C"][Black "D"][Result "0-1"]\n\n0-1\n'
-    )
-    readout = read_pgn_file(write(tmp_path, text))
+    # --no-moves forfeit: the two games without moves are not rated (B.02 §5.1), as before
+    readout = read_pgn_file(write(tmp_path, one_tag_per_line(NO_MOVES_PAIR)), "forfeit")
     assert [(g.result, g.played) for g in readout.games] == [
         (Result.DRAW, False),
         (Result.BLACK_FORFEIT_WIN, False),
     ]
     assert [(p.line, p.severity) for p in readout.problems] == [(4, "warning"), (11, "warning")]
     assert readout.problems[1].message == "no moves: recorded as a forfeit, not rated"
+    assert readout.notes == []
+
+
+def test_a_file_without_any_moves_is_a_results_file(tmp_path: Path) -> None:
+    # no game of the file has moves: a club's results file; both games are played games
+    readout = read_pgn_file(write(tmp_path, one_tag_per_line(NO_MOVES_PAIR)))
+    assert [(g.result, g.played, g.moves) for g in readout.games] == [
+        (Result.DRAW, True, False),
+        (Result.BLACK_WINS, True, False),
+    ]
+    assert readout.problems == []
+    assert readout.notes == ["no game in this file has moves: a results file; its 2 games are "
+                             "played games, rated (--no-moves forfeit records them as forfeits)"]
+
+
+def test_a_game_without_moves_among_games_with_moves_is_a_forfeit(tmp_path: Path) -> None:
+    # the Tata Steel rule: a third game with moves makes the two without moves forfeits, each
+    # warned on its Result line (4 and 11); --no-moves played takes them as played all the same
+    played = '\n[Date "2025.11.01"][White "E"][Black "F"][Result "1-0"]\n\n1. e4 e5 1-0\n'
+    path = write(tmp_path, one_tag_per_line(NO_MOVES_PAIR + played))
+    readout = read_pgn_file(path)
+    assert [(g.result, g.played) for g in readout.games] == [
+        (Result.DRAW, False), (Result.BLACK_FORFEIT_WIN, False), (Result.WHITE_WINS, True)]
+    assert [(p.line, p.field, p.severity) for p in readout.problems] == [
+        (4, "Result", "warning"), (11, "Result", "warning")]
+    assert readout.notes == []
+    forced = read_pgn_file(path, "played")
+    assert [(g.result, g.played) for g in forced.games] == [
+        (Result.DRAW, True), (Result.BLACK_WINS, True), (Result.WHITE_WINS, True)]
+    assert forced.problems == []
+    assert forced.notes == ["--no-moves played: 2 games without moves taken as played games, "
+                            "rated"]
 
 
 @pytest.mark.parametrize("token", ["+/-", "-/-", "1:0", "1-0 ", "draw", ""])

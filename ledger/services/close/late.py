@@ -8,8 +8,14 @@ the game is rated); the closed list stays as published. With ``--rerate`` it goe
 natural period instead, and the closed periods are re-rated from there.
 
 The earliest open period is the month after the last closed one (every period up to the last
-closed one is closed, with or without games): also when no open period has a game yet. A game
+closed one is closed, with or without games): also when no open period has a game yet. A ledger
+that has closed no period (of the game's pool) has no earliest open period: every period is
+open, nothing is late, and a new ledger records last year's tournament in its own period. A game
 is marked late wherever it is listed when its ``period`` is after its natural period.
+
+A date more than ``LATE_PERIODS`` periods before the earliest open period is far more likely a
+year typed wrong (2025-12-02 for 2026-12-02) than a result reported so late: ``game add`` and an
+import refuse it (``too_late``) unless ``--late`` (or ``--rerate``) says it is meant.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from sqlalchemy.orm import Session
 from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import PeriodError
 from ledger.services.close.revisions import current_revision
-from ledger.services.close.state import is_closed, last_closed_period
+from ledger.services.close.state import FIRST_RATED_PERIOD, is_closed, last_closed_period
 
 
 def natural_period(event_end: dt.date | None, date: dt.date) -> Period:
@@ -43,6 +49,28 @@ def earliest_open(session: Session, pool: RatingPool = STANDARD) -> Period | Non
     periods (docs/RULES.md §9)."""
     last = last_closed_period(session, pool)
     return last.next() if last is not None else None
+
+
+#: How many periods before the earliest open one a game may be dated and taken as a late result
+#: without ``--late``: a result reported a month or two late is common; a year off is a typo.
+LATE_PERIODS = 2
+
+
+def too_late(day: dt.date, earliest: Period | None) -> str | None:
+    """Why a game dated ``day`` is refused without ``--late`` when ``earliest`` (None: nothing
+    closed, nothing refused) is its pool's earliest open period: its period lies more than
+    ``LATE_PERIODS`` periods before ``earliest`` (``earliest`` 2026-12: 2026-10 is taken as a
+    late result, 2026-09 is refused). None when it is not, and for a period before
+    ``FIRST_RATED_PERIOD``: never closed, its games are recorded there, never late."""
+    dated = Period.of(day)
+    if earliest is None or dated < FIRST_RATED_PERIOD:
+        return None
+    behind = (earliest.year - dated.year) * 12 + earliest.month - dated.month
+    if behind <= LATE_PERIODS:
+        return None
+    return (f"{day} is {behind} periods before the earliest open period {earliest} (periods up "
+            f"to {earliest.previous()} are closed): is the year or month wrong? If the date is "
+            f"right, say so with --late: the game is a late result, rated in {earliest}")
 
 
 def placement(session: Session, natural: Period, *, rerate: bool,

@@ -106,7 +106,7 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
                   in_next_period: bool = False, rerate: bool = False, dry_run: bool = False,
                   register_players: bool = False, ids: str = "fide",
                   end_date: dt.date | None = None, today: dt.date | None = None,
-                  actor: Actor | None = None) -> ReplaceReport:
+                  actor: Actor | None = None, no_moves: str | None = None) -> ReplaceReport:
     """``ledger import FILE --replace``: apply a corrected file of an event already imported
     (see the module docstring). ``reason`` is required; ``in_next_period`` / ``rerate`` say how
     the correction takes effect when the event is in a closed period.
@@ -116,15 +116,16 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
     file, a game outside a closed event's dates, and the reader's own errors; ``PeriodError``
     for a closed event without a mode (or what a carried correction cannot express);
     ``InvalidInput`` for a missing reason; ``UsageError`` as ``import_file`` (and for both
-    modes).
+    modes). ``no_moves``: a PGN's games without moves, as ``import_file`` reads them.
     """
     why = check_reason(reason)
     mode = mode_of(in_next_period, rerate)
     who = actor or Actor.from_code("replace_event")
     name = str(path)
-    sha256, _, fmt, readout = read_games_file(path, fmt, ids, end_date)
+    sha256, _, fmt, readout = read_games_file(path, fmt, ids, end_date, no_moves)
     report = ReplaceReport(name, fmt, sha256, dry_run, why)
     report.problems.extend(readout.problems)
+    report.notes.extend(readout.notes)
     undatable = check_dates(name, readout.games, today or dt.date.today(), report.problems)
     games = [g for g in readout.games if id(g) not in undatable]
     names = {g.event for g in readout.games}

@@ -16,7 +16,7 @@ from ledger.domain import Period
 from ledger.errors import Problem, UsageError
 from ledger.formats import games_csv, trf
 from ledger.formats.detect import detect_format
-from ledger.formats.records import FileGame, Readout
+from ledger.formats.records import NO_MOVES, FileGame, Readout
 from ledger.services.close.state import FIRST_RATED_PERIOD
 from ledger.services.imports.input_files import InputFile, check_input_file, file_head
 
@@ -24,12 +24,13 @@ from ledger.services.imports.input_files import InputFile, check_input_file, fil
 FIRST_LIST = dt.date(1970, 1, 1)
 
 
-def _read_pgn(path: str, raw: BinaryIO) -> Readout:
+def _read_pgn(path: str, raw: BinaryIO, no_moves: str | None = None) -> Readout:
     from ledger.formats import pgn  # python-chess: only for a PGN file
-    return pgn.to_records(pgn.read_pgn_binary(raw, path))
+    return pgn.to_records(pgn.read_pgn_binary(raw, path, no_moves))
 
 
-def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None) -> Readout:
+def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None,
+              _no_moves: str | None = None) -> Readout:
     event, readout = trf.read_trf(raw, path, end_date)
     given = trf.file_end_date(event)
     if end_date is not None and given is not None and given != end_date:
@@ -41,12 +42,13 @@ def _read_trf(path: str, raw: BinaryIO, end_date: dt.date | None = None) -> Read
 
 
 #: Format name -> reader of a file's (path, binary stream at its start). One line per format.
-#: Called as ``reader(path, raw, end_date)``; only a TRF can use ``end_date`` (the check in
-#: ``import_file`` refuses it for the others).
-READERS: dict[str, Callable[[str, BinaryIO, dt.date | None], Readout]] = {
-    "pgn": lambda path, raw, _end_date: _read_pgn(path, raw),
+#: Called as ``reader(path, raw, end_date, no_moves)``; only a TRF can use ``end_date`` and only
+#: a PGN ``no_moves`` (``formats.pgn.read_pgn``; the check in ``import_file`` refuses them for
+#: the others).
+READERS: dict[str, Callable[[str, BinaryIO, dt.date | None, str | None], Readout]] = {
+    "pgn": lambda path, raw, _end_date, no_moves: _read_pgn(path, raw, no_moves),
     "trf": _read_trf,
-    "csv": lambda path, raw, _end_date: games_csv.read_csv(path, raw),
+    "csv": lambda path, raw, _end_date, _no_moves: games_csv.read_csv(path, raw),
 }
 
 #: How the id column of a file is read: ``fide`` (FIDE ids, matched and registered) or
@@ -59,7 +61,8 @@ def sha256_of(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _checked_format(path: str, fmt: str | None, ids: str, end_date: dt.date | None) -> str:
+def _checked_format(path: str, fmt: str | None, ids: str, end_date: dt.date | None,
+                    no_moves: str | None = None) -> str:
     """The format to read ``path`` in (``fmt``, else told by its first bytes or its extension),
     or ``ImportRejected``/``UsageError`` as ``read_games_file`` says."""
     check_input_file(path)  # a regular file of at most 2 GB, or ImportRejected (exit 3)
@@ -72,18 +75,25 @@ def _checked_format(path: str, fmt: str | None, ids: str, end_date: dt.date | No
     if end_date is not None and fmt != "trf":
         raise UsageError(f"{path}: --end-date is for a TRF without dates; a {fmt.upper()} file "
                          "dates each game itself")
+    if no_moves is not None and no_moves not in NO_MOVES:
+        raise UsageError(f"--no-moves {no_moves!r}: use {' or '.join(NO_MOVES)}")
+    if no_moves is not None and fmt != "pgn":
+        raise UsageError(f"{path}: --no-moves is for a PGN file; a {fmt.upper()} file gives "
+                         "each game's result as played or forfeited itself")
     return fmt
 
 
-def read_games_file(path: str, fmt: str | None, ids: str,
-                    end_date: dt.date | None) -> tuple[str, bool, str, Readout]:
+def read_games_file(path: str, fmt: str | None, ids: str, end_date: dt.date | None,
+                    no_moves: str | None = None) -> tuple[str, bool, str, Readout]:
     """A file of games read once, as a stream: its SHA-256 (hashed as it is read), whether it
     is blank, its format (``fmt``, else told by its first bytes or its extension) and the
-    readout of its reader. Raises ``ImportRejected`` for a file that is not a regular file of at
-    most 2 GB, ``UsageError`` as ``import_file`` says."""
-    fmt = _checked_format(path, fmt, ids, end_date)
+    readout of its reader (``no_moves``: a PGN's games without moves, ``formats.pgn.read_pgn``).
+    Raises ``ImportRejected`` for a file that is not a regular file of at most 2 GB,
+    ``UsageError`` as ``import_file`` says (and for ``no_moves`` not in ``NO_MOVES`` or given
+    for another format)."""
+    fmt = _checked_format(path, fmt, ids, end_date, no_moves)
     with InputFile(path) as raw:  # read as a stream, and hashed while it is read
-        readout = READERS[fmt](str(path), raw.stream, end_date)
+        readout = READERS[fmt](str(path), raw.stream, end_date, no_moves)
         sha256 = raw.sha256()
     return sha256, raw.blank, fmt, readout
 
@@ -101,20 +111,21 @@ class GameBatches:
     bytes were others when read again). ``new_problems`` gives the reader's problems found
     since it was last called; after the last batch ``failed`` says the file gives no games at
     all (not UTF-8, more than ``MAX_PROBLEMS`` errors) and ``problems`` is then the whole
-    list; ``games_in_file`` and ``players_in_file`` are the ``Readout``'s; ``expected_games``,
+    list; ``games_in_file``, ``players_in_file`` and ``notes`` are the ``Readout``'s; ``expected_games``,
     known before the first batch, what the progress bar counts to (a CSV's lines below its
     header). ``batch``: games a batch (None: ``BATCH_GAMES``). Raises as
     ``read_games_file``. Use with ``with``."""
 
     def __init__(self, path: str, fmt: str | None, ids: str, end_date: dt.date | None,
-                 batch: int | None = None) -> None:
+                 batch: int | None = None, no_moves: str | None = None) -> None:
         self.path = str(path)
-        self.format = _checked_format(path, fmt, ids, end_date)
+        self.format = _checked_format(path, fmt, ids, end_date, no_moves)
         self.failed = False
         self.changed = False
         self.games_in_file = 0
         self.players_in_file: int | None = None
         self.problems: list[Problem] = []
+        self.notes: list[str] = []
         self._batch = batch or BATCH_GAMES  # (read when called: a test may set it smaller)
         self._given = 0
         self._input: InputFile | None = None
@@ -131,7 +142,7 @@ class GameBatches:
             self._stream = games_csv.CsvStream(self.path, self._input.stream)
         else:
             self.sha256, self.blank, _, self._readout = read_games_file(path, self.format, ids,
-                                                                        end_date)
+                                                                        end_date, no_moves)
             self.expected_games = len(self._readout.games)
 
     def batches(self) -> Iterator[list[FileGame]]:
@@ -149,6 +160,7 @@ class GameBatches:
 
     def _finish(self, readout: Readout) -> None:
         self.problems = readout.problems
+        self.notes = readout.notes
         self.games_in_file = readout.games_in_file
         self.players_in_file = readout.players_in_file
 

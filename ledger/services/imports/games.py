@@ -57,7 +57,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
                 progress: Progress | None = None, end_date: dt.date | None = None,
                 allow_similar: bool = False, actor: Actor | None = None,
                 rerate: bool = False, reason: str | None = None,
-                pool: str | None = None, new_event: bool = False) -> ImportReport:
+                pool: str | None = None, no_moves: str | None = None,
+                late: bool = False, new_event: bool = False) -> ImportReport:
     """``ledger import FILE``: record the games of a ``fmt`` file (a key of ``READERS``; None: told
     by the file's first bytes, else its extension, ``formats.detect``) in one transaction.
 
@@ -69,7 +70,11 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     earliest open period, keeping their dates, and the report lists them (``report.late``);
     with ``rerate`` they go into their own period and every closed period from the earliest of
     them is re-rated (``rerate.rerate_in``: one ``period.rerate`` change each, giving
-    ``reason``, which ``rerate`` requires; ``report.rerated``).
+    ``reason``, which ``rerate`` requires; ``report.rerated``). A game whose period (its
+    event's end, else its date) lies more than ``late.LATE_PERIODS`` periods before its pool's
+    earliest open period is an error naming its date line (``late.too_late``: a year typed
+    wrong), unless ``late`` (or ``rerate``) says such dates are meant; a ledger that has closed
+    no period refuses none.
 
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     field: unreadable records, unknown players (without ``register_players``), ambiguous ones,
@@ -82,6 +87,11 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     resembles. Games already recorded (rounds read by ``domain.round_of``: ``1.1`` is round 1)
     are skipped; a file whose bytes were imported before adds nothing. Games before 2022 are
     recorded with a warning (never rated).
+
+    ``no_moves`` (PGN only; ``formats.records.NO_MOVES``): its games without moves are played
+    games (``played``) or forfeits (``forfeit``); None: a file in which no game has moves is a
+    results file, its games played and rated (a note says so), else they are forfeits
+    (``formats.pgn.read_pgn``). Given for another format: ``UsageError``.
 
     ``end_date`` (TRF only) is the event's end date for a TRF that gives none (no record 052 and
     no 132): its games are dated on it, the start date being record 042's or the end date.
@@ -114,7 +124,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     name = str(path)
     event_pool = parse_pool(pool) if pool is not None else None
     why = check_reason(reason) if rerate or reason is not None else None
-    with paused_gc(), GameBatches(path, fmt, ids, end_date) as source:
+    with paused_gc(), GameBatches(path, fmt, ids, end_date,
+                                                   no_moves=no_moves) as source:
         report = ImportReport(name, dry_run, format=source.format, sha256=source.sha256,
                               allow_similar=allow_similar)
         with transaction(engine, dry_run=dry_run) as session:
@@ -131,7 +142,8 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
             who = actor or Actor.from_code("import_file")
             change = record_change(session, who, "import", "file", report.sha256, reason=why)
             _record(session, name, source, today or dt.date.today(), register_players,
-                    ids == "fide", report, progress, rerate, event_pool, new_event)
+                    ids == "fide", report, progress, rerate, event_pool, late=late,
+                    new_event=new_event)
             report.problems = _in_file_order(report.problems)
             if any(p.severity == "error" for p in report.problems):
                 raise ImportRejected(f"{name}: import rejected, nothing was written",
@@ -176,6 +188,7 @@ def _file_counts(name: str, source: GameBatches, report: ImportReport) -> None:
         report.problems = list(source.problems)
     report.games_in_file = source.games_in_file
     report.players_in_file = source.players_in_file
+    report.notes[:0] = source.notes
     if not source.games_in_file and not any(p.severity == "error" for p in source.problems):
         report.problems.append(Problem(name, None, "file", "the file is empty" if source.blank
                                        else f"no games in this {source.format.upper()} file: "
@@ -211,7 +224,8 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 def _record(session: Session, name: str, source: GameBatches, today: dt.date,
             register_players: bool, use_ids: bool, report: ImportReport,
             progress: Progress | None, rerate: bool = False,
-            event_pool: RatingPool | None = None, new_event: bool = False) -> None:
+            event_pool: RatingPool | None = None, *, late: bool = False,
+            new_event: bool = False) -> None:
     """Match every game's players, then place the games that can be placed, so that one run
     reports every problem of the file (the caller rolls everything back if there is any), a
     batch of the file at a time (``GameBatches``). Each game's pool (``game_pools.game_pool``)
@@ -220,7 +234,7 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
     matcher = Matcher(session, name, register_players, use_ids)
     placing = Placing(session, name, report, rerate,
                       session.scalar(select(func.max(Game.id))) or 0, source.expected_games,
-                      new_event=new_event)
+                      late=late, new_event=new_event)
     checks = RatingChecks(session, name, report)
     rated_sides: list[tuple[FileGame, Who | None, Who | None, RatingPool]] = []
     warned: set[Period] = set()

@@ -10,9 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game
-from ledger.domain import RatingPool, Result
+from ledger.domain import Period, RatingPool, Result
 from ledger.errors import CloseEventName, PeriodError, Problem
 from ledger.formats.records import FileGame
+from ledger.services.close.late import earliest_open, too_late
 from ledger.services.imports.checks import (
     FileKeys,
     likely_duplicates,
@@ -46,10 +47,13 @@ class Placing:
     that may be misspellings of recorded ones name new events (``place_in_event``)."""
 
     def __init__(self, session: Session, name: str, report: ImportReport, rerate: bool,
-                 before_id: int, expected: int = 0, *, new_event: bool = False) -> None:
+                 before_id: int, expected: int = 0, *, late: bool = False,
+                 new_event: bool = False) -> None:
         self.session, self.name, self.report, self.rerate = session, name, report, rerate
         self.new_event = new_event
         self.before_id = before_id
+        self.late = late or rerate  # dates far before the earliest open period are meant
+        self.earliest: dict[RatingPool, Period | None] = {}
         self.first: _Group | None = None
         self.held: dict[_Group, list[Paired]] = {}
         self.held_pools: dict[int, GamePool] = {}
@@ -81,6 +85,8 @@ class Placing:
             if found is None:
                 continue
             if w is None or b is None or id(g) in undatable:
+                continue
+            if g.event is None and self._too_late(g.date, found.pool, g):
                 continue
             if w.id == b.id:
                 line, where = g.black.where("name")
@@ -122,6 +128,20 @@ class Placing:
         self.keys.forget(lines)
         self.seats.forget(lines)
         return fresh
+
+    def _too_late(self, day: dt.date, pool: RatingPool, g: FileGame) -> bool:
+        """Whether a game of ``pool`` whose period ends on ``day`` (its event's end, else its
+        date) is refused as a date a year off (``late.too_late``, an error naming ``g``'s date
+        line), unless ``--late`` or ``--rerate``."""
+        if self.late:
+            return False
+        if pool not in self.earliest:
+            self.earliest[pool] = earliest_open(self.session, pool)
+        refusal = too_late(day, self.earliest[pool])
+        if refusal is not None:
+            line, where = g.where("date")
+            self.report.problems.append(Problem(self.name, line, where, refusal))
+        return refusal is not None
 
     def _recall(self, streamed: list[Paired], pool: RatingPool) -> set[int]:
         """Take the games of earlier batches (written, ``import_written``) that ``streamed``
@@ -189,6 +209,9 @@ class Placing:
             starts = [g.event_start for g, _, _ in event_games if g.event_start is not None]
             ends = [g.event_end for g, _, _ in event_games if g.event_end is not None]
             start, end = (min(starts) if starts else min(dates)), max(dates + ends)
+            if event_name is not None and self._too_late(
+                    end, game_pool_, max(event_games, key=lambda p: p[0].date)[0]):
+                continue  # one error for the event, on the line of its last game
             event = None
             if event_name is not None:
                 event = find_event(session, event_name, start, end, exact_start=bool(starts))

@@ -39,7 +39,7 @@ from ledger.services.register.players import (
     entry_values,
     invalid_field,
     looks_like,
-    registered_prior_games,
+    prior_games,
     same_name,
     validate_new_player,
 )
@@ -119,8 +119,9 @@ def import_players(engine: Engine, path: str, *, dry_run: bool = False,
                    actor: Actor | None = None) -> PlayerImportReport:
     """Register every player of the register at ``path`` (``formats.players_csv``), each with
     the entry ``player add`` writes: the rating in force for every open period (standard
-    pool), ``prior_games`` as given (blank: ``players.registered_prior_games``, unknown for a
-    rated player, 0 for an unrated one, as every import registers them).
+    pool), ``prior_games`` by ``player add``'s rule (``players.prior_games``: blank is unknown,
+    treated as established for a rated player, 0 for an unrated one, as every import registers
+    them).
 
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     column (up to ``text_stream.MAX_PROBLEMS``). One ``players.import`` change by ``actor``
@@ -217,8 +218,7 @@ def _checked(session: Session, path: str, row: PlayerRow, key: str, taken: _Regi
     ``birth-year`` -> ``birth_year``)."""
     person = NewPlayer(name=row.name, fide_id=row.fide_id, birth_year=row.birth_year, sex=row.sex,
                        federation=row.federation, title=row.title, rating=row.rating,
-                       prior_games=(registered_prior_games(row.rating) if row.prior_games is None
-                                    else row.prior_games),
+                       prior_games=prior_games(row.rating, row.prior_games),
                        reached_2400=row.reached_2400, reached_2300=row.reached_2300)
 
     def refuse(column: str, message: str) -> None:

@@ -32,7 +32,7 @@ from ledger.domain import (
 from ledger.errors import InvalidInput, PeriodError, shown
 from ledger.rules.editions import edition_for
 from ledger.rules.pools import parse_time_control
-from ledger.services.close.late import check_own_list, place
+from ledger.services.close.late import check_own_list, place, too_late
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.session import transaction
@@ -94,7 +94,8 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
              *, today: dt.date | None = None, allow_similar: bool = False,
              actor: Actor | None = None, rerate: bool = False, reason: str | None = None,
              dry_run: bool = False, pool: str | None = None,
-             time_control: str | None = None, new_event: bool = False) -> GameView:
+             time_control: str | None = None, late: bool = False,
+             new_event: bool = False) -> GameView:
     """``ledger game add``: record one game; returns it with ``notes`` on what moved. One
     ``game.add`` change by ``actor`` (None: called from code, ``Actor.from_code``) records it
     (and the event it creates or widens), with the game's values.
@@ -104,7 +105,10 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
     into its own period instead, and every closed period from there is re-rated
     (``rerate.rerate_in``, one ``period.rerate`` change each, giving ``reason``, which
     ``rerate`` requires; ``GameView.rerated``). A ``reason`` given without ``rerate`` is the
-    ``game.add`` change's all the same. ``dry_run`` does it all and writes nothing.
+    ``game.add`` change's all the same. ``dry_run`` does it all and writes nothing. A game whose
+    period (its event's end, else its date) lies more than ``late.LATE_PERIODS`` periods before
+    the pool's earliest open period is refused (``InvalidInput`` naming ``date``: a year typed
+    wrong, ``late.too_late``) unless ``late`` (or ``rerate``) says it is meant.
 
     Refused (``LedgerError`` naming the field): an unknown or ambiguous player, the same player
     twice, a bad result or date, a date in the future (after ``today``) or before 2022, a game
@@ -152,6 +156,10 @@ def add_game(engine: Engine, white: str, black: str, result: str, date: str,
             event_id: int | None = ev.id
         else:
             period, event_id = place(Period.of(day), last, rerate=rerate)[0], None
+        refusal = None if late or rerate else too_late(
+            ev.end_date if event_id is not None else day, last.next() if last else None)
+        if refusal is not None:
+            raise InvalidInput(f"date: {refusal}")
         check_fits(session, event_id, round_, w, b, day, then=f"; {NO_CORRECTIONS}",
                    pool=game_pool)
         alike = Lookalikes(session, day, day, pair=(w.id, b.id), pool=game_pool).of(

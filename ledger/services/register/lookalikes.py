@@ -22,6 +22,13 @@ from ledger.domain import STANDARD, RatingPool, Result, parse_pool, round_of
 EVENT_REACH_DAYS = 31
 
 
+#: Rule (b) of likely duplicates (a date within the other game's event dates) holds only when
+#: the longer of the two events spans at most this many days (first to last, both counted): a
+#: weekend or a week's tournament, whose second source may date its games otherwise; a weekly
+#: league spanning the month holds every other game of the pair that month.
+WITHIN_EVENT_DAYS = 10
+
+
 def round_text(label: str | None) -> str:
     """A round label as messages write it: ``round 1.1``, or ``no round`` for None."""
     return f"round {label}" if label is not None else "no round"
@@ -80,7 +87,9 @@ class Lookalikes:
     - (b) the two are in different events, one of them at least in an event, and the one's date
       lies within the other's event dates (``Lookalike.dates``): a file without round dates
       (a TRF without record 132) dates every game on the event's last day, so a second source
-      of an event under another name can date each game otherwise;
+      of an event under another name can date each game otherwise; only when the longer of the
+      two events spans at most ``WITHIN_EVENT_DAYS`` days (a league's month holds a weekend
+      tournament's game of the same pair and result, a game of its own);
     - (c) the two are in the same event and one has a round and the other none (rounds read by
       ``domain.round_of``): the organiser's PGN without rounds and the arbiter's TRF of one
       event. Two games of one event both without a round on different days are two games (a
@@ -180,11 +189,19 @@ def _why_alike(new: Lookalike, old: Lookalike) -> str | None:
         return None
     if new.date == old.date:
         return SAME_DATE
+    if max((_days(d) for d in (new.dates, old.dates) if d is not None),
+           default=0) > WITHIN_EVENT_DAYS:
+        return None  # rule (b) is for short events only
     if new.dates is not None and new.dates[0] <= old.date <= new.dates[1]:
         return WITHIN_THIS_EVENT.format(day=old.date, first=new.dates[0], last=new.dates[1])
     if old.dates is not None and old.dates[0] <= new.date <= old.dates[1]:
         return WITHIN_THAT_EVENT.format(day=new.date, first=old.dates[0], last=old.dates[1])
     return None
+
+
+def _days(dates: tuple[dt.date, dt.date]) -> int:
+    """The days an event's ``dates`` (first, last) span, both counted: 14 to 15 November is 2."""
+    return (dates[1] - dates[0]).days + 1
 
 
 def _outcome(white_id: int, black_id: int, result: Result) -> tuple[int, int, Result]:

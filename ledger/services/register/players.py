@@ -28,7 +28,7 @@ from ledger.domain import (
     find_control_character,
     parse_pool,
 )
-from ledger.errors import InvalidInput, LedgerError, shown
+from ledger.errors import InvalidInput, LedgerError, UsageError, shown
 from ledger.names import name_key, same_name_keys
 from ledger.rules.editions import edition_for
 from ledger.services.close.late import earliest_open
@@ -72,6 +72,45 @@ def registered_prior_games(rating: int | None) -> int | None:
     who comes in unrated has no rated games yet and keeps K 40 until 30 (FIDE B.02 §8.3.3), as
     after ``ledger player add``."""
     return None if rating is not None else 0
+
+
+#: What ``player add --prior-games`` takes for rated games not known: a players CSV's blank.
+UNKNOWN_GAMES = "unknown"
+#: Why ``player add --rating`` needs ``--prior-games``: what each answer means for K.
+PRIOR_GAMES_NEEDED = (
+    "--prior-games: a player added with --rating needs it, as K depends on it (FIDE B.02 "
+    "§8.3.3): --prior-games N, the rated games they have played (fewer than 30: K 40 until "
+    "their 30th; 30 or more: K 20), or --prior-games unknown, treated as established (K 20, "
+    "as a players CSV's blank prior_games); K is 10 once they reached 2400, and 40 for a "
+    "junior below 2300, whatever the games")
+
+
+def prior_games(rating: int | None, games: int | None) -> int | None:
+    """The rated games before the ledger a player brings (FIDE B.02 §8.3.3: K 40 until 30),
+    one rule for ``player add`` (``read_prior_games``) and a players CSV: ``games`` as given;
+    unknown (``games`` None: ``--prior-games unknown``, a blank ``prior_games`` cell) is
+    ``registered_prior_games(rating)``: None (treated as established) for a rated player, 0 for
+    an unrated one."""
+    return registered_prior_games(rating) if games is None else games
+
+
+def read_prior_games(text: str | None, rating: int | None) -> int | None:
+    """``player add --prior-games`` (``text``: a number of games, ``unknown``, or None when not
+    given) for a player brought with ``rating`` (None: unrated), as ``prior_games`` reads it.
+
+    Not given: 0 for an unrated player; for a rated one ``UsageError`` (exit 2,
+    ``PRIOR_GAMES_NEEDED``): K 40 (0 games) or K 20 (unknown) is a decision, never a default.
+    Raises ``InvalidInput`` naming ``prior-games`` for text that is neither."""
+    if text is None:
+        if rating is not None:
+            raise UsageError(PRIOR_GAMES_NEEDED)
+        return 0
+    if text.strip().casefold() == UNKNOWN_GAMES:
+        return prior_games(rating, None)
+    if not text.strip().isascii() or not text.strip().isdigit():
+        raise InvalidInput(f"prior-games: {shown(text)} is not a number of games: give N (0 or "
+                           f"more) or {UNKNOWN_GAMES}")
+    return prior_games(rating, int(text))
 
 
 def validate_new_player(p: NewPlayer) -> None:
