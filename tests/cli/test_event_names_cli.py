@@ -25,8 +25,8 @@ def events(db: Path) -> list[str]:
 def one_event(db: Path) -> None:
     """Alpha 1800 and Beta 1700; game 1 in event #1 Club Championship 2026 (5 September)."""
     ok(db, "init")
-    ok(db, "player", "add", "Alpha, A", "--rating", "1800")
-    ok(db, "player", "add", "Beta, B", "--rating", "1700")
+    ok(db, "player", "add", "Alpha, A", "--rating", "1800", "--prior-games", "0")
+    ok(db, "player", "add", "Beta, B", "--rating", "1700", "--prior-games", "0")
     ok(db, "game", "add", "Alpha, A", "Beta, B", "1-0", "--date", "2026-09-05", "--event",
        "Club Championship 2026")
 

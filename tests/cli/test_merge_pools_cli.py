@@ -55,7 +55,7 @@ def registered_twice(tmp_path: Path, pool: str, ann: tuple[str, str],
     db = tmp_path / "merge.db"
     ok(db, "init")
     for name, (rating, games) in ((ANN, ann), (DUP, dup)):
-        ok(db, "player", "add", name, "--rating", "1800", f"--{pool}-rating", rating,
+        ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "0", f"--{pool}-rating", rating,
            f"--{pool}-games", games)
     return db
 

@@ -18,7 +18,8 @@ def two_players_and_a_mistake(db: str) -> None:
     ok(db, "player", "add", "Doyle, Liam", "--rating", "1800", "--prior-games", "100",
        "--fide-id", "2500035")
     ok(db, "player", "add", "Walsh, Brendan", "--rating", "1700", "--prior-games", "100")
-    ok(db, "player", "add", "Mistake, Mary", "--rating", "1900", "--fide-id", "90000099")
+    ok(db, "player", "add", "Mistake, Mary", "--rating", "1900", "--prior-games", "0",
+       "--fide-id", "90000099")
     ok(db, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0", "--date", "2026-09-10")
     ok(db, "period", "close", "2026-09")
 

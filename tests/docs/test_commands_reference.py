@@ -276,9 +276,9 @@ def _changed(old: str, new: str) -> list[str]:
 
 
 def test_an_option_left_out_of_a_row_is_found() -> None:
-    assert _changed("[--prior-games N] [--reached-2400] [--reached-2300]",
-                    "[--reached-2400] [--reached-2300]") == [
-        "`ledger player add` --prior-games is missing from its row"]
+    assert _changed("[--reached-2400] [--reached-2300] [--rapid-rating R]",
+                    "[--reached-2400] [--rapid-rating R]") == [
+        "`ledger player add` --reached-2300 is missing from its row"]
 
 
 def test_a_command_without_a_row_is_found() -> None:
