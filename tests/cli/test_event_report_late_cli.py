@@ -17,7 +17,7 @@ from cli_runs import data, ok
 CUP = "Autumn Cup 2026"
 
 
-def october_and_a_late_game(db: Path) -> None:
+def october_and_a_late_game(db: Path, close_november: bool = True) -> None:
     """Four established players (K 20): Ash 2000, Birch 1900, Cedar 1800, Dale 1700. The cup's
     round 1 on 2026-10-05 (Ash 1-0 Birch, Cedar 1/2 Dale), three other October games, October
     closed; then the cup's round 2 game Birch 1/2 Cedar of 2026-10-05, recorded late: rated in
@@ -36,7 +36,8 @@ def october_and_a_late_game(db: Path) -> None:
     ok(db, "period", "close", "2026-10")
     ok(db, "game", "add", "Birch, Ben", "Cedar, Cara", "1/2-1/2", "--date", "2026-10-05",
        "--event", CUP, "--round", "2")
-    ok(db, "period", "close", "2026-11")
+    if close_november:
+        ok(db, "period", "close", "2026-11")
 
 
 # October, K 20 (S - PD per game):
@@ -122,3 +123,17 @@ def test_the_site_page_agrees_with_event_show(tmp_path: Path) -> None:
         assert f"{name}: {why}" in text
     for name, late in LATE.items():
         assert f"{name}: {late}" in text
+
+
+def test_a_late_game_of_a_period_still_open_is_not_rated_yet(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    october_and_a_late_game(db, close_november=False)
+    report = data(db, "event", "show", CUP, "--json")
+    rows = {p["name"]: p for p in report["players"]}
+    # the October part as above (Birch -7.20, Cedar -2.80); the late game nothing yet
+    assert (rows["Birch, Ben"]["change"], rows["Cedar, Cara"]["change"]) == (-7.2, -2.8)
+    assert [(g["rated_in"], g["k"], g["change"]) for g in rows["Birch, Ben"]["late"]] == [
+        ("2026-11", None, None)]
+    shown = _flat(ok(db, "event", "show", CUP).stdout)
+    assert ("Birch, Ben: late: game 6 of 2026-10-05 v Cedar, Cara, score 0.5, rated in "
+            "2026-11: not rated yet") in shown

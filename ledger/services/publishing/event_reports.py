@@ -135,6 +135,8 @@ class LateGame:
 
     line: GameLine
     k: int | None
+    #: whether ``line.period`` is closed (else nothing of it is rated yet)
+    closed: bool = True
 
     @property
     def change(self) -> Decimal | None:
@@ -151,7 +153,7 @@ class LateGame:
         head = (f"late: game {line.game_id} of {line.date} v {line.opponent}, score "
                 f"{line.score}, rated in {line.period}")
         if change is None:
-            return head + ": not rated"
+            return head + (": not rated for them" if self.closed else ": not rated yet")
         return head + f": K {self.k} x ({line.score} - {line.expected}) = {change:+.2f}"
 
 
@@ -274,13 +276,14 @@ def _performance(lines: Sequence[GameLine]) -> Performance | None:
 
 def _player(who: Player, lines: Sequence[GameLine], period: str,
             results: dict[tuple[str, int], PeriodResultRow], carried: Sequence[CarriedLine],
-            others: tuple[int, int]) -> EventPlayer:
+            others: tuple[int, int], last: Period | None) -> EventPlayer:
     """``who``'s line of the report of an event of ``period``: ``lines`` its games (late
     results too), ``others`` (games, sum of S - PD in hundredths) their games rated in
     ``period`` outside the event."""
     result = results.get((period, who.id))
     rated = [line for line in lines if line.rated and line.period == period]
-    late = tuple(LateGame(line, _late_k(results.get((line.period, who.id)), line))
+    late = tuple(LateGame(line, _late_k(results.get((line.period, who.id)), line),
+                          is_closed(Period.parse(line.period), last))
                  for line in lines if line.period != period)
     score = sum((line.score for line in rated), Decimal(0))
     expected = sum((line.expected or Decimal(0) for line in rated), Decimal(0))
@@ -353,7 +356,7 @@ def event_reports(session: Session, event_ids: Sequence[int],
         others = _others(session, period, pool, set(mine), own) if closed and mine else {}
         rows = [_player(players[pid], found, period, results,
                         [c for c in carried.get(pid, ()) if c.applies_in == period and c.added],
-                        others.get(pid, (0, 0)))
+                        others.get(pid, (0, 0)), last)
                 for pid, found in mine.items()]
         rows.sort(key=lambda r: (-r.points, r.rating is None, -(r.rating or 0),
                                  *player_sort_key(r.name, r.player_id)))
