@@ -33,6 +33,7 @@ def _event_dict(r: EventReport) -> dict[str, Any]:
         "id": r.id, "name": r.name, "site": r.site, "city": r.city,
         "start_date": r.start_date.isoformat(), "end_date": r.end_date.isoformat(),
         "period": r.period, "closed": r.closed, "source": r.source, "games": r.games,
+        "late_games": r.late_games,
         "pool": r.pool, "pools": list(r.pools),
         "players": [{
             "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
@@ -46,6 +47,14 @@ def _event_dict(r: EventReport) -> dict[str, Any]:
             "period_exact": json_number(p.period_exact) if p.period_exact is not None else None,
             "carried": json_number(p.carried), "why": p.why,
             "carried_corrections": carried_dicts(p.carried_lines),
+            "other_games": p.other_games,
+            "late": [{"game_id": g.line.game_id, "date": g.line.date.isoformat(),
+                      "rated_in": g.line.period, "opponent": g.line.opponent,
+                      "score": json_number(g.line.score),
+                      "expected": json_number(g.line.expected)
+                      if g.line.expected is not None else None, "k": g.k,
+                      "change": json_number(g.change) if g.change is not None else None}
+                     for g in p.late],
         } for p in r.players]}
 
 
@@ -58,7 +67,9 @@ def event_report(r: EventReport, as_json: bool) -> None:
     place = ", ".join(dict.fromkeys(x for x in (r.site, r.city) if x))
     say(f"{r.name} (#{r.id}): {r.start_date} to {r.end_date}"
                + (f", {place}" if place else "")
-               + f"; period {r.period} ({state}); {count(r.games, 'game')}, "
+               + f"; period {r.period} ({state}); {count(r.games, 'game')}"
+               + (f" ({r.late_games} late: rated in a later period)" if r.late_games else "")
+               + ", "
                + f"{count(len(r.players), 'player')}"
                + (f" in the {r.pool} pool" if r.pools and r.pools != (r.pool,) else ""))
     others = [p for p in r.pools if p != r.pool]
@@ -79,10 +90,14 @@ def event_report(r: EventReport, as_json: bool) -> None:
                       signed(p.period_change) if p.period_change is not None else "",
                       str(p.performance.rp) if p.performance else "")
     table.caption = ("rating: at the event's start; games, score, expected (sum of PD): the "
-                     "games rated for the player; change: K x (score - expected), this event's "
+                     "games rated for the player in the event's period (a late result is listed below "
+                     "the table); change: K x (score - expected), this event's "
                      "part of the period's change before its one rounding; period: the period's "
                      "change, rounded once; Rp: performance over games against rated opponents")
     stdout().print(table)
     for p in r.players:
         if p.why is not None:
             say(f"{p.name}: {p.why}")
+    for p in r.players:
+        for late in p.late:
+            say(f"{p.name}: {late.text}")

@@ -295,7 +295,9 @@ class EventLine:
     the period's change before its single rounding), the period's rounded change over its
     ``period_games``, the performance ``rp`` over ``rp_games`` (None: no game counts), and
     ``why``: why this event's exact change and the period's change differ, in words (None: they
-    do not; ``services.publishing.event_reports.EventPlayer.why``)."""
+    do not; ``services.publishing.event_reports.EventPlayer.why``); ``late``: the player's late
+    results (rated in a later period, each with its own change: ``LateGame.text``), which the
+    games, score, expected and change do not count."""
 
     number: int
     player_id: int
@@ -315,6 +317,7 @@ class EventLine:
     rp: int | None
     rp_games: int
     why: str | None = None
+    late: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -322,7 +325,8 @@ class EventPage:
     """A tournament: its dates, the period its games belong to (``closed``: rated), where it
     was played, the file it came from, the games recorded, and its players, all of ``pool``;
     ``more``: its reports in the other pools it has games in (rapid rounds and a blitz
-    play-off), each an ``EventPage`` of that pool, shown on the same page."""
+    play-off), each an ``EventPage`` of that pool, shown on the same page; ``late_games``: how
+    many of its games are late results (rated in a later period, docs/RULES.md §1)."""
 
     event_id: int
     name: str
@@ -336,6 +340,7 @@ class EventPage:
     lines: tuple[EventLine, ...]
     pool: str = "standard"
     more: tuple[EventPage, ...] = ()
+    late_games: int = 0
 
     @property
     def path(self) -> str:

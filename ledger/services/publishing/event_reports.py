@@ -127,6 +127,37 @@ def game_lines(session: Session, period: Period, event_id: int | None = None,
 
 
 @dataclass(frozen=True)
+class LateGame:
+    """A late result of an event from one player's side (docs/RULES.md §1): a game dated in the
+    event's period but rated in a later one (``line.period``), with that period's ``k`` and
+    its own exact change, K x (S - PD), a part of that later period's change (None: not rated
+    for the player, or the period not closed yet)."""
+
+    line: GameLine
+    k: int | None
+    #: whether ``line.period`` is closed (else nothing of it is rated yet)
+    closed: bool = True
+
+    @property
+    def change(self) -> Decimal | None:
+        """K x (score - expected) of this one game, exact (None: not rated)."""
+        line = self.line
+        return self.k * (line.score - line.expected) \
+            if self.k is not None and line.expected is not None else None
+
+    @property
+    def text(self) -> str:
+        """The game in words: ``late: game 22 of 2026-10-13 v Gallagher, Tom, score 0.5, rated
+        in 2026-11: K 40 x (0.5 - 0.25) = +10.00``."""
+        line, change = self.line, self.change
+        head = (f"late: game {line.game_id} of {line.date} v {line.opponent}, score "
+                f"{line.score}, rated in {line.period}")
+        if change is None:
+            return head + (": not rated for them" if self.closed else ": not rated yet")
+        return head + f": K {self.k} x ({line.score} - {line.expected}) = {change:+.2f}"
+
+
+@dataclass(frozen=True)
 class EventPlayer:
     """One player's line of a tournament rating report.
 
@@ -140,7 +171,11 @@ class EventPlayer:
     against opponents rated at the event's start (None: no such game). ``lines``: the games.
     ``period_exact``: the period's exact change before its rounding (None with ``k``),
     ``carried``: the corrections carried into the period that its close added (exact, 0 for
-    none; docs/CORRECTIONS.md §5), each explained by a line of ``carried_lines``."""
+    none; docs/CORRECTIONS.md §5), each explained by a line of ``carried_lines``.
+    ``others``/``others_exact``: the player's games rated in the event's period outside it,
+    counted from that period's stored audit, and K x sum(S - PD) over them. ``late``: the late
+    results (rated in a later period), each with its own change; ``rated_games``, ``score``,
+    ``expected`` and ``change`` count only the games rated in the event's own period."""
 
     player_id: int
     name: str
@@ -162,11 +197,14 @@ class EventPlayer:
     period_exact: Decimal | None = None
     carried: Decimal = Decimal(0)
     carried_lines: tuple[CarriedLine, ...] = ()
+    others: int = 0
+    others_exact: Decimal = Decimal(0)
+    late: tuple[LateGame, ...] = ()
 
     @property
     def other_games(self) -> int:
         """The player's games of the period rated outside this event (0 with no result)."""
-        return (self.period_games or 0) - self.rated_games if self.k is not None else 0
+        return self.others if self.k is not None else 0
 
     @property
     def why(self) -> str | None:
@@ -178,7 +216,7 @@ class EventPlayer:
             return None
         if self.change == self.period_change:
             return None
-        others = self.period_exact - self.carried - self.change
+        others = self.others_exact
         parts = [f"this event {self.change:+.2f}"]
         if self.other_games or others:
             n = self.other_games
@@ -193,7 +231,11 @@ class EventPlayer:
 
     @property
     def _period(self) -> str:
-        return self.lines[0].period if self.lines else "the period"
+        own = [line.period for line in self.lines if line.rated and not self._is_late(line)]
+        return own[0] if own else "the period"
+
+    def _is_late(self, line: GameLine) -> bool:
+        return any(late.line is line for late in self.late)
 
 
 @dataclass(frozen=True)
@@ -220,6 +262,8 @@ class EventReport:
     #: the event has a valid game in (its own pool first, then standard, rapid, blitz).
     pool: RatingPool = STANDARD
     pools: tuple[RatingPool, ...] = ()
+    #: How many of ``games`` are late results (rated in a later period, docs/RULES.md §1).
+    late_games: int = 0
 
 
 def _performance(lines: Sequence[GameLine]) -> Performance | None:
@@ -230,43 +274,71 @@ def _performance(lines: Sequence[GameLine]) -> Performance | None:
     return performance([r for r, _ in counted if r is not None], [s for _, s in counted])
 
 
-def _player(who: Player, lines: Sequence[GameLine], result: PeriodResultRow | None,
-            carried: Sequence[CarriedLine]) -> EventPlayer:
-    rated = [line for line in lines if line.rated]
+def _player(who: Player, lines: Sequence[GameLine], period: str,
+            results: dict[tuple[str, int], PeriodResultRow], carried: Sequence[CarriedLine],
+            others: tuple[int, int], last: Period | None) -> EventPlayer:
+    """``who``'s line of the report of an event of ``period``: ``lines`` its games (late
+    results too), ``others`` (games, sum of S - PD in hundredths) their games rated in
+    ``period`` outside the event."""
+    result = results.get((period, who.id))
+    rated = [line for line in lines if line.rated and line.period == period]
+    late = tuple(LateGame(line, _late_k(results.get((line.period, who.id)), line),
+                          is_closed(Period.parse(line.period), last))
+                 for line in lines if line.period != period)
     score = sum((line.score for line in rated), Decimal(0))
     expected = sum((line.expected or Decimal(0) for line in rated), Decimal(0))
     k = result.k if result is not None and rated else None
+    found = k is not None and result is not None
     return EventPlayer(
         who.id, who.name, who.fide_id, who.federation, who.title,
         next((line.own_rating for line in lines), None), len(lines),
         sum((line.score for line in lines), Decimal(0)), len(rated), score, expected, k,
         k * (score - expected) if k is not None else None,
-        result.change if k is not None and result is not None else None,
-        result.games if k is not None and result is not None else None,
+        result.change if found and result is not None else None,
+        result.games if found and result is not None else None,
         _performance(lines), tuple(lines),
-        Decimal(result.change_hundredths).scaleb(-2) if k is not None and result else None,
-        Decimal(result.carried_hundredths).scaleb(-2) if k is not None and result else Decimal(0),
-        tuple(carried) if k is not None and result and result.carried_hundredths else ())
+        Decimal(result.change_hundredths).scaleb(-2) if found and result else None,
+        Decimal(result.carried_hundredths).scaleb(-2) if found and result else Decimal(0),
+        tuple(carried) if found and result and result.carried_hundredths else (),
+        others[0], (k or 0) * Decimal(others[1]).scaleb(-2), late)
+
+
+def _late_k(result: PeriodResultRow | None, line: GameLine) -> int | None:
+    return result.k if result is not None and line.rated else None
+
+
+def _others(session: Session, period: str, pool: RatingPool, players: set[int],
+            own: set[int]) -> dict[int, tuple[int, int]]:
+    """Player -> (games, sum of S - PD in hundredths) over their games rated in ``period``
+    (its stored audit) that are not among ``own`` (the event's game ids). One query."""
+    found: dict[int, tuple[int, int]] = {}
+    for (game_id, pid), side in current_sides(session, period, pool, players).items():
+        if game_id not in own:
+            n, total = found.get(pid, (0, 0))
+            found[pid] = (n + 1, total + side.score_halves * 50 - side.expected_hundredths)
+    return found
 
 
 def event_reports(session: Session, event_ids: Sequence[int],
                   lines: Iterable[GameLine], pool: RatingPool = STANDARD) -> list[EventReport]:
-    """The rating report of each event of ``event_ids`` from ``lines`` (``game_lines`` of their
-    periods; lines of other events are ignored), in the order given, inside the caller's
-    session, with the period results of ``pool``. Three queries (events, players, period
-    results; and the carried corrections when a period result holds one) for any number of
-    events."""
+    """The rating report of each event of ``event_ids`` from ``lines`` (``game_lines`` of the
+    periods their games are rated in: their own and, for late results, later ones; lines of
+    other events are ignored), in the order given, inside the caller's session, with the
+    period results of ``pool``. Three queries (events, players, period results), one per
+    closed event period (the audit of the players' other games), and the carried corrections
+    when a period result holds one."""
     found = {e.id: e for e in session.scalars(select(Event).where(Event.id.in_(event_ids)))}
     events = [found[i] for i in event_ids]
     wanted = set(event_ids)
     by_event: dict[int, dict[int, list[GameLine]]] = defaultdict(lambda: defaultdict(list))
+    periods = {str(Period.of(e.end_date)) for e in events}
     for line in lines:
         if line.event_id in wanted:
             by_event[line.event_id][line.player_id].append(line)
+            periods.add(line.period)
     pids = {pid for players in by_event.values() for pid in players}
     players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
         if pids else {}
-    periods = {str(Period.of(e.end_date)) for e in events}
     results = {(r.period, r.player_id): r for r in session.scalars(
         select(PeriodResultRow).where(PeriodResultRow.period.in_(periods),
                                       PeriodResultRow.player_id.in_(pids),
@@ -278,16 +350,22 @@ def event_reports(session: Session, event_ids: Sequence[int],
     reports = []
     for e in events:
         period = str(Period.of(e.end_date))
-        rows = [_player(players[pid], found, results.get((period, pid)),
-                        [c for c in carried.get(pid, ()) if c.applies_in == period and c.added])
-                for pid, found in by_event.get(e.id, {}).items()]
+        closed = is_closed(Period.of(e.end_date), last)
+        mine = by_event.get(e.id, {})
+        own = {line.game_id for found in mine.values() for line in found if line.period == period}
+        others = _others(session, period, pool, set(mine), own) if closed and mine else {}
+        rows = [_player(players[pid], found, period, results,
+                        [c for c in carried.get(pid, ()) if c.applies_in == period and c.added],
+                        others.get(pid, (0, 0)), last)
+                for pid, found in mine.items()]
         rows.sort(key=lambda r: (-r.points, r.rating is None, -(r.rating or 0),
                                  *player_sort_key(r.name, r.player_id)))
         games = len({line.game_id for r in rows for line in r.lines})
         reports.append(EventReport(
-            e.id, e.name, e.site, e.city, e.start_date, e.end_date, period,
-            is_closed(Period.of(e.end_date), last), e.source, e.rounds, e.time_control,
-            e.arbiter, games, tuple(rows), pool, in_pools.get(e.id, ())))
+            e.id, e.name, e.site, e.city, e.start_date, e.end_date, period, closed, e.source,
+            e.rounds, e.time_control, e.arbiter, games, tuple(rows), pool,
+            in_pools.get(e.id, ()),
+            len({line.game_id for r in rows for line in r.lines if line.period != period})))
     return reports
 
 
@@ -318,5 +396,8 @@ def event_report(engine: Ledger, ref: str, pool: str | None = None) -> EventRepo
     with transaction(engine, write=False) as session:
         event = resolve_event(session, ref)
         rating_pool = wanted or parse_pool(event.pool)
-        lines = game_lines(session, Period.of(event.end_date), event.id, rating_pool)
+        periods = {Period.of(event.end_date)} | {Period.parse(p) for p in session.scalars(
+            select(Game.period).where(Game.event_id == event.id).distinct())}
+        lines = [line for period in sorted(periods)
+                 for line in game_lines(session, period, event.id, rating_pool)]
         return event_reports(session, [event.id], lines, rating_pool)[0]

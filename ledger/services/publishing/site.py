@@ -174,13 +174,13 @@ def _event_page(report: EventReport, *more: EventReport) -> EventPage:
         tuple(_played(line) for line in p.lines), p.rated_games, p.score, p.expected, p.k,
         p.change, p.period_change, p.period_games,
         p.performance.rp if p.performance else None,
-        p.performance.n if p.performance else 0, p.why)
+        p.performance.n if p.performance else 0, p.why, tuple(g.text for g in p.late))
         for n, p in enumerate(report.players, start=1))
     place = ", ".join(dict.fromkeys(x for x in (report.site, report.city) if x)) or None
     source = PurePath(report.source).name if report.source else None
     return EventPage(report.id, report.name, report.start_date, report.end_date, report.period,
                      report.closed, place, source, report.games, lines, report.pool,
-                     tuple(_event_page(other) for other in more))
+                     tuple(_event_page(other) for other in more), report.late_games)
 
 
 def site_data(engine: Ledger, *, club: str, built_on: dt.date,
