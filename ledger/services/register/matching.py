@@ -198,6 +198,15 @@ class PlayerIndex:
             self._hints = NameHints((p.id, p.name, p) for ps in self.by_name.values() for p in ps)
         return self._hints.similar(name, limit)
 
+    def close(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
+        """Players a misspelt ``name`` may stand for (``ledger.names.NameHints.close``, the rule
+        of ``suggest_players`` and ``ledger game add``: ``Doherty, Connor`` -> ``Doherty,
+        Conor``), the closest first, and how many there are in all. A hint only, as ``similar``."""
+        if self._hints is None:
+            self.similar(name, 0)
+        assert self._hints is not None
+        return self._hints.close(name, limit)
+
     def match(self, name: str, fide_id: int | None = None, birth_year: int | None = None) -> Match:
         """The ledger player for a file's ``name`` (str), ``fide_id`` and ``birth_year`` (int or None).
 
@@ -274,6 +283,39 @@ def suggest_players(session: Session, name: str, limit: int = 3) -> tuple[list[P
         return found
     alike = players_like(session, name)
     return alike[:limit], len(alike)
+
+
+def abridged(key: str, other: str) -> bool:
+    """Whether one of two ``name_key``s only shortens the other: each word of the one with
+    fewer words (or either) starts a word of the other, in order (``gallagher t`` and
+    ``gallagher tom``; ``walsh tom`` and ``walsh tom patrick``): a name with an initial or
+    without a middle name, never a misspelling."""
+    short, long = sorted((key.replace(",", " ").split(), other.replace(",", " ").split()), key=len)
+    at = 0
+    for word in short:
+        while at < len(long) and not long[at].startswith(word) and not word.startswith(long[at]):
+            at += 1
+        if at == len(long):
+            return False
+        at += 1
+    return True
+
+
+def close_spellings(session: Session, name: str) -> list[Player]:
+    """The players whose name ``name`` may be a misspelling of (``ledger.names.close_matches``,
+    the rule of "did you mean": ``Doherty, Connor`` and ``Doherty, Conor``), other than names
+    it only shortens or lengthens (``abridged``: an initial, a middle name), by id: what
+    ``ledger player add`` refuses without ``--new``."""
+    starts = word_starts(name)
+    if not starts:
+        return []
+    key = name_key(name)
+    keys = [(i, k) for i, k in session.execute(select(Player.id, Player.name_key).where(*(
+        or_(Player.name_key.startswith(s, autoescape=True),
+            Player.name_key.contains(f" {s}", autoescape=True)) for s in starts),
+        Player.withdrawn.is_(False))) if not abridged(key, k)]
+    ids, _ = close_matches(name, keys, len(keys))
+    return list(session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id)))
 
 
 def may_mean(players: list[Player], in_all: int) -> str:
