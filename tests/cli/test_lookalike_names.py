@@ -147,3 +147,7 @@ def test_player_add_refuses_a_close_spelling_without_new(ledger_db: str) -> None
     # a name that only shortens a member's (an initial, no middle name) is added as before
     ok(ledger_db, "player", "add", "Gallagher, T.")
     ok(ledger_db, "player", "add", "Gallagher, Tom Patrick")
+    # nor do another first name (Tim, Tom) and names that differ only in their numbers
+    ok(ledger_db, "player", "add", "Gallagher, Tim")
+    ok(ledger_db, "player", "add", "Opp, 1600")
+    ok(ledger_db, "player", "add", "Opp, 1700")
