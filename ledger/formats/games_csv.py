@@ -148,8 +148,11 @@ def _read(path: str, lines: Iterable[str], out: Problems, stream: CsvStream,
                 ([f"missing {', '.join(missing)}"] if missing else [])
                 + ([f"unknown column {', '.join(map(repr, unknown))}"] if unknown else [])
                 + ([f"column {', '.join(map(repr, twice))} given twice"] if twice else []))
+            players = ("; a register of players? add --format players"
+                       if "name" in names and "white" not in names and "black" not in names else "")
             out.append(Problem(path, 1, "header", f"{message}: the header is "
-                               f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]"))
+                               f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]"
+                               f"{players}"))
             return
         line = reader.line_num
         game_of = _RowReader(path, names, out, dates)

@@ -489,3 +489,15 @@ def test_game_add_says_which_part_of_a_date_is_out_of_range(runner: CliRunner, d
         assert run(runner, "--db", db, "player", "add", name).exit_code == 0
     result = run(runner, "--db", db, "game", "add", "One, A", "Two, B", "1-0", "--date", date)
     assert (result.exit_code, result.stderr) == (1, expected)
+
+
+def test_a_players_register_imported_as_games_is_told_format_players(runner: CliRunner, db: str,
+                                                                    tmp_path: Path) -> None:
+    path = write(tmp_path, "members.csv", "name,fide_id,birth_year\n\"Doyle, Liam\",,1990\n")
+    result = run(runner, "--db", db, "import", path)
+    assert result.exit_code == 3
+    assert ("members.csv:1: error: header: missing date, white, black, result; unknown column "
+            "'name'") in result.stderr
+    assert "a register of players? add --format players" in result.stderr
+    games = write(tmp_path, "games.csv", "date,white,black,result,name\n")
+    assert "--format players" not in run(runner, "--db", db, "import", games).stderr
