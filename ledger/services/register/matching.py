@@ -300,7 +300,7 @@ def misspelt_word(key: str, other: str) -> bool:
     for at in range(len(theirs)):
         turned = theirs[at:] + theirs[:at]
         if all(a == b or (not a.startswith(b) and not b.startswith(a) and word_ratio(a, b) >= CLOSE)
-               for a, b in zip(mine, turned)):
+               for a, b in zip(mine, turned, strict=True)):
             return True
     return False
 
