@@ -389,3 +389,20 @@ def count(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``count(1, "game")`` -> ``1 game``,
     ``count(0, "game")`` -> ``0 games`` (every message built from a number says it so)."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def not_a_date(text: str) -> str:
+    """Why ``text`` (stripped) is not a ``YYYY-MM-DD`` date, in words: the month or day out of
+    range when the form is right (``2026-12-32: December has 31 days``, ``2026-13-01: there is
+    no month 13``), else ``'12/01/2026' is not a date; write YYYY-MM-DD``."""
+    found = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if found is not None:
+        year, month, day = map(int, found.groups())
+        if not 1 <= month <= 12:
+            return f"{text}: there is no month {month}; write YYYY-MM-DD"
+        first = dt.date(max(year, 1), month, 1)
+        days = ((first + dt.timedelta(days=32)).replace(day=1) - first).days
+        named = first.strftime("%B") + (f" {year}" if month == 2 else "")
+        if not 1 <= day <= days:
+            return f"{text}: {named} has {days} days"
+    return f"{text!r} is not a date; write YYYY-MM-DD"

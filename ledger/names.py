@@ -229,6 +229,11 @@ def _ratio(a: str, b: str) -> float:
     return matcher.ratio()
 
 
+def word_ratio(a: str, b: str) -> float:
+    """How alike two words are (difflib's ratio), 0.0 when below ``CLOSE``."""
+    return _ratio(a, b)
+
+
 class _Spelling:
     """A spelling as ``closeness`` compares it: its words, their rotations (every word order)
     and ``word_starts``, computed once for many keys."""

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, BinaryIO
 
-from ledger.domain import Result, described_character, find_control_character
+from ledger.domain import Result, described_character, find_control_character, not_a_date
 from ledger.errors import InvalidInput, Problem
 from ledger.formats.records import FileGame, FilePlayer, Readout, Where
 from ledger.formats.text_stream import BadEncoding, Problems, utf8_lines
@@ -148,8 +148,11 @@ def _read(path: str, lines: Iterable[str], out: Problems, stream: CsvStream,
                 ([f"missing {', '.join(missing)}"] if missing else [])
                 + ([f"unknown column {', '.join(map(repr, unknown))}"] if unknown else [])
                 + ([f"column {', '.join(map(repr, twice))} given twice"] if twice else []))
+            players = ("; a register of players? add --format players"
+                       if "name" in names and "white" not in names and "black" not in names else "")
             out.append(Problem(path, 1, "header", f"{message}: the header is "
-                               f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]"))
+                               f"{','.join(REQUIRED)}[,event,round,white_fide_id,black_fide_id]"
+                               f"{players}"))
             return
         line = reader.line_num
         game_of = _RowReader(path, names, out, dates)
@@ -259,7 +262,7 @@ def _game(path: str, line: int, row: dict[str, str], problems: Problems,
         if day is not None:
             dates[date_text] = day
     if day is None:
-        err("date", f"{date_text!r} is not a date; write YYYY-MM-DD")
+        err("date", not_a_date(date_text))
     result = _RESULTS.get(row["result"])  # a result as written the usual way
     if result is None:
         try:

@@ -166,7 +166,11 @@ def test_a_column_given_twice_is_refused(runner: CliRunner, db: str, tmp_path: P
 
 
 @pytest.mark.parametrize(("row", "expected"), [
-    ("2025-02-30,A One,B Two,1-0", "bad.csv:2: error: date: '2025-02-30' is not a date"),
+    ("2025-02-30,A One,B Two,1-0", "bad.csv:2: error: date: 2025-02-30: February 2025 has 28 "
+     "days"),
+    ("2026-12-32,A One,B Two,1-0", "bad.csv:2: error: date: 2026-12-32: December has 31 days"),
+    ("5/11/2025,A One,B Two,1-0", "bad.csv:2: error: date: '5/11/2025' is not a date; write "
+     "YYYY-MM-DD"),
     ("2025-11-05,A One,B Two,2-0", "bad.csv:2: error: result: '2-0' is not a result"),
     ("2025-11-05,A One,a one,1-0", "bad.csv:2: error: black: White and Black are the same"),
     ("2025-11-05,A One,B Two", "bad.csv:2: error: row: 3 fields where the header has 4"),
@@ -471,3 +475,29 @@ def test_reimport_lists_its_warnings_in_file_order(runner: CliRunner, db: str,
     assert report["already_imported"] is True
     assert [(p["line"], p["field"]) for p in report["problems"]] == [(3, "052 end date"),
                                                                      (6, "col 129")]
+
+
+@pytest.mark.parametrize(("date", "expected"), [
+    ("2026-12-32", "error: date: 2026-12-32: December has 31 days\n"),
+    ("2028-02-30", "error: date: 2028-02-30: February 2028 has 29 days\n"),
+    ("2026-00-10", "error: date: 2026-00-10: there is no month 0; write YYYY-MM-DD\n"),
+    ("10/12/2026", "error: date: '10/12/2026' is not a date; write YYYY-MM-DD\n"),
+])
+def test_game_add_says_which_part_of_a_date_is_out_of_range(runner: CliRunner, db: str,
+                                                          date: str, expected: str) -> None:
+    for name in ("One, A", "Two, B"):
+        assert run(runner, "--db", db, "player", "add", name).exit_code == 0
+    result = run(runner, "--db", db, "game", "add", "One, A", "Two, B", "1-0", "--date", date)
+    assert (result.exit_code, result.stderr) == (1, expected)
+
+
+def test_a_players_register_imported_as_games_is_told_format_players(runner: CliRunner, db: str,
+                                                                    tmp_path: Path) -> None:
+    path = write(tmp_path, "members.csv", "name,fide_id,birth_year\n\"Doyle, Liam\",,1990\n")
+    result = run(runner, "--db", db, "import", path)
+    assert result.exit_code == 3
+    assert ("members.csv:1: error: header: missing date, white, black, result; unknown column "
+            "'name'") in result.stderr
+    assert "a register of players? add --format players" in result.stderr
+    games = write(tmp_path, "games.csv", "date,white,black,result,name\n")
+    assert "--format players" not in run(runner, "--db", db, "import", games).stderr

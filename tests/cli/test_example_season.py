@@ -30,7 +30,7 @@ def test_example_season_runs_and_publishes_the_list(tmp_path: Path) -> None:
     tanaka = next(line for line in last_table.splitlines() if "Tanaka, Hiro" in line)
     assert "1693" in tanaka
     # the forfeit in the PGN and the forfeit and the unrated player's game in October
-    assert "games not rated: forfeit 1, unrated player 1" in done.stdout
+    assert "games not rated: forfeit 1, 1 game against an unrated player" in done.stdout
     # the blitz evening (K 20 for all four: adults below 2400 in blitz, 60 or more blitz games):
     # Okafor 2350: v Novak 2100 D 250 -> .81, +.19; v Byrne 1800 D 550 counted 400 -> .92, +.08;
     # v Lindqvist 1950 D 400 -> .92, draw -.42; sum -.15 x 20 = -3.0 -> 2347.

@@ -94,3 +94,60 @@ def test_a_players_import_refuses_a_look_alike_of_an_earlier_row(ledger_db: str,
                                          f'name\n"{LATIN}"\n"{CYRILLIC}"\n')
     assert (line, column) == (3, "name")
     assert message.startswith(f"{CYRILLIC!r} looks like a player of the file")
+
+
+MEMBERS = ("Doherty, Conor", "Fitzgerald, Ciara", "Gallagher, Tom")
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("Doherty, Connor", "Doherty, Conor (#1"),
+                                              ("Fitzgerald, Clara", "Fitzgerald, Ciara (#2")])
+def test_an_import_suggests_the_member_a_misspelt_name_means(ledger_db: str, tmp_path: Path,
+                                                            typed: str, meant: str) -> None:
+    for name in MEMBERS:
+        ok(ledger_db, "player", "add", name, "--new")
+    game_add = refused(ledger_db, "game", "add", typed, "Gallagher, Tom", "1-0", "--date",
+                       "2026-01-10")
+    assert f"did you mean {meant}" in game_add
+    csv = tmp_path / "club.csv"
+    csv.write_text(f'date,white,black,result\n2026-01-10,"Gallagher, Tom","{typed}",1-0\n')
+    pgn = tmp_path / "club.pgn"
+    pgn.write_text(f'[Event "Club night"]\n[Date "2026.01.10"]\n[Round "1"]\n'
+                   f'[White "Gallagher, Tom"]\n[Black "{typed}"]\n[Result "1-0"]\n\n1-0\n')
+    for path in (csv, pgn):
+        unknown = run(ledger_db, "import", str(path))
+        assert unknown.exit_code == 3, unknown.output
+        assert (f": unknown player {typed!r}: did you mean {meant}, no FIDE id)? "
+                "correct the name in the file\n") in unknown.stderr
+        assert "--register-players" not in unknown.stderr
+    registered = run(ledger_db, "import", str(csv), "--register-players")
+    assert registered.exit_code == 0, registered.output
+    assert (f"warning: black: {typed!r} registered as a new player, though the ledger has "
+            f"{meant}, no FIDE id); if it is the same player, correct the name in the "
+            "file") in registered.stderr
+
+
+def test_an_import_of_a_name_close_to_nobody_advises_registering(ledger_db: str,
+                                                                  tmp_path: Path) -> None:
+    ok(ledger_db, "player", "add", "Gallagher, Tom")
+    path = tmp_path / "club.csv"
+    path.write_text('date,white,black,result\n2026-01-10,"Gallagher, Tom","Kelly, Ann",1-0\n')
+    unknown = run(ledger_db, "import", str(path))
+    assert ("error: black: unknown player 'Kelly, Ann': register them with `ledger player add` "
+            "or import with --register-players") in unknown.stderr
+
+
+def test_player_add_refuses_a_close_spelling_without_new(ledger_db: str) -> None:
+    for name in MEMBERS:
+        ok(ledger_db, "player", "add", name, "--new")
+    assert refused(ledger_db, "player", "add", "Doherty, Connor") == (
+        "error: name: 'Doherty, Connor' is a close spelling of Doherty, Conor (#1, FIDE -, born "
+        "?), already in the ledger (a likely misspelling); refer to them by id, or, if this is "
+        "another person, add them with --new\n")
+    ok(ledger_db, "player", "add", "Doherty, Connor", "--new")
+    # a name that only shortens a member's (an initial, no middle name) is added as before
+    ok(ledger_db, "player", "add", "Gallagher, T.")
+    ok(ledger_db, "player", "add", "Gallagher, Tom Patrick")
+    # nor do another first name (Tim, Tom) and names that differ only in their numbers
+    ok(ledger_db, "player", "add", "Gallagher, Tim")
+    ok(ledger_db, "player", "add", "Opp, 1600")
+    ok(ledger_db, "player", "add", "Opp, 1700")

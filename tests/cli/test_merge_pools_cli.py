@@ -165,3 +165,21 @@ def test_a_rapid_rating_corrected_by_fide_is_carried_with_the_correction(
     history = data(db, "history", ANN, "--pool", "rapid")
     assert [p["note"] for p in history["periods"]] == []  # #2's rows stay #2's until re-rated
     ok(db, "db", "check")
+
+
+def test_an_unknown_count_of_prior_games_is_named_unknown(tmp_path: Path) -> None:
+    """Ann registered with 200 prior games, #2 with a rating and no count: the note says
+    ``unknown``, never ``None``."""
+    db = tmp_path / "merge.db"
+    ok(db, "init")
+    ok(db, "player", "add", ANN, "--rating", "1800", "--prior-games", "200")
+    ok(db, "player", "add", "Opp, O")
+    # an import registers #3 with the file's rating, its earlier games unknown
+    pgn = tmp_path / "club.pgn"
+    pgn.write_text('[Event "Club"]\n[Date "2022.01.10"]\n[Round "1"]\n[White "Ash, A."]\n'
+                   '[Black "Opp, O"]\n[WhiteElo "1800"]\n[Result "1-0"]\n\n1-0\n')
+    ok(db, "import", str(pgn), "--register-players")
+    merged = run(db, "player", "merge", ANN, DUP, "--reason", "registered twice")
+    assert merged.exit_code == 0, merged.output
+    assert "prior games unknown (kept: 200)" in flat(merged.stdout + merged.stderr)
+    assert "None" not in merged.stdout + merged.stderr

@@ -95,8 +95,17 @@ def test_the_same_game_again_says_how_to_correct_it(db: str) -> None:
     stderr = refused(db, DOYLE, WALSH, "1-0", "--date", "2026-08-26", "--event", EVENT,
                      "--round", "4")
     assert ("error: game: Doyle, Liam v Walsh, Brendan (round 4) is already recorded as game 1 "
-            "(0-1); to change or remove a recorded game: ledger game correct ID or ledger game "
-            "void ID") in stderr
+            "(2026-08-26, event 'Club Championship 2026', round 4, 0-1); to change or remove a "
+            "recorded game: ledger game correct ID or ledger game void ID") in stderr
+
+
+def test_the_same_game_in_another_pool_names_the_game_not_another_process(db: str) -> None:
+    stderr = refused(db, DOYLE, WALSH, "1-0", "--date", "2026-08-26", "--event", EVENT,
+                     "--round", "4", "--pool", "rapid")
+    assert ("error: game: Doyle, Liam v Walsh, Brendan (round 4) is already recorded as game 1 "
+            "(2026-08-26, event 'Club Championship 2026', round 4, 0-1, a standard game); to "
+            "change or remove a recorded game") in stderr
+    assert "another process" not in stderr
 
 
 def test_other_rounds_events_and_players_are_accepted(db: str) -> None:

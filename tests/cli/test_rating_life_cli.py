@@ -87,7 +87,7 @@ def test_unrated_player_gets_an_initial_rating_through_the_cli(db: str) -> None:
     # rated; the summary still says that the close publishes Nina's initial rating
     summary = ok("--db", db, "period", "close", "--dry-run").stdout
     assert ("1 game in 2025-11; 0 players rated; 1 initial rating published; games not rated: "
-            "unrated player 1") in summary
+            "1 game against an unrated player") in summary
     closed = json.loads(ok("--db", db, "period", "close", "--json").stdout)
     # RULES §6: Ra = (9000 + 3600) / 7 = 1800; p = 4.5 / 7 = .643 -> .64 -> dp 102; Ru 1902
     [initial] = closed["initial_ratings"]
@@ -199,3 +199,15 @@ def test_pool_line_counts_one_disregarded_game_in_the_singular(db: str) -> None:
     assert ("pool for 2025-10: 1 game since 2025-10, opponents' average 1800.00, score 1.0; "
             "4 more games needed (at least 5 against rated opponents); 1 game of a first event "
             "with zero points disregarded") in text
+
+
+def test_an_import_counts_the_games_against_an_unrated_player(db: str, tmp_path) -> None:
+    ok("--db", db, "player", "add", "Rated, Rob", "--rating", "1800")
+    ok("--db", db, "player", "add", "Unrated, Una")
+    csv = tmp_path / "club.csv"
+    csv.write_text("date,white,black,result\n"
+                   + "".join(f'2025-11-{d:02},"Rated, Rob","Unrated, Una",1-0\n'
+                             for d in (3, 4, 5, 6, 7)))
+    report = " ".join(ok("--db", db, "import", str(csv)).stdout.split())
+    assert "recorded, not rated: 5 games against an unrated player" in report
+    assert "unrated player 5" not in report

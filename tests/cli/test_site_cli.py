@@ -103,7 +103,7 @@ def test_a_rebuild_removes_only_the_pages_it_no_longer_makes(season_db: str,
     (("--base-url", "https://club.example/it's/"), "is not a web address"),
     (("--base-url", "https://club.example/<script>/"), "is not a web address"),
     (("--base-url", "https://club.example/a>b/"), "is not a web address"),
-    (("--date", "2026-13-01"), "date: '2026-13-01' is not a date; write YYYY-MM-DD"),
+    (("--date", "2026-13-01"), "date: 2026-13-01: there is no month 13; write YYYY-MM-DD"),
     (("--date", "yesterday"), "date: 'yesterday' is not a date"),
 ])
 def test_bad_options_change_nothing(season_db: str, tmp_path: Path, options: tuple[str, ...],

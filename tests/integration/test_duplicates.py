@@ -131,7 +131,8 @@ def test_round_1_01_and_1_1_are_one_round(four: Engine, tmp_path: Path) -> None:
     with pytest.raises(InvalidInput) as caught:
         add_game(four, "Player, A", "Player, B", "1-0", "2025-11-05", "Club", "1.1")
     assert str(caught.value) == (
-        f"game: Player, A v Player, B (round 1.1) is already recorded as game {first.id} (1-0); "
+        f"game: Player, A v Player, B (round 1.1) is already recorded as game {first.id} "
+        "(2025-11-05, event 'Club', round 1, 1-0); "
         "to change or remove a recorded game: ledger game correct ID or ledger game void ID")
     # a CSV with round "01", then a PGN with round "1.1": already recorded, nothing added
     csv = tmp_path / "club.csv"

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from ledger.cli.render.life import computation_lines
-from ledger.cli.render.output import count, say, signed, stdout, stream_json
+from ledger.cli.render.output import count, not_rated_text, say, signed, stdout, stream_json
 from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
             games.add_row("sum", "", "", "", f"{p.result.expected:.2f}", f"{p.result.score:.1f}",
                           signed(p.result.surplus))
             console.print(games)
-    not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
+    not_rated = not_rated_text(r.not_rated)
     first = sum(1 for n in r.initial if n.rating.published)
     names = {p.player_id: p.name for p in r.players}
     for pid, rating in sorted(r.seeded.items()):

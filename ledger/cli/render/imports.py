@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render.output import count, notes, print_json, problems, say, stdout
+from ledger.cli.render.output import count, not_rated_text, notes, print_json, problems, say, stdout
 from ledger.cli.render.tables import PlainTable
 from ledger.errors import Problem, SimilarGame
 
@@ -94,7 +94,7 @@ def import_report(r: ImportReport, as_json: bool, *, quiet: bool = False) -> Non
                                              for p, n in sorted(r.periods.items())))
     if r.not_rated:
         lines.append("recorded, not rated: "
-                     + ", ".join(f"{reason} {n}" for reason, n in sorted(r.not_rated.items())))
+                     + not_rated_text(r.not_rated))
     if r.similar:
         lines.append(f"{verb} as different games (--allow-similar): {r.likely_duplicates} "
                      "that look like games recorded or elsewhere in the file (each named in a "

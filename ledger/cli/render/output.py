@@ -122,3 +122,10 @@ def stream_json(data: Any) -> None:
 def signed(n: int | Decimal) -> str:
     """A change with its sign: ``+12``, ``-3``, ``0``; ``Decimal("1.50")`` -> ``+1.50``."""
     return f"+{n}" if n > 0 else str(n)
+
+
+def not_rated_text(not_rated: dict[str, int]) -> str:
+    """Why games were not rated, with how many, in words: ``forfeit 1, 5 games against an
+    unrated player`` (never ``unrated player 5``, which reads as a player's number)."""
+    return ", ".join(count(n, "game") + " against an unrated player" if why == "unrated player"
+                     else f"{why} {n}" for why, n in sorted(not_rated.items()))

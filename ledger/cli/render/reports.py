@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render.output import count, print_json, say, signed, stdout
+from ledger.cli.render.output import count, not_rated_text, print_json, say, signed, stdout
 from ledger.cli.render.tables import PlainTable
 from ledger.cli.render.values import json_number
 
@@ -63,7 +63,7 @@ def period_report(r: PeriodReport, as_json: bool) -> None:
         print_json(period_report_dict(r))
         return
     console = stdout()
-    not_rated = ", ".join(f"{why} {n}" for why, n in sorted(r.not_rated.items()))
+    not_rated = not_rated_text(r.not_rated)
     say(f"Rating period {r.period} {r.pool} (rules of {r.edition}); its list is in force from "
         f"{r.in_force_from}: {count(r.players_rated, 'player')} rated, "
         f"{count(len(r.games), 'game')} rated" + (f"; not rated: {not_rated}" if not_rated else ""))

@@ -110,7 +110,7 @@ def _k_history_note(session: Session, keep: Player, dup: Player, kept: History,
     a, b = kept.latest_entry(when), other.latest_entry(when)
     if a is None or b is None:
         return []
-    differs = [f"{label} {theirs} (kept: {ours})" for label, ours, theirs in (
+    differs = [f"{label} {_known(theirs)} (kept: {_known(ours)})" for label, ours, theirs in (
         ("prior games", a.prior_games, b.prior_games),
         ("reached 2400", a.reached_2400, b.reached_2400),
         ("reached 2300", a.reached_2300, b.reached_2300)) if ours != theirs]
@@ -120,6 +120,11 @@ def _k_history_note(session: Session, keep: Player, dup: Player, kept: History,
     return [f"{dup.name} (#{dup.id}) brought another K history{_in_pool(pool)}: "
             f"{'; '.join(differs)}; {keep.name}'s stands (if the duplicate's is right: ledger "
             f"player edit #{keep.id} --prior-games N{flag} --reason ...)"]
+
+
+def _known(value: object) -> str:
+    """A K history value as the note says it: ``unknown`` for None (prior games not known)."""
+    return "unknown" if value is None else str(value)
 
 
 def refuse(plans: list[PoolPlan], rerate: bool) -> None:

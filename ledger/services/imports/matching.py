@@ -165,11 +165,16 @@ class Matcher:
                 self.players_matched += 1
             return found.player
         similar, in_all = self.index.similar(p.name)
+        misspelt = not similar
+        if misspelt:  # the closeness rule of "did you mean" in ``ledger game add``
+            similar, in_all = self.index.close(p.name)
+        cure = "correct the name in the file" if misspelt else f"write {self._full_name} in the file"
         if not self.register_unknown:
             unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
-            self._error(p, "name", f"{unknown}: did you mean {may_mean(similar, in_all)}? If so, "
-                        f"write {self._full_name} in the file" if similar else f"{unknown}: "
-                        "register them with `ledger player add` or import with --register-players")
+            self._error(p, "name", f"{unknown}: did you mean {may_mean(similar, in_all)}? "
+                        + ("If so, " + cure if not misspelt else cure) if similar else
+                        f"{unknown}: register them with `ledger player add` or import with "
+                        "--register-players")
             return None
         rating, rating_at = self._file_rating(p, pool)
         try:
@@ -193,8 +198,8 @@ class Matcher:
             line, where = p.where("name")
             self.problems.append(Problem(
                 self.file, line, where, f"{p.name!r} registered as a new player, though the "
-                f"ledger has {may_mean(similar, in_all)}; if it is the same player, write "
-                f"{self._full_name} in the file", severity="warning"))
+                f"ledger has {may_mean(similar, in_all)}; if it is the same player, {cure}",
+                severity="warning"))
         self.registered.append(p.name)
         (self.registered_unrated if rating is None else self.registered_established).append(p.name)
         self.index.add(player)

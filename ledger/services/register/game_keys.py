@@ -18,7 +18,7 @@ from typing import Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, Player
+from ledger.db.models import Event, Game, Player
 from ledger.domain import RatingPool, RoundKey, round_of
 from ledger.errors import InvalidInput
 from ledger.services.register.lookalikes import round_text
@@ -173,6 +173,15 @@ def describe_game(session: Session, game: Game) -> str:
     return f"game {game.id} ({names}, {game.result})"
 
 
+def recorded_game(session: Session, game: Game, pool: RatingPool | None = None) -> str:
+    """A recorded game as a refusal of the same game names it: ``game 30 (2026-01-10, event
+    'Club', round 1, 1-0)``, and ``a rapid game`` when its pool is not ``pool``."""
+    event = session.get(Event, game.event_id) if game.event_id is not None else None
+    where = f"event {event.name!r}" if event is not None else "no event"
+    other = f", a {game.pool} game" if pool is not None and game.pool != pool else ""
+    return f"game {game.id} ({game.date}, {where}, {round_text(game.round)}, {game.result}{other})"
+
+
 def _where(session: Session, seat: Seat) -> str:
     return (f"line {seat}" if isinstance(seat, int)
             else f"{describe_game(session, seat)} in the ledger")
@@ -211,13 +220,14 @@ def check_fits(session: Session, event_id: int | None, round_: str | None, white
     games has no round (``RoundSeats``). ``then`` is added to each message. ``pool``: only
     games of that pool count (a blitz game and a standard game of one pair on one day, without
     an event, are two games; docs/RULES.md §9); None: every pool."""
-    known = {key: g for key, g in existing_games(session, event_id, (day, day),
-                                                 valid_only=True).items()
-             if g.id != skip and (pool is None or g.pool == pool)}
-    same = known.get(game_key(event_id, round_, white.id, black.id, day))
+    valid = {key: g for key, g in existing_games(session, event_id, (day, day),
+                                                 valid_only=True).items() if g.id != skip}
+    known = {key: g for key, g in valid.items() if pool is None or g.pool == pool}
+    # the same game in another pool too: the database's key (event, round, players) has no pool
+    same = valid.get(game_key(event_id, round_, white.id, black.id, day))
     if same is not None:
         raise InvalidInput(f"game: {white.name} v {black.name} (round {round_ or '-'}) is "
-                           f"already recorded as game {same.id} ({same.result}){then}")
+                           f"already recorded as {recorded_game(session, same, pool)}{then}")
     seats = RoundSeats(known.values())
     clash = seats.clash(round_, (white, black)) if event_id is not None else None
     if clash is not None:

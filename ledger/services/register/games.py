@@ -27,6 +27,7 @@ from ledger.domain import (
     Result,
     described_character,
     find_control_character,
+    not_a_date,
     parse_pool,
 )
 from ledger.errors import InvalidInput, PeriodError, shown
@@ -56,7 +57,7 @@ def parse_date(text: str, field: str = "date") -> dt.date:
             raise ValueError
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise InvalidInput(f"{field}: {text!r} is not a date; write YYYY-MM-DD") from None
+        raise InvalidInput(f"{field}: {not_a_date(text.strip())}") from None
 
 
 def clean_label(text: str | None, field: str, limit: int) -> str | None:

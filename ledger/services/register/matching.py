@@ -14,6 +14,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ledger.db.models import Player
 from ledger.names import (
+    CLOSE,
     LOOSE_PAIRS,
     NameHints,
     close_matches,
@@ -24,8 +25,10 @@ from ledger.names import (
     loose_forms,
     name_key,
     name_words,
+    numbers_apart,
     same_name_keys,
     unfolded,
+    word_ratio,
     word_starts,
 )
 
@@ -198,6 +201,15 @@ class PlayerIndex:
             self._hints = NameHints((p.id, p.name, p) for ps in self.by_name.values() for p in ps)
         return self._hints.similar(name, limit)
 
+    def close(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
+        """Players a misspelt ``name`` may stand for (``ledger.names.NameHints.close``, the rule
+        of ``suggest_players`` and ``ledger game add``: ``Doherty, Connor`` -> ``Doherty,
+        Conor``), the closest first, and how many there are in all. A hint only, as ``similar``."""
+        if self._hints is None:
+            self.similar(name, 0)
+        assert self._hints is not None
+        return self._hints.close(name, limit)
+
     def match(self, name: str, fide_id: int | None = None, birth_year: int | None = None) -> Match:
         """The ledger player for a file's ``name`` (str), ``fide_id`` and ``birth_year`` (int or None).
 
@@ -274,6 +286,43 @@ def suggest_players(session: Session, name: str, limit: int = 3) -> tuple[list[P
         return found
     alike = players_like(session, name)
     return alike[:limit], len(alike)
+
+
+def misspelt_word(key: str, other: str) -> bool:
+    """Whether two ``name_key``s are the same words but for a misspelt one or two, in either
+    word order: as many words, each the same or as close as ``ledger.names.CLOSE`` (``doherty
+    connor`` and ``doherty conor``), and neither of a pair only shortening the other (an
+    initial: ``gallagher t`` and ``gallagher tom``). Different first names are apart:
+    ``smith jane`` and ``smith john``, ``player p`` and ``player q``."""
+    mine, theirs = key.replace(",", " ").split(), other.replace(",", " ").split()
+    if len(mine) != len(theirs) or mine == theirs:
+        return False
+    for at in range(len(theirs)):
+        turned = theirs[at:] + theirs[:at]
+        if all(a == b or (not a.startswith(b) and not b.startswith(a) and word_ratio(a, b) >= CLOSE)
+               for a, b in zip(mine, turned, strict=True)):
+            return True
+    return False
+
+
+def close_spellings(session: Session, name: str) -> list[Player]:
+    """The players whose name ``name`` may be a misspelling of (``ledger.names.close_matches``,
+    the rule of "did you mean": ``Doherty, Connor`` and ``Doherty, Conor``), word for word
+    (``misspelt_word``: not a name with an initial or another first name, ``Gallagher, T.``
+    and ``Gallagher, Tom``, ``Smith, Jane`` and ``Smith, John``; nor names that differ only in
+    their numbers, ``numbers_apart``), by id: what ``ledger player add`` refuses without
+    ``--new``."""
+    starts = word_starts(name)
+    if not starts:
+        return []
+    key = name_key(name)
+    keys = [(i, k) for i, k in session.execute(select(Player.id, Player.name_key).where(*(
+        or_(Player.name_key.startswith(s, autoescape=True),
+            Player.name_key.contains(f" {s}", autoescape=True)) for s in starts),
+        Player.withdrawn.is_(False)))
+            if misspelt_word(key, k) and not numbers_apart(key, k)]
+    ids, _ = close_matches(name, keys, len(keys))
+    return list(session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id)))
 
 
 def may_mean(players: list[Player], in_all: int) -> str:

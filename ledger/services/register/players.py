@@ -35,7 +35,7 @@ from ledger.services.close.late import earliest_open
 from ledger.services.close.state import FIRST_RATED_PERIOD, last_closed_period
 from ledger.services.core.audit import record_change, summarise, written_by
 from ledger.services.core.session import transaction
-from ledger.services.register.matching import described, players_like
+from ledger.services.register.matching import close_spellings, described, players_like
 from ledger.services.register.player_refs import MAX_FIDE_ID, joined_identity
 from ledger.services.register.player_views import PlayerView, player_views
 
@@ -267,6 +267,12 @@ def add_player(engine: Engine, p: NewPlayer, *, new: bool = False,
                                "same name but for blanks, apostrophes, an umlaut written ae, oe, "
                                "ue, or look-alike letters); refer to them by id, or, if this is "
                                "another person, add them with --new")
+        close = [] if namesakes or lookalikes or new else close_spellings(session, p.name)
+        if close:
+            raise InvalidInput(f"name: {shown(p.name.strip())} is a close spelling of "
+                               f"{_described(session, close)}, already in the ledger (a likely "
+                               "misspelling); refer to them by id, or, if this is another "
+                               "person, add them with --new")
         change = record_change(session, actor or Actor.from_code("add_player"), "player.add",
                                "player", "new")
         player = register(session, p, source="ledger player add",
