@@ -28,7 +28,7 @@ from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer, Where
 from ledger.names import name_key
-from ledger.services.register.matching import Match, PlayerIndex, may_mean
+from ledger.services.register.matching import Match, PlayerIndex, may_mean, misspelt_word
 from ledger.services.register.players import (
     NewPlayer,
     below_floor_note,
@@ -168,6 +168,11 @@ class Matcher:
         misspelt = not similar
         if misspelt:  # the closeness rule of "did you mean" in ``ledger game add``
             similar, in_all = self.index.close(p.name)
+            if self.register_unknown:  # a warning only for a misspelling, word for word, as
+                # ``player add`` refuses one (not Kuenitz, Klaus beside Klundt, Klaus)
+                key = name_key(p.name)
+                similar = [q for q in similar if misspelt_word(key, name_key(q.name))]
+                in_all = len(similar)
         cure = "correct the name in the file" if misspelt else f"write {self._full_name} in the file"
         if not self.register_unknown:
             unknown = f"unknown player {p.name!r}" + (f" (FIDE id {fide_id})" if fide_id else "")
