@@ -202,7 +202,7 @@ def test_pool_line_counts_one_disregarded_game_in_the_singular(db: str) -> None:
 
 
 def test_an_import_counts_the_games_against_an_unrated_player(db: str, tmp_path) -> None:
-    ok("--db", db, "player", "add", "Rated, Rob", "--rating", "1800")
+    ok("--db", db, "player", "add", "Rated, Rob", "--rating", "1800", "--prior-games", "0")
     ok("--db", db, "player", "add", "Unrated, Una")
     csv = tmp_path / "club.csv"
     csv.write_text("date,white,black,result\n"

@@ -17,6 +17,7 @@ from processes import AfterCommit, Pause, start
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
+from ledger.db.revision import HEAD_REVISION
 from ledger.services.close.periods import close_period
 from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
@@ -97,7 +98,7 @@ def test_an_unverified_copy_of_a_ledger_changed_since_is_copied_again(
     said = " ".join(again.stdout.split())
     # 7 changes copied (4 players added, 2 games, the close): Eve's is the 8th; 35 rows: the 32
     # below, Eve, her entry and the change that added her
-    assert said.startswith(f"copied the ledger {named(source)} (revision 0011) to {named(target)}"
+    assert said.startswith(f"copied the ledger {named(source)} (revision {HEAD_REVISION}) to {named(target)}"
                            f" again, over an unverified copy of {named(source)}, copied at ")
     assert "UTC that differed from it (row 8 of changes): 35 rows in 19 tables" in said
     assert "verified: every row, the player list (5 players), 1 rating list" in said

@@ -223,8 +223,10 @@ def check_fits(session: Session, event_id: int | None, round_: str | None, white
     valid = {key: g for key, g in existing_games(session, event_id, (day, day),
                                                  valid_only=True).items() if g.id != skip}
     known = {key: g for key, g in valid.items() if pool is None or g.pool == pool}
-    # the same game in another pool too: the database's key (event, round, players) has no pool
-    same = valid.get(game_key(event_id, round_, white.id, black.id, day))
+    # the same game in another pool too where the database's key (event, round, players), which
+    # has no pool, holds: in an event; without one, a blitz and a standard game are two games
+    same = (valid if event_id is not None else known).get(
+        game_key(event_id, round_, white.id, black.id, day))
     if same is not None:
         raise InvalidInput(f"game: {white.name} v {black.name} (round {round_ or '-'}) is "
                            f"already recorded as {recorded_game(session, same, pool)}{then}")
