@@ -30,7 +30,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "formats": {"errors", "domain", "names", "rules"},
     "db": {"errors", "domain", "names", "rules"},
     "services": {"errors", "config", "domain", "names", "rules", "formats", "db"},
-    "cli": {"errors", "config", "domain", "names", "rules", "formats", "db", "services"},
+    "web": {"errors", "config", "domain", "names", "rules", "formats", "db", "services"},
+    "cli": {"errors", "config", "domain", "names", "rules", "formats", "db", "services", "web"},
     "__main__": {"cli"},
 }
 

@@ -217,6 +217,12 @@ def _populate_0013(conn: Connection) -> None:
     _populate_0012(conn)
 
 
+def _populate_0014(conn: Connection) -> None:
+    """Revision 0014 adds the web's tables (users, their sessions and login attempts,
+    submissions) and no fact: the 0013 ledger, which has no user."""
+    _populate_0013(conn)
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -230,7 +236,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0010": _populate_0010,
                                                      "0011": _populate_0011,
                                                      "0012": _populate_0012,
-                                                     "0013": _populate_0013}
+                                                     "0013": _populate_0013,
+                                                     "0014": _populate_0014}
 
 
 def _revisions() -> list[str]:
@@ -702,9 +709,9 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
 
 def test_the_cheap_revision_check_knows_alembics_head() -> None:
     # ledger.db.revision checks every command's database without Alembic: its constant must be
-    # the head of migrations/versions (0013_revisions_per_pool.py, "revision: str = '0013'")
+    # the head of migrations/versions (0014_web_accounts_submissions.py, "revision: str = '0014'")
     from ledger.db.revision import HEAD_REVISION
-    assert HEAD_REVISION == migrate.head_revision() == "0013"
+    assert HEAD_REVISION == migrate.head_revision() == "0014"
 
 
 def test_0011_adds_no_mark_to_a_ledger_and_its_downgrade_drops_the_table(

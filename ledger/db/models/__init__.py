@@ -2,8 +2,9 @@
 ``base`` (the declarative ``Base``, its naming convention, the columns tables share),
 ``partial_index`` (``PartialIndex``), ``players`` (players, their entries, earlier identities and
 FIDE list ratings), ``games`` (events, games, their revisions, imported files), ``periods`` (period
-revisions, closed periods and the rows each close derives, carried corrections) and ``changes``
-(the audit log, and the mark of a copy not yet verified).
+revisions, closed periods and the rows each close derives, carried corrections), ``changes``
+(the audit log, and the mark of a copy not yet verified), ``accounts`` (the web's users, their
+sessions and login attempts) and ``submissions`` (results submitted on the web, awaiting review).
 
 Facts (players, the history each brings on entering the ledger, events, games) are kept apart from
 what a period close derives (``period_results``, ``period_audits``, ``rating_adjustments``,
@@ -28,6 +29,7 @@ this package does it, whichever model is asked for. Anything else (``utcnow``,
 
 from __future__ import annotations
 
+from ledger.db.models.accounts import LoginAttempt, User, WebSession
 from ledger.db.models.base import Base
 from ledger.db.models.changes import Change, UnverifiedCopy
 from ledger.db.models.games import Event, Game, GameRevision, ImportedFile
@@ -44,6 +46,7 @@ from ledger.db.models.periods import (
     RatingPeriod,
 )
 from ledger.db.models.players import ListRating, Player, PlayerEntry, PlayerRevision
+from ledger.db.models.submissions import Submission
 
 __all__ = [
     "Base",
@@ -57,6 +60,7 @@ __all__ = [
     "InitialRatingGame",
     "ListEntry",
     "ListRating",
+    "LoginAttempt",
     "PeriodAudit",
     "PeriodResult",
     "PeriodRevision",
@@ -66,5 +70,8 @@ __all__ = [
     "RatingAdjustment",
     "RatingFloorDrop",
     "RatingPeriod",
+    "Submission",
     "UnverifiedCopy",
+    "User",
+    "WebSession",
 ]
