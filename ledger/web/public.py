@@ -97,8 +97,10 @@ def current() -> Shown:
         if state.shown is None or state.shown.version != version:
             site = site_data(_engine(), club=current_app.config["LEDGER_CLUB"],
                              built_on=version[1])
-            state.shown = Shown(version, site, {p.path: p for p in (
-                *site.lists, *site.players, *site.events)})
+            paths: dict[str, ListPage | PlayerPage | EventPage] = {p.path: p for p in site.lists}
+            paths |= {p.path: p for p in site.players}
+            paths |= {p.path: p for p in site.events}
+            state.shown = Shown(version, site, paths)
             state.previews = {k: v for k, v in state.previews.items() if k[0] == version}
         return state.shown
 
