@@ -15,6 +15,7 @@ client's address and the request as the command (``web 203.0.113.9 POST /login``
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from typing import Any
 
@@ -22,7 +23,6 @@ from flask import Blueprint, current_app, g, redirect, request, url_for
 from sqlalchemy.engine import Engine
 from werkzeug.wrappers import Response
 
-from ledger.db.models.base import utcnow
 from ledger.domain import Actor
 from ledger.errors import InvalidInput, NotFound
 from ledger.services.accounts import logins, sessions
@@ -112,10 +112,14 @@ def login() -> Any:
     result = logins.log_in(_engine(), name, request.form.get("password", ""), address(),
                            command())
     if result.retry_at is not None:
-        wait = max(1, math.ceil((result.retry_at - utcnow()).total_seconds()))
-        return _login_page(429, f"Too many failed logins for this name or from this address. "
-                           f"Try again after {result.retry_at:%H:%M} UTC (in {math.ceil(wait / 60)} "
-                           f"minute{'' if wait <= 60 else 's'}).", name, **{"Retry-After": str(wait)})
+        wait = result.wait_seconds or 1
+        minutes = math.ceil(wait / 60)
+        then = result.retry_at.replace(second=0, microsecond=0)
+        then += dt.timedelta(minutes=1) if then < result.retry_at else dt.timedelta()
+        return _login_page(429, "Too many failed logins for this name or from this address. "
+                           f"Try again after {then:%H:%M} UTC (in {minutes} "
+                           f"minute{'' if minutes == 1 else 's'}).", name,
+                           **{"Retry-After": str(wait)})
     if result.token is None or result.account is None:
         return _login_page(401, "That name and password do not match an account. "
                            "Check both and try again.", name)

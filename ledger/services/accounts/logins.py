@@ -11,6 +11,7 @@ the time to try again further off with every try); every attempt is in the audit
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -36,11 +37,13 @@ WINDOW = dt.timedelta(minutes=15)
 class Login:
     """What a login came to: ``account`` and its new session's ``token`` when it succeeded;
     neither when the name or the password was wrong (which, not said); ``retry_at`` (UTC,
-    naive) when it was refused by the throttle, untried."""
+    naive) and ``wait_seconds`` (until then, rounded up, at least 1) when it was refused by
+    the throttle, untried."""
 
     account: Account | None = None
     token: str | None = None
     retry_at: dt.datetime | None = None
+    wait_seconds: int | None = None
 
 
 def tried_by(name: str) -> str:
@@ -70,7 +73,8 @@ def log_in(engine: Engine, name: str, password: str, address: str, command: str)
     key = name_key(name)[:200]
     address = address[:64]
     actor = Actor(tried_by(name), command)
-    since = utcnow() - WINDOW
+    now = utcnow()
+    since = now - WINDOW
     with transaction(engine, write=False) as session:
         failed = LoginAttempt.succeeded.is_(False), LoginAttempt.at > since
         retry = max(filter(None, (
@@ -89,10 +93,11 @@ def log_in(engine: Engine, name: str, password: str, address: str, command: str)
         if retry is not None:
             record_change(session, actor, "user.login-throttled", "user", key,
                           after={"retry_at": retry})
-            return Login(retry_at=retry)
+            return Login(retry_at=retry,
+                         wait_seconds=max(1, math.ceil((retry - now).total_seconds())))
         user = session.scalars(select(User).where(User.name_key == key)).one_or_none()
         ok = ok and user is not None and not user.disabled and user.password_hash == stored
-        session.add(LoginAttempt(name_key=key, address=address, succeeded=ok))
+        session.add(LoginAttempt(name_key=key, address=address, at=now, succeeded=ok))
         if not ok or user is None:
             record_change(session, actor, "user.login-failed", "user",
                           key if user is None else user.id)
