@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import os
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
@@ -45,10 +46,35 @@ def _engine() -> Engine:
     return engine
 
 
+#: The environment variable (and ``app.config`` key) saying how many reverse proxies stand in
+#: front of the server (default 0): with N, the client's address is the N-th address from the
+#: right of ``X-Forwarded-For``, which those proxies append to (as werkzeug's ``ProxyFix``).
+PROXIES = "LEDGER_PROXIES"
+
+
+@blueprint.record_once
+def _read_proxies(state: Any) -> None:
+    config = state.app.config
+    if PROXIES not in config:
+        text = os.environ.get(PROXIES, "").strip() or "0"
+        if not text.isdigit():
+            raise InvalidInput(f"${PROXIES}: {text!r} is not a number of proxies (0, 1, 2 ...)")
+        config[PROXIES] = int(text)
+
+
 def address() -> str:
-    """The client's address as the server sees it (behind a proxy, the proxy's, unless the
-    deployment puts werkzeug's ``ProxyFix`` in front); ``unknown`` when there is none."""
-    return request.remote_addr or "unknown"
+    """The client's address: the connection's, or behind ``LEDGER_PROXIES`` = N trusted
+    reverse proxies the one the first of them saw (the N-th from the right of
+    ``X-Forwarded-For``; the connection's when the header holds fewer). Without it, behind a
+    proxy every client would share the proxy's address, and the login throttle would hold them
+    all together. At most 64 characters; ``unknown`` when there is none."""
+    proxies = int(current_app.config.get(PROXIES) or 0)
+    seen = request.remote_addr or "unknown"
+    if proxies:
+        forwarded = [a.strip() for a in request.headers.get("X-Forwarded-For", "").split(",")]
+        if len(forwarded) >= proxies and forwarded[-proxies]:
+            seen = forwarded[-proxies]
+    return seen[:64]
 
 
 def command() -> str:

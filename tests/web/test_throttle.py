@@ -110,3 +110,28 @@ def test_nine_failures_hold_nothing(client: FlaskClient, make_user: Callable[...
     for _ in range(9):
         attempt(client, "Ann", "wrong guess")
     assert attempt(client, "Ann", PASSWORD).status_code == 302
+
+
+def test_behind_a_proxy_the_address_is_the_one_it_forwards(
+        web_db: str, app: Flask, make_user: Callable[..., Any],
+        clock: Callable[[dt.datetime], None]) -> None:
+    app.config["LEDGER_PROXIES"] = 1
+    make_user("Ann", "officer")
+    proxy = app.test_client()  # every request comes from the proxy, 127.0.0.1
+    for n in range(10):  # a forged first entry is not believed: the proxy appends the real one
+        proxy.environ_base["HTTP_X_FORWARDED_FOR"] = f"10.0.0.{n}, 203.0.113.9"
+        assert attempt(proxy, f"user{n}", "guess").status_code == 401
+    assert attempt(proxy, "Ann", PASSWORD).status_code == 429
+    # Another client through the same proxy is not held.
+    proxy.environ_base["HTTP_X_FORWARDED_FOR"] = "198.51.100.7"
+    assert attempt(proxy, "Ann", PASSWORD).status_code == 302
+    assert sql(web_db, "SELECT DISTINCT address FROM login_attempts ORDER BY address") == [
+        ("198.51.100.7",), ("203.0.113.9",)]
+
+
+def test_without_the_setting_the_header_is_ignored(
+        web_db: str, client: FlaskClient, make_user: Callable[..., Any]) -> None:
+    make_user("Ann", "officer")
+    client.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.9"
+    attempt(client, "Ann", "guess")
+    assert sql(web_db, "SELECT address FROM login_attempts") == [("127.0.0.1",)]
