@@ -4,7 +4,8 @@ throttle (OWASP ASVS 5.0 level 1).
 The throttle: after ``MAX_FAILURES`` failed logins for one name (its key) or from one address
 within ``WINDOW``, every further attempt is refused, even with the right password, until the
 oldest of those failures is ``WINDOW`` old. Refused attempts are not counted (they would push
-the time to try again further off with every try); every attempt is in the audit log
+the time to try again further off with every try), and attempts older than the window are
+deleted at the next login (the throttle counts nothing else); every attempt is in the audit log
 (``user.login``, ``user.login-failed``, ``user.login-throttled``), ``by`` the name tried.
 """
 
@@ -14,7 +15,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
 
 from ledger.db.models.accounts import LoginAttempt, User
@@ -97,6 +98,8 @@ def log_in(engine: Engine, name: str, password: str, address: str, command: str)
                          wait_seconds=max(1, math.ceil((retry - now).total_seconds())))
         user = session.scalars(select(User).where(User.name_key == key)).one_or_none()
         ok = ok and user is not None and not user.disabled and user.password_hash == stored
+        # What the throttle no longer counts goes (the audit log keeps every attempt).
+        session.execute(delete(LoginAttempt).where(LoginAttempt.at <= since))
         session.add(LoginAttempt(name_key=key, address=address, at=now, succeeded=ok))
         if not ok or user is None:
             record_change(session, actor, "user.login-failed", "user",
