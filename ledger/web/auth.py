@@ -127,6 +127,12 @@ def _login_page(status: int = 200, message: str | None = None, username: str = "
                    message=message, username=username, action=action), status, headers)
 
 
+def _minute_after(when: dt.datetime) -> dt.datetime:
+    """``when`` rounded up to the minute (a time to try again is never early)."""
+    minute = when.replace(second=0, microsecond=0)
+    return minute + dt.timedelta(minutes=1) if minute < when else minute
+
+
 @blueprint.route("/login", methods=["GET", "POST"])
 def login() -> Any:
     """The login form; posted, the login: 302 to ``next`` (or ``/``; to ``/account/password``
@@ -140,10 +146,8 @@ def login() -> Any:
     if result.retry_at is not None:
         wait = result.wait_seconds or 1
         minutes = math.ceil(wait / 60)
-        then = result.retry_at.replace(second=0, microsecond=0)
-        then += dt.timedelta(minutes=1) if then < result.retry_at else dt.timedelta()
         return _login_page(429, "Too many failed logins for this name or from this address. "
-                           f"Try again after {then:%H:%M} UTC (in {minutes} "
+                           f"Try again after {_minute_after(result.retry_at):%H:%M} UTC (in {minutes} "
                            f"minute{'' if minutes == 1 else 's'}).", name,
                            **{"Retry-After": str(wait)})
     if result.token is None or result.account is None:
@@ -215,6 +219,11 @@ def password() -> Any:
     try:
         token = logins.change_password(_engine(), actor(), g.user.id,
                                        request.form.get("current_password", ""), new, address())
+    except logins.Throttled as exc:
+        page, _ = _password_page(429, f"Too many wrong passwords for this account or from this "
+                                 f"address. Try again after {_minute_after(exc.retry_at):%H:%M} "
+                                 "UTC.")
+        return page, 429, {"Retry-After": str(exc.wait_seconds)}
     except (InvalidInput, NotFound) as exc:
         return _password_page(400, str(exc))
     response = redirect(url_for("auth.password", changed="1"))

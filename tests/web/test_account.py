@@ -164,3 +164,20 @@ def test_a_hash_of_other_parameters_is_made_again_at_login(
     [(digest,)] = sql(web_db, "SELECT password_hash FROM users")
     assert str(digest).startswith("$argon2id$v=19$m=16,t=2,p=1$")
     assert stronger.verify(str(digest), PASSWORD)
+
+
+def test_wrong_current_passwords_count_as_failed_logins(
+        web_db: str, client: FlaskClient, login: Callable[..., Any]) -> None:
+    login(client, "Ann", "officer")
+    for n in range(10):
+        assert change(client, f"guess {n}", NEW).status_code == 400
+    refused = change(client, PASSWORD, NEW)  # the right one, but held
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 890  # 15 minutes (900 s) less the test's time
+    assert "Too many wrong passwords for this account or from this address." in (
+        refused.get_data(as_text=True))
+    actions = [a for (a,) in sql(web_db, "SELECT action FROM changes ORDER BY id")]
+    assert actions == ["user.add", "user.login"] + ["user.password-failed"] * 10
+    # The login is held too: the failures were the account's.
+    assert form_post(client, "/login", {"username": "Ann", "password": PASSWORD}
+                     ).status_code == 429
