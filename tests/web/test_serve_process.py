@@ -53,7 +53,7 @@ def _cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
 @contextmanager
 def serving(db: str, log: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``ledger serve --port 0 OPTIONS`` on ``db`` in a process of its own, its log (stderr)
-    into ``log``: its address (read from the log) and the process; stopped (Ctrl-C) at the
+    into ``log``: its address (read from the log) and the process; stopped (SIGTERM, which it takes as Ctrl-C) at the
     end."""
     with open(log, "w", encoding="utf-8") as err:
         process = subprocess.Popen(
@@ -72,7 +72,7 @@ def serving(db: str, log: Path, *options: str) -> Iterator[tuple[str, subprocess
         yield address, process
     finally:
         if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+            process.send_signal(signal.SIGTERM)
             try:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -147,7 +147,9 @@ def test_served_while_the_cli_writes(copy_db: str, tmp_path: Path) -> None:
         # Tanaka: 1-0 v Okafor (round 1) and 1-0 v Byrne (round 5): 2 points
         assert next(p for p in report["players"] if p["player_id"] == 6)["points"] == 2
         player = get(address + "players/6.html")[1]
-        assert player.count('<a href="../events/5.html">Club Night</a>') == 2
+        # his two games of the night, each once
+        assert player.count('<tr><td>2026-11-05</td><td class="wrap"><a href="../events/5.html">'
+                            'Club Night</a>') == 2
     assert process.returncode == 0
     assert "ledger serve: stopped" in log.read_text(encoding="utf-8")
 
