@@ -53,8 +53,8 @@ def _cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
 @contextmanager
 def serving(db: str, log: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``ledger serve --port 0 OPTIONS`` on ``db`` in a process of its own, its log (stderr)
-    into ``log``: its address (read from the log) and the process; stopped (SIGTERM, which it takes as Ctrl-C) at the
-    end."""
+    into ``log``: its address (read from the log) and the process; stopped at the end
+    (SIGTERM, which it takes as Ctrl-C)."""
     with open(log, "w", encoding="utf-8") as err:
         process = subprocess.Popen(
             [sys.executable, "-m", "ledger", "--db", db, "serve", "--port", "0", *options],
