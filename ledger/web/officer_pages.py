@@ -1,0 +1,131 @@
+"""What the officer's and the admin's pages share (issue 23): a page of the site's templates
+as the live server answers it, the actor of a write made from the web, the status a refusal
+answers with, and the form's values read as the services take them.
+
+The services are the CLI's (``services.close``, ``services.corrections``, ``services.admin``),
+called with the same arguments; only reading a form and showing a result is done here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, g, request
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy import Engine
+
+from ledger.domain import Actor
+from ledger.errors import (
+    Ambiguous,
+    ImportRejected,
+    InvalidInput,
+    LedgerError,
+    NotFound,
+    UsageError,
+)
+from ledger.formats.site.pages import environment
+
+
+def engine() -> Engine:
+    """The ledger the application serves (``create_app`` opened it)."""
+    found: Engine = current_app.extensions["ledger"]
+    return found
+
+
+def actor() -> Actor:
+    """Who writes from the web: ``by`` the logged-in user's name, ``command`` the request as
+    ``web POST /officer/games/12/void`` (the audit log shows both). Raises ``InvalidInput``
+    as ``Actor`` does for a name it refuses."""
+    return Actor(g.user.name, f"web {request.method} {request.path}")
+
+
+def status_of(exc: LedgerError) -> int:
+    """The HTTP status a refusal of the ledger answers with: 404 for what does not exist
+    (``NotFound``), 400 for what the form got wrong (``InvalidInput``, ``UsageError``,
+    ``Ambiguous``, ``ImportRejected``), 409 for what the ledger's state refuses (a closed
+    period, a busy or read-only ledger)."""
+    if isinstance(exc, NotFound):
+        return 404
+    if isinstance(exc, InvalidInput | UsageError | Ambiguous | ImportRejected):
+        return 400
+    return 409
+
+
+def _url(path: str) -> str:
+    """A link of the site's templates (a site path such as ``lists/index.html``) on the live
+    server: from its root."""
+    return "/" + path
+
+
+def render(template: str, title: str, *, status: int = 200, **context: Any) -> tuple[str, int]:
+    """``template`` (one of the site's, ``formats/site/templates``) rendered as a live page:
+    the club's name, the server's Content-Security-Policy, the CSRF token every form carries
+    (``csrf_token``) and the logged-in user (``user``, None when nobody is); with ``status``."""
+    from ledger.web import POLICY
+
+    page = environment().get_template(template).render(
+        url=_url, club=current_app.config["LEDGER_CLUB"], title=title, csp=POLICY,
+        canonical=None, inline_css=None, inline_js=None, script=False,
+        csrf_token=generate_csrf(), user=g.get("user"), **context)
+    return page, status
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a form: its ``name`` (the service's argument), ``label``, ``kind``
+    (``text``, ``textarea``, ``select``, ``radio``, ``checkbox``, ``file``), the ``choices``
+    of a select or radio ((value, label) pairs), a ``hint`` under it, ``required``."""
+
+    name: str
+    label: str
+    kind: str = "text"
+    choices: tuple[tuple[str, str], ...] = ()
+    hint: str = ""
+    required: bool = False
+
+
+#: The reason every correction needs (``services.close.rerate.check_reason``).
+REASON = Field("reason", "Reason", "textarea", hint="Why: required, recorded in the audit log.",
+               required=True)
+#: How a correction of a closed period takes effect (the CLI's --in-next-period / --rerate).
+EFFECT = Field("effect", "In a closed period", "radio", (
+    ("", "Only open periods are touched"),
+    ("in-next-period", "In the next period (FIDE's way: the published list stands, the "
+                       "difference is carried into the earliest open period)"),
+    ("rerate", "Re-rate the closed period and every later one (each gets its next revision)")))
+#: The rating pools, as a select.
+POOL = Field("pool", "Pool", "select", (("standard", "Standard"), ("rapid", "Rapid"),
+                                        ("blitz", "Blitz")))
+
+
+def text(values: Mapping[str, str], name: str) -> str | None:
+    """The form's ``name``, trimmed; None when it is missing or blank (the service's default)."""
+    value = (values.get(name) or "").strip()
+    return value or None
+
+
+def number(values: Mapping[str, str], name: str) -> int | None:
+    """The form's ``name`` as a whole number (None when blank). Raises ``InvalidInput`` naming
+    the field for anything else (the CLI's option parser refuses it the same way)."""
+    value = text(values, name)
+    if value is None:
+        return None
+    if not value.isascii() or not value.lstrip("-").isdigit() or len(value) > 12:
+        raise InvalidInput(f"{name}: {value!r} is not a whole number")
+    return int(value)
+
+
+def effect(values: Mapping[str, str]) -> tuple[bool, bool]:
+    """``(in_next_period, rerate)`` from the form's ``effect``. Raises ``InvalidInput`` for a
+    value that is neither."""
+    chosen = text(values, "effect") or ""
+    if chosen not in ("", "in-next-period", "rerate"):
+        raise InvalidInput(f"effect: {chosen!r}: choose in-next-period, rerate or neither")
+    return chosen == "in-next-period", chosen == "rerate"
+
+
+def ticked(values: Mapping[str, str], name: str) -> bool:
+    """Whether the checkbox ``name`` is ticked."""
+    return values.get(name) in ("1", "on", "yes", "true")
