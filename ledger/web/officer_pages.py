@@ -3,7 +3,9 @@ as the live server answers it, the actor of a write made from the web, the statu
 answers with, and the form's values read as the services take them.
 
 The services are the CLI's (``services.close``, ``services.corrections``, ``services.admin``),
-called with the same arguments; only reading a form and showing a result is done here.
+called with the same arguments; only reading a form and showing a result is done here. The
+actor of a write is ``web.auth.actor``: ``by`` the user's name, the command ``web ADDRESS
+POST /officer/games/12/void``.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, g, request
+from flask import current_app, g
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Engine
 
-from ledger.domain import Actor
 from ledger.errors import (
     Ambiguous,
     ImportRejected,
@@ -26,19 +27,15 @@ from ledger.errors import (
     UsageError,
 )
 from ledger.formats.site.pages import environment
+from ledger.web.auth import actor
+
+__all__ = ["actor", "engine", "render", "status_of"]
 
 
 def engine() -> Engine:
     """The ledger the application serves (``create_app`` opened it)."""
     found: Engine = current_app.extensions["ledger"]
     return found
-
-
-def actor() -> Actor:
-    """Who writes from the web: ``by`` the logged-in user's name, ``command`` the request as
-    ``web POST /officer/games/12/void`` (the audit log shows both). Raises ``InvalidInput``
-    as ``Actor`` does for a name it refuses."""
-    return Actor(g.user.name, f"web {request.method} {request.path}")
 
 
 def status_of(exc: LedgerError) -> int:
