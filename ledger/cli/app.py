@@ -56,6 +56,8 @@ COMMANDS = lazy_commands([
      "Check the ledger database, back it up, copy it to another database."),
     ("site", "site", "site_app",
      "The club's website: rating lists, players and tournaments as static pages."),
+    ("user", "users", "user_app",
+     "The web's users (ledger serve): add them, list them, change a role, disable one."),
 ])
 
 

@@ -13,6 +13,7 @@ from importlib import resources
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from ledger.domain import count
 from ledger.errors import InvalidInput
 
 #: The fewest characters a password may have (ASVS 5.0 6.2.1).
@@ -44,7 +45,7 @@ def check_rules(password: str) -> None:
     """Nothing when ``password`` may be a password; else ``InvalidInput`` saying which rule it
     breaks (never the password): too short, too long, or one of the most common."""
     if len(password) < MIN_LENGTH:
-        raise InvalidInput(f"password: {len(password)} characters; at least {MIN_LENGTH}")
+        raise InvalidInput(f"password: {count(len(password), 'character')}; at least {MIN_LENGTH}")
     if len(password) > MAX_LENGTH:
         raise InvalidInput(f"password: {len(password)} characters; at most {MAX_LENGTH}")
     if password.casefold() in common_passwords():

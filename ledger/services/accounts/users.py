@@ -8,6 +8,7 @@ before/after never hold a password or its hash.
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from dataclasses import dataclass
 
@@ -25,6 +26,12 @@ from ledger.services.core.session import transaction
 
 #: The longest name a user may have (the column holds 100).
 MAX_NAME = 100
+
+
+def one_time_password() -> str:
+    """A random password to give a new user once (``ledger user add --one-time``): 20
+    characters of base64url, 120 random bits."""
+    return secrets.token_urlsafe(15)
 
 
 @dataclass(frozen=True)
@@ -142,10 +149,11 @@ def end_sessions(session: Session, user_id: int) -> int:
     return int(ended.rowcount or 0)  # type: ignore[attr-defined]
 
 
-def disable_user(engine: Engine, actor: Actor, name: str) -> Account:
+def disable_user(engine: Engine, actor: Actor, name: str) -> tuple[Account, int]:
     """Disable ``name``: no login any more, and every session of theirs ended (audited
-    ``user.disable`` with how many). Raises ``NotFound`` for an unknown user and
-    ``InvalidInput`` for one disabled already; nothing written."""
+    ``user.disable`` with how many); the account and how many sessions ended. Raises
+    ``NotFound`` for an unknown user and ``InvalidInput`` for one disabled already; nothing
+    written."""
     with transaction(engine) as session:
         user = user_row(session, name)
         if user.disabled:
@@ -154,7 +162,7 @@ def disable_user(engine: Engine, actor: Actor, name: str) -> Account:
         ended = end_sessions(session, user.id)
         record_change(session, actor, "user.disable", "user", user.id,
                       before={"disabled": False}, after={"disabled": True, "sessions_ended": ended})
-        return account_of(user)
+        return account_of(user), ended
 
 
 def set_password(session: Session, actor: Actor, user: User, password: str) -> None:
