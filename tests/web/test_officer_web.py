@@ -10,67 +10,24 @@ are FIDE's published February 2022 list (docs of ``example_ledgers.build_tata``)
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from data_files import data_file
-from example_ledgers import copy_of
 from flask.testing import FlaskClient
 from helpers import form_post
 from ledgers import Server, sql
-from typer.testing import CliRunner
-
-from ledger.cli.app import app as cli
+from officer_ledgers import cli as _cli
+from officer_ledgers import copy_for_test, listed, ratings, tata_open
 
 OFFICER = "Olive Officer"
 
 
-def _cli(db: str, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    assert result.exit_code == 0, (args, result.output, result.stderr)
-    return result.stdout
-
-
-def _tata(db: str) -> str:
-    _cli(db, "import", str(data_file("tata_steel_masters_2022.pgn")), "--register-players",
-         "--quiet")
-    return db
-
-
-@pytest.fixture(scope="session")
-def tata_open(server: Server | None, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Tata Steel 2022 imported, 2022-01 open: built once per run, copied by each test."""
-    db = (str(tmp_path_factory.mktemp("tata-open") / "tata.db") if server is None
-          else server.ledger())
-    _cli(db, "init")
-    return _tata(db)
-
-
-def _copy(db: str, new_database: Callable[[str], str], name: str) -> str:
-    """A copy of the ledger ``db`` for one test: the SQLite file copied, else ``db copy``."""
-    to = new_database(name)
-    if "://" in db:
-        return copy_of(db, to)
-    shutil.copyfile(db, to)
-    return to
-
-
 @pytest.fixture
-def web_db(tata_open: str, new_database: Callable[[str], str]) -> str:
-    """The ledger the application serves: a copy of ``tata_open``."""
-    return _copy(tata_open, new_database, "web")
-
-
-def _list(db: str) -> dict[str, Any]:
-    listed: dict[str, Any] = json.loads(_cli(db, "list", "--json"))
-    return listed
-
-
-def _ratings(db: str) -> dict[str, int]:
-    return {p["name"]: p["rating"] for p in _list(db)["players"]}
+def web_db(server: Server | None, tmp_path_factory: pytest.TempPathFactory,
+           new_database: Callable[[str], str]) -> str:
+    """The ledger the application serves: a copy of the Tata Steel ledger, 2022-01 open."""
+    return copy_for_test(tata_open(server, tmp_path_factory), new_database, "web")
 
 
 def _changes(db: str) -> int:
@@ -125,9 +82,11 @@ def test_every_write_without_its_csrf_token_is_refused(client: FlaskClient, web_
 
 
 def test_the_close_from_the_web_equals_the_cli_close(client: FlaskClient, web_db: str,
-                                                     login: Callable[..., Any], tata_open: str,
+                                                     login: Callable[..., Any],
+                                                     server: Server | None,
+                                                     tmp_path_factory: pytest.TempPathFactory,
                                                      new_database: Callable[[str], str]) -> None:
-    by_cli = _copy(tata_open, new_database, "cli")
+    by_cli = copy_for_test(tata_open(server, tmp_path_factory), new_database, "cli")
     _cli(by_cli, "period", "close", "2022-01")
     login(client, OFFICER, "officer")
     preview = client.get("/officer/close")
@@ -145,12 +104,12 @@ def test_the_close_from_the_web_equals_the_cli_close(client: FlaskClient, web_db
     done = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard"})
     assert done.status_code == 200
     assert "closed, revision 1" in done.get_data(as_text=True)
-    web_list, cli_list = _list(web_db), _list(by_cli)
+    web_list, cli_list = listed(web_db), listed(by_cli)
     assert web_list == cli_list
-    ratings = _ratings(web_db)
-    assert ratings["Carlsen, Magnus"] == 2868  # 2865 + 3
-    assert ratings["Caruana, Fabiano"] == 2781  # 2792 - 11
-    assert ratings["Van Foreest, Jorden"] == 2714  # 2702 + 12
+    now = ratings(web_db)
+    assert now["Carlsen, Magnus"] == 2868  # 2865 + 3
+    assert now["Caruana, Fabiano"] == 2781  # 2792 - 11
+    assert now["Van Foreest, Jorden"] == 2714  # 2702 + 12
 
     # the button of a preview shown before the close (nothing left to close: no form now)
     again = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard"},
@@ -177,16 +136,16 @@ def test_a_void_previewed_then_done_changes_the_list_after_a_rerate(
             in page)
     assert ('<tr><td>Praggnanandhaa, R</td><td class="num">2619</td><td class="num">2617</td>'
             in page)
-    assert _ratings(web_db)["Giri, Anish"] == 2771  # the preview wrote nothing
+    assert ratings(web_db)["Giri, Anish"] == 2771  # the preview wrote nothing
 
     done = form_post(client, url, {"reason": "never played", "effect": "rerate"},
                      page=preview_url)
     assert done.status_code == 200
     assert "Done" in done.get_data(as_text=True)
-    listed = _list(web_db)
-    assert listed["revision"] == 2
-    ratings = {p["name"]: p["rating"] for p in listed["players"]}
-    assert ratings["Giri, Anish"] == 2773 and ratings["Praggnanandhaa, R"] == 2617
+    after = listed(web_db)
+    assert after["revision"] == 2
+    now = {p["name"]: p["rating"] for p in after["players"]}
+    assert now["Giri, Anish"] == 2773 and now["Praggnanandhaa, R"] == 2617
     assert sql(web_db, "SELECT status FROM games WHERE id = 3") == [("void",)]
 
 
@@ -216,7 +175,7 @@ def test_refusals_change_nothing_and_say_why(client: FlaskClient, web_db: str,
     assert "birth_year: &#x27;19x9&#x27; is not a whole number" in bad_year.get_data(as_text=True)
     assert _changes(web_db) == before
     assert sql(web_db, "SELECT status FROM games WHERE id = 3") == [("valid",)]
-    assert _ratings(web_db)["Giri, Anish"] == 2771
+    assert ratings(web_db)["Giri, Anish"] == 2771
 
 
 def test_the_audit_page_shows_the_web_user_as_by(client: FlaskClient, web_db: str,
