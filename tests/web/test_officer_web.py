@@ -94,9 +94,14 @@ def test_the_close_from_the_web_equals_the_cli_close(client: FlaskClient, web_db
     page = preview.get_data(as_text=True)
     assert "Rating period 2022-01, standard (dry run, nothing written" in page
     # Carlsen's row: 2865, 12 games, 8.5 points, K 10, +3.10 exact, +3, 2868 (FIDE's figures)
-    assert ('<th scope="row">Carlsen, Magnus</th><td class="num">1503014</td>'
-            '<td class="num">2865</td><td class="num">12</td><td class="num">8.5</td>') in page
-    assert '<td class="num">+3.10</td><td class="num">+3</td><td class="num rating">2868' in page
+    assert ('<th scope="row" class="name">Carlsen, Magnus</th>'
+            '<td class="num" data-label="FIDE id">1503014</td>'
+            '<td class="num" data-label="Before">2865</td>'
+            '<td class="num" data-label="Games">12</td>'
+            '<td class="num" data-label="Score">8.5</td>') in page
+    assert ('<td class="num" data-label="K × (S − PD)">+3.10</td>'
+            '<td class="num" data-label="Change">+3</td>'
+            '<td class="num rating" data-label="After">2868</td>') in page
     assert "Close 2022-01 (standard) and publish its list" in page
     assert "nothing to close in the rapid pool" in page  # no rapid or blitz games
     assert sql(web_db, "SELECT count(*) FROM periods")[0][0] == 0  # the preview wrote nothing
@@ -185,7 +190,8 @@ def test_the_audit_page_shows_the_web_user_as_by(client: FlaskClient, web_db: st
                      page="/officer/games/3/void?preview=1&reason=never+played")
     assert done.status_code == 200  # 2022-01 is open: no mode needed
     page = client.get("/officer/audit").get_data(as_text=True)
-    assert f'<td class="by">{OFFICER}</td><td>game.void</td>' in page
+    assert (f'<td class="by" data-label="By">{OFFICER}</td>'
+            '<td data-label="Action">game.void</td>') in page
     assert "web 127.0.0.1 POST /officer/games/3/void" in page
     assert sql(web_db, "SELECT by, command FROM changes WHERE action = 'game.void'") == [
         (OFFICER, "web 127.0.0.1 POST /officer/games/3/void")]
