@@ -147,18 +147,25 @@ AUDIT = (Field("player", "Player (id #12, FIDE id or name)"),
          Field("period", "Period (YYYY-MM)"), Field("since", "Since (YYYY-MM-DD)"))
 
 
+#: The most changes ``/officer/audit`` shows (the newest); the filters reach older ones, the
+#: CLI's ``ledger audit`` prints them all.
+AUDIT_ROWS = 500
+
+
 @blueprint.get("/audit")
 @require("audit.read")
 def audit() -> tuple[str, int]:
-    """The audit log as ``ledger audit --player --period --since`` shows it, newest first: who
-    (the web user, or the CLI's ``--by``), when, what, why and the command. A filter the
-    service refuses (no such player, a malformed date) is the form with its message."""
+    """The audit log as ``ledger audit --player --period --since`` shows it, newest first (the
+    ``AUDIT_ROWS`` newest): who (the web user, or the CLI's ``--by``), when, what, why and the
+    command. A filter the service refuses (no such player, a malformed date) is the form with
+    its message."""
     values = request.args
     try:
         entries = audit_log.audit_log(engine(), player=text(values, "player"),
                                       period=text(values, "period"), since=text(values, "since"))
     except LedgerError as exc:
         return render("officer_audit.html", "Audit log", status=status_of(exc), fields=AUDIT,
-                      values=values, entries=[], error=str(exc))
+                      values=values, entries=[], total=0, error=str(exc))
+    newest = list(reversed(entries))
     return render("officer_audit.html", "Audit log", fields=AUDIT, values=values,
-                  entries=list(reversed(entries)), error=None)
+                  entries=newest[:AUDIT_ROWS], total=len(newest), error=None)

@@ -219,3 +219,26 @@ def test_html_in_every_field_comes_back_escaped(client: FlaskClient, web_db: str
         text = answer.get_data(as_text=True)
         assert mark not in text, url
         assert shown in text, url
+
+
+def test_the_audit_page_shows_the_newest_changes_and_filters(
+        client: FlaskClient, web_db: str, login: Callable[..., Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ledger.web import officer
+
+    login(client, OFFICER, "officer")
+    _cli(web_db, "player", "edit", "#2", "--birth-year", "1990", "--reason", "from FIDE")
+    page = client.get("/officer/audit").get_data(as_text=True)
+    # the import, the user added, its login, the edit: 4 changes
+    assert "<caption>4 changes, newest first</caption>" in page
+    monkeypatch.setattr(officer, "AUDIT_ROWS", 2)
+    page = client.get("/officer/audit").get_data(as_text=True)
+    assert "4 changes, newest first; the newest 2 shown" in page
+    assert page.index("player.edit") < page.index("user.login")  # newest first
+    only = client.get("/officer/audit", query_string={"player": "Carlsen"})
+    assert only.status_code == 200
+    text = only.get_data(as_text=True)
+    # Carlsen's: registered by the import, and the edit
+    assert "<caption>2 changes, newest first</caption>" in text
+    nobody = client.get("/officer/audit", query_string={"player": "Nobody, At All"})
+    assert nobody.status_code == 404
