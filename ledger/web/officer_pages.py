@@ -14,8 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, g
-from flask_wtf.csrf import generate_csrf
+from flask import current_app
 from sqlalchemy import Engine
 
 from ledger.errors import (
@@ -26,10 +25,8 @@ from ledger.errors import (
     NotFound,
     UsageError,
 )
-from ledger.formats.site.pages import environment
-from ledger.web.auth import actor
-
-__all__ = ["actor", "engine", "render", "status_of"]
+from ledger.web import pages
+from ledger.web.auth import actor as actor  # the one actor of a web write, re-exported
 
 
 def engine() -> Engine:
@@ -50,23 +47,11 @@ def status_of(exc: LedgerError) -> int:
     return 409
 
 
-def _url(path: str) -> str:
-    """A link of the site's templates (a site path such as ``lists/index.html``) on the live
-    server: from its root."""
-    return "/" + path
-
-
 def render(template: str, title: str, *, status: int = 200, **context: Any) -> tuple[str, int]:
-    """``template`` (one of the site's, ``formats/site/templates``) rendered as a live page:
-    the club's name, the server's Content-Security-Policy, the CSRF token every form carries
-    (``csrf_token``) and the logged-in user (``user``, None when nobody is); with ``status``."""
-    from ledger.web import POLICY
-
-    page = environment().get_template(template).render(
-        url=_url, club=current_app.config["LEDGER_CLUB"], title=title, csp=POLICY,
-        canonical=None, inline_css=None, inline_js=None, script=False,
-        csrf_token=generate_csrf(), user=g.get("user"), **context)
-    return page, status
+    """``template`` (one of the site's, ``formats/site/templates``) rendered as a live page by
+    ``web.pages.render`` (the club's name, the server's policy, ``csrf_token()``, ``user``),
+    with the HTTP ``status``."""
+    return pages.render(template, title, **context), status
 
 
 @dataclass(frozen=True)
