@@ -9,7 +9,8 @@ Each is a form: a GET with ``preview`` runs the service's dry run and shows its 
 changes) with the button that does it; the POST (CSRF) does it as the web user
 (``officer_pages.actor``). A reason is required, as in the CLI (the service refuses without
 one). ``/officer/replace`` takes a file, so its preview is a POST too: the file is kept, by its
-SHA-256, in a folder of the server's own (never under a served one) until it is applied.
+SHA-256, in a folder of the server's own (never under a served one) until it is applied, or
+for a day (``HELD_FOR``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -154,12 +156,27 @@ def revert_import(import_id: int) -> tuple[str, int]:
 _HELD = re.compile(r"[0-9a-f]{64}")
 
 
+#: How long a file previewed and never applied is kept (seconds): a day.
+HELD_FOR = 24 * 3600
+
+
 def holding() -> Path:
     """The folder where a corrected file waits between its preview and its apply: the
     system's temporary folder, one of this user's (mode 0700), never a served one."""
     folder = Path(tempfile.gettempdir()) / f"ledger-replace-{os.getuid()}"
     folder.mkdir(mode=0o700, exist_ok=True)
     return folder
+
+
+def _forget_old(now: float) -> None:
+    """Let go of the files previewed more than ``HELD_FOR`` seconds before ``now`` and never
+    applied."""
+    for held in holding().iterdir():
+        try:
+            if now - held.stat().st_mtime > HELD_FOR:
+                shutil.rmtree(held, ignore_errors=True)
+        except OSError:  # gone meanwhile (another worker)
+            continue
 
 
 def _hold() -> Path:
@@ -173,8 +190,10 @@ def _hold() -> Path:
         raise InvalidInput(f"file: larger than {UPLOAD_LIMIT // (1024 * 1024)} MB")
     if not data:
         raise InvalidInput("file: the file is empty")
+    _forget_old(time.time())
     folder = holding() / hashlib.sha256(data).hexdigest()
     folder.mkdir(mode=0o700, exist_ok=True)
+    os.utime(folder)
     path = folder / (secure_filename(upload.filename) or "event")
     path.write_bytes(data)
     return path

@@ -10,7 +10,9 @@ its corrected ``autumn-swiss-fixed.trf``, round 3 Doherty v Ryan 0-1 rather than
 from __future__ import annotations
 
 import io
+import os
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +27,7 @@ from officer_ledgers import copy_for_test, ratings, tata_open
 from ledger.domain import Actor
 from ledger.services.accounts.users import add_user
 from ledger.web import create_app
+from ledger.web.officer_corrections import holding
 
 OFFICER = "Olive Officer"
 GUIDE = ROOT / "examples" / "guide"
@@ -202,5 +205,17 @@ def test_replace_an_event_by_its_corrected_file(swiss_db: str) -> None:
         no_file = browser.post("/officer/replace", data={"csrf_token": csrf_token(text),
                                                          "reason": "x"})
         assert no_file.status_code == 400
+        # a file previewed two days ago and never applied is let go at the next preview
+        stale = holding() / ("f" * 64)
+        stale.mkdir(exist_ok=True)
+        (stale / "old.trf").write_bytes(b"012 Old")
+        two_days_ago = time.time() - 2 * 24 * 3600
+        os.utime(stale, (two_days_ago, two_days_ago))
+        again = browser.post("/officer/replace", data={
+            "csrf_token": csrf_token(text), "reason": "x",
+            "file": (io.BytesIO(fixed), "autumn-swiss-fixed.trf")},
+            content_type="multipart/form-data")
+        assert again.status_code == 200
+        assert not stale.exists()
     finally:
         app.extensions["ledger"].dispose()
