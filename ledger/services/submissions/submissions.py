@@ -1,0 +1,293 @@
+"""A reporter's submissions and their review, each use case one transaction (issue 23,
+"Submissions"): ``submit`` (stored as submitted and checked at once, ``checking.check``),
+``resubmit`` and ``withdraw`` by its owner while pending, ``mine``, ``pending`` and ``show``,
+``accept`` (the games recorded by the import's write path, its ``import`` change naming the
+submission) and ``reject`` (with the reason the reporter reads).
+
+States (``db.models.submissions.SUBMISSION_STATES``): pending -> accepted | rejected | withdrawn;
+only a pending submission changes. Every write is audited (``submission.*`` changes by the web
+user, the address in the command).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Change
+from ledger.db.models.accounts import User
+from ledger.db.models.submissions import Submission
+from ledger.domain import Actor, not_a_date, parse_pool
+from ledger.errors import InvalidInput, NotFound
+from ledger.services.core import clock
+from ledger.services.core.audit import as_json, record_change, written_by
+from ledger.services.core.session import Ledger, transaction
+from ledger.services.submissions.checking import (
+    OPTIONS,
+    refuse_upload,
+    run_import,
+    safe_name,
+    stored_file,
+)
+from ledger.services.submissions.checking import check as check_file
+
+#: The longest reason a rejection gives (characters).
+MAX_REASON = 2000
+
+
+@dataclass(frozen=True)
+class SubmissionView:
+    """One submission as the pages show it: ``id``, its owner (``user_id``, ``user``: name),
+    ``submitted_at`` (UTC), ``filename`` (as the browser named it), ``format``, ``sha256``,
+    ``size`` (bytes), ``options`` (the import's options given), ``findings`` (``checking``'s
+    JSON), ``state``; the review: ``reviewed_by`` (name), ``reviewed_at``, ``reason`` (a
+    rejection's), ``change_id`` (the import's change, once accepted), ``replaces``."""
+
+    id: int
+    user_id: int
+    user: str
+    submitted_at: dt.datetime
+    filename: str
+    format: str
+    sha256: str
+    size: int
+    options: dict[str, Any]
+    findings: dict[str, Any]
+    state: str
+    reviewed_by: str | None
+    reviewed_at: dt.datetime | None
+    reason: str | None
+    change_id: int | None
+    replaces: int | None
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return list(self.findings.get("errors", []))
+
+    @property
+    def warnings(self) -> list[dict[str, Any]]:
+        return list(self.findings.get("warnings", []))
+
+
+def _view(session: Session, row: Submission) -> SubmissionView:
+    names: dict[int | None, str] = {uid: name for uid, name in session.execute(
+        select(User.id, User.name).where(User.id.in_({row.user_id,
+                                                      row.reviewed_by or row.user_id})))}
+    return SubmissionView(
+        row.id, row.user_id, names.get(row.user_id, "?"), row.submitted_at,
+        row.filename or "upload", row.format, row.sha256, len(row.content),
+        json.loads(row.options or "{}"), json.loads(row.findings or "{}"), row.state,
+        names.get(row.reviewed_by) if row.reviewed_by is not None else None, row.reviewed_at,
+        row.reason, row.change_id, row.replaces)
+
+
+def checked_options(options: dict[str, Any] | None) -> dict[str, str]:
+    """The import options a reporter gave (``checking.OPTIONS``), blanks dropped: ``pool``
+    (standard, rapid, blitz), ``end_date`` (YYYY-MM-DD), ``no_moves`` (played, forfeit).
+    Raises ``InvalidInput`` naming the option for a value ``ledger import`` would refuse, or
+    an option it does not take here."""
+    given = {k: str(v).strip() for k, v in (options or {}).items() if v is not None
+             and str(v).strip()}
+    unknown = sorted(set(given) - set(OPTIONS))
+    if unknown:
+        raise InvalidInput(f"{unknown[0]}: not an option of a submission "
+                           f"(they are {', '.join(OPTIONS)})")
+    if "pool" in given:
+        given["pool"] = str(parse_pool(given["pool"]))
+    if "end_date" in given:
+        try:
+            dt.date.fromisoformat(given["end_date"])
+        except ValueError:
+            raise InvalidInput(f"end_date: {not_a_date(given['end_date'])}") from None
+    if given.get("no_moves", "played") not in ("played", "forfeit"):
+        raise InvalidInput(f"no_moves: {given['no_moves']!r}; played or forfeit")
+    return given
+
+
+def _actor(session: Session, user_id: int, what: str, address: str | None) -> Actor:
+    user = session.get(User, user_id)
+    if user is None:
+        raise NotFound(f"user {user_id}: no such user")
+    return Actor(user.name, f"ledger serve: {what}" + (f" from {address}" if address else ""))
+
+
+def _findings(session: Session, name: str, data: bytes, fmt: str, options: dict[str, str],
+              today: dt.date) -> str:
+    with stored_file(name, data) as path:
+        found = check_file(session, path, name, fmt, options, today=today)
+    return json.dumps(found.as_json(), default=str)
+
+
+def submit(engine: Engine, user_id: int, filename: str, data: bytes,
+           options: dict[str, Any] | None = None, *, today: dt.date | None = None,
+           address: str | None = None, replaces: int | None = None) -> SubmissionView:
+    """A reporter's file submitted: stored as submitted (the bytes, their SHA-256, who, when)
+    and checked at once (``checking.check``), pending review; one ``submission.submit``
+    change by the user. Raises ``InvalidInput`` for an upload ``checking.refuse_upload``
+    refuses or options ``checked_options`` refuses (nothing stored); ``NotFound`` for an
+    unknown user."""
+    fmt = refuse_upload(filename, data)
+    given = checked_options(options)
+    name = safe_name(filename)
+    with transaction(engine) as session:
+        actor = _actor(session, user_id, "submit", address)
+        findings = _findings(session, name, data, fmt, given, today or clock.today())
+        row = Submission(user_id=user_id, filename=name, format=fmt, content=data,
+                         sha256=hashlib.sha256(data).hexdigest(), options=json.dumps(given),
+                         findings=findings, state="pending", replaces=replaces)
+        session.add(row)
+        session.flush()
+        record_change(session, actor, "submission.submit", "submission", row.id,
+                      after={"file": name, "sha256": row.sha256, "format": fmt})
+        return _view(session, row)
+
+
+def _own_pending(session: Session, submission_id: int, user_id: int | None) -> Submission:
+    """The pending submission ``submission_id`` (of ``user_id``, unless None: an officer).
+    ``NotFound`` when there is none or it is another user's (so ids do not leak);
+    ``InvalidInput`` when it is no longer pending."""
+    row = session.get(Submission, submission_id)
+    if row is None or (user_id is not None and row.user_id != user_id):
+        raise NotFound(f"submission {submission_id}: no such submission")
+    if row.state != "pending":
+        raise InvalidInput(f"submission {submission_id} is {row.state}: only a pending "
+                           "submission can be changed")
+    return row
+
+
+def resubmit(engine: Engine, submission_id: int, user_id: int, filename: str, data: bytes,
+             options: dict[str, Any] | None = None, *, today: dt.date | None = None,
+             address: str | None = None) -> SubmissionView:
+    """The owner's pending submission edited: its file (and options) replaced by a new one,
+    checked again, submitted now; one ``submission.resubmit`` change. Raises as ``submit``
+    and ``NotFound``/``InvalidInput`` as ``_own_pending``."""
+    fmt = refuse_upload(filename, data)
+    given = checked_options(options)
+    name = safe_name(filename)
+    with transaction(engine) as session:
+        row = _own_pending(session, submission_id, user_id)
+        actor = _actor(session, user_id, f"resubmit {submission_id}", address)
+        before = row.sha256
+        row.filename, row.format, row.content = name, fmt, data
+        row.sha256 = hashlib.sha256(data).hexdigest()
+        row.options = json.dumps(given)
+        row.findings = _findings(session, name, data, fmt, given, today or clock.today())
+        row.submitted_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        record_change(session, actor, "submission.resubmit", "submission", row.id,
+                      before={"sha256": before}, after={"file": name, "sha256": row.sha256})
+        return _view(session, row)
+
+
+def withdraw(engine: Engine, submission_id: int, user_id: int, *,
+             address: str | None = None) -> SubmissionView:
+    """The owner's pending submission withdrawn (never reviewed, never rated); one
+    ``submission.withdraw`` change. Raises as ``_own_pending``."""
+    with transaction(engine) as session:
+        row = _own_pending(session, submission_id, user_id)
+        record_change(session, _actor(session, user_id, f"withdraw {submission_id}", address),
+                      "submission.withdraw", "submission", row.id)
+        row.state = "withdrawn"
+        return _view(session, row)
+
+
+def mine(engine: Ledger, user_id: int) -> list[SubmissionView]:
+    """The submissions of ``user_id``, newest first."""
+    with transaction(engine, write=False) as session:
+        rows = session.scalars(select(Submission).where(Submission.user_id == user_id)
+                               .order_by(Submission.id.desc()))
+        return [_view(session, r) for r in rows]
+
+
+def pending(engine: Ledger) -> list[SubmissionView]:
+    """The review queue: every pending submission, oldest first."""
+    with transaction(engine, write=False) as session:
+        rows = session.scalars(select(Submission).where(Submission.state == "pending")
+                               .order_by(Submission.id))
+        return [_view(session, r) for r in rows]
+
+
+def show(engine: Ledger, submission_id: int) -> SubmissionView:
+    """One submission. Raises ``NotFound`` when there is none (the web also answers 404 for
+    another reporter's: ``web.access.may_see_submission``)."""
+    with transaction(engine, write=False) as session:
+        row = session.get(Submission, submission_id)
+        if row is None:
+            raise NotFound(f"submission {submission_id}: no such submission")
+        return _view(session, row)
+
+
+def content(engine: Ledger, submission_id: int) -> bytes:
+    """The bytes of submission ``submission_id`` as submitted (``NotFound`` as ``show``)."""
+    with transaction(engine, write=False) as session:
+        row = session.get(Submission, submission_id)
+        if row is None:
+            raise NotFound(f"submission {submission_id}: no such submission")
+        return row.content
+
+
+def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str] | list[str],
+           *, today: dt.date | None = None, address: str | None = None) -> SubmissionView:
+    """An officer accepts a pending submission: checked again now (the ledger may have changed
+    since), then its games recorded exactly as ``ledger import`` records them
+    (``checking.run_import``, with the overrides its ticked warnings stand for), in this one
+    transaction: the ``import`` change is by the officer, its command naming the submission
+    (``ledger serve: accept submission N``); the submission's ``change_id`` is that change.
+
+    Raises ``InvalidInput`` when the file has errors, when a warning is not in ``ticked`` (the
+    warnings' ids: each one must be ticked; the message names every one not ticked), or when
+    it is not pending; ``NotFound`` for no such submission. Nothing is written then."""
+    with transaction(engine) as session:
+        row = _own_pending(session, submission_id, None)
+        options = json.loads(row.options or "{}")
+        name = row.filename or "upload"
+        with stored_file(name, row.content) as path:
+            found = check_file(session, path, name, row.format, options,
+                               today=today or clock.today())
+            row.findings = json.dumps(found.as_json(), default=str)
+            if found.errors:
+                raise InvalidInput(f"submission {submission_id} has "
+                                   f"{len(found.errors)} error(s): nothing can be accepted")
+            missing = [w for w in found.warnings if w["id"] not in set(ticked)]
+            if missing:
+                raise InvalidInput(
+                    f"submission {submission_id}: tick each warning to accept it; "
+                    f"{len(missing)} not ticked: "
+                    + "; ".join(f"line {w['line']}: {w['field']}: {w['message']}"
+                                if w["line"] is not None else f"{w['field']}: {w['message']}"
+                                for w in missing[:3]) + ("; ..." if len(missing) > 3 else ""))
+            actor = _actor(session, officer_id, f"accept submission {submission_id}", address)
+            run_import(session, path, name, row.format, options, set(found.flags),
+                       today=today or clock.today(), dry_run=False, actor=actor)
+        row.change_id = written_by(session)
+        row.state, row.reviewed_by = "accepted", officer_id
+        row.reviewed_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        change = session.get(Change, row.change_id) if row.change_id is not None else None
+        if change is not None and change.after is not None:
+            change.after = as_json({**json.loads(change.after), "submission": row.id})
+        return _view(session, row)
+
+
+def reject(engine: Engine, submission_id: int, officer_id: int, reason: str, *,
+           address: str | None = None) -> SubmissionView:
+    """An officer rejects a pending submission, saying why (the reporter reads ``reason``);
+    one ``submission.reject`` change. Raises ``InvalidInput`` naming ``reason`` when it is
+    blank or longer than ``MAX_REASON``, or when the submission is not pending; ``NotFound``."""
+    why = (reason or "").strip()
+    if not why:
+        raise InvalidInput("reason: say why the submission is rejected (the reporter reads it)")
+    if len(why) > MAX_REASON:
+        raise InvalidInput(f"reason: {len(why)} characters; at most {MAX_REASON}")
+    with transaction(engine) as session:
+        row = _own_pending(session, submission_id, None)
+        record_change(session, _actor(session, officer_id, f"reject submission {submission_id}",
+                                      address), "submission.reject", "submission", row.id,
+                      reason=why)
+        row.state, row.reason, row.reviewed_by = "rejected", why, officer_id
+        row.reviewed_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        return _view(session, row)
