@@ -3,13 +3,13 @@
 written here a second time.
 
 What the import refuses unless told otherwise (each override of ``ledger import``: ``OVERRIDES``)
-becomes a warning an officer ticks; what it refuses whatever it is told stays an error; its own
+becomes a warning an officer ticks (one for a message repeated on several lines: ``lines``); what it refuses whatever it is told stays an error; its own
 warnings are warnings too, and its notes notes. Findings (``Findings.as_json``)::
 
     {"format": "trf", "games": 12, "periods": ["2026-09"],
      "errors": [{"file": "open.trf", "line": 7, "field": "col 5-8", "message": "..."}],
      "warnings": [{"id": "3f2a...", "flag": "allow_similar", "file": ..., "line": ...,
-                   "field": ..., "message": ...}],
+                   "field": ..., "message": ..., "lines": [7, 21]}],
      "notes": ["..."], "flags": ["allow_similar"], "integrity": []}
 
 ``flags``: the overrides the accept passes to the import (each warning's ``flag``, None for the
@@ -221,8 +221,16 @@ def check(session: Session, path: str, name: str, fmt: str, options: dict[str, A
     seen = {(p["line"], p["field"]) for p in lifted}
     own = [{**p, "flag": None} for p in final.problems if p["severity"] == "warning"
            and (p["line"], p["field"]) not in seen]
-    found.warnings = [{**_plain(p), "flag": p["flag"], "id": warning_id(p["flag"], p)}
-                      for p in lifted + own]
+    grouped: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for p in lifted + own:  # one warning for a message repeated on many lines (a player)
+        same = grouped.get((p["flag"], p["message"]))
+        if same is None:
+            grouped[(p["flag"], p["message"])] = {**_plain(p), "flag": p["flag"],
+                                                  "lines": [p["line"]]}
+        elif p["line"] not in same["lines"]:
+            same["lines"].append(p["line"])
+    found.warnings = [{**w, "id": warning_id(w["flag"], {**w, "line": w["lines"]})}
+                      for w in grouped.values()]
     found.flags = sorted(flags)
     report = final.report
     if report is not None:
@@ -232,7 +240,8 @@ def check(session: Session, path: str, name: str, fmt: str, options: dict[str, A
             text = (f"{late.white} - {late.black}, {late.date}: a late result (its period "
                     f"{late.dated_in} is closed), rated in {late.period}")
             item = {"file": name, "line": late.line, "field": "date", "message": text}
-            found.warnings.append({**item, "flag": None, "id": warning_id(None, item)})
+            found.warnings.append({**item, "flag": None, "lines": [late.line],
+                                   "id": warning_id(None, item)})
         found.periods = sorted(report.periods)
     return found
 
