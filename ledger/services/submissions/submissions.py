@@ -17,10 +17,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Change
+from ledger.db.models import Change, Game, PeriodRevision
 from ledger.db.models.accounts import User
 from ledger.db.models.submissions import Submission
 from ledger.domain import Actor, not_a_date, parse_pool
@@ -291,3 +291,34 @@ def reject(engine: Engine, submission_id: int, officer_id: int, reason: str, *,
         row.state, row.reason, row.reviewed_by = "rejected", why, officer_id
         row.reviewed_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         return _view(session, row)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an accepted submission's games are: ``period`` and ``pool`` they are recorded in,
+    ``games`` how many, ``revision`` the current revision of that period's list (None: the
+    period is open, the games not rated yet)."""
+
+    period: str
+    pool: str
+    games: int
+    revision: int | None
+
+
+def placements(engine: Ledger, submission_id: int) -> list[Placement]:
+    """The periods an accepted submission's games were recorded in and whether each is rated
+    (the status page: "rated in period P, on list L revision N"); empty for one not accepted.
+    ``NotFound`` as ``show``."""
+    with transaction(engine, write=False) as session:
+        row = session.get(Submission, submission_id)
+        if row is None:
+            raise NotFound(f"submission {submission_id}: no such submission")
+        if row.change_id is None:
+            return []
+        found = session.execute(
+            select(Game.period, Game.pool, func.count()).where(Game.change_id == row.change_id)
+            .group_by(Game.period, Game.pool).order_by(Game.period, Game.pool)).all()
+        return [Placement(period, pool, n, session.scalar(
+            select(func.max(PeriodRevision.revision)).where(
+                PeriodRevision.period == period, PeriodRevision.pool == pool)))
+            for period, pool, n in found]
