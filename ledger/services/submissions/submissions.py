@@ -241,7 +241,10 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
 
     Raises ``InvalidInput`` when the file has errors, when a warning is not in ``ticked`` (the
     warnings' ids: each one must be ticked; the message names every one not ticked), or when
-    it is not pending; ``NotFound`` for no such submission. Nothing is written then."""
+    it is not pending; ``NotFound`` for no such submission. Nothing is written then but the
+    submission's findings, checked again (a warning that is new since, such as a late result
+    after a close, is then shown for the officer to tick)."""
+    refusal: InvalidInput | None = None
     with transaction(engine) as session:
         row = _own_pending(session, submission_id, None)
         options = json.loads(row.options or "{}")
@@ -250,27 +253,31 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
             found = check_file(session, path, name, row.format, options,
                                today=today or clock.today())
             row.findings = json.dumps(found.as_json(), default=str)
-            if found.errors:
-                raise InvalidInput(f"submission {submission_id} has "
-                                   f"{len(found.errors)} error(s): nothing can be accepted")
             missing = [w for w in found.warnings if w["id"] not in set(ticked)]
-            if missing:
-                raise InvalidInput(
+            if found.errors:
+                refusal = InvalidInput(f"submission {submission_id} has {len(found.errors)} "
+                                       "error(s): nothing can be accepted")
+            elif missing:
+                refusal = InvalidInput(
                     f"submission {submission_id}: tick each warning to accept it; "
                     f"{len(missing)} not ticked: "
                     + "; ".join(f"line {w['line']}: {w['field']}: {w['message']}"
                                 if w["line"] is not None else f"{w['field']}: {w['message']}"
                                 for w in missing[:3]) + ("; ..." if len(missing) > 3 else ""))
-            actor = _actor(session, officer_id, f"accept submission {submission_id}", address)
-            run_import(session, path, name, row.format, options, set(found.flags),
-                       today=today or clock.today(), dry_run=False, actor=actor)
-        row.change_id = written_by(session)
-        row.state, row.reviewed_by = "accepted", officer_id
-        row.reviewed_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-        change = session.get(Change, row.change_id) if row.change_id is not None else None
-        if change is not None and change.after is not None:
-            change.after = as_json({**json.loads(change.after), "submission": row.id})
-        return _view(session, row)
+            else:
+                actor = _actor(session, officer_id, f"accept submission {submission_id}",
+                               address)
+                run_import(session, path, name, row.format, options, set(found.flags),
+                           today=today or clock.today(), dry_run=False, actor=actor)
+        if refusal is None:
+            row.change_id = written_by(session)
+            row.state, row.reviewed_by = "accepted", officer_id
+            row.reviewed_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+            change = session.get(Change, row.change_id) if row.change_id is not None else None
+            if change is not None and change.after is not None:
+                change.after = as_json({**json.loads(change.after), "submission": row.id})
+            return _view(session, row)
+    raise refusal
 
 
 def reject(engine: Engine, submission_id: int, officer_id: int, reason: str, *,
