@@ -19,6 +19,6 @@ The groups, each a package whose ``__init__`` says what it owns and which groups
   copy, ``db check``.
 
 Arrows point down only: ``admin`` -> ``publishing`` -> ``register`` -> ``close`` -> ``core``,
-``corrections`` -> ``imports`` -> ``register``, ``submissions`` -> ``imports``; groups import each other's modules by their full
-name (``ledger.services.close.rating``).
+``corrections`` -> ``imports`` -> ``register``, ``submissions`` -> ``imports``; groups import
+each other's modules by their full name (``ledger.services.close.rating``).
 """

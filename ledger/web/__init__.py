@@ -24,8 +24,8 @@ from flask import Flask, Response
 from flask_wtf.csrf import CSRFProtect
 
 from ledger.errors import InvalidInput
-from ledger.services.submissions.checking import UPLOAD_LIMIT as UPLOAD_LIMIT  # re-exported
 from ledger.services.core.session import open_ledger
+from ledger.services.submissions.checking import UPLOAD_LIMIT as UPLOAD_LIMIT  # re-exported
 
 #: The blueprint modules under ``ledger.web``, each with a ``blueprint``, registered in order.
 BLUEPRINTS: tuple[str, ...] = ("submissions",)

@@ -191,9 +191,9 @@ def test_the_close_waits_for_pending_submissions_unless_told_then_they_are_late(
     first = subs.submit(engine, ann, "r.pgn", RIVERSIDE.read_bytes(), {}, today=TODAY)
     subs.accept(engine, first.id, olga, [w["id"] for w in first.warnings], today=TODAY)
     # a second file: one more game of two players now known, on 2026-09-30 (period 2026-09)
-    extra = ('[Event "Riverside rapidplay"]\n[Date "2026.09.30"]\n[Round "1"]\n'
-             '[White "Okafor, Grace"]\n[Black "Novak, Petra"]\n[Result "0-1"]\n'
-             '[WhiteFideId "90001001"]\n[BlackFideId "90001002"]\n\n0-1\n').encode()
+    extra = (b'[Event "Riverside rapidplay"]\n[Date "2026.09.30"]\n[Round "1"]\n'
+             b'[White "Okafor, Grace"]\n[Black "Novak, Petra"]\n[Result "0-1"]\n'
+             b'[WhiteFideId "90001001"]\n[BlackFideId "90001002"]\n\n0-1\n')
     late = subs.submit(engine, ann, "extra.pgn", extra, {}, today=TODAY)
     assert late.errors == [] and late.warnings == [] and late.findings["periods"] == ["2026-09"]
     with pytest.raises(PeriodError, match="period 2026-09: submission.s. 2 dated in it or "

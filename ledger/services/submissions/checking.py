@@ -2,9 +2,10 @@
 (``imports.games.import_games`` in a savepoint rolled back): no reader, match or check is
 written here a second time.
 
-What the import refuses unless told otherwise (each override of ``ledger import``: ``OVERRIDES``)
-becomes a warning an officer ticks (one for a message repeated on several lines: ``lines``); what it refuses whatever it is told stays an error; its own
-warnings are warnings too, and its notes notes. Findings (``Findings.as_json``)::
+What the import refuses unless told otherwise (each override of ``ledger import``:
+``OVERRIDES``) becomes a warning an officer ticks (one for a message repeated on several lines:
+``lines``); what it refuses whatever it is told stays an error; its own warnings are warnings
+too, and its notes notes. Findings (``Findings.as_json``)::
 
     {"format": "trf", "games": 12, "periods": ["2026-09"],
      "errors": [{"file": "open.trf", "line": 7, "field": "col 5-8", "message": "..."}],
@@ -164,7 +165,9 @@ def run_import(session: Session, path: str, name: str, fmt: str, options: dict[s
                      no_moves=options.get("no_moves")) as source:
         return import_games(session, name, source, dry_run=dry_run, today=today,
                             pool=options.get("pool"), actor=actor,
-                            **{flag: True for flag in flags})
+                            allow_similar="allow_similar" in flags, late="late" in flags,
+                            new_event="new_event" in flags,
+                            register_players="register_players" in flags)
 
 
 def _dry_run(session: Session, path: str, name: str, fmt: str, options: dict[str, Any],
