@@ -14,17 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, redirect, request, url_for
-from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Engine
 from werkzeug.wrappers import Response
 
 from ledger.domain import POOLS
 from ledger.errors import LedgerError, NotFound
-from ledger.formats.site.pages import environment
 from ledger.services.submissions import preview as previews
 from ledger.services.submissions import submissions as service
 from ledger.services.submissions.checking import OVERRIDES, UPLOAD_LIMIT
+from ledger.web import pages
 from ledger.web.access import may_see_submission, require
+from ledger.web.auth import actor
 
 blueprint = Blueprint("submissions", __name__)
 
@@ -35,18 +35,8 @@ def _engine() -> Engine:
 
 
 def render(template: str, title: str, status: int = 200, **context: Any) -> tuple[str, int]:
-    """A page of the site's templates (``formats.site``), live: the web's policy (forms post
-    to the site itself), the CSRF token for its forms, the logged-in user."""
-    from ledger.web import POLICY
-
-    def url(path: str) -> str:
-        return "/" + path
-
-    page = environment().get_template(template).render(
-        url=url, club=current_app.config.get("LEDGER_CLUB", "Chess club"), title=title,
-        csp=POLICY, canonical=None, inline_css=None, inline_js=None, script=False,
-        csrf_token=generate_csrf(), user=g.get("user"), **context)
-    return page, status
+    """A page of the site's templates (``web.pages.render``) with its status code."""
+    return pages.render(template, title, **context), status
 
 
 def integrity_flags(engine: Engine, submission_id: int) -> list[dict[str, Any]]:
@@ -101,7 +91,7 @@ def new() -> Response | tuple[str, int]:
         return _form_page("file: choose a TRF, PGN or CSV file to submit", 400)
     try:
         made = service.submit(_engine(), g.user.id, filename, data, _options(),
-                              address=request.remote_addr)
+                              actor=actor())
     except LedgerError as exc:
         return _form_page(str(exc), 413 if len(data) > UPLOAD_LIMIT else 400)
     return redirect(url_for("submissions.status", submission_id=made.id), 303)
@@ -126,7 +116,7 @@ def _status_page(found: service.SubmissionView, error: str | None,
 def withdraw(submission_id: int) -> Response | tuple[str, int]:
     found = _visible(submission_id)
     try:
-        service.withdraw(_engine(), submission_id, g.user.id, address=request.remote_addr)
+        service.withdraw(_engine(), submission_id, g.user.id, actor=actor())
     except NotFound:
         abort(404)
     except LedgerError as exc:
@@ -143,7 +133,7 @@ def resubmit(submission_id: int) -> Response | tuple[str, int]:
         return _status_page(found, "file: choose the corrected file to submit", 400)
     try:
         service.resubmit(_engine(), submission_id, g.user.id, filename, data, _options(),
-                         address=request.remote_addr)
+                         actor=actor())
     except NotFound:
         abort(404)
     except LedgerError as exc:
@@ -183,7 +173,7 @@ def review(submission_id: int) -> tuple[str, int]:
 def accept(submission_id: int) -> Response | tuple[str, int]:
     try:
         service.accept(_engine(), submission_id, g.user.id, request.form.getlist("tick"),
-                       address=request.remote_addr)
+                       actor=actor())
     except NotFound:
         abort(404)
     except LedgerError as exc:
@@ -196,7 +186,7 @@ def accept(submission_id: int) -> Response | tuple[str, int]:
 def reject(submission_id: int) -> Response | tuple[str, int]:
     try:
         service.reject(_engine(), submission_id, g.user.id, request.form.get("reason", ""),
-                       address=request.remote_addr)
+                       actor=actor())
     except NotFound:
         abort(404)
     except LedgerError as exc:

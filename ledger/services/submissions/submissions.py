@@ -6,7 +6,7 @@ submission) and ``reject`` (with the reason the reporter reads).
 
 States (``db.models.submissions.SUBMISSION_STATES``): pending -> accepted | rejected | withdrawn;
 only a pending submission changes. Every write is audited (``submission.*`` changes by the web
-user, the address in the command).
+user: the web's ``Actor``, its command naming the address and the request).
 """
 
 from __future__ import annotations
@@ -110,11 +110,14 @@ def checked_options(options: dict[str, Any] | None) -> dict[str, str]:
     return given
 
 
-def _actor(session: Session, user_id: int, what: str, address: str | None) -> Actor:
+def _actor(session: Session, user_id: int, what: str, actor: Actor | None) -> Actor:
+    """Who writes: ``actor`` as the face gives it (the web: the user and ``web ADDRESS METHOD
+    PATH``), else the user ``user_id`` with the command ``ledger serve: WHAT``. ``NotFound``
+    for an unknown user."""
     user = session.get(User, user_id)
     if user is None:
         raise NotFound(f"user {user_id}: no such user")
-    return Actor(user.name, f"ledger serve: {what}" + (f" from {address}" if address else ""))
+    return actor or Actor(user.name, f"ledger serve: {what}")
 
 
 def _findings(session: Session, name: str, data: bytes, fmt: str, options: dict[str, str],
@@ -126,7 +129,7 @@ def _findings(session: Session, name: str, data: bytes, fmt: str, options: dict[
 
 def submit(engine: Engine, user_id: int, filename: str, data: bytes,
            options: dict[str, Any] | None = None, *, today: dt.date | None = None,
-           address: str | None = None, replaces: int | None = None) -> SubmissionView:
+           actor: Actor | None = None, replaces: int | None = None) -> SubmissionView:
     """A reporter's file submitted: stored as submitted (the bytes, their SHA-256, who, when)
     and checked at once (``checking.check``), pending review; one ``submission.submit``
     change by the user. Raises ``InvalidInput`` for an upload ``checking.refuse_upload``
@@ -136,14 +139,14 @@ def submit(engine: Engine, user_id: int, filename: str, data: bytes,
     given = checked_options(options)
     name = safe_name(filename)
     with transaction(engine) as session:
-        actor = _actor(session, user_id, "submit", address)
+        who = _actor(session, user_id, "submit", actor)
         findings = _findings(session, name, data, fmt, given, today or clock.today())
         row = Submission(user_id=user_id, filename=name, format=fmt, content=data,
                          sha256=hashlib.sha256(data).hexdigest(), options=json.dumps(given),
                          findings=findings, state="pending", replaces=replaces)
         session.add(row)
         session.flush()
-        record_change(session, actor, "submission.submit", "submission", row.id,
+        record_change(session, who, "submission.submit", "submission", row.id,
                       after={"file": name, "sha256": row.sha256, "format": fmt})
         return _view(session, row)
 
@@ -163,7 +166,7 @@ def _own_pending(session: Session, submission_id: int, user_id: int | None) -> S
 
 def resubmit(engine: Engine, submission_id: int, user_id: int, filename: str, data: bytes,
              options: dict[str, Any] | None = None, *, today: dt.date | None = None,
-             address: str | None = None) -> SubmissionView:
+             actor: Actor | None = None) -> SubmissionView:
     """The owner's pending submission edited: its file (and options) replaced by a new one,
     checked again, submitted now; one ``submission.resubmit`` change. Raises as ``submit``
     and ``NotFound``/``InvalidInput`` as ``_own_pending``."""
@@ -172,25 +175,25 @@ def resubmit(engine: Engine, submission_id: int, user_id: int, filename: str, da
     name = safe_name(filename)
     with transaction(engine) as session:
         row = _own_pending(session, submission_id, user_id)
-        actor = _actor(session, user_id, f"resubmit {submission_id}", address)
+        who = _actor(session, user_id, f"resubmit {submission_id}", actor)
         before = row.sha256
         row.filename, row.format, row.content = name, fmt, data
         row.sha256 = hashlib.sha256(data).hexdigest()
         row.options = json.dumps(given)
         row.findings = _findings(session, name, data, fmt, given, today or clock.today())
         row.submitted_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-        record_change(session, actor, "submission.resubmit", "submission", row.id,
+        record_change(session, who, "submission.resubmit", "submission", row.id,
                       before={"sha256": before}, after={"file": name, "sha256": row.sha256})
         return _view(session, row)
 
 
 def withdraw(engine: Engine, submission_id: int, user_id: int, *,
-             address: str | None = None) -> SubmissionView:
+             actor: Actor | None = None) -> SubmissionView:
     """The owner's pending submission withdrawn (never reviewed, never rated); one
     ``submission.withdraw`` change. Raises as ``_own_pending``."""
     with transaction(engine) as session:
         row = _own_pending(session, submission_id, user_id)
-        record_change(session, _actor(session, user_id, f"withdraw {submission_id}", address),
+        record_change(session, _actor(session, user_id, f"withdraw {submission_id}", actor),
                       "submission.withdraw", "submission", row.id)
         row.state = "withdrawn"
         return _view(session, row)
@@ -232,7 +235,7 @@ def content(engine: Ledger, submission_id: int) -> bytes:
 
 
 def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str] | list[str],
-           *, today: dt.date | None = None, address: str | None = None) -> SubmissionView:
+           *, today: dt.date | None = None, actor: Actor | None = None) -> SubmissionView:
     """An officer accepts a pending submission: checked again now (the ledger may have changed
     since), then its games recorded exactly as ``ledger import`` records them
     (``checking.run_import``, with the overrides its ticked warnings stand for), in this one
@@ -265,10 +268,9 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
                                 if w["line"] is not None else f"{w['field']}: {w['message']}"
                                 for w in missing[:3]) + ("; ..." if len(missing) > 3 else ""))
             else:
-                actor = _actor(session, officer_id, f"accept submission {submission_id}",
-                               address)
+                who = _actor(session, officer_id, f"accept submission {submission_id}", actor)
                 run_import(session, path, name, row.format, options, set(found.flags),
-                           today=today or clock.today(), dry_run=False, actor=actor)
+                           today=today or clock.today(), dry_run=False, actor=who)
         if refusal is None:
             row.change_id = written_by(session)
             row.state, row.reviewed_by = "accepted", officer_id
@@ -281,7 +283,7 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
 
 
 def reject(engine: Engine, submission_id: int, officer_id: int, reason: str, *,
-           address: str | None = None) -> SubmissionView:
+           actor: Actor | None = None) -> SubmissionView:
     """An officer rejects a pending submission, saying why (the reporter reads ``reason``);
     one ``submission.reject`` change. Raises ``InvalidInput`` naming ``reason`` when it is
     blank or longer than ``MAX_REASON``, or when the submission is not pending; ``NotFound``."""
@@ -293,7 +295,7 @@ def reject(engine: Engine, submission_id: int, officer_id: int, reason: str, *,
     with transaction(engine) as session:
         row = _own_pending(session, submission_id, None)
         record_change(session, _actor(session, officer_id, f"reject submission {submission_id}",
-                                      address), "submission.reject", "submission", row.id,
+                                      actor), "submission.reject", "submission", row.id,
                       reason=why)
         row.state, row.reason, row.reviewed_by = "rejected", why, officer_id
         row.reviewed_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
