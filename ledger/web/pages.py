@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app, g, request
 from flask_wtf.csrf import generate_csrf
 
 from ledger.formats.site.pages import environment
@@ -23,10 +23,17 @@ def url(target: str) -> str:
     return "/" + target
 
 
+def account_link() -> tuple[str, str]:
+    """The navigation's account link: (address, label), to log in or, for a user logged in
+    (``g.user``), to their account."""
+    root = request.script_root
+    return (root + "/account", "Account") if g.get("user") else (root + "/login", "Log in")
+
+
 def render(template: str, title: str, *, script: bool = False, **context: Any) -> str:
     """The page ``template`` (a name under ``ledger/formats/site/templates``) titled ``title``,
     with ``context``; ``script``: load the site's small script."""
     return environment().get_template(template).render(
         url=url, club=current_app.config["LEDGER_CLUB"], title=title, csp=POLICY,
         canonical=None, inline_css=None, inline_js=None, script=script,
-        user=g.get("user"), csrf_token=generate_csrf, **context)
+        account=account_link(), user=g.get("user"), csrf_token=generate_csrf, **context)

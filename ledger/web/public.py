@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from flask import Blueprint, Response, current_app, g, request
+from flask import Blueprint, Response, current_app, request
 from sqlalchemy import Engine
 
 from ledger.domain import POOLS, parse_pool
@@ -43,6 +43,7 @@ from ledger.formats.site.model import (
 from ledger.services.core import clock
 from ledger.services.publishing import live
 from ledger.services.publishing.site import site_data
+from ledger.web.pages import account_link
 
 blueprint = Blueprint("public", __name__)
 
@@ -109,10 +110,8 @@ def face(site: Site) -> Face:
     """What a live page carries: no meta policy (the server's header policy stands), the link
     to log in or, for a user logged in (``g.user``), to their account, and a preview link for
     each pool with a list (standard always)."""
-    root = request.script_root
-    account = (root + "/account", "Account") if g.get("user") else (root + "/login", "Log in")
     previews = tuple(p for p in POOLS if p == "standard" or any(x.pool == p for x in site.lists))
-    return Face(csp=None, account=account, previews=previews)
+    return Face(csp=None, account=account_link(), previews=previews)
 
 
 def _page(text: str, status: int = 200, mimetype: str = HTML) -> Response:
