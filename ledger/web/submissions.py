@@ -62,10 +62,15 @@ def _options() -> dict[str, str]:
 
 
 def _upload() -> tuple[str, bytes]:
+    """The uploaded file's name and bytes (``("", b"")`` when none was chosen); its spooled
+    copy closed at once (the bytes go to the service, never to a served folder)."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return "", b""
-    return upload.filename, upload.stream.read(UPLOAD_LIMIT + 1)
+    try:  # read at most one byte over the limit: enough to refuse it
+        return upload.filename, upload.stream.read(UPLOAD_LIMIT + 1)
+    finally:
+        upload.close()
 
 
 def _form_page(error: str | None, status: int = 200) -> tuple[str, int]:
