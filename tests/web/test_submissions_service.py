@@ -226,3 +226,38 @@ def test_the_preview_shows_each_players_expected_change(engine: Engine) -> None:
     assert [(c.period, c.rating_before, c.games, c.change, c.rating_after)
             for c in carlsen] == [("2022-01", 2865, 12, 3, 2868)]
     assert _count(engine, Game) == 0 and _count(engine, Change) == 1  # only the submit's
+
+
+def test_a_corrected_file_of_an_accepted_event_is_reviewed_as_its_difference(
+        engine: Engine) -> None:
+    ann, bob, olga = _users(engine)
+    first = subs.submit(engine, ann, "r.pgn", RIVERSIDE.read_bytes(), {}, today=TODAY)
+    subs.accept(engine, first.id, olga, [w["id"] for w in first.warnings], today=TODAY)
+    # game 2 (R1.2 Novak v Moreau, 2026-09-05) was a draw: the corrected file says 1-0
+    text = RIVERSIDE.read_text(encoding="utf-8").split("\n")
+    assert text[22] == '[Result "1/2-1/2"]' and text[28].endswith(" 1/2-1/2")
+    text[22], text[28] = '[Result "1-0"]', text[28].replace("1/2-1/2", "1-0")
+    fixed = "\n".join(text).encode("utf-8")
+    with pytest.raises(NotFound):  # another reporter's event
+        subs.submit(engine, bob, "r.pgn", fixed, {}, today=TODAY, replaces=first.id)
+    close_period(engine, today=TODAY)  # 2026-09 closed: the correction needs a mode
+    made = subs.submit(engine, ann, "r2.pgn", fixed, {}, today=TODAY, replaces=first.id)
+    assert made.replaces == first.id and made.errors == []
+    assert made.findings["event"] == "Riverside Autumn Open 2026"
+    assert made.findings["difference"] == {
+        "added": [], "removed": [], "unchanged": 14,
+        "changed": ["R1.2 2026-09-05 Novak, Petra - Moreau, Claire 1/2-1/2 -> 1-0"]}
+    # the mode the closed period needs, and the reader's forfeit warning of line 218
+    assert [(w["flag"], w["line"]) for w in made.warnings] == [("in_next_period", None),
+                                                              (None, 218)]
+    assert "closed period 2026-09" in made.warnings[0]["message"]
+    done = subs.accept(engine, made.id, olga, [w["id"] for w in made.warnings], today=TODAY)
+    assert done.state == "accepted"
+    with transaction(engine, write=False) as session:
+        results = sorted((r, st) for r, st in session.execute(
+            select(Game.result, Game.status).where(Game.round == "1.2")))
+        change = session.get(Change, done.change_id)
+        assert change is not None and change.action == "import.replace"
+        assert change.reason == "a corrected file of submission 1 (web)"
+    # the draw voided... or corrected in place: either way one valid game, now 1-0
+    assert [r for r in results if r[1] == "valid"] == [("1-0", "valid")]

@@ -11,11 +11,14 @@ too, and its notes notes. Findings (``Findings.as_json``)::
      "errors": [{"file": "open.trf", "line": 7, "field": "col 5-8", "message": "..."}],
      "warnings": [{"id": "3f2a...", "flag": "allow_similar", "file": ..., "line": ...,
                    "field": ..., "message": ..., "lines": [7, 21]}],
-     "notes": ["..."], "flags": ["allow_similar"], "integrity": []}
+     "notes": ["..."], "flags": ["allow_similar"], "integrity": [],
+     "event": null, "difference": null}
 
 ``flags``: the overrides the accept passes to the import (each warning's ``flag``, None for the
 import's own warnings); ``periods``: the periods the games would be recorded in (what a
-close asks before it refuses: ``close.periods.pending_submissions``, whatever the pool).
+close asks before it refuses: ``close.periods.pending_submissions``, whatever the pool);
+``event`` and ``difference`` (``{"added": [...], "removed": [...], "changed": [...],
+"unchanged": n}``, each game in words) for a corrected file (``check``'s ``replacing``).
 """
 
 from __future__ import annotations
@@ -32,8 +35,16 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ledger.domain import Actor
 from ledger.errors import ImportRejected, InvalidInput, LedgerError, Problem
 from ledger.formats.detect import detect_format
+from ledger.services.corrections.effects import Mode
+from ledger.services.corrections.replace import (
+    DiffGame,
+    ReplaceReport,
+    apply_replacement,
+    read_replacement,
+)
 from ledger.services.imports.game_files import GameBatches
 from ledger.services.imports.games import import_games
 from ledger.services.imports.report import ImportReport
@@ -55,6 +66,15 @@ OVERRIDES: dict[str, str] = {
                         "(import --register-players)",
 }
 
+#: The overrides of a corrected file of an accepted event (``import --replace``'s difference).
+REPLACE_OVERRIDES: dict[str, str] = {
+    "register_players": OVERRIDES["register_players"],
+    "in_next_period": "the event is in a closed period: the correction takes effect in the "
+                      "next open period (import --replace --in-next-period)",
+}
+#: Every override, as the review page names them.
+ALL_OVERRIDES = {**OVERRIDES, **REPLACE_OVERRIDES}
+
 #: The import options a reporter may give (``ledger import``'s names): the pool of games whose
 #: file gives no time control, a TRF's end date, a PGN's games without moves.
 OPTIONS = ("pool", "end_date", "no_moves")
@@ -72,6 +92,8 @@ class Findings:
     notes: list[str] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     integrity: list[dict[str, Any]] = field(default_factory=list)
+    event: str | None = None
+    difference: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The findings as the ``submissions.findings`` column keeps them."""
@@ -147,7 +169,7 @@ def _key(problem: dict[str, Any]) -> tuple[Any, ...]:
 class _Run:
     """One dry run of the import: its report (None when it refused) and its problems."""
 
-    report: ImportReport | None
+    report: ImportReport | ReplaceReport | None
     problems: list[dict[str, Any]]
 
     def errors(self) -> list[dict[str, Any]]:
@@ -156,7 +178,7 @@ class _Run:
 
 def run_import(session: Session, path: str, name: str, fmt: str, options: dict[str, Any],
                flags: set[str], *, today: dt.date, dry_run: bool = True,
-               actor: Any = None) -> ImportReport:
+               actor: Actor | None = None) -> ImportReport:
     """The import of the file at ``path`` (named ``name``) inside ``session`` with the
     reporter's ``options`` and the overrides ``flags``: ``import_games`` as ``ledger import``
     runs it. Raises as it does (``ImportRejected``, ``UsageError``, ``InvalidInput``)."""
@@ -170,14 +192,43 @@ def run_import(session: Session, path: str, name: str, fmt: str, options: dict[s
                             register_players="register_players" in flags)
 
 
+def run_replace(session: Session, path: str, name: str, fmt: str, options: dict[str, Any],
+                flags: set[str], *, today: dt.date, reason: str, dry_run: bool = True,
+                actor: Actor | None = None) -> ReplaceReport:
+    """``import FILE --replace`` inside ``session``: the difference of the corrected file at
+    ``path`` (named ``name``) with its recorded event, applied (``corrections.replace``:
+    ``read_replacement`` then ``apply_replacement``) with ``reason``, the overrides ``flags``
+    (``REPLACE_OVERRIDES``). Raises as ``replace_event``."""
+    end = options.get("end_date")
+    report, games = read_replacement(path, fmt, reason, dry_run=dry_run, today=today,
+                                     end_date=dt.date.fromisoformat(end) if end else None,
+                                     no_moves=options.get("no_moves"), name=name)
+    mode = Mode.NEXT_PERIOD if "in_next_period" in flags else None
+    return apply_replacement(session, report, games, mode,
+                             actor or Actor.from_code("submission"),
+                             register_players="register_players" in flags)
+
+
+def run_file(session: Session, path: str, name: str, fmt: str, options: dict[str, Any],
+         flags: set[str], *, today: dt.date, replacing: str | None, dry_run: bool = True,
+         actor: Actor | None = None) -> ImportReport | ReplaceReport:
+    """``run_import``, or ``run_replace`` with the reason ``replacing`` when it is given."""
+    if replacing is not None:
+        return run_replace(session, path, name, fmt, options, flags, today=today,
+                           reason=replacing, dry_run=dry_run, actor=actor)
+    return run_import(session, path, name, fmt, options, flags, today=today, dry_run=dry_run,
+                      actor=actor)
+
+
 def _dry_run(session: Session, path: str, name: str, fmt: str, options: dict[str, Any],
-             flags: set[str], today: dt.date) -> _Run:
+             flags: set[str], today: dt.date, replacing: str | None = None) -> _Run:
     """``run_import`` in a savepoint rolled back: what ``import --dry-run`` would report
     (the session's per-transaction caches as they were before it)."""
     kept = dict(session.info)  # the caches the import keeps per transaction (event folds...)
     nested = session.begin_nested()
     try:
-        report = run_import(session, path, name, fmt, options, flags, today=today)
+        report = run_file(session, path, name, fmt, options, flags, today=today,
+                      replacing=replacing)
         problems = report.problems
         if report.already_imported:
             problems = [*problems, Problem(name, None, "file", report.notes[-1])]
@@ -193,33 +244,38 @@ def _dry_run(session: Session, path: str, name: str, fmt: str, options: dict[str
 
 
 def check(session: Session, path: str, name: str, fmt: str, options: dict[str, Any], *,
-          today: dt.date) -> Findings:
+          today: dt.date, replacing: str | None = None) -> Findings:
     """The findings of the file at ``path`` (named ``name``, in ``fmt``) with the reporter's
     ``options``, checked inside ``session`` (nothing it does is kept).
 
     A run with no override is what ``ledger import`` says; when it refuses, a run with every
     override tells the errors nothing lifts, and a run without each override in turn which
     errors that override lifts (each becomes a warning with its ``flag``). At most
-    ``len(OVERRIDES) + 3`` runs of the import, one when the file is clean."""
+    ``len(OVERRIDES) + 3`` runs of the import, one when the file is clean.
+
+    ``replacing`` (a reason): the file is a corrected version of an event recorded, checked as
+    ``import --replace`` (``REPLACE_OVERRIDES``); its findings add ``difference`` (the games
+    added, removed, changed and unchanged) and ``event``."""
     found = Findings(format=fmt)
-    strict = _dry_run(session, path, name, fmt, options, set(), today)
+    overrides = REPLACE_OVERRIDES if replacing is not None else OVERRIDES
+    strict = _dry_run(session, path, name, fmt, options, set(), today, replacing)
     flags: set[str] = set()
     lifted: list[dict[str, Any]] = []
     final = strict
     if strict.errors():
-        every = _dry_run(session, path, name, fmt, options, set(OVERRIDES), today)
+        every = _dry_run(session, path, name, fmt, options, set(overrides), today, replacing)
         hard = {_key(p) for p in every.errors()}
         overridable = [p for p in strict.errors() if _key(p) not in hard]
         if overridable:
-            for flag in OVERRIDES:
+            for flag in overrides:
                 without = _dry_run(session, path, name, fmt, options,
-                                   set(OVERRIDES) - {flag}, today)
+                                   set(overrides) - {flag}, today, replacing)
                 extra = {_key(p) for p in without.errors()} - hard
                 for p in overridable:
                     if _key(p) in extra:
                         flags.add(flag)
                         lifted.append({**p, "flag": flag})
-            final = _dry_run(session, path, name, fmt, options, flags, today)
+            final = _dry_run(session, path, name, fmt, options, flags, today, replacing)
     found.errors = [_plain(p) for p in final.errors()]
     seen = {(p["line"], p["field"]) for p in lifted}
     own = [{**p, "flag": None} for p in final.problems if p["severity"] == "warning"
@@ -236,7 +292,19 @@ def check(session: Session, path: str, name: str, fmt: str, options: dict[str, A
                       for w in grouped.values()]
     found.flags = sorted(flags)
     report = final.report
-    if report is not None:
+    if isinstance(report, ReplaceReport):
+        found.notes = list(report.notes)
+        found.games = len(report.added)
+        found.periods = [report.period] if report.period else []
+        found.event = report.event
+        found.difference = {
+            "added": [_diff_line(g) for g in report.added],
+            "removed": [_diff_line(g) for g in report.removed],
+            "changed": [f"{_diff_line(c.before)} -> {c.after.result}"
+                        + (f" on {c.after.date}" if c.after.date != c.before.date else "")
+                        for c in report.changed],
+            "unchanged": report.unchanged}
+    elif report is not None:
         found.games = report.recorded
         found.notes = list(report.notes)
         for late in report.late:
@@ -247,6 +315,12 @@ def check(session: Session, path: str, name: str, fmt: str, options: dict[str, A
                                    "id": warning_id(None, item)})
         found.periods = sorted(report.periods)
     return found
+
+
+def _diff_line(g: DiffGame) -> str:
+    """A game of a difference in words: ``R3 2026-09-19 Okafor, Grace - Novak, Petra 1-0``."""
+    return (f"{'R' + g.round + ' ' if g.round else ''}{g.date} {g.white} - {g.black} "
+            f"{g.result}")
 
 
 def _plain(problem: dict[str, Any]) -> dict[str, Any]:

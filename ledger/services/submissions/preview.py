@@ -1,7 +1,8 @@
 """What accepting a pending submission would do (issue 23: "the officer sees the effect before
 accepting"): its games as the import would record them, and each of their players' expected
 change in the open period, as ``list --preview`` computes it (``close.periods.preview_close``),
-all in one transaction rolled back: nothing is written, not even to the audit log."""
+all in one transaction rolled back: nothing is written, not even to the audit log. A corrected
+file of an accepted event (``replaces``) shows the event's games once corrected."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field
 
-from sqlalchemy import Engine, select
+from sqlalchemy import ColumnElement, Engine, select
 from sqlalchemy.orm import Session, aliased
 
 from ledger.db.models import Event, Game, Player
@@ -20,7 +21,9 @@ from ledger.services.close.periods import preview_close
 from ledger.services.core import clock
 from ledger.services.core.audit import written_by
 from ledger.services.core.session import transaction
-from ledger.services.submissions.checking import run_import, stored_file
+from ledger.services.corrections.replace import ReplaceReport
+from ledger.services.submissions.checking import run_file, stored_file
+from ledger.services.submissions.submissions import replacing
 
 
 @dataclass(frozen=True)
@@ -77,17 +80,19 @@ def preview(engine: Engine, submission_id: int, *, today: dt.date | None = None)
         name = row.filename or "upload"
         with stored_file(name, row.content) as path:
             try:
-                run_import(session, path, name, row.format, json.loads(row.options or "{}"),
-                           flags, today=day)
+                done = run_file(session, path, name, row.format,
+                                json.loads(row.options or "{}"), flags, today=day,
+                                replacing=replacing(row.replaces))
             except ImportRejected:
                 found.notes.append("the file has errors: no games to preview")
                 return found
             except LedgerError as exc:
                 found.notes.append(str(exc))
                 return found
-        change = written_by(session)
-        found.games = _games(session, change)
-        players = {i for g in session.scalars(select(Game).where(Game.change_id == change))
+        which = (Game.event_id == done.event_id if isinstance(done, ReplaceReport)
+                 else Game.change_id == written_by(session))
+        found.games = _games(session, which)
+        players = {i for g in session.scalars(select(Game).where(which, Game.status == "valid"))
                    for i in (g.white_id, g.black_id)}
         for pool in POOLS:
             if not any(g.pool == pool for g in found.games):
@@ -105,12 +110,12 @@ def preview(engine: Engine, submission_id: int, *, today: dt.date | None = None)
     return found
 
 
-def _games(session: Session, change: int | None) -> list[PreviewGame]:
+def _games(session: Session, which: ColumnElement[bool]) -> list[PreviewGame]:
     white, black = aliased(Player), aliased(Player)
     rows = session.execute(
         select(Game.date, white.name, black.name, Game.result, Event.name, Game.period,
                Game.pool)
         .join(white, white.id == Game.white_id).join(black, black.id == Game.black_id)
         .outerjoin(Event, Event.id == Game.event_id)
-        .where(Game.change_id == change).order_by(Game.date, Game.id))
+        .where(which, Game.status == "valid").order_by(Game.date, Game.id))
     return [PreviewGame(*r) for r in rows]

@@ -20,18 +20,18 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Change, Game, PeriodRevision
+from ledger.db.models import Change, Game, ImportedFile, PeriodRevision
 from ledger.db.models.accounts import User
 from ledger.db.models.submissions import Submission
 from ledger.domain import Actor, not_a_date, parse_pool
 from ledger.errors import InvalidInput, NotFound
 from ledger.services.core import clock
-from ledger.services.core.audit import as_json, record_change, written_by
+from ledger.services.core.audit import as_json, record_change
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.submissions.checking import (
     OPTIONS,
     refuse_upload,
-    run_import,
+    run_file,
     safe_name,
     stored_file,
 )
@@ -120,11 +120,30 @@ def _actor(session: Session, user_id: int, what: str, actor: Actor | None) -> Ac
     return actor or Actor(user.name, f"ledger serve: {what}")
 
 
+def replacing(replaces: int | None) -> str | None:
+    """The reason a corrected file of the event of submission ``replaces`` is applied with
+    (``import --replace`` requires one; the audit log shows it); None for a new file."""
+    return None if replaces is None else f"a corrected file of submission {replaces} (web)"
+
+
 def _findings(session: Session, name: str, data: bytes, fmt: str, options: dict[str, str],
-              today: dt.date) -> str:
+              today: dt.date, replaces: int | None = None) -> str:
     with stored_file(name, data) as path:
-        found = check_file(session, path, name, fmt, options, today=today)
+        found = check_file(session, path, name, fmt, options, today=today,
+                           replacing=replacing(replaces))
     return json.dumps(found.as_json(), default=str)
+
+
+def _replaced(session: Session, replaces: int, user_id: int) -> None:
+    """Check that a corrected file may replace the games of submission ``replaces``: the
+    user's (else ``NotFound``), accepted (else ``InvalidInput``)."""
+    old = session.get(Submission, replaces)
+    if old is None or old.user_id != user_id:
+        raise NotFound(f"submission {replaces}: no such submission")
+    if old.state != "accepted":
+        raise InvalidInput(f"submission {replaces} is {old.state}: only the event of an "
+                           "accepted submission can be corrected (a pending one is "
+                           "submitted again instead)")
 
 
 def submit(engine: Engine, user_id: int, filename: str, data: bytes,
@@ -132,15 +151,19 @@ def submit(engine: Engine, user_id: int, filename: str, data: bytes,
            actor: Actor | None = None, replaces: int | None = None) -> SubmissionView:
     """A reporter's file submitted: stored as submitted (the bytes, their SHA-256, who, when)
     and checked at once (``checking.check``), pending review; one ``submission.submit``
-    change by the user. Raises ``InvalidInput`` for an upload ``checking.refuse_upload``
-    refuses or options ``checked_options`` refuses (nothing stored); ``NotFound`` for an
-    unknown user."""
+    change by the user. ``replaces``: the file corrects the event of that accepted submission
+    of the user's, checked and, once accepted, applied as ``import --replace``'s difference
+    (``_replaced`` refuses another's or one not accepted). Raises ``InvalidInput`` for an
+    upload ``checking.refuse_upload`` refuses or options ``checked_options`` refuses (nothing
+    stored); ``NotFound`` for an unknown user."""
     fmt = refuse_upload(filename, data)
     given = checked_options(options)
     name = safe_name(filename)
     with transaction(engine) as session:
         who = _actor(session, user_id, "submit", actor)
-        findings = _findings(session, name, data, fmt, given, today or clock.today())
+        if replaces is not None:
+            _replaced(session, replaces, user_id)
+        findings = _findings(session, name, data, fmt, given, today or clock.today(), replaces)
         row = Submission(user_id=user_id, filename=name, format=fmt, content=data,
                          sha256=hashlib.sha256(data).hexdigest(), options=json.dumps(given),
                          findings=findings, state="pending", replaces=replaces)
@@ -180,7 +203,8 @@ def resubmit(engine: Engine, submission_id: int, user_id: int, filename: str, da
         row.filename, row.format, row.content = name, fmt, data
         row.sha256 = hashlib.sha256(data).hexdigest()
         row.options = json.dumps(given)
-        row.findings = _findings(session, name, data, fmt, given, today or clock.today())
+        row.findings = _findings(session, name, data, fmt, given, today or clock.today(),
+                                 row.replaces)
         row.submitted_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         record_change(session, who, "submission.resubmit", "submission", row.id,
                       before={"sha256": before}, after={"file": name, "sha256": row.sha256})
@@ -238,9 +262,12 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
            *, today: dt.date | None = None, actor: Actor | None = None) -> SubmissionView:
     """An officer accepts a pending submission: checked again now (the ledger may have changed
     since), then its games recorded exactly as ``ledger import`` records them
-    (``checking.run_import``, with the overrides its ticked warnings stand for), in this one
-    transaction: the ``import`` change is by the officer, its command naming the submission
-    (``ledger serve: accept submission N``); the submission's ``change_id`` is that change.
+    (``checking.run_file``: the import, or a corrected file's ``--replace``; with the overrides
+    its ticked warnings stand for), in this one
+    transaction: the ``import`` (or ``import.replace``) change is by the officer, its command
+    naming the submission (``ledger serve: accept submission N``; the web's names the request's
+    path) and its values after ``"submission": N``; the submission's ``change_id`` is that
+    change (the file's ``imported_files`` row's).
 
     Raises ``InvalidInput`` when the file has errors, when a warning is not in ``ticked`` (the
     warnings' ids: each one must be ticked; the message names every one not ticked), or when
@@ -254,7 +281,7 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
         name = row.filename or "upload"
         with stored_file(name, row.content) as path:
             found = check_file(session, path, name, row.format, options,
-                               today=today or clock.today())
+                               today=today or clock.today(), replacing=replacing(row.replaces))
             row.findings = json.dumps(found.as_json(), default=str)
             missing = [w for w in found.warnings if w["id"] not in set(ticked)]
             if found.errors:
@@ -269,10 +296,13 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
                                 for w in missing[:3]) + ("; ..." if len(missing) > 3 else ""))
             else:
                 who = _actor(session, officer_id, f"accept submission {submission_id}", actor)
-                run_import(session, path, name, row.format, options, set(found.flags),
-                           today=today or clock.today(), dry_run=False, actor=who)
+                done = run_file(session, path, name, row.format, options, set(found.flags),
+                                today=today or clock.today(),
+                                replacing=replacing(row.replaces), dry_run=False, actor=who)
+                session.flush()
+                row.change_id = session.scalar(select(ImportedFile.change_id).where(
+                    ImportedFile.sha256 == done.sha256))
         if refusal is None:
-            row.change_id = written_by(session)
             row.state, row.reviewed_by = "accepted", officer_id
             row.reviewed_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
             change = session.get(Change, row.change_id) if row.change_id is not None else None
