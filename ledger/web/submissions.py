@@ -2,7 +2,9 @@
 status; ``/submissions/new``: the upload form; ``/submissions/<id>``: its status page, with
 withdraw and resubmit) and the officer's (``/review``: the queue; ``/review/<id>``: the
 findings, each warning with its checkbox, the integrity flags and the preview; accept and
-reject). Thin over ``services.submissions``: every check is the import's.
+reject). A corrected file of an accepted submission's event (``/submissions/<id>/correct``)
+is a new submission replacing it, reviewed as ``import --replace``'s difference. Thin over
+``services.submissions``: every check is the import's.
 
 Every view names its action (``web.access.require``); a submission another reporter owns
 answers 404 (``web.access.may_see_submission``). Every change is a POST with the CSRF token,
@@ -21,7 +23,8 @@ from ledger.domain import POOLS
 from ledger.errors import LedgerError, NotFound
 from ledger.services.submissions import preview as previews
 from ledger.services.submissions import submissions as service
-from ledger.services.submissions.checking import OVERRIDES, UPLOAD_LIMIT
+from ledger.services.submissions.checking import ALL_OVERRIDES as OVERRIDES
+from ledger.services.submissions.checking import UPLOAD_LIMIT
 from ledger.web import pages
 from ledger.web.access import may_see_submission, require
 from ledger.web.auth import actor
@@ -113,7 +116,8 @@ def _status_page(found: service.SubmissionView, error: str | None,
                  code: int = 200) -> tuple[str, int]:
     return render("submission.html", f"Submission {found.id}", code, s=found, error=error,
                   placements=service.placements(_engine(), found.id), pools=POOLS,
-                  overrides=OVERRIDES, own=found.user_id == g.user.id)
+                  overrides=OVERRIDES, own=found.user_id == g.user.id,
+                  limit_mb=UPLOAD_LIMIT // (1024 * 1024))
 
 
 @blueprint.post("/submissions/<int:submission_id>/withdraw")
@@ -144,6 +148,25 @@ def resubmit(submission_id: int) -> Response | tuple[str, int]:
     except LedgerError as exc:
         return _status_page(found, str(exc), 413 if len(data) > UPLOAD_LIMIT else 400)
     return redirect(url_for("submissions.status", submission_id=submission_id), 303)
+
+
+@blueprint.post("/submissions/<int:submission_id>/correct")
+@require("submission.create")
+def correct(submission_id: int) -> Response | tuple[str, int]:
+    """A corrected file of an accepted submission's event: a new submission replacing it
+    (reviewed as ``import --replace``'s difference)."""
+    found = _visible(submission_id)
+    filename, data = _upload()
+    if not filename:
+        return _status_page(found, "file: choose the corrected file to submit", 400)
+    try:
+        made = service.submit(_engine(), g.user.id, filename, data, _options(),
+                              actor=actor(), replaces=submission_id)
+    except NotFound:
+        abort(404)
+    except LedgerError as exc:
+        return _status_page(found, str(exc), 413 if len(data) > UPLOAD_LIMIT else 400)
+    return redirect(url_for("submissions.status", submission_id=made.id), 303)
 
 
 @blueprint.get("/review")

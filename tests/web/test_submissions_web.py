@@ -190,3 +190,31 @@ def test_html_in_every_field_comes_back_escaped(app: Flask, client: FlaskClient,
     status = client.get("/submissions/1").get_data(as_text=True)
     assert "Submission 1: rejected" in status
     assert "&lt;b&gt;Round 5&lt;/b&gt; is missing" in status and "<b>Round 5</b>" not in status
+
+
+def test_a_corrected_file_of_an_accepted_event_shows_its_difference(
+        app: Flask, client: FlaskClient, login: Callable[..., Any],
+        officer: FlaskClient) -> None:
+    login(client, "Ann", "reporter")
+    upload(client, "/submissions/new", RIVERSIDE, "riverside.pgn")
+    page = officer.get("/review/1").get_data(as_text=True)
+    ticks = [part.split('"')[0] for part in page.split('name="tick" value="')[1:]]
+    officer.post("/review/1/accept", data={"csrf_token": csrf_token(page), "tick": ticks})
+    # game 2 (R1.2 Novak v Moreau, 2026-09-05, line 23) was a draw; the corrected file: 1-0
+    fixed = RIVERSIDE.replace(b'[Result "1/2-1/2"]\n[WhiteElo "2150"]',
+                              b'[Result "1-0"]\n[WhiteElo "2150"]', 1).replace(
+        b"4. g3 d5 1/2-1/2", b"4. g3 d5 1-0", 1)  # its moves' end, line 29
+    answer = upload(client, "/submissions/1/correct", fixed, "riverside.pgn",
+                    page="/submissions/1")
+    assert answer.status_code == 303 and answer.headers["Location"] == "/submissions/2"
+    status = client.get("/submissions/2").get_data(as_text=True)
+    assert "A corrected file of submission 1: Riverside Autumn Open 2026" in status
+    assert "0 game(s) added, 0 removed, 1 changed, 14 unchanged." in status
+    assert "changed: R1.2 2026-09-05 Novak, Petra - Moreau, Claire 1/2-1/2 -&gt; 1-0" in status
+    review = officer.get("/review/2").get_data(as_text=True)
+    assert "1 changed, 14 unchanged" in review
+    # a pending submission is corrected by resubmitting it, not by a correction
+    other = upload(client, "/submissions/2/correct", fixed, "r.pgn", page="/submissions/2")
+    assert other.status_code == 400
+    assert "submission 2 is pending: only the event of an accepted submission can be " \
+        "corrected" in other.get_data(as_text=True)
