@@ -26,7 +26,7 @@ from ledger.db.models.base import utcnow
 from ledger.domain import Actor
 from ledger.errors import InvalidInput, NotFound
 from ledger.services.accounts import logins, sessions
-from ledger.web.access import require
+from ledger.web.access import allowed, require
 from ledger.web.pages import render
 
 blueprint = Blueprint("auth", __name__)
@@ -138,6 +138,30 @@ def logout() -> Any:
     response = redirect("/")
     _clear_cookie(response)
     return response
+
+
+#: The pages the account page links, each with the action that opens it (``web.access``),
+#: in the order shown; a page whose blueprint is not registered is left out.
+ACCOUNT_PAGES = (
+    ("/submissions", "Your submissions", "submission.own"),
+    ("/submissions/new", "Submit results", "submission.create"),
+    ("/review", "Submissions to review", "submission.review"),
+    ("/officer", "Rating officer: close and correct", "period.close"),
+    ("/officer/audit", "The audit log", "audit.read"),
+    ("/admin/users", "Users and roles", "user.manage"),
+    ("/account/password", "Change your password", "account.password"),
+)
+
+
+@blueprint.route("/account")
+@require("account.password")
+def account() -> Any:
+    """Who is logged in, the pages their role opens, and the logout form."""
+    registered = {rule.rule for rule in current_app.url_map.iter_rules()}
+    pages = [(address, label) for address, label, action in ACCOUNT_PAGES
+             if allowed(g.user.role, action) and address in registered]
+    return render("account.html", f"Your account - {current_app.config['LEDGER_CLUB']}",
+                  pages=pages)
 
 
 def _password_page(status: int = 200, message: str | None = None,

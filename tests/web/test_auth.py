@@ -134,3 +134,21 @@ def test_the_database_holds_no_password_and_only_the_tokens_digest(
     every_value = repr(sql(web_db, "SELECT * FROM users")) + repr(
         sql(web_db, "SELECT * FROM web_sessions")) + repr(sql(web_db, "SELECT * FROM changes"))
     assert token not in every_value and PASSWORD not in every_value
+
+
+def test_the_account_page_links_what_the_role_opens_and_logs_out(
+        client: FlaskClient, login: Callable[..., Any]) -> None:
+    # a reporter: their submissions and their password, never the review queue or the users
+    login(client, "Rita Reporter", "reporter")
+    page = client.get("/account")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "You are logged in as Rita Reporter (reporter)." in text
+    assert 'href="/account/password"' in text
+    assert 'href="/admin/users"' not in text and 'href="/review"' not in text
+    assert '<form method="post" action="/logout">' in text
+
+
+def test_the_account_page_needs_a_login(client: FlaskClient) -> None:
+    answer = client.get("/account")
+    assert answer.status_code == 302 and answer.headers["Location"].startswith("/login")
