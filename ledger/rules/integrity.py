@@ -106,7 +106,8 @@ def closed_pool(event: str, end: dt.date, group: Collection[Hashable],
                 meetings: Iterable[tuple[Hashable, Hashable]], recorded: int,
                 limits: Thresholds = THRESHOLDS) -> Flag | None:
     """(a) A closed pool: a flag when no player of ``group`` (the event's players, any hashable
-    identity) met anyone outside it in the ``closed_pool_months`` up to ``end``.
+    identity) met anyone outside it in the ``closed_pool_months`` up to ``end`` (the later of
+    the event's end and its submission: the last 12 months as the officer reviews it).
 
     ``meetings``: every (player, opponent) pair of the games in that window that have a player
     of ``group`` (recorded in the ledger, and the submission's own); ``recorded``: how many of

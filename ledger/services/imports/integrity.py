@@ -1,0 +1,315 @@
+"""The integrity checks of a submission (issue 23; docs/RULES.md "Integrity checks (ledger
+serve)"): what ``rules.integrity`` reads, gathered from the ledger for a file's games as the
+readers give them (``formats.records.FileGame``, e.g. ``game_files.read_games_file``'s
+readout), before anything is written. Each check is a flag with its reason, never a refusal.
+
+Players are matched as an import matches them (``register.matching.PlayerIndex.match``: FIDE
+id, then name and birth year), read only: a player the ledger does not know is new (the import
+would register them, with the file's rating); one matching several players is left out of the
+checks that need a player. Ratings are the published ratings in force at each event's start in
+the game's pool (``close.rated_games.ratings_in_pool``, as a close and ``ledger performance``
+use them); a new player's is the file's. Queries: the players (one), the games of the last 12
+months of the events' players (one per 2,000 players), and the rating histories (six per pool).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from sqlalchemy import Engine, or_, select
+from sqlalchemy.orm import Session
+
+from ledger.db.models import Game
+from ledger.domain import STANDARD, Period, RatingPool, Result
+from ledger.errors import InvalidInput, Problem
+from ledger.formats.records import FileGame, FilePlayer
+from ledger.names import name_key
+from ledger.rules.integrity import (
+    THRESHOLDS,
+    DayGame,
+    Flag,
+    Thresholds,
+    closed_pool,
+    late_submission,
+    long_day,
+    new_player_details,
+    performance_flag,
+    unrated_share,
+    year_before,
+)
+from ledger.rules.pools import (
+    parse_pgn_time_control,
+    parse_time_control,
+    parse_trf_time_control,
+)
+from ledger.services.close.rated_games import ratings_in_pool
+from ledger.services.close.state import load_histories
+from ledger.services.core.session import transaction
+from ledger.services.imports.game_pools import game_pool
+from ledger.services.register.matching import PlayerIndex
+
+#: How the games without an event are named in a flag.
+NO_EVENT = "the games without an event"
+#: Players per query of their games (two IN lists of this many ids).
+_CHUNK = 2000
+
+#: Who a file's player is, for the checks: ``("id", ledger id)``, or for a player the ledger
+#: does not know ``("new", FIDE id or name key)``.
+Key = tuple[str, Hashable]
+
+
+@dataclass
+class _Who:
+    """A file's player as the checks see them: ``key``, ``name`` (the ledger's, else the
+    file's), ``player_id`` (None: new), ``sex``, and the file's values of a new player."""
+
+    key: Key
+    name: str
+    player_id: int | None
+    sex: str | None
+    birth_year: int | None
+    file_rating: dict[RatingPool, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Side:
+    """One game from one player's side: the opponent, the points, played over the board."""
+
+    who: _Who
+    opponent: _Who
+    score: Fraction
+    played: bool
+
+
+def check_integrity(engine: Engine, games: Sequence[FileGame], *, submitted: dt.date,
+                    event_end: dt.date | None = None, pool: RatingPool | None = None,
+                    use_ids: bool = True, limits: Thresholds = THRESHOLDS) -> list[Flag]:
+    """``integrity_flags`` in a read-only transaction of its own (nothing is written)."""
+    with transaction(engine, dry_run=True) as session:
+        return integrity_flags(session, games, submitted=submitted, event_end=event_end,
+                               pool=pool, use_ids=use_ids, limits=limits)
+
+
+def integrity_flags(session: Session, games: Sequence[FileGame], *, submitted: dt.date,
+                    event_end: dt.date | None = None, pool: RatingPool | None = None,
+                    use_ids: bool = True, limits: Thresholds = THRESHOLDS) -> list[Flag]:
+    """The integrity flags of a submission's ``games`` (``FileGame`` values, as its file's
+    reader gives them), submitted on ``submitted``.
+
+    ``event_end``: the event's end when the submission says it (else each event's end is the
+    file's, or its last game's date); ``pool``: the event's pool for games without a time
+    control (``import --pool``; default standard); ``use_ids``: False when the file's ids are
+    national ids (``import --ids national``). Games are grouped by their event's name (the
+    games without one form one group, ``NO_EVENT``, not a pool: no closed-pool or unrated-share
+    check). Returns the flags in order: per event closed pool, late submission and unrated
+    share, then per player new-player details, performance and long days, by name."""
+    index = PlayerIndex.load(session)
+    people: dict[Key, _Who] = {}
+    pools: dict[int, RatingPool] = {}
+    ignored: list[Problem] = []  # a game whose pool cannot be told: as its event's (the import
+    for g in games:  # refuses it; the checks still read it)
+        found = game_pool("", g, pool, ignored)
+        pools[id(g)] = found.pool if found is not None else pool or STANDARD
+    sides: dict[int, tuple[_Who, _Who]] = {}
+    for g in games:
+        white, black = (_who(index, p, use_ids, people, pools[id(g)]) for p in (g.white, g.black))
+        if white is not None and black is not None:
+            sides[id(g)] = (white, black)
+    events: dict[str | None, list[FileGame]] = defaultdict(list)
+    for g in games:
+        events[g.event].append(g)
+    ends = {event: event_end or max(d for g in event_games
+                                    for d in (g.date, g.event_end) if d is not None)
+            for event, event_games in events.items()}
+    starts = {event: min((g.event_start or g.date) for g in event_games)
+              for event, event_games in events.items()}
+    rating = _Ratings(session, people, games, pools, starts)
+    flags: list[Flag] = []
+    met = _meetings(session, games, sides, events,
+                    {e: max(end, submitted) for e, end in ends.items()}, limits)
+    for event, event_games in events.items():
+        label = event or NO_EVENT
+        group = {w.key: w for g in event_games if id(g) in sides for w in sides[id(g)]}
+        if event is not None:
+            pairs, recorded = met[event]
+            flags.extend(f for f in [closed_pool(label, max(ends[event], submitted), group,
+                                                 pairs, recorded, limits)] if f is not None)
+        flags.extend(f for f in [late_submission(label, ends[event], submitted, limits)]
+                     if f is not None)
+        if event is not None:
+            pool_of = {w.key: pools[id(g)] for g in event_games if id(g) in sides
+                       for w in sides[id(g)]}
+            unrated = sum(1 for w in group.values()
+                          if rating(w, pool_of[w.key], starts[event]) is None)
+            flags.extend(f for f in [unrated_share(label, len(group), unrated, limits)]
+                         if f is not None)
+    flags.extend(f for w in sorted(people.values(), key=lambda w: (w.name, str(w.key)))
+                 if w.player_id is None
+                 for f in [new_player_details(w.name, w.birth_year, w.sex)] if f is not None)
+    flags.extend(_performances(events, sides, pools, starts, rating, limits))
+    flags.extend(_long_days(games, sides, pools, limits))
+    return flags
+
+
+def _who(index: PlayerIndex, p: FilePlayer, use_ids: bool, people: dict[Key, _Who],
+         pool: RatingPool) -> _Who | None:
+    """The player ``p`` stands for (see the module): None when the name matches several."""
+    fide_id = p.fide_id if use_ids else None
+    found = index.match(p.name, fide_id, p.birth_year)
+    if found.error is not None:
+        return None
+    if found.player is not None:
+        player = found.player
+        key: Key = ("id", player.id)
+        if key not in people:
+            people[key] = _Who(key, player.name, player.id, player.sex, player.birth_year)
+        return people[key]
+    key = ("new", fide_id if fide_id is not None else name_key(p.name))
+    who = people.get(key)
+    if who is None:
+        who = people[key] = _Who(key, p.name, None, p.sex, p.birth_year)
+    who.sex, who.birth_year = who.sex or p.sex, who.birth_year or p.birth_year
+    if p.rating is not None:
+        who.file_rating.setdefault(pool, p.rating)  # the first the file gives, as registered
+    return who
+
+
+class _Ratings:
+    """``(who, pool, start date) -> rating``: a ledger player's published rating in force for
+    the period of ``start`` in ``pool``, a new player's the file's; None: unrated. The
+    histories of each pool read once (``load_histories``)."""
+
+    def __init__(self, session: Session, people: dict[Key, _Who], games: Sequence[FileGame],
+                 pools: dict[int, RatingPool], starts: dict[str | None, dt.date]) -> None:
+        ids = sorted(w.player_id for w in people.values() if w.player_id is not None)
+        through = Period.of(max((g.date for g in games), default=dt.date.today()))
+        self.lookup: dict[RatingPool, Callable[[int, Period], int | None]] = {}
+        for pool in sorted(set(pools.values())):
+            histories = load_histories(session, ids, through=through, pool=pool)
+            self.lookup[pool] = ratings_in_pool(session, histories, pool, through=through)
+
+    def __call__(self, who: _Who, pool: RatingPool, start: dt.date) -> int | None:
+        if who.player_id is None:
+            return who.file_rating.get(pool)
+        return self.lookup[pool](who.player_id, Period.of(start))
+
+
+def _meetings(session: Session, games: Sequence[FileGame], sides: dict[int, tuple[_Who, _Who]],
+              events: dict[str | None, list[FileGame]], ends: dict[str | None, dt.date],
+              limits: Thresholds) -> dict[str, tuple[list[tuple[Key, Key]], int]]:
+    """For each event: the (player, opponent) pairs of the games in the ``closed_pool_months``
+    up to ``ends`` (the later of its end and the submission: the last 12 months as the officer
+    reviews it) that have one of its players (the ledger's valid games and the file's own),
+    and how many of them the ledger had."""
+    named = {e: g for e, g in events.items() if e is not None}
+    if not named:
+        return {}
+    window = {e: (year_before(ends[e], limits.closed_pool_months), ends[e]) for e in named}
+    first, last = min(a for a, _ in window.values()), max(b for _, b in window.values())
+    by_id = {w.player_id: w for pair in sides.values() for w in pair
+             if w.player_id is not None}
+    recorded: list[tuple[Key, Key, dt.date]] = []
+    ids = sorted(by_id)
+    for i in range(0, len(ids), _CHUNK):
+        chunk = ids[i:i + _CHUNK]
+        rows = session.execute(select(Game.white_id, Game.black_id, Game.date).where(
+            Game.status == "valid", Game.date >= first, Game.date <= last,
+            or_(Game.white_id.in_(chunk), Game.black_id.in_(chunk))))
+        seen = set(ids[:i])  # a game of two players of earlier chunks was read with them
+        for white, black, day in rows:
+            if white in seen or black in seen:
+                continue
+            recorded.append((_known(by_id, white), _known(by_id, black), day))
+    own = [(sides[id(g)][0].key, sides[id(g)][1].key, g.date) for g in games if id(g) in sides]
+    met: dict[str, tuple[list[tuple[Key, Key]], int]] = {}
+    for event, event_games in named.items():
+        low, high = window[event]
+        members = {w.key for g in event_games if id(g) in sides for w in sides[id(g)]}
+        before = [(a, b) for a, b, day in recorded if low <= day <= high
+                  and (a in members or b in members)]
+        mine = [(a, b) for a, b, day in own if low <= day <= high
+                and (a in members or b in members)]
+        met[event] = (before + mine, len(before))
+    return met
+
+
+def _known(by_id: dict[int, _Who], pid: int) -> Key:
+    """A ledger player's key: theirs in the file, else ``("id", pid)``."""
+    who = by_id.get(pid)
+    return who.key if who is not None else ("id", pid)
+
+
+def _performances(events: dict[str | None, list[FileGame]], sides: dict[int, tuple[_Who, _Who]],
+                  pools: dict[int, RatingPool], starts: dict[str | None, dt.date],
+                  rating: _Ratings, limits: Thresholds) -> Iterable[Flag]:
+    """Check (b) per player over each event's games of one pool (the games without an event:
+    per period), against rated opponents over the board, at the ratings in force at the
+    event's start (the period's first day)."""
+    groups: dict[tuple[str | None, RatingPool, dt.date], list[_Side]] = defaultdict(list)
+    for event, event_games in events.items():
+        for g in event_games:
+            if id(g) not in sides or not (g.played and g.result.is_played):
+                continue
+            start = starts[event] if event is not None else g.date.replace(day=1)
+            white, black = sides[id(g)]
+            score = Fraction(str(g.result.white_score))
+            key = (event, pools[id(g)], start)
+            groups[key].append(_Side(white, black, score, True))
+            groups[key].append(_Side(black, white, 1 - score, True))
+    flags: list[Flag] = []
+    for (_event, pool, start), game_sides in groups.items():
+        by_player: dict[Key, list[_Side]] = defaultdict(list)
+        for s in game_sides:
+            by_player[s.who.key].append(s)
+        for player_sides in by_player.values():
+            who = player_sides[0].who
+            own = rating(who, pool, start)
+            counted = [(r, s.score) for s in player_sides
+                       if (r := rating(s.opponent, pool, start)) is not None]
+            flag = performance_flag(who.name, own, [r for r, _ in counted],
+                                    [x for _, x in counted], who.sex, who.player_id, limits)
+            if flag is not None:
+                flags.append(flag)
+    return sorted(flags, key=lambda f: f.concerns)
+
+
+def _long_days(games: Sequence[FileGame], sides: dict[int, tuple[_Who, _Who]],
+               pools: dict[int, RatingPool], limits: Thresholds) -> list[Flag]:
+    """Check (c) per player and day over the file's games played over the board."""
+    days: dict[tuple[Key, dt.date], list[DayGame]] = defaultdict(list)
+    who_of: dict[Key, _Who] = {}
+    for g in games:
+        if id(g) not in sides or not g.played or g.result in _FORFEITS:
+            continue
+        game = DayGame(_minutes(g), pools[id(g)])
+        for who in sides[id(g)]:
+            days[who.key, g.date].append(game)
+            who_of[who.key] = who
+    flags = [f for (key, day), day_games in days.items()
+             if len(day_games) > 1
+             for f in [long_day(who_of[key].name, day, day_games, who_of[key].player_id, limits)]
+             if f is not None]
+    return sorted(flags, key=lambda f: (f.concerns, f.message))
+
+
+_FORFEITS = frozenset(r for r in Result if not r.is_played)
+
+
+def _minutes(g: FileGame) -> Fraction | None:
+    """The game's time control in minutes for 60 moves a player, as its file writes it
+    (``rules.pools``: PGN seconds, TRF 122 free text, else as people write it); None when not
+    given or not read."""
+    text = g.time_control
+    if not text:
+        return None
+    try:
+        control = (parse_trf_time_control(text) if g.time_control_unit == "free"
+                   else parse_pgn_time_control(text) if g.time_control_unit == "seconds"
+                   else parse_time_control(text))
+    except InvalidInput:
+        return None
+    return control.minutes if control is not None else None
