@@ -34,6 +34,7 @@ from ledger.rules.integrity import (
     Flag,
     Thresholds,
     closed_pool,
+    game_minutes,
     late_submission,
     long_day,
     new_player_details,
@@ -77,12 +78,13 @@ class _Who:
 
 @dataclass
 class _Side:
-    """One game from one player's side: the opponent, the points, played over the board."""
+    """One game from one player's side: the opponent, the points (``score``, and ``halves``:
+    the half points, 0, 1 or 2, for quick sums)."""
 
     who: _Who
     opponent: _Who
     score: Fraction
-    played: bool
+    halves: int
 
 
 def check_integrity(engine: Engine, games: Sequence[FileGame], *, submitted: dt.date,
@@ -107,16 +109,21 @@ def integrity_flags(session: Session, games: Sequence[FileGame], *, submitted: d
     games without one form one group, ``NO_EVENT``, not a pool: no closed-pool or unrated-share
     check). Returns the flags in order: per event closed pool, late submission and unrated
     share, then per player new-player details, performance and long days, by name."""
-    index = PlayerIndex.load(session)
-    people: dict[Key, _Who] = {}
+    who_is = _People(PlayerIndex.load(session), use_ids)
+    people = who_is.people
     pools: dict[int, RatingPool] = {}
     ignored: list[Problem] = []  # a game whose pool cannot be told: as its event's (the import
-    for g in games:  # refuses it; the checks still read it)
-        found = game_pool("", g, pool, ignored)
-        pools[id(g)] = found.pool if found is not None else pool or STANDARD
+    told: dict[tuple[str | None, ...], RatingPool] = {}  # refuses it; the checks still read it)
+    for g in games:  # game_pool reads these fields only: each kind of game told once
+        kind = (g.pool, g.time_control, g.time_control_unit, g.white_time_control,
+                g.black_time_control)
+        if kind not in told:
+            found = game_pool("", g, pool, ignored)
+            told[kind] = found.pool if found is not None else pool or STANDARD
+        pools[id(g)] = told[kind]
     sides: dict[int, tuple[_Who, _Who]] = {}
     for g in games:
-        white, black = (_who(index, p, use_ids, people, pools[id(g)]) for p in (g.white, g.black))
+        white, black = who_is(g.white, pools[id(g)]), who_is(g.black, pools[id(g)])
         if white is not None and black is not None:
             sides[id(g)] = (white, black)
     events: dict[str | None, list[FileGame]] = defaultdict(list)
@@ -155,27 +162,49 @@ def integrity_flags(session: Session, games: Sequence[FileGame], *, submitted: d
     return flags
 
 
-def _who(index: PlayerIndex, p: FilePlayer, use_ids: bool, people: dict[Key, _Who],
-         pool: RatingPool) -> _Who | None:
-    """The player ``p`` stands for (see the module): None when the name matches several."""
-    fide_id = p.fide_id if use_ids else None
-    found = index.match(p.name, fide_id, p.birth_year)
-    if found.error is not None:
-        return None
-    if found.player is not None:
-        player = found.player
-        key: Key = ("id", player.id)
-        if key not in people:
-            people[key] = _Who(key, player.name, player.id, player.sex, player.birth_year)
-        return people[key]
-    key = ("new", fide_id if fide_id is not None else name_key(p.name))
-    who = people.get(key)
-    if who is None:
-        who = people[key] = _Who(key, p.name, None, p.sex, p.birth_year)
-    who.sex, who.birth_year = who.sex or p.sex, who.birth_year or p.birth_year
-    if p.rating is not None:
-        who.file_rating.setdefault(pool, p.rating)  # the first the file gives, as registered
-    return who
+class _People:
+    """The player each of a file's players stands for (see the module), as a ``_Who`` in
+    ``people``; a question asked before (the same name, FIDE id and birth year) is answered
+    from what it found (a CSV names a player once per game side). None: the name matches
+    several players."""
+
+    def __init__(self, index: PlayerIndex, use_ids: bool) -> None:
+        self.index, self.use_ids = index, use_ids
+        self.people: dict[Key, _Who] = {}
+        self.asked: dict[tuple[str, int | None, int | None], Key | None] = {}
+
+    def __call__(self, p: FilePlayer, pool: RatingPool) -> _Who | None:
+        fide_id = p.fide_id if self.use_ids else None
+        asked = (p.name, fide_id, p.birth_year)
+        if asked in self.asked:
+            key = self.asked[asked]
+        else:
+            key = self.asked[asked] = self._match(p, fide_id)
+        if key is None:
+            return None
+        who = self.people[key]
+        if who.player_id is None:  # the file's values of a new player, the first given
+            who.sex, who.birth_year = who.sex or p.sex, who.birth_year or p.birth_year
+            if p.rating is not None:
+                who.file_rating.setdefault(pool, p.rating)  # as the import registers them
+        return who
+
+    def _match(self, p: FilePlayer, fide_id: int | None) -> Key | None:
+        found = self.index.match(p.name, fide_id, p.birth_year)
+        if found.error is not None:
+            return None
+        key: Key
+        if found.player is not None:
+            player = found.player
+            key = ("id", player.id)
+            if key not in self.people:
+                self.people[key] = _Who(key, player.name, player.id, player.sex,
+                                        player.birth_year)
+            return key
+        key = ("new", fide_id if fide_id is not None else name_key(p.name))
+        if key not in self.people:
+            self.people[key] = _Who(key, p.name, None, p.sex, p.birth_year)
+        return key
 
 
 class _Ratings:
@@ -212,28 +241,32 @@ def _meetings(session: Session, games: Sequence[FileGame], sides: dict[int, tupl
     first, last = min(a for a, _ in window.values()), max(b for _, b in window.values())
     by_id = {w.player_id: w for pair in sides.values() for w in pair
              if w.player_id is not None}
-    recorded: list[tuple[Key, Key, dt.date]] = []
+    recorded: list[tuple[Key, Key, dt.date, bool]] = []  # (white, black, date, in the ledger)
     ids = sorted(by_id)
     for i in range(0, len(ids), _CHUNK):
         chunk = ids[i:i + _CHUNK]
         rows = session.execute(select(Game.white_id, Game.black_id, Game.date).where(
             Game.status == "valid", Game.date >= first, Game.date <= last,
             or_(Game.white_id.in_(chunk), Game.black_id.in_(chunk))))
-        seen = set(ids[:i])  # a game of two players of earlier chunks was read with them
+        earlier = set(ids[:i])  # a game with a player of an earlier chunk was read with them
         for white, black, day in rows:
-            if white in seen or black in seen:
+            if white in earlier or black in earlier:
                 continue
-            recorded.append((_known(by_id, white), _known(by_id, black), day))
-    own = [(sides[id(g)][0].key, sides[id(g)][1].key, g.date) for g in games if id(g) in sides]
+            recorded.append((_known(by_id, white), _known(by_id, black), day, True))
+    recorded.extend((sides[id(g)][0].key, sides[id(g)][1].key, g.date, False) for g in games
+                    if id(g) in sides)
+    by_player: dict[Key, list[int]] = defaultdict(list)  # each player's meetings, by index
+    for i, (a, b, _day, _before) in enumerate(recorded):
+        by_player[a].append(i)
+        by_player[b].append(i)
     met: dict[str, tuple[list[tuple[Key, Key]], int]] = {}
     for event, event_games in named.items():
         low, high = window[event]
         members = {w.key for g in event_games if id(g) in sides for w in sides[id(g)]}
-        before = [(a, b) for a, b, day in recorded if low <= day <= high
-                  and (a in members or b in members)]
-        mine = [(a, b) for a, b, day in own if low <= day <= high
-                and (a in members or b in members)]
-        met[event] = (before + mine, len(before))
+        seen = sorted({i for key in members for i in by_player[key]
+                       if low <= recorded[i][2] <= high})
+        met[event] = ([(recorded[i][0], recorded[i][1]) for i in seen],
+                      sum(1 for i in seen if recorded[i][3]))
     return met
 
 
@@ -256,22 +289,32 @@ def _performances(events: dict[str | None, list[FileGame]], sides: dict[int, tup
                 continue
             start = starts[event] if event is not None else g.date.replace(day=1)
             white, black = sides[id(g)]
-            score = Fraction(str(g.result.white_score))
+            white_score, black_score = _SCORES[g.result]
             key = (event, pools[id(g)], start)
-            groups[key].append(_Side(white, black, score, True))
-            groups[key].append(_Side(black, white, 1 - score, True))
+            groups[key].append(_Side(white, black, white_score, int(2 * white_score)))
+            groups[key].append(_Side(black, white, black_score, int(2 * black_score)))
     flags: list[Flag] = []
     for (_event, pool, start), game_sides in groups.items():
         by_player: dict[Key, list[_Side]] = defaultdict(list)
         for s in game_sides:
             by_player[s.who.key].append(s)
         for player_sides in by_player.values():
+            if len(player_sides) < limits.performance_min_games:
+                continue  # too few games (the rule says None): the opponents need not be read
             who = player_sides[0].who
             own = rating(who, pool, start)
-            counted = [(r, s.score) for s in player_sides
+            if own is None:
+                continue  # unrated: not checked (the rule says None)
+            counted = [(r, s) for s in player_sides
                        if (r := rating(s.opponent, pool, start)) is not None]
+            if sum(x.halves for _, x in counted) <= len(counted) and (
+                    2 * sum(r for r, _ in counted) < (2 * own + 799) * len(counted)):
+                # at most half the points: p <= 50 %, dp <= 0 (table 8.1.1), so Rp is at most
+                # Ra (the opponents' mean, .5 up), below own + 400 here: the rule says None
+                continue
             flag = performance_flag(who.name, own, [r for r, _ in counted],
-                                    [x for _, x in counted], who.sex, who.player_id, limits)
+                                    [x.score for _, x in counted], who.sex, who.player_id,
+                                    limits)
             if flag is not None:
                 flags.append(flag)
     return sorted(flags, key=lambda f: f.concerns)
@@ -282,21 +325,30 @@ def _long_days(games: Sequence[FileGame], sides: dict[int, tuple[_Who, _Who]],
     """Check (c) per player and day over the file's games played over the board."""
     days: dict[tuple[Key, dt.date], list[DayGame]] = defaultdict(list)
     who_of: dict[Key, _Who] = {}
+    controls: dict[tuple[str | None, str, RatingPool], DayGame] = {}  # each read once
+    length: dict[DayGame, float] = {}  # rules.integrity.game_minutes, once per kind of game
     for g in games:
         if id(g) not in sides or not g.played or g.result in _FORFEITS:
             continue
-        game = DayGame(_minutes(g), pools[id(g)])
+        kind = (g.time_control, g.time_control_unit, pools[id(g)])
+        game = controls.get(kind)
+        if game is None:
+            game = controls[kind] = DayGame(_minutes(g), pools[id(g)])
+            length.setdefault(game, float(game_minutes(game, limits)))
         for who in sides[id(g)]:
             days[who.key, g.date].append(game)
             who_of[who.key] = who
     flags = [f for (key, day), day_games in days.items()
-             if len(day_games) > 1
+             if sum(length[x] for x in day_games) > limits.day_minutes - 0.001  # else the rule
+             # says None (floats, a margin far above their error: only a prefilter)
              for f in [long_day(who_of[key].name, day, day_games, who_of[key].player_id, limits)]
              if f is not None]
     return sorted(flags, key=lambda f: (f.concerns, f.message))
 
 
 _FORFEITS = frozenset(r for r in Result if not r.is_played)
+#: White's and Black's points of each result (exact).
+_SCORES = {r: (Fraction(str(r.white_score)), Fraction(str(r.black_score))) for r in Result}
 
 
 def _minutes(g: FileGame) -> Fraction | None:
