@@ -141,3 +141,49 @@ def test_the_group_opened_by_one_outside_game(ledger_db: str, engine: Engine,
     flags = check_integrity(engine, _games(_circle_pgn(tmp_path)),
                             submitted=dt.date(2026, 11, 6))
     assert [f.code for f in flags] == ["performance"]
+
+
+def test_another_clubs_evening_of_two_unknown_players(ledger_db: str, engine: Engine) -> None:
+    # examples/guide/riverside-club-night.pgn: Walsh, Declan and Byrne, Sinead, unknown to the
+    # guide's ledger, play each other twice on 5 November 2026 (2 x 240 minutes: 8 hours). A
+    # PGN gives no birth year or sex; the two met nobody else (no game recorded): a closed pool
+    _guide_october(ledger_db)
+    flags = check_integrity(engine, _games(GUIDE / "riverside-club-night.pgn"),
+                            submitted=dt.date(2026, 11, 6))
+    assert [(f.code, f.subject, f.concerns, f.message, f.player_id) for f in flags] == [
+        ("closed-pool", "event", "Riverside Club Night November 2026",
+         "Riverside Club Night November 2026: its 2 players played nobody outside the group in "
+         "the 12 months to 2026-11-06 (2 games, none of them has an earlier game recorded)",
+         None),
+        ("new-player-details", "player", "Byrne, Sinead",
+         "Byrne, Sinead is new to the ledger and the file gives no birth year and no sex", None),
+        ("new-player-details", "player", "Walsh, Declan",
+         "Walsh, Declan is new to the ledger and the file gives no birth year and no sex",
+         None)]
+
+
+def test_a_rapid_marathon(ledger_db: str, engine: Engine, tmp_path: Path) -> None:
+    # A CSV of 9 rapid games (25 min + 20 s: 25 + 20 = 45 minutes for 60 moves, 90 a game) on
+    # 7 November 2026: Keane, Orla plays all nine, 3 each against Hayes, Niamh and Quinn,
+    # Daniel (members, unrated) and Nolan, Roisin (new, no rating, birth year or sex).
+    # Keane: 9 x 90 = 810 minutes = 13 hours 30 minutes > 720; 720 // 90 = 8 fit in a day.
+    # Rated in rapid at the start: Keane only (no rapid rating: her standard 1875, docs/RULES.md
+    # §9, from 2024-03); 3 of 4 unrated = 75 % > half. Her opponents are unrated: no
+    # performance. Keane and Hayes met Murphy and Brennan in October: no closed pool.
+    _guide_october(ledger_db)
+    rows = ["date,white,black,result,event,round,time_control"]
+    for i, other in enumerate(["Hayes, Niamh", "Quinn, Daniel", "Nolan, Roisin"] * 3):
+        rows.append(f'2026-11-07,"Keane, Orla","{other}",1-0,Harbour Rapid Marathon,{i + 1},25+20')
+    path = tmp_path / "marathon.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    flags = check_integrity(engine, _games(path), submitted=dt.date(2026, 11, 8))
+    assert [(f.code, f.concerns, f.message) for f in flags] == [
+        ("unrated-share", "Harbour Rapid Marathon",
+         "Harbour Rapid Marathon: 3 of its 4 players are unrated (75 %), more than half"),
+        ("new-player-details", "Nolan, Roisin",
+         "Nolan, Roisin is new to the ledger and the file gives no birth year and no sex"),
+        ("long-day", "Keane, Orla",
+         "Keane, Orla played 9 games on 2026-11-07: 13 hours 30 minutes of play counted for 60 "
+         "moves a game (9 x 90 minutes), more than 12 hours; games of 90 minutes fit 8 in a "
+         "day")]
+    assert flags[2].player_id is not None
