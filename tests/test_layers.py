@@ -167,8 +167,8 @@ def test_services_are_grouped_with_no_module_left_loose() -> None:
     loose = sorted(m for m in MODULES if part(m) == "services" and m != "ledger.services"
                    and group(m) is None)
     assert loose == []
-    assert SERVICE_GROUPS == ["admin", "close", "core", "corrections", "imports", "publishing",
-                              "register"]
+    assert SERVICE_GROUPS == ["accounts", "admin", "close", "core", "corrections", "imports",
+                              "publishing", "register"]
 
 
 @pytest.mark.parametrize("name", SERVICE_GROUPS)

@@ -40,6 +40,8 @@ COMMANDS = lazy_commands([
      "What a win, a draw or a loss would do to both players' ratings this period."),
     ("audit", "audit", "audit",
      "Show the audit log: who changed what, when, why and with which command."),
+    ("serve", "serve", "serve",
+     "Serve the ledger on the web: the live site, the JSON API, logins, submissions."),
     ("player", "players", "player_app",
      "Register players, look them up, edit, merge and correct them."),
     ("game", "games", "game_app", "Record games, list them, void and correct them."),
@@ -56,6 +58,8 @@ COMMANDS = lazy_commands([
      "Check the ledger database, back it up, copy it to another database."),
     ("site", "site", "site_app",
      "The club's website: rating lists, players and tournaments as static pages."),
+    ("user", "users", "user_app",
+     "The web's users (ledger serve): add them, list them, change a role, disable one."),
 ])
 
 

@@ -83,10 +83,11 @@ def club_name(club: str | None) -> str:
 def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
     """The list ``rl`` written in ``fmt`` (the table as plain text, without colours)."""
     from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt  # on use
+    from ledger.services.publishing.json_shapes import rating_list_dict
     heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
                           club_name(club), rl.pool, rl.preview)
     if fmt is ListFormat.JSON:
-        return json.dumps(render_lists.rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
     if fmt is ListFormat.TXT:
         try:
             return rating_list_txt.write(heading, rl.rows)

@@ -13,10 +13,11 @@ The groups, each a package whose ``__init__`` says what it owns and which groups
 - ``corrections``: void, correct, edit, merge, replace, and how each takes effect.
 - ``publishing``: what the ledger shows: lists, histories, reports, the site, exports,
   performance, what-if, the calculators, and where a report may be written.
+- ``accounts``: the web's users, their passwords and sessions, logging in and its throttle.
 - ``admin``: the ledger itself: creating and upgrading it, the audit log read back, backup,
   copy, ``db check``.
 
 Arrows point down only: ``admin`` -> ``publishing`` -> ``register`` -> ``close`` -> ``core``,
-``corrections`` -> ``imports`` -> ``register``; groups import each other's modules by their full
-name (``ledger.services.close.rating``).
+``corrections`` -> ``imports`` -> ``register``, ``accounts`` -> ``core``; groups import each
+other's modules by their full name (``ledger.services.close.rating``).
 """

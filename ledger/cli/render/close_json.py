@@ -18,9 +18,9 @@ from functools import partial
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from ledger.cli.render.life import computation_dict
 from ledger.cli.render.values import Rendered, encode_str, halves_number, hundredths_number
 from ledger.rules.row_results import SIDE_FIELDS
+from ledger.services.publishing.json_shapes import computation_dict
 
 if TYPE_CHECKING:
     from ledger.services.close.close_report import CloseReport, RatedPlayer

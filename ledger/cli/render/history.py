@@ -5,36 +5,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ledger.cli.publish import write_output
-from ledger.cli.render.life import life_dict, life_lines
+from ledger.cli.render.life import life_lines
 from ledger.cli.render.output import print_json, say, signed, stdout
-from ledger.cli.render.players import carried_dicts, player_dict
 from ledger.cli.render.tables import PlainTable
-from ledger.cli.render.values import json_number
 from ledger.errors import LedgerError
-from ledger.formats.sparkline import sparkline
-from ledger.services.publishing.history_summary import peak, period_points, rating_brought
+from ledger.services.publishing.history_summary import peak, period_points
+from ledger.services.publishing.json_shapes import history_json, history_sparkline, history_trend
 
 if TYPE_CHECKING:
     from ledger.services.close.life import PoolView
     from ledger.services.publishing.lists import PlayerHistory
-
-
-def history_dict(h: PlayerHistory) -> dict[str, Any]:
-    """A player's history as JSON data: ``rating_pool`` and ``pool`` on every period row the
-    rating pool (docs/RULES.md §9); the top-level ``pool`` is an unrated player's pool of games
-    in progress (``life_dict``)."""
-    return {"player": player_dict(h.player), "rating_pool": h.player.pool, "periods": [
-        {"pool": h.player.pool, "period": r.period, "rating_before": r.rating_before,
-         "games": r.games,
-         "score": json_number(r.score), "expected": json_number(r.expected), "k": r.k,
-         "k_reason": r.k_reason, "k_capped": r.k_capped,
-         "change_exact": json_number(r.change_exact), "change": r.change,
-         "rating_after": r.rating_after, "note": r.note, "carried": json_number(r.carried)}
-        for r in h.periods], "carried_corrections": carried_dicts(h.carried)} \
-        | life_dict(h.life, h.player.pool)
 
 
 def _history_table(title: str, h: PlayerHistory) -> PlainTable:
@@ -68,17 +51,6 @@ def _pool_table(pool: PoolView) -> PlainTable:
     return table
 
 
-def _trend(h: PlayerHistory) -> list[int]:
-    brought = rating_brought(h)
-    return ([] if brought is None else [brought]) + [p.rating for p in period_points(h)]
-
-
-def history_sparkline(h: PlayerHistory) -> str:
-    """The sparkline of the rating the player brought into the first period (if any), then the
-    rating published after each period (one block each)."""
-    return sparkline(_trend(h))
-
-
 def draw_chart(h: PlayerHistory, path: Path, ledger: str | None) -> None:
     """Write the history chart (``formats.rating_chart``) to ``path``; ``LedgerError`` when
     there is nothing to draw or the file cannot be written (``path`` is the open ``ledger``
@@ -95,25 +67,21 @@ def draw_chart(h: PlayerHistory, path: Path, ledger: str | None) -> None:
 
 def history(h: PlayerHistory, as_json: bool, chart: Path | None = None,
             ledger: str | None = None) -> None:
-    """A player's history (``_history_text``; JSON: ``history_dict``), the peak and the
+    """A player's history (``_history_text``; JSON: ``json_shapes.history_json``), the peak and the
     sparkline; with ``chart``, the chart written to that file first (nothing printed if it
     cannot be; never over the open ``ledger``)."""
     if chart is not None:
         draw_chart(h, chart, ledger)
     top = peak(h)
     if as_json:
-        print_json({**history_dict(h),
-                    "peak": None if top is None else {"rating": top.rating, "period": top.period,
-                                                       "in_force_from": top.in_force_from},
-                    "sparkline": history_sparkline(h),
-                    "chart": None if chart is None else str(chart)})
+        print_json(history_json(h, None if chart is None else str(chart)))
         return
     _history_text(h)
     if top is not None:
         where = (f"published by closing {top.period}" if top.period is not None
                  else "the rating brought into the ledger")
         say(f"peak: {top.rating}, in force from {top.in_force_from} ({where})")
-        trend = _trend(h)
+        trend = history_trend(h)
         say(f"trend: {trend[0]} {history_sparkline(h)} {trend[-1]}")
     if chart is not None:
         say(f"chart written to {chart}")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ledger.cli.render.values import json_number, two_decimals
+from ledger.cli.render.values import two_decimals
 from ledger.rules.editions import InitialMethod
 
 if TYPE_CHECKING:
@@ -18,46 +18,6 @@ if TYPE_CHECKING:
 # ``rules.initial`` is imported where it is used: a command that loads this module (``player
 # list`` and ``player add`` do) loads the rules only to show an initial rating or a pool in
 # progress (start-up, issue 14).
-
-
-def pool_dict(pool: PoolView, rating_pool: str = "standard") -> dict[str, Any]:
-    """A pool in progress for JSON (average to two decimals, and exact as a fraction); each
-    game row carries ``pool``, the rating pool (``rating_pool``) its games are of."""
-    return {"as_of": pool.as_of, "games": pool.games,
-            "opponents_average": json_number(two_decimals(pool.average)) if pool.average else None,
-            "opponents_average_exact": str(pool.average) if pool.average else None,
-            "score": json_number(pool.points), "games_needed": pool.needed,
-            "games_disregarded": pool.disregarded, "first_period": pool.first_period,
-            "computed_at": pool.computed_at,
-            "pool_games": [{"pool": rating_pool, "period": r.period, "game_id": r.game_id,
-                            "opponent": r.opponent, "opponent_rating": r.opponent_rating,
-                            "score": json_number(r.score),
-                            "counted": r.counted} for r in pool.rows]}
-
-
-def computation_dict(period: str, c: InitialRating) -> dict[str, Any]:
-    """An initial rating's whole computation for JSON."""
-    from ledger.rules.initial import HYPOTHETICAL_RATING
-    return {"period": period, "method": c.method.value, "games": c.games,
-            "score": json_number(c.points), "opponents_sum": c.opponents_sum,
-            "hypothetical_opponents": c.hypothetical,
-            "hypothetical_rating": HYPOTHETICAL_RATING if c.hypothetical else None,
-            "ra": json_number(two_decimals(c.ra)), "ra_exact": str(c.ra),
-            "p": json_number(Decimal(c.p_hundredths).scaleb(-2)), "p_exact": str(c.p),
-            "dp": c.dp, "bonus": c.bonus, "ru_exact": str(c.ru_exact), "ru": c.ru,
-            "cap": c.cap, "capped": c.capped, "rating": c.rating, "floor": c.floor,
-            "published": c.published}
-
-
-def life_dict(life: RatingLife, rating_pool: str = "standard") -> dict[str, Any]:
-    """Pool of games in progress, initial ratings and floor drops for JSON; every row (game,
-    computation, drop) carries ``pool``: ``rating_pool``, the rating pool (docs/RULES.md §9)
-    the life is of. The top-level ``pool`` is the pool of games, not a rating pool."""
-    return {"pool": pool_dict(life.pool, rating_pool) if life.pool else None,
-            "initial_ratings": [{"pool": rating_pool} | computation_dict(i.period, i.computation)
-                                for i in life.initial],
-            "floor_drops": [{"pool": rating_pool, "period": d.period, "rating": d.rating,
-                             "floor": d.floor} for d in life.drops]}
 
 
 def pool_line(pool: PoolView) -> str:

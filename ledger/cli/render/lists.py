@@ -3,27 +3,17 @@ the other formats)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
 
 from ledger.cli.render.output import print_json, stdout
 from ledger.cli.render.tables import PlainTable
+from ledger.services.publishing.json_shapes import rating_list_dict
 
 if TYPE_CHECKING:
     from ledger.services.publishing.lists import RatingList
-
-
-def rating_list_dict(rl: RatingList) -> dict[str, Any]:
-    """A published rating list as JSON data (``pool`` on the list and on every row)."""
-    return {"period": rl.period, "pool": rl.pool, "revision": rl.revision,
-            "in_force_from": rl.in_force_from,
-            **({"preview": True, "period_ended": rl.ended} if rl.preview else {}), "players": [
-        {"pool": rl.pool, "rank": r.rank, "id": r.player_id, "name": r.name, "fide_id": r.fide_id,
-         "federation": r.federation, "sex": r.sex, "title": r.title, "rating": r.rating,
-         "games": r.games, "k": r.k, "k_reason": r.k_reason.value,
-         "birth_year": r.birth_year, "inactive": r.inactive} for r in rl.rows]}
 
 
 def rating_list(rl: RatingList, as_json: bool, console: Console | None = None) -> None:

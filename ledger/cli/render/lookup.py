@@ -11,10 +11,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import print_json, say, signed, stdout
-from ledger.cli.render.players import carried_dicts
 from ledger.cli.render.tables import PlainTable
 from ledger.cli.render.values import json_number
 from ledger.rules.performance import NORM_MIN_GAMES, NORM_MIN_SCORE, NormCheck, Performance, round_half_up
+from ledger.services.publishing.json_shapes import carried_dicts
 
 if TYPE_CHECKING:
     from ledger.services.publishing.performance import PerformanceReport

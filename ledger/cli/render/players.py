@@ -4,42 +4,25 @@ for the history too."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from ledger.cli.render.life import life_dict, life_lines
+from ledger.cli.render.life import life_lines
 from ledger.cli.render.output import notes, print_json, say, stdout
 from ledger.cli.render.tables import PlainTable
-from ledger.cli.render.values import json_number
+from ledger.services.publishing.json_shapes import LIST_RATINGS_LABEL, player_dict, player_show_dict
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
 
-    from ledger.services.close.carried import CarriedLine
     from ledger.services.register.player_views import PlayerView, PrintedListRating
-
-
-def player_dict(v: PlayerView) -> dict[str, Any]:
-    """A player as JSON: who they are, their rating in their pool (``rating_pool``) and the K
-    for ``next_period`` with its reason (both null while unrated)."""
-    return {"id": v.id, "name": v.name, "fide_id": v.fide_id, "birth_year": v.birth_year,
-            "sex": v.sex, "federation": v.federation, "title": v.title, "w_title": v.w_title,
-            "o_title": v.o_title, "foa_title": v.foa_title, "rating": v.rating,
-            "rated_games": v.rated_games, "history_unknown": v.history_unknown,
-            "reached_2400": v.reached_2400, "reached_2300": v.reached_2300,
-            "k": v.k if v.rating is not None else None,
-            "k_reason": v.k_reason.value if v.rating is not None else None,
-            "next_period": v.next_period, "rating_pool": v.pool}
 
 
 def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     """One player, as key/value lines or JSON; notes on stderr."""
     notes(v.notes)
     if as_json:
-        print_json(player_dict(v) | (life_dict(v.life, v.pool) if v.life else {})
-                   | ({} if added else _list_ratings_dict(v.list_ratings)
-                      | {"carried_corrections": carried_dicts(v.carried)}))
+        print_json(player_show_dict(v, added=added))
         return
     table = PlainTable(title=("Registered" if added else None), show_header=False, box=None)
     table.add_column(style="bold")
@@ -69,29 +52,6 @@ def player(v: PlayerView, as_json: bool, *, added: bool = False) -> None:
     if v.list_ratings:
         say(LIST_RATINGS_LABEL)
         stdout().print(_list_ratings_table(v.list_ratings))
-
-
-def carried_dicts(lines: Iterable[CarriedLine]) -> list[dict[str, Any]]:
-    """Carried corrections as JSON (``player show``, ``history``, ``whatif``, ``event show``):
-    the amount exact (``-20.0``) and in hundredths, where it applies and comes from, the change
-    and its game, ``added`` (its close has added it) and the line as the text shows it."""
-    return [{"applies_in": c.applies_in, "carried": json_number(c.amount),
-             "hundredths": c.hundredths, "origin_period": c.origin_period,
-             "origin_revision": c.origin_revision, "change_id": c.change_id,
-             "action": c.action, "game_id": c.game_id, "reason": c.reason, "added": c.added,
-             "line": c.label} for c in lines]
-
-
-#: How ``player show`` labels FIDE's printed list ratings, in text and JSON.
-LIST_RATINGS_LABEL = ("FIDE's rating lists, as printed, for comparison only: the rating and K "
-                      "above are the ledger's own")
-
-
-def _list_ratings_dict(items: tuple[PrintedListRating, ...]) -> dict[str, Any]:
-    return {"fide_list_ratings_note": LIST_RATINGS_LABEL,
-            "fide_list_ratings": [{"pool": r.pool, "list_date": r.list_date.isoformat(),
-                                   "rating": r.rating, "games": r.games, "k": r.k, "flag": r.flag,
-                                   "source": r.source} for r in items]}
 
 
 def _list_ratings_table(items: tuple[PrintedListRating, ...]) -> Table:

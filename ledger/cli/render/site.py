@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ledger.cli.render.output import count, print_json, say, signed, stdout
-from ledger.cli.render.players import carried_dicts
 from ledger.cli.render.tables import PlainTable
-from ledger.cli.render.values import json_number
+from ledger.services.publishing.json_shapes import event_dict
 
 if TYPE_CHECKING:
     from ledger.services.publishing.event_reports import EventReport
@@ -28,40 +27,10 @@ def site_build(r: SiteBuild, as_json: bool) -> None:
         f"{count(r.players, 'player')}, {count(r.events, 'tournament')}; built on {r.built_on})")
 
 
-def _event_dict(r: EventReport) -> dict[str, Any]:
-    return {
-        "id": r.id, "name": r.name, "site": r.site, "city": r.city,
-        "start_date": r.start_date.isoformat(), "end_date": r.end_date.isoformat(),
-        "period": r.period, "closed": r.closed, "source": r.source, "games": r.games,
-        "late_games": r.late_games,
-        "pool": r.pool, "pools": list(r.pools),
-        "players": [{
-            "player_id": p.player_id, "name": p.name, "fide_id": p.fide_id,
-            "federation": p.federation, "title": p.title, "rating": p.rating,
-            "games": p.games, "points": json_number(p.points), "rated_games": p.rated_games,
-            "score": json_number(p.score), "expected": json_number(p.expected), "k": p.k,
-            "change": json_number(p.change) if p.change is not None else None,
-            "period_change": p.period_change, "period_games": p.period_games,
-            "performance": p.performance.rp if p.performance else None,
-            "performance_games": p.performance.n if p.performance else 0,
-            "period_exact": json_number(p.period_exact) if p.period_exact is not None else None,
-            "carried": json_number(p.carried), "why": p.why,
-            "carried_corrections": carried_dicts(p.carried_lines),
-            "other_games": p.other_games,
-            "late": [{"game_id": g.line.game_id, "date": g.line.date.isoformat(),
-                      "rated_in": g.line.period, "opponent": g.line.opponent,
-                      "score": json_number(g.line.score),
-                      "expected": json_number(g.line.expected)
-                      if g.line.expected is not None else None, "k": g.k,
-                      "change": json_number(g.change) if g.change is not None else None}
-                     for g in p.late],
-        } for p in r.players]}
-
-
 def event_report(r: EventReport, as_json: bool) -> None:
     """``ledger event show``: the event and its rating report, one line per player."""
     if as_json:
-        print_json(_event_dict(r))
+        print_json(event_dict(r))
         return
     state = "rated" if r.closed else "open: not rated yet"
     place = ", ".join(dict.fromkeys(x for x in (r.site, r.city) if x))

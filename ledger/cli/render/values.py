@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from decimal import ROUND_HALF_UP, Decimal
-from fractions import Fraction
 from typing import Any
 
-
-def json_number(value: Decimal) -> int | float:
-    """A Decimal for JSON: an int when whole, else its exact decimal text as a JSON number."""
-    if value == value.to_integral_value():
-        return int(value)
-    return float(str(value))
+from ledger.formats.json_values import json_number as json_number  # re-exported: one definition
+from ledger.formats.json_values import two_decimals as two_decimals
 
 
 def hundredths_number(hundredths: int) -> int | float:
@@ -29,13 +23,6 @@ def halves_number(halves: int) -> int | float:
     """A whole number of halves (a score) for JSON: 2 -> 1, 1 -> 0.5, 0 -> 0, 7 -> 3.5."""
     whole, rest = divmod(halves, 2)
     return whole if rest == 0 else halves / 2
-
-
-def two_decimals(value: Fraction, places: int = 2) -> Decimal:
-    """An exact value shown to ``places`` decimals, half up: 12600/7 -> 1800.00, 13600/7 ->
-    1942.86; with ``places`` 3, 9/14 -> 0.643."""
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
 _encode_str = getattr(json.encoder, "c_encode_basestring", None) or json.encoder.py_encode_basestring

@@ -36,6 +36,12 @@ def list_path(pool: str, period: str, revision: int | None = None) -> str:
     return f"lists/{pool}/{period}{suffix}.html"
 
 
+def preview_path(pool: str) -> str:
+    """The live page of the list closing ``pool``'s earliest open period would publish today
+    (``ledger serve`` only: the static site has no preview): ``lists/standard/preview.html``."""
+    return f"lists/{pool}/preview.html"
+
+
 def player_path(player_id: int) -> str:
     """``players/12.html`` (the ledger's id: it never changes)."""
     return f"players/{player_id}.html"
@@ -45,6 +51,10 @@ def event_path(event_id: int) -> str:
     """``events/3.html``."""
     return f"events/{event_id}.html"
 
+
+#: What a site page may load: its stylesheet and script, from the site's own folder.
+SITE_POLICY = ("default-src 'none'; style-src 'self'; script-src 'self'; base-uri 'none'; "
+               "form-action 'none'")
 
 HOME, PLAYERS, EVENTS, STYLESHEET, SCRIPT = (
     "index.html", "players/index.html", "events/index.html", "site.css", "site.js")
@@ -361,3 +371,29 @@ class Site:
     players: tuple[PlayerPage, ...]
     events: tuple[EventPage, ...]
     base_url: str | None = None
+
+
+@dataclass(frozen=True)
+class Face:
+    """Where the pages are shown. The static build (``STATIC``): each page's policy in a meta
+    element (``csp``), no account link. The live server (``ledger serve``): ``csp`` None (the
+    server's header carries its own policy, which lets the login form post), ``account`` the
+    link (address, label) to log in or to the account, ``previews`` the pools whose list pages
+    link the preview of the list their open period would publish (``preview_path``)."""
+
+    csp: str | None = SITE_POLICY
+    account: tuple[str, str] | None = None
+    previews: tuple[str, ...] = ()
+
+
+STATIC = Face()
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A list no close has published (``ledger list --preview``): the list closing its period
+    would publish ``on`` that day; ``ended``: whether the period has ended (else games still to
+    come change it)."""
+
+    on: dt.date
+    ended: bool

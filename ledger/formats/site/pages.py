@@ -32,24 +32,28 @@ from ledger.formats.site.model import (
     LISTS,
     PLAYERS,
     SCRIPT,
+    STATIC,
     STYLESHEET,
     EventPage,
+    Face,
     ListPage,
     PlayedGame,
     PlayerPage,
+    Preview,
     Site,
     event_path,
     list_path,
     long_date,
     player_path,
+    preview_path,
     relative,
     signed,
     trend,
 )
+from ledger.formats.site.model import (
+    SITE_POLICY as SITE_POLICY,  # the policy a static page carries, named here too
+)
 
-#: What a site page may load: its stylesheet and script, from the site's own folder.
-SITE_POLICY = ("default-src 'none'; style-src 'self'; script-src 'self'; base-uri 'none'; "
-               "form-action 'none'")
 SITEMAP = "sitemap.xml"
 POOL_NAMES = {"standard": "Standard", "rapid": "Rapid", "blitz": "Blitz"}
 #: Players shown under each latest list on the home page.
@@ -190,34 +194,75 @@ def _sha256(text: str) -> str:
 
 
 def _page(template: str, path: str, site: Site, title: str, *, script: bool = False,
-          **context: Any) -> str:
+          face: Face = STATIC, **context: Any) -> str:
     url: Callable[[str], str] = functools.partial(relative, path)
     canonical = None if site.base_url is None else site.base_url + ("" if path == HOME else path)
-    return _render(template, url=url, club=site.club, title=title, csp=SITE_POLICY,
-                   canonical=canonical, inline_css=None, inline_js=None, script=script,
-                   **context)
+    return _render(template, url=url, club=site.club, title=title, csp=face.csp,
+                   account=face.account, canonical=canonical, inline_css=None, inline_js=None,
+                   script=script, **context)
+
+
+def list_neighbours(site: Site, page: ListPage) -> tuple[str | None, str | None]:
+    """The paths of the current lists of ``page``'s pool before and after its period (None:
+    none), as its page links them."""
+    current = {(p.pool, p.period): p.path for p in site.lists if not p.superseded}
+    periods = sorted(period for pool, period in current if pool == page.pool)
+    at = periods.index(page.period) if page.period in periods else -1
+    previous = current[(page.pool, periods[at - 1])] if at > 0 else None
+    following = current[(page.pool, periods[at + 1])] if 0 <= at < len(periods) - 1 else None
+    return previous, following
+
+
+def event_list(site: Site, event: EventPage) -> str | None:
+    """The path of the current list ``event``'s period published in its pool (None: none)."""
+    return next((p.path for p in site.lists if not p.superseded and p.pool == event.pool
+                 and p.period == event.period), None)
 
 
 def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | None] = (None, None),
-              ) -> str:
+              *, face: Face = STATIC, preview: Preview | None = None) -> str:
     """The page of one published list (``page.path``): sortable, filterable, searchable; a
     superseded revision says so and links the current list, a corrected list links what was
-    published before. ``neighbours``: the paths of the previous and next lists of the pool."""
+    published before. ``neighbours``: the paths of the previous and next lists of the pool.
+    ``preview``: ``page`` is the list its period's close would publish (at ``preview_path``),
+    unofficial, said so in its title and heading. The latest list of a pool in
+    ``face.previews`` links its preview."""
     federations = sorted({line.federation for line in page.lines if line.federation})
     pool = POOL_NAMES.get(page.pool, page.pool)
     title = f"{site.club} - {pool.lower()} rating list {page.period}" + (
-        f" (revision {page.revision})" if page.superseded else "")
-    return _page("list.html", page.path, site, title, script=True, page=page,
-                 pool_name=pool, columns=TABLES["list"], federations=federations,
+        f" (revision {page.revision})" if page.superseded else "") + (
+        " (preview, unofficial)" if preview is not None else "")
+    offers = (preview is None and page.pool in face.previews and not page.superseded
+              and neighbours[1] is None)
+    return _page("list.html", page.path if preview is None else preview_path(page.pool), site,
+                 title, script=True, face=face, page=page, pool_name=pool,
+                 columns=TABLES["list"], federations=federations,
                  latest=page.revisions[-1] if page.revisions else None,
                  current_path=list_path(page.pool, page.period),
-                 previous_list=neighbours[0], next_list=neighbours[1])
+                 previous_list=neighbours[0], next_list=neighbours[1], preview=preview,
+                 preview_link=preview_path(page.pool) if offers else None)
 
 
-def player_page(site: Site, page: PlayerPage) -> str:
+def preview_missing_page(site: Site, pool: str, reason: str, *, face: Face = STATIC) -> str:
+    """``preview_path(pool)`` when nothing can be previewed (``reason``: no open period with
+    games, in words)."""
+    name = POOL_NAMES.get(pool, pool)
+    return _page("message.html", preview_path(pool), site,
+                 f"{site.club} - {name.lower()} rating list preview", face=face,
+                 heading=f"{name} rating list preview", message=reason)
+
+
+def missing_page(site: Site, path: str, *, face: Face = STATIC) -> str:
+    """The page for an address the site has no page at (served with 404 at ``path``)."""
+    return _page("message.html", path, site, f"Not found - {site.club}", face=face,
+                 heading="Not found", message="There is no page at this address. The lists, "
+                 "players and tournaments are linked above.")
+
+
+def player_page(site: Site, page: PlayerPage, *, face: Face = STATIC) -> str:
     """A player's page (``page.path``): identity, each pool's rating, chart, history and games."""
-    return _page("player.html", page.path, site, f"{page.name} - {site.club}", page=page,
-                 history_columns=TABLES["history"], game_columns=TABLES["games"])
+    return _page("player.html", page.path, site, f"{page.name} - {site.club}", face=face,
+                 page=page, history_columns=TABLES["history"], game_columns=TABLES["games"])
 
 
 @dataclass(frozen=True)
@@ -254,17 +299,19 @@ def crosstable(page: EventPage) -> tuple[list[_Round], dict[int, list[str]]]:
     return rounds, cells
 
 
-def event_page(site: Site, page: EventPage, period_list: str | None = None) -> str:
+def event_page(site: Site, page: EventPage, period_list: str | None = None, *,
+               face: Face = STATIC) -> str:
     """A tournament's page (``page.path``): dates, period (``period_list``: the path of the list
     its period published, when it did), crosstable and rating report; an event with games in
     several pools (``page.more``) has a crosstable and a report for each pool, named by it."""
     sections = [(section, *crosstable(section)) for section in (page, *page.more)]
-    return _page("event.html", page.path, site, f"{page.name} - {site.club}", page=page,
+    return _page("event.html", page.path, site, f"{page.name} - {site.club}", face=face,
+                 page=page,
                  sections=sections, named=len(sections) > 1,
                  report_columns=TABLES["report"], period_list=period_list)
 
 
-def home_page(site: Site) -> str:
+def home_page(site: Site, *, face: Face = STATIC) -> str:
     """``index.html``: the club, the build date, the latest list of each pool (its top
     players), every list by period (newest first), links to the players and tournaments."""
     current = [p for p in site.lists if not p.superseded]
@@ -276,12 +323,12 @@ def home_page(site: Site) -> str:
         by_period.setdefault(p.period, {})[p.pool] = p
     periods = [(period, next(iter(pages.values())).in_force_from, pages)
                for period, pages in sorted(by_period.items(), reverse=True)]
-    return _page("home.html", HOME, site, site.club, latest=latest, periods=periods,
+    return _page("home.html", HOME, site, site.club, face=face, latest=latest, periods=periods,
                  pools=pools, top=TOP, top_columns=TABLES["top"], built_on=site.built_on,
                  players=len(site.players), events=site.events)
 
 
-def lists_page(site: Site) -> str:
+def lists_page(site: Site, *, face: Face = STATIC) -> str:
     """``lists/index.html``: each pool with a published list (standard, rapid, blitz, in that
     order; a pool without one is left out), its latest list first and every current list by
     period, newest first, each linked with its player count."""
@@ -289,18 +336,21 @@ def lists_page(site: Site) -> str:
     pools = [(pool, sorted((p for p in current if p.pool == pool), key=lambda p: p.period,
                            reverse=True))
              for pool in POOL_NAMES if any(p.pool == pool for p in current)]
-    return _page("lists.html", LISTS, site, f"Rating lists - {site.club}", pools=pools)
+    previews = [(pool, preview_path(pool)) for pool in POOL_NAMES if pool in face.previews]
+    return _page("lists.html", LISTS, site, f"Rating lists - {site.club}", face=face,
+                 pools=pools, previews=previews)
 
 
-def players_page(site: Site, pool: str = "standard") -> str:
+def players_page(site: Site, pool: str = "standard", *, face: Face = STATIC) -> str:
     """``players/index.html``: every player by name, with a search box."""
-    return _page("players.html", PLAYERS, site, f"Players - {site.club}", script=True,
+    return _page("players.html", PLAYERS, site, f"Players - {site.club}", script=True, face=face,
                  players=site.players, pool=pool, player_columns=TABLES["players"])
 
 
-def events_page(site: Site) -> str:
+def events_page(site: Site, *, face: Face = STATIC) -> str:
     """``events/index.html``: every tournament by start date."""
-    return _page("events.html", EVENTS, site, f"Tournaments - {site.club}", events=site.events)
+    return _page("events.html", EVENTS, site, f"Tournaments - {site.club}", face=face,
+                 events=site.events)
 
 
 def render_site(site: Site) -> Iterator[tuple[str, str]]:
@@ -310,20 +360,15 @@ def render_site(site: Site) -> Iterator[tuple[str, str]]:
     yield STYLESHEET, stylesheet()
     yield SCRIPT, script()
     yield HOME, home_page(site)
-    current = {(p.pool, p.period): p.path for p in site.lists if not p.superseded}
     for page in site.lists:
-        periods = sorted(period for pool, period in current if pool == page.pool)
-        at = periods.index(page.period) if page.period in periods else -1
-        previous = current[(page.pool, periods[at - 1])] if at > 0 else None
-        following = current[(page.pool, periods[at + 1])] if 0 <= at < len(periods) - 1 else None
-        yield page.path, list_page(site, page, (previous, following))
+        yield page.path, list_page(site, page, list_neighbours(site, page))
     yield LISTS, lists_page(site)
     yield PLAYERS, players_page(site)
     for player in site.players:
         yield player.path, player_page(site, player)
     yield EVENTS, events_page(site)
     for event in site.events:
-        yield event.path, event_page(site, event, current.get((event.pool, event.period)))
+        yield event.path, event_page(site, event, event_list(site, event))
     if site.base_url is not None:
         yield SITEMAP, sitemap(site.base_url, page_paths(site))
 
@@ -351,7 +396,7 @@ def standalone_list(club: str, subtitle: str, title: str, period: str, count: st
     policy = (f"default-src 'none'; style-src '{_sha256(css)}'; script-src '{_sha256(js)}'; "
               "base-uri 'none'; form-action 'none'")
     return _render("rating_list.html", url=lambda target: target, club=club, title=title,
-                   csp=policy, canonical=None, inline_css=Markup(css), inline_js=Markup(js),
+                   csp=policy, account=None, canonical=None, inline_css=Markup(css), inline_js=Markup(js),
                    script=False, subtitle=subtitle, period=period, count=count,
                    running=running or f"{club} · {subtitle}",
                    players=list(players), columns=TABLES["rating-list"])

@@ -80,7 +80,7 @@ def base_url(text: str | None) -> str | None:
     return value if value.endswith("/") else value + "/"
 
 
-def _list_lines(rl: RatingList, before: dict[int, int | None], month: Period,
+def list_lines(rl: RatingList, before: dict[int, int | None], month: Period,
                 gone: set[int]) -> tuple[ListLine, ...]:
     """The lines of a list page: the list as published, but for the players withdrawn since
     (``gone``: registered by mistake, on no page of the site; the others keep their ranks)."""
@@ -240,7 +240,7 @@ def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[P
         before = {pid: h.rating(period) for pid, h in states.items()}
         known = revisions.get(str(period), ())
         page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
-                        _list_lines(rl, before, period.next(), gone), rl.revision, known)
+                        list_lines(rl, before, period.next(), gone), rl.revision, known)
         lists.pages.append(page)
         for line in page.lines:
             lines[line.player_id][page.period] = line
@@ -249,7 +249,7 @@ def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[P
                 old = rating_list(session, str(period), revision=earlier.number, pool=pool)
                 lists.pages.append(ListPage(
                     pool, old.period, page.in_force_from,
-                    _list_lines(old, before, period.next(), gone), old.revision, known))
+                    list_lines(old, before, period.next(), gone), old.revision, known))
 
 
 def _event_reports(session: Session, ids: list[int],

@@ -1,0 +1,68 @@
+"""What the live site (``ledger serve``) reads besides ``site.site_data``: the ledger's version
+(the latest change: every write records one, so a page cached under it is current until it
+moves) and the preview of a list no close has published.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func, or_, select
+
+from ledger.db.models import Player
+from ledger.db.models.changes import Change
+from ledger.domain import Period, RatingPool
+from ledger.formats.site.model import ListPage
+from ledger.services.close.state import load_histories
+from ledger.services.core.session import Ledger, transaction
+from ledger.services.publishing.lists import preview_list
+from ledger.services.publishing.site import list_lines
+
+#: Audit actions that change nothing a page shows: logins, accounts, and submissions not
+#: accepted (an accepted one records its games under an import's change, which counts).
+UNSHOWN_ACTIONS = ("user.", "submission.submit", "submission.resubmit", "submission.withdraw",
+                   "submission.reject")
+#: How many of the latest changes ``latest_change`` reads before asking the database for the
+#: latest shown one (a burst of logins longer than this costs one scan of the log).
+RECENT = 64
+
+
+def _shown(action: str) -> bool:
+    return not action.startswith(UNSHOWN_ACTIONS)
+
+
+def latest_change(engine: Ledger) -> int:
+    """The id of the ledger's latest change a page may show (0: none yet). Every write the
+    ledger records (the CLI's, the web's) has a change, written in its own transaction, so this
+    number moves whenever anything a page shows may have; logins, account changes and
+    submissions not accepted (``UNSHOWN_ACTIONS``) do not move it, so a busy login page does not
+    make the live site gather everything again. One read of the latest ``RECENT`` changes (the
+    primary key, backwards); a longer run of unshown ones, one scan."""
+    with transaction(engine, write=False) as session:
+        recent = session.execute(select(Change.id, Change.action)
+                                 .order_by(Change.id.desc()).limit(RECENT)).all()
+        for change_id, action in recent:
+            if _shown(action):
+                return int(change_id)
+        if len(recent) < RECENT:
+            return 0
+        unshown = [Change.action.startswith(prefix) for prefix in UNSHOWN_ACTIONS]
+        return session.scalar(select(func.max(Change.id)).where(~or_(*unshown))) or 0
+
+
+def preview_page(engine: Ledger, pool: RatingPool, *,
+                 today: dt.date | None = None) -> tuple[ListPage, bool]:
+    """The list closing ``pool``'s earliest open period would publish on ``today`` (``ledger
+    list --preview``: ``lists.preview_list``, computed by the close and rolled back, nothing
+    written), as a list page: each line's previous rating the one in force for that period;
+    and whether the period has ended. Raises what ``preview_list`` raises (``PeriodError``:
+    nothing open to close; ``ReadOnlyLedger``)."""
+    rl = preview_list(engine, pool=pool, today=today)
+    period = Period.parse(rl.period)
+    with transaction(engine, write=False) as session:
+        states = load_histories(session, None, through=period, pool=pool)
+        gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
+    before = {pid: h.rating(period) for pid, h in states.items()}
+    page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
+                    list_lines(rl, before, period.next(), gone))
+    return page, rl.ended

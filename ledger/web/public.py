@@ -1,0 +1,257 @@
+"""The public pages (no login): every page ``ledger site build`` writes, live, at the path the
+static build writes it to (``/`` and ``index.html``, ``lists/...``, ``players/...``,
+``events/...``, ``site.css``, ``site.js``), rendered by the same functions
+(``formats.site.pages``) from the same values (``services.publishing.site.site_data``); and the
+preview of each pool's next list (``lists/POOL/preview.html``, unofficial: ``ledger list
+--preview``).
+
+Caching (``_Live``): the ``Site`` is gathered once per version of the ledger (its latest change
+id, ``services.publishing.live.latest_change``, one indexed read per request, and today's date,
+which the home page shows) and gathered again when that moves; pages are rendered on demand.
+A published list revision never changes: its page is kept, keyed by the list (pool, period,
+revision, the revisions it links, its neighbours) and what the page around it shows (the
+account link). A preview is kept for its version. No path reaches the file system: every page
+is looked up among the site's pages by its path, anything else is the 404 page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+from flask import Blueprint, Response, current_app, request
+from sqlalchemy import Engine
+
+from ledger.domain import POOLS, parse_pool
+from ledger.errors import LedgerError, PeriodError
+from ledger.formats.site import pages
+from ledger.formats.site.model import (
+    SCRIPT,
+    STYLESHEET,
+    EventPage,
+    Face,
+    ListPage,
+    PlayerPage,
+    Preview,
+    Site,
+    event_path,
+    player_path,
+)
+from ledger.services.core import clock
+from ledger.services.publishing import live
+from ledger.services.publishing.site import site_data
+from ledger.web.pages import account_link
+
+blueprint = Blueprint("public", __name__)
+
+#: Where each app keeps its ``_Live`` (``app.extensions``).
+KEY = "ledger.public"
+#: The most rendered list pages kept (the oldest used dropped first).
+KEPT_PAGES = 512
+
+HTML = "text/html; charset=utf-8"
+TYPES = {STYLESHEET: "text/css; charset=utf-8", SCRIPT: "text/javascript; charset=utf-8"}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The site of one version of the ledger (``version``: its latest change id and the date)
+    and its pages by path (lists, players, events)."""
+
+    version: tuple[int, dt.date]
+    site: Site
+    paths: dict[str, ListPage | PlayerPage | EventPage]
+
+
+@dataclass
+class _Live:
+    """One app's cache: the ``shown`` site, the rendered list pages, the previews by version
+    and pool (a page and whether its period ended, or why there is none)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    shown: Shown | None = None
+    lists: OrderedDict[Hashable, str] = field(default_factory=OrderedDict)
+    previews: dict[tuple[tuple[int, dt.date], str], tuple[ListPage, bool] | str] = field(
+        default_factory=dict)
+
+
+def _live() -> _Live:
+    state: _Live = current_app.extensions.setdefault(KEY, _Live())
+    return state
+
+
+def _engine() -> Engine:
+    engine: Engine = current_app.extensions["ledger"]
+    return engine
+
+
+def current() -> Shown:
+    """The site of the ledger as it is now: gathered again (``site_data``) only when its latest
+    change id, or the date, moved since it was last gathered. Threads wait for one gathering,
+    not each their own."""
+    state = _live()
+    version = (live.latest_change(_engine()), clock.today())
+    with state.lock:
+        if state.shown is None or state.shown.version != version:
+            site = site_data(_engine(), club=current_app.config["LEDGER_CLUB"],
+                             built_on=version[1])
+            paths: dict[str, ListPage | PlayerPage | EventPage] = {p.path: p for p in site.lists}
+            paths |= {p.path: p for p in site.players}
+            paths |= {p.path: p for p in site.events}
+            state.shown = Shown(version, site, paths)
+            state.previews = {k: v for k, v in state.previews.items() if k[0] == version}
+        return state.shown
+
+
+def face(site: Site) -> Face:
+    """What a live page carries: no meta policy (the server's header policy stands), the link
+    to log in or, for a user logged in (``g.user``), to their account, and a preview link for
+    each pool with a list (standard always)."""
+    previews = tuple(p for p in POOLS if p == "standard" or any(x.pool == p for x in site.lists))
+    return Face(csp=None, account=account_link(), previews=previews)
+
+
+def _page(text: str, status: int = 200, mimetype: str = HTML) -> Response:
+    """``text`` as an answer that a browser revalidates (``no-cache``) by its ETag (a hash of
+    the body): 304 when it still holds it. Varies with the cookie (the account link)."""
+    response = Response(text, status=status, content_type=mimetype)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Cookie")
+    if status == 200:
+        response.add_etag()
+        response.make_conditional(request)
+    return response
+
+
+def _kept(key: Hashable, render: Callable[[], str]) -> str:
+    """The page kept under ``key``, rendered (and kept) when missing."""
+    state = _live()
+    with state.lock:
+        found = state.lists.get(key)
+        if found is not None:
+            state.lists.move_to_end(key)
+            return found
+    text = render()
+    with state.lock:
+        state.lists[key] = text
+        while len(state.lists) > KEPT_PAGES:
+            state.lists.popitem(last=False)
+    return text
+
+
+def not_found() -> Response:
+    """The 404 page (the site's look, its navigation, linked relative to ``request.path``)."""
+    site = current().site
+    return _page(pages.missing_page(site, request.path.lstrip("/") or "index.html",
+                                    face=face(site)), 404)
+
+
+@blueprint.get("/")
+@blueprint.get("/index.html")
+def home() -> Response:
+    site = current().site
+    return _page(pages.home_page(site, face=face(site)))
+
+
+@blueprint.get("/site.css")
+@blueprint.get("/site.js")
+def asset() -> Response:
+    name = request.path.lstrip("/")
+    response = _page(pages.stylesheet() if name == STYLESHEET else pages.script(),
+                     mimetype=TYPES[name])
+    return response
+
+
+@blueprint.get("/lists/")
+@blueprint.get("/lists/index.html")
+def lists_index() -> Response:
+    site = current().site
+    return _page(pages.lists_page(site, face=face(site)))
+
+
+@blueprint.get("/players/")
+@blueprint.get("/players/index.html")
+def players_index() -> Response:
+    site = current().site
+    return _page(pages.players_page(site, face=face(site)))
+
+
+@blueprint.get("/events/")
+@blueprint.get("/events/index.html")
+def events_index() -> Response:
+    site = current().site
+    return _page(pages.events_page(site, face=face(site)))
+
+
+@blueprint.get("/lists/<pool>/<name>.html")
+def list_page(pool: str, name: str) -> Response:
+    """A published list (``lists/standard/2026-10.html``, a superseded revision
+    ``2026-10-r1.html``), or the pool's preview (``preview.html``)."""
+    if name == "preview" and pool in POOLS:
+        return preview(pool)
+    shown_now = current()
+    site = shown_now.site
+    page = shown_now.paths.get(f"lists/{pool}/{name}.html")
+    if not isinstance(page, ListPage):
+        return not_found()
+    shown = face(site)
+    neighbours = pages.list_neighbours(site, page)
+    key = (page.pool, page.period, page.revision, page.revisions, neighbours, shown)
+    return _page(_kept(key, lambda: pages.list_page(site, page, neighbours, face=shown)))
+
+
+def preview(pool: str) -> Response:
+    """The list closing ``pool``'s earliest open period would publish today, labelled
+    unofficial; a page saying why when there is none (nothing open with games)."""
+    shown_now = current()
+    site = shown_now.site
+    state = _live()
+    key = (shown_now.version, pool)
+    with state.lock:
+        found = state.previews.get(key)
+    if found is None:
+        try:
+            found = live.preview_page(_engine(), parse_pool(pool), today=site.built_on)
+        except PeriodError as exc:  # nothing open to close: so until the ledger changes
+            found = f"No preview: {exc}."
+        except LedgerError as exc:  # read-only, or busy: said, and tried again next time
+            return _page(pages.preview_missing_page(site, pool, f"No preview: {exc}.",
+                                                    face=face(site)))
+        with state.lock:
+            state.previews[key] = found
+    if isinstance(found, str):
+        return _page(pages.preview_missing_page(site, pool, found, face=face(site)))
+    page, ended = found
+    return _page(pages.list_page(site, page, face=face(site),
+                                 preview=Preview(site.built_on, ended)))
+
+
+@blueprint.get("/players/<int:player_id>.html")
+def player(player_id: int) -> Response:
+    shown_now = current()
+    page = shown_now.paths.get(player_path(player_id))
+    if not isinstance(page, PlayerPage):
+        return not_found()
+    return _page(pages.player_page(shown_now.site, page, face=face(shown_now.site)))
+
+
+@blueprint.get("/events/<int:event_id>.html")
+def event(event_id: int) -> Response:
+    shown_now = current()
+    site = shown_now.site
+    page = shown_now.paths.get(event_path(event_id))
+    if not isinstance(page, EventPage):
+        return not_found()
+    return _page(pages.event_page(site, page, pages.event_list(site, page), face=face(site)))
+
+
+@blueprint.app_errorhandler(404)
+def unknown(_: Exception) -> Response:
+    """Any address no route answers: the site's 404 page (under ``/api/``: the API's JSON)."""
+    if request.path.startswith("/api/"):
+        from ledger.web.api import error  # the API words its own
+        return error(404, "path", f"{request.path}: no such address in the API")
+    return not_found()
