@@ -27,7 +27,7 @@ from ledger.errors import InvalidInput
 from ledger.services.core.session import open_ledger
 
 #: The blueprint modules under ``ledger.web``, each with a ``blueprint``, registered in order.
-BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api")
+BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api", "pickers")
 
 #: The largest file a submission may be (10 MB: a federation's month of TRF is well under it).
 UPLOAD_LIMIT = 10 * 1024 * 1024

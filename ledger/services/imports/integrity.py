@@ -90,8 +90,9 @@ class _Side:
 def check_integrity(engine: Engine, games: Sequence[FileGame], *, submitted: dt.date,
                     event_end: dt.date | None = None, pool: RatingPool | None = None,
                     use_ids: bool = True, limits: Thresholds = THRESHOLDS) -> list[Flag]:
-    """``integrity_flags`` in a read-only transaction of its own (nothing is written)."""
-    with transaction(engine, dry_run=True) as session:
+    """``integrity_flags`` in a read-only transaction of its own (``core.session.transaction``
+    with ``write=False``: one snapshot, nothing written, no write lock taken)."""
+    with transaction(engine, write=False) as session:
         return integrity_flags(session, games, submitted=submitted, event_end=event_end,
                                pool=pool, use_ids=use_ids, limits=limits)
 
