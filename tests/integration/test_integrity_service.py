@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from ledger.cli.app import app
 from ledger.formats.records import FileGame
 from ledger.services.imports.game_files import read_games_file
-from ledger.services.imports.integrity import check_integrity
+from ledger.services.imports.integrity import check_integrity, check_integrity_file
 
 GUIDE = ROOT / "examples" / "guide"
 
@@ -68,6 +68,9 @@ def test_normal_tournament_no_flag(ledger_db: str, engine: Engine) -> None:
     games = _games(GUIDE / "autumn-swiss.trf")
     assert len(games) == 9  # 6 players, 3 rounds, 3 boards: checked in the file
     assert check_integrity(engine, games, submitted=dt.date(2026, 10, 27)) == []
+    # the file as a submission keeps it: read by the import's reader (told by its first bytes)
+    assert check_integrity_file(engine, str(GUIDE / "autumn-swiss.trf"),
+                                submitted=dt.date(2026, 10, 27)) == []
 
 
 def test_late_submission_of_the_same_file(ledger_db: str, engine: Engine) -> None:

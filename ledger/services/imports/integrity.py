@@ -50,6 +50,7 @@ from ledger.rules.pools import (
 from ledger.services.close.rated_games import ratings_in_pool
 from ledger.services.close.state import load_histories
 from ledger.services.core.session import transaction
+from ledger.services.imports.game_files import read_games_file
 from ledger.services.imports.game_pools import game_pool
 from ledger.services.register.matching import PlayerIndex
 
@@ -97,6 +98,21 @@ def check_integrity(engine: Engine, games: Sequence[FileGame], *, submitted: dt.
                                pool=pool, use_ids=use_ids, limits=limits)
 
 
+def check_integrity_file(engine: Engine, path: str, fmt: str | None = None, *,
+                         submitted: dt.date, end_date: dt.date | None = None,
+                         pool: RatingPool | None = None, ids: str = "fide",
+                         no_moves: str | None = None,
+                         limits: Thresholds = THRESHOLDS) -> list[Flag]:
+    """``check_integrity`` of a submitted file at ``path``, read as ``ledger import`` reads it
+    (``game_files.read_games_file``: ``fmt`` None told by its first bytes; ``end_date`` a TRF's
+    end when it gives none; ``ids``, ``no_moves`` as there); the games its reader gives (those
+    without errors). Raises what ``read_games_file`` raises (``UsageError``, ``ImportRejected``
+    for a file that is not one)."""
+    _sha, _blank, _fmt, readout = read_games_file(path, fmt, ids, end_date, no_moves)
+    return check_integrity(engine, readout.games, submitted=submitted, event_end=end_date,
+                           pool=pool, use_ids=ids == "fide", limits=limits)
+
+
 def integrity_flags(session: Session, games: Sequence[FileGame], *, submitted: dt.date,
                     event_end: dt.date | None = None, pool: RatingPool | None = None,
                     use_ids: bool = True, limits: Thresholds = THRESHOLDS) -> list[Flag]:
@@ -135,7 +151,7 @@ def integrity_flags(session: Session, games: Sequence[FileGame], *, submitted: d
             for event, event_games in events.items()}
     starts = {event: min((g.event_start or g.date) for g in event_games)
               for event, event_games in events.items()}
-    rating = _Ratings(session, people, games, pools, starts)
+    rating = _Ratings(session, people, games, pools)
     flags: list[Flag] = []
     met = _meetings(session, games, sides, events,
                     {e: max(end, submitted) for e, end in ends.items()}, limits)
@@ -214,7 +230,7 @@ class _Ratings:
     histories of each pool read once (``load_histories``)."""
 
     def __init__(self, session: Session, people: dict[Key, _Who], games: Sequence[FileGame],
-                 pools: dict[int, RatingPool], starts: dict[str | None, dt.date]) -> None:
+                 pools: dict[int, RatingPool]) -> None:
         ids = sorted(w.player_id for w in people.values() if w.player_id is not None)
         through = Period.of(max((g.date for g in games), default=dt.date.today()))
         self.lookup: dict[RatingPool, Callable[[int, Period], int | None]] = {}
