@@ -77,15 +77,9 @@ class _Who:
     file_rating: dict[RatingPool, int] = field(default_factory=dict)
 
 
-@dataclass
-class _Side:
-    """One game from one player's side: the opponent, the points (``score``, and ``halves``:
-    the half points, 0, 1 or 2, for quick sums)."""
-
-    who: _Who
-    opponent: _Who
-    score: Fraction
-    halves: int
+#: One game from one player's side: the opponent, the points (exact) and the half points (0,
+#: 1 or 2, for quick sums).
+_Side = tuple[_Who, Fraction, int]
 
 
 def check_integrity(engine: Engine, games: Sequence[FileGame], *, submitted: dt.date,
@@ -146,8 +140,8 @@ def integrity_flags(session: Session, games: Sequence[FileGame], *, submitted: d
     events: dict[str | None, list[FileGame]] = defaultdict(list)
     for g in games:
         events[g.event].append(g)
-    ends = {event: event_end or max(d for g in event_games
-                                    for d in (g.date, g.event_end) if d is not None)
+    ends = {event: event_end or max(max(g.date for g in event_games), max(
+        (g.event_end for g in event_games if g.event_end is not None), default=dt.date.min))
             for event, event_games in events.items()}
     starts = {event: min((g.event_start or g.date) for g in event_games)
               for event, event_games in events.items()}
@@ -234,6 +228,7 @@ class _Ratings:
         ids = sorted(w.player_id for w in people.values() if w.player_id is not None)
         through = Period.of(max((g.date for g in games), default=dt.date.today()))
         self.lookup: dict[RatingPool, Callable[[int, Period], int | None]] = {}
+        self.periods: dict[dt.date, Period] = {}  # each start's period made once
         for pool in sorted(set(pools.values())):
             histories = load_histories(session, ids, through=through, pool=pool)
             self.lookup[pool] = ratings_in_pool(session, histories, pool, through=through)
@@ -241,7 +236,10 @@ class _Ratings:
     def __call__(self, who: _Who, pool: RatingPool, start: dt.date) -> int | None:
         if who.player_id is None:
             return who.file_rating.get(pool)
-        return self.lookup[pool](who.player_id, Period.of(start))
+        period = self.periods.get(start)
+        if period is None:
+            period = self.periods[start] = Period.of(start)
+        return self.lookup[pool](who.player_id, period)
 
 
 def _meetings(session: Session, games: Sequence[FileGame], sides: dict[int, tuple[_Who, _Who]],
@@ -250,7 +248,9 @@ def _meetings(session: Session, games: Sequence[FileGame], sides: dict[int, tupl
     """For each event: the (player, opponent) pairs of the games in the ``closed_pool_months``
     up to ``ends`` (the later of its end and the submission: the last 12 months as the officer
     reviews it) that have one of its players (the ledger's valid games and the file's own),
-    and how many of them the ledger had."""
+    and how many of them the ledger had; for an event one of whose players met someone outside
+    it, only that first pair (``rules.integrity.closed_pool`` needs no more to say it is open:
+    a federation's month of 600 events is read in a second, not a minute)."""
     named = {e: g for e, g in events.items() if e is not None}
     if not named:
         return {}
@@ -280,6 +280,13 @@ def _meetings(session: Session, games: Sequence[FileGame], sides: dict[int, tupl
     for event, event_games in named.items():
         low, high = window[event]
         members = {w.key for g in event_games if id(g) in sides for w in sides[id(g)]}
+        outside = next((i for key in members for i in by_player[key]
+                        if low <= recorded[i][2] <= high
+                        and (recorded[i][0] not in members or recorded[i][1] not in members)),
+                       None)
+        if outside is not None:  # an open pool: the first pair that opens it is all the rule
+            met[event] = ([(recorded[outside][0], recorded[outside][1])], 0)  # needs to say so
+            continue
         seen = sorted({i for key in members for i in by_player[key]
                        if low <= recorded[i][2] <= high})
         met[event] = ([(recorded[i][0], recorded[i][1]) for i in seen],
@@ -299,38 +306,38 @@ def _performances(events: dict[str | None, list[FileGame]], sides: dict[int, tup
     """Check (b) per player over each event's games of one pool (the games without an event:
     per period), against rated opponents over the board, at the ratings in force at the
     event's start (the period's first day)."""
-    groups: dict[tuple[str | None, RatingPool, dt.date], list[_Side]] = defaultdict(list)
+    groups: dict[tuple[str | None, RatingPool, dt.date], dict[Key, list[_Side]]] = {}
+    who_of: dict[Key, _Who] = {}
     for event, event_games in events.items():
         for g in event_games:
-            if id(g) not in sides or not (g.played and g.result.is_played):
-                continue
+            pair = sides.get(id(g))
+            if pair is None or not g.played or g.result._value_ not in _SCORES:
+                continue  # a forfeit: not over the board
             start = starts[event] if event is not None else g.date.replace(day=1)
-            white, black = sides[id(g)]
-            white_score, black_score = _SCORES[g.result]
-            key = (event, pools[id(g)], start)
-            groups[key].append(_Side(white, black, white_score, int(2 * white_score)))
-            groups[key].append(_Side(black, white, black_score, int(2 * black_score)))
+            white, black = pair
+            who_of[white.key], who_of[black.key] = white, black
+            (white_score, white_halves), (black_score, black_halves) = _SCORES[g.result._value_]
+            by_player = groups.setdefault((event, pools[id(g)], start), {})
+            by_player.setdefault(white.key, []).append((black, white_score, white_halves))
+            by_player.setdefault(black.key, []).append((white, black_score, black_halves))
     flags: list[Flag] = []
-    for (_event, pool, start), game_sides in groups.items():
-        by_player: dict[Key, list[_Side]] = defaultdict(list)
-        for s in game_sides:
-            by_player[s.who.key].append(s)
-        for player_sides in by_player.values():
+    for (_event, pool, start), by_player in groups.items():
+        for key, player_sides in by_player.items():
             if len(player_sides) < limits.performance_min_games:
                 continue  # too few games (the rule says None): the opponents need not be read
-            who = player_sides[0].who
+            who = who_of[key]
             own = rating(who, pool, start)
             if own is None:
                 continue  # unrated: not checked (the rule says None)
-            counted = [(r, s) for s in player_sides
-                       if (r := rating(s.opponent, pool, start)) is not None]
-            if sum(x.halves for _, x in counted) <= len(counted) and (
-                    2 * sum(r for r, _ in counted) < (2 * own + 799) * len(counted)):
+            counted = [(r, score, halves) for opponent, score, halves in player_sides
+                       if (r := rating(opponent, pool, start)) is not None]
+            if sum(h for _, _, h in counted) <= len(counted) and (
+                    2 * sum(r for r, _, _ in counted) < (2 * own + 799) * len(counted)):
                 # at most half the points: p <= 50 %, dp <= 0 (table 8.1.1), so Rp is at most
                 # Ra (the opponents' mean, .5 up), below own + 400 here: the rule says None
                 continue
-            flag = performance_flag(who.name, own, [r for r, _ in counted],
-                                    [x.score for _, x in counted], who.sex, who.player_id,
+            flag = performance_flag(who.name, own, [r for r, _, _ in counted],
+                                    [x for _, x, _ in counted], who.sex, who.player_id,
                                     limits)
             if flag is not None:
                 flags.append(flag)
@@ -341,31 +348,37 @@ def _long_days(games: Sequence[FileGame], sides: dict[int, tuple[_Who, _Who]],
                pools: dict[int, RatingPool], limits: Thresholds) -> list[Flag]:
     """Check (c) per player and day over the file's games played over the board."""
     days: dict[tuple[Key, dt.date], list[DayGame]] = defaultdict(list)
+    totals: dict[tuple[Key, dt.date], float] = defaultdict(float)
     who_of: dict[Key, _Who] = {}
-    controls: dict[tuple[str | None, str, RatingPool], DayGame] = {}  # each read once
-    length: dict[DayGame, float] = {}  # rules.integrity.game_minutes, once per kind of game
+    # each kind of game read once: its DayGame, and its rules.integrity.game_minutes
+    controls: dict[tuple[str | None, str, RatingPool], tuple[DayGame, float]] = {}
     for g in games:
-        if id(g) not in sides or not g.played or g.result in _FORFEITS:
+        pair = sides.get(id(g))
+        if pair is None or not g.played or g.result._value_ not in _SCORES:
             continue
         kind = (g.time_control, g.time_control_unit, pools[id(g)])
-        game = controls.get(kind)
-        if game is None:
-            game = controls[kind] = DayGame(_minutes(g), pools[id(g)])
-            length.setdefault(game, float(game_minutes(game, limits)))
-        for who in sides[id(g)]:
-            days[who.key, g.date].append(game)
+        if kind not in controls:
+            game = DayGame(_minutes(g), pools[id(g)])
+            controls[kind] = (game, float(game_minutes(game, limits)))
+        game, minutes = controls[kind]
+        for who in pair:
+            day = (who.key, g.date)
+            days[day].append(game)
+            totals[day] += minutes
             who_of[who.key] = who
-    flags = [f for (key, day), day_games in days.items()
-             if sum(length[x] for x in day_games) > limits.day_minutes - 0.001  # else the rule
-             # says None (floats, a margin far above their error: only a prefilter)
-             for f in [long_day(who_of[key].name, day, day_games, who_of[key].player_id, limits)]
+    flags = [f for (key, day), total in totals.items()
+             if total > limits.day_minutes - 0.001  # else the rule says None (floats, a margin
+             # far above their error: only a prefilter; the rule sums exactly)
+             for f in [long_day(who_of[key].name, day, days[key, day], who_of[key].player_id,
+                                limits)]
              if f is not None]
     return sorted(flags, key=lambda f: (f.concerns, f.message))
 
 
-_FORFEITS = frozenset(r for r in Result if not r.is_played)
-#: White's and Black's points of each result (exact).
-_SCORES = {r: (Fraction(str(r.white_score)), Fraction(str(r.black_score))) for r in Result}
+#: White's and Black's points of each result played over the board, by its text (a ``str``
+#: hashes in C, an enum member in Python): (exact points, half points) each.
+_SCORES = {r.value: tuple((Fraction(str(x)), int(2 * x)) for x in (r.white_score, r.black_score))
+           for r in Result if r.is_played}
 
 
 def _minutes(g: FileGame) -> Fraction | None:
