@@ -1,7 +1,8 @@
 """Integrity checks of a submission under review (issue 23; docs/RULES.md "Integrity checks"):
 signs an officer should look at before accepting an event, each a ``Flag`` with its reason,
-never a refusal. FIDE asks rating officers to reject suspicious events but names no test; the
-thresholds below are the ledger's, in one place (``Thresholds``, ``THRESHOLDS``), each with why.
+never a refusal. FIDE asks rating officers to reject suspicious events but names no test (issue
+23); the thresholds below are the ledger's, in one place (``Thresholds``, ``THRESHOLDS``), each
+with why.
 
 Pure: no database, no clock, no I/O. The service ``services.imports.integrity`` gathers what
 these functions read (the players' opponents in the last 12 months, ratings in force, who is
@@ -208,8 +209,8 @@ def late_submission(event: str, end: dt.date, submitted: dt.date,
 
 def new_player_details(name: str, birth_year: int | None, sex: str | None) -> Flag | None:
     """(e) A player new to the ledger (the submission would register them) without a birth year
-    or a sex (K and the women's lists need them; FIDE registers neither without). None when the
-    file gives both."""
+    or a sex (K needs the birth year, docs/RULES.md §4; the women's titles and lists the sex).
+    None when the file gives both."""
     missing = [what for what, value in (("birth year", birth_year), ("sex", sex))
                if value is None]
     if not missing:
