@@ -22,7 +22,8 @@ from ledger.services.core import clock
 from ledger.services.core.audit import written_by
 from ledger.services.core.session import transaction
 from ledger.services.corrections.replace import ReplaceReport
-from ledger.services.submissions.checking import run_file, stored_file
+from ledger.services.submissions.checking import run_file
+from ledger.services.submissions.forms import readable
 from ledger.services.submissions.submissions import replacing
 
 
@@ -78,9 +79,9 @@ def preview(engine: Engine, submission_id: int, *, today: dt.date | None = None)
             raise NotFound(f"submission {submission_id}: no such submission")
         flags = set(json.loads(row.findings or "{}").get("flags", []))
         name = row.filename or "upload"
-        with stored_file(name, row.content) as path:
+        with readable(name, row.format, row.content) as (path, read_as):
             try:
-                done = run_file(session, path, name, row.format,
+                done = run_file(session, path, name, read_as,
                                 json.loads(row.options or "{}"), flags, today=day,
                                 replacing=replacing(row.replaces))
             except ImportRejected:

@@ -33,9 +33,9 @@ from ledger.services.submissions.checking import (
     refuse_upload,
     run_file,
     safe_name,
-    stored_file,
 )
 from ledger.services.submissions.checking import check as check_file
+from ledger.services.submissions.forms import FORM, readable, relabel
 
 #: The longest reason a rejection gives (characters).
 MAX_REASON = 2000
@@ -128,10 +128,10 @@ def replacing(replaces: int | None) -> str | None:
 
 def _findings(session: Session, name: str, data: bytes, fmt: str, options: dict[str, str],
               today: dt.date, replaces: int | None = None) -> str:
-    with stored_file(name, data) as path:
-        found = check_file(session, path, name, fmt, options, today=today,
+    with readable(name, fmt, data) as (path, read_as):
+        found = check_file(session, path, name, read_as, options, today=today,
                            replacing=replacing(replaces))
-    return json.dumps(found.as_json(), default=str)
+    return json.dumps(relabel(found, fmt, data).as_json(), default=str)
 
 
 def _replaced(session: Session, replaces: int, user_id: int) -> None:
@@ -148,15 +148,17 @@ def _replaced(session: Session, replaces: int, user_id: int) -> None:
 
 def submit(engine: Engine, user_id: int, filename: str, data: bytes,
            options: dict[str, Any] | None = None, *, today: dt.date | None = None,
-           actor: Actor | None = None, replaces: int | None = None) -> SubmissionView:
+           actor: Actor | None = None, replaces: int | None = None,
+           typed: bool = False) -> SubmissionView:
     """A reporter's file submitted: stored as submitted (the bytes, their SHA-256, who, when)
     and checked at once (``checking.check``), pending review; one ``submission.submit``
     change by the user. ``replaces``: the file corrects the event of that accepted submission
     of the user's, checked and, once accepted, applied as ``import --replace``'s difference
     (``_replaced`` refuses another's or one not accepted). Raises ``InvalidInput`` for an
     upload ``checking.refuse_upload`` refuses or options ``checked_options`` refuses (nothing
-    stored); ``NotFound`` for an unknown user."""
-    fmt = refuse_upload(filename, data)
+    stored); ``NotFound`` for an unknown user. ``typed``: ``data`` is games typed in the form
+    (``submissions.typed``), of format ``form``."""
+    fmt = FORM if typed else refuse_upload(filename, data)
     given = checked_options(options)
     name = safe_name(filename)
     with transaction(engine) as session:
@@ -189,11 +191,11 @@ def _own_pending(session: Session, submission_id: int, user_id: int | None) -> S
 
 def resubmit(engine: Engine, submission_id: int, user_id: int, filename: str, data: bytes,
              options: dict[str, Any] | None = None, *, today: dt.date | None = None,
-             actor: Actor | None = None) -> SubmissionView:
+             actor: Actor | None = None, typed: bool = False) -> SubmissionView:
     """The owner's pending submission edited: its file (and options) replaced by a new one,
     checked again, submitted now; one ``submission.resubmit`` change. Raises as ``submit``
-    and ``NotFound``/``InvalidInput`` as ``_own_pending``."""
-    fmt = refuse_upload(filename, data)
+    and ``NotFound``/``InvalidInput`` as ``_own_pending``; ``typed`` as ``submit``'s."""
+    fmt = FORM if typed else refuse_upload(filename, data)
     given = checked_options(options)
     name = safe_name(filename)
     with transaction(engine) as session:
@@ -279,10 +281,11 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
         row = _own_pending(session, submission_id, None)
         options = json.loads(row.options or "{}")
         name = row.filename or "upload"
-        with stored_file(name, row.content) as path:
-            found = check_file(session, path, name, row.format, options,
+        with readable(name, row.format, row.content) as (path, read_as):
+            found = check_file(session, path, name, read_as, options,
                                today=today or clock.today(), replacing=replacing(row.replaces))
-            row.findings = json.dumps(found.as_json(), default=str)
+            row.findings = json.dumps(relabel(found, row.format, row.content).as_json(),
+                                      default=str)
             missing = [w for w in found.warnings if w["id"] not in set(ticked)]
             if found.errors:
                 refusal = InvalidInput(f"submission {submission_id} has {len(found.errors)} "
@@ -296,7 +299,7 @@ def accept(engine: Engine, submission_id: int, officer_id: int, ticked: set[str]
                                 for w in missing[:3]) + ("; ..." if len(missing) > 3 else ""))
             else:
                 who = _actor(session, officer_id, f"accept submission {submission_id}", actor)
-                done = run_file(session, path, name, row.format, options, set(found.flags),
+                done = run_file(session, path, name, read_as, options, set(found.flags),
                                 today=today or clock.today(),
                                 replacing=replacing(row.replaces), dry_run=False, actor=who)
                 session.flush()
