@@ -186,6 +186,7 @@ def logout() -> Any:
 ACCOUNT_PAGES = (
     ("/submissions", "Your submissions", "submission.own"),
     ("/submissions/new", "Submit results", "submission.create"),
+    ("/submissions/type", "Type games in", "submission.create"),
     ("/review", "Submissions to review", "submission.review"),
     ("/officer", "Rating officer: close and correct", "period.close"),
     ("/officer/audit", "The audit log", "audit.read"),

@@ -1,6 +1,7 @@
 /* The site's one script: sorting a table by the column heading clicked, and, on a list page,
    filtering by federation, women, juniors and active players, finding a player by name as
-   you type, and a row of one line on a phone that a tap opens. Plain JavaScript, no library;
+   you type, and a row of one line on a phone that a tap opens; on the typed-games form, the
+   player and event pickers. Plain JavaScript, no library;
    the pages read fully without it. */
 (function () {
   "use strict";
@@ -107,6 +108,47 @@
       row.setAttribute("aria-expanded", "false");
     });
   }
+
+  /* The pickers of the typed-games form: a text input with data-picker="players" (or
+     "events") and a list= datalist. As one types (after a pause of 250 ms, two characters at
+     least), the datalist is filled with what the ledger's search finds
+     (/api/search/players?q=..., at most 20 names: web/pickers.py), so the browser offers them;
+     the name chosen is typed in full, and matched by the ledger's name key on submit. */
+  function describe(kind, item) {
+    var facts = kind === "players" ?
+      [item.title, item.federation, item.birth_year, item.fide_id && "FIDE " + item.fide_id] :
+      [item.start && item.end && item.start + " to " + item.end, item.site];
+    facts = facts.filter(function (fact) { return fact; });
+    return facts.length ? item.name + " (" + facts.join(", ") + ")" : item.name;
+  }
+  function picker(input) {
+    var kind = input.getAttribute("data-picker");
+    var list = document.getElementById(input.getAttribute("list"));
+    if (!list || (kind !== "players" && kind !== "events") || !window.fetch) { return; }
+    var timer = null;
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var query = input.value.trim();
+        if (query.length < 2 || query.length > 100) { return; }
+        fetch("/api/search/" + kind + "?q=" + encodeURIComponent(query),
+              { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+          .then(function (answer) { return answer.ok ? answer.json() : null; })
+          .then(function (found) {
+            if (!found || input.value.trim() !== query) { return; }
+            while (list.firstChild) { list.removeChild(list.firstChild); }
+            (found[kind] || []).forEach(function (item) {
+              var option = document.createElement("option");
+              option.value = item.name;
+              option.textContent = describe(kind, item);
+              list.appendChild(option);
+            });
+          })
+          .catch(function () { /* no offers: the name is typed in full */ });
+      }, 250);
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("input[data-picker][list]"), picker);
 
   var table = document.getElementById("rating-list");
   if (table) { foldable(table); }
