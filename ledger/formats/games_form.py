@@ -63,7 +63,8 @@ class TypedGames:
         kept = [{f: str(r.get(f, "")) for f in ROW_FIELDS} for r in rows]
         while kept and blank(kept[-1]):
             kept.pop()
-        return cls(*(str(form.get(f, "")) for f in FORM_FIELDS), rows=tuple(kept))
+        return cls(event=str(form.get("event", "")), pool=str(form.get("pool", "")),
+                   time_control=str(form.get("time_control", "")), rows=tuple(kept))
 
     @property
     def games(self) -> int:

@@ -189,3 +189,15 @@ def test_html_in_every_field_comes_back_escaped(ann: FlaskClient, olga: FlaskCli
                  ann.get("/submissions/type?edit=1")):
         text = page.get_data(as_text=True)
         assert page.status_code == 200 and tag not in text and "&lt;b&gt;x" in text
+
+
+def test_another_reporters_typed_games_are_not_found(app: Flask, ann: FlaskClient,
+                                                    login: Callable[..., Any]) -> None:
+    row = {"date": "2026-09-19", "white": "Byrne, Seán", "black": "Novak, Petra",
+           "result": "1-0"}
+    _type(ann, [row])
+    bob = app.test_client()
+    login(bob, "Bob", "reporter")
+    assert bob.get("/submissions/type?edit=1").status_code == 404
+    assert _type(bob, [row], edit="1").status_code == 404  # not his: as if there were none
+    assert "Submission 1: pending" in ann.get("/submissions/1").get_data(as_text=True)
