@@ -148,3 +148,23 @@ def test_nothing_typed_is_refused_and_nothing_stored(engine: Engine) -> None:
     with pytest.raises(InvalidInput, match="rows: no game typed"):
         submit_typed(engine, ann, _typed({}, {"date": " "}), today=TODAY)
     assert subs.mine(engine, ann) == []
+
+
+def test_a_name_the_other_way_round_matches_and_a_part_keeps_the_imports_hint(
+        engine: Engine) -> None:
+    _players(engine)
+    ann, _ = _users(engine)
+    # "Sean Byrne": "Byrne, Seán" written the other way round: matched, no warning
+    made = submit_typed(engine, ann, _typed(
+        {"date": "2026-09-19", "white": "Sean Byrne", "black": "Novak, Petra",
+         "result": "1-0"}), today=TODAY)
+    assert made.errors == [] and made.warnings == []
+    # "Byrne" alone: unknown, a new player to register, with the import's "did you mean"
+    made = submit_typed(engine, ann, _typed(
+        {"date": "2026-09-19", "white": "Byrne", "black": "Novak, Petra",
+         "result": "1-0"}), today=TODAY)
+    [new] = made.warnings
+    assert new["flag"] == "register_players" and (new["row"], new["field"]) == (1, "white")
+    assert new["message"] == ("new player: Byrne (register on accepting); did you mean "
+                              "Byrne, Seán (#1, no FIDE id)? If so, write the full name or the "
+                              "FIDE id in the form")

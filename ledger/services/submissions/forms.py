@@ -56,7 +56,8 @@ def _problem(p: dict[str, Any], typed: TypedGames, table: FormCsv) -> dict[str, 
     if (p.get("flag") == "register_players" and row is not None
             and p.get("field") in ("white", "black")):
         name = typed.rows[row - 1][str(p["field"])].strip()
-        guess = str(p["message"]).partition(": did you mean ")[2]
+        guess = str(p["message"]).partition(": did you mean ")[2].replace(" in the file",
+                                                                         " in the form")
         shown["message"] = (f"new player: {name} (register on accepting)"
                             + (f"; did you mean {_said(guess, table)}" if guess else ""))
     return shown
