@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, redirect, request, url_for
-from werkzeug.utils import secure_filename
 
 from ledger.domain import parse_pool
 from ledger.errors import InvalidInput, LedgerError, NotFound
 from ledger.services.corrections import games, merge, player_edit, replace, revert
+from ledger.services.submissions.checking import refuse_upload, safe_name
 from ledger.web import UPLOAD_LIMIT
 from ledger.web.access import require
 from ledger.web.officer import previewed
@@ -181,20 +181,19 @@ def _forget_old(now: float) -> None:
 
 def _hold() -> Path:
     """The uploaded file (the form's ``file``) kept under ``holding()/SHA256/NAME``; its path.
-    Raises ``InvalidInput`` for no file, an empty one or one over ``UPLOAD_LIMIT``."""
+    Raises ``InvalidInput`` for no file, and as a submission's upload is refused
+    (``checking.refuse_upload``: over ``UPLOAD_LIMIT``, empty, binary or not UTF-8, not a
+    format the readers know)."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         raise InvalidInput("file: choose the corrected file of the event")
     data = upload.stream.read(UPLOAD_LIMIT + 1)
-    if len(data) > UPLOAD_LIMIT:
-        raise InvalidInput(f"file: larger than {UPLOAD_LIMIT // (1024 * 1024)} MB")
-    if not data:
-        raise InvalidInput("file: the file is empty")
+    refuse_upload(upload.filename, data)
     _forget_old(time.time())
     folder = holding() / hashlib.sha256(data).hexdigest()
     folder.mkdir(mode=0o700, exist_ok=True)
     os.utime(folder)
-    path = folder / (secure_filename(upload.filename) or "event")
+    path = folder / safe_name(upload.filename)
     path.write_bytes(data)
     return path
 

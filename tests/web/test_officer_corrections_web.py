@@ -205,6 +205,11 @@ def test_replace_an_event_by_its_corrected_file(swiss_db: str) -> None:
         no_file = browser.post("/officer/replace", data={"csrf_token": csrf_token(text),
                                                          "reason": "x"})
         assert no_file.status_code == 400
+        binary = browser.post("/officer/replace", data={
+            "csrf_token": csrf_token(text), "reason": "x",
+            "file": (io.BytesIO(b"012 \x00\x01"), "a.trf")}, content_type="multipart/form-data")
+        assert binary.status_code == 400
+        assert "file: binary bytes (a NUL byte at offset 4)" in binary.get_data(as_text=True)
         # a file previewed two days ago and never applied is let go at the next preview
         stale = holding() / ("f" * 64)
         stale.mkdir(exist_ok=True)

@@ -20,6 +20,8 @@ from ledgers import Server, sql
 from officer_ledgers import cli as _cli
 from officer_ledgers import copy_for_test, listed, ratings, tata_open
 
+from ledger.services.submissions import submissions
+
 OFFICER = "Olive Officer"
 
 
@@ -242,3 +244,28 @@ def test_the_audit_page_shows_the_newest_changes_and_filters(
     assert "<caption>2 changes, newest first</caption>" in text
     nobody = client.get("/officer/audit", query_string={"player": "Nobody, At All"})
     assert nobody.status_code == 404
+
+
+def test_a_pending_submission_holds_the_close_unless_left(client: FlaskClient, web_db: str,
+                                                          login: Callable[..., Any]) -> None:
+    reporter = client.application.test_client()
+    rita = login(reporter, "Rita Reporter", "reporter")
+    game = (b'[Event "Wijk rapid evening"]\n[Date "2022.01.30"]\n[Round "1"]\n'
+            b'[White "Carlsen, Magnus"]\n[Black "Giri, Anish"]\n[Result "1-0"]\n\n1-0\n')
+    made = submissions.submit(client.application.extensions["ledger"], rita.id, "late.pgn",
+                              game, {})
+    assert made.state == "pending"
+    login(client, OFFICER, "officer")
+    assert "1 submission waits for review" in client.get("/officer").get_data(as_text=True)
+    page = client.get("/officer/close").get_data(as_text=True)
+    assert "1 submission waits for review" in page
+    assert 'name="leave_pending"' in page
+    held = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard"})
+    assert held.status_code == 409
+    assert f"submission(s) {made.id} dated in it or before are pending review" in (
+        held.get_data(as_text=True))
+    assert sql(web_db, "SELECT count(*) FROM periods") == [(0,)]
+    left = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard",
+                                                "leave_pending": "1"})
+    assert left.status_code == 200
+    assert ratings(web_db)["Carlsen, Magnus"] == 2868  # the pending game is not rated
