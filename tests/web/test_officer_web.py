@@ -14,13 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from helpers import form_post
 from ledgers import Server, sql
 from officer_ledgers import cli as _cli
 from officer_ledgers import copy_for_test, listed, ratings, tata_open
 
+from ledger.db.models.accounts import ROLES
 from ledger.services.submissions import submissions
+from ledger.web.access import ACTIONS
 
 OFFICER = "Olive Officer"
 
@@ -269,3 +272,24 @@ def test_a_pending_submission_holds_the_close_unless_left(client: FlaskClient, w
                                                 "leave_pending": "1"})
     assert left.status_code == 200
     assert ratings(web_db)["Carlsen, Magnus"] == 2868  # the pending game is not rated
+
+
+def test_every_route_names_its_action_and_each_role_gets_what_the_table_says(
+        app: Flask, web_db: str, login: Callable[..., Any]) -> None:
+    rules = [r for r in app.url_map.iter_rules()
+             if r.endpoint.split(".")[0] in ("officer", "corrections", "admin")]
+    # officer: dashboard, close (GET, POST), reopen, rerate, audit; corrections: void, correct,
+    # merge, edit, revert, replace and the dashboard's "go"; admin: users (GET, POST), role, disable
+    assert len(rules) == 17
+    for role in ROLES:
+        browser = app.test_client()
+        login(browser, f"User {role}", role)
+        for rule in rules:
+            action = app.view_functions[rule.endpoint].required_action
+            if "GET" not in (rule.methods or ()):
+                continue
+            url = rule.build({a: 1 for a in rule.arguments} | (
+                {"what": "game", "id": 3} if "what" in rule.arguments else {}))[1]
+            answer = browser.get(url)
+            wanted = (200, 302) if role in ACTIONS[action] else (403,)
+            assert answer.status_code in wanted, (role, url, answer.status_code)
