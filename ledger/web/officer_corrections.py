@@ -242,18 +242,19 @@ def replace_event() -> tuple[str, int]:
 
 #: The dashboard's "id" forms: where each goes.
 _GO = {("game", "void"): "corrections.void", ("game", "correct"): "corrections.correct",
-       ("player", "edit"): "corrections.edit_player", ("import", "revert"): "corrections.revert_import"}
-_ARG = {"game": "game_id", "player": "player_id", "import": "import_id"}
+       ("player", "edit"): "corrections.edit_player", ("import", "revert"): "corrections.revert_import",
+       ("event", "rename"): "events.rename", ("event", "void"): "events.void"}
+_ARG = {"game": "game_id", "player": "player_id", "import": "import_id", "event": "event_id"}
 
 
-@blueprint.get("/<any(game, player, import):what>")
+@blueprint.get("/<any(game, player, import, event):what>")
 @require("correction.make")
 def go(what: str) -> Any:
     """The dashboard's forms (``?id=12&do=void``): to the correction's page of that id; an id
     that is not a number is the form again with the message (400)."""
     ref = (request.args.get("id") or "").strip().lstrip("#")
-    chosen = request.args.get("do") or {"game": "void", "player": "edit",
-                                        "import": "revert"}[what]
+    chosen = request.args.get("do") or {"game": "void", "player": "edit", "import": "revert",
+                                        "event": "rename"}[what]
     endpoint = _GO.get((what, chosen))
     if endpoint is None or not ref.isascii() or not ref.isdigit() or len(ref) > 12:
         return render("officer_correction.html", "Correction", status=400, kind=what,

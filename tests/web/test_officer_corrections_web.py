@@ -224,3 +224,47 @@ def test_replace_an_event_by_its_corrected_file(swiss_db: str) -> None:
         assert not stale.exists()
     finally:
         app.extensions["ledger"].dispose()
+
+
+def test_event_rename_void_and_merge(officer: FlaskClient, web_db: str) -> None:
+    rename = "/officer/events/1/rename"
+    page = f"{rename}?preview=1&name=Tata+Steel+Masters+2022&reason=the+short+name"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    text = preview.get_data(as_text=True)
+    assert "<td>84th Tata Steel Masters</td>" in text and "<td>Tata Steel Masters 2022</td>" in text
+    assert sql(web_db, "SELECT name FROM events") == [("84th Tata Steel Masters",)]
+    done = form_post(officer, rename, {"name": "Tata Steel Masters 2022",
+                                       "reason": "the short name"}, page=page)
+    assert done.status_code == 200
+    assert sql(web_db, "SELECT name FROM events") == [("Tata Steel Masters 2022",)]
+
+    void = "/officer/events/1/void"
+    page = f"{void}?preview=1&reason=not+to+be+rated"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert "games voided: 1, 2, 3," in preview.get_data(as_text=True)
+    assert sql(web_db, "SELECT count(*) FROM games WHERE status = 'void'") == [(0,)]
+    done = form_post(officer, void, {"reason": "not to be rated"}, page=page)
+    assert done.status_code == 200
+    assert sql(web_db, "SELECT count(*) FROM games WHERE status = 'void'") == [(91,)]
+
+    # a game typed in under another name of the event: merged into it
+    _cli(web_db, "game", "add", "Carlsen, Magnus", "Giri, Anish", "1-0", "--date", "2022-01-29",
+         "--event", "Wijk aan Zee 2022", "--new-event")
+    merge_url = "/officer/events/merge"
+    page = f"{merge_url}?preview=1&keep=%231&other=%232&reason=one+event"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert "event.merge: event #1; games moved: 92" in preview.get_data(as_text=True)
+    done = form_post(officer, merge_url, {"keep": "#1", "other": "#2", "reason": "one event"},
+                     page=page)
+    assert done.status_code == 200
+    assert sql(web_db, "SELECT event_id FROM games WHERE id = 92") == [(1,)]
+
+    before = _changes(web_db)
+    merge = officer.get("/officer/events/merge?preview=1&keep=%231&other=%231&reason=x")
+    assert merge.status_code == 400
+    unknown = officer.get("/officer/events/7/rename?preview=1&name=X&reason=x")
+    assert unknown.status_code == 404
+    assert _changes(web_db) == before

@@ -277,10 +277,11 @@ def test_a_pending_submission_holds_the_close_unless_left(client: FlaskClient, w
 def test_every_route_names_its_action_and_each_role_gets_what_the_table_says(
         app: Flask, web_db: str, login: Callable[..., Any]) -> None:
     rules = [r for r in app.url_map.iter_rules()
-             if r.endpoint.split(".")[0] in ("officer", "corrections", "admin")]
+             if r.endpoint.split(".")[0] in ("officer", "corrections", "events", "admin")]
     # officer: dashboard, close (GET, POST), reopen, rerate, audit; corrections: void, correct,
-    # merge, edit, revert, replace and the dashboard's "go"; admin: users (GET, POST), role, disable
-    assert len(rules) == 17
+    # merge, edit, revert, replace and the dashboard's "go"; events: rename, void, merge;
+    # admin: users (GET, POST), role, disable
+    assert len(rules) == 20
     for role in ROLES:
         browser = app.test_client()
         login(browser, f"User {role}", role)
