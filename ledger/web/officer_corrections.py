@@ -1,8 +1,10 @@
 """The corrections from the web (issue 23), each the CLI's command over the same service with
 the same arguments: ``/officer/games/ID/void`` (``game void``), ``/officer/games/ID/correct``
 (``game correct``), ``/officer/players/merge`` (``player merge``), ``/officer/players/ID/edit``
-(``player edit``), ``/officer/imports/ID/revert`` (``imports revert``) and ``/officer/replace``
-(``import FILE --replace``).
+(``player edit``), ``/officer/players/ID/withdraw`` (``player withdraw``),
+``/officer/players/ID/correct-rating`` (``player correct-rating``),
+``/officer/imports/ID/revert`` (``imports revert``) and ``/officer/replace`` (``import FILE
+--replace``).
 
 Each is a form: a GET with ``preview`` runs the service's dry run and shows its full effect
 (the games before and after, what is carried into the next period or every rating a re-rating
@@ -30,6 +32,7 @@ from flask import Blueprint, redirect, request, url_for
 from ledger.domain import parse_pool
 from ledger.errors import InvalidInput, LedgerError, NotFound
 from ledger.services.corrections import games, merge, player_edit, replace, revert
+from ledger.services.register import withdrawal
 from ledger.services.submissions.checking import refuse_upload, safe_name
 from ledger.web import UPLOAD_LIMIT
 from ledger.web.access import require
@@ -140,6 +143,39 @@ def edit_player(player_id: int) -> tuple[str, int]:
     return previewed("edit", f"Edit player {player_id}", EDIT, run, subject=player_id)
 
 
+WITHDRAW = (REASON,)
+CORRECT_RATING = (Field("rating", "The corrected rating", required=True),
+                  Field("period", "The closed period whose list published it (YYYY-MM)",
+                        required=True), POOL, REASON)
+
+
+@blueprint.route("/players/<int:player_id>/withdraw", methods=["GET", "POST"])
+@require("correction.make")
+def withdraw_player(player_id: int) -> tuple[str, int]:
+    """``player withdraw #ID --reason``: registered by mistake (refused with a valid game)."""
+    def run(values: Mapping[str, str], dry_run: bool) -> Any:
+        return withdrawal.withdraw_player(engine(), f"#{player_id}", reason=values.get("reason"),
+                                          dry_run=dry_run, actor=actor())
+    return previewed("withdraw", f"Withdraw player {player_id}", WITHDRAW, run)
+
+
+@blueprint.route("/players/<int:player_id>/correct-rating", methods=["GET", "POST"])
+@require("correction.make")
+def correct_rating(player_id: int) -> tuple[str, int]:
+    """``player correct-rating #ID --rating --period --pool --reason``: FIDE's correction of a
+    published rating, in force from the next period on."""
+    def run(values: Mapping[str, str], dry_run: bool) -> Any:
+        rating = number(values, "rating")
+        if rating is None:
+            raise InvalidInput("rating: give the corrected rating")
+        return player_edit.correct_rating(
+            engine(), f"#{player_id}", rating=rating, period=text(values, "period") or "",
+            reason=values.get("reason"), dry_run=dry_run, actor=actor(),
+            pool=parse_pool(values.get("pool") or "standard"))
+    return previewed("rating", f"Correct a published rating of player {player_id}",
+                     CORRECT_RATING, run)
+
+
 @blueprint.route("/imports/<int:import_id>/revert", methods=["GET", "POST"])
 @require("correction.make")
 def revert_import(import_id: int) -> tuple[str, int]:
@@ -243,6 +279,8 @@ def replace_event() -> tuple[str, int]:
 #: The dashboard's "id" forms: where each goes.
 _GO = {("game", "void"): "corrections.void", ("game", "correct"): "corrections.correct",
        ("player", "edit"): "corrections.edit_player", ("import", "revert"): "corrections.revert_import",
+       ("player", "withdraw"): "corrections.withdraw_player",
+       ("player", "correct-rating"): "corrections.correct_rating",
        ("event", "rename"): "events.rename", ("event", "void"): "events.void"}
 _ARG = {"game": "game_id", "player": "player_id", "import": "import_id", "event": "event_id"}
 

@@ -268,3 +268,34 @@ def test_event_rename_void_and_merge(officer: FlaskClient, web_db: str) -> None:
     unknown = officer.get("/officer/events/7/rename?preview=1&name=X&reason=x")
     assert unknown.status_code == 404
     assert _changes(web_db) == before
+
+
+def test_withdraw_a_player_and_correct_a_published_rating(officer: FlaskClient,
+                                                          web_db: str) -> None:
+    _cli(web_db, "player", "add", "Mistake, Made", "--new")
+    new_id = sql(web_db, "SELECT max(id) FROM players")[0][0]
+    url = f"/officer/players/{new_id}/withdraw"
+    page = f"{url}?preview=1&reason=registered+by+mistake"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert f"Mistake, Made (#{new_id}) would be withdrawn" in preview.get_data(as_text=True)
+    done = form_post(officer, url, {"reason": "registered by mistake"}, page=page)
+    assert done.status_code == 200
+    assert sql(web_db, f"SELECT withdrawn FROM players WHERE id = {new_id}") in ([(1,)], [(True,)])
+    played = officer.get("/officer/players/2/withdraw?preview=1&reason=x")  # Carlsen has games
+    assert played.status_code == 400
+
+    _cli(web_db, "period", "close", "2022-01")
+    url = "/officer/players/2/correct-rating"
+    page = f"{url}?preview=1&rating=2870&period=2022-01&reason=FIDE+corrected+it"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert "the standard list of 2022-01 published 2868; FIDE's correction 2870 would be in force" \
+        in preview.get_data(as_text=True)
+    done = form_post(officer, url, {"rating": "2870", "period": "2022-01",
+                                    "reason": "FIDE corrected it"}, page=page)
+    assert done.status_code == 200
+    assert ratings(web_db)["Carlsen, Magnus"] == 2868  # the published list stands
+    no_rating = officer.get(f"{url}?preview=1&period=2022-01&reason=x")
+    assert no_rating.status_code == 400
+    assert "rating: give the corrected rating" in no_rating.get_data(as_text=True)

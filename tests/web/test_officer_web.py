@@ -279,9 +279,9 @@ def test_every_route_names_its_action_and_each_role_gets_what_the_table_says(
     rules = [r for r in app.url_map.iter_rules()
              if r.endpoint.split(".")[0] in ("officer", "corrections", "events", "admin")]
     # officer: dashboard, close (GET, POST), reopen, rerate, audit; corrections: void, correct,
-    # merge, edit, revert, replace and the dashboard's "go"; events: rename, void, merge;
-    # admin: users (GET, POST), role, disable
-    assert len(rules) == 20
+    # merge, edit, withdraw, correct-rating, revert, replace and the dashboard's "go"; events:
+    # rename, void, merge; admin: users (GET, POST), role, disable
+    assert len(rules) == 22
     for role in ROLES:
         browser = app.test_client()
         login(browser, f"User {role}", role)
