@@ -260,20 +260,29 @@ def replace_event() -> tuple[str, int]:
         return render("officer_correction.html", title, **page)
     values = request.form
     apply = "held" in values
+    path: Path | None = None
     try:
         path = _held(values) if apply else _hold()
         in_next, rerate = effect(values)
-        page["report"] = replace.replace_event(
+        report = replace.replace_event(
             engine(), str(path), text(values, "format"), reason=values.get("reason"),
             in_next_period=in_next, rerate=rerate, dry_run=not apply,
             register_players=ticked(values, "register_players"), actor=actor())
     except LedgerError as exc:
-        page.update(error=str(exc), problems=getattr(exc, "problems", ()))
+        page.update(error=_as_named(str(exc), path),
+                    problems=[_as_named(str(p), path) for p in getattr(exc, "problems", ())])
         return render("officer_correction.html", title, status=status_of(exc), **page)
     if apply:
         shutil.rmtree(path.parent, ignore_errors=True)
-    page.update(done=apply, held=None if apply else path.parent.name)
+    page.update(report=report, done=apply, held=None if apply else path.parent.name,
+                file_problems=[_as_named(str(p), path) for p in report.problems])
     return render("officer_correction.html", title, **page)
+
+
+def _as_named(message: str, path: Path | None) -> str:
+    """``message`` with the held file's path (``holding()/SHA256/NAME``) said as its name, as
+    the officer chose it."""
+    return message if path is None else message.replace(str(path), path.name)
 
 
 #: The dashboard's "id" forms: where each goes.

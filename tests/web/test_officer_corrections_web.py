@@ -205,6 +205,15 @@ def test_replace_an_event_by_its_corrected_file(swiss_db: str) -> None:
         no_file = browser.post("/officer/replace", data={"csrf_token": csrf_token(text),
                                                          "reason": "x"})
         assert no_file.status_code == 400
+        unknown = fixed.replace(b"Doherty, Conor   ", b"Dockerty, Conrad ")
+        refused = browser.post("/officer/replace", data={
+            "csrf_token": csrf_token(text), "reason": "x",
+            "file": (io.BytesIO(unknown), "autumn-swiss-fixed.trf")},
+            content_type="multipart/form-data")
+        assert refused.status_code == 400
+        answer = refused.get_data(as_text=True)
+        assert "autumn-swiss-fixed.trf:16" in answer  # the file's name as chosen, its line
+        assert "ledger-replace" not in answer  # not where the server keeps it
         binary = browser.post("/officer/replace", data={
             "csrf_token": csrf_token(text), "reason": "x",
             "file": (io.BytesIO(b"012 \x00\x01"), "a.trf")}, content_type="multipart/form-data")
