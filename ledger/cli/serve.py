@@ -7,6 +7,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -92,10 +93,16 @@ def serve(
         aside("--insecure-cookies: cookies are sent over plain HTTP (no TLS): for this machine "
               "only")
     aside("stop it with Ctrl-C")
+    signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop: as Ctrl-C
     try:
-        server.run()
+        server.run()  # returns on Ctrl-C (waitress closes its sockets)
     except KeyboardInterrupt:
-        aside("ledger serve: stopped")
+        pass
     finally:
         server.close()
         app.extensions["ledger"].dispose()
+    aside("ledger serve: stopped")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

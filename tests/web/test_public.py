@@ -1,0 +1,218 @@
+"""The public pages of ``ledger serve`` (web.public) over the README's example season
+(examples/club-season.sh: 2026-09 and 2026-10 closed), with Flask's test client.
+
+The value checked by hand throughout: Tanaka, Hiro (#6, K 40 junior) in 2026-10, rated 1628
+after September, beat Moreau (1799: D -171, PD 0.27 by table 8.1.2's 169-176 row) and
+Lindqvist (1990: D -362, PD 0.10 by its 358-374 row): expected 0.27 + 0.10 = 0.37, change
+40 x (2 - 0.37) = +65.20, rounded once +65, so 1628 + 65 = 1693 on the list of 2026-10 (rank
+6 of 6 in standard).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+from collections.abc import Iterator
+
+import pytest
+from cli_runs import ok
+from example_ledgers import copy_of
+from flask import Flask
+from flask.testing import FlaskClient
+from ledgers import Factory
+from public_fixtures import app_over
+
+from ledger.formats.site.model import SITE_POLICY
+from ledger.formats.site.pages import render_site
+from ledger.services.core import clock
+from ledger.services.core.session import open_ledger
+from ledger.services.publishing.site import site_data
+from ledger.web import POLICY
+
+TANAKA_ROW = ('<td class="num rating">1693</td><td class="num" data-sort="65"><span class="up">'
+              '+65</span></td><td class="num">1628</td><td class="num">2</td><td class="num">40'
+              '</td>')
+TODAY = dt.date(2026, 11, 20)
+
+
+@pytest.fixture
+def app(season_db: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    monkeypatch.setattr(clock, "today", lambda: TODAY)
+    with app_over(season_db) as made:
+        yield made
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def text(client: FlaskClient, path: str, status: int = 200) -> str:
+    response = client.get(path)
+    assert response.status_code == status, (path, response.status_code)
+    return response.get_data(as_text=True)
+
+
+def test_the_list_page_shows_the_hand_worked_rating(client: FlaskClient) -> None:
+    response = client.get("/lists/standard/2026-10.html")
+    assert response.status_code == 200
+    assert response.content_type == "text/html; charset=utf-8"
+    page = response.get_data(as_text=True)
+    assert '<a href="../../players/6.html">Tanaka, Hiro</a>' in page
+    assert TANAKA_ROW in page
+    # the server's policy in the header (forms may post to the server), none in the page
+    assert response.headers["Content-Security-Policy"] == POLICY
+    assert 'http-equiv="Content-Security-Policy"' not in page
+    assert '<a href="/login">Log in</a>' in page
+
+
+def test_every_page_the_static_build_writes_is_served_at_its_path(
+        client: FlaskClient, season_db: str) -> None:
+    engine = open_ledger(season_db)
+    try:
+        site = site_data(engine, club="Riverside Chess Club", built_on=TODAY)
+    finally:
+        engine.dispose()
+    built = dict(render_site(site))
+    # css, js, home; standard 2026-09 and 2026-10, rapid and blitz 2026-10; the lists index;
+    # the players index and 7 players; the events index and 4 events
+    assert len(built) == 2 + 1 + 4 + 1 + 1 + 7 + 1 + 4
+    for path, static in built.items():
+        live = text(client, "/" + path)
+        if path.endswith(".html"):
+            # the same page but for the meta policy (the header's instead) and the login link
+            meta = ('<meta http-equiv="Content-Security-Policy" content="'
+                    + html.escape(SITE_POLICY, quote=True) + '">\n')
+            assert meta in static
+            static = static.replace(meta, "")
+            static = static.replace('Tournaments</a>\n</nav>',
+                                    'Tournaments</a>\n<a href="/login">Log in</a>\n</nav>')
+            if path.endswith("/2026-10.html"):  # each pool's latest list links its preview
+                offer = ('<p class="pad"><a href="preview.html">Preview of the next list</a> '
+                         "(unofficial: today's games rated as the close would rate them).</p>\n")
+                assert offer in live
+                live = live.replace(offer, "")
+            if path == "lists/index.html":  # and the lists' index every pool's
+                assert ('<a href="standard/preview.html">Standard</a> · <a href="rapid/'
+                        'preview.html">Rapid</a> · <a href="blitz/preview.html">Blitz</a>') in live
+                continue
+        assert live == static, path
+
+
+def test_home_and_indexes_answer_at_their_folders_too(client: FlaskClient) -> None:
+    assert text(client, "/") == text(client, "/index.html")
+    assert text(client, "/lists/") == text(client, "/lists/index.html")
+    assert text(client, "/players/") == text(client, "/players/index.html")
+    assert text(client, "/events/") == text(client, "/events/index.html")
+    home = text(client, "/")
+    assert '<a href="players/6.html">Tanaka, Hiro</a>' in home
+    assert "20 November 2026" in home  # the live site's date is today
+
+
+def test_player_and_event_pages(client: FlaskClient) -> None:
+    player = text(client, "/players/6.html")
+    assert ('<tr><th scope="row" class="wrap">2026-10</th><td class="num">1628</td>'
+            '<td class="num">2</td><td class="num">2</td><td class="num">0.37</td>'
+            '<td>40 junior</td><td class="num">+65.20</td>') in player
+    event = text(client, "/events/2.html")
+    assert "Club League 2026-27" in event
+    assert "Tanaka, Hiro: period change +65 = this event +65.20 = +65.20, rounded once" in event
+
+
+def test_stylesheet_and_script(client: FlaskClient) -> None:
+    css = client.get("/site.css")
+    assert css.content_type == "text/css; charset=utf-8"
+    assert css.get_data(as_text=True).startswith(":root") or "body" in css.get_data(as_text=True)
+    assert client.get("/site.js").content_type == "text/javascript; charset=utf-8"
+
+
+@pytest.mark.parametrize("path", [
+    "/players/99.html", "/events/99.html", "/lists/standard/2030-01.html",
+    "/lists/standard/2026-10-r7.html", "/lists/bullet/2026-10.html", "/players/abc.html",
+    "/nothing", "/players/6", "/lists/rapid/preview.htm", "/sitemap.xml",
+])
+def test_unknown_paths_get_the_404_page(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.content_type == "text/html; charset=utf-8"
+    page = response.get_data(as_text=True)
+    assert "<h1>Not found</h1>" in page
+    assert "Riverside Chess Club" in page
+
+
+def test_the_404_page_links_from_where_it_is(client: FlaskClient) -> None:
+    page = text(client, "/a/b/c.html", 404)
+    # two folders down: every link climbs two
+    assert '<a href="../../lists/index.html">Rating lists</a>' in page
+
+
+@pytest.mark.parametrize("path", [
+    "/../../etc/passwd", "/lists/standard/../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
+    "/lists/..%2f..%2fetc%2fpasswd.html", "/players/..%2f..%2fledger.db", "/riverside.db",
+    "/riverside.db.secret", "/lists/standard/%2e%2e%2f%2e%2e%2friverside.db",
+    "/static/site.css/../../riverside.db",
+])
+def test_no_path_reaches_outside_the_site(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    body = response.get_data()
+    assert b"SQLite format 3" not in body
+    assert b"root:" not in body
+
+
+def test_etag_and_revalidation(client: FlaskClient) -> None:
+    first = client.get("/lists/standard/2026-10.html")
+    etag = first.headers["ETag"]
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert "Cookie" in first.headers["Vary"]
+    again = client.get("/lists/standard/2026-10.html", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.get_data() == b""
+    other = client.get("/lists/standard/2026-10.html", headers={"If-None-Match": '"stale"'})
+    assert other.status_code == 200
+
+
+def test_a_logged_in_user_gets_the_account_link(app: Flask) -> None:
+    from flask import g
+
+    @app.before_request
+    def _user() -> None:  # what the accounts' blueprint sets for a session
+        g.user = "ann"
+
+    page = text(app.test_client(), "/lists/")
+    assert '<a href="/account">Account</a>' in page
+    assert "/login" not in page
+
+
+def test_the_open_period_offers_its_preview_labelled_unofficial(
+        season_db: str, new_ledger: Factory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a copy: no preview while nothing is open; after the CLI records a November game
+    (Tanaka 1693 beats Okafor 2389: D 696, counted as 400, PD 0.08 and 0.92), the preview
+    shows Tanaka at 1693 + round(40 x (1 - 0.08)) = 1693 + 37 = 1730 and Okafor (K 10) at
+    2389 + round(10 x (0 - 0.92)) = 2389 - 9 = 2380, unofficial; the published list of
+    2026-10 is unchanged and links it."""
+    monkeypatch.setattr(clock, "today", lambda: TODAY)
+    db = copy_of(season_db, new_ledger("copy"))
+    with app_over(db) as app:
+        client = app.test_client()
+        before = text(client, "/lists/standard/preview.html")
+        assert "No preview: nothing to close" in before
+        published = text(client, "/lists/standard/2026-10.html")
+        assert '<a href="preview.html">Preview of the next list</a>' in published
+        player_before = client.get("/players/6.html").headers["ETag"]
+        ok(db, "game", "add", "Tanaka, Hiro", "Okafor, Grace", "1-0", "--date", "2026-11-05",
+           "--event", "Club League 2026-27", "--round", "5")
+        preview = text(client, "/lists/standard/preview.html")
+        assert "preview, unofficial" in preview
+        assert "Unofficial: this is not a published list" in preview
+        assert "the period has not ended" in preview
+        assert ('<td class="num rating">1730</td><td class="num" data-sort="37"><span '
+                'class="up">+37</span></td><td class="num">1693</td>') in preview
+        assert ('<td class="num rating">2380</td><td class="num" data-sort="-9"><span '
+                'class="down">-9</span></td><td class="num">2389</td>') in preview
+        assert text(client, "/lists/standard/2026-10.html") == published
+        after = client.get("/players/6.html")
+        assert after.headers["ETag"] != player_before
+        assert "2026-11-05" in after.get_data(as_text=True)
+    # the preview wrote nothing: the ledger's list and audit stay as they were
+    assert "2026-11" not in ok(db, "period", "list").stdout

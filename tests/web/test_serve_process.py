@@ -1,0 +1,177 @@
+"""``ledger serve`` as a real process: waitress answering HTTP on a loopback port, while the CLI,
+in processes of its own, records games in the same ledger (a copy of the README's example
+season): every page answers throughout, the pages change after each write, and nothing is
+lost, doubled or half-written. Also the command's refusals and its log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from cli_runs import run
+from example_ledgers import copy_of
+from ledgers import Factory
+from sqlalchemy.engine import make_url
+
+from ledger.cli.serve import default_secret_file, is_loopback
+from ledger.db.engine import shown_db
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The games the CLI records while the server answers: (white, black, result, round); Club
+#: Night, 2026-11-05 (the example's players, each game a round of its own).
+GAMES = [("Tanaka, Hiro", "Okafor, Grace", "1-0", "1"), ("Novak, Petra", "Byrne, Seán", "0-1", "2"),
+         ("Moreau, Claire", "Lindqvist, Erik", "1/2-1/2", "3"),
+         ("Okafor, Grace", "Novak, Petra", "1-0", "4"), ("Byrne, Seán", "Tanaka, Hiro", "0-1", "5"),
+         ("Lindqvist, Erik", "Moreau, Claire", "1-0", "6")]
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200")
+    env.pop("LEDGER_DB", None)
+    return env
+
+
+def _cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``ledger --db DB ARGS...`` in a process of its own."""
+    return subprocess.run([sys.executable, "-m", "ledger", "--db", db, *args], env=_environment(),
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+@contextmanager
+def serving(db: str, log: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``ledger serve --port 0 OPTIONS`` on ``db`` in a process of its own, its log (stderr)
+    into ``log``: its address (read from the log) and the process; stopped at the end
+    (SIGTERM, which it takes as Ctrl-C)."""
+    with open(log, "w", encoding="utf-8") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ledger", "--db", db, "serve", "--port", "0", *options],
+            env=_environment(), stdout=subprocess.DEVNULL, stderr=err, text=True)
+    try:
+        address = None
+        for _ in range(300):
+            found = re.search(r"on (http://127\.0\.0\.1:\d+/)", log.read_text(encoding="utf-8"))
+            if found:
+                address = found.group(1)
+                break
+            assert process.poll() is None, log.read_text(encoding="utf-8")
+            time.sleep(0.1)
+        assert address is not None, log.read_text(encoding="utf-8")
+        yield address, process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def get(url: str) -> tuple[int, str]:
+    """The status and body of GET ``url``."""
+    try:
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            return answer.status, answer.read().decode("utf-8")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode("utf-8")
+
+
+@pytest.fixture
+def copy_db(season_db: str, new_ledger: Factory) -> str:
+    return copy_of(season_db, new_ledger("served"))
+
+
+def test_served_while_the_cli_writes(copy_db: str, tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with serving(copy_db, log, "--insecure-cookies") as (address, process):
+        said = log.read_text(encoding="utf-8")
+        assert f"the ledger {shown_db(copy_db)} on {address}" in said
+        password = make_url(copy_db).password if "://" in copy_db else None
+        assert password is None or str(password) not in said
+        assert "--insecure-cookies: cookies are sent over plain HTTP" in said
+        status, home = get(address)
+        assert status == 200
+        assert '<a href="players/6.html">Tanaka, Hiro</a>' in home
+        status, listed = get(address + "lists/standard/2026-10.html")
+        assert status == 200 and '<td class="num rating">1693</td>' in listed
+        assert get(address + "events/5.html")[0] == 404  # no fifth event yet
+
+        failures: list[tuple[str, int]] = []
+        done = threading.Event()
+
+        def read() -> None:  # a member reading the site while the secretary types games in
+            while not done.is_set():
+                for path in ("", "lists/standard/2026-10.html", "players/6.html",
+                             "api/players/6/history", "lists/standard/preview.html"):
+                    status, _ = get(address + path)
+                    if status != 200:
+                        failures.append((path, status))
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        try:
+            for n, (white, black, result, round_) in enumerate(GAMES, start=1):
+                written = _cli(copy_db, "game", "add", white, black, result, "--date",
+                               "2026-11-05", "--event", "Club Night", "--round", round_)
+                assert written.returncode == 0, written.stderr
+                # the page changes after the write: the event has every game recorded so far
+                status, page = get(address + "api/events/5")
+                assert status == 200
+                assert json.loads(page)["games"] == n
+        finally:
+            done.set()
+            reader.join()
+        assert failures == []
+
+        # nothing lost, doubled or half-written: the server and the CLI say the same
+        status, served = get(address + "api/events/5")
+        assert status == 200
+        shown = _cli(copy_db, "event", "show", "#5", "--json")
+        assert shown.returncode == 0
+        assert served == shown.stdout
+        report = json.loads(served)
+        assert report["games"] == len(GAMES) == 6
+        # Tanaka: 1-0 v Okafor (round 1) and 1-0 v Byrne (round 5): 2 points
+        assert next(p for p in report["players"] if p["player_id"] == 6)["points"] == 2
+        player = get(address + "players/6.html")[1]
+        # his two games of the night, each once
+        assert player.count('<tr><td>2026-11-05</td><td class="wrap"><a href="../events/5.html">'
+                            'Club Night</a>') == 2
+    assert process.returncode == 0
+    assert "ledger serve: stopped" in log.read_text(encoding="utf-8")
+
+
+def test_insecure_cookies_only_on_a_loopback_host(copy_db: str) -> None:
+    result = run(copy_db, "serve", "--host", "0.0.0.0", "--insecure-cookies")
+    assert result.exit_code == 2
+    assert "--insecure-cookies: only for a server on this machine" in result.stderr
+    assert not Path(copy_db + ".secret").exists()  # refused before anything was made
+
+
+@pytest.mark.parametrize(("host", "loopback"), [
+    ("127.0.0.1", True), ("127.3.2.1", True), ("localhost", True), ("::1", True),
+    ("[::1]", True), ("0.0.0.0", False), ("192.168.1.5", False), ("::", False),
+    ("club.example", False),
+])
+def test_loopback_hosts(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_the_secret_file_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert default_secret_file(str(tmp_path / "club.db")) == tmp_path / "club.db.secret"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert default_secret_file("postgresql+psycopg://ann:s3cret@db.example/club") \
+        == tmp_path / "config" / "ledger" / "club.secret"
