@@ -118,6 +118,7 @@ def test_another_reporters_submission_is_404(app: Flask, client: FlaskClient,
     token = csrf_token(bob.get("/submissions/new").get_data(as_text=True))
     assert bob.post("/submissions/1/withdraw", data={"csrf_token": token}).status_code == 404
     assert upload(bob, "/submissions/1/resubmit", RIVERSIDE, "r.pgn").status_code == 404
+    assert upload(bob, "/submissions/1/correct", RIVERSIDE, "r.pgn").status_code == 404
     assert bob.get("/submissions/2").status_code == 404  # none: the same answer
     assert "pending" in client.get("/submissions/1").get_data(as_text=True)
 
