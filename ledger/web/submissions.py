@@ -45,9 +45,8 @@ def render(template: str, title: str, status: int = 200, **context: Any) -> tupl
 def integrity_flags(engine: Engine, submission_id: int) -> list[Any]:
     """The integrity flags of a submission's games (issue 23, "Integrity checks": each with
     its reason, never blocking: ``rules.integrity.Flag``, with ``code``, ``concerns`` and
-    ``message``). The integrity service (``services.imports.integrity``) is called here once
-    it lands; until then none."""
-    return []
+    ``message``), from ``services.submissions.submissions.integrity``."""
+    return list(service.integrity(engine, submission_id))
 
 
 def _visible(submission_id: int) -> service.SubmissionView:
