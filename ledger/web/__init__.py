@@ -29,7 +29,7 @@ from ledger.services.submissions.checking import UPLOAD_LIMIT as UPLOAD_LIMIT  #
 
 #: The blueprint modules under ``ledger.web``, each with a ``blueprint``, registered in order.
 BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api", "pickers", "submissions", "officer",
-                               "officer_corrections", "admin")
+                               "officer_corrections", "officer_events", "admin")
 
 #: The largest request body: one upload and the rest of its form.
 MAX_REQUEST_BYTES = UPLOAD_LIMIT + 64 * 1024
