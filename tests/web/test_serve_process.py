@@ -243,3 +243,20 @@ def test_gunicorn_four_workers_on_postgresql(copy_db: str, on_postgres: bool,
                 assert "Club Night" in player
         shown = _cli(copy_db, "event", "show", "#5", "--json")
         assert get(address + "api/events/5") == (200, shown.stdout)
+
+
+def test_no_ledger_no_server(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing.db"
+    result = run(str(missing), "serve", "--port", "0")
+    assert result.exit_code == 4
+    assert "ledger init" in result.stderr
+    assert not (tmp_path / "nothing.db.secret").exists()
+
+
+def test_a_secret_file_others_can_read_is_refused(ledger_db: str, tmp_path: Path) -> None:
+    secret = tmp_path / "open.secret"
+    secret.write_text("a" * 64 + "\n", encoding="ascii")
+    secret.chmod(0o644)
+    result = run(ledger_db, "serve", "--port", "0", "--secret-file", str(secret))
+    assert result.exit_code == 1  # refused by the ledger (InvalidInput)
+    assert "can be read by others (mode 644): chmod 600" in result.stderr
