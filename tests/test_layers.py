@@ -168,7 +168,7 @@ def test_services_are_grouped_with_no_module_left_loose() -> None:
                    and group(m) is None)
     assert loose == []
     assert SERVICE_GROUPS == ["accounts", "admin", "close", "core", "corrections", "imports",
-                              "publishing", "register"]
+                              "publishing", "register", "submissions"]
 
 
 @pytest.mark.parametrize("name", SERVICE_GROUPS)

@@ -44,6 +44,9 @@ def period_close(
     pool: Annotated[str | None, typer.Option(
         "--pool", help="Close this pool only (standard, rapid or blitz); default: every pool "
         "with games in the period, in one transaction.")] = None,
+    leave_pending: Annotated[bool, typer.Option(
+        "--leave-pending", metavar="", help="Close although submissions on the web dated in "
+        "the period are pending review (accepted later, their games are late results).")] = False,
     every_row: Annotated[bool, typer.Option(
         "--all", metavar="", help=f"Every player's row on the terminal (a close of more than "
         f"{render_close.LARGE_CLOSE} players shows its summary and the biggest changes).")] = False,
@@ -52,13 +55,15 @@ def period_close(
     """Close a rating period under FIDE's rules and publish its rating lists (one per pool)."""
     if through is None:
         render_close.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
-                                            empty=empty, pool=parse_pool(pool) if pool else None),
+                                            empty=empty, pool=parse_pool(pool) if pool else None,
+                                            leave_pending=leave_pending),
                                   json_out, every_row=every_row)
         return
     if period is not None:
         error(f"give a period ({period}) or --through {through}, not both")
         raise typer.Exit(2)
-    report = run_write(ctx, periods.close_through, through, dry_run=dry_run)
+    report = run_write(ctx, periods.close_through, through, dry_run=dry_run,
+                       leave_pending=leave_pending)
     render_close.close_through_report(report, json_out)
     if report.refused is not None:
         refused, why = report.refused

@@ -29,10 +29,15 @@ NameArg = Annotated[str, typer.Argument(
 ROLE_HELP = "reporter, officer or admin."
 
 
+def on_a_terminal() -> bool:
+    """Whether standard input is a terminal (a person typing, not a pipe)."""
+    return sys.stdin.isatty()
+
+
 def read_password(name: str) -> str:
     """The new password of ``name``: asked twice on a terminal (not shown), else the first
     line of standard input. Raises ``InvalidInput`` when the two differ or none is given."""
-    if sys.stdin.isatty():
+    if on_a_terminal():
         first = getpass.getpass(f"Password for {name}: ")
         if first != getpass.getpass("The same again: "):
             raise InvalidInput("password: the two differ; nothing was written")

@@ -11,6 +11,8 @@ The groups, each a package whose ``__init__`` says what it owns and which groups
 - ``register``: the players, games and events as recorded, and finding them by name.
 - ``imports``: files of games, the players register, FIDE rating lists.
 - ``corrections``: void, correct, edit, merge, replace, and how each takes effect.
+- ``submissions``: results submitted on the web (``ledger serve``), checked by the import,
+  reviewed by an officer, recorded by the import when accepted.
 - ``publishing``: what the ledger shows: lists, histories, reports, the site, exports,
   performance, what-if, the calculators, and where a report may be written.
 - ``accounts``: the web's users, their passwords and sessions, logging in and its throttle.
@@ -18,6 +20,7 @@ The groups, each a package whose ``__init__`` says what it owns and which groups
   copy, ``db check``.
 
 Arrows point down only: ``admin`` -> ``publishing`` -> ``register`` -> ``close`` -> ``core``,
-``corrections`` -> ``imports`` -> ``register``, ``accounts`` -> ``core``; groups import each
-other's modules by their full name (``ledger.services.close.rating``).
+``corrections`` -> ``imports`` -> ``register``, ``submissions`` -> ``imports``, ``accounts``
+-> ``core``; groups import each other's modules by their full name
+(``ledger.services.close.rating``).
 """

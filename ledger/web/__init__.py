@@ -25,12 +25,12 @@ from flask_wtf.csrf import CSRFProtect
 
 from ledger.errors import InvalidInput
 from ledger.services.core.session import open_ledger
+from ledger.services.submissions.checking import UPLOAD_LIMIT as UPLOAD_LIMIT  # re-exported
 
 #: The blueprint modules under ``ledger.web``, each with a ``blueprint``, registered in order.
-BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api")
+BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api", "submissions", "officer",
+                               "officer_corrections", "admin")
 
-#: The largest file a submission may be (10 MB: a federation's month of TRF is well under it).
-UPLOAD_LIMIT = 10 * 1024 * 1024
 #: The largest request body: one upload and the rest of its form.
 MAX_REQUEST_BYTES = UPLOAD_LIMIT + 64 * 1024
 

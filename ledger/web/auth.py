@@ -15,14 +15,15 @@ client's address and the request as the command (``web 203.0.113.9 POST /login``
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+import os
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 from sqlalchemy.engine import Engine
 from werkzeug.wrappers import Response
 
-from ledger.db.models.base import utcnow
 from ledger.domain import Actor
 from ledger.errors import InvalidInput, NotFound
 from ledger.services.accounts import logins, sessions
@@ -45,10 +46,35 @@ def _engine() -> Engine:
     return engine
 
 
+#: The environment variable (and ``app.config`` key) saying how many reverse proxies stand in
+#: front of the server (default 0): with N, the client's address is the N-th address from the
+#: right of ``X-Forwarded-For``, which those proxies append to (as werkzeug's ``ProxyFix``).
+PROXIES = "LEDGER_PROXIES"
+
+
+@blueprint.record_once
+def _read_proxies(state: Any) -> None:
+    config = state.app.config
+    if PROXIES not in config:
+        text = os.environ.get(PROXIES, "").strip() or "0"
+        if not text.isdigit():
+            raise InvalidInput(f"${PROXIES}: {text!r} is not a number of proxies (0, 1, 2 ...)")
+        config[PROXIES] = int(text)
+
+
 def address() -> str:
-    """The client's address as the server sees it (behind a proxy, the proxy's, unless the
-    deployment puts werkzeug's ``ProxyFix`` in front); ``unknown`` when there is none."""
-    return request.remote_addr or "unknown"
+    """The client's address: the connection's, or behind ``LEDGER_PROXIES`` = N trusted
+    reverse proxies the one the first of them saw (the N-th from the right of
+    ``X-Forwarded-For``; the connection's when the header holds fewer). Without it, behind a
+    proxy every client would share the proxy's address, and the login throttle would hold them
+    all together. At most 64 characters; ``unknown`` when there is none."""
+    proxies = int(current_app.config.get(PROXIES) or 0)
+    seen = request.remote_addr or "unknown"
+    if proxies:
+        forwarded = [a.strip() for a in request.headers.get("X-Forwarded-For", "").split(",")]
+        if len(forwarded) >= proxies and forwarded[-proxies]:
+            seen = forwarded[-proxies]
+    return seen[:64]
 
 
 def command() -> str:
@@ -101,6 +127,12 @@ def _login_page(status: int = 200, message: str | None = None, username: str = "
                    message=message, username=username, action=action), status, headers)
 
 
+def _minute_after(when: dt.datetime) -> dt.datetime:
+    """``when`` rounded up to the minute (a time to try again is never early)."""
+    minute = when.replace(second=0, microsecond=0)
+    return minute + dt.timedelta(minutes=1) if minute < when else minute
+
+
 @blueprint.route("/login", methods=["GET", "POST"])
 def login() -> Any:
     """The login form; posted, the login: 302 to ``next`` (or ``/``; to ``/account/password``
@@ -112,10 +144,12 @@ def login() -> Any:
     result = logins.log_in(_engine(), name, request.form.get("password", ""), address(),
                            command())
     if result.retry_at is not None:
-        wait = max(1, math.ceil((result.retry_at - utcnow()).total_seconds()))
-        return _login_page(429, f"Too many failed logins for this name or from this address. "
-                           f"Try again after {result.retry_at:%H:%M} UTC (in {math.ceil(wait / 60)} "
-                           f"minute{'' if wait <= 60 else 's'}).", name, **{"Retry-After": str(wait)})
+        wait = result.wait_seconds or 1
+        minutes = math.ceil(wait / 60)
+        return _login_page(429, "Too many failed logins for this name or from this address. "
+                           f"Try again after {_minute_after(result.retry_at):%H:%M} UTC (in {minutes} "
+                           f"minute{'' if minutes == 1 else 's'}).", name,
+                           **{"Retry-After": str(wait)})
     if result.token is None or result.account is None:
         return _login_page(401, "That name and password do not match an account. "
                            "Check both and try again.", name)
@@ -185,6 +219,11 @@ def password() -> Any:
     try:
         token = logins.change_password(_engine(), actor(), g.user.id,
                                        request.form.get("current_password", ""), new, address())
+    except logins.Throttled as exc:
+        page, _ = _password_page(429, f"Too many wrong passwords for this account or from this "
+                                 f"address. Try again after {_minute_after(exc.retry_at):%H:%M} "
+                                 "UTC.")
+        return page, 429, {"Retry-After": str(exc.wait_seconds)}
     except (InvalidInput, NotFound) as exc:
         return _password_page(400, str(exc))
     response = redirect(url_for("auth.password", changed="1"))

@@ -112,3 +112,19 @@ def test_disabling_twice_is_refused(ledger_db: str) -> None:
     again = user(ledger_db, "disable", "Ann")
     assert (again.exit_code, again.stderr.strip()) == (1, "error: user 'Ann' is disabled already")
     assert contents(ledger_db) == before
+
+
+def test_on_a_terminal_the_password_is_asked_twice(
+        ledger_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ledger.cli import users as cli_users
+
+    answers = iter([PASSWORD, PASSWORD + "x"])
+    monkeypatch.setattr(cli_users, "on_a_terminal", lambda: True)
+    monkeypatch.setattr(cli_users.getpass, "getpass", lambda prompt: next(answers))
+    before = contents(ledger_db)
+    differ = user(ledger_db, "add", "Ann", "--role", "admin")
+    assert (differ.exit_code, differ.stderr.strip()) == (
+        1, "error: password: the two differ; nothing was written")
+    assert contents(ledger_db) == before
+    answers = iter([PASSWORD, PASSWORD])
+    assert user(ledger_db, "add", "Ann", "--role", "admin").exit_code == 0

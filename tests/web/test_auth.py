@@ -152,3 +152,35 @@ def test_the_account_page_links_what_the_role_opens_and_logs_out(
 def test_the_account_page_needs_a_login(client: FlaskClient) -> None:
     answer = client.get("/account")
     assert answer.status_code == 302 and answer.headers["Location"].startswith("/login")
+
+
+def test_every_form_of_the_account_refuses_a_post_without_its_csrf_token(
+        web_db: str, client: FlaskClient, login: Callable[..., Any]) -> None:
+    login(client, "Ann", "officer")
+    before = sql(web_db, "SELECT * FROM users"), sql(web_db, "SELECT * FROM web_sessions")
+    assert client.post("/logout").status_code == 400
+    assert client.post("/account/password", data={
+        "current_password": PASSWORD, "new_password": "a new long passphrase",
+        "new_password_again": "a new long passphrase"}).status_code == 400
+    assert client.post("/logout", data={"csrf_token": "forged"}).status_code == 400
+    assert (sql(web_db, "SELECT * FROM users"), sql(web_db, "SELECT * FROM web_sessions")) == before
+
+
+def test_a_login_goes_on_to_the_page_asked_for_and_never_elsewhere(
+        client: FlaskClient, make_user: Callable[..., Any]) -> None:
+    make_user("Ann", "officer")
+    asked = client.get("/account/password")
+    assert asked.headers["Location"] == "/login?next=/account/password"
+    answer = form_post(client, "/login?next=/account/password",
+                       {"username": "Ann", "password": PASSWORD})
+    assert answer.headers["Location"] == "/account/password"
+    for elsewhere in ("//evil.example/x", "https://evil.example/", "/\\evil.example", "x"):
+        answer = form_post(client, f"/login?next={elsewhere}",
+                           {"username": "Ann", "password": PASSWORD})
+        assert answer.headers["Location"] == "/", elsewhere
+
+
+def test_html_in_the_name_tried_comes_back_escaped(client: FlaskClient) -> None:
+    answer = form_post(client, "/login", {"username": "<script>x</script>", "password": "p"})
+    text = answer.get_data(as_text=True)
+    assert "<script>x" not in text and "&lt;script&gt;x&lt;/script&gt;" in text

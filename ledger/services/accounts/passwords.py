@@ -2,7 +2,7 @@
 ``PasswordHasher``, its RFC 9106 low-memory defaults: 64 MiB, 3 passes, 4 lanes), kept only as
 the PHC string (``$argon2id$v=19$m=...``); the rules of what may be a password: at least
 ``MIN_LENGTH`` and at most ``MAX_LENGTH`` characters, not among the 10,000 most common
-(``ledger/data/common-passwords.txt``, when present), and no rule of composition.
+(``ledger/data/common-passwords.txt``, case aside), and no rule of composition.
 """
 
 from __future__ import annotations
@@ -32,12 +32,10 @@ COMMON_FILE = "data/common-passwords.txt"
 
 @functools.cache
 def common_passwords() -> frozenset[str]:
-    """The most common passwords, as listed (SecLists' 10k-most-common), lower case; empty when
-    the file is missing."""
-    try:
-        text = resources.files("ledger").joinpath(COMMON_FILE).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return frozenset()
+    """The 10,000 most common passwords (SecLists' ``10k-most-common.txt``: ledger/data/README.md
+    says whence), case folded. Read once. Raises ``OSError`` when the file is missing (a broken
+    install: refusing nothing would be silent)."""
+    text = resources.files("ledger").joinpath(COMMON_FILE).read_text(encoding="utf-8")
     return frozenset(line.strip().casefold() for line in text.splitlines() if line.strip())
 
 

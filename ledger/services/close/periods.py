@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, func, select
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Game
 from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.models.submissions import Submission
 from ledger.domain import POOLS, STANDARD, Actor, Period, RatingPool, Result
 from ledger.errors import PeriodError
 from ledger.rules.editions import Edition, edition_for
@@ -120,8 +122,12 @@ def _pools_to_close(session: Session, named: Period | None,
 def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = False,
                  edition: Edition | None = None, today: dt.date | None = None,
                  actor: Actor | None = None, empty: bool = False,
-                 pool: RatingPool | None = None) -> CloseReport:
+                 pool: RatingPool | None = None, leave_pending: bool = False) -> CloseReport:
     """``ledger period close``: rate the earliest open period (or ``period``, which must be it).
+
+    Refuses (``PeriodError``, not for a ``dry_run``) while a submission on the web dated in
+    that period or before is pending review (``pending_submissions``), unless
+    ``leave_pending``: accepted later, its games are late results.
 
     Pools (docs/RULES.md §9): without ``pool``, every pool with games (or carried corrections)
     in that period is closed, in the one transaction (all or nothing: a refusal in one pool
@@ -148,6 +154,7 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     with paused_gc(), transaction(engine, dry_run=dry_run) as session:
         target, pools = _pools_to_close(session, named, pool)
         _closable(target, today or clock.today(), dry_run=dry_run)
+        _refuse_pending(session, target, dry_run or leave_pending)
         if not empty and named is not None and _earliest_open(session, pools[0]) != named:
             raise PeriodError(
                 f"period {named} has no games to rate{_named(pools[0])}: closing it would "
@@ -162,10 +169,12 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
 
 
 def close_through(engine: Engine, through: str, *, dry_run: bool = False,
-                  today: dt.date | None = None, actor: Actor | None = None) -> ThroughReport:
+                  today: dt.date | None = None, actor: Actor | None = None,
+                  leave_pending: bool = False) -> ThroughReport:
     """``ledger period close --through YYYY-MM``: close every open period with games up to
     ``through``, in order, each in its own transaction (as ``close_period`` would one by one),
-    stopping at the first refusal. With ``dry_run`` they are computed in one transaction that is
+    stopping at the first refusal (a period with pending submissions too, unless
+    ``leave_pending``: ``close_period``). With ``dry_run`` they are computed in one transaction that is
     rolled back, so each later period sees the earlier ones closed and nothing is written.
     Each period closed writes its own ``period.close`` change by ``actor``.
 
@@ -189,6 +198,7 @@ def close_through(engine: Engine, through: str, *, dry_run: bool = False,
                     break
                 try:
                     with session.begin_nested():
+                        _refuse_pending(session, target, dry_run or leave_pending)
                         _, pools = _pools_to_close(session, target, None)
                         reports = [_close(session, target, dry_run=False, today=today,
                                           actor=actor or Actor.from_code("close_through"),
@@ -202,6 +212,27 @@ def close_through(engine: Engine, through: str, *, dry_run: bool = False,
         raise PeriodError(f"nothing to close through {last}: no games are recorded in open "
                           f"periods up to {last}")
     return report
+
+
+def pending_submissions(session: Session, target: Period) -> list[int]:
+    """The ids of the pending submissions (``ledger serve``) whose games fall in ``target`` or
+    a period before it (their checked ``periods``: ``services.submissions.checking``), in
+    order. A submission whose file has errors names no period and holds no close."""
+    rows = session.execute(select(Submission.id, Submission.findings)
+                           .where(Submission.state == "pending").order_by(Submission.id))
+    return [sid for sid, findings in rows
+            if any(p <= str(target) for p in json.loads(findings or "{}").get("periods", []))]
+
+
+def _refuse_pending(session: Session, target: Period, leave: bool) -> None:
+    """``PeriodError`` when submissions dated in ``target`` or before are pending (unless
+    ``leave``)."""
+    waiting = [] if leave else pending_submissions(session, target)
+    if waiting:
+        raise PeriodError(
+            f"period {target}: submission(s) {', '.join(map(str, waiting))} dated in it or "
+            "before are pending review; accept or reject them first, or give --leave-pending "
+            "(accepted later, their games are late results)")
 
 
 def preview_close(session: Session, pool: RatingPool, *, today: dt.date) -> CloseReport:

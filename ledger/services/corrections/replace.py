@@ -120,8 +120,22 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
     """
     why = check_reason(reason)
     mode = mode_of(in_next_period, rerate)
-    who = actor or Actor.from_code("replace_event")
-    name = str(path)
+    report, games = read_replacement(path, fmt, why, dry_run=dry_run, ids=ids,
+                                     end_date=end_date, today=today, no_moves=no_moves)
+    with transaction(engine, dry_run=dry_run) as session:
+        return apply_replacement(session, report, games, mode,
+                                 actor or Actor.from_code("replace_event"),
+                                 register_players=register_players, ids=ids)
+
+
+def read_replacement(path: str, fmt: str | None, why: str, *, dry_run: bool = False,
+                     ids: str = "fide", end_date: dt.date | None = None,
+                     today: dt.date | None = None, no_moves: str | None = None,
+                     name: str | None = None) -> tuple[ReplaceReport, list[FileGame]]:
+    """``replace_event``'s reading of the corrected file, before any transaction: its report
+    (named ``name``, default ``path``) and the games that can be dated. Raises
+    ``ImportRejected`` for the reader's errors and a file that is not of one event."""
+    name = name or str(path)
     sha256, _, fmt, readout = read_games_file(path, fmt, ids, end_date, no_moves)
     report = ReplaceReport(name, fmt, sha256, dry_run, why)
     report.problems.extend(readout.problems)
@@ -135,41 +149,50 @@ def replace_event(engine: Engine, path: str, fmt: str | None, *, reason: str | N
                                        + (f"{len(names)} events" if None not in names
                                           else "games without an event")))
     _reject_on_errors(report)
-    with transaction(engine, dry_run=dry_run) as session:
-        earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
-        if earlier is not None:
-            report.already_imported = True
-            report.notes.append(f"this file was imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
-                                f"(as {earlier.file_name}): nothing to replace")
-            return report
-        event = _the_event(session, name, games, report)
-        change = record_change(session, who, "import.replace", "file", report.sha256,
-                               reason=why)
-        matcher = Matcher(session, name, register_players, ids == "fide")
-        paired = _paired(name, games, matcher, report, parse_pool(event.pool))
-        _reject_on_errors(report)
-        recorded = list(session.scalars(select(Game).where(Game.event_id == event.id,
-                                                           Game.status == "valid")))
-        added, changes = _diff(session, paired, recorded, report)
-        _reject_on_errors(report)
-        last = last_closed_period(session, parse_pool(event.pool))
-        if (report.added or report.removed or report.changed) and mode is None \
-                and is_closed(Period.parse(report.period), last):
-            named = "" if event.pool == STANDARD else f" of the {event.pool} pool"
-            raise PeriodError(f"event {event.name!r} is in closed period {report.period}"
-                              f"{named}, whose list is published: " + CHOOSE.format(
-                                  next=last.next() if last else "-", period=report.period))
-        effects = Effects(session, mode, f"event {event.name!r}")
-        _apply(session, name, event, games, added, changes, report, effects, why, who,
-               mode is Mode.RERATE)
-        session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=fmt,
-                                 games=len(report.added), players=len(matcher.registered),
-                                 change_id=change.id))
-        summarise(change, {"file": name, "sha256": report.sha256, "event": event.id,
-                           "added": len(report.added), "removed": len(report.removed),
-                           "changed": len(report.changed), "unchanged": report.unchanged})
-        report.effect = effects.finish(why, who)
+    return report, games
+
+
+def apply_replacement(session: Session, report: ReplaceReport, games: list[FileGame],
+                      mode: Mode | None, who: Actor, *, register_players: bool = False,
+                      ids: str = "fide") -> ReplaceReport:
+    """``replace_event``'s work inside the caller's writing transaction ``session``: the
+    difference of ``games`` (``read_replacement``) with the recorded event, applied by
+    ``mode`` (None: the event must be in an open period). Raises as ``replace_event``."""
+    name, why = report.file, report.reason
+    earlier = session.scalar(select(ImportedFile).where(ImportedFile.sha256 == report.sha256))
+    if earlier is not None:
+        report.already_imported = True
+        report.notes.append(f"this file was imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
+                            f"(as {earlier.file_name}): nothing to replace")
         return report
+    event = _the_event(session, name, games, report)
+    change = record_change(session, who, "import.replace", "file", report.sha256,
+                           reason=why)
+    matcher = Matcher(session, name, register_players, ids == "fide")
+    paired = _paired(name, games, matcher, report, parse_pool(event.pool))
+    _reject_on_errors(report)
+    recorded = list(session.scalars(select(Game).where(Game.event_id == event.id,
+                                                       Game.status == "valid")))
+    added, changes = _diff(session, paired, recorded, report)
+    _reject_on_errors(report)
+    last = last_closed_period(session, parse_pool(event.pool))
+    if (report.added or report.removed or report.changed) and mode is None \
+            and is_closed(Period.parse(report.period), last):
+        named = "" if event.pool == STANDARD else f" of the {event.pool} pool"
+        raise PeriodError(f"event {event.name!r} is in closed period {report.period}"
+                          f"{named}, whose list is published: " + CHOOSE.format(
+                              next=last.next() if last else "-", period=report.period))
+    effects = Effects(session, mode, f"event {event.name!r}")
+    _apply(session, name, event, games, added, changes, report, effects, why, who,
+           mode is Mode.RERATE)
+    session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:], format=report.format,
+                             games=len(report.added), players=len(matcher.registered),
+                             change_id=change.id))
+    summarise(change, {"file": name, "sha256": report.sha256, "event": event.id,
+                       "added": len(report.added), "removed": len(report.removed),
+                       "changed": len(report.changed), "unchanged": report.unchanged})
+    report.effect = effects.finish(why, who)
+    return report
 
 
 def _reject_on_errors(report: ReplaceReport) -> None:

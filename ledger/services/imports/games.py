@@ -121,47 +121,63 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
     and event written carries it. A file imported before, a dry run or a rejection writes none.
     """
-    name = str(path)
-    event_pool = parse_pool(pool) if pool is not None else None
-    why = check_reason(reason) if rerate or reason is not None else None
     with paused_gc(), GameBatches(path, fmt, ids, end_date,
                                                    no_moves=no_moves) as source:
-        report = ImportReport(name, dry_run, format=source.format, sha256=source.sha256,
-                              allow_similar=allow_similar)
         with transaction(engine, dry_run=dry_run) as session:
-            earlier = session.scalar(select(ImportedFile)
-                                     .where(ImportedFile.sha256 == report.sha256))
-            if earlier is not None:
-                report.already_imported = True
-                report.already_recorded = _read_only(name, source, today, report)
-                report.notes.append(f"this file was imported on "
-                                    f"{earlier.imported_at:%Y-%m-%d %H:%M} (as "
-                                    f"{earlier.file_name}): nothing to add")
-                report.problems = _in_file_order(report.problems)
-                return report
-            who = actor or Actor.from_code("import_file")
-            change = record_change(session, who, "import", "file", report.sha256, reason=why)
-            _record(session, name, source, today or dt.date.today(), register_players,
-                    ids == "fide", report, progress, rerate, event_pool, late=late,
-                    new_event=new_event)
-            report.problems = _in_file_order(report.problems)
-            if any(p.severity == "error" for p in report.problems):
-                raise ImportRejected(f"{name}: import rejected, nothing was written",
-                                     report.problems, report.similar)
-            session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:],
-                                     format=source.format, games=report.recorded,
-                                     players=len(report.players_registered),
-                                     change_id=change.id))
-            summarise(change, _summary(session, change.id, report))
-            for rating_pool in POOLS:
-                closed = sorted({Period.parse(x.period) for x in report.late
-                                 if x.period == x.dated_in and x.pool == rating_pool})
-                if closed:
-                    assert why is not None  # only --rerate records a game in a closed period
-                    session.flush()
-                    for period in closed:
-                        check_own_list(session, period, rating_pool)
-                    report.rerated.extend(rerate_in(session, closed[0], why, who, rating_pool))
+            return import_games(session, str(path), source, register_players=register_players,
+                                dry_run=dry_run, ids=ids, today=today, progress=progress,
+                                allow_similar=allow_similar, actor=actor, rerate=rerate,
+                                reason=reason, pool=pool, late=late, new_event=new_event)
+
+
+def import_games(session: Session, name: str, source: GameBatches, *,
+                 register_players: bool = False, dry_run: bool = False, ids: str = "fide",
+                 today: dt.date | None = None, progress: Progress | None = None,
+                 allow_similar: bool = False, actor: Actor | None = None,
+                 rerate: bool = False, reason: str | None = None, pool: str | None = None,
+                 late: bool = False, new_event: bool = False) -> ImportReport:
+    """``import_file``'s work inside the caller's writing transaction ``session`` (committed or
+    rolled back by the caller: ``dry_run`` only marks the report), on the file ``source`` read
+    by ``GameBatches``, named ``name`` in its problems and its ``imported_files`` row; the
+    options and errors are ``import_file``'s (a web submission accepted records its games by
+    it: ``services.submissions``)."""
+    event_pool = parse_pool(pool) if pool is not None else None
+    why = check_reason(reason) if rerate or reason is not None else None
+    report = ImportReport(name, dry_run, format=source.format, sha256=source.sha256,
+                          allow_similar=allow_similar)
+    earlier = session.scalar(select(ImportedFile)
+                             .where(ImportedFile.sha256 == report.sha256))
+    if earlier is not None:
+        report.already_imported = True
+        report.already_recorded = _read_only(name, source, today, report)
+        report.notes.append(f"this file was imported on "
+                            f"{earlier.imported_at:%Y-%m-%d %H:%M} (as "
+                            f"{earlier.file_name}): nothing to add")
+        report.problems = _in_file_order(report.problems)
+        return report
+    who = actor or Actor.from_code("import_file")
+    change = record_change(session, who, "import", "file", report.sha256, reason=why)
+    _record(session, name, source, today or dt.date.today(), register_players,
+            ids == "fide", report, progress, rerate, event_pool, late=late,
+            new_event=new_event)
+    report.problems = _in_file_order(report.problems)
+    if any(p.severity == "error" for p in report.problems):
+        raise ImportRejected(f"{name}: import rejected, nothing was written",
+                             report.problems, report.similar)
+    session.add(ImportedFile(sha256=report.sha256, file_name=name[-500:],
+                             format=source.format, games=report.recorded,
+                             players=len(report.players_registered),
+                             change_id=change.id))
+    summarise(change, _summary(session, change.id, report))
+    for rating_pool in POOLS:
+        closed = sorted({Period.parse(x.period) for x in report.late
+                         if x.period == x.dated_in and x.pool == rating_pool})
+        if closed:
+            assert why is not None  # only --rerate records a game in a closed period
+            session.flush()
+            for period in closed:
+                check_own_list(session, period, rating_pool)
+            report.rerated.extend(rerate_in(session, closed[0], why, who, rating_pool))
     return report
 
 
