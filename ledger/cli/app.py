@@ -59,7 +59,8 @@ COMMANDS = lazy_commands([
     ("site", "site", "site_app",
      "The club's website: rating lists, players and tournaments as static pages."),
     ("user", "users", "user_app",
-     "The web's users (ledger serve): add them, list them, change a role, disable one."),
+     "The web's users (ledger serve): add them, list them, change a role, a forgotten "
+     "password, disable one."),
 ])
 
 

@@ -22,7 +22,7 @@ else:
     users = lazy("ledger.services.accounts.users")
 
 user_app = typer.Typer(help="The web's users (ledger serve): add them, list them, change a "
-                       "role, disable one.", no_args_is_help=True)
+                       "role, a forgotten password, disable one.", no_args_is_help=True)
 
 NameArg = Annotated[str, typer.Argument(
     metavar="NAME", help="The name the user logs in with (case aside).")]
@@ -94,3 +94,26 @@ def user_disable(ctx: typer.Context, name: NameArg) -> None:
     """Disable a user: no more logins, and every session of theirs ends now."""
     account, ended = run_write(ctx, users.disable_user, name=name)
     render_users.disabled(account, ended)
+
+
+@user_app.command("password")
+@reports_errors
+def user_password(
+    ctx: typer.Context,
+    name: NameArg,
+    one_time: Annotated[bool, typer.Option(
+        "--one-time", metavar="", help="Make a random password, print it once; the user must "
+        "change it at their next login.")] = False,
+) -> None:
+    """Give a user a new password (one forgotten); every session of theirs ends."""
+    password = users.one_time_password() if one_time else read_password(name)
+    account, ended = run_write(ctx, users.reset_password, name=name, password=password,
+                               one_time=one_time)
+    render_users.password_reset(account, ended, password if one_time else None)
+
+
+@user_app.command("enable")
+@reports_errors
+def user_enable(ctx: typer.Context, name: NameArg) -> None:
+    """Let a disabled user log in again."""
+    render_users.enabled(run_write(ctx, users.enable_user, name=name))

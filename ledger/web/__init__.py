@@ -28,8 +28,8 @@ from ledger.services.core.session import open_ledger
 from ledger.services.submissions.checking import UPLOAD_LIMIT as UPLOAD_LIMIT  # re-exported
 
 #: The blueprint modules under ``ledger.web``, each with a ``blueprint``, registered in order.
-BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api", "submissions", "officer",
-                               "officer_corrections", "admin")
+BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api", "pickers", "submissions", "officer",
+                               "officer_corrections", "officer_events", "admin")
 
 #: The largest request body: one upload and the rest of its form.
 MAX_REQUEST_BYTES = UPLOAD_LIMIT + 64 * 1024

@@ -25,12 +25,16 @@ from sqlalchemy.engine import Engine
 from werkzeug.wrappers import Response
 
 from ledger.domain import Actor
-from ledger.errors import InvalidInput, NotFound
+from ledger.errors import InvalidInput, LedgerError, NotFound
 from ledger.services.accounts import logins, sessions
 from ledger.web.access import allowed, require
 from ledger.web.pages import render
 
 blueprint = Blueprint("auth", __name__)
+
+#: What a form says when the ledger could not take the write (busy past its timeout, or
+#: read-only): nothing of the database's own message, which may name it.
+UNAVAILABLE = "The ledger could not record this just now (it is busy or read-only): try again."
 
 #: The session cookie's names, served over HTTPS and not.
 SECURE_COOKIE, INSECURE_COOKIE = "__Host-ledger", "ledger-session"
@@ -141,8 +145,11 @@ def login() -> Any:
     if request.method == "GET":
         return _login_page()
     name = request.form.get("username", "")
-    result = logins.log_in(_engine(), name, request.form.get("password", ""), address(),
-                           command())
+    try:
+        result = logins.log_in(_engine(), name, request.form.get("password", ""), address(),
+                               command())
+    except LedgerError:  # busy past the timeout, read-only: nothing was recorded
+        return _login_page(503, UNAVAILABLE, name, **{"Retry-After": "5"})
     if result.retry_at is not None:
         wait = result.wait_seconds or 1
         minutes = math.ceil(wait / 60)
@@ -226,6 +233,8 @@ def password() -> Any:
         return page, 429, {"Retry-After": str(exc.wait_seconds)}
     except (InvalidInput, NotFound) as exc:
         return _password_page(400, str(exc))
+    except LedgerError:
+        return _password_page(503, UNAVAILABLE)
     response = redirect(url_for("auth.password", changed="1"))
     _set_cookie(response, token)
     return response

@@ -128,3 +128,48 @@ def test_on_a_terminal_the_password_is_asked_twice(
     assert contents(ledger_db) == before
     answers = iter([PASSWORD, PASSWORD])
     assert user(ledger_db, "add", "Ann", "--role", "admin").exit_code == 0
+
+
+def test_a_forgotten_password_is_replaced_and_ends_the_sessions(ledger_db: str) -> None:
+    user(ledger_db, "add", "Ann", "--role", "officer", stdin=PASSWORD + "\n")
+    typed = user(ledger_db, "password", "ann", stdin="a brand new passphrase\n")
+    assert (typed.exit_code, typed.stdout) == (0, "new password for Ann; 0 sessions ended\n")
+    [(digest, once)] = sql(ledger_db, "SELECT password_hash, must_change_password FROM users")
+    assert PasswordHasher().verify(str(digest), "a brand new passphrase") and not once
+    given = user(ledger_db, "password", "Ann", "--one-time")
+    assert given.exit_code == 0, given.output
+    shown = given.stdout.splitlines()[1].removeprefix("one-time password: ")
+    [(digest, once)] = sql(ledger_db, "SELECT password_hash, must_change_password FROM users")
+    assert PasswordHasher().verify(str(digest), shown) and once
+    changes = data(ledger_db, "audit")["changes"][-2:]
+    assert [(c["action"], c["after"]) for c in changes] == [
+        ("user.password-reset", {"sessions_ended": 0}),
+        ("user.password-reset", {"sessions_ended": 0, "one_time": True})]
+    assert shown not in json.dumps(changes)
+
+
+def test_enable_lets_a_disabled_user_in_again(ledger_db: str) -> None:
+    user(ledger_db, "add", "Ann", "--role", "officer", stdin=PASSWORD + "\n")
+    before = contents(ledger_db)
+    refused = user(ledger_db, "enable", "Ann")
+    assert (refused.exit_code, refused.stderr.strip()) == (1, "error: user 'Ann' is not disabled")
+    assert contents(ledger_db) == before
+    user(ledger_db, "disable", "Ann")
+    back = user(ledger_db, "enable", "ann")
+    assert (back.exit_code, back.stdout) == (0, "enabled Ann: they may log in again\n")
+    assert data(ledger_db, "user", "list")["users"][0]["disabled"] is False
+
+
+@pytest.mark.parametrize(("args", "stdin", "message"), [
+    (("password", "Zed"), PASSWORD, "error: no user 'Zed': ledger user list shows them"),
+    (("password", "Ann"), "password1", "error: password: one of the 10,000 most common "
+     "passwords; choose another (a few unrelated words make a good one)"),
+    (("enable", "Zed"), None, "error: no user 'Zed': ledger user list shows them"),
+])
+def test_password_and_enable_refusals(ledger_db: str, args: tuple[str, ...], stdin: str | None,
+                                      message: str) -> None:
+    user(ledger_db, "add", "Ann", "--role", "admin", stdin=PASSWORD + "\n")
+    before = contents(ledger_db)
+    refused = user(ledger_db, *args, stdin=None if stdin is None else stdin + "\n")
+    assert (refused.exit_code, refused.stderr.strip()) == (1, message)
+    assert contents(ledger_db) == before

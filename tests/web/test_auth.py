@@ -184,3 +184,21 @@ def test_html_in_the_name_tried_comes_back_escaped(client: FlaskClient) -> None:
     answer = form_post(client, "/login", {"username": "<script>x</script>", "password": "p"})
     text = answer.get_data(as_text=True)
     assert "<script>x" not in text and "&lt;script&gt;x&lt;/script&gt;" in text
+
+
+def test_a_busy_ledger_at_login_says_try_again_and_logs_nobody_in(
+        client: FlaskClient, make_user: Callable[..., Any], monkeypatch: Any) -> None:
+    from ledger.errors import LedgerBusy
+    from ledger.services.accounts import logins
+
+    make_user("Ann", "officer")
+
+    def busy(*args: object) -> None:
+        raise LedgerBusy("ledger.db: another process is writing (password=secret)")
+
+    monkeypatch.setattr(logins, "log_in", busy)
+    answer = form_post(client, "/login", {"username": "Ann", "password": PASSWORD})
+    assert (answer.status_code, answer.headers["Retry-After"]) == (503, "5")
+    text = answer.get_data(as_text=True)
+    assert "The ledger could not record this just now (it is busy or read-only): try again." in text
+    assert "secret" not in text and session_cookie(client) is None

@@ -48,3 +48,16 @@ def role_set(account: Account) -> None:
 def disabled(account: Account, ended: int) -> None:
     """``user disable``: who, and how many sessions ended."""
     say(f"disabled {account.name}: no more logins; {count(ended, 'session')} ended")
+
+
+def password_reset(account: Account, ended: int, one_time: str | None) -> None:
+    """``user password``: whose, how many sessions ended; a one-time password shown once."""
+    say(f"new password for {account.name}; {count(ended, 'session')} ended")
+    if one_time is not None:
+        say(f"one-time password: {one_time}")
+        say("shown this once: give it to them; they must choose their own at the next login")
+
+
+def enabled(account: Account) -> None:
+    """``user enable``: who may log in again."""
+    say(f"enabled {account.name}: they may log in again")

@@ -4,8 +4,9 @@ server (``sessions``) and logging in, with its throttle (``logins``).
 
 Nothing here is a fact of the ledger (the close never reads these tables), but every change is
 in the audit log like any other write: ``user.add``, ``user.role``, ``user.disable``,
-``user.password``, ``user.password-failed``, ``user.login``, ``user.login-failed``,
-``user.login-throttled``, ``user.logout``; never a password or its hash.
+``user.enable``, ``user.password``, ``user.password-reset``, ``user.password-failed``,
+``user.login``, ``user.login-failed``, ``user.login-throttled``, ``user.logout``; never a
+password or its hash.
 
 May call: core
 """

@@ -165,14 +165,44 @@ def disable_user(engine: Engine, actor: Actor, name: str) -> tuple[Account, int]
         return account_of(user), ended
 
 
-def set_password(session: Session, actor: Actor, user: User, password: str) -> None:
-    """Give ``user`` the new ``password`` (checked against the rules: ``InvalidInput``), no
-    longer one-time, and end every session of theirs (audited ``user.password``), inside the
-    caller's transaction."""
+def enable_user(engine: Engine, actor: Actor, name: str) -> Account:
+    """Let a disabled user log in again (audited ``user.enable``); their old sessions stay
+    ended. Raises ``NotFound`` for an unknown user and ``InvalidInput`` for one not disabled;
+    nothing written."""
+    with transaction(engine) as session:
+        user = user_row(session, name)
+        if not user.disabled:
+            raise InvalidInput(f"user {user.name!r} is not disabled")
+        user.disabled = False
+        record_change(session, actor, "user.enable", "user", user.id,
+                      before={"disabled": True}, after={"disabled": False})
+        return account_of(user)
+
+
+def set_password(session: Session, actor: Actor, user: User, password: str, *,
+                 one_time: bool = False, action: str = "user.password") -> int:
+    """Give ``user`` the new ``password`` (checked against the rules: ``InvalidInput``),
+    one-time or not, and end every session of theirs (audited ``action``, with how many ended
+    and whether one-time), inside the caller's transaction; how many sessions ended."""
     passwords.check_rules(password)
     user.password_hash = passwords.hash_password(password)
-    user.must_change_password = False
+    user.must_change_password = one_time
     user.password_changed_at = utcnow()
     ended = end_sessions(session, user.id)
-    record_change(session, actor, "user.password", "user", user.id,
-                  after={"sessions_ended": ended})
+    record_change(session, actor, action, "user", user.id,
+                  after={"sessions_ended": ended} | ({"one_time": True} if one_time else {}))
+    return ended
+
+
+def reset_password(engine: Engine, actor: Actor, name: str, password: str, *,
+                   one_time: bool = False) -> tuple[Account, int]:
+    """Give ``name`` a new password chosen for them (a forgotten one: ``ledger user password``),
+    ``one_time`` to be changed at their next login; every session of theirs ends (audited
+    ``user.password-reset``). The account and how many sessions ended. Raises ``NotFound``
+    for an unknown user, ``InvalidInput`` for a password against the rules; nothing written."""
+    passwords.check_rules(password)
+    with transaction(engine) as session:
+        user = user_row(session, name)
+        ended = set_password(session, actor, user, password, one_time=one_time,
+                             action="user.password-reset")
+        return account_of(user), ended
