@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from cli_runs import ok
@@ -22,12 +23,12 @@ from flask.testing import FlaskClient
 from ledgers import Factory
 from public_fixtures import app_over
 
-from ledger.formats.site.model import SITE_POLICY
+from ledger.formats.site.model import SITE_POLICY, Site
 from ledger.formats.site.pages import render_site
 from ledger.services.core import clock
 from ledger.services.core.session import open_ledger
 from ledger.services.publishing.site import site_data
-from ledger.web import POLICY
+from ledger.web import POLICY, public
 
 TANAKA_ROW = ('<td class="num rating">1693</td><td class="num" data-sort="65"><span class="up">'
               '+65</span></td><td class="num">1628</td><td class="num">2</td><td class="num">40'
@@ -192,6 +193,13 @@ def test_the_open_period_offers_its_preview_labelled_unofficial(
     2389 + round(10 x (0 - 0.92)) = 2389 - 9 = 2380, unofficial; the published list of
     2026-10 is unchanged and links it."""
     monkeypatch.setattr(clock, "today", lambda: TODAY)
+    gathered: list[int] = []
+
+    def counted(*args: object, **kwargs: Any) -> Site:
+        gathered.append(1)
+        return site_data(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(public, "site_data", counted)
     db = copy_of(season_db, new_ledger("copy"))
     with app_over(db) as app:
         client = app.test_client()
@@ -200,6 +208,7 @@ def test_the_open_period_offers_its_preview_labelled_unofficial(
         published = text(client, "/lists/standard/2026-10.html")
         assert '<a href="preview.html">Preview of the next list</a>' in published
         player_before = client.get("/players/6.html").headers["ETag"]
+        assert len(gathered) == 1  # three pages, one gathering: the ledger has not changed
         ok(db, "game", "add", "Tanaka, Hiro", "Okafor, Grace", "1-0", "--date", "2026-11-05",
            "--event", "Club League 2026-27", "--round", "5")
         preview = text(client, "/lists/standard/preview.html")
@@ -214,5 +223,6 @@ def test_the_open_period_offers_its_preview_labelled_unofficial(
         after = client.get("/players/6.html")
         assert after.headers["ETag"] != player_before
         assert "2026-11-05" in after.get_data(as_text=True)
+        assert len(gathered) == 2  # gathered again once, after the write
     # the preview wrote nothing: the ledger's list and audit stay as they were
     assert "2026-11" not in ok(db, "period", "list").stdout
