@@ -226,3 +226,42 @@ def test_the_open_period_offers_its_preview_labelled_unofficial(
         assert len(gathered) == 2  # gathered again once, after the write
     # the preview wrote nothing: the ledger's list and audit stay as they were
     assert "2026-11" not in ok(db, "period", "list").stdout
+
+
+def test_a_long_list_is_shown_in_parts_with_a_search_and_the_whole_list_as_csv(
+        client: FlaskClient, season_db: str, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Any) -> None:
+    # standard 2026-10 has 6 players (Tanaka rank 6 of 6); parts of 2 rows: 3 parts
+    monkeypatch.setattr(public, "LIST_ROWS", 2)
+    first = text(client, "/lists/standard/2026-10.html")
+    assert "Players 1 to 2 of 6." in first
+    assert '<a href="?part=2" rel="next">Next</a>' in first
+    assert '<a href="2026-10.csv" download>The whole list (CSV)</a>' in first
+    assert first.count('<td class="num">1</td><th scope="row"') == 1 and TANAKA_ROW not in first
+    last = text(client, "/lists/standard/2026-10.html?part=3")
+    assert "Players 5 to 6 of 6." in last and TANAKA_ROW in last
+    assert '<a href="?part=2" rel="prev">Previous</a>' in last and 'rel="next"' not in last
+    # the search reads the whole list by the name key: "TANAKA" finds Tanaka, Hiro
+    found = text(client, "/lists/standard/2026-10.html?q=TANAKA")
+    assert "Players 1 to 1 of 1 whose name holds &ldquo;TANAKA&rdquo;." in found
+    assert TANAKA_ROW in found
+    none = text(client, "/lists/standard/2026-10.html?q=%3Cb%3Enobody")
+    assert "No player's name holds &ldquo;&lt;b&gt;nobody&rdquo;." in none
+    for bad in ("part=4", "part=0", "part=two"):
+        text(client, f"/lists/standard/2026-10.html?{bad}", 404)
+    # the CSV is ledger list --format csv's, byte for byte
+    csv = client.get("/lists/standard/2026-10.csv")
+    assert csv.status_code == 200 and csv.content_type.startswith("text/csv")
+    assert csv.headers["Content-Disposition"] == 'attachment; filename="standard-2026-10.csv"'
+    out = tmp_path / "list.csv"
+    ok(season_db, "list", "--period", "2026-10", "--format", "csv", "--club",
+       "Riverside Chess Club", "--output", str(out))
+    assert csv.get_data() == out.read_bytes()
+    assert b"Tanaka, Hiro" in csv.get_data()
+    text(client, "/lists/standard/2031-01.csv", 404)
+
+
+def test_a_short_list_is_one_page_as_the_static_site_has_it(client: FlaskClient) -> None:
+    # 6 players, parts of 500: no parts, no search form (the page's own filter finds them)
+    page = text(client, "/lists/standard/2026-10.html")
+    assert "Parts of the list" not in page and 'name="q"' not in page
