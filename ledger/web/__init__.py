@@ -56,7 +56,7 @@ def read_secret(path: str | Path, *, create: bool = True) -> bytes:
     """The key that signs the CSRF tokens, from ``path``: made (32 random bytes, hex, mode
     0600) when missing and ``create``. Every worker of one server must read the same file.
 
-    Raises ``InvalidInput`` (exit 2) when the file can be read by its group or others, is not
+    Raises ``InvalidInput`` (exit 1) when the file can be read by its group or others, is not
     a regular file, or holds fewer than 32 characters."""
     file = Path(path)
     if not file.exists() and create:

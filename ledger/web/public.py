@@ -22,6 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 from sqlalchemy import Engine
@@ -309,6 +310,18 @@ def event(event_id: int) -> Response:
     if not isinstance(page, EventPage):
         return not_found()
     return _page(pages.event_page(site, page, pages.event_list(site, page), face=face(site)))
+
+
+@blueprint.app_errorhandler(405)
+def not_allowed(exc: Exception) -> Any:
+    """A method a route does not take: under ``/api/`` (read only: GET), the API's JSON 405;
+    elsewhere Flask's own answer."""
+    if request.path.startswith("/api/"):
+        from ledger.web.api import error  # the API words its own
+        response = error(405, "method", f"{request.method}: the API only reads (GET)")
+        response.headers["Allow"] = "GET, HEAD, OPTIONS"
+        return response
+    return exc
 
 
 @blueprint.app_errorhandler(404)
