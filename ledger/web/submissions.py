@@ -42,11 +42,11 @@ def render(template: str, title: str, status: int = 200, **context: Any) -> tupl
     return pages.render(template, title, **context), status
 
 
-def integrity_flags(engine: Engine, submission_id: int) -> list[dict[str, Any]]:
+def integrity_flags(engine: Engine, submission_id: int) -> list[Any]:
     """The integrity flags of a submission's games (issue 23, "Integrity checks": each with
-    its reason, never blocking). The integrity service (``rules.integrity`` and its service)
-    is called here once it lands; until then none."""
-    return []
+    its reason, never blocking: ``rules.integrity.Flag``, with ``code``, ``concerns`` and
+    ``message``), from ``services.submissions.submissions.integrity``."""
+    return list(service.integrity(engine, submission_id))
 
 
 def _visible(submission_id: int) -> service.SubmissionView:
