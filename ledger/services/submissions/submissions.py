@@ -380,10 +380,10 @@ def integrity(engine: Engine, submission_id: int) -> list[Flag]:
         name, data, fmt = row.filename or "upload", row.content, row.format
         options, submitted = json.loads(row.options or "{}"), row.submitted_at.date()
     end = options.get("end_date")
-    with stored_file(name, data) as path:
+    with readable(name, fmt, data) as (path, read_as):  # typed games: as their CSV
         try:
             return check_integrity_file(
-                engine, path, fmt, submitted=submitted,
+                engine, path, read_as, submitted=submitted,
                 end_date=dt.date.fromisoformat(end) if end else None,
                 pool=parse_pool(options["pool"]) if options.get("pool") else None,
                 no_moves=options.get("no_moves"))
