@@ -135,6 +135,10 @@ def test_a_new_player_is_a_request_the_officers_tick_grants(engine: Engine) -> N
     [new] = made.warnings  # one warning for the player, on both rows
     assert new["message"] == "new player: Quinn, Aoife (register on accepting)"
     assert new["flag"] == "register_players" and new["rows"] == [1, 2]
+    # the integrity checks read the typed games as their CSV too: a new player without birth
+    # year or sex is flagged
+    assert [(f.subject, f.concerns) for f in subs.integrity(engine, made.id)
+            if f.player_id is None and f.subject == "player"] == [("player", "Quinn, Aoife")]
     with pytest.raises(InvalidInput, match="1 not ticked"):
         subs.accept(engine, made.id, olga, [], today=TODAY)
     assert _games(engine) == []
