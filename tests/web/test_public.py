@@ -265,3 +265,44 @@ def test_a_short_list_is_one_page_as_the_static_site_has_it(client: FlaskClient)
     # 6 players, parts of 500: no parts, no search form (the page's own filter finds them)
     page = text(client, "/lists/standard/2026-10.html")
     assert "Parts of the list" not in page and 'name="q"' not in page
+
+
+def test_logins_and_submissions_do_not_make_the_site_gathered_again(
+        season_db: str, new_ledger: Factory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each login and failed login writes an audit entry (as a pending submission does); none
+    changes a page, so none moves the version the live site is kept under
+    (``live.UNSHOWN_ACTIONS``):
+    a busy login page at a federation does not make every worker gather 20,000 players
+    again. A change a page shows (a game recorded) still does."""
+    from helpers import form_post
+
+    from ledger.domain import Actor
+    from ledger.services.accounts.users import add_user
+
+    monkeypatch.setattr(clock, "today", lambda: TODAY)
+    gathered: list[int] = []
+
+    def counted(*args: object, **kwargs: Any) -> Site:
+        gathered.append(1)
+        return site_data(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(public, "site_data", counted)
+    db = copy_of(season_db, new_ledger("copy"))
+    with app_over(db) as app:
+        add_user(app.extensions["ledger"], Actor("tests", "test"), "Rita Reporter", "reporter",
+                 "correct horse battery")
+        client = app.test_client()
+        text(client, "/lists/standard/2026-10.html")
+        assert len(gathered) == 1
+        wrong = form_post(client, "/login", {"username": "Rita Reporter", "password": "nope"})
+        assert wrong.status_code == 401
+        right = form_post(client, "/login", {"username": "Rita Reporter",
+                                             "password": "correct horse battery"})
+        assert right.status_code == 302
+        text(client, "/lists/standard/2026-10.html")
+        text(client, "/players/6.html")
+        assert len(gathered) == 1  # the logins wrote the audit log, and changed no page
+        ok(db, "game", "add", "Tanaka, Hiro", "Okafor, Grace", "1-0", "--date", "2026-11-05",
+           "--event", "Club League 2026-27", "--round", "5")
+        text(client, "/players/6.html")
+        assert len(gathered) == 2  # a game is a change a page shows
