@@ -41,7 +41,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from chromium import missing
@@ -141,14 +140,18 @@ def _serving(db: Path, folder: Path) -> Iterator[str]:
             process.wait()
 
 
-#: How far the page reaches sideways, and the buttons outside the window (their text).
+#: How far the page reaches sideways, the buttons outside the window (their text), and the
+#: last three elements that stick out (to say what does).
 FITS = """
     const w = window.innerWidth;
     const out = Array.from(document.querySelectorAll('button, input[type=submit]'))
         .filter(b => b.offsetParent !== null)
         .filter(b => { const r = b.getBoundingClientRect(); return r.left < 0 || r.right > w; })
         .map(b => b.textContent.trim());
-    return [document.documentElement.scrollWidth, out];"""
+    const wide = Array.from(document.querySelectorAll('main *'))
+        .filter(e => e.getBoundingClientRect().right > w + 1)
+        .map(e => e.tagName + '.' + e.className + ': ' + e.textContent.trim().slice(0, 40));
+    return [document.documentElement.scrollWidth, out, wide.slice(-3)];"""
 
 
 class Visit:
@@ -164,8 +167,9 @@ class Visit:
     def loaded(self) -> None:
         WebDriverWait(self.driver, 20).until(
             lambda d: d.execute_script("return document.readyState") == "complete")
-        scroll, outside = self.driver.execute_script(FITS)
-        assert scroll <= self.width and outside == [], (self.driver.current_url, scroll, outside)
+        scroll, outside, wide = self.driver.execute_script(FITS)
+        assert scroll <= self.width and outside == [], (self.driver.current_url, scroll, outside,
+                                                        wide)
         self.checked += 1
 
     def go(self, path: str) -> None:
