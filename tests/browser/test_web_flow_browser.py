@@ -10,7 +10,7 @@ The flow, at a desktop's width and at a phone's (390 px):
 1. the reporter logs in, submits the Autumn Swiss (examples/guide/autumn-swiss.trf) with one
    result broken (line 15, column 119: ``7``), reads the error naming the line and the field,
    submits the file as it should be from the submission's page, and reads "pending";
-2. the officer logs out the reporter's session, logs in, opens the review queue, reads the
+2. the reporter logs out; the officer logs in, opens the review queue, reads the
    warning ("Gallagher, T.", a name matched loosely) and the integrity flag (an event
    submitted more than 30 days after its end), is refused the accept until the warning is
    ticked, ticks it, accepts;
