@@ -76,9 +76,11 @@ def serve(
     import waitress  # the server, its application and the database layer: only now
 
     from ledger.db.engine import shown_db
+    from ledger.services.core.session import open_ledger
     from ledger.web import create_app, read_secret
 
     db = db_of(ctx)
+    open_ledger(db).dispose()  # a ledger to serve (NeedsInit, exit 4), before a secret is made
     secret_path = secret_file or default_secret_file(db)
     secret = read_secret(secret_path)
     app = create_app(db, secret=secret, club=publish.club_name(club),

@@ -29,7 +29,7 @@ from ledger.services.submissions.checking import UPLOAD_LIMIT as UPLOAD_LIMIT  #
 
 #: The blueprint modules under ``ledger.web``, each with a ``blueprint``, registered in order.
 BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api", "pickers", "submissions", "officer",
-                               "officer_corrections", "admin")
+                               "officer_corrections", "officer_events", "admin")
 
 #: The largest request body: one upload and the rest of its form.
 MAX_REQUEST_BYTES = UPLOAD_LIMIT + 64 * 1024
@@ -56,7 +56,7 @@ def read_secret(path: str | Path, *, create: bool = True) -> bytes:
     """The key that signs the CSRF tokens, from ``path``: made (32 random bytes, hex, mode
     0600) when missing and ``create``. Every worker of one server must read the same file.
 
-    Raises ``InvalidInput`` (exit 2) when the file can be read by its group or others, is not
+    Raises ``InvalidInput`` (exit 1) when the file can be read by its group or others, is not
     a regular file, or holds fewer than 32 characters."""
     file = Path(path)
     if not file.exists() and create:

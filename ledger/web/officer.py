@@ -20,6 +20,7 @@ from ledger.domain import POOLS, parse_pool
 from ledger.errors import InvalidInput, LedgerError, PeriodError
 from ledger.services.admin import audit_log
 from ledger.services.close import periods, rerate
+from ledger.services.submissions import submissions
 from ledger.web.access import require
 from ledger.web.officer_pages import (
     POOL,
@@ -30,6 +31,7 @@ from ledger.web.officer_pages import (
     render,
     status_of,
     text,
+    ticked,
 )
 
 blueprint = Blueprint("officer", __name__, url_prefix="/officer")
@@ -38,12 +40,14 @@ blueprint = Blueprint("officer", __name__, url_prefix="/officer")
 @blueprint.get("")
 @require("period.close")
 def dashboard() -> tuple[str, int]:
-    """The officer's start page: each pool's latest closed period (``period list``) and the
-    pages of the officer's work."""
+    """The officer's start page: each pool's latest closed period (``period list``), how many
+    submissions wait for review (``submissions.pending``) and the pages of the officer's
+    work."""
     closed = periods.list_periods(engine())
     latest = {pool: max((p.period for p in closed if p.pool == pool), default=None)
               for pool in POOLS}
-    return render("officer.html", "Rating officer", latest=latest)
+    return render("officer.html", "Rating officer", latest=latest,
+                  pending=len(submissions.pending(engine())))
 
 
 def _previews() -> list[tuple[str, Any, str | None]]:
@@ -63,16 +67,17 @@ def _previews() -> list[tuple[str, Any, str | None]]:
 @require("period.close")
 def close_form() -> tuple[str, int]:
     """Each pool's next close previewed, every player's row as ``period close --dry-run`` shows
-    it, with the button that closes it (not for a period that has not ended: a preview)."""
+    it, with the button that closes it (not for a period that has not ended: a preview) and
+    the choice to leave submissions pending (``--leave-pending``); how many wait for review."""
     return render("officer_close.html", "Close a rating period", previews=_previews(),
-                  done=None, error=None)
+                  done=None, error=None, pending=len(submissions.pending(engine())))
 
 
 @blueprint.post("/close")
 @require("period.close")
 def close() -> tuple[str, int]:
     """Close ``period`` of ``pool`` (the form's hidden fields: the period previewed), as
-    ``period close PERIOD --pool POOL``; the result is the close's rows. A refusal (a period
+    ``period close PERIOD --pool POOL [--leave-pending]``; the result is the close's rows. A refusal (a period
     closed meanwhile, one not ended) is the preview page again with the message."""
     try:
         period = text(request.form, "period")
@@ -80,12 +85,14 @@ def close() -> tuple[str, int]:
             raise InvalidInput("period: which period to close (YYYY-MM)")
         report = periods.close_period(engine(), period,
                                       pool=parse_pool(request.form.get("pool", "standard")),
+                                      leave_pending=ticked(request.form, "leave_pending"),
                                       actor=actor())
     except LedgerError as exc:
         return render("officer_close.html", "Close a rating period", status=status_of(exc),
-                      previews=_previews(), done=None, error=str(exc))
+                      previews=_previews(), done=None, error=str(exc),
+                      pending=len(submissions.pending(engine())))
     return render("officer_close.html", f"Rating period {report.period} closed", previews=[],
-                  done=report, error=None)
+                  done=report, error=None, pending=0)
 
 
 #: The form of ``/officer/reopen`` (``period reopen``).

@@ -1,8 +1,10 @@
 """The corrections from the web (issue 23), each the CLI's command over the same service with
 the same arguments: ``/officer/games/ID/void`` (``game void``), ``/officer/games/ID/correct``
 (``game correct``), ``/officer/players/merge`` (``player merge``), ``/officer/players/ID/edit``
-(``player edit``), ``/officer/imports/ID/revert`` (``imports revert``) and ``/officer/replace``
-(``import FILE --replace``).
+(``player edit``), ``/officer/players/ID/withdraw`` (``player withdraw``),
+``/officer/players/ID/correct-rating`` (``player correct-rating``),
+``/officer/imports/ID/revert`` (``imports revert``) and ``/officer/replace`` (``import FILE
+--replace``).
 
 Each is a form: a GET with ``preview`` runs the service's dry run and shows its full effect
 (the games before and after, what is carried into the next period or every rating a re-rating
@@ -26,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, redirect, request, url_for
-from werkzeug.utils import secure_filename
 
 from ledger.domain import parse_pool
 from ledger.errors import InvalidInput, LedgerError, NotFound
 from ledger.services.corrections import games, merge, player_edit, replace, revert
+from ledger.services.register import withdrawal
+from ledger.services.submissions.checking import refuse_upload, safe_name
 from ledger.web import UPLOAD_LIMIT
 from ledger.web.access import require
 from ledger.web.officer import previewed
@@ -140,6 +143,39 @@ def edit_player(player_id: int) -> tuple[str, int]:
     return previewed("edit", f"Edit player {player_id}", EDIT, run, subject=player_id)
 
 
+WITHDRAW = (REASON,)
+CORRECT_RATING = (Field("rating", "The corrected rating", required=True),
+                  Field("period", "The closed period whose list published it (YYYY-MM)",
+                        required=True), POOL, REASON)
+
+
+@blueprint.route("/players/<int:player_id>/withdraw", methods=["GET", "POST"])
+@require("correction.make")
+def withdraw_player(player_id: int) -> tuple[str, int]:
+    """``player withdraw #ID --reason``: registered by mistake (refused with a valid game)."""
+    def run(values: Mapping[str, str], dry_run: bool) -> Any:
+        return withdrawal.withdraw_player(engine(), f"#{player_id}", reason=values.get("reason"),
+                                          dry_run=dry_run, actor=actor())
+    return previewed("withdraw", f"Withdraw player {player_id}", WITHDRAW, run)
+
+
+@blueprint.route("/players/<int:player_id>/correct-rating", methods=["GET", "POST"])
+@require("correction.make")
+def correct_rating(player_id: int) -> tuple[str, int]:
+    """``player correct-rating #ID --rating --period --pool --reason``: FIDE's correction of a
+    published rating, in force from the next period on."""
+    def run(values: Mapping[str, str], dry_run: bool) -> Any:
+        rating = number(values, "rating")
+        if rating is None:
+            raise InvalidInput("rating: give the corrected rating")
+        return player_edit.correct_rating(
+            engine(), f"#{player_id}", rating=rating, period=text(values, "period") or "",
+            reason=values.get("reason"), dry_run=dry_run, actor=actor(),
+            pool=parse_pool(values.get("pool") or "standard"))
+    return previewed("rating", f"Correct a published rating of player {player_id}",
+                     CORRECT_RATING, run)
+
+
 @blueprint.route("/imports/<int:import_id>/revert", methods=["GET", "POST"])
 @require("correction.make")
 def revert_import(import_id: int) -> tuple[str, int]:
@@ -181,20 +217,19 @@ def _forget_old(now: float) -> None:
 
 def _hold() -> Path:
     """The uploaded file (the form's ``file``) kept under ``holding()/SHA256/NAME``; its path.
-    Raises ``InvalidInput`` for no file, an empty one or one over ``UPLOAD_LIMIT``."""
+    Raises ``InvalidInput`` for no file, and as a submission's upload is refused
+    (``checking.refuse_upload``: over ``UPLOAD_LIMIT``, empty, binary or not UTF-8, not a
+    format the readers know)."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         raise InvalidInput("file: choose the corrected file of the event")
     data = upload.stream.read(UPLOAD_LIMIT + 1)
-    if len(data) > UPLOAD_LIMIT:
-        raise InvalidInput(f"file: larger than {UPLOAD_LIMIT // (1024 * 1024)} MB")
-    if not data:
-        raise InvalidInput("file: the file is empty")
+    refuse_upload(upload.filename, data)
     _forget_old(time.time())
     folder = holding() / hashlib.sha256(data).hexdigest()
     folder.mkdir(mode=0o700, exist_ok=True)
     os.utime(folder)
-    path = folder / (secure_filename(upload.filename) or "event")
+    path = folder / safe_name(upload.filename)
     path.write_bytes(data)
     return path
 
@@ -225,36 +260,48 @@ def replace_event() -> tuple[str, int]:
         return render("officer_correction.html", title, **page)
     values = request.form
     apply = "held" in values
+    path: Path | None = None
     try:
         path = _held(values) if apply else _hold()
         in_next, rerate = effect(values)
-        page["report"] = replace.replace_event(
+        report = replace.replace_event(
             engine(), str(path), text(values, "format"), reason=values.get("reason"),
             in_next_period=in_next, rerate=rerate, dry_run=not apply,
             register_players=ticked(values, "register_players"), actor=actor())
     except LedgerError as exc:
-        page.update(error=str(exc), problems=getattr(exc, "problems", ()))
+        page.update(error=_as_named(str(exc), path),
+                    problems=[_as_named(str(p), path) for p in getattr(exc, "problems", ())])
         return render("officer_correction.html", title, status=status_of(exc), **page)
     if apply:
         shutil.rmtree(path.parent, ignore_errors=True)
-    page.update(done=apply, held=None if apply else path.parent.name)
+    page.update(report=report, done=apply, held=None if apply else path.parent.name,
+                file_problems=[_as_named(str(p), path) for p in report.problems])
     return render("officer_correction.html", title, **page)
+
+
+def _as_named(message: str, path: Path | None) -> str:
+    """``message`` with the held file's path (``holding()/SHA256/NAME``) said as its name, as
+    the officer chose it."""
+    return message if path is None else message.replace(str(path), path.name)
 
 
 #: The dashboard's "id" forms: where each goes.
 _GO = {("game", "void"): "corrections.void", ("game", "correct"): "corrections.correct",
-       ("player", "edit"): "corrections.edit_player", ("import", "revert"): "corrections.revert_import"}
-_ARG = {"game": "game_id", "player": "player_id", "import": "import_id"}
+       ("player", "edit"): "corrections.edit_player", ("import", "revert"): "corrections.revert_import",
+       ("player", "withdraw"): "corrections.withdraw_player",
+       ("player", "correct-rating"): "corrections.correct_rating",
+       ("event", "rename"): "events.rename", ("event", "void"): "events.void"}
+_ARG = {"game": "game_id", "player": "player_id", "import": "import_id", "event": "event_id"}
 
 
-@blueprint.get("/<any(game, player, import):what>")
+@blueprint.get("/<any(game, player, import, event):what>")
 @require("correction.make")
 def go(what: str) -> Any:
     """The dashboard's forms (``?id=12&do=void``): to the correction's page of that id; an id
     that is not a number is the form again with the message (400)."""
     ref = (request.args.get("id") or "").strip().lstrip("#")
-    chosen = request.args.get("do") or {"game": "void", "player": "edit",
-                                        "import": "revert"}[what]
+    chosen = request.args.get("do") or {"game": "void", "player": "edit", "import": "revert",
+                                        "event": "rename"}[what]
     endpoint = _GO.get((what, chosen))
     if endpoint is None or not ref.isascii() or not ref.isdigit() or len(ref) > 12:
         return render("officer_correction.html", "Correction", status=400, kind=what,

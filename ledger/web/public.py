@@ -17,10 +17,12 @@ is looked up among the site's pages by its path, anything else is the 404 page.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 from sqlalchemy import Engine
@@ -33,13 +35,16 @@ from ledger.formats.site.model import (
     STYLESHEET,
     EventPage,
     Face,
+    ListLine,
     ListPage,
+    ListPart,
     PlayerPage,
     Preview,
     Site,
     event_path,
     player_path,
 )
+from ledger.names import name_key
 from ledger.services.core import clock
 from ledger.services.publishing import live
 from ledger.services.publishing.site import site_data
@@ -193,10 +198,40 @@ def events_index() -> Response:
     return _page(pages.events_page(site, face=face(site)))
 
 
+#: The rows of a list one live page shows: a federation's list of 20,000 is 40 pages, each
+#: read in a moment on a phone; the whole list is a download (``list_csv``).
+LIST_ROWS = 500
+#: The longest search a list page takes (a name is at most 200 characters).
+MAX_QUERY = 200
+
+
+def _part(lines: tuple[ListLine, ...],
+          path: str | None) -> tuple[ListPart, tuple[ListLine, ...]] | None:
+    """The part of ``lines`` the request asks for (``?part=N``, ``?q=`` a name to find: the
+    rows whose name key holds the query's), and the rows found; None for a bad ``part``.
+    ``path``: the list page's (its CSV beside it), None for a preview (no CSV)."""
+    query = request.args.get("q", "").strip()[:MAX_QUERY]
+    if query:
+        key = name_key(query)
+        lines = tuple(line for line in lines if key in line.name_key)
+    parts = max(1, -(-len(lines) // LIST_ROWS))
+    try:
+        number = int(request.args.get("part", "1"))
+    except ValueError:
+        return None
+    if not 1 <= number <= parts:
+        return None
+    start = (number - 1) * LIST_ROWS
+    download = None if path is None else path.removesuffix(".html") + ".csv"
+    return (ListPart(number, parts, start, min(start + LIST_ROWS, len(lines)), len(lines), query,
+                     download), lines)
+
+
 @blueprint.get("/lists/<pool>/<name>.html")
 def list_page(pool: str, name: str) -> Response:
     """A published list (``lists/standard/2026-10.html``, a superseded revision
-    ``2026-10-r1.html``), or the pool's preview (``preview.html``)."""
+    ``2026-10-r1.html``), or the pool's preview (``preview.html``), ``LIST_ROWS`` rows a page
+    (``?part=N``; ``?q=`` finds players by name in the whole list)."""
     if name == "preview" and pool in POOLS:
         return preview(pool)
     shown_now = current()
@@ -204,10 +239,35 @@ def list_page(pool: str, name: str) -> Response:
     page = shown_now.paths.get(f"lists/{pool}/{name}.html")
     if not isinstance(page, ListPage):
         return not_found()
+    asked = _part(page.lines, page.path)
+    if asked is None:
+        return not_found()
+    part, lines = asked
     shown = face(site)
     neighbours = pages.list_neighbours(site, page)
-    key = (page.pool, page.period, page.revision, page.revisions, neighbours, shown)
-    return _page(_kept(key, lambda: pages.list_page(site, page, neighbours, face=shown)))
+    render = functools.partial(pages.list_page, site, page, neighbours, face=shown, part=part,
+                               lines=lines)
+    if part.query:
+        return _page(render())
+    key = (page.pool, page.period, page.revision, page.revisions, neighbours, shown, part.number)
+    return _page(_kept(key, render))
+
+
+@blueprint.get("/lists/<pool>/<name>.csv")
+def list_csv(pool: str, name: str) -> Response:
+    """The whole of a published list as CSV (``ledger list --format csv``): the current list
+    (``lists/standard/2026-10.csv``) or a superseded revision (``2026-10-r1.csv``)."""
+    page = current().paths.get(f"lists/{pool}/{name}.html")
+    if not isinstance(page, ListPage):
+        return not_found()
+    key = ("csv", page.pool, page.period, page.revision)
+    text = _kept(key, lambda: live.list_csv(_engine(), page.pool, page.period, page.revision,
+                                            current_app.config["LEDGER_CLUB"]))
+    response = _page(text, mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{page.pool}-{page.period}'
+        f'{f"-r{page.revision}" if page.superseded else ""}.csv"')
+    return response
 
 
 def preview(pool: str) -> Response:
@@ -232,8 +292,12 @@ def preview(pool: str) -> Response:
     if isinstance(found, str):
         return _page(pages.preview_missing_page(site, pool, found, face=face(site)))
     page, ended = found
-    return _page(pages.list_page(site, page, face=face(site),
-                                 preview=Preview(site.built_on, ended)))
+    asked = _part(page.lines, None)
+    if asked is None:
+        return not_found()
+    part, lines = asked
+    return _page(pages.list_page(site, page, face=face(site), preview=Preview(site.built_on, ended),
+                                 part=part, lines=lines))
 
 
 @blueprint.get("/players/<int:player_id>.html")
@@ -253,6 +317,18 @@ def event(event_id: int) -> Response:
     if not isinstance(page, EventPage):
         return not_found()
     return _page(pages.event_page(site, page, pages.event_list(site, page), face=face(site)))
+
+
+@blueprint.app_errorhandler(405)
+def not_allowed(exc: Exception) -> Any:
+    """A method a route does not take: under ``/api/`` (read only: GET), the API's JSON 405;
+    elsewhere Flask's own answer."""
+    if request.path.startswith("/api/"):
+        from ledger.web.api import error  # the API words its own
+        response = error(405, "method", f"{request.method}: the API only reads (GET)")
+        response.headers["Allow"] = "GET, HEAD, OPTIONS"
+        return response
+    return exc
 
 
 @blueprint.app_errorhandler(404)

@@ -13,20 +13,18 @@ answered by a redirect (303) to the submission's page.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, redirect, request, url_for
 from sqlalchemy import Engine
 from werkzeug.wrappers import Response
 
-from ledger.domain import POOLS, parse_pool
+from ledger.domain import POOLS
 from ledger.errors import LedgerError, NotFound
-from ledger.services.imports.integrity import check_integrity_file
 from ledger.services.submissions import preview as previews
 from ledger.services.submissions import submissions as service
 from ledger.services.submissions.checking import ALL_OVERRIDES as OVERRIDES
-from ledger.services.submissions.checking import UPLOAD_LIMIT, stored_file
+from ledger.services.submissions.checking import UPLOAD_LIMIT
 from ledger.web import pages
 from ledger.web.access import may_see_submission, require
 from ledger.web.auth import actor
@@ -44,24 +42,11 @@ def render(template: str, title: str, status: int = 200, **context: Any) -> tupl
     return pages.render(template, title, **context), status
 
 
-def integrity_flags(engine: Engine, submission_id: int) -> list[dict[str, Any]]:
+def integrity_flags(engine: Engine, submission_id: int) -> list[Any]:
     """The integrity flags of a submission's games (issue 23, "Integrity checks": each with
-    its reason, never blocking), as the review page shows them: ``[{"check": code, "reason":
-    message}]`` (``rules.integrity.Flag``), from ``imports.integrity.check_integrity_file`` on
-    the file as submitted, read with the reporter's options, on the day it was submitted. A
-    file its reader refuses as a whole has none (its errors say why)."""
-    found = service.show(engine, submission_id)
-    options = found.options
-    end, pool = options.get("end_date"), options.get("pool")
-    with stored_file(found.filename, service.content(engine, submission_id)) as path:
-        try:
-            flags = check_integrity_file(
-                engine, path, found.format, submitted=found.submitted_at.date(),
-                end_date=dt.date.fromisoformat(end) if end else None,
-                pool=parse_pool(pool) if pool else None, no_moves=options.get("no_moves") or None)
-        except (LedgerError, ValueError):
-            return []
-    return [{"check": f.code, "reason": f.message} for f in flags]
+    its reason, never blocking: ``rules.integrity.Flag``, with ``code``, ``concerns`` and
+    ``message``), from ``services.submissions.submissions.integrity``."""
+    return list(service.integrity(engine, submission_id))
 
 
 def _visible(submission_id: int) -> service.SubmissionView:

@@ -272,7 +272,8 @@ def _flow(driver: WebDriver, tmp_path: Path, width: int) -> None:
             By.CSS_SELECTOR, "section[aria-labelledby=integrity-h] li")]
         # the Swiss ended on 2026-10-25 and is submitted today: more than 30 days later
         days = (dt.datetime.now(dt.UTC).date() - dt.date(2026, 10, 25)).days
-        assert flags == [f"late-submission: Harbour Autumn Swiss 2026 ended on 2026-10-25 and "
+        assert flags == [f"Harbour Autumn Swiss 2026 (late-submission): Harbour Autumn Swiss "
+                         f"2026 ended on 2026-10-25 and "
                          f"was submitted on {dt.datetime.now(dt.UTC).date().isoformat()}, "
                          f"{days} days later (more than 30)"]
         # If accepted, October (Rn = Ro + K x (W - We), We from table 8.1.2):

@@ -26,14 +26,16 @@ PUBLIC_ENDPOINTS = {"auth.login", "auth.logout", "static"}
 
 
 def _routes(app: Flask) -> list[tuple[str, str, str | None]]:
-    """(path with each variable as 1, method, action) of every route but the public ones."""
+    """(path with each variable as 1, or an ``any`` variable's first choice; method; action)
+    of every route but the public ones."""
     found = []
     for rule in app.url_map.iter_rules():
         blueprint = rule.endpoint.partition(".")[0] if "." in rule.endpoint else None
         if blueprint in PUBLIC_BLUEPRINTS or rule.endpoint in PUBLIC_ENDPOINTS:
             continue
         view = app.view_functions[rule.endpoint]
-        path = re.sub(r"<(?:[^:>]+:)?[^>]+>", "1", rule.rule)
+        path = re.sub(r"<any\(([^,)]+)[^>]*>", r"\1", rule.rule)  # any(a, b): a
+        path = re.sub(r"<(?:[^:>]+:)?[^>]+>", "1", path)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             found.append((path, method, getattr(view, "required_action", None)))
     return found

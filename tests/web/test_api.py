@@ -113,3 +113,15 @@ def test_the_api_only_reads(client: FlaskClient) -> None:
     for path in ("/api/players/6", "/api/lists/standard/2026-10"):
         assert client.post(path).status_code in (400, 405)  # no write: CSRF or no such method
         assert client.delete(path).status_code == 405
+
+
+def test_the_api_only_reads_and_says_so_in_json(client: FlaskClient) -> None:
+    # a POST or a DELETE, which no route of the API takes: 405 as the API's JSON, not an
+    # HTML page (the CSRF check only guards a route that takes the POST)
+    posted = client.post("/api/players/6")
+    assert posted.status_code == 405 and posted.get_json()["field"] == "method"
+    answer = client.delete("/api/players/6")
+    assert answer.status_code == 405
+    assert answer.get_json() == {"status": 405, "field": "method",
+                                 "error": "DELETE: the API only reads (GET)"}
+    assert "GET" in answer.headers["Allow"]

@@ -205,6 +205,20 @@ def test_replace_an_event_by_its_corrected_file(swiss_db: str) -> None:
         no_file = browser.post("/officer/replace", data={"csrf_token": csrf_token(text),
                                                          "reason": "x"})
         assert no_file.status_code == 400
+        unknown = fixed.replace(b"Doherty, Conor   ", b"Dockerty, Conrad ")
+        refused = browser.post("/officer/replace", data={
+            "csrf_token": csrf_token(text), "reason": "x",
+            "file": (io.BytesIO(unknown), "autumn-swiss-fixed.trf")},
+            content_type="multipart/form-data")
+        assert refused.status_code == 400
+        answer = refused.get_data(as_text=True)
+        assert "autumn-swiss-fixed.trf:16" in answer  # the file's name as chosen, its line
+        assert "ledger-replace" not in answer  # not where the server keeps it
+        binary = browser.post("/officer/replace", data={
+            "csrf_token": csrf_token(text), "reason": "x",
+            "file": (io.BytesIO(b"012 \x00\x01"), "a.trf")}, content_type="multipart/form-data")
+        assert binary.status_code == 400
+        assert "file: binary bytes (a NUL byte at offset 4)" in binary.get_data(as_text=True)
         # a file previewed two days ago and never applied is let go at the next preview
         stale = holding() / ("f" * 64)
         stale.mkdir(exist_ok=True)
@@ -219,3 +233,78 @@ def test_replace_an_event_by_its_corrected_file(swiss_db: str) -> None:
         assert not stale.exists()
     finally:
         app.extensions["ledger"].dispose()
+
+
+def test_event_rename_void_and_merge(officer: FlaskClient, web_db: str) -> None:
+    rename = "/officer/events/1/rename"
+    page = f"{rename}?preview=1&name=Tata+Steel+Masters+2022&reason=the+short+name"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    text = preview.get_data(as_text=True)
+    assert "<td>84th Tata Steel Masters</td>" in text and "<td>Tata Steel Masters 2022</td>" in text
+    assert sql(web_db, "SELECT name FROM events") == [("84th Tata Steel Masters",)]
+    done = form_post(officer, rename, {"name": "Tata Steel Masters 2022",
+                                       "reason": "the short name"}, page=page)
+    assert done.status_code == 200
+    assert sql(web_db, "SELECT name FROM events") == [("Tata Steel Masters 2022",)]
+
+    void = "/officer/events/1/void"
+    page = f"{void}?preview=1&reason=not+to+be+rated"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert "games voided: 1, 2, 3," in preview.get_data(as_text=True)
+    assert sql(web_db, "SELECT count(*) FROM games WHERE status = 'void'") == [(0,)]
+    done = form_post(officer, void, {"reason": "not to be rated"}, page=page)
+    assert done.status_code == 200
+    assert sql(web_db, "SELECT count(*) FROM games WHERE status = 'void'") == [(91,)]
+
+    # a game typed in under another name of the event: merged into it
+    _cli(web_db, "game", "add", "Carlsen, Magnus", "Giri, Anish", "1-0", "--date", "2022-01-29",
+         "--event", "Wijk aan Zee 2022", "--new-event")
+    merge_url = "/officer/events/merge"
+    page = f"{merge_url}?preview=1&keep=%231&other=%232&reason=one+event"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert "event.merge: event #1; games moved: 92" in preview.get_data(as_text=True)
+    done = form_post(officer, merge_url, {"keep": "#1", "other": "#2", "reason": "one event"},
+                     page=page)
+    assert done.status_code == 200
+    assert sql(web_db, "SELECT event_id FROM games WHERE id = 92") == [(1,)]
+
+    before = _changes(web_db)
+    merge = officer.get("/officer/events/merge?preview=1&keep=%231&other=%231&reason=x")
+    assert merge.status_code == 400
+    unknown = officer.get("/officer/events/7/rename?preview=1&name=X&reason=x")
+    assert unknown.status_code == 404
+    assert _changes(web_db) == before
+
+
+def test_withdraw_a_player_and_correct_a_published_rating(officer: FlaskClient,
+                                                          web_db: str) -> None:
+    _cli(web_db, "player", "add", "Mistake, Made", "--new")
+    new_id = sql(web_db, "SELECT max(id) FROM players")[0][0]
+    url = f"/officer/players/{new_id}/withdraw"
+    page = f"{url}?preview=1&reason=registered+by+mistake"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert f"Mistake, Made (#{new_id}) would be withdrawn" in preview.get_data(as_text=True)
+    done = form_post(officer, url, {"reason": "registered by mistake"}, page=page)
+    assert done.status_code == 200
+    assert sql(web_db, f"SELECT withdrawn FROM players WHERE id = {new_id}") in ([(1,)], [(True,)])
+    played = officer.get("/officer/players/2/withdraw?preview=1&reason=x")  # Carlsen has games
+    assert played.status_code == 400
+
+    _cli(web_db, "period", "close", "2022-01")
+    url = "/officer/players/2/correct-rating"
+    page = f"{url}?preview=1&rating=2870&period=2022-01&reason=FIDE+corrected+it"
+    preview = officer.get(page)
+    assert preview.status_code == 200
+    assert "the standard list of 2022-01 published 2868; FIDE's correction 2870 would be in force" \
+        in preview.get_data(as_text=True)
+    done = form_post(officer, url, {"rating": "2870", "period": "2022-01",
+                                    "reason": "FIDE corrected it"}, page=page)
+    assert done.status_code == 200
+    assert ratings(web_db)["Carlsen, Magnus"] == 2868  # the published list stands
+    no_rating = officer.get(f"{url}?preview=1&period=2022-01&reason=x")
+    assert no_rating.status_code == 400
+    assert "rating: give the corrected rating" in no_rating.get_data(as_text=True)

@@ -14,11 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from helpers import form_post
 from ledgers import Server, sql
 from officer_ledgers import cli as _cli
 from officer_ledgers import copy_for_test, listed, ratings, tata_open
+
+from ledger.db.models.accounts import ROLES
+from ledger.services.submissions import submissions
+from ledger.web.access import ACTIONS
 
 OFFICER = "Olive Officer"
 
@@ -242,3 +247,50 @@ def test_the_audit_page_shows_the_newest_changes_and_filters(
     assert "<caption>2 changes, newest first</caption>" in text
     nobody = client.get("/officer/audit", query_string={"player": "Nobody, At All"})
     assert nobody.status_code == 404
+
+
+def test_a_pending_submission_holds_the_close_unless_left(client: FlaskClient, web_db: str,
+                                                          login: Callable[..., Any]) -> None:
+    reporter = client.application.test_client()
+    rita = login(reporter, "Rita Reporter", "reporter")
+    game = (b'[Event "Wijk rapid evening"]\n[Date "2022.01.30"]\n[Round "1"]\n'
+            b'[White "Carlsen, Magnus"]\n[Black "Giri, Anish"]\n[Result "1-0"]\n\n1-0\n')
+    made = submissions.submit(client.application.extensions["ledger"], rita.id, "late.pgn",
+                              game, {})
+    assert made.state == "pending"
+    login(client, OFFICER, "officer")
+    assert "1 submission waits for review" in client.get("/officer").get_data(as_text=True)
+    page = client.get("/officer/close").get_data(as_text=True)
+    assert "1 submission waits for review" in page
+    assert 'name="leave_pending"' in page
+    held = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard"})
+    assert held.status_code == 409
+    assert f"submission(s) {made.id} dated in it or before are pending review" in (
+        held.get_data(as_text=True))
+    assert sql(web_db, "SELECT count(*) FROM periods") == [(0,)]
+    left = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard",
+                                                "leave_pending": "1"})
+    assert left.status_code == 200
+    assert ratings(web_db)["Carlsen, Magnus"] == 2868  # the pending game is not rated
+
+
+def test_every_route_names_its_action_and_each_role_gets_what_the_table_says(
+        app: Flask, web_db: str, login: Callable[..., Any]) -> None:
+    rules = [r for r in app.url_map.iter_rules()
+             if r.endpoint.split(".")[0] in ("officer", "corrections", "events", "admin")]
+    # officer: dashboard, close (GET, POST), reopen, rerate, audit; corrections: void, correct,
+    # merge, edit, withdraw, correct-rating, revert, replace and the dashboard's "go"; events:
+    # rename, void, merge; admin: users (GET, POST), role, disable
+    assert len(rules) == 22
+    for role in ROLES:
+        browser = app.test_client()
+        login(browser, f"User {role}", role)
+        for rule in rules:
+            action = app.view_functions[rule.endpoint].required_action
+            if "GET" not in (rule.methods or ()):
+                continue
+            url = rule.build({a: 1 for a in rule.arguments} | (
+                {"what": "game", "id": 3} if "what" in rule.arguments else {}))[1]
+            answer = browser.get(url)
+            wanted = (200, 302) if role in ACTIONS[action] else (403,)
+            assert answer.status_code in wanted, (role, url, answer.status_code)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from cli_runs import ok
@@ -22,12 +23,12 @@ from flask.testing import FlaskClient
 from ledgers import Factory
 from public_fixtures import app_over
 
-from ledger.formats.site.model import SITE_POLICY
+from ledger.formats.site.model import SITE_POLICY, Site
 from ledger.formats.site.pages import render_site
 from ledger.services.core import clock
 from ledger.services.core.session import open_ledger
 from ledger.services.publishing.site import site_data
-from ledger.web import POLICY
+from ledger.web import POLICY, public
 
 TANAKA_ROW = ('<td class="num rating">1693</td><td class="num" data-sort="65"><span class="up">'
               '+65</span></td><td class="num">1628</td><td class="num">2</td><td class="num">40'
@@ -192,6 +193,13 @@ def test_the_open_period_offers_its_preview_labelled_unofficial(
     2389 + round(10 x (0 - 0.92)) = 2389 - 9 = 2380, unofficial; the published list of
     2026-10 is unchanged and links it."""
     monkeypatch.setattr(clock, "today", lambda: TODAY)
+    gathered: list[int] = []
+
+    def counted(*args: object, **kwargs: Any) -> Site:
+        gathered.append(1)
+        return site_data(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(public, "site_data", counted)
     db = copy_of(season_db, new_ledger("copy"))
     with app_over(db) as app:
         client = app.test_client()
@@ -200,6 +208,7 @@ def test_the_open_period_offers_its_preview_labelled_unofficial(
         published = text(client, "/lists/standard/2026-10.html")
         assert '<a href="preview.html">Preview of the next list</a>' in published
         player_before = client.get("/players/6.html").headers["ETag"]
+        assert len(gathered) == 1  # three pages, one gathering: the ledger has not changed
         ok(db, "game", "add", "Tanaka, Hiro", "Okafor, Grace", "1-0", "--date", "2026-11-05",
            "--event", "Club League 2026-27", "--round", "5")
         preview = text(client, "/lists/standard/preview.html")
@@ -214,5 +223,45 @@ def test_the_open_period_offers_its_preview_labelled_unofficial(
         after = client.get("/players/6.html")
         assert after.headers["ETag"] != player_before
         assert "2026-11-05" in after.get_data(as_text=True)
+        assert len(gathered) == 2  # gathered again once, after the write
     # the preview wrote nothing: the ledger's list and audit stay as they were
     assert "2026-11" not in ok(db, "period", "list").stdout
+
+
+def test_a_long_list_is_shown_in_parts_with_a_search_and_the_whole_list_as_csv(
+        client: FlaskClient, season_db: str, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Any) -> None:
+    # standard 2026-10 has 6 players (Tanaka rank 6 of 6); parts of 2 rows: 3 parts
+    monkeypatch.setattr(public, "LIST_ROWS", 2)
+    first = text(client, "/lists/standard/2026-10.html")
+    assert "Players 1 to 2 of 6." in first
+    assert '<a href="?part=2" rel="next">Next</a>' in first
+    assert '<a href="2026-10.csv" download>The whole list (CSV)</a>' in first
+    assert first.count('<td class="num">1</td><th scope="row"') == 1 and TANAKA_ROW not in first
+    last = text(client, "/lists/standard/2026-10.html?part=3")
+    assert "Players 5 to 6 of 6." in last and TANAKA_ROW in last
+    assert '<a href="?part=2" rel="prev">Previous</a>' in last and 'rel="next"' not in last
+    # the search reads the whole list by the name key: "TANAKA" finds Tanaka, Hiro
+    found = text(client, "/lists/standard/2026-10.html?q=TANAKA")
+    assert "Players 1 to 1 of 1 whose name holds &ldquo;TANAKA&rdquo;." in found
+    assert TANAKA_ROW in found
+    none = text(client, "/lists/standard/2026-10.html?q=%3Cb%3Enobody")
+    assert "No player's name holds &ldquo;&lt;b&gt;nobody&rdquo;." in none
+    for bad in ("part=4", "part=0", "part=two"):
+        text(client, f"/lists/standard/2026-10.html?{bad}", 404)
+    # the CSV is ledger list --format csv's, byte for byte
+    csv = client.get("/lists/standard/2026-10.csv")
+    assert csv.status_code == 200 and csv.content_type.startswith("text/csv")
+    assert csv.headers["Content-Disposition"] == 'attachment; filename="standard-2026-10.csv"'
+    out = tmp_path / "list.csv"
+    ok(season_db, "list", "--period", "2026-10", "--format", "csv", "--club",
+       "Riverside Chess Club", "--output", str(out))
+    assert csv.get_data() == out.read_bytes()
+    assert b"Tanaka, Hiro" in csv.get_data()
+    text(client, "/lists/standard/2031-01.csv", 404)
+
+
+def test_a_short_list_is_one_page_as_the_static_site_has_it(client: FlaskClient) -> None:
+    # 6 players, parts of 500: no parts, no search form (the page's own filter finds them)
+    page = text(client, "/lists/standard/2026-10.html")
+    assert "Parts of the list" not in page and 'name="q"' not in page

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -175,3 +176,87 @@ def test_the_secret_file_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     assert default_secret_file("postgresql+psycopg://ann:s3cret@db.example/club") \
         == tmp_path / "config" / "ledger" / "club.secret"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def gunicorn(db: str, secret: Path, log: Path, workers: int = 4) -> Iterator[str]:
+    """``gunicorn -w WORKERS 'ledger.web:app_from_environment()'`` on ``db`` (``LEDGER_DB``,
+    ``LEDGER_SECRET_FILE``), as docs/serve.md starts it: its address once it answers; stopped
+    (SIGTERM) at the end."""
+    port = _free_port()
+    env = dict(_environment(), LEDGER_DB=db, LEDGER_SECRET_FILE=str(secret),
+               LEDGER_CLUB="Riverside Chess Club")
+    with open(log, "w", encoding="utf-8") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}",
+             "ledger.web:app_from_environment()"], env=env, stdout=err, stderr=err, text=True)
+    address = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(600):
+            assert process.poll() is None, log.read_text(encoding="utf-8")
+            try:
+                if get(address + "site.css")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield address
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_gunicorn_four_workers_on_postgresql(copy_db: str, on_postgres: bool,
+                                             tmp_path: Path) -> None:
+    """Four workers, each with its own cache of the site: after each game the CLI records,
+    every answer (whichever worker gives it) has every game so far; at the end the server and
+    the CLI agree, byte for byte."""
+    if not on_postgres:
+        pytest.skip("gunicorn's several workers are for PostgreSQL (bash .ci/postgres-tests)")
+    from ledger.web import read_secret
+
+    secret = tmp_path / "federation.secret"
+    read_secret(secret)  # made as ledger serve makes it: 0600
+    with gunicorn(copy_db, secret, tmp_path / "gunicorn.log") as address:
+        status, listed = get(address + "lists/standard/2026-10.html")
+        assert status == 200 and '<td class="num rating">1693</td>' in listed
+        for n, (white, black, result, round_) in enumerate(GAMES, start=1):
+            written = _cli(copy_db, "game", "add", white, black, result, "--date",
+                           "2026-11-05", "--event", "Club Night", "--round", round_)
+            assert written.returncode == 0, written.stderr
+            for _ in range(8):  # more requests than workers: each worker answers some
+                status, page = get(address + "api/events/5")
+                assert status == 200
+                assert json.loads(page)["games"] == n
+                status, player = get(address + "players/6.html")
+                assert status == 200
+                assert "Club Night" in player
+        shown = _cli(copy_db, "event", "show", "#5", "--json")
+        assert get(address + "api/events/5") == (200, shown.stdout)
+
+
+def test_no_ledger_no_server(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing.db"
+    result = run(str(missing), "serve", "--port", "0")
+    assert result.exit_code == 4
+    assert "ledger init" in result.stderr
+    assert not (tmp_path / "nothing.db.secret").exists()
+
+
+def test_a_secret_file_others_can_read_is_refused(ledger_db: str, tmp_path: Path) -> None:
+    secret = tmp_path / "open.secret"
+    secret.write_text("a" * 64 + "\n", encoding="ascii")
+    secret.chmod(0o644)
+    result = run(ledger_db, "serve", "--port", "0", "--secret-file", str(secret))
+    assert result.exit_code == 1  # refused by the ledger (InvalidInput)
+    assert "can be read by others (mode 644): chmod 600" in result.stderr

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 import pytest
-from data_files import EXAMPLE_DATA
+from data_files import EXAMPLE_DATA, data_file
 from sqlalchemy import Engine, func, select
 
 from ledger.db.models import Change, Game
@@ -261,3 +261,32 @@ def test_a_corrected_file_of_an_accepted_event_is_reviewed_as_its_difference(
         assert change.reason == "a corrected file of submission 1 (web)"
     # the draw voided... or corrected in place: either way one valid game, now 1-0
     assert [r for r in results if r[1] == "valid"] == [("1-0", "valid")]
+
+
+def test_a_trf_file_national_ids_and_an_old_bye(engine: Engine) -> None:
+    """tests/data/icu_kilkenny_masters_2011.trf (tests/data/README.md): 34 players (one ``001``
+    record each, lines 8 to 41), none in the ledger; dates 2011-11-25 to 2011-11-27 (052 on
+    line 5), before 2022: recorded, never rated; an old-style bye ``0000 - =`` on line 17."""
+    ann, _, _ = _users(engine)
+    made = subs.submit(engine, ann, "kilkenny.tab", data_file(
+        "icu_kilkenny_masters_2011.trf").read_bytes(), {}, today=TODAY)
+    assert made.format == "trf" and made.errors == []
+    unknown = [w for w in made.warnings if w["flag"] == "register_players"]
+    assert len(unknown) == 34
+    assert (unknown[0]["line"], unknown[0]["field"]) == (8, "col 15-47 name")
+    assert "unknown player 'Jones,Gawain C.'" in unknown[0]["message"]
+    own = [(w["line"], w["field"]) for w in made.warnings if w["flag"] is None]
+    assert own == [(5, "052 end date"), (17, "col 99")]
+    assert made.findings["periods"] == ["2011-11"]
+
+
+def test_a_csv_file_with_a_bad_row(engine: Engine) -> None:
+    ann, _, _ = _users(engine)
+    csv = (b"date,white,black,result\n"
+           b"2026-09-05,\"Okafor, Grace\",\"Novak, Petra\",1-0\n"
+           b"2026-09-06,\"Novak, Petra\",\"Okafor, Grace\",2-0\n")
+    made = subs.submit(engine, ann, "club.csv", csv, {"pool": "rapid"}, today=TODAY)
+    assert made.format == "csv" and made.options == {"pool": "rapid"}
+    # line 3 (the header is line 1), column result
+    assert [(e["file"], e["line"], e["field"]) for e in made.errors] == [
+        ("club.csv", 3, "result")]

@@ -118,6 +118,7 @@ def test_another_reporters_submission_is_404(app: Flask, client: FlaskClient,
     token = csrf_token(bob.get("/submissions/new").get_data(as_text=True))
     assert bob.post("/submissions/1/withdraw", data={"csrf_token": token}).status_code == 404
     assert upload(bob, "/submissions/1/resubmit", RIVERSIDE, "r.pgn").status_code == 404
+    assert upload(bob, "/submissions/1/correct", RIVERSIDE, "r.pgn").status_code == 404
     assert bob.get("/submissions/2").status_code == 404  # none: the same answer
     assert "pending" in client.get("/submissions/1").get_data(as_text=True)
 
@@ -218,3 +219,20 @@ def test_a_corrected_file_of_an_accepted_event_shows_its_difference(
     assert other.status_code == 400
     assert "submission 2 is pending: only the event of an accepted submission can be " \
         "corrected" in other.get_data(as_text=True)
+
+
+def test_the_review_shows_the_integrity_flags(client: FlaskClient, login: Callable[..., Any],
+                                              officer: FlaskClient) -> None:
+    # examples/guide/riverside-club-night.pgn (tests/integration/test_integrity_service.py):
+    # Walsh, Declan and Byrne, Sinead, unknown to a new ledger, play each other twice on
+    # 5 November 2026; a PGN gives no birth year or sex, and they met nobody else: a closed
+    # pool and two new players without details (flags, none blocking the accept)
+    login(client, "Ann", "reporter")
+    night = (EXAMPLE_DATA.parent / "guide" / "riverside-club-night.pgn").read_bytes()
+    upload(client, "/submissions/new", night, "night.pgn")
+    page = officer.get("/review/1").get_data(as_text=True)
+    assert ("<strong>Walsh, Declan</strong> (new-player-details): Walsh, Declan is new to the "
+            "ledger and the file gives no birth year and no sex") in page
+    assert ("<strong>Riverside Club Night November 2026</strong> (closed-pool): Riverside Club "
+            "Night November 2026: its 2 players played nobody outside the group") in page
+    assert "<button type=\"submit\">Accept: record the games</button>" in page

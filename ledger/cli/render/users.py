@@ -33,7 +33,7 @@ def listed(accounts: list[Account], as_json: bool) -> None:
         say("no user yet (ledger user add NAME --role admin)")
         return
     table = PlainTable(title=f"Users ({len(accounts)})")
-    for col, justify in (("id", "right"), ("name", "left"), ("role", "left"), ("", "left")):
+    for col, justify in (("id", "right"), ("name", "left"), ("role", "left"), ("state", "left")):
         table.add_column(col, justify=justify)
     for a in accounts:
         table.add_row(f"#{a.id}", a.name, a.role, _state(a))

@@ -374,6 +374,22 @@ class Site:
 
 
 @dataclass(frozen=True)
+class ListPart:
+    """The part of a long list one live page shows (``ledger serve``; the static page shows the
+    whole list): rows ``start`` (0-based) to ``stop`` of the ``found`` rows (the whole list, or
+    those whose name holds ``query``), part ``number`` of ``parts``; ``download`` the path of
+    the whole list as CSV (None: a preview, which has none)."""
+
+    number: int
+    parts: int
+    start: int
+    stop: int
+    found: int
+    query: str
+    download: str | None
+
+
+@dataclass(frozen=True)
 class Face:
     """Where the pages are shown. The static build (``STATIC``): each page's policy in a meta
     element (``csp``), no account link. The live server (``ledger serve``): ``csp`` None (the

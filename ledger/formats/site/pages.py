@@ -36,7 +36,9 @@ from ledger.formats.site.model import (
     STYLESHEET,
     EventPage,
     Face,
+    ListLine,
     ListPage,
+    ListPart,
     PlayedGame,
     PlayerPage,
     Preview,
@@ -220,13 +222,16 @@ def event_list(site: Site, event: EventPage) -> str | None:
 
 
 def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | None] = (None, None),
-              *, face: Face = STATIC, preview: Preview | None = None) -> str:
+              *, face: Face = STATIC, preview: Preview | None = None,
+              part: ListPart | None = None, lines: tuple[ListLine, ...] | None = None) -> str:
     """The page of one published list (``page.path``): sortable, filterable, searchable; a
     superseded revision says so and links the current list, a corrected list links what was
     published before. ``neighbours``: the paths of the previous and next lists of the pool.
     ``preview``: ``page`` is the list its period's close would publish (at ``preview_path``),
     unofficial, said so in its title and heading. The latest list of a pool in
-    ``face.previews`` links its preview."""
+    ``face.previews`` links its preview. ``part`` (live only): the page shows that part of
+    ``lines`` (the rows found: the whole list, or those a search found), with links to the
+    other parts, a search form and the whole list's CSV."""
     federations = sorted({line.federation for line in page.lines if line.federation})
     pool = POOL_NAMES.get(page.pool, page.pool)
     title = f"{site.club} - {pool.lower()} rating list {page.period}" + (
@@ -240,7 +245,9 @@ def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | No
                  latest=page.revisions[-1] if page.revisions else None,
                  current_path=list_path(page.pool, page.period),
                  previous_list=neighbours[0], next_list=neighbours[1], preview=preview,
-                 preview_link=preview_path(page.pool) if offers else None)
+                 preview_link=preview_path(page.pool) if offers else None, part=part,
+                 shown_lines=page.lines if part is None or lines is None
+                 else lines[part.start:part.stop])
 
 
 def preview_missing_page(site: Site, pool: str, reason: str, *, face: Face = STATIC) -> str:

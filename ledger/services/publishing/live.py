@@ -11,11 +11,13 @@ from sqlalchemy import func, or_, select
 
 from ledger.db.models import Player
 from ledger.db.models.changes import Change
-from ledger.domain import Period, RatingPool
+from ledger.domain import Period, RatingPool, parse_pool
+from ledger.formats import rating_list_csv
+from ledger.formats.rating_list import ListHeading
 from ledger.formats.site.model import ListPage
 from ledger.services.close.state import load_histories
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.publishing.lists import preview_list
+from ledger.services.publishing.lists import preview_list, rating_list
 from ledger.services.publishing.site import list_lines
 
 #: Audit actions that change nothing a page shows: logins, accounts, and submissions not
@@ -66,3 +68,13 @@ def preview_page(engine: Ledger, pool: RatingPool, *,
     page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
                     list_lines(rl, before, period.next(), gone))
     return page, rl.ended
+
+
+def list_csv(engine: Ledger, pool: str, period: str, revision: int | None, club: str) -> str:
+    """The published list of ``pool`` closing ``period`` (``revision``: that one; None: the
+    current) as ``ledger list --format csv`` writes it (``formats.rating_list_csv``), headed
+    by ``club``. Raises what ``lists.rating_list`` raises (``NotFound``: no such list)."""
+    rl = rating_list(engine, period, revision=revision, pool=parse_pool(pool))
+    heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
+                          club, rl.pool, rl.preview)
+    return rating_list_csv.write(heading, rl.rows)

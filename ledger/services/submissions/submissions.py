@@ -24,10 +24,12 @@ from ledger.db.models import Change, Game, ImportedFile, PeriodRevision
 from ledger.db.models.accounts import User
 from ledger.db.models.submissions import Submission
 from ledger.domain import Actor, not_a_date, parse_pool
-from ledger.errors import InvalidInput, NotFound
+from ledger.errors import InvalidInput, LedgerError, NotFound
+from ledger.rules.integrity import Flag
 from ledger.services.core import clock
 from ledger.services.core.audit import as_json, record_change
 from ledger.services.core.session import Ledger, transaction
+from ledger.services.imports.integrity import check_integrity_file
 from ledger.services.submissions.checking import (
     OPTIONS,
     refuse_upload,
@@ -361,3 +363,26 @@ def placements(engine: Ledger, submission_id: int) -> list[Placement]:
             select(func.max(PeriodRevision.revision)).where(
                 PeriodRevision.period == period, PeriodRevision.pool == pool)))
             for period, pool, n in found]
+
+
+def integrity(engine: Engine, submission_id: int) -> list[Flag]:
+    """The integrity flags of a submission's games (``imports.integrity.check_integrity_file``:
+    its file read as ``ledger import`` reads it, with its options, as of the day it was
+    submitted; each flag with its reason, never blocking). A file the reader refuses has none.
+    ``NotFound`` as ``show``."""
+    with transaction(engine, write=False) as session:
+        row = session.get(Submission, submission_id)
+        if row is None:
+            raise NotFound(f"submission {submission_id}: no such submission")
+        name, data, fmt = row.filename or "upload", row.content, row.format
+        options, submitted = json.loads(row.options or "{}"), row.submitted_at.date()
+    end = options.get("end_date")
+    with stored_file(name, data) as path:
+        try:
+            return check_integrity_file(
+                engine, path, fmt, submitted=submitted,
+                end_date=dt.date.fromisoformat(end) if end else None,
+                pool=parse_pool(options["pool"]) if options.get("pool") else None,
+                no_moves=options.get("no_moves"))
+        except LedgerError:
+            return []
