@@ -212,9 +212,11 @@ class Visit:
         self.driver.execute_script("window.scrollTo(0, 0)")
         image = Image.open(io.BytesIO(self.driver.get_screenshot_as_png())).convert("RGB")
         small = image.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        if target.exists() and list(Image.open(target).convert("RGB").getdata()) == list(
-                small.convert("RGB").getdata()):
-            return
+        if target.exists():
+            with Image.open(target) as kept:
+                old = kept.convert("RGB")
+            if old.size == small.size and old.tobytes() == small.convert("RGB").tobytes():
+                return
         small.save(target, optimize=True)
 
 
