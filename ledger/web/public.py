@@ -170,6 +170,13 @@ def asset() -> Response:
     return response
 
 
+@blueprint.get("/favicon.ico")
+def favicon() -> Response:
+    """No icon: an empty answer (204), so that the request every browser makes for one is not
+    a 404 on its console."""
+    return Response(status=204)
+
+
 @blueprint.get("/lists/")
 @blueprint.get("/lists/index.html")
 def lists_index() -> Response:
