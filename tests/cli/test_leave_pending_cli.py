@@ -35,7 +35,7 @@ def test_the_close_refuses_while_a_submission_of_its_period_is_pending(
     subs.submit(engine, 1, "extra.pgn", EXTRA, {}, today=TODAY)
     refused = run(ledger_db, "period", "close")
     assert refused.exit_code == 1
-    assert ("period 2026-09: submission(s) 2 dated in it or before are pending review; accept "
+    assert ("period 2026-09: submission 2 dated in it or before is pending review; accept "
             "or reject them first, or give --leave-pending") in " ".join(refused.output.split())
     ok(ledger_db, "period", "close", "--dry-run")  # a dry run is not refused
     closed = ok(ledger_db, "period", "close", "--leave-pending", "--json")

@@ -265,7 +265,7 @@ def test_a_pending_submission_holds_the_close_unless_left(client: FlaskClient, w
     assert 'name="leave_pending"' in page
     held = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard"})
     assert held.status_code == 409
-    assert f"submission(s) {made.id} dated in it or before are pending review" in (
+    assert f"submission {made.id} dated in it or before is pending review" in (
         held.get_data(as_text=True))
     assert sql(web_db, "SELECT count(*) FROM periods") == [(0,)]
     left = form_post(client, "/officer/close", {"period": "2022-01", "pool": "standard",

@@ -196,8 +196,8 @@ def test_the_close_waits_for_pending_submissions_unless_told_then_they_are_late(
              b'[WhiteFideId "90001001"]\n[BlackFideId "90001002"]\n\n0-1\n')
     late = subs.submit(engine, ann, "extra.pgn", extra, {}, today=TODAY)
     assert late.errors == [] and late.warnings == [] and late.findings["periods"] == ["2026-09"]
-    with pytest.raises(PeriodError, match="period 2026-09: submission.s. 2 dated in it or "
-                       "before are pending review"):
+    with pytest.raises(PeriodError, match="period 2026-09: submission 2 dated in it or "
+                       "before is pending review"):
         close_period(engine, today=TODAY)
     close_period(engine, today=TODAY, dry_run=True)  # a dry run is not refused
     close_period(engine, today=TODAY, leave_pending=True)

@@ -64,8 +64,8 @@ def test_a_reporter_submits_and_reads_the_status(client: FlaskClient,
     assert answer.status_code == 303 and answer.headers["Location"] == "/submissions/1"
     page = client.get("/submissions/1").get_data(as_text=True)
     assert "Submission 1: pending" in page
-    assert "0 error(s), 7 warning(s); 15 game(s) to record" in page
-    assert "waiting for an officer to review 7 warning(s)" in page
+    assert "0 errors, 7 warnings; 15 games to record" in page
+    assert "waiting for an officer to review 7 warnings" in page
     assert "unknown player &#x27;Okafor, Grace&#x27;" in page
     mine = client.get("/submissions").get_data(as_text=True)
     assert '<a href="/submissions/1">1</a>' in mine and "riverside.pgn" in mine
@@ -84,7 +84,7 @@ def test_a_bad_line_is_named_with_its_line_and_field(client: FlaskClient,
     again = upload(client, "/submissions/1/resubmit", RIVERSIDE, "open.pgn",
                    page="/submissions/1")
     assert again.status_code == 303
-    assert "0 error(s), 7 warning(s)" in client.get("/submissions/1").get_data(as_text=True)
+    assert "0 errors, 7 warnings" in client.get("/submissions/1").get_data(as_text=True)
 
 
 @pytest.mark.parametrize(("data", "name", "code", "said"), [
@@ -169,7 +169,7 @@ def test_an_officer_ticks_every_warning_to_accept(app: Flask, client: FlaskClien
     assert games(app) == 15
     status = client.get("/submissions/1").get_data(as_text=True)
     assert "Submission 1: accepted" in status and "by Olga" in status
-    assert "15 game(s) in period 2026-09 (Standard): rated when the period is closed" in status
+    assert "15 games in period 2026-09 (Standard): rated when the period is closed" in status
 
 
 def test_html_in_every_field_comes_back_escaped(app: Flask, client: FlaskClient,
@@ -210,7 +210,7 @@ def test_a_corrected_file_of_an_accepted_event_shows_its_difference(
     assert answer.status_code == 303 and answer.headers["Location"] == "/submissions/2"
     status = client.get("/submissions/2").get_data(as_text=True)
     assert "A corrected file of submission 1: Riverside Autumn Open 2026" in status
-    assert "0 game(s) added, 0 removed, 1 changed, 14 unchanged." in status
+    assert "0 games added, 0 removed, 1 changed, 14 unchanged." in status
     assert "changed: R1.2 2026-09-05 Novak, Petra - Moreau, Claire 1/2-1/2 -&gt; 1-0" in status
     review = officer.get("/review/2").get_data(as_text=True)
     assert "1 changed, 14 unchanged" in review

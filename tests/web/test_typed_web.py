@@ -103,7 +103,7 @@ def test_a_typed_game_accepted_is_the_game_the_csv_import_records(
                           "black": "Novak, Petra", "result": "1/2-1/2"}], event=EVENT)
     assert answer.status_code == 303 and answer.headers["Location"] == "/submissions/1"
     status = ann.get("/submissions/1").get_data(as_text=True)
-    assert "Submission 1: pending" in status and "0 error(s), 0 warning(s)" in status
+    assert "Submission 1: pending" in status and "0 errors, 0 warnings" in status
     review = olga.get("/review/1").get_data(as_text=True)
     assert "The games (1)" in review and "Byrne, Seán" in review
     done = olga.post("/review/1/accept", data={"csrf_token": csrf_token(review)})
@@ -137,7 +137,7 @@ def test_a_bad_result_names_its_row_and_can_be_corrected(app: Flask,
     rows[1]["result"] = "0-1"
     fixed = _type(ann, rows, url="/submissions/type?edit=1", edit="1")
     assert fixed.status_code == 303 and fixed.headers["Location"] == "/submissions/1"
-    assert "0 error(s), 0 warning(s)" in ann.get("/submissions/1").get_data(as_text=True)
+    assert "0 errors, 0 warnings" in ann.get("/submissions/1").get_data(as_text=True)
     assert _games(app.extensions["ledger"]) == []  # pending: nothing recorded
 
 

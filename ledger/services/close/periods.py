@@ -230,8 +230,9 @@ def _refuse_pending(session: Session, target: Period, leave: bool) -> None:
     waiting = [] if leave else pending_submissions(session, target)
     if waiting:
         raise PeriodError(
-            f"period {target}: submission(s) {', '.join(map(str, waiting))} dated in it or "
-            "before are pending review; accept or reject them first, or give --leave-pending "
+            f"period {target}: submission{'' if len(waiting) == 1 else 's'} "
+            f"{', '.join(map(str, waiting))} dated in it or before "
+            f"{'is' if len(waiting) == 1 else 'are'} pending review; accept or reject them first, or give --leave-pending "
             "(accepted later, their games are late results)")
 
 
