@@ -34,7 +34,6 @@ from sqlalchemy.engine import make_url
 
 from ledger.services.core.session import open_ledger
 
-
 # pytest-xdist gives each worker COLUMNS (the controller's terminal width: 80 with no
 # terminal), which no serial run has: the CLI's output would be 80 columns wide instead of a
 # pipe's 160 (cli.render.output) and the tests reading it would see other line breaks. A worker

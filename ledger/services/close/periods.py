@@ -232,8 +232,8 @@ def _refuse_pending(session: Session, target: Period, leave: bool) -> None:
         raise PeriodError(
             f"period {target}: submission{'' if len(waiting) == 1 else 's'} "
             f"{', '.join(map(str, waiting))} dated in it or before "
-            f"{'is' if len(waiting) == 1 else 'are'} pending review; accept or reject them first, or give --leave-pending "
-            "(accepted later, their games are late results)")
+            f"{'is' if len(waiting) == 1 else 'are'} pending review; accept or reject them "
+            "first, or give --leave-pending (accepted later, their games are late results)")
 
 
 def preview_close(session: Session, pool: RatingPool, *, today: dt.date) -> CloseReport:
