@@ -1,0 +1,52 @@
+"""Canonical JSON and its SHA-256: the one encoding every digest of the ledger is taken over
+(issue 24: the chained audit log, the list manifests, the bundles ``ledger verify`` checks).
+
+Canonical JSON (documented in docs/VERIFY.md): keys sorted by their code points, UTF-8 with
+non-ASCII characters kept, no insignificant whitespace (``,`` and ``:`` separators), no NaN or
+infinity; integers as JSON integers; everything else a digest covers (dates, Decimals,
+Fractions) is written as a string by the caller before it is hashed, so the encoding never
+depends on a float's repr. ``{"b": 1, "a": "é"}`` -> the 16 bytes ``{"a":"é","b":1}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+
+def canonical_json(value: Any) -> bytes:
+    """``value`` (dicts, lists, strings, integers, booleans, None) as canonical JSON bytes.
+
+    Raises ``TypeError`` for any other type (a float, a date, a Decimal: the caller says how it
+    is written) and ``ValueError`` for a dict key that is not a string."""
+    _refuse_floats(value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      allow_nan=False).encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data`` as 64 lowercase hexadecimal digits."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def digest(value: Any) -> str:
+    """The SHA-256 (64 hex digits) of ``value``'s canonical JSON."""
+    return sha256_hex(canonical_json(value))
+
+
+def _refuse_floats(value: Any) -> None:
+    if isinstance(value, bool) or value is None or isinstance(value, int | str):
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"canonical JSON: a key must be a string, not {key!r}")
+            _refuse_floats(item)
+        return
+    if isinstance(value, list | tuple):
+        for item in value:
+            _refuse_floats(item)
+        return
+    raise TypeError(f"canonical JSON: {type(value).__name__} {value!r} must be written as a "
+                    "string or an integer first")
