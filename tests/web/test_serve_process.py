@@ -6,6 +6,7 @@ lost, doubled or half-written. Also the command's refusals and its log.
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import socket
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +23,8 @@ from pathlib import Path
 import pytest
 from cli_runs import run
 from example_ledgers import copy_of
-from ledgers import Factory
+from helpers import csrf_token
+from ledgers import Factory, sql
 from serving import environment, ledger_run, serving, stop
 from sqlalchemy.engine import make_url
 
@@ -210,3 +213,33 @@ def test_a_secret_file_others_can_read_is_refused(ledger_db: str, tmp_path: Path
     result = run(ledger_db, "serve", "--port", "0", "--secret-file", str(secret))
     assert result.exit_code == 1  # refused by the ledger (InvalidInput)
     assert "can be read by others (mode 644): chmod 600" in result.stderr
+
+
+def test_proxies_the_address_is_the_one_the_proxy_forwards(ledger_db: str,
+                                                           tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with serving(ledger_db, log, "--insecure-cookies", "--proxies", "1") as (address, _):
+        assert ("trusting 1 reverse proxy in front: the client's address is read from "
+                "X-Forwarded-For") in log.read_text(encoding="utf-8")
+        browser = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with browser.open(address + "login", timeout=60) as page:
+            token = csrf_token(page.read().decode("utf-8"))
+        # this test is the proxy (127.0.0.1): it appended the client's address, 203.0.113.9,
+        # after what the client sent (10.0.0.1, not believed)
+        attempt = urllib.request.Request(
+            address + "login", headers={"X-Forwarded-For": "10.0.0.1, 203.0.113.9"},
+            data=urllib.parse.urlencode({"username": "Nobody", "password": "not the password",
+                                         "csrf_token": token}).encode("ascii"))
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            browser.open(attempt, timeout=60)
+        refused.value.close()
+        assert refused.value.code == 401
+    assert sql(ledger_db, "SELECT address FROM login_attempts") == [("203.0.113.9",)]
+
+
+def test_proxies_is_a_number_of_proxies(ledger_db: str) -> None:
+    result = run(ledger_db, "serve", "--proxies", "-1")
+    assert result.exit_code == 2
+    assert "Invalid value for '--proxies'" in result.stderr
+    assert "greater than or equal to 0" in result.stderr
