@@ -137,12 +137,16 @@ class Visit:
 
     def click(self, text: str) -> None:
         """Click the button that says ``text`` (a form sent without any script) and wait for
-        the page it answers with: until the button has gone with its page (the one clicked
-        is still "complete" until the answer comes), then until that page has loaded."""
-        button = self.driver.find_element(By.XPATH,
-                                          f"//button[normalize-space()={json.dumps(text)}]")
-        button.click()
-        WebDriverWait(self.driver, 20).until(staleness_of(button))
+        the page it answers with."""
+        self.follow(By.XPATH, f"//button[normalize-space()={json.dumps(text)}]")
+
+    def follow(self, by: str, where: str) -> None:
+        """Click the element ``where`` says (a button, a link) and wait for the page it opens:
+        until the element has gone with its page (the one clicked is still "complete" until
+        the next one comes), then until that page has loaded."""
+        element = self.driver.find_element(by, where)
+        element.click()
+        WebDriverWait(self.driver, 20).until(staleness_of(element))
         self.loaded()
 
     def text(self) -> str:
@@ -229,8 +233,7 @@ def _flow(driver: WebDriver, db: str, tmp_path: Path, width: int) -> None:
         # 2. The officer: the queue, the warning and the flag, the accept.
         visit.login(OFFICER)
         visit.go("/review")
-        driver.find_element(By.CSS_SELECTOR, "a[href='/review/1']").click()
-        visit.loaded()
+        visit.follow(By.CSS_SELECTOR, "a[href='/review/1']")
         assert visit.heading() == "Review submission 1: pending"
         warning = driver.find_element(By.CSS_SELECTOR, "fieldset label").text
         assert warning.startswith("autumn-swiss.trf, line 13, field col 15-47 name: unknown "
