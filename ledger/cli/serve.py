@@ -64,6 +64,10 @@ def serve(
         "loopback --host: a server behind no TLS, for this machine).")] = False,
     threads: Annotated[int, typer.Option(
         "--threads", help="Requests answered at the same time.", min=1, max=64)] = 4,
+    proxies: Annotated[int | None, typer.Option(
+        "--proxies", help="Reverse proxies in front of the server, trusted for the client's "
+        "address (X-Forwarded-For); only behind them (default: $LEDGER_PROXIES, else 0).",
+        min=0, show_default=False)] = None,
 ) -> None:
     """Serve the ledger on the web: the live site, the JSON API, logins, submissions.
 
@@ -78,15 +82,20 @@ def serve(
     from ledger.db.engine import shown_db
     from ledger.services.core.session import open_ledger
     from ledger.web import create_app, read_secret
+    from ledger.web.auth import PROXIES
 
     db = db_of(ctx)
     open_ledger(db).dispose()  # a ledger to serve (NeedsInit, exit 4), before a secret is made
     secret_path = secret_file or default_secret_file(db)
     secret = read_secret(secret_path)
     app = create_app(db, secret=secret, club=publish.club_name(club),
-                     insecure_cookies=insecure_cookies)
+                     insecure_cookies=insecure_cookies,
+                     settings=None if proxies is None else {PROXIES: proxies})
+    trusted = app.config[PROXIES]
+    # waitress drops X-Forwarded-For before the application sees it unless told to keep it:
+    # behind trusted proxies it is kept, and the application reads it (web.auth.address)
     server = waitress.create_server(app, host=host, port=port, threads=threads,
-                                    ident="ledger")
+                                    ident="ledger", clear_untrusted_proxy_headers=not trusted)
     listening = getattr(server, "effective_port", port)
     where = f"http://{'[' + host + ']' if ':' in host else host}:{listening}/"
     aside(f"ledger serve: the ledger {shown_db(db)} on {where} ({threads} threads); "
@@ -94,6 +103,9 @@ def serve(
     if insecure_cookies:
         aside("--insecure-cookies: cookies are sent over plain HTTP (no TLS): for this machine "
               "only")
+    if trusted:
+        aside(f"trusting {trusted} reverse prox{'y' if trusted == 1 else 'ies'} in front: the "
+              "client's address is read from X-Forwarded-For (right only behind them)")
     aside("stop it with Ctrl-C")
     signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop: as Ctrl-C
     try:

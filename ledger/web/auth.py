@@ -7,7 +7,9 @@ with ``--insecure-cookies``) holds the random token of a session kept on the ser
 (``services.accounts.sessions``): ``HttpOnly``, ``SameSite=Lax``, ``Path=/``, ``Secure`` when
 secure, ``Max-Age`` the session's length. Every login makes a new token (no session fixation)
 and ends the one the browser had; logout ends the session on the server, so a copy of the
-cookie logs nobody in. A failed login never says whether the name or the password was wrong.
+cookie logs nobody in. A login also gives the browser a new CSRF secret (``_new_form_secret``):
+the forms' tokens from before it no longer count. A failed login never says whether the name or
+the password was wrong.
 
 Other blueprints write the audit log with ``actor()``: the logged-in user as ``by``, the
 client's address and the request as the command (``web 203.0.113.9 POST /login``).
@@ -20,7 +22,8 @@ import math
 import os
 from typing import Any
 
-from flask import Blueprint, current_app, g, redirect, request, url_for
+from flask import Blueprint, current_app, g, redirect, request, session, url_for
+from flask_wtf.csrf import generate_csrf
 from sqlalchemy.engine import Engine
 from werkzeug.wrappers import Response
 
@@ -131,6 +134,19 @@ def _login_page(status: int = 200, message: str | None = None, username: str = "
                    message=message, username=username, action=action), status, headers)
 
 
+def _new_form_secret() -> None:
+    """A fresh CSRF secret for this browser (OWASP: a new one at login): Flask-WTF keeps the
+    secret its tokens are signed over in Flask's session (the signed form cookie,
+    ``SESSION_COOKIE_NAME``; the login's session is the other cookie, kept on the server) under
+    ``WTF_CSRF_FIELD_NAME``, and caches this request's token in ``g``. Both are dropped and a new
+    secret made, which the answer's form cookie carries: a token of a form shown before the
+    login is refused after it (400)."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    session.pop(field, None)
+    g.pop(field, None)
+    generate_csrf()
+
+
 def _minute_after(when: dt.datetime) -> dt.datetime:
     """``when`` rounded up to the minute (a time to try again is never early)."""
     minute = when.replace(second=0, microsecond=0)
@@ -163,6 +179,7 @@ def login() -> Any:
     old = request.cookies.get(cookie_name())
     if old:
         sessions.end_session(_engine(), Actor(result.account.name, command()), old)
+    _new_form_secret()
     target = (url_for("auth.password") if result.account.must_change_password
               else safe_next(request.args.get("next")) or "/")
     response = redirect(target)

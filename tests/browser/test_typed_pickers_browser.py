@@ -2,8 +2,9 @@
 picker's datalist from ``/api/search/players?q=`` as one types (``sean`` offers ``Byrne,
 Seán``), and the form is readable at 390 px (nothing wider than the window).
 
-The application is served by werkzeug in a thread of the test, over a fresh ledger with the
-players "Byrne, Seán" and "Novak, Petra" and the reporter Ann.
+The application is served by werkzeug in a thread of the test, over a fresh ledger on the
+run's database (``ledger_db``: a SQLite file, or a PostgreSQL database of its own on
+``.ci/postgres-tests``) with the players "Byrne, Seán" and "Novak, Petra" and the reporter Ann.
 """
 
 from __future__ import annotations

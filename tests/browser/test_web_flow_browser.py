@@ -3,7 +3,9 @@ driven by selenium, against ``ledger serve`` started as a real process (waitress
 port, ``--insecure-cookies``) on a ledger made with the CLI from the guide's files
 (examples/guide: the members, a first list published by closing September, the October
 Weekender imported; a reporter and an officer added with ``ledger user add``, the password on
-stdin).
+stdin). The ledger is on the run's database (tests/conftest.py, ``new_database``): a SQLite
+file, or on ``.ci/postgres-tests`` an empty PostgreSQL database of its own, which ``ledger init``
+makes a ledger; the CLI and the server are given it with ``--db``.
 
 The flow, at a desktop's width and at a phone's (390 px):
 
@@ -33,18 +35,13 @@ import datetime as dt
 import io
 import json
 import os
-import re
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from chromium import missing
 from data_files import ROOT
+from ledgers import Factory
+from serving import ledger_run, serving
 
 pytestmark = pytest.mark.browser
 
@@ -53,6 +50,7 @@ if missing():
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.expected_conditions import staleness_of  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 GUIDE = ROOT / "examples" / "guide"
@@ -60,26 +58,17 @@ REPORTER, OFFICER = "Rhea Reporter", "Otto Officer"
 PASSWORDS = {REPORTER: "quiet harbour lamp", OFFICER: "seven grey gulls"}
 
 
-def _environment() -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200")
-    for name in ("LEDGER_DB", "LEDGER_PROXIES", "LEDGER_CLUB"):
-        env.pop(name, None)
-    return env
-
-
-def _cli(db: Path, *args: str, stdin: str | None = None) -> str:
+def _cli(db: str, *args: str, stdin: str | None = None) -> str:
     """``ledger --db DB ARGS...`` in a process of its own; its output (exit 0 asserted)."""
-    done = subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), *args],
-                          input=stdin, env=_environment(), capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = ledger_run(db, *args, stdin=stdin)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
     return done.stdout
 
 
-def _ledger(folder: Path) -> Path:
-    """The guide's club, made with the CLI: its members registered, a first list published
-    (2026-09 closed, empty), the October Weekender imported; and its two users."""
-    db = folder / "harbour.db"
+def _ledger(db: str) -> None:
+    """The guide's club made with the CLI in ``db`` (an empty database of the run's, or a
+    SQLite file not made yet): its members registered, a first list published (2026-09 closed,
+    empty), the October Weekender imported; and its two users."""
     _cli(db, "init")
     for args in (["Keane, Orla", "--rating", "1875", "--prior-games", "64", "--birth-year",
                   "1988", "--sex", "F"],
@@ -94,7 +83,6 @@ def _ledger(folder: Path) -> Path:
     _cli(db, "import", str(GUIDE / "october-weekender.pgn"))
     for name, role in ((REPORTER, "reporter"), (OFFICER, "officer")):
         _cli(db, "user", "add", name, "--role", role, stdin=PASSWORDS[name] + "\n")
-    return db
 
 
 def _files(folder: Path) -> tuple[Path, Path]:
@@ -109,35 +97,6 @@ def _files(folder: Path) -> tuple[Path, Path]:
     lines[14] = lines[14][:118] + "7" + lines[14][119:]
     bad.write_text("\n".join(lines), encoding="utf-8")
     return good, bad
-
-
-@contextmanager
-def _serving(db: Path, folder: Path) -> Iterator[str]:
-    """``ledger serve --port 0 --insecure-cookies --secret-file`` on ``db``: its address,
-    read from its log; stopped with SIGTERM (its Ctrl-C) at the end."""
-    log = folder / "serve.log"
-    with open(log, "w", encoding="utf-8") as err:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "ledger", "--db", str(db), "serve", "--port", "0",
-             "--insecure-cookies", "--secret-file", str(folder / "serve.secret"),
-             "--club", "Harbour Chess Club"],
-            env=_environment(), stdout=subprocess.DEVNULL, stderr=err, text=True)
-    try:
-        for _ in range(300):
-            found = re.search(r"on (http://127\.0\.0\.1:\d+)/", log.read_text(encoding="utf-8"))
-            if found:
-                break
-            assert process.poll() is None, log.read_text(encoding="utf-8")
-            time.sleep(0.1)
-        assert found is not None, log.read_text(encoding="utf-8")
-        yield found.group(1)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 #: How far the page reaches sideways, the buttons outside the window (their text), and the
@@ -177,8 +136,17 @@ class Visit:
         self.loaded()
 
     def click(self, text: str) -> None:
-        """Click the button that says ``text`` (a form sent without any script)."""
-        self.driver.find_element(By.XPATH, f"//button[normalize-space()={json.dumps(text)}]").click()
+        """Click the button that says ``text`` (a form sent without any script) and wait for
+        the page it answers with."""
+        self.follow(By.XPATH, f"//button[normalize-space()={json.dumps(text)}]")
+
+    def follow(self, by: str, where: str) -> None:
+        """Click the element ``where`` says (a button, a link) and wait for the page it opens:
+        until the element has gone with its page (the one clicked is still "complete" until
+        the next one comes), then until that page has loaded."""
+        element = self.driver.find_element(by, where)
+        element.click()
+        WebDriverWait(self.driver, 20).until(staleness_of(element))
         self.loaded()
 
     def text(self) -> str:
@@ -228,10 +196,12 @@ def _cells(driver: WebDriver, selector: str) -> dict[str, list[str]]:
     return {row[0]: row[1:] for row in rows}
 
 
-def _flow(driver: WebDriver, tmp_path: Path, width: int) -> None:
-    db = _ledger(tmp_path)
+def _flow(driver: WebDriver, db: str, tmp_path: Path, width: int) -> None:
+    _ledger(db)
     good, bad = _files(tmp_path)
-    with _serving(db, tmp_path) as base:
+    with serving(db, tmp_path / "serve.log", "--insecure-cookies", "--secret-file",
+                 str(tmp_path / "serve.secret"), "--club", "Harbour Chess Club") as (address, _):
+        base = address.rstrip("/")
         visit = Visit(driver, base, width)
         driver.delete_all_cookies()
 
@@ -263,8 +233,7 @@ def _flow(driver: WebDriver, tmp_path: Path, width: int) -> None:
         # 2. The officer: the queue, the warning and the flag, the accept.
         visit.login(OFFICER)
         visit.go("/review")
-        driver.find_element(By.CSS_SELECTOR, "a[href='/review/1']").click()
-        visit.loaded()
+        visit.follow(By.CSS_SELECTOR, "a[href='/review/1']")
         assert visit.heading() == "Review submission 1: pending"
         warning = driver.find_element(By.CSS_SELECTOR, "fieldset label").text
         assert warning.startswith("autumn-swiss.trf, line 13, field col 15-47 name: unknown "
@@ -361,11 +330,13 @@ def _no_console_error(driver: WebDriver) -> None:
     assert errors == [], [e["message"] for e in errors]
 
 
-def test_a_month_through_the_browser(page: WebDriver, tmp_path: Path) -> None:
-    _flow(page, tmp_path, 1200)
+def test_a_month_through_the_browser(page: WebDriver, new_database: Factory,
+                                     tmp_path: Path) -> None:
+    _flow(page, new_database("harbour"), tmp_path, 1200)
     _no_console_error(page)
 
 
-def test_a_month_through_the_browser_on_a_phone(page: WebDriver, tmp_path: Path) -> None:
-    _flow(page, tmp_path, 390)
+def test_a_month_through_the_browser_on_a_phone(page: WebDriver, new_database: Factory,
+                                                tmp_path: Path) -> None:
+    _flow(page, new_database("harbour"), tmp_path, 390)
     _no_console_error(page)

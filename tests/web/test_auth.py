@@ -107,6 +107,26 @@ def test_a_token_planted_before_the_login_is_not_the_session(
     assert session_cookie(client) not in (None, "planted-by-an-attacker")
 
 
+def test_a_login_starts_a_new_csrf_secret(client: FlaskClient,
+                                          make_user: Callable[..., Any]) -> None:
+    """OWASP: the CSRF secret is new after the login; a token of a form shown before it (one an
+    attacker could have read or planted) no longer counts."""
+    make_user("Ann", "reporter")
+    before = csrf_token(client.get("/login").get_data(as_text=True))
+    answer = client.post("/login", data={"username": "Ann", "password": PASSWORD,
+                                         "csrf_token": before})
+    assert answer.status_code == 302
+    token = session_cookie(client)
+    refused = client.post("/logout", data={"csrf_token": before})
+    assert refused.status_code == 400
+    assert "The CSRF tokens do not match." in refused.get_data(as_text=True)
+    assert session_cookie(client) == token  # still logged in: nothing was done
+    fresh = csrf_token(client.get("/account").get_data(as_text=True))
+    assert fresh != before
+    done = client.post("/logout", data={"csrf_token": fresh})
+    assert done.status_code == 302 and session_cookie(client) is None
+
+
 def test_logout_ends_the_session_on_the_server(app: Flask, client: FlaskClient,
                                                login: Callable[..., Any]) -> None:
     login(client, "Ann", "reporter")

@@ -6,16 +6,15 @@ lost, doubled or half-written. Also the command's refusals and its log.
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
-import os
-import re
-import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,61 +23,20 @@ from pathlib import Path
 import pytest
 from cli_runs import run
 from example_ledgers import copy_of
-from ledgers import Factory
+from helpers import csrf_token
+from ledgers import Factory, sql
+from serving import environment, ledger_run, serving, stop
 from sqlalchemy.engine import make_url
 
 from ledger.cli.serve import default_secret_file, is_loopback
 from ledger.db.engine import shown_db
 
-ROOT = Path(__file__).resolve().parents[2]
 #: The games the CLI records while the server answers: (white, black, result, round); Club
 #: Night, 2026-11-05 (the example's players, each game a round of its own).
 GAMES = [("Tanaka, Hiro", "Okafor, Grace", "1-0", "1"), ("Novak, Petra", "Byrne, Seán", "0-1", "2"),
          ("Moreau, Claire", "Lindqvist, Erik", "1/2-1/2", "3"),
          ("Okafor, Grace", "Novak, Petra", "1-0", "4"), ("Byrne, Seán", "Tanaka, Hiro", "0-1", "5"),
          ("Lindqvist, Erik", "Moreau, Claire", "1-0", "6")]
-
-
-def _environment() -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200")
-    env.pop("LEDGER_DB", None)
-    return env
-
-
-def _cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """``ledger --db DB ARGS...`` in a process of its own."""
-    return subprocess.run([sys.executable, "-m", "ledger", "--db", db, *args], env=_environment(),
-                          capture_output=True, text=True, timeout=120, check=False)
-
-
-@contextmanager
-def serving(db: str, log: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``ledger serve --port 0 OPTIONS`` on ``db`` in a process of its own, its log (stderr)
-    into ``log``: its address (read from the log) and the process; stopped at the end
-    (SIGTERM, which it takes as Ctrl-C)."""
-    with open(log, "w", encoding="utf-8") as err:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "ledger", "--db", db, "serve", "--port", "0", *options],
-            env=_environment(), stdout=subprocess.DEVNULL, stderr=err, text=True)
-    try:
-        address = None
-        for _ in range(300):
-            found = re.search(r"on (http://127\.0\.0\.1:\d+/)", log.read_text(encoding="utf-8"))
-            if found:
-                address = found.group(1)
-                break
-            assert process.poll() is None, log.read_text(encoding="utf-8")
-            time.sleep(0.1)
-        assert address is not None, log.read_text(encoding="utf-8")
-        yield address, process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 def get(url: str) -> tuple[int, str]:
@@ -125,7 +83,7 @@ def test_served_while_the_cli_writes(copy_db: str, tmp_path: Path) -> None:
         reader.start()
         try:
             for n, (white, black, result, round_) in enumerate(GAMES, start=1):
-                written = _cli(copy_db, "game", "add", white, black, result, "--date",
+                written = ledger_run(copy_db, "game", "add", white, black, result, "--date",
                                "2026-11-05", "--event", "Club Night", "--round", round_)
                 assert written.returncode == 0, written.stderr
                 # the page changes after the write: the event has every game recorded so far
@@ -140,7 +98,7 @@ def test_served_while_the_cli_writes(copy_db: str, tmp_path: Path) -> None:
         # nothing lost, doubled or half-written: the server and the CLI say the same
         status, served = get(address + "api/events/5")
         assert status == 200
-        shown = _cli(copy_db, "event", "show", "#5", "--json")
+        shown = ledger_run(copy_db, "event", "show", "#5", "--json")
         assert shown.returncode == 0
         assert served == shown.stdout
         report = json.loads(served)
@@ -191,8 +149,8 @@ def gunicorn(db: str, secret: Path, log: Path, workers: int = 4) -> Iterator[str
     ``LEDGER_SECRET_FILE``), as docs/serve.md starts it: its address once it answers; stopped
     (SIGTERM) at the end."""
     port = _free_port()
-    env = dict(_environment(), LEDGER_DB=db, LEDGER_SECRET_FILE=str(secret),
-               LEDGER_CLUB="Riverside Chess Club")
+    env = environment(LEDGER_DB=db, LEDGER_SECRET_FILE=str(secret),
+                      LEDGER_CLUB="Riverside Chess Club")
     with open(log, "w", encoding="utf-8") as err:
         process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}",
@@ -208,12 +166,7 @@ def gunicorn(db: str, secret: Path, log: Path, workers: int = 4) -> Iterator[str
                 time.sleep(0.1)
         yield address
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=60)
 
 
 def test_gunicorn_four_workers_on_postgresql(copy_db: str, on_postgres: bool,
@@ -231,7 +184,7 @@ def test_gunicorn_four_workers_on_postgresql(copy_db: str, on_postgres: bool,
         status, listed = get(address + "lists/standard/2026-10.html")
         assert status == 200 and '<td class="num rating">1693</td>' in listed
         for n, (white, black, result, round_) in enumerate(GAMES, start=1):
-            written = _cli(copy_db, "game", "add", white, black, result, "--date",
+            written = ledger_run(copy_db, "game", "add", white, black, result, "--date",
                            "2026-11-05", "--event", "Club Night", "--round", round_)
             assert written.returncode == 0, written.stderr
             for _ in range(8):  # more requests than workers: each worker answers some
@@ -241,7 +194,7 @@ def test_gunicorn_four_workers_on_postgresql(copy_db: str, on_postgres: bool,
                 status, player = get(address + "players/6.html")
                 assert status == 200
                 assert "Club Night" in player
-        shown = _cli(copy_db, "event", "show", "#5", "--json")
+        shown = ledger_run(copy_db, "event", "show", "#5", "--json")
         assert get(address + "api/events/5") == (200, shown.stdout)
 
 
@@ -260,3 +213,33 @@ def test_a_secret_file_others_can_read_is_refused(ledger_db: str, tmp_path: Path
     result = run(ledger_db, "serve", "--port", "0", "--secret-file", str(secret))
     assert result.exit_code == 1  # refused by the ledger (InvalidInput)
     assert "can be read by others (mode 644): chmod 600" in result.stderr
+
+
+def test_proxies_the_address_is_the_one_the_proxy_forwards(ledger_db: str,
+                                                           tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with serving(ledger_db, log, "--insecure-cookies", "--proxies", "1") as (address, _):
+        assert ("trusting 1 reverse proxy in front: the client's address is read from "
+                "X-Forwarded-For") in log.read_text(encoding="utf-8")
+        browser = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with browser.open(address + "login", timeout=60) as page:
+            token = csrf_token(page.read().decode("utf-8"))
+        # this test is the proxy (127.0.0.1): it appended the client's address, 203.0.113.9,
+        # after what the client sent (10.0.0.1, not believed)
+        attempt = urllib.request.Request(
+            address + "login", headers={"X-Forwarded-For": "10.0.0.1, 203.0.113.9"},
+            data=urllib.parse.urlencode({"username": "Nobody", "password": "not the password",
+                                         "csrf_token": token}).encode("ascii"))
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            browser.open(attempt, timeout=60)
+        refused.value.close()
+        assert refused.value.code == 401
+    assert sql(ledger_db, "SELECT address FROM login_attempts") == [("203.0.113.9",)]
+
+
+def test_proxies_is_a_number_of_proxies(ledger_db: str) -> None:
+    result = run(ledger_db, "serve", "--proxies", "-1")
+    assert result.exit_code == 2
+    assert "Invalid value for '--proxies'" in result.stderr
+    assert "greater than or equal to 0" in result.stderr
