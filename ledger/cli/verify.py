@@ -35,12 +35,13 @@ def verify(
 ) -> None:
     """Recount a bundle's rating list from the bundle alone and compare every row and digest.
 
-    Exit 0 with a one-line verdict; exit 1 naming each row that differs (player, field, the
-    bundle's value, the recounted one), each changed fact and a signature that does not hold.
+    No database is opened. Exit 0 with a one-line verdict, else exit 1 naming what differs.
+
+    A row: player, field, the bundle's value, the recounted one; also each fact changed.
     """
     verdict = verifying.verify(file, key)
     if verdict.ok:
-        say(verdict.line())
+        typer.echo(verdict.line())  # one line, never folded: scripts read it
         return
     for difference in verdict.differences:
         error(str(difference))
@@ -62,8 +63,7 @@ def keys_init(
 ) -> None:
     """Make an Ed25519 key pair: the private key signs each bundle's manifest.
 
-    Sign with ledger export bundle --key PRIVATE (or $LEDGER_SIGNING_KEY); check with
-    ledger verify FILE --key PUBLIC.
+    Sign: ledger export bundle --key PRIVATE (or $LEDGER_SIGNING_KEY). Check: verify --key PUBLIC.
     """
     if private.resolve() == public.resolve():
         error(f"--private and --public name the same file {private}; give two")
