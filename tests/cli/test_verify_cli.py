@@ -237,3 +237,38 @@ def test_verify_imports_no_database_layer(season_db: str, tmp_path: Path) -> Non
                 or m.startswith("ledger.db") or (m.startswith("ledger.services") and m not in (
                     "ledger.services", "ledger.services.core", "ledger.services.core.bulk"))]
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_list_raises_and_a_seeded_rapid_player_verify(tmp_path: Path) -> None:
+    db = str(tmp_path / "raises.db")
+    ok(db, "init")
+    for name, rating, born, rapid in (("A, A", "1600", "1980", "1500"),
+                                      ("B, B", "1900", "1980", "1700"),
+                                      ("C, C", "2100", "1980", None), ("D, D", "1500", "2012", None)):
+        ok(db, "player", "add", name, "--rating", rating, "--prior-games", "50", "--birth-year",
+           born, *(("--rapid-rating", rapid, "--rapid-games", "50") if rapid else ()))
+    ok(db, "game", "add", "A, A", "B, B", "1-0", "--date", "2022-09-05", "--pool", "rapid")
+    ok(db, "game", "add", "A, A", "C, C", "1/2-1/2", "--date", "2022-09-06")
+    ok(db, "period", "close", "2022-09")
+    ok(db, "game", "add", "D, D", "C, C", "0-1", "--date", "2024-02-10")
+    ok(db, "period", "close", "--through", "2024-02")
+    ok(db, "game", "add", "C, C", "A, A", "1-0", "--date", "2024-05-05", "--pool", "rapid")
+    ok(db, "period", "close", "--through", "2024-05", "--pool", "rapid")
+    # rapid 2022-09 (K 20 for everyone): A 1500 beat B 1700, D -200 -> PD .24: +.76 x 20 =
+    # 15.2 -> 1515; B 1685, raised to its standard 1900 - 100 = 1800 (1 October 2022 list)
+    rapid = bundle_of(db, tmp_path / "rapid.json", "--period", "2022-09", "--pool", "rapid")
+    assert [(r["name"], r["rating"]) for r in rapid["manifest"]["rows"]] == [
+        ("B, B", 1800), ("A, A", 1515)]
+    assert next(p for p in rapid["players"] if p["name"] == "B, B")["standard"] == 1900
+    # standard 2024-02 (the 1 March 2024 raise): A 1608 (+8.4 for the draw with C in 2022-09,
+    # D -500 capped 400 -> .08: +.42 x 20) + 0.4 x (2000 - 1608) = 156.8 -> 157: 1765;
+    # B 1900 + 40 = 1940
+    raised = bundle_of(db, tmp_path / "raised.json", "--period", "2024-02")
+    assert {r["name"]: r["rating"] for r in raised["manifest"]["rows"]}["A, A"] == 1765
+    assert {r["name"]: r["rating"] for r in raised["manifest"]["rows"]}["B, B"] == 1940
+    # rapid 2024-05: C, unrated in rapid, plays with the standard rating (seeded)
+    seeded = bundle_of(db, tmp_path / "seeded.json", "--period", "2024-05", "--pool", "rapid")
+    assert next(p for p in seeded["players"] if p["name"] == "C, C")["seeded"] is not None
+    for name in ("rapid.json", "raised.json", "seeded.json"):
+        done = verify(str(tmp_path / name))
+        assert done.exit_code == 0, done.output
