@@ -85,7 +85,17 @@ def rating_list(
                         pool=parse_pool(pool))
     note = published.superseded_note()
     notes([note] if note else [])
-    publish.publish(published, chosen, output, club, db_of(ctx))
+    digest = None
+    if chosen is publish.ListFormat.HTML and not preview and not _filtered(selection):
+        # the page a club posts gives the digest its bundle is checked against (docs/VERIFY.md)
+        digest = run(ctx, bundles.list_manifest, published.period, published.revision,
+                     parse_pool(pool))["digest"]
+    publish.publish(published, chosen, output, club, db_of(ctx), digest)
+
+
+def _filtered(selection: lists.ListSelection) -> bool:
+    """Whether ``selection`` leaves anyone out (then the page is not the list the digest is of)."""
+    return selection != lists.ListSelection()
 
 
 @reports_errors

@@ -272,3 +272,15 @@ def test_the_list_raises_and_a_seeded_rapid_player_verify(tmp_path: Path) -> Non
     for name in ("rapid.json", "raised.json", "seeded.json"):
         done = verify(str(tmp_path / name))
         assert done.exit_code == 0, done.output
+
+
+def test_the_html_list_gives_the_digest_of_its_manifest(season_db: str, tmp_path: Path) -> None:
+    whole = bundle_of(season_db, tmp_path / "b.json", "--period", "2026-10")
+    ok(season_db, "list", "--period", "2026-10", "--output", str(tmp_path / "list.html"))
+    page = (tmp_path / "list.html").read_text(encoding="utf-8")
+    assert (f"Digest (SHA-256) of this list's manifest: <code class=\"digest\">"
+            f"{whole['manifest']['digest']}</code>") in page
+    # a page of some of the list is not the list the digest is of
+    ok(season_db, "list", "--period", "2026-10", "--federation", "IRL", "--output",
+       str(tmp_path / "irl.html"))
+    assert "Digest" not in (tmp_path / "irl.html").read_text(encoding="utf-8")
