@@ -105,8 +105,9 @@ def bundle(manifest: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
 
 
 def encode(whole: Mapping[str, Any], *, compress: bool = False) -> bytes:
-    """The bundle's bytes: its JSON (UTF-8, one key a line at the top level), gzip-compressed
-    when ``compress`` (with no file name or time in the header: the same bytes each time)."""
+    """The bundle's bytes: its JSON (UTF-8, keys sorted, no spaces, one final line end),
+    gzip-compressed when ``compress`` (with no file name or time in the header: the same bytes
+    each time)."""
     data = (json.dumps(whole, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             + "\n").encode("utf-8")
     return gzip.compress(data, mtime=0) if compress else data
