@@ -74,13 +74,17 @@ def carried_record(pid: int, hundredths: int) -> dict[str, Any]:
 
 def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, version: str,
              rows: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str, Any]],
-             players: Sequence[Mapping[str, Any]], carried: Sequence[Mapping[str, Any]],
-             ) -> dict[str, Any]:
+             players: Sequence[Mapping[str, Any]], carried: Sequence[Mapping[str, Any]], *,
+             change: int | None = None, reason: str | None = None) -> dict[str, Any]:
     """The manifest of a list revision: its ``rows`` as published (dicts with ``ROW_FIELDS``, in
-    list order), the edition, the ledger's ``version``, each fact's digest (by id) and
-    ``digest``, the SHA-256 of the canonical JSON of all of it but ``UNDIGESTED``."""
+    list order), the edition, the ledger's ``version``, each fact's digest (by id), what wrote
+    it (``change``: the audit log's change that computed the revision; ``reason``: a re-rating's
+    or a reopening's, None for a first close), the revision it ``supersedes`` (revision - 1,
+    None for revision 1) and ``digest``, the SHA-256 of the canonical JSON of all of it but
+    ``UNDIGESTED``."""
     body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
-            "revision": revision, "edition": edition.value,
+            "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
+            "change": change, "reason": reason, "edition": edition.value,
             "rows": [{name: row[name] for name in ROW_FIELDS} for row in rows],
             "facts": {"games": {str(g["id"]): digest(g) for g in games},
                       "players": {str(p["id"]): digest(p) for p in players},

@@ -284,3 +284,19 @@ def test_the_html_list_gives_the_digest_of_its_manifest(season_db: str, tmp_path
     ok(season_db, "list", "--period", "2026-10", "--federation", "IRL", "--output",
        str(tmp_path / "irl.html"))
     assert "Digest" not in (tmp_path / "irl.html").read_text(encoding="utf-8")
+
+
+def test_a_rerated_manifest_names_what_it_supersedes_and_why(season_db: str,
+                                                             tmp_path: Path) -> None:
+    db = copy_of(season_db, str(tmp_path / "copy.db"))
+    ok(db, "game", "void", "1", "--rerate", "--reason", "never played")
+    # the void is one change, the re-rating of each period it reached one more each
+    rerated = next(c for c in json.loads(ok(db, "audit", "--json").stdout)["changes"]
+                   if c["action"] == "period.rerate" and c["what"] == "period 2026-09")
+    second = json.loads(ok(db, "list", "--period", "2026-09", "--manifest").stdout)
+    first = json.loads(ok(db, "list", "--period", "2026-09", "--revision", "1",
+                          "--manifest").stdout)
+    assert (first["supersedes"], first["reason"]) == (None, None)
+    assert (second["revision"], second["supersedes"], second["change"], second["reason"]) == (
+        2, 1, rerated["id"], "never played")
+    assert first["change"] < rerated["id"]

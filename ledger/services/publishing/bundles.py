@@ -111,5 +111,6 @@ def facts_read(session: Session, period: Period, revision: int,
     rows = [{name: (getattr(r, name).value if name == "k_reason" else getattr(r, name))
              for name in ROW_FIELDS} for r in read_rows(session, period, revision, pool)]
     manifest = bundles.manifest(period, pool, revision, edition, ledger.__version__, rows,
-                                games, players, carried_records)
+                                games, players, carried_records, change=stored.change_id,
+                                reason=stored.reason)
     return ListFactsRead(manifest, games, players, carried_records)
