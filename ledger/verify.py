@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ledger.domain import count
 from ledger.formats import bundle as bundles
 from ledger.formats import signatures
 from ledger.formats.canonical import digest
@@ -63,8 +64,13 @@ class Verdict:
         if self.ok:
             signed = f", signed by {self.signed_by}" if self.signed_by else ""
             return f"{what}: verified, every row recounted from the bundle{signed}"
-        count = len(self.differences) + len(self.problems)
-        return f"{what}: NOT verified, {count} difference{'s' if count != 1 else ''}"
+        rows = len({d.player for d in self.differences})
+        beyond = len({d.player for d in self.differences if d.field != "rank"})
+        found = [f"{count(rows, 'row')} differ{'s' if rows == 1 else ''}"
+                 + (f" ({beyond} beyond their rank)" if rows and beyond != rows else "")]
+        if self.problems:
+            found.append(count(len(self.problems), "other problem"))
+        return f"{what}: NOT verified, {', '.join(found)}"
 
 
 def verify(path: Path, key: Path | None = None) -> Verdict:
@@ -98,7 +104,9 @@ def verify(path: Path, key: Path | None = None) -> Verdict:
 
 def compare(published: list[dict[str, Any]], computed: list[dict[str, Any]]) -> list[Difference]:
     """Every difference between the ``published`` rows and the ``computed`` ones, matched by
-    player id: a field that differs, or a player on one list only; by player id, then field."""
+    player id: a field that differs, or a player on one list only; those beyond a rank first
+    (a changed rating moves every rank between its two places: the cause leads), each part by
+    player id, then field."""
     theirs = {row["player_id"]: row for row in published}
     ours = {row["player_id"]: row for row in computed}
     found = []
@@ -110,7 +118,7 @@ def compare(published: list[dict[str, Any]], computed: list[dict[str, Any]]) -> 
             continue
         found.extend(Difference(pid, name, f, a[f], b[f]) for f in ROW_FIELDS
                      if f != "player_id" and a[f] != b[f])
-    return found
+    return sorted(found, key=lambda d: d.field == "rank")  # stable: by player within each
 
 
 def fact_problems(whole: dict[str, Any]) -> list[str]:
