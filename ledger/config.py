@@ -11,6 +11,9 @@ DEFAULT_DB = "ledger.db"
 ENV_VAR = "LEDGER_DB"
 #: The environment variable naming who writes, when ``--by`` does not.
 USER_ENV = "LEDGER_USER"
+#: The environment variable naming the private key that signs bundles' manifests (docs/VERIFY.md),
+#: when ``ledger export bundle --key`` does not.
+SIGNING_KEY_ENV = "LEDGER_SIGNING_KEY"
 
 
 def resolve_db(option: str | None) -> str:

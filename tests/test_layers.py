@@ -29,9 +29,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     "rules": {"errors", "domain"},
     "formats": {"errors", "domain", "names", "rules"},
     "db": {"errors", "domain", "names", "rules"},
+    "verify": {"errors", "domain", "rules", "formats"},
     "services": {"errors", "config", "domain", "names", "rules", "formats", "db"},
     "web": {"errors", "config", "domain", "names", "rules", "formats", "db", "services"},
-    "cli": {"errors", "config", "domain", "names", "rules", "formats", "db", "services", "web"},
+    "cli": {"errors", "config", "domain", "names", "rules", "formats", "db", "services", "web",
+            "verify"},
     "__main__": {"cli"},
 }
 

@@ -40,6 +40,8 @@ COMMANDS = lazy_commands([
      "What a win, a draw or a loss would do to both players' ratings this period."),
     ("audit", "audit", "audit",
      "Show the audit log: who changed what, when, why and with which command."),
+    ("verify", "verify", "verify",
+     "Recount a bundle's rating list from the bundle alone and compare every row and digest."),
     ("serve", "serve", "serve",
      "Serve the ledger on the web: the live site, the JSON API, logins, submissions."),
     ("player", "players", "player_app",
@@ -58,6 +60,8 @@ COMMANDS = lazy_commands([
      "Check the ledger database, back it up, copy it to another database."),
     ("site", "site", "site_app",
      "The club's website: rating lists, players and tournaments as static pages."),
+    ("keys", "verify", "keys_app",
+     "The Ed25519 key pair that signs the lists' manifests."),
     ("user", "users", "user_app",
      "The web's users (ledger serve): add them, list them, change a role, a forgotten "
      "password, disable one."),

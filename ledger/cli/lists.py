@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,9 +16,10 @@ from ledger.cli.render.output import error, notes
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
-    from ledger.services.publishing import lists
+    from ledger.services.publishing import bundles, lists
 else:
     lists = lazy("ledger.services.publishing.lists")
+    bundles = lazy("ledger.services.publishing.bundles")
 
 
 @reports_errors
@@ -50,6 +52,10 @@ def rating_list(
         "today (before the month ends too); nothing is written.")] = False,
     pool: PoolOpt = "standard",
     json_out: JsonOpt = False,
+    manifest: Annotated[bool, typer.Option(
+        "--manifest", metavar="", help="Print the list's manifest instead (JSON: its rows, the "
+        "rule edition, the digest of every fact its close read, one digest; docs/VERIFY.md).")
+    ] = False,
 ) -> None:
     """Print the rating list published by closing a period, or write it as CSV, TXT or HTML.
 
@@ -64,6 +70,14 @@ def rating_list(
         error(f"--preview is the list of the earliest open period: give no "
               f"{'--period' if period is not None else '--revision'} with it")
         raise typer.Exit(2)
+    if manifest:
+        if preview or fmt is not None or output is not None:
+            error("--manifest prints the manifest of a published list as JSON: give no "
+                  "--preview, --format or --output with it")
+            raise typer.Exit(2)
+        shown = run(ctx, bundles.list_manifest, period, revision, parse_pool(pool))
+        typer.echo(json.dumps(shown, indent=2, ensure_ascii=False))
+        return
     if preview:
         published = run(ctx, lists.preview_list, selection, pool=parse_pool(pool))
     else:
@@ -71,7 +85,17 @@ def rating_list(
                         pool=parse_pool(pool))
     note = published.superseded_note()
     notes([note] if note else [])
-    publish.publish(published, chosen, output, club, db_of(ctx))
+    digest = None
+    if chosen is publish.ListFormat.HTML and not preview and not _filtered(selection):
+        # the page a club posts gives the digest its bundle is checked against (docs/VERIFY.md)
+        digest = run(ctx, bundles.list_manifest, published.period, published.revision,
+                     parse_pool(pool))["digest"]
+    publish.publish(published, chosen, output, club, db_of(ctx), digest)
+
+
+def _filtered(selection: lists.ListSelection) -> bool:
+    """Whether ``selection`` leaves anyone out (then the page is not the list the digest is of)."""
+    return selection != lists.ListSelection()
 
 
 @reports_errors

@@ -80,12 +80,14 @@ def club_name(club: str | None) -> str:
     return name
 
 
-def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None) -> str:
-    """The list ``rl`` written in ``fmt`` (the table as plain text, without colours)."""
+def list_text(rl: RatingList, fmt: ListFormat, club: str | None = None,
+              digest: str | None = None) -> str:
+    """The list ``rl`` written in ``fmt`` (the table as plain text, without colours); the html
+    page gives ``digest``, the list's manifest digest, when given (docs/VERIFY.md)."""
     from ledger.formats import rating_list_csv, rating_list_html, rating_list_txt  # on use
     from ledger.services.publishing.json_shapes import rating_list_dict
     heading = ListHeading(Period.parse(rl.period), dt.date.fromisoformat(rl.in_force_from),
-                          club_name(club), rl.pool, rl.preview)
+                          club_name(club), rl.pool, rl.preview, digest)
     if fmt is ListFormat.JSON:
         return json.dumps(rating_list_dict(rl), indent=2, ensure_ascii=False) + "\n"
     if fmt is ListFormat.TXT:
@@ -148,15 +150,15 @@ def _mode_for(output: Path) -> int:
 
 
 def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | None,
-            ledger: str) -> None:
+            ledger: str, digest: str | None = None) -> None:
     """Print the list on stdout (the table through Rich) or write it to ``output`` (never over
-    the ``ledger`` it came from: ``write_output``)."""
+    the ``ledger`` it came from: ``write_output``); ``digest``: for the html page."""
     if output is None:
         if fmt is ListFormat.TABLE:
             render_lists.rating_list(rl, False)
             return
-        sys.stdout.write(list_text(rl, fmt, club))
+        sys.stdout.write(list_text(rl, fmt, club, digest))
         return
-    write_output(list_text(rl, fmt, club), output, ledger=ledger)
+    write_output(list_text(rl, fmt, club, digest), output, ledger=ledger)
     say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({count(len(rl.rows), 'player')}) "
         f"to {output}")

@@ -53,13 +53,15 @@ class ListHeading:
     """The heading of a published list: the closed ``period`` and the date it is in force from
     (the 1st of the next month, FIDE B.02 §7.1); ``title`` is the club's name for pages;
     ``pool`` the rating pool of the list (docs/RULES.md §9); ``preview``: not published, the
-    list a close would publish today (``ledger list --preview``: a page says so)."""
+    list a close would publish today (``ledger list --preview``: a page says so); ``digest``:
+    the list's manifest digest (docs/VERIFY.md, 64 hex digits; None: not shown)."""
 
     period: Period
     in_force_from: dt.date
     title: str = "Rating list"
     pool: RatingPool = STANDARD
     preview: bool = False
+    digest: str | None = None
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")

@@ -33,7 +33,9 @@ def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
     below it (``1 November 2026``), one table row per player in the order given, and the sorting
     script. Printed, every page starts with a line naming the club, the pool, the period and
     the list's date, and the column headings. A rapid or blitz list says its pool (``Blitz
-    rating list after ...``), a preview that it is one (``Preview, not published: ...``)."""
+    rating list after ...``), a preview that it is one (``Preview, not published: ...``). With
+    ``heading.digest`` the footer gives it: ``Digest (SHA-256) of this list's manifest: ...``
+    (``ledger verify`` checks a bundle against it, docs/VERIFY.md)."""
     rows = list(players)
     lead = "After" if _names_a_list(heading) else "Rating list after"
     if heading.pool != "standard":
@@ -47,4 +49,4 @@ def write(heading: ListHeading, players: Iterable[ListedPlayer]) -> str:
         running = f"Preview, not published: {running}"
     count = f"{len(rows)} player" + ("" if len(rows) == 1 else "s")
     return standalone_list(heading.title, subtitle, page_title(heading), str(heading.period),
-                           count, rows, running)
+                           count, rows, running, digest=heading.digest)

@@ -6,7 +6,8 @@ publishes from the state before it and the close's outcome, without walking the 
 from __future__ import annotations
 
 from ledger.domain import Period, PlayerState
-from ledger.services.close.state import ClosedResult, Entry, History, closed_state
+from ledger.rules.closing import ClosedResult, closed_state
+from ledger.services.close.state import Entry, History
 
 P = Period.parse
 

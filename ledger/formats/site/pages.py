@@ -394,17 +394,19 @@ def sitemap(base_url: str, paths: Iterable[str]) -> str:
 
 
 def standalone_list(club: str, subtitle: str, title: str, period: str, count: str,
-                    players: Iterable[Any], running: str | None = None) -> str:
+                    players: Iterable[Any], running: str | None = None, *,
+                    digest: str | None = None) -> str:
     """The one-page list: ``club`` as its heading, ``subtitle`` below it, ``title`` for the
     browser, one row per player (``formats.rating_list.ListedPlayer`` values, in the order
     given), ``count`` ("3 players") and ``period`` in the footer, ``running`` atop every printed
-    page (default: the club and ``subtitle``); the stylesheet and the sorting script inlined,
-    allowed by their SHA-256 and nothing else."""
+    page (default: the club and ``subtitle``), ``digest`` (the list's manifest digest, in the
+    footer; None: none); the stylesheet and the sorting script inlined, allowed by their
+    SHA-256 and nothing else."""
     css, js = stylesheet(), script()
     policy = (f"default-src 'none'; style-src '{_sha256(css)}'; script-src '{_sha256(js)}'; "
               "base-uri 'none'; form-action 'none'")
     return _render("rating_list.html", url=lambda target: target, club=club, title=title,
                    csp=policy, account=None, canonical=None, inline_css=Markup(css), inline_js=Markup(js),
                    script=False, subtitle=subtitle, period=period, count=count,
-                   running=running or f"{club} · {subtitle}",
+                   running=running or f"{club} · {subtitle}", digest=digest,
                    players=list(players), columns=TABLES["rating-list"])

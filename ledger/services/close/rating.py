@@ -36,6 +36,7 @@ from ledger.db.models import (
 )
 from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool
+from ledger.rules.closing import ClosedResult, closed_state
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, list_adjustment
 from ledger.rules.initial import InitialRating as Computation
 from ledger.rules.initial import Pool, rate_pool
@@ -49,7 +50,7 @@ from ledger.services.close.late import natural_period
 from ledger.services.close.pools import load_pools
 from ledger.services.close.rated_games import load_game_rows, load_rated_games, seeded_states
 from ledger.services.close.snapshots import ListRow, list_rows
-from ledger.services.close.state import ClosedResult, History, closed_state, load_histories
+from ledger.services.close.state import History, load_histories
 from ledger.services.core.facts import NOW, Facts
 
 #: Every table a revision writes, by name, in the order they are written and compared.

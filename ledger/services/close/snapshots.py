@@ -10,7 +10,7 @@ change of a player never changes a list already published.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -29,6 +29,7 @@ from ledger.db.models import (
 )
 from ledger.db.order import player_sort_key
 from ledger.domain import STANDARD, Actor, KReason, Period, PlayerState, RatingPool
+from ledger.rules.closing import competition_ranks
 from ledger.rules.pools import k_in_pool
 from ledger.services.close.revisions import current
 from ledger.services.close.state import History, first_closed_period, load_histories
@@ -69,18 +70,6 @@ def ranked(rows: list[ListRow]) -> list[ListRow]:
                     r.games, r.k, r.k_reason, r.birth_year, r.inactive, r.sex)
             for rank, r in zip(competition_ranks([r.rating for r in ordered]), ordered,
                                strict=True)]
-
-
-def competition_ranks(ratings: Sequence[int]) -> list[int]:
-    """The rank of each of ``ratings`` (a list's, highest first): 1, 2 ...; equal ratings share
-    a rank (1, 2, 2, 4)."""
-    ranks = []
-    rank, last = 0, None
-    for i, rating in enumerate(ratings, start=1):
-        if rating != last:
-            rank, last = i, rating
-        ranks.append(rank)
-    return ranks
 
 
 def list_rows(session: Session, closed: Period, histories: Mapping[int, History],

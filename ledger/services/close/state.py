@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Select, func, select
@@ -27,6 +26,7 @@ from ledger.db.models import (
 )
 from ledger.domain import STANDARD, Period, PlayerState, RatingPool
 from ledger.rules.activity import is_inactive
+from ledger.rules.closing import ClosedResult
 from ledger.rules.editions import Edition
 from ledger.services.close.revisions import current
 from ledger.services.core.facts import NOW, Facts
@@ -54,21 +54,6 @@ class Entry:
     def brings_rating(self) -> bool:
         """True unless the entry changes only the K history (``history``)."""
         return self.kind != "history"
-
-
-@dataclass(frozen=True)
-class ClosedResult:
-    """A closed period's outcome for the player: games rated and the new published rating.
-
-    ``order`` 0 is the period result or a published initial rating (``games``: its pool), 1 a
-    list adjustment made after it (the 1 March 2024 raise), 2 a drop below the rating floor
-    (``rating_after`` None: unrated from the next list; the games count is kept).
-    """
-
-    period: Period
-    games: int
-    rating_after: int | None
-    order: int = 0
 
 
 @dataclass
@@ -176,9 +161,17 @@ class History:
 
     def inactive(self, closed: Period, first_closed: Period) -> bool:
         """Whether the player is flagged ``i`` on the list published by closing ``closed``
-        (``ledger.rules.activity.is_inactive``). The clock starts at the player's first entry with
-        a rating (``first_closed``, the ledger's first closed period, for one in force from the
-        start) or, for a player first rated in the ledger, at the period that rated them."""
+        (``ledger.rules.activity.is_inactive``) from their ``activity``."""
+        since, last_rated = self.activity(closed, first_closed)
+        return since is not None and is_inactive(closed, last_rated, since)
+
+    def activity(self, closed: Period, first_closed: Period) -> tuple[Period | None,
+                                                                      Period | None]:
+        """(listed since, last rated) on the list published by closing ``closed``: the period
+        the inactivity clock starts at, the player's first entry with a rating
+        (``first_closed``, the ledger's first closed period, for one in force from the start)
+        or, for a player first rated in the ledger, the period that rated them (None: neither);
+        and the latest period through ``closed`` with a rated game of theirs (None: none)."""
         first_rated = last_rated = None  # one pass; the results are oldest first
         for r in self.results:
             if r.games > 0 and r.period <= closed:
@@ -192,35 +185,7 @@ class History:
                 start = e.effective_from or first_closed
                 if since is None or start < since:
                     since = start
-        if since is None:
-            return False
-        return is_inactive(closed, last_rated, since)
-
-
-def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> PlayerState:
-    """The player's state on the list published by closing a period, from ``before``, their
-    ``History.state`` for that period, and ``outcome``, what closing it gave them (its
-    ``ClosedResult`` rows, none of an earlier period; empty: ``before`` itself): the same value
-    as ``History.state(period, results_through=period)`` once ``outcome`` is in the results,
-    without another walk over the history. The outcome is in force from the next month, so it
-    beats every entry in force by then: the rating is the latest of it (result or initial
-    rating, then adjustment, then floor drop: by ``order``), its games are added to the rated
-    games (unknown stays unknown), its ratings count for 2400/2300 reached."""
-    if not outcome:
-        return before
-    last = outcome[0]
-    for r in outcome[1:]:
-        if r.order > last.order:
-            last = r
-    ratings = [r.rating_after for r in outcome if r.rating_after is not None]
-    return PlayerState(
-        rating=last.rating_after,
-        birth_year=before.birth_year,
-        rated_games=(None if before.rated_games is None
-                     else before.rated_games + sum(r.games for r in outcome)),
-        reached_2400=before.reached_2400 or any(r >= 2400 for r in ratings),
-        reached_2300=before.reached_2300 or any(r >= 2300 for r in ratings),
-    )
+        return since, last_rated
 
 
 def first_closed_period(session: Session, pool: RatingPool = STANDARD) -> Period | None:

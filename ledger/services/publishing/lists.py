@@ -163,11 +163,7 @@ def rating_list(engine: Ledger, period: str | None = None,
     revision it does not have, ``InvalidInput`` for a revision below 1.
     """
     with transaction(engine, write=False) as session:
-        if revision is not None:
-            closed, shown = _period_revision(session, period, revision, pool)
-        else:
-            closed = published_period(session, period, pool)
-            shown = current_revision(session, closed, pool) or 1
+        closed, shown = list_revision(session, period, revision, pool)
         if active_only:
             selection = replace(selection or ListSelection(), active=True)
         rows = _selected(read_rows(session, closed, shown, pool), selection, closed.next())
@@ -202,6 +198,17 @@ def preview_list(engine: Ledger, selection: ListSelection | None = None, *,
         rows = _selected(read_rows(session, period, report.revision, pool), selection, period.next())
         return RatingList(str(period), str(period.next().start), rows, report.revision,
                           report.revision, pool, preview=True, ended=not report.preview)
+
+
+def list_revision(session: Session, period: str | None, revision: int | None,
+                  pool: RatingPool = STANDARD) -> tuple[Period, int]:
+    """The list asked for by ``--period`` (None: the latest closed) and ``--revision`` (None:
+    the period's current revision) in ``pool``: (period, revision), checked (the errors of
+    ``published_period``, and ``NotFound`` for a revision the period does not have)."""
+    if revision is not None:
+        return _period_revision(session, period, revision, pool)
+    closed = published_period(session, period, pool)
+    return closed, current_revision(session, closed, pool) or 1
 
 
 def _period_revision(session: Session, period: str | None, revision: int,

@@ -1,0 +1,66 @@
+"""A player's state on the list a close publishes, from their state before and what the close
+gave them: pure, so that ``ledger verify`` (``ledger.verify``) recomputes a list from a bundle
+with the same code as the close (``services.close.rating``) without any database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ledger.domain import Period, PlayerState
+
+__all__ = ["ClosedResult", "closed_state", "competition_ranks"]
+
+
+@dataclass(frozen=True)
+class ClosedResult:
+    """A closed period's outcome for the player: games rated and the new published rating.
+
+    ``order`` 0 is the period result or a published initial rating (``games``: its pool), 1 a
+    list adjustment made after it (the 1 March 2024 raise), 2 a drop below the rating floor
+    (``rating_after`` None: unrated from the next list; the games count is kept).
+    """
+
+    period: Period
+    games: int
+    rating_after: int | None
+    order: int = 0
+
+
+def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> PlayerState:
+    """The player's state on the list published by closing a period, from ``before``, their
+    ``History.state`` for that period, and ``outcome``, what closing it gave them (its
+    ``ClosedResult`` rows, none of an earlier period; empty: ``before`` itself): the same value
+    as ``History.state(period, results_through=period)`` once ``outcome`` is in the results,
+    without another walk over the history. The outcome is in force from the next month, so it
+    beats every entry in force by then: the rating is the latest of it (result or initial
+    rating, then adjustment, then floor drop: by ``order``), its games are added to the rated
+    games (unknown stays unknown), its ratings count for 2400/2300 reached."""
+    if not outcome:
+        return before
+    last = outcome[0]
+    for r in outcome[1:]:
+        if r.order > last.order:
+            last = r
+    ratings = [r.rating_after for r in outcome if r.rating_after is not None]
+    return PlayerState(
+        rating=last.rating_after,
+        birth_year=before.birth_year,
+        rated_games=(None if before.rated_games is None
+                     else before.rated_games + sum(r.games for r in outcome)),
+        reached_2400=before.reached_2400 or any(r >= 2400 for r in ratings),
+        reached_2300=before.reached_2300 or any(r >= 2300 for r in ratings),
+    )
+
+
+def competition_ranks(ratings: Sequence[int]) -> list[int]:
+    """The rank of each of ``ratings`` (a list's, highest first): 1, 2 ...; equal ratings share
+    a rank (1, 2, 2, 4)."""
+    ranks = []
+    rank, last = 0, None
+    for i, rating in enumerate(ratings, start=1):
+        if rating != last:
+            rank, last = i, rating
+        ranks.append(rank)
+    return ranks

@@ -1,0 +1,96 @@
+"""``rules.recount`` and ``formats.bundle`` without any database: a list recounted from facts
+written by hand, and a bundle of them verified (``ledger.verify``) from a file. Values worked by
+hand in the comments (table 8.1.2; docs/RULES.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ledger.domain import Period, PlayerState, RatedGame, Result
+from ledger.formats import bundle as bundles
+from ledger.formats.bundle import BundleError
+from ledger.rules.editions import Edition
+from ledger.rules.recount import ListFacts, recount
+from ledger.verify import verify
+
+NOVEMBER = Period(2025, 11)
+ADULT = dict(birth_year=1980, rated_games=100)
+
+
+def facts() -> dict[int, ListFacts]:
+    return {
+        1: ListFacts(PlayerState(2000, **ADULT), "Ash, Ann", listed_since=Period(2024, 1),
+                     last_rated=Period(2025, 10)),
+        2: ListFacts(PlayerState(1800, **ADULT), "Birch, Bo", listed_since=Period(2024, 1),
+                     last_rated=Period(2025, 10)),
+        # no rated game since 2024-06: none in the 12 periods 2024-12 .. 2025-11: inactive
+        3: ListFacts(PlayerState(1500, **ADULT), "Cedar, Cy", listed_since=Period(2024, 1),
+                     last_rated=Period(2024, 6)),
+    }
+
+
+GAMES = [RatedGame(7, None, 1, 2, 2000, 1800, Result.WHITE_WINS)]
+
+
+def test_a_list_recounted_from_facts_written_by_hand() -> None:
+    rows = recount(NOVEMBER, "standard", Edition.E2025_10, GAMES, facts(), {})
+    # D 200 -> PD .76 for Ash, .24 for Birch (table 8.1.2, band 198-206); K 20 each (adults,
+    # 100 games, below 2400): Ash +.24 x 20 = 4.8 -> +5: 2005; Birch -4.8 -> -5: 1795
+    assert [(r["rank"], r["name"], r["rating"], r["games"], r["k"], r["inactive"])
+            for r in rows] == [(1, "Ash, Ann", 2005, 1, 20, False),
+                               (2, "Birch, Bo", 1795, 1, 20, False),
+                               (3, "Cedar, Cy", 1500, 0, 20, True)]
+    # 100 hundredths carried into Birch's period: -4.8 + 1.00 = -3.8 -> -4: 1796
+    carried = recount(NOVEMBER, "standard", Edition.E2025_10, GAMES, facts(), {2: 100})
+    assert [r["rating"] for r in carried] == [2005, 1796, 1500]
+
+
+def _bundle_file(tmp_path: Path) -> Path:
+    players = [bundles.player_record(pid, f) for pid, f in facts().items()]
+    games = [bundles.game_record(GAMES[0], "2025-11-08")]
+    rows = recount(NOVEMBER, "standard", Edition.E2025_10, GAMES, facts(), {})
+    manifest = bundles.manifest(NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, games,
+                                players, [])
+    path = tmp_path / "hand.json.gz"
+    path.write_bytes(bundles.encode(bundles.bundle(manifest, games, players, []),
+                                    compress=True))
+    return path
+
+
+def test_a_bundle_written_by_hand_verifies_and_a_changed_birth_year_fails(
+        tmp_path: Path) -> None:
+    path = _bundle_file(tmp_path)
+    assert verify(path).ok
+    whole = bundles.read(path.read_bytes(), str(path)).raw
+    # Birch born 2010: a junior (15 in 2025) under 2300, K 40: -.24 x 40 = -9.6 -> -10: 1790
+    next(p for p in whole["players"] if p["id"] == 2)["birth_year"] = 2010
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(whole), encoding="utf-8")
+    verdict = verify(changed)
+    assert [str(d) for d in verdict.differences] == [
+        "player 2 (Birch, Bo): rating: bundle 1795, recounted 1790",
+        "player 2 (Birch, Bo): k: bundle 20, recounted 40",
+        "player 2 (Birch, Bo): k_reason: bundle 'standard', recounted 'junior'",
+        "player 2 (Birch, Bo): birth_year: bundle 1980, recounted 2010"]
+    assert verdict.problems[0].startswith("player 2: its digest")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda w: w["players"][0].pop("rating"), "players[0]: no rating"),
+    (lambda w: w["players"][1].update(rated_games=-3), "players[1].rated_games: -3 is not a "
+                                                       "whole number"),
+    (lambda w: w["games"][0].update(white=9), "games[0]: player 9 is not in players"),
+    (lambda w: w["manifest"].update(edition="2019-01"), "manifest.edition: '2019-01' is not a "
+                                                        "rule edition"),
+    (lambda w: w.update(format="zip"), "format: 'zip' is not 'ledger-bundle/1'"),
+])
+def test_a_bad_bundle_names_its_field(tmp_path: Path, change: object, message: str) -> None:
+    path = _bundle_file(tmp_path)
+    whole = bundles.read(path.read_bytes(), str(path)).raw
+    change(whole)  # type: ignore[operator]
+    with pytest.raises(BundleError) as raised:
+        bundles.read(json.dumps(whole).encode(), "bad.json")
+    assert str(raised.value).startswith(f"bad.json: {message}")
