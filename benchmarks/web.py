@@ -9,8 +9,13 @@ then the server is started as a real process on a loopback port: on SQLite ``led
 ``--submitters`` clients (default 5) log in and submit a small CSV of games, all at once for
 ``--seconds`` (default 30). Each answer is timed from the request to its last byte.
 
+``--reuse`` (with ``--db``) uses the ledger a former run of the same size left in the database
+instead of building it again (its submissions pending; none is shown on a page).
+
 Printed (and appended to benchmarks/RESULTS.md): per page kind, the requests, p50 and p99 in
-ms, and the errors (any answer but the expected status, or no answer: must be 0). Target
+ms, and the errors (any answer but the expected status, or no answer: must be 0); and the
+conditions: the load average before and after, pages read a second, the CPU seconds of the
+server (its processes) and of the client during the load. Target
 (issue 23): p99 under 100 ms for a list page and a player page at M on PostgreSQL with 4
 workers. Not part of the test suite. The client runs in this process (threads, one keep-alive
 connection each), on the same machine as the server: on a 2-core machine they share it.
@@ -34,6 +39,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -142,6 +148,25 @@ def build(work: Path, size: str, url: str | None) -> tuple[str, int, str]:
     return db, players, period
 
 
+def reused(url: str, size: str, submitters: int) -> tuple[str, int, str] | None:
+    """The ledger a former run built at ``url`` for ``size`` (its players all there, its month
+    closed, its reporters added), as ``build`` returns it; None when there is none."""
+    from sqlalchemy import create_engine, inspect, text  # only for --db URL
+    players = federation.SIZES[size][0]
+    period = f"{MONTH[0]}-{MONTH[1]:02d}"
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            if not {"players", "period_revisions", "users"} <= set(inspect(conn).get_table_names()):
+                return None
+            count = conn.scalar(text("SELECT count(*) FROM players"))
+            closed = conn.scalar(text("SELECT count(*) FROM period_revisions"))
+            users = conn.scalar(text("SELECT count(*) FROM users WHERE name LIKE 'bench-reporter-%'"))
+    finally:
+        engine.dispose()
+    return (url, players, period) if count == players and closed and users >= submitters else None
+
+
 def add_users(db: str, count: int) -> list[str]:
     names = [f"bench-reporter-{i}" for i in range(count)]
     exe = Path(sys.executable).parent / "ledger"
@@ -200,6 +225,32 @@ def warm_up(port: int, paths: list[str], workers: int, limit: float = 900) -> fl
     raise SystemExit(f"the server did not answer every page under a second in {limit} s")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system) process ``pid`` and its children (gunicorn's workers)
+    have used so far, from Linux's ``/proc``; 0 elsewhere."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if stat.parent.name == str(pid) or fields[1] == str(pid):  # fields[1]: the parent
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """What the machine did during the load: seconds, the CPU seconds of the client (this
+    process) and of the server (its process and workers), the load average before and after."""
+
+    seconds: float
+    client_cpu: float
+    server_cpu: float
+    load_before: float
+    load_after: float
+
+
 def load(port: int, players: int, period: str, users: list[str], readers: int,
          seconds: float) -> dict[str, Kind]:
     kinds = {k: Kind() for k in ("list page", "player page", "login", "submission")}
@@ -243,6 +294,18 @@ def load(port: int, players: int, period: str, users: list[str], readers: int,
     return kinds
 
 
+def measured(server: subprocess.Popen[bytes],
+             run: Callable[[], dict[str, Kind]]) -> tuple[dict[str, Kind], Conditions]:
+    """``run()`` (the load), with the conditions it ran in."""
+    before, client, served, t0 = os.getloadavg()[0], os.times(), cpu_seconds(server.pid), \
+        time.perf_counter()
+    kinds = run()
+    after = os.times()
+    return kinds, Conditions(time.perf_counter() - t0,
+                             after.user + after.system - client.user - client.system,
+                             cpu_seconds(server.pid) - served, before, os.getloadavg()[0])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", choices=("S", "M"), default="S")
@@ -252,27 +315,39 @@ def main() -> None:
     parser.add_argument("--submitters", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--no-results", action="store_true", help="do not append to RESULTS.md")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --db: use the ledger a former run of this size left there")
     args = parser.parse_args()
+    if args.reuse and not args.db:
+        parser.error("--reuse needs --db (an SQLite ledger is built in a temporary folder)")
     with tempfile.TemporaryDirectory(prefix="ledger-web-bench-") as tmp:
         work = Path(tmp)
         t0 = time.perf_counter()
-        db, players, period = build(work, args.size, args.db)
-        print(f"ledger built and closed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-        users = add_users(db, args.submitters)
+        found = reused(args.db, args.size, args.submitters) if args.reuse else None
+        if found is None:
+            db, players, period = build(work, args.size, args.db)
+            print(f"ledger built and closed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+            users = add_users(db, args.submitters)
+        else:
+            db, players, period = found
+            users = [f"bench-reporter-{i}" for i in range(args.submitters)]
+            print("ledger of a former run reused", file=sys.stderr)
         port = free_port()
         server = start(db, port, work, args.db, args.workers)
         try:
             warm = warm_up(port, ["/", f"/lists/standard/{period}.html", "/players/1.html"],
                            args.workers if args.db else 1)
             print(f"warm in {warm:.0f} s", file=sys.stderr)
-            kinds = load(port, players, period, users, args.readers, args.seconds)
+            kinds, conditions = measured(server, lambda: load(
+                port, players, period, users[:args.submitters], args.readers, args.seconds))
         finally:
             server.terminate()
             server.wait(30)
-    report(kinds, args, warm)
+    report(kinds, args, warm, conditions)
 
 
-def report(kinds: dict[str, Kind], args: argparse.Namespace, warm: float) -> None:
+def report(kinds: dict[str, Kind], args: argparse.Namespace, warm: float,
+           conditions: Conditions) -> None:
     players, games = federation.SIZES[args.size]
     server = (f"PostgreSQL, gunicorn {args.workers} workers" if args.db
               else "SQLite, ledger serve (waitress, 8 threads)")
@@ -285,7 +360,13 @@ def report(kinds: dict[str, Kind], args: argparse.Namespace, warm: float) -> Non
         p99 = f"{percentile(ms, 99):.1f}" if ms else "-"
         target = "< 100 ms p99" if name in ("list page", "player page") else ""
         rows.append((name, str(len(ms)), p50, p99, str(kind.errors), target))
-    lines = [f"\n## {dt.date.today()}: {title}\n", f"{machine()}; warm-up {warm:.0f} s\n",
+    c = conditions
+    reads = sum(len(kinds[k].seconds) for k in ("list page", "player page"))
+    lines = [f"\n## {dt.date.today()}: {title}\n", f"{machine()}; warm-up {warm:.0f} s; "
+             f"load average {c.load_before:.1f} before, {c.load_after:.1f} after; "
+             f"{reads / c.seconds:.0f} pages a second; CPU seconds: server {c.server_cpu:.1f} "
+             f"({c.server_cpu * 1000 / max(reads, 1):.2f} ms a page read, submissions "
+             f"included), client {c.client_cpu:.1f}, in {c.seconds:.0f} s\n",
              "| request | answered | p50 ms | p99 ms | errors | target |", "|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     print("\n".join(lines))

@@ -6,18 +6,23 @@ preview of each pool's next list (``lists/POOL/preview.html``, unofficial: ``led
 --preview``).
 
 Caching (``_Live``): the ``Site`` is gathered once per version of the ledger (its latest change
-id, ``services.publishing.live.latest_change``, one indexed read per request, and today's date,
-which the home page shows) and gathered again when that moves; pages are rendered on demand.
-A published list revision never changes: its page is kept, keyed by the list (pool, period,
-revision, the revisions it links, its neighbours) and what the page around it shows (the
-account link). A preview is kept for its version. No path reaches the file system: every page
-is looked up among the site's pages by its path, anything else is the 404 page.
+id, ``services.publishing.live.latest_change``, one indexed read per request: on PostgreSQL one
+round trip; and today's date, which the home page shows) and gathered again when that moves, so
+no page is ever older than the latest change a request could see. Pages are rendered on demand
+and kept rendered (``Rendered``: the body's bytes and ETag) up to ``KEPT_BYTES`` per process:
+a published list revision never changes, so its parts (and its CSV) are kept whatever the
+version, keyed by the list (pool, period, revision, the revisions it links, its neighbours),
+the part and what the page around it shows (the account link); a player's page is kept for
+the version it shows (dropped when the version moves). A preview is kept for its version. No
+path reaches the file system: every page is looked up among the site's pages by its path,
+anything else is the 404 page.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
+import gc
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -26,6 +31,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 from sqlalchemy import Engine
+from werkzeug.http import generate_etag
 
 from ledger.domain import POOLS, parse_pool
 from ledger.errors import LedgerError, PeriodError
@@ -54,8 +60,10 @@ blueprint = Blueprint("public", __name__)
 
 #: Where each app keeps its ``_Live`` (``app.extensions``).
 KEY = "ledger.public"
-#: The most rendered list pages kept (the oldest used dropped first).
-KEPT_PAGES = 512
+#: The most bytes of rendered pages one process keeps (the least recently used dropped
+#: first): at size M (20,000 players) every player page (about 9 KB each, 180 MB) and every part
+#: of a list (40 of about 210 KB) fit.
+KEPT_BYTES = 256 * 1024 * 1024
 
 HTML = "text/html; charset=utf-8"
 TYPES = {STYLESHEET: "text/css; charset=utf-8", SCRIPT: "text/javascript; charset=utf-8"}
@@ -71,14 +79,32 @@ class Shown:
     paths: dict[str, ListPage | PlayerPage | EventPage]
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """A page kept rendered: its body (UTF-8) and its ETag (``werkzeug.http.generate_etag`` of
+    the body, as ``Response.add_etag`` makes it), so a kept page is neither rendered, encoded nor
+    hashed again."""
+
+    body: bytes
+    etag: str
+
+    @classmethod
+    def of(cls, text: str) -> Rendered:
+        body = text.encode("utf-8")
+        return cls(body, generate_etag(body))
+
+
 @dataclass
 class _Live:
-    """One app's cache: the ``shown`` site, the rendered list pages, the previews by version
-    and pool (a page and whether its period ended, or why there is none)."""
+    """One app's cache: the ``shown`` site, the rendered pages (``kept``, least recently used
+    first, ``kept_bytes`` in all; keyed by (the version they show, or None for a published list
+    revision, which never changes; then what the page shows)), the previews by version and pool
+    (a page and whether its period ended, or why there is none)."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     shown: Shown | None = None
-    lists: OrderedDict[Hashable, str] = field(default_factory=OrderedDict)
+    kept: OrderedDict[tuple[Hashable, ...], Rendered] = field(default_factory=OrderedDict)
+    kept_bytes: int = 0
     previews: dict[tuple[tuple[int, dt.date], str], tuple[ListPage, bool] | str] = field(
         default_factory=dict)
 
@@ -107,7 +133,14 @@ def current() -> Shown:
             paths |= {p.path: p for p in site.players}
             paths |= {p.path: p for p in site.events}
             state.shown = Shown(version, site, paths)
+            # The site is read, never changed, until the next version: out of the collector's
+            # passes (gc.freeze), so a pass of generation 1 does not walk its half a million
+            # objects (up to 18 ms at size M, every thread of the process stopped). An old site
+            # is still freed by its reference counts when dropped (it holds no cycle).
+            gc.freeze()
             state.previews = {k: v for k, v in state.previews.items() if k[0] == version}
+            for key in [k for k in state.kept if k[0] is not None and k[0] != version]:
+                state.kept_bytes -= len(state.kept.pop(key).body)
         return state.shown
 
 
@@ -119,32 +152,44 @@ def face(site: Site) -> Face:
     return Face(csp=None, account=account_link(), previews=previews)
 
 
-def _page(text: str, status: int = 200, mimetype: str = HTML) -> Response:
-    """``text`` as an answer that a browser revalidates (``no-cache``) by its ETag (a hash of
-    the body): 304 when it still holds it. Varies with the cookie (the account link)."""
-    response = Response(text, status=status, content_type=mimetype)
+def _page(text: str | Rendered, status: int = 200, mimetype: str = HTML) -> Response:
+    """``text`` (or a kept page) as an answer that a browser revalidates (``no-cache``) by its
+    ETag (a hash of the body): 304 when it still holds it. Varies with the cookie (the account
+    link)."""
+    page = text if isinstance(text, Rendered) else None
+    body: str | bytes = text.body if isinstance(text, Rendered) else text
+    response = Response(body, status=status, content_type=mimetype)
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Cookie")
     if status == 200:
-        response.add_etag()
+        if page is None:
+            response.add_etag()
+        else:
+            response.set_etag(page.etag)
         response.make_conditional(request)
     return response
 
 
-def _kept(key: Hashable, render: Callable[[], str]) -> str:
-    """The page kept under ``key``, rendered (and kept) when missing."""
+def _kept(key: tuple[Hashable, ...], render: Callable[[], str]) -> Rendered:
+    """The page kept under ``key`` (its first item: the version the page shows, or None when
+    it never changes), rendered (and kept) when missing; the least recently used dropped while
+    more than ``KEPT_BYTES`` are kept. Two threads missing the same page may both render it."""
     state = _live()
     with state.lock:
-        found = state.lists.get(key)
+        found = state.kept.get(key)
         if found is not None:
-            state.lists.move_to_end(key)
+            state.kept.move_to_end(key)
             return found
-    text = render()
+    page = Rendered.of(render())
     with state.lock:
-        state.lists[key] = text
-        while len(state.lists) > KEPT_PAGES:
-            state.lists.popitem(last=False)
-    return text
+        if key[0] is not None and (state.shown is None or state.shown.version != key[0]):
+            return page  # the ledger moved meanwhile: not kept
+        old = state.kept.pop(key, None)
+        state.kept_bytes += len(page.body) - (0 if old is None else len(old.body))
+        state.kept[key] = page
+        while state.kept_bytes > KEPT_BYTES and len(state.kept) > 1:
+            state.kept_bytes -= len(state.kept.popitem(last=False)[1].body)
+    return page
 
 
 def not_found() -> Response:
@@ -249,7 +294,8 @@ def list_page(pool: str, name: str) -> Response:
                                lines=lines)
     if part.query:
         return _page(render())
-    key = (page.pool, page.period, page.revision, page.revisions, neighbours, shown, part.number)
+    key = (None, page.pool, page.period, page.revision, page.revisions, neighbours, shown,
+           part.number)
     return _page(_kept(key, render))
 
 
@@ -260,7 +306,7 @@ def list_csv(pool: str, name: str) -> Response:
     page = current().paths.get(f"lists/{pool}/{name}.html")
     if not isinstance(page, ListPage):
         return not_found()
-    key = ("csv", page.pool, page.period, page.revision)
+    key = (None, "csv", page.pool, page.period, page.revision)
     text = _kept(key, lambda: live.list_csv(_engine(), page.pool, page.period, page.revision,
                                             current_app.config["LEDGER_CLUB"]))
     response = _page(text, mimetype="text/csv")
@@ -306,7 +352,9 @@ def player(player_id: int) -> Response:
     page = shown_now.paths.get(player_path(player_id))
     if not isinstance(page, PlayerPage):
         return not_found()
-    return _page(pages.player_page(shown_now.site, page, face=face(shown_now.site)))
+    shown = face(shown_now.site)
+    return _page(_kept((shown_now.version, "player", player_id, shown),
+                       lambda: pages.player_page(shown_now.site, page, face=shown)))
 
 
 @blueprint.get("/events/<int:event_id>.html")

@@ -11,6 +11,7 @@ Lindqvist (1990: D -362, PD 0.10 by its 358-374 row): expected 0.27 + 0.10 = 0.3
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import html
 from collections.abc import Iterator
 from typing import Any
@@ -171,6 +172,44 @@ def test_etag_and_revalidation(client: FlaskClient) -> None:
     assert again.get_data() == b""
     other = client.get("/lists/standard/2026-10.html", headers={"If-None-Match": '"stale"'})
     assert other.status_code == 200
+
+
+def test_a_player_page_is_rendered_once_per_version_and_kept_with_its_etag(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read twice, Tanaka's page is rendered once: the second answer is the kept bytes, with
+    the ETag werkzeug makes of them (the SHA-1 of the body, in quotes), and a 304 for it."""
+    from ledger.formats.site import pages
+    rendered: list[int] = []
+    render = pages.player_page
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        rendered.append(1)
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "player_page", counted)
+    first, second = client.get("/players/6.html"), client.get("/players/6.html")
+    assert rendered == [1]
+    assert second.get_data() == first.get_data()
+    assert "Tanaka, Hiro" in second.get_data(as_text=True)
+    assert second.headers["ETag"] == first.headers["ETag"] == \
+        f'"{hashlib.sha1(second.get_data()).hexdigest()}"'
+    again = client.get("/players/6.html", headers={"If-None-Match": second.headers["ETag"]})
+    assert again.status_code == 304
+    assert rendered == [1]
+
+
+def test_kept_pages_stay_within_their_bytes(client: FlaskClient,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for one page only, the least recently read is dropped: after pages 6 and 1
+    only page 1 is kept, and reading 6 again renders it again."""
+    monkeypatch.setattr(public, "KEPT_BYTES", 1)
+    six = client.get("/players/6.html").get_data()
+    client.get("/players/1.html")
+    kept = client.application.extensions[public.KEY]
+    assert [key[1:3] for key in kept.kept] == [("player", 1)]
+    assert kept.kept_bytes == len(client.get("/players/1.html").get_data())
+    assert client.get("/players/6.html").get_data() == six
+    assert [key[1:3] for key in kept.kept] == [("player", 6)]
 
 
 def test_a_logged_in_user_gets_the_account_link(app: Flask) -> None:

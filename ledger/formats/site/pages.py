@@ -149,12 +149,13 @@ def _css_string(value: str) -> Markup:
 @functools.cache
 def environment() -> jinja2.Environment:
     """The templates' environment: autoescaping on (``_finalize`` escapes every value), strict
-    about undefined names, the helpers every template uses as globals."""
+    about undefined names, the helpers every template uses as globals; templates are loaded
+    once (no ``stat`` of each file at every render: they are the package's own)."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("ledger.formats.site", "templates"),
         autoescape=jinja2.select_autoescape(("html", "xml")), finalize=_finalize,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True)
+        keep_trailing_newline=True, auto_reload=False)
     env.filters["css_string"] = _css_string
     env.globals.update(
         HOME=HOME, LISTS=LISTS, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,

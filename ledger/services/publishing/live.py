@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Connection, Engine, func, or_, select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
+from ledger.db.engine import ledger_name
 from ledger.db.models import Player
 from ledger.db.models.changes import Change
 from ledger.domain import Period, RatingPool, parse_pool
+from ledger.errors import database_error
 from ledger.formats import rating_list_csv
 from ledger.formats.rating_list import ListHeading
 from ledger.formats.site.model import ListPage
@@ -39,17 +43,32 @@ def latest_change(engine: Ledger) -> int:
     number moves whenever anything a page shows may have; logins, account changes and
     submissions not accepted (``UNSHOWN_ACTIONS``) do not move it, so a busy login page does not
     make the live site gather everything again. One read of the latest ``RECENT`` changes (the
-    primary key, backwards); a longer run of unshown ones, one scan."""
+    primary key, backwards); a longer run of unshown ones, one scan.
+
+    The live site asks this on every request, so on PostgreSQL the read is one statement on a
+    connection in autocommit (one round trip to the server: no BEGIN, no SET TRANSACTION, no
+    ROLLBACK; one statement needs no snapshot of its own). Raises ``LedgerError`` for a database
+    error (``errors.database_error``)."""
+    if isinstance(engine, Engine) and engine.dialect.name == "postgresql":
+        try:
+            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                return _latest(conn)
+        except SQLAlchemyError as exc:
+            raise database_error(exc, ledger_name(engine.url)) from None
     with transaction(engine, write=False) as session:
-        recent = session.execute(select(Change.id, Change.action)
-                                 .order_by(Change.id.desc()).limit(RECENT)).all()
-        for change_id, action in recent:
-            if _shown(action):
-                return int(change_id)
-        if len(recent) < RECENT:
-            return 0
-        unshown = [Change.action.startswith(prefix) for prefix in UNSHOWN_ACTIONS]
-        return session.scalar(select(func.max(Change.id)).where(~or_(*unshown))) or 0
+        return _latest(session)
+
+
+def _latest(conn: Connection | Session) -> int:
+    recent = conn.execute(select(Change.id, Change.action)
+                          .order_by(Change.id.desc()).limit(RECENT)).all()
+    for change_id, action in recent:
+        if _shown(action):
+            return int(change_id)
+    if len(recent) < RECENT:
+        return 0
+    unshown = [Change.action.startswith(prefix) for prefix in UNSHOWN_ACTIONS]
+    return conn.scalar(select(func.max(Change.id)).where(~or_(*unshown))) or 0
 
 
 def preview_page(engine: Ledger, pool: RatingPool, *,
