@@ -285,11 +285,19 @@ def report(kinds: dict[str, Kind], args: argparse.Namespace, warm: float) -> Non
         p99 = f"{percentile(ms, 99):.1f}" if ms else "-"
         target = "< 100 ms p99" if name in ("list page", "player page") else ""
         rows.append((name, str(len(ms)), p50, p99, str(kind.errors), target))
-    lines = [f"\n## {dt.date.today()}: {title}\n", f"{machine()}; warm-up {warm:.0f} s\n",
-             "| request | answered | p50 ms | p99 ms | errors | target |", "|---|---|---|---|---|---|"]
+    table(title, f"warm-up {warm:.0f} s", ("request", "answered", "p50 ms", "p99 ms", "errors",
+                                           "target"), rows, keep=not args.no_results)
+
+
+def table(title: str, note: str, columns: tuple[str, ...], rows: list[tuple[str, ...]],
+          keep: bool) -> None:
+    """Print a Markdown table of ``rows`` under a heading of today's date and ``title``, the
+    machine and ``note`` below it; appended to benchmarks/RESULTS.md when ``keep``."""
+    lines = [f"\n## {dt.date.today()}: {title}\n", f"{machine()}; {note}\n",
+             "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     print("\n".join(lines))
-    if not args.no_results:
+    if keep:
         with RESULTS.open("a", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
 

@@ -94,9 +94,12 @@ def scratch(engine: Engine) -> Iterator[Session]:
     submission's file runs in (dry runs of the import, each in a savepoint), so that other
     writers (logins, submissions, the CLI) do not wait for it. Always rolled back.
 
-    On PostgreSQL a plain transaction on the ledger (the server's default isolation, READ
-    COMMITTED), without the ledger's advisory lock; what it writes is never seen by another
-    transaction, and the row locks a write takes are freed when its savepoint is rolled back.
+    On PostgreSQL a READ COMMITTED transaction on the ledger without the ledger's advisory
+    lock: what it writes is never seen by another transaction, and the row locks a write takes
+    are freed when its savepoint is rolled back; a writer that meanwhile writes the same rows
+    (the same new player, event or file) waits for that savepoint, or one of the two is given
+    up as a deadlock (``WriteConflict``: run it again).
+
     On SQLite, where writing a row takes the database's write lock even in a deferred
     transaction, a transaction on a private snapshot of the ledger (``db.snapshot``: a copy of
     what was committed when it began, deleted when the block ends).
@@ -109,7 +112,8 @@ def scratch(engine: Engine) -> Iterator[Session]:
     """
     require_writable(engine)
     if sqlite_path(engine.url) is None:
-        with _rolled_back(engine, engine) as session:
+        plain = engine.execution_options(isolation_level="READ COMMITTED")
+        with _rolled_back(plain, engine) as session:
             yield session
         return
     with sqlite_snapshot(engine) as copy, _rolled_back(copy, engine) as session:
