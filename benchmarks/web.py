@@ -362,15 +362,23 @@ def report(kinds: dict[str, Kind], args: argparse.Namespace, warm: float,
         rows.append((name, str(len(ms)), p50, p99, str(kind.errors), target))
     c = conditions
     reads = sum(len(kinds[k].seconds) for k in ("list page", "player page"))
-    lines = [f"\n## {dt.date.today()}: {title}\n", f"{machine()}; warm-up {warm:.0f} s; "
-             f"load average {c.load_before:.1f} before, {c.load_after:.1f} after; "
-             f"{reads / c.seconds:.0f} pages a second; CPU seconds: server {c.server_cpu:.1f} "
-             f"({c.server_cpu * 1000 / max(reads, 1):.2f} ms a page read, submissions "
-             f"included), client {c.client_cpu:.1f}, in {c.seconds:.0f} s\n",
-             "| request | answered | p50 ms | p99 ms | errors | target |", "|---|---|---|---|---|---|"]
+    note = (f"warm-up {warm:.0f} s; load average {c.load_before:.1f} before, "
+            f"{c.load_after:.1f} after; {reads / c.seconds:.0f} pages a second; CPU seconds: "
+            f"server {c.server_cpu:.1f} ({c.server_cpu * 1000 / max(reads, 1):.2f} ms a page "
+            f"read, submissions included), client {c.client_cpu:.1f}, in {c.seconds:.0f} s")
+    table(title, note, ("request", "answered", "p50 ms", "p99 ms", "errors", "target"), rows,
+          keep=not args.no_results)
+
+
+def table(title: str, note: str, columns: tuple[str, ...], rows: list[tuple[str, ...]],
+          keep: bool) -> None:
+    """Print a Markdown table of ``rows`` under a heading of today's date and ``title``, the
+    machine and ``note`` below it; appended to benchmarks/RESULTS.md when ``keep``."""
+    lines = [f"\n## {dt.date.today()}: {title}\n", f"{machine()}; {note}\n",
+             "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     print("\n".join(lines))
-    if not args.no_results:
+    if keep:
         with RESULTS.open("a", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
 

@@ -14,7 +14,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ledger.db import revision
-from ledger.db.engine import ledger_name, make_engine, require_writable
+from ledger.db.engine import ledger_name, make_engine, require_writable, sqlite_path
+from ledger.db.snapshot import sqlite_snapshot
 from ledger.errors import WriteConflict, database_error
 
 R = TypeVar("R")
@@ -85,6 +86,50 @@ def transaction(engine: Ledger, *, write: bool = True, dry_run: bool = False) ->
                 session.rollback()
     except SQLAlchemyError as exc:
         raise database_error(exc, ledger_name(engine.url)) from None
+
+
+@contextmanager
+def scratch(engine: Engine) -> Iterator[Session]:
+    """A transaction to write in and throw away that holds no write lock: what a check of a
+    submission's file runs in (dry runs of the import, each in a savepoint), so that other
+    writers (logins, submissions, the CLI) do not wait for it. Always rolled back.
+
+    On PostgreSQL a READ COMMITTED transaction on the ledger without the ledger's advisory
+    lock: what it writes is never seen by another transaction, and the row locks a write takes
+    are freed when its savepoint is rolled back; a writer that meanwhile writes the same rows
+    (the same new player, event or file) waits for that savepoint, or one of the two is given
+    up as a deadlock (``WriteConflict``: run it again).
+
+    On SQLite, where writing a row takes the database's write lock even in a deferred
+    transaction, a transaction on a private snapshot of the ledger (``db.snapshot``: a copy of
+    what was committed when it began, deleted when the block ends).
+
+    Another writer may commit while the block runs, so what it found may be out of date when
+    the caller writes: it is for reading findings, never for deciding a write (the use case
+    that writes checks again under the lock). Raises ``ReadOnlyLedger`` before anything is done
+    when the ledger cannot be written (the caller is about to write); database errors as
+    ``transaction``'s.
+    """
+    require_writable(engine)
+    if sqlite_path(engine.url) is None:
+        plain = engine.execution_options(isolation_level="READ COMMITTED")
+        with _rolled_back(plain, engine) as session:
+            yield session
+        return
+    with sqlite_snapshot(engine) as copy, _rolled_back(copy, engine) as session:
+        yield session
+
+
+@contextmanager
+def _rolled_back(bind: Engine, ledger: Engine) -> Iterator[Session]:
+    """A transaction on ``bind`` rolled back when the block ends; a database error raised as
+    the ledger ``ledger``'s own ``LedgerError`` (``errors.database_error``)."""
+    try:
+        with Session(bind, expire_on_commit=False) as session, session.begin():
+            yield session
+            session.rollback()
+    except SQLAlchemyError as exc:
+        raise database_error(exc, ledger_name(ledger.url)) from None
 
 
 def retrying(call: Callable[[], R], *, attempts: int = ATTEMPTS,

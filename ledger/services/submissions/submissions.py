@@ -1,5 +1,6 @@
-"""A reporter's submissions and their review, each use case one transaction (issue 23,
-"Submissions"): ``submit`` (stored as submitted and checked at once, ``checking.check``),
+"""A reporter's submissions and their review, each use case one writing transaction (issue 23,
+"Submissions"): ``submit`` (stored as submitted and checked at once, ``checking.check``, the
+check before the write and without the write lock: ``session.scratch``),
 ``resubmit`` and ``withdraw`` by its owner while pending, ``mine``, ``pending`` and ``show``,
 ``accept`` (the games recorded by the import's write path, its ``import`` change naming the
 submission) and ``reject`` (with the reason the reporter reads).
@@ -28,7 +29,7 @@ from ledger.errors import InvalidInput, LedgerError, NotFound
 from ledger.rules.integrity import Flag
 from ledger.services.core import clock
 from ledger.services.core.audit import as_json, record_change
-from ledger.services.core.session import Ledger, transaction
+from ledger.services.core.session import Ledger, scratch, transaction
 from ledger.services.imports.integrity import check_integrity_file
 from ledger.services.submissions.checking import (
     OPTIONS,
@@ -159,15 +160,26 @@ def submit(engine: Engine, user_id: int, filename: str, data: bytes,
     (``_replaced`` refuses another's or one not accepted). Raises ``InvalidInput`` for an
     upload ``checking.refuse_upload`` refuses or options ``checked_options`` refuses (nothing
     stored); ``NotFound`` for an unknown user. ``typed``: ``data`` is games typed in the form
-    (``submissions.typed``), of format ``form``."""
+    (``submissions.typed``), of format ``form``.
+
+    Two transactions: the check runs first in ``session.scratch`` (no write lock: on SQLite
+    a private snapshot of the ledger, on PostgreSQL a transaction without the advisory lock;
+    rolled back), then the submission is stored in a short writing transaction, so other
+    writers never wait for the check. Another writer may commit between the two: the findings
+    are then those of the ledger as it was a moment before, which is all they claim to be (the
+    accept checks the file again under the lock and refuses what the import refuses)."""
     fmt = FORM if typed else refuse_upload(filename, data)
     given = checked_options(options)
     name = safe_name(filename)
-    with transaction(engine) as session:
-        who = _actor(session, user_id, "submit", actor)
+    with scratch(engine) as session:
+        _actor(session, user_id, "submit", actor)
         if replaces is not None:
             _replaced(session, replaces, user_id)
         findings = _findings(session, name, data, fmt, given, today or clock.today(), replaces)
+    with transaction(engine) as session:
+        who = _actor(session, user_id, "submit", actor)
+        if replaces is not None:  # again: it may have changed since the check
+            _replaced(session, replaces, user_id)
         row = Submission(user_id=user_id, filename=name, format=fmt, content=data,
                          sha256=hashlib.sha256(data).hexdigest(), options=json.dumps(given),
                          findings=findings, state="pending", replaces=replaces)
@@ -196,10 +208,16 @@ def resubmit(engine: Engine, submission_id: int, user_id: int, filename: str, da
              actor: Actor | None = None, typed: bool = False) -> SubmissionView:
     """The owner's pending submission edited: its file (and options) replaced by a new one,
     checked again, submitted now; one ``submission.resubmit`` change. Raises as ``submit``
-    and ``NotFound``/``InvalidInput`` as ``_own_pending``; ``typed`` as ``submit``'s."""
+    and ``NotFound``/``InvalidInput`` as ``_own_pending``; ``typed`` as ``submit``'s. Checked
+    then stored in two transactions, as ``submit`` (the submission found pending again in the
+    second: it may have been withdrawn or reviewed meanwhile)."""
     fmt = FORM if typed else refuse_upload(filename, data)
     given = checked_options(options)
     name = safe_name(filename)
+    with scratch(engine) as session:
+        replaces = _own_pending(session, submission_id, user_id).replaces
+        _actor(session, user_id, f"resubmit {submission_id}", actor)
+        findings = _findings(session, name, data, fmt, given, today or clock.today(), replaces)
     with transaction(engine) as session:
         row = _own_pending(session, submission_id, user_id)
         who = _actor(session, user_id, f"resubmit {submission_id}", actor)
@@ -207,8 +225,7 @@ def resubmit(engine: Engine, submission_id: int, user_id: int, filename: str, da
         row.filename, row.format, row.content = name, fmt, data
         row.sha256 = hashlib.sha256(data).hexdigest()
         row.options = json.dumps(given)
-        row.findings = _findings(session, name, data, fmt, given, today or clock.today(),
-                                 row.replaces)
+        row.findings = findings
         row.submitted_at = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         record_change(session, who, "submission.resubmit", "submission", row.id,
                       before={"sha256": before}, after={"file": name, "sha256": row.sha256})
