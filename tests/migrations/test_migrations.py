@@ -709,9 +709,9 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
 
 def test_the_cheap_revision_check_knows_alembics_head() -> None:
     # ledger.db.revision checks every command's database without Alembic: its constant must be
-    # the head of migrations/versions (0014_web_accounts_submissions.py, "revision: str = '0014'")
+    # the head of migrations/versions (0015_chained_audit_log.py, "revision: str = '0015'")
     from ledger.db.revision import HEAD_REVISION
-    assert HEAD_REVISION == migrate.head_revision() == "0014"
+    assert HEAD_REVISION == migrate.head_revision() == "0015"
 
 
 def test_0011_adds_no_mark_to_a_ledger_and_its_downgrade_drops_the_table(
