@@ -84,8 +84,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     for table, column in reversed(INDEXES):
         op.drop_index(f"ix_{table}_{column}", table_name=table)
-    with op.batch_alter_table('period_revisions', schema=None) as batch_op:
-        batch_op.drop_column('digest')
-    with op.batch_alter_table('changes', schema=None) as batch_op:
-        batch_op.drop_column('prev_hash')
-        batch_op.drop_column('hash')
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35+, PostgreSQL) rather than a batch's new table,
+    # which SQLite refuses while foreign keys are on and rows point at the old one
+    for table, column in (("period_revisions", "digest"), ("changes", "prev_hash"),
+                          ("changes", "hash")):
+        op.execute(sa.text(f"ALTER TABLE {table} DROP COLUMN {column}"))
