@@ -7,13 +7,14 @@ of the entry before it); it stops at the first entry whose ``prev_hash`` or ``ha
 follow and names it. Then it takes the digest of every stored list again and names each
 (period, pool, revision) whose rows do not give the digest its revision stored.
 
-The fact rows of an entry are read by the index on the change that wrote them; the entries
-that wrote no row of a kind are known first from one query per kind (the distinct changes its
-rows name), so most entries cost no query beyond their page.
+A fixed number of queries however big the ledger: the entries a page at a time, and each
+kind of fact and the lists' rows in one stream each, ordered by the change that wrote them
+(by list), their digests taken as they stream past, beside the entries.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -21,14 +22,14 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from ledger.services.core.chain import (
+    EMPTY,
     ENTRY_COLUMNS,
-    FACTS,
     GENESIS,
     PERIOD_REVISIONS,
     entries,
     entry_hash,
-    facts_digests,
-    list_digest,
+    every_facts,
+    every_list_digest,
 )
 
 
@@ -67,53 +68,65 @@ class ChainReport:
         return self.broken is None and not self.lists_broken
 
 
-def _writers(conn: Connection) -> dict[str, set[int]]:
-    """Kind of fact -> the changes that wrote a row of it (current rows and earlier values)."""
-    found: dict[str, set[int]] = {}
-    for name, kind in FACTS.items():
-        ids = set(conn.execute(sa.select(kind.table.c[kind.change]).distinct()).scalars())
-        if kind.revisions is not None:
-            ids |= set(conn.execute(
-                sa.select(kind.revisions.c.valid_from_change).distinct()).scalars())
-        found[name] = ids
-    return found
-
-
 def check_chain(session: Session) -> ChainReport:
     """Check every entry of the audit log and every stored list in ``session``'s transaction
     (it writes nothing)."""
     conn = session.connection()
     report = ChainReport()
-    writers = _writers(conn)
+    report.broken = _first_break(conn, report)
+    p = PERIOD_REVISIONS.c
+    stored = {(period, pool, revision): digest for period, pool, revision, digest in
+              conn.execute(sa.select(p.period, p.pool, p.revision, p.digest)).all()}
+    computed = dict(every_list_digest(conn))
+    for key in sorted(stored):
+        report.lists += 1
+        value = computed.get(key, EMPTY)
+        if value != stored[key]:
+            report.lists_broken.append(ListBreak(*key, stored[key], value))
+    return report
+
+
+def _first_break(conn: Connection, report: ChainReport) -> ChainBreak | None:
+    """Walk the entries in id order beside each kind of fact's digests by change (the same
+    order), counting in ``report.entries`` those that follow; the first that does not."""
+    heads = {name: _Head(stream) for name, stream in every_facts(conn).items()}
     prev, prev_id = GENESIS, None
     for row in entries(conn):
         entry = row[0]
         stored, stored_prev = row[-2], row[-1]
+        facts = {name: value for name, head in heads.items()
+                 if (value := head.take(entry)) is not None}
         before = "the start of the log" if prev_id is None else f"entry {prev_id}"
-        problem = None
         if stored is None:
-            problem = "it has no hash: it was never chained"
-        elif stored_prev != prev:
-            problem = (f"its prev_hash is not the hash of {before} (an entry before it was "
-                       "deleted, added or reordered, or its hash changed)")
-        else:
-            kinds = [name for name, ids in writers.items() if entry in ids]
-            facts = facts_digests(conn, entry, kinds)
-            if entry_hash(row[:len(ENTRY_COLUMNS)], facts, prev) != stored:
-                problem = ("its hash is not that of its content and the facts it wrote: the "
-                           "entry or a row it wrote (" + (", ".join(kinds) or "none") +
-                           ") was changed")
-        if problem is not None:
-            report.broken = ChainBreak(entry, problem)
-            break
+            return ChainBreak(entry, "it has no hash: it was never chained")
+        if stored_prev != prev:
+            return ChainBreak(entry, f"its prev_hash is not the hash of {before} (an entry "
+                                     "before it was deleted, added or reordered, or its hash "
+                                     "changed)")
+        if entry_hash(row[:len(ENTRY_COLUMNS)], facts, prev) != stored:
+            return ChainBreak(entry, "its hash is not that of its content and the facts it "
+                                     "wrote: the entry or a row it wrote ("
+                                     + (", ".join(facts) or "it wrote none") + ") was changed")
         report.entries += 1
         prev, prev_id = stored, entry
-    p = PERIOD_REVISIONS.c
-    for period, pool, revision, digest in conn.execute(
-            sa.select(p.period, p.pool, p.revision, p.digest)
-            .order_by(p.period, p.pool, p.revision)).all():
-        report.lists += 1
-        computed = list_digest(conn, period, pool, revision)
-        if computed != digest:
-            report.lists_broken.append(ListBreak(period, pool, revision, digest, computed))
-    return report
+    return None
+
+
+class _Head:
+    """A stream of ``(change, digest)`` by change, read up to the entry asked for."""
+
+    def __init__(self, stream: Iterator[tuple[int, str]]) -> None:
+        self.stream = stream
+        self.head = next(stream, None)
+
+    def take(self, change: int) -> str | None:
+        """The digest of ``change`` (None: it wrote no row of this kind); digests of changes
+        before it that have no entry are passed over (a deleted entry: its successor's
+        ``prev_hash`` tells)."""
+        while self.head is not None and self.head[0] < change:
+            self.head = next(self.stream, None)
+        if self.head is None or self.head[0] != change:
+            return None
+        found = self.head[1]
+        self.head = next(self.stream, None)
+        return found

@@ -34,6 +34,8 @@ import heapq
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 import sqlalchemy as sa
@@ -44,6 +46,8 @@ from ledger.formats.canonical import digest
 
 #: The ``prev_hash`` of the first entry.
 GENESIS = "0" * 64
+#: The digest of a list of no row (``[]``): a list revision that published none.
+EMPTY = hashlib.sha256(b"[]").hexdigest()
 #: Rows fetched and hashed at once.
 BATCH = 5_000
 
@@ -167,39 +171,64 @@ def list_digest(conn: Connection, period: str, pool: str, revision: int) -> str:
 
 
 def _stream(conn: Connection, statement: sa.Select[Any]) -> Iterator[Sequence[Any]]:
-    result = conn.execution_options(yield_per=BATCH).execute(statement)
+    result = conn.execute(statement, execution_options={"yield_per": BATCH})  # this one only
     for part in result.partitions():
         yield from part
 
 
-def _written(conn: Connection, kind: FactKind, change_id: int) -> Iterator[Sequence[Any]]:
-    """The rows of ``kind`` change ``change_id`` wrote, as it wrote them, in order."""
+def _written(conn: Connection, kind: FactKind, change_id: int | None
+             ) -> Iterator[Sequence[Any]]:
+    """The rows of ``kind`` change ``change_id`` wrote (None: every change), as it wrote them,
+    each ``(change, *kind.columns)``, ordered by change then row (its current row after its
+    earlier values, those by their own id)."""
     t = kind.table.c
-    now = sa.select(*(t[c] for c in kind.columns)).where(t[kind.change] == change_id).order_by(
-        *(t[c] for c in kind.order))
+    now = sa.select(t[kind.change], *(t[c] for c in kind.columns)).where(
+        t[kind.change].is_not(None) if change_id is None else t[kind.change] == change_id
+    ).order_by(t[kind.change], *(t[c] for c in kind.order))
     if kind.revisions is None:
         yield from _stream(conn, now)
         return
     r = kind.revisions.c
-    old = (sa.select(r[kind.of], *(r[c] for c in kind.columns[1:]), r.id)
-           .where(r.valid_from_change == change_id).order_by(r[kind.of], r.id))
-    merged = heapq.merge(((row[0], 0, row[-1], tuple(row[:-1])) for row in _stream(conn, old)),
-                         ((row[0], 1, 0, tuple(row)) for row in _stream(conn, now)))
+    old = (sa.select(r.valid_from_change, r[kind.of], *(r[c] for c in kind.columns[1:]), r.id)
+           .where(r.valid_from_change.is_not(None) if change_id is None
+                  else r.valid_from_change == change_id)
+           .order_by(r.valid_from_change, r[kind.of], r.id))
+    merged = heapq.merge(((row[0], row[1], 0, row[-1], tuple(row[:-1]))
+                          for row in _stream(conn, old)),
+                         ((row[0], row[1], 1, 0, tuple(row)) for row in _stream(conn, now)))
     for *_, row in merged:
         yield row
 
 
-def facts_digests(conn: Connection, change_id: int,
-                  kinds: Iterable[str] = tuple(FACTS)) -> dict[str, str]:
+def facts_digests(conn: Connection, change_id: int) -> dict[str, str]:
     """The ``facts`` of change ``change_id``'s hash: kind -> digest of the rows of that kind it
-    wrote, for each of ``kinds`` it wrote a row of (``kinds``: those to look at, all by
-    default; ``db check`` leaves out those it knows hold no row of the change)."""
+    wrote, for each kind it wrote a row of."""
     found = {}
-    for name in kinds:
-        value, count = rows_digest(_written(conn, FACTS[name], change_id))
+    for name, kind in FACTS.items():
+        value, count = rows_digest(row[1:] for row in _written(conn, kind, change_id))
         if count:
             found[name] = value
     return found
+
+
+def every_facts(conn: Connection) -> dict[str, Iterator[tuple[int, str]]]:
+    """For each kind of fact, ``(change, digest)`` for every change that wrote a row of it, by
+    change: ``facts_digests`` of all the changes at once, one stream per table (``db
+    check``: a fixed number of queries however many entries)."""
+    def digests(kind: FactKind) -> Iterator[tuple[int, str]]:
+        for change, rows in groupby(_written(conn, kind, None), key=itemgetter(0)):
+            yield change, rows_digest(row[1:] for row in rows)[0]
+    return {name: digests(kind) for name, kind in FACTS.items()}
+
+
+def every_list_digest(conn: Connection) -> Iterator[tuple[tuple[str, str, int], str]]:
+    """``((period, pool, revision), digest)`` of each list that has rows (``list_digest`` of
+    them all, in one stream)."""
+    e = LIST_ENTRIES.c
+    statement = (sa.select(e.period, e.pool, e.revision, *(e[c] for c in LIST_COLUMNS))
+                 .order_by(e.period, e.pool, e.revision, e.rank, e.player_id))
+    for key, rows in groupby(_stream(conn, statement), key=itemgetter(0, 1, 2)):
+        yield key, rows_digest(row[3:] for row in rows)[0]
 
 
 def entry_hash(entry: Sequence[Any], facts: dict[str, str], prev_hash: str) -> str:
