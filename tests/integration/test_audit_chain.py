@@ -32,7 +32,7 @@ def test_a_row_digest_is_the_sha256_of_the_rows_canonical_json(
     rows = [[1, "Müller", dt.date(2026, 1, 2), True, None], [2, "b", None, False, 3]]
     # written by hand: arrays in order, dates as text, true/false/null, UTF-8 kept, no blanks
     expected = hashlib.sha256('[[1,"Müller","2026-01-02",true,null],[2,"b",null,false,3]]'
-                              .encode("utf-8")).hexdigest()
+                              .encode()).hexdigest()
     assert chain.rows_digest(rows) == (expected, 2)
     monkeypatch.setattr(chain, "BATCH", 1)  # a batch a row: the comma between batches
     assert chain.rows_digest(rows) == (expected, 2)

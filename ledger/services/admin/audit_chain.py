@@ -89,7 +89,15 @@ def check_chain(session: Session) -> ChainReport:
 def _first_break(conn: Connection, report: ChainReport) -> ChainBreak | None:
     """Walk the entries in id order beside each kind of fact's digests by change (the same
     order), counting in ``report.entries`` those that follow; the first that does not."""
-    heads = {name: _Head(stream) for name, stream in every_facts(conn).items()}
+    streams = every_facts(conn)
+    try:
+        return _walk(conn, report, {name: _Head(s) for name, s in streams.items()})
+    finally:
+        for stream in streams.values():  # a break leaves them half read: their cursors closed
+            stream.close()
+
+
+def _walk(conn: Connection, report: ChainReport, heads: dict[str, _Head]) -> ChainBreak | None:
     prev, prev_id = GENESIS, None
     for row in entries(conn):
         entry = row[0]

@@ -32,7 +32,7 @@ import datetime as dt
 import hashlib
 import heapq
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
@@ -171,9 +171,14 @@ def list_digest(conn: Connection, period: str, pool: str, revision: int) -> str:
 
 
 def _stream(conn: Connection, statement: sa.Select[Any]) -> Iterator[Sequence[Any]]:
+    """The rows of ``statement``, ``BATCH`` at a time (a server-side cursor on PostgreSQL),
+    its cursor closed when the rows are read or the stream is closed."""
     result = conn.execute(statement, execution_options={"yield_per": BATCH})  # this one only
-    for part in result.partitions():
-        yield from part
+    try:
+        for part in result.partitions():
+            yield from part
+    finally:
+        result.close()
 
 
 def _written(conn: Connection, kind: FactKind, change_id: int | None
@@ -211,11 +216,11 @@ def facts_digests(conn: Connection, change_id: int) -> dict[str, str]:
     return found
 
 
-def every_facts(conn: Connection) -> dict[str, Iterator[tuple[int, str]]]:
+def every_facts(conn: Connection) -> dict[str, Generator[tuple[int, str], None, None]]:
     """For each kind of fact, ``(change, digest)`` for every change that wrote a row of it, by
     change: ``facts_digests`` of all the changes at once, one stream per table (``db
     check``: a fixed number of queries however many entries)."""
-    def digests(kind: FactKind) -> Iterator[tuple[int, str]]:
+    def digests(kind: FactKind) -> Generator[tuple[int, str], None, None]:
         for change, rows in groupby(_written(conn, kind, None), key=itemgetter(0)):
             yield change, rows_digest(row[1:] for row in rows)[0]
     return {name: digests(kind) for name, kind in FACTS.items()}
