@@ -14,7 +14,6 @@ kind of fact and the lists' rows in one stream each, ordered by the change that 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -26,9 +25,9 @@ from ledger.services.core.chain import (
     ENTRY_COLUMNS,
     GENESIS,
     PERIOD_REVISIONS,
+    FactHeads,
     entries,
     entry_hash,
-    every_facts,
     every_list_digest,
 )
 
@@ -87,23 +86,22 @@ def check_chain(session: Session) -> ChainReport:
 
 
 def _first_break(conn: Connection, report: ChainReport) -> ChainBreak | None:
-    """Walk the entries in id order beside each kind of fact's digests by change (the same
-    order), counting in ``report.entries`` those that follow; the first that does not."""
-    streams = every_facts(conn)
+    """Walk the entries in id order beside each kind of fact's digests by change
+    (``FactHeads``), counting in ``report.entries`` those that follow; the first that does
+    not."""
+    heads = FactHeads(conn)
     try:
-        return _walk(conn, report, {name: _Head(s) for name, s in streams.items()})
+        return _walk(conn, report, heads)
     finally:
-        for stream in streams.values():  # a break leaves them half read: their cursors closed
-            stream.close()
+        heads.close()  # a break leaves the streams half read: their cursors closed
 
 
-def _walk(conn: Connection, report: ChainReport, heads: dict[str, _Head]) -> ChainBreak | None:
+def _walk(conn: Connection, report: ChainReport, heads: FactHeads) -> ChainBreak | None:
     prev, prev_id = GENESIS, None
     for row in entries(conn):
         entry = row[0]
         stored, stored_prev = row[-2], row[-1]
-        facts = {name: value for name, head in heads.items()
-                 if (value := head.take(entry)) is not None}
+        facts = heads.take(entry)
         before = "the start of the log" if prev_id is None else f"entry {prev_id}"
         if stored is None:
             return ChainBreak(entry, "it has no hash: it was never chained")
@@ -118,23 +116,3 @@ def _walk(conn: Connection, report: ChainReport, heads: dict[str, _Head]) -> Cha
         report.entries += 1
         prev, prev_id = stored, entry
     return None
-
-
-class _Head:
-    """A stream of ``(change, digest)`` by change, read up to the entry asked for."""
-
-    def __init__(self, stream: Iterator[tuple[int, str]]) -> None:
-        self.stream = stream
-        self.head = next(stream, None)
-
-    def take(self, change: int) -> str | None:
-        """The digest of ``change`` (None: it wrote no row of this kind); digests of changes
-        before it that have no entry are passed over (a deleted entry: its successor's
-        ``prev_hash`` tells)."""
-        while self.head is not None and self.head[0] < change:
-            self.head = next(self.stream, None)
-        if self.head is None or self.head[0] != change:
-            return None
-        found = self.head[1]
-        self.head = next(self.stream, None)
-        return found

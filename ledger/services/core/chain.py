@@ -268,22 +268,60 @@ def hash_before(conn: Connection, change_id: int) -> str:
 
 def chain_from(conn: Connection, first: int) -> int:
     """Chain every entry from id ``first`` on, in id order, on ``conn`` (inside the writer's
-    transaction, under the write lock): the digest of each list revision its change wrote that
-    has none yet, then the entry's ``prev_hash`` and ``hash``. Returns how many entries."""
+    transaction, under the write lock): first the digest of each list revision those entries
+    wrote that has none yet, then each entry's ``prev_hash`` and ``hash``, a page of entries
+    at a time. From the first entry (``first`` 0 or 1: revision 0015) the facts of every entry
+    are read in one stream per kind (``FactHeads``), else by change. Returns how many entries."""
     c, p = CHANGES.c, PERIOD_REVISIONS.c
+    for key in conn.execute(sa.select(p.period, p.pool, p.revision).where(
+            p.change_id >= first, p.digest.is_(None))).all():
+        conn.execute(sa.update(PERIOD_REVISIONS).where(
+            p.period == key[0], p.pool == key[1], p.revision == key[2]).values(
+            digest=list_digest(conn, *key)))
+    heads = FactHeads(conn) if first <= 1 else None
     prev, done = hash_before(conn, first), 0
-    for row in entries(conn, first):
-        change_id = row[0]
-        for key in conn.execute(sa.select(p.period, p.pool, p.revision).where(
-                p.change_id == change_id, p.digest.is_(None))).all():
-            conn.execute(sa.update(PERIOD_REVISIONS).where(
-                p.period == key[0], p.pool == key[1], p.revision == key[2]).values(
-                digest=list_digest(conn, *key)))
-        value = entry_hash(row[:len(ENTRY_COLUMNS)], facts_digests(conn, change_id), prev)
-        conn.execute(sa.update(CHANGES).where(c.id == change_id).values(hash=value,
-                                                                        prev_hash=prev))
-        prev, done = value, done + 1
+    try:
+        for row in entries(conn, first):
+            change_id = row[0]
+            facts = heads.take(change_id) if heads else facts_digests(conn, change_id)
+            value = entry_hash(row[:len(ENTRY_COLUMNS)], facts, prev)
+            conn.execute(sa.update(CHANGES).where(c.id == change_id).values(hash=value,
+                                                                            prev_hash=prev))
+            prev, done = value, done + 1
+    finally:
+        if heads:
+            heads.close()
     return done
+
+
+class FactHeads:
+    """The digests of every change's facts (``every_facts``), read beside the entries in id
+    order: ``take(entry)`` gives the entry's ``facts``. ``close`` closes the streams (their
+    cursors) when the walk stops before their end."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.streams = every_facts(conn)
+        self.heads = {name: next(stream, None) for name, stream in self.streams.items()}
+
+    def take(self, change: int) -> dict[str, str]:
+        """The ``facts`` of entry ``change`` (ids asked in increasing order); the digests of
+        changes before it that have no entry are passed over (a deleted entry: the
+        ``prev_hash`` of the one after it tells)."""
+        found = {}
+        for name, stream in self.streams.items():
+            head = self.heads[name]
+            while head is not None and head[0] < change:
+                head = next(stream, None)
+            if head is not None and head[0] == change:
+                found[name] = head[1]
+                head = next(stream, None)
+            self.heads[name] = head
+        return found
+
+    def close(self) -> None:
+        """Close every stream."""
+        for stream in self.streams.values():
+            stream.close()
 
 
 def pending(session: Session, change_id: int) -> None:
