@@ -135,13 +135,14 @@ def plain(value: Any) -> Any:
 
 
 def rows_digest(rows: Iterable[Sequence[Any]]) -> tuple[str, int]:
-    """(SHA-256 of the canonical JSON list of ``rows``, each a JSON array of its values through
-    ``plain``; how many rows), fed a batch at a time: the same 64 hex digits as
-    ``canonical.digest([[...], ...])`` without holding the list."""
+    """(SHA-256 of the canonical JSON list of ``rows``, each a JSON array of its values written
+    as ``plain`` writes them; how many rows), fed a batch at a time: the same 64 hex digits as
+    ``canonical.digest([[...], ...])`` without holding the list. The values are those of
+    integer, text, boolean, date and time columns: never a float."""
     sha = hashlib.sha256(b"[")
     count, batch = 0, []
     for row in rows:
-        batch.append([plain(v) for v in row])
+        batch.append(row if type(row) is tuple else tuple(row))
         if len(batch) == BATCH:
             _feed(sha, batch, count)
             count += len(batch)
@@ -153,10 +154,18 @@ def rows_digest(rows: Iterable[Sequence[Any]]) -> tuple[str, int]:
     return sha.hexdigest(), count
 
 
-def _feed(sha: Any, batch: list[list[Any]], before: int) -> None:
-    """Add ``batch``'s rows to the list's bytes (after a comma when ``before`` rows came first).
-    The values are those of integer, text, boolean and date columns: never a float."""
-    text = json.dumps(batch, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+def _written_as(value: Any) -> Any:
+    """A value JSON has no form for, as ``plain`` writes it (``json.dumps``' ``default``: asked
+    for dates and times only, so no other value pays a Python call)."""
+    if isinstance(value, dt.date):
+        return plain(value)
+    raise TypeError(f"canonical JSON: {type(value).__name__} {value!r} in a digested row")
+
+
+def _feed(sha: Any, batch: list[tuple[Any, ...]], before: int) -> None:
+    """Add ``batch``'s rows to the list's bytes (after a comma when ``before`` rows came first)."""
+    text = json.dumps(batch, ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                      default=_written_as)
     sha.update((b"," if before else b"") + text[1:-1].encode("utf-8"))
 
 
