@@ -18,7 +18,7 @@ from ledger.db.engine import ledger_name
 from ledger.errors import LedgerError, NeedsInit
 
 #: The latest Alembic revision id of the ledger's migrations (keep in step with a new revision).
-HEAD_REVISION = "0014"
+HEAD_REVISION = "0015"
 
 
 def revision_of(conn: Connection) -> str | None:

@@ -170,7 +170,11 @@ def test_rerate_shows_each_rating_that_changes_and_writes_only_when_told(engine:
         assert conn.execute(text("SELECT count(*) FROM period_revisions")).scalar_one() == 2
     written = rerate(engine, "2025-11", reason="result typed wrong", yes=True)
     assert written.written
-    assert check_ledger(engine).ok
+    # every stored value is what the facts give; the chained audit log still tells that game 1
+    # changed behind the ledger's back: entry 3, its `game add`, no longer follows
+    checked = check_ledger(engine)
+    assert checked.differences == [] and checked.chain.broken is not None
+    assert checked.chain.broken.entry == 3
     with engine.connect() as conn:
         assert conn.execute(text("SELECT period, revision FROM periods ORDER BY period")).all() \
             == [("2025-11", 2), ("2025-12", 2)]
@@ -194,4 +198,7 @@ def test_a_void_game_is_never_rated_and_listed_as_void(engine: Engine) -> None:
         "Alpha, Ann": (1, 1807), "Beta, Bob": (1, 1693)}
     assert [(g.id, g.status) for g in list_games(engine, "2025-11")] == [(1, "rated"),
                                                                          (2, "void")]
-    assert check_ledger(engine).ok
+    # the close recomputes; the void set behind the ledger's back breaks game 2's entry (4)
+    checked = check_ledger(engine)
+    assert checked.differences == [] and checked.chain.broken is not None
+    assert checked.chain.broken.entry == 4

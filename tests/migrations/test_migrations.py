@@ -35,6 +35,7 @@ from ledger.services.admin.setup import init_ledger
 from ledger.services.close.period_audits import current_sides
 from ledger.services.close.periods import close_period, list_periods
 from ledger.services.close.rerate import reopen_period
+from ledger.services.core.chain import chain_from
 from ledger.services.core.session import open_ledger, transaction
 from ledger.services.publishing.lists import rating_list
 from ledger.services.register.events import find_event
@@ -223,6 +224,14 @@ def _populate_0014(conn: Connection) -> None:
     _populate_0013(conn)
 
 
+def _populate_0015(conn: Connection) -> None:
+    """Revision 0015 chains the audit log: the 0014 ledger, its two changes chained as the
+    writers chain them when they commit (``chain.chain_from``: a ledger at 0015 never holds an
+    entry without its hash)."""
+    _populate_0014(conn)
+    chain_from(conn, 0)
+
+
 #: How to fill a ledger at each revision. A new revision must add its own entry here.
 POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0002": _populate_0002,
@@ -237,7 +246,8 @@ POPULATE: dict[str, Callable[[Connection], None]] = {"0001": _populate_0001,
                                                      "0011": _populate_0011,
                                                      "0012": _populate_0012,
                                                      "0013": _populate_0013,
-                                                     "0014": _populate_0014}
+                                                     "0014": _populate_0014,
+                                                     "0015": _populate_0015}
 
 
 def _revisions() -> list[str]:
@@ -709,9 +719,9 @@ def test_0007_freezes_the_round_key_function_as_it_is_today() -> None:
 
 def test_the_cheap_revision_check_knows_alembics_head() -> None:
     # ledger.db.revision checks every command's database without Alembic: its constant must be
-    # the head of migrations/versions (0014_web_accounts_submissions.py, "revision: str = '0014'")
+    # the head of migrations/versions (0015_chained_audit_log.py, "revision: str = '0015'")
     from ledger.db.revision import HEAD_REVISION
-    assert HEAD_REVISION == migrate.head_revision() == "0014"
+    assert HEAD_REVISION == migrate.head_revision() == "0015"
 
 
 def test_0011_adds_no_mark_to_a_ledger_and_its_downgrade_drops_the_table(
@@ -760,3 +770,44 @@ def test_0012_ties_each_imported_file_to_its_change_and_withdraws_nobody(
     columns = {t.name: {c.name for c in t.columns} for t in every_table_of(db)}
     assert "change_id" not in columns["imported_files"]
     assert "withdrawn" not in columns["players"] | columns["player_revisions"]
+
+
+def test_0015_chains_a_populated_ledger_and_db_check_passes(new_database: Factory) -> None:
+    db = new_database("chained")
+    engine = make_engine(db)
+    try:
+        migrate.upgrade(engine, "0014")
+        with engine.begin() as conn:
+            _populate_0014(conn)  # changes 1 (the import) and 2 (a withdrawal)
+            reset_sequences(conn, every_table(conn))
+    finally:
+        engine.dispose()
+    assert init_ledger(db) == ("0014", "0015")
+    rows = sql(db, "SELECT id, action, reason, hash, prev_hash FROM changes ORDER BY id")
+    assert [r[:2] for r in rows] == [(1, "import"), (2, "player.withdraw"), (3, "audit.chain")]
+    assert rows[2][2].startswith("audit log chained: 2 entries; ")
+    assert rows[0][4] == "0" * 64  # the first entry follows the start of the log
+    assert [r[4] for r in rows[1:]] == [r[3] for r in rows[:2]]  # each follows the one before
+    assert all(len(r[3]) == 64 and int(r[3], 16) >= 0 for r in rows)
+    engine = open_ledger(db)
+    try:
+        close_period(engine, "2026-01")
+        report = check_ledger(engine)
+        # the three entries and the close's two (one a pool: standard and blitz)
+        assert report.chain.broken is None and report.chain.entries == 5
+        assert report.chain.lists == 2 and report.ok  # standard and blitz 2026-01
+    finally:
+        engine.dispose()
+    # one game's result changed behind the ledger's back: entry 1 (its import) no longer follows
+    tampered = make_engine(db)
+    try:
+        with tampered.begin() as conn:
+            conn.execute(text("UPDATE games SET result = '0-1' WHERE id = 2"))  # the void game
+    finally:
+        tampered.dispose()
+    engine = open_ledger(db)
+    try:
+        broken = check_ledger(engine).chain.broken
+        assert broken is not None and broken.entry == 1
+    finally:
+        engine.dispose()

@@ -77,7 +77,11 @@ def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(
         assert changes == [
             (1, "upgrader", "ledger init", "schema.upgrade",
              "upgrade to revision 0006: existing closed periods recorded as revision 1"),
-            (2, "upgrader", "ledger init", "list.snapshot", UPGRADE_REASON)]
+            (2, "upgrader", "ledger init", "audit.chain",
+             "audit log chained: 1 entry; every entry now carries the SHA-256 of its content, "
+             "of the facts it wrote and of the entry before it, and every published list its "
+             "digest (revision 0015)"),
+            (3, "upgrader", "ledger init", "list.snapshot", UPGRADE_REASON)]
         assert revisions == [("2026-01", 1, "2025-10", 1, "2026-02-01 10:00:00.000000")]
         # revision 0010 packed each player's period_games rows into one row: eight
         # little-endian int32 a side (game 1, opponent, own, opponent's rating, D, counted D,
@@ -101,8 +105,12 @@ def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(
             ("2026-01", 1800, 1, 7, 1807)]
         assert [(p.period, p.revision, p.edition, p.players) for p in list_periods(engine)] == [
             ("2026-01", 1, "2025-10", 2)]
-        # the stored results are what the rules give from the facts
-        assert check_ledger(engine).differences == []
+        # the stored results are what the rules give from the facts; the chain follows, with
+        # the list the upgrade wrote after revision 0015 chained the entry of its revision
+        checked = check_ledger(engine)
+        assert checked.differences == [] and checked.chain.broken is None
+        assert (checked.chain.entries, checked.chain.lists, checked.chain.lists_broken) == (
+            3, 1, [])
         # the next close builds on revision 1: A 1807 v B 1693 draw in February:
         # D = +114 -> PD .66; 20 x (0.5 - .66) = -3.2 -> -3 -> 1804
         with engine.begin() as conn:
@@ -123,6 +131,6 @@ def test_a_0005_ledger_with_a_closed_period_upgrades_to_the_same_lists(
         with engine.connect() as conn:
             assert conn.execute(text(
                 "SELECT action FROM changes ORDER BY id")).scalars().all() == [
-                "schema.upgrade", "list.snapshot", "period.close"]
+                "schema.upgrade", "audit.chain", "list.snapshot", "period.close"]
     finally:
         engine.dispose()

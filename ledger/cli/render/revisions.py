@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import count, print_json, say, stdout
 from ledger.cli.render.tables import PlainTable
+from ledger.domain import STANDARD
 
 if TYPE_CHECKING:
+    from ledger.services.admin.audit_chain import ChainReport
     from ledger.services.admin.audit_log import AuditEntry
     from ledger.services.admin.backup import BackupReport
     from ledger.services.admin.recompute import CheckReport
@@ -133,12 +135,18 @@ def audit(entries: list[AuditEntry], as_json: bool) -> None:
 def check(r: CheckReport, as_json: bool) -> None:
     """What ``db check`` found: the integrity check, then every stored value that differs."""
     if as_json:
+        c = r.chain
         print_json({"ok": r.ok, "integrity": r.integrity,
+                    "chain": {"ok": c.ok, "entries": c.entries,
+                              "broken": None if c.broken is None else vars(c.broken),
+                              "lists": c.lists,
+                              "lists_broken": [vars(b) for b in c.lists_broken]},
                     "checked": [{"period": p, "revision": n} for p, n in r.checked],
                     "differences": [vars(d) for d in r.differences]})
         return
     say("integrity check: " + ("; ".join(r.integrity) if r.integrity
                                else "not run (the database server keeps its own checks)"))
+    chain(r.chain)
     if r.differences:
         table = PlainTable(title=f"Stored values that differ from a recomputation "
                                  f"({len(r.differences)})")
@@ -154,6 +162,24 @@ def check(r: CheckReport, as_json: bool) -> None:
     say(f"recomputed {count(len(r.checked), 'closed period')}: {periods}; "
         + ("every stored value is what the facts give" if not r.differences
            else f"{count(len(r.differences), 'value')} differ"))
+
+
+def chain(c: ChainReport) -> None:
+    """The audit log's chain and the lists' digests: the first entry that does not follow,
+    each list that does not give its digest."""
+    entries = f"{c.entries} {'entry' if c.entries == 1 else 'entries'}"
+    if c.broken is None:
+        say(f"audit log: {entries}, each one's hash follows from the one before")
+    else:
+        say(f"audit log: entry {c.broken.entry} does not follow: {c.broken.problem} "
+            f"(the {entries} before it follow)")
+    for b in c.lists_broken:
+        pool = "" if b.pool == STANDARD else f" ({b.pool})"
+        say(f"list {b.period}{pool} revision {b.revision}: its rows give {b.computed}, not "
+            f"the digest stored ({b.stored or 'none'})")
+    say(f"lists: {count(c.lists, 'list')} checked, " + (
+        "each gives its digest" if not c.lists_broken
+        else f"{count(len(c.lists_broken), 'list')} with rows that do not give the digest stored"))
 
 
 def backup(r: BackupReport, as_json: bool) -> None:

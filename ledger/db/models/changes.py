@@ -20,6 +20,10 @@ class Change(Base):
     from code), ``action`` (``player.add``, ``period.close`` ...), ``entity`` and ``entity_id``
     what it changed (``game`` 12, ``period`` 2026-03, ``file`` sha256), ``before``/``after`` JSON
     text (None for a creation; a summary for a bulk write), ``reason`` (required for corrections).
+
+    ``hash``: the SHA-256 of the entry's content, of the facts it wrote and of ``prev_hash``,
+    the hash of the entry before it (revision 0015; ``services.core.chain``, docs/VERIFY.md);
+    None only until the transaction that writes the entry commits.
     """
 
     __tablename__ = "changes"
@@ -35,6 +39,8 @@ class Change(Base):
     before: Mapped[str | None] = mapped_column(Text)
     after: Mapped[str | None] = mapped_column(Text)
     reason: Mapped[str | None] = mapped_column(Text)
+    hash: Mapped[str | None] = mapped_column(String(64))
+    prev_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class UnverifiedCopy(Base):

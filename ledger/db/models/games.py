@@ -91,7 +91,7 @@ class Game(Base):
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     status: Mapped[str] = mapped_column(String(8), default="valid", server_default="valid")
     #: The change that last wrote the row (None: before revision 0006, change 0).
-    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), index=True)
     #: The rating pool of the game (docs/RULES.md §9): standard, rapid or blitz.
     pool: Mapped[str] = pool_column()
     #: True when the two players had different times (docs/RULES.md §9): recorded, not rated.
@@ -135,7 +135,7 @@ class GameRevision(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    valid_from_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    valid_from_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), index=True)
     valid_to_change: Mapped[int] = mapped_column(ForeignKey("changes.id"))
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
     round: Mapped[str | None] = mapped_column(String(20))

@@ -47,8 +47,12 @@ class PeriodRevision(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     closed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     superseded_by_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    #: The SHA-256 of the list it published (its ``list_entries``: ``services.core.chain``,
+    #: revision 0015); None only until the transaction that writes it commits.
+    digest: Mapped[str | None] = mapped_column(String(64))
 
-    __table_args__ = (CheckConstraint(POOL_CHECK, name="pool"),)
+    __table_args__ = (CheckConstraint(POOL_CHECK, name="pool"),
+                      Index("ix_period_revisions_change_id", "change_id"))
 
 
 class RatingPeriod(Base):

@@ -58,7 +58,7 @@ class Player(KeyedName, Base):
     #: The player this identity was merged into (None: an identity of its own).
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     #: The change that last wrote the row (None: before revision 0006, change 0).
-    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), index=True)
     #: Registered by mistake and withdrawn (``ledger player withdraw``, ``ledger imports
     #: revert``; revision 0012): kept with the audit, on no later list, in no search or page.
     withdrawn: Mapped[bool] = mapped_column(default=False, server_default=false())
@@ -97,7 +97,7 @@ class PlayerEntry(Base):
     source: Mapped[str] = mapped_column(String(200))
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     #: The change that recorded the entry (None: before revision 0006, change 0).
-    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), index=True)
     kind: Mapped[str] = mapped_column(String(10), default="rating", server_default="rating")
     #: The rating pool the entry is of (docs/RULES.md §9): its rating, prior games and
     #: reached-2400 / 2300 facts count in that pool only.
@@ -112,7 +112,7 @@ class PlayerRevision(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
-    valid_from_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+    valid_from_change: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), index=True)
     valid_to_change: Mapped[int] = mapped_column(ForeignKey("changes.id"))
     name: Mapped[str] = mapped_column(String(200))
     name_key: Mapped[str] = mapped_column(String(KEY_LENGTH))

@@ -6,7 +6,8 @@ the revision's own rule edition, through the same code as the close (``services.
 with the per-player reference rules (``rules.period.rate_period``) where the close rates from
 integer rows (``rules.period_rows``), and returns every derived row it gives: so ``db check``
 also checks that both ways agree. ``check_ledger`` runs the database's integrity check, then
-compares each closed period's current revision with its recomputation, value by value.
+checks the audit log's chain and the lists' digests (``audit_chain``), and compares each closed
+period's current revision with its recomputation, value by value.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ledger.db.models import PeriodRevision, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import NotFound
 from ledger.rules.editions import Edition
+from ledger.services.admin.audit_chain import ChainReport, check_chain
 from ledger.services.close.rating import DERIVED, derived_rows, rate, unpacked_audits
 from ledger.services.core.facts import Facts
 from ledger.services.core.session import transaction
@@ -114,24 +116,29 @@ def differences(period: Period, revision: int, stored: Rows, computed: Rows) -> 
 @dataclass
 class CheckReport:
     """What ``ledger db check`` found: the database's own check (``integrity``: its messages,
-    ``["ok"]`` when sound; empty when the database has none to run), the closed periods
-    recomputed (period, current revision) and every ``Difference``."""
+    ``["ok"]`` when sound; empty when the database has none to run), the chained audit log and
+    the lists' digests (``chain``), the closed periods recomputed (period, current revision)
+    and every ``Difference``."""
 
     integrity: list[str] = field(default_factory=list)
+    chain: ChainReport = field(default_factory=ChainReport)
     checked: list[tuple[str, int]] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """True when the integrity check found nothing and every stored value recomputes."""
-        return not self.differences and all(m == "ok" for m in self.integrity)
+        """True when the integrity check found nothing, the audit log's chain follows, every
+        list gives its digest and every stored value recomputes."""
+        return (not self.differences and all(m == "ok" for m in self.integrity)
+                and self.chain.ok)
 
 
 def check_ledger(engine: Engine) -> CheckReport:
     """``ledger db check``: ``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check`` on SQLite
-    (PostgreSQL keeps its own checks: ``integrity`` stays empty), then ``recompute`` of every
-    closed period's current revision, oldest first, compared with what is stored. Read-only:
-    one transaction, rolled back."""
+    (PostgreSQL keeps its own checks: ``integrity`` stays empty), then the audit log's chain
+    and every list's digest (``audit_chain.check_chain``), then ``recompute`` of every closed
+    period's current revision, oldest first, compared with what is stored. Read-only: one
+    transaction, rolled back."""
     report = CheckReport()
     with transaction(engine, write=False) as session:
         if sqlite_path(engine.url) is not None:
@@ -142,6 +149,7 @@ def check_ledger(engine: Engine) -> CheckReport:
             if broken:
                 report.integrity += [f"{t} row {rowid} points at a missing {parent} row"
                                      for t, rowid, parent, _ in broken]
+        report.chain = check_chain(session)
         for period, pool, revision in session.execute(
                 select(RatingPeriod.period, RatingPeriod.pool, RatingPeriod.revision)
                 .order_by(RatingPeriod.period)).all():

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -34,6 +34,7 @@ from ledger.rules.pools import k_in_pool
 from ledger.services.close.revisions import current
 from ledger.services.close.state import History, first_closed_period, load_histories
 from ledger.services.core.audit import record_change, summarise
+from ledger.services.core.chain import seal
 from ledger.services.core.facts import NOW, Facts
 
 
@@ -174,7 +175,7 @@ def snapshot_upgraded_lists(conn: Connection, actor: Actor) -> int:
     with Session(bind=conn) as session:
         done = session.scalar(select(Change.id).where(Change.action == UPGRADE_SNAPSHOT))
         upgraded = list(session.execute(
-            select(PeriodRevision.period, PeriodRevision.revision)
+            select(PeriodRevision.period, PeriodRevision.revision, PeriodRevision.change_id)
             .join(Change, Change.id == PeriodRevision.change_id)
             .join(RatingPeriod, (RatingPeriod.period == PeriodRevision.period)
                   & (RatingPeriod.pool == PeriodRevision.pool)
@@ -185,7 +186,7 @@ def snapshot_upgraded_lists(conn: Connection, actor: Actor) -> int:
         change = record_change(session, actor, UPGRADE_SNAPSHOT, "list", "upgrade-0006",
                                reason=UPGRADE_REASON)
         written = 0
-        for period, revision in upgraded:
+        for period, revision, _ in upgraded:
             closed = Period.parse(period)
             histories = load_histories(session, None, through=closed)
             rows = list_rows(session, closed, histories, stored_games(session, closed))
@@ -193,6 +194,11 @@ def snapshot_upgraded_lists(conn: Connection, actor: Actor) -> int:
                 session.execute(insert(ListEntry), [entry_values(closed, revision, r)
                                                     for r in rows])
             written += len(rows)
-        summarise(change, {"periods": [p for p, _ in upgraded], "list_entries": written})
-        session.flush()  # in the upgrade's transaction, which commits it
+        summarise(change, {"periods": [p for p, _, _ in upgraded], "list_entries": written})
+        # revision 0015 chained the upgrade's change with these lists still empty, in this same
+        # transaction: their digests and the entries from that change on are taken again
+        upgrade = min(c for _, _, c in upgraded)
+        session.execute(update(PeriodRevision).where(PeriodRevision.change_id == upgrade)
+                        .values(digest=None))
+        seal(session, since=upgrade)  # in the upgrade's transaction, which commits it
         return written

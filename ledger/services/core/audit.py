@@ -1,6 +1,9 @@
 """Writing the audit log (docs/CORRECTIONS.md §1): every write appends its ``changes`` rows in
 its own transaction (``ledger audit`` reads them: ``services.admin.audit_log``).
 
+Each entry is chained to the one before it (``chain``: its hash covers its content, the fact
+rows it wrote and the previous entry's hash), when its transaction commits.
+
 A writing service calls ``record_change`` first (the row gets its number, which the facts and
 results it writes carry as ``change_id``) and, for a bulk write, ``summarise`` at the end with
 what it did. A dry run or a refusal rolls the transaction back, so it leaves no change behind.
@@ -19,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Change
 from ledger.domain import Actor
+from ledger.services.core.chain import pending
 
 
 def as_json(values: Any) -> str:
@@ -31,7 +35,9 @@ def record_change(session: Session, actor: Actor, action: str, entity: str, enti
                   *, before: Any = None, after: Any = None, reason: str | None = None) -> Change:
     """Append one change (``action`` such as ``game.add``; ``entity`` and ``entity_id`` what it
     changes; ``before``/``after`` JSON-able values, None for none) inside the caller's
-    transaction and return it with its number (``id``), so rows written next can carry it."""
+    transaction and return it with its number (``id``), so rows written next can carry it.
+    Its ``hash`` is set when the transaction commits (``chain.seal``), over the facts written
+    by then."""
     change = Change(by=actor.by, command=actor.command, action=action, entity=entity,
                     entity_id=str(entity_id)[:100], reason=reason,
                     before=None if before is None else as_json(before),
@@ -39,6 +45,7 @@ def record_change(session: Session, actor: Actor, action: str, entity: str, enti
     session.add(change)
     session.flush()
     session.info[_CHANGE_KEY] = change.id
+    pending(session, change.id)
     return change
 
 

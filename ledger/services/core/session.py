@@ -17,6 +17,7 @@ from ledger.db import revision
 from ledger.db.engine import ledger_name, make_engine, require_writable, sqlite_path
 from ledger.db.snapshot import sqlite_snapshot
 from ledger.errors import WriteConflict, database_error
+from ledger.services.core.chain import seal
 
 R = TypeVar("R")
 
@@ -55,7 +56,8 @@ def open_ledger(db: str) -> Engine:
 @contextmanager
 def transaction(engine: Ledger, *, write: bool = True, dry_run: bool = False) -> Iterator[Session]:
     """One transaction: committed when the block ends, rolled back on any error, with
-    ``dry_run``, or when it only reads (``write=False``). A writing transaction takes the write
+    ``dry_run``, or when it only reads (``write=False``); the changes it recorded are chained
+    just before the commit (``chain.seal``). A writing transaction takes the write
     lock when it begins (SQLite ``BEGIN IMMEDIATE``, PostgreSQL the ledger's advisory lock:
     ``db.engine.lock_for_writing``), so concurrent writers wait their turn; one that only reads
     sees one snapshot (SQLite's read transaction, PostgreSQL REPEATABLE READ READ ONLY), so a
@@ -84,6 +86,8 @@ def transaction(engine: Ledger, *, write: bool = True, dry_run: bool = False) ->
             yield session
             if dry_run or not write:
                 session.rollback()
+            else:
+                seal(session)
     except SQLAlchemyError as exc:
         raise database_error(exc, ledger_name(engine.url)) from None
 
