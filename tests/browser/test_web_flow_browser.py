@@ -50,7 +50,9 @@ if missing():
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.support.expected_conditions import staleness_of  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 GUIDE = ROOT / "examples" / "guide"
@@ -113,6 +115,22 @@ FITS = """
     return [document.documentElement.scrollWidth, out, wide.slice(-3)];"""
 
 
+def _gone(element: WebElement) -> bool:
+    """Whether ``element``'s page has gone. Selenium's ``staleness_of`` knows only the
+    "stale element" answer; while the next page replaces the document, chromium may instead
+    answer "Node with given id does not belong to the document" (CI, stop 28): both mean gone.
+    """
+    try:
+        element.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error.msg):
+            return True
+        raise
+    return False
+
+
 class Visit:
     """The browser on the server at one width: each page opened is checked to fit, and
     screenshotted when asked (``LEDGER_SCREENSHOTS``)."""
@@ -146,7 +164,7 @@ class Visit:
         the next one comes), then until that page has loaded."""
         element = self.driver.find_element(by, where)
         element.click()
-        WebDriverWait(self.driver, 20).until(staleness_of(element))
+        WebDriverWait(self.driver, 20).until(lambda _: _gone(element))
         self.loaded()
 
     def text(self) -> str:
