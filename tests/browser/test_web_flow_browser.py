@@ -48,11 +48,10 @@ pytestmark = pytest.mark.browser
 if missing():
     pytest.skip(missing() or "", allow_module_level=True)
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
-from selenium.common.exceptions import (  # noqa: E402
-    StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 GUIDE = ROOT / "examples" / "guide"
