@@ -51,6 +51,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Run every ledger test on this database server (a SQLAlchemy URL of a database the "
              "user may create databases from, e.g. postgresql+psycopg://postgres:pw@127.0.0.1:"
              f"5432/postgres); default ${URL_VARIABLE}, else SQLite files.")
+    parser.addoption(
+        "--database-tests-only", action="store_true",
+        help="With --database-url: run only the tests whose fixtures reach the database server "
+             "(the database_url fixture); the others open no ledger on it and give the same "
+             "result as on SQLite (CI's PostgreSQL leg: they already ran in its SQLite leg).")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--database-tests-only``: deselect every test that does not reach ``database_url``
+    (a unit test, a format, a test on SQLite files of its own), reported as deselected."""
+    if not config.getoption("--database-tests-only"):
+        return
+    if not config.getoption("--database-url"):
+        raise pytest.UsageError("--database-tests-only needs --database-url (a server to test on)")
+    kept = [item for item in items if "database_url" in getattr(item, "fixturenames", ())]
+    config.hook.pytest_deselected(items=[item for item in items if item not in set(kept)])
+    items[:] = kept
 
 
 def pytest_report_header(config: pytest.Config) -> str:
