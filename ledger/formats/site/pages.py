@@ -14,6 +14,7 @@ their SHA-256 in its policy.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import functools
 import hashlib
 import html
@@ -161,7 +162,7 @@ def environment() -> jinja2.Environment:
         HOME=HOME, LISTS=LISTS, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
         long_date=long_date, signed=signed, trend=trend, list_path=list_path, player_path=player_path,
         event_path=event_path, layout=chart.layout, pool_names=POOL_NAMES,
-        table_class=table_class, count=count)
+        table_class=table_class, count=count, built_on_lead=built_on_lead)
     return env
 
 
@@ -318,6 +319,22 @@ def event_page(site: Site, page: EventPage, period_list: str | None = None, *,
                  page=page,
                  sections=sections, named=len(sections) > 1,
                  report_columns=TABLES["report"], period_list=period_list)
+
+
+def built_on_lead(built_on: dt.date) -> Markup:
+    """The home page's lead, which says the build date: the one text of the site that is not
+    the ledger's (``redate_home``)."""
+    return Markup(f"<p>Rating lists, players and tournaments · built on {long_date(built_on)}"
+                  "</p>")
+
+
+def redate_home(text: str, was: dt.date, built_on: dt.date) -> str | None:
+    """The home page ``text`` built on ``was`` as it is when built on ``built_on``: its lead
+    (``built_on_lead``) replaced, the only place a page shows the build date; None when
+    ``text`` does not hold that lead exactly once (not the page the build wrote). Every text
+    from the ledger is escaped on its way into a page, so none can hold the lead's ``</p>``."""
+    lead = built_on_lead(was)
+    return text.replace(lead, built_on_lead(built_on)) if text.count(lead) == 1 else None
 
 
 def home_page(site: Site, *, face: Face = STATIC) -> str:
