@@ -17,6 +17,7 @@ from ledgers import Factory
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner, Result
 
+import ledger as ledger_package
 from ledger.cli.app import app
 from ledger.db.engine import database_url
 from ledger.services.publishing import site as site_service
@@ -187,7 +188,7 @@ def test_other_options_or_version_build_everything(season_db: str, tmp_path: Pat
     assert json.loads(renamed.stdout)["written"] == 19  # the pages, not the sitemap, css, js
     assert "<title>Players - Riverside CC</title>" in (site / "players/index.html").read_text(
         encoding="utf-8")
-    monkeypatch.setattr(site_service, "__version__", "0.0.1")
+    monkeypatch.setattr(ledger_package, "__version__", "0.0.1")
     again = run("--db", season_db, "site", "build", str(site), "--club", "Riverside CC",
                 "--date", "2026-12-01", "--base-url", "https://club.example/", "--json")
     assert (json.loads(again.stdout)["written"], json.loads(again.stdout)["unchanged_since"]) \

@@ -14,7 +14,6 @@ their SHA-256 in its policy.
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import functools
 import hashlib
 import html
@@ -28,6 +27,7 @@ from markupsafe import Markup
 
 from ledger.domain import count
 from ledger.formats.site import chart
+from ledger.formats.site.lead import built_on_lead
 from ledger.formats.site.model import (
     EVENTS,
     HOME,
@@ -319,22 +319,6 @@ def event_page(site: Site, page: EventPage, period_list: str | None = None, *,
                  page=page,
                  sections=sections, named=len(sections) > 1,
                  report_columns=TABLES["report"], period_list=period_list)
-
-
-def built_on_lead(built_on: dt.date) -> Markup:
-    """The home page's lead, which says the build date: the one text of the site that is not
-    the ledger's (``redate_home``)."""
-    return Markup(f"<p>Rating lists, players and tournaments · built on {long_date(built_on)}"
-                  "</p>")
-
-
-def redate_home(text: str, was: dt.date, built_on: dt.date) -> str | None:
-    """The home page ``text`` built on ``was`` as it is when built on ``built_on``: its lead
-    (``built_on_lead``) replaced, the only place a page shows the build date; None when
-    ``text`` does not hold that lead exactly once (not the page the build wrote). Every text
-    from the ledger is escaped on its way into a page, so none can hold the lead's ``</p>``."""
-    lead = built_on_lead(was)
-    return text.replace(lead, built_on_lead(built_on)) if text.count(lead) == 1 else None
 
 
 def home_page(site: Site, *, face: Face = STATIC) -> str:

@@ -27,10 +27,11 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger import __version__
+import ledger
 from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, shown
+from ledger.formats.site.lead import redate_home
 from ledger.formats.site.model import (
     HOME,
     ChartPoint,
@@ -46,7 +47,7 @@ from ledger.formats.site.model import (
     PoolRecord,
     Site,
 )
-from ledger.formats.site.pages import redate_home, render_site
+from ledger.formats.site.pages import render_site
 from ledger.names import name_key
 from ledger.rules.kfactor import is_junior
 from ledger.services.close.periods import list_periods
@@ -352,7 +353,7 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     next build gather again), by this version, with the same club and base URL, and which
     holds what the record says (``site_files.as_recorded``), is not gathered again: with the
     same build date nothing is written at all; with another, only the home page, the one page
-    that shows the date, gets its new date (``pages.redate_home``, ``site_files.refresh_site``).
+    that shows the date, gets its new date (``lead.redate_home``, ``site_files.refresh_site``).
     Anything else (no record, a file edited, added or removed, another version or option, a
     new change) is the full build. (A build that died beside the folder is cleared first:
     then the unchanged site is swapped in again, nothing rendered.)
@@ -366,7 +367,7 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     address = base_url(base_url_text)
     folder = Path(directory)
     check_site_folder(folder, ledger)
-    stamp = Stamp(*change_mark(engine), __version__, club, address, built_on.isoformat())
+    stamp = Stamp(*change_mark(engine), _version(), club, address, built_on.isoformat())
     done = _unchanged(folder, stamp)
     if done is not None:
         return done
@@ -374,6 +375,12 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     record = Record(stamp, len(site.lists), len(site.players), len(site.events), {})
     written = write_site(folder, render_site(site), record)
     return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on)
+
+
+def _version() -> str:
+    """The package's version, which a build records (``build_site`` has a ``ledger`` of its
+    own: the database)."""
+    return ledger.__version__
 
 
 def _unchanged(folder: Path, stamp: Stamp) -> SiteBuild | None:
