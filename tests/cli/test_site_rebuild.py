@@ -8,6 +8,7 @@ times)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -72,8 +73,8 @@ def test_nothing_changed_writes_nothing(season_db: str, tmp_path: Path,
     record = json.loads(before[RECORD])
     assert (record["change"], record["club"], record["base_url"], record["built_on"]) == (
         latest_change(season_db), CLUB, None, "2026-12-01")
-    assert record["files"]["index.html"] == [
-        "f", (site / "index.html").stat().st_size, mtimes["index.html"]]
+    home = (site / "index.html").stat()
+    assert record["files"]["index.html"] == ["f", home.st_size, home.st_mtime_ns, home.st_ino]
     # nothing is gathered: a build that gathered would fail
     def no_gathering(*args: object, **kwargs: object) -> None:
         raise AssertionError("gathered")
@@ -170,6 +171,22 @@ def test_a_file_edited_by_hand_is_not_taken_for_nothing_changed(season_db: str,
     done = run("--db", season_db, "site", "build", str(site), "--club", CLUB, "--date",
                "2026-12-01")
     # the full build, which refuses to replace a file it did not write (as before the record)
+    assert done.exit_code == 1
+    assert "events/2.html was not written by ledger site build" in " ".join(done.stderr.split())
+
+
+def test_a_file_replaced_with_its_size_and_time_is_seen(season_db: str, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build(season_db, site)
+    page = site / "events/2.html"
+    was = page.stat()
+    edited = tmp_path / "edited.html"
+    edited.write_bytes(b"x" * was.st_size)
+    os.utime(edited, ns=(was.st_atime_ns, was.st_mtime_ns))
+    os.replace(edited, page)  # as an editor saves: a new file renamed over the page
+    assert (page.stat().st_size, page.stat().st_mtime_ns) == (was.st_size, was.st_mtime_ns)
+    done = run("--db", season_db, "site", "build", str(site), "--club", CLUB, "--date",
+               "2026-12-01")
     assert done.exit_code == 1
     assert "events/2.html was not written by ledger site build" in " ".join(done.stderr.split())
 

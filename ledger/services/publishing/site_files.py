@@ -11,7 +11,7 @@ refused. A symbolic link inside DIR is never followed: one where the site writes
 manifest without a file listed (an empty ``.ledger-site``) is no manifest.
 
 Beside the manifest, a build writes its record (``site_record.RECORD``, ``.ledger-site.json``:
-the ledger's change it was built from, its options, and every entry's size and time), which lets
+the ledger's change it was built from, its options, and every entry's size, time and inode), which lets
 the next build see that nothing changed (``as_recorded``) or give a few pages new text without
 gathering the rest (``refresh_site``); the record is neither the build's page nor carried over.
 

@@ -68,15 +68,20 @@ class Record:
 
 def states(found: dict[str, os.stat_result]) -> dict[str, list[Any]]:
     """The state of each entry of ``found`` (``site_swap.survey``) but the record: ``["f",
-    size, mtime_ns]`` for a regular file, ``["l", size]`` for a symbolic link, ``["d"]`` for a
-    folder (its times move with what it holds and the swap: not recorded), ``["o"]`` for
-    anything else. A file edited by hand gets another time (and mostly another size)."""
+    size, mtime_ns, inode]`` for a regular file, ``["l", size]`` for a symbolic link, ``["d"]``
+    for a folder (its times move with what it holds and the swap: not recorded), ``["o"]`` for
+    anything else. A file edited by hand gets another time (and mostly another size; an
+    editor that writes a new file and renames it, another inode). Not the change time, which
+    moves when the next build links the file into its new site and removes the old tree. On a
+    file system with coarse times (FAT: 2 s) an edit keeping the size within the same tick
+    goes unseen."""
     shown: dict[str, list[Any]] = {}
     for name, entry in found.items():
         if name == RECORD:
             continue
         mode = entry.st_mode
-        shown[name] = (["f", entry.st_size, entry.st_mtime_ns] if stat.S_ISREG(mode)
+        shown[name] = (["f", entry.st_size, entry.st_mtime_ns, entry.st_ino]
+                       if stat.S_ISREG(mode)
                        else ["l", entry.st_size] if stat.S_ISLNK(mode)
                        else ["d"] if stat.S_ISDIR(mode) else ["o"])
     return shown
