@@ -1,42 +1,52 @@
-"""How long ``ledger site build`` takes on a large ledger, and a second build with nothing changed.
+"""How long ``ledger site build`` takes on a large ledger: the full build, a rebuild with nothing
+changed, a rebuild with only another build date, and a rebuild after a month's close next to the
+close itself (issue 25).
 
 Run from the repository root: ``python benchmarks/site_build.py [--players N]`` (default 20,000).
 The ledger: the may13 list of examples/data repeated with new FIDE ids and names until it has N
 players (``fide_list_import.synthetic_list``), imported as the standard list of 1 October 2026;
 a CSV of one 4-round event in October 2026 in which every player plays every round (2N games);
-October 2026 closed. Then the site is built into an empty folder (every file written) and built
-again (every file unchanged). Reported: the time of each step and of each build, files and bytes.
-Not part of the test suite.
+October 2026 closed. Then the site is built into an empty folder (every file written), built
+again (nothing changed: nothing gathered or written), built with another date (the home page
+only); the gather (``site_data``) and the rendering (``render_site``) are timed on their own
+once; then a November event of the same shape is imported and November closed, and the site
+built again. Reported: the time of each step and of each build, files and bytes. Not part of the
+test suite.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import datetime as dt
 import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fide_list_import import synthetic_list  # noqa: E402
 
+from ledger.formats.site.pages import render_site  # noqa: E402
 from ledger.services.admin.setup import init_ledger  # noqa: E402
 from ledger.services.close.periods import close_period  # noqa: E402
 from ledger.services.core.session import open_ledger  # noqa: E402
 from ledger.services.imports.fide_lists import import_fide_list  # noqa: E402
 from ledger.services.imports.games import import_file  # noqa: E402
-from ledger.services.publishing.site import build_site  # noqa: E402
+from ledger.services.publishing.site import SiteBuild, build_site, site_data  # noqa: E402
 
 ROUNDS = 4
 RESULTS = ("1-0", "1/2-1/2", "0-1")
+T = TypeVar("T")
 
 
-def games_csv(path: Path, players: int) -> int:
-    """One event, ``ROUNDS`` rounds, every player in every round (player i against i + r + 1,
-    in blocks), FIDE ids 90000001...; returns the number of games."""
+def games_csv(path: Path, players: int, month: int = 10) -> int:
+    """One event of ``month`` 2026, ``ROUNDS`` rounds, every player in every round (player i
+    against i + r + 1, in blocks), FIDE ids 90000001...; returns the number of games."""
     ids = [90000000 + n for n in range(1, players + 1)]
     rows = 0
     with open(path, "w", newline="", encoding="utf-8") as fh:
@@ -49,9 +59,9 @@ def games_csv(path: Path, players: int) -> int:
             for r in range(ROUNDS):
                 for i in range(ROUNDS):
                     white, black = group[i], group[ROUNDS + (i + r) % ROUNDS]
-                    out.writerow([f"2026-10-{3 + 7 * r:02d}", f"#{white}", f"#{black}",
-                                  RESULTS[(white + r) % 3], "Benchmark Open", r + 1, white,
-                                  black])
+                    out.writerow([f"2026-{month:02d}-{3 + 7 * r:02d}", f"#{white}", f"#{black}",
+                                  RESULTS[(white + r + month) % 3], f"Benchmark Open {month}",
+                                  r + 1, white, black])
                     rows += 1
     return rows
 
@@ -61,40 +71,65 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20_000)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ledger-site-bench-"))
+    times: dict[str, float] = {}
+
+    def timed(name: str, step: Callable[[], T]) -> T:
+        start = time.perf_counter()
+        done = step()
+        times[name] = time.perf_counter() - start
+        return done
+
     try:
         listing, games, db = work / "list.txt", work / "games.csv", str(work / "ledger.db")
         synthetic_list(listing, args.players)
         n_games = games_csv(games, args.players)
         init_ledger(db)
         engine = open_ledger(db)
+        site = work / "site"
+
+        def build(date: str = "2026-12-01") -> SiteBuild:
+            return build_site(engine, site, club="Benchmark", base_url_text=None, date=date,
+                              ledger=db)
+
         try:
-            t0 = time.perf_counter()
-            import_fide_list(engine, str(listing), list_date="2026-10-01", pool="standard")
-            t1 = time.perf_counter()
-            import_file(engine, str(games), "csv")
-            t2 = time.perf_counter()
-            close_period(engine, "2026-10")
-            t3 = time.perf_counter()
-            site = work / "site"
-            first = build_site(engine, site, club="Benchmark", base_url_text=None,
-                               date="2026-12-01", ledger=db)
-            t4 = time.perf_counter()
-            second = build_site(engine, site, club="Benchmark", base_url_text=None,
-                                date="2026-12-01", ledger=db)
-            t5 = time.perf_counter()
+            timed("list import", lambda: import_fide_list(
+                engine, str(listing), list_date="2026-10-01", pool="standard"))
+            timed("games import", lambda: import_file(engine, str(games), "csv"))
+            timed("close", lambda: close_period(engine, "2026-10"))
+            first = timed("full build", build)
+            size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+            same = timed("nothing changed", build)
+            redated = timed("another date", lambda: build("2026-12-02"))
+            gathered = timed("gather", lambda: site_data(
+                engine, club="Benchmark", built_on=dt.date(2026, 12, 2)))
+            timed("render", lambda: sum(1 for _ in render_site(gathered)))
+            games_csv(games, args.players, month=11)
+            timed("November import", lambda: import_file(engine, str(games), "csv"))
+            timed("November close", lambda: close_period(engine, "2026-11"))
+            closed = timed("after the close", lambda: build("2026-12-02"))
         finally:
             engine.dispose()
-        size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-        assert first.files.written == first.files.files and second.files.written == 0
+        assert first.files.written == first.files.files
+        assert same.files.written == 0 and same.unchanged_since is not None
+        assert redated.files.written == 1 and redated.unchanged_since is not None
+        assert closed.unchanged_since is None and closed.lists == 2
     finally:
         shutil.rmtree(work)
-    print(f"ledger: {args.players:,} players, {n_games:,} games; list import {t1 - t0:.1f} s, "
-          f"games import {t2 - t1:.1f} s, close {t3 - t2:.1f} s")
+    print(f"ledger: {args.players:,} players, {n_games:,} games a month; list import "
+          f"{times['list import']:.1f} s, games import {times['games import']:.1f} s, close "
+          f"{times['close']:.1f} s")
     print(f"site: {first.files.files:,} files, {size / 1e6:.0f} MB "
           f"({first.players:,} player pages, {first.lists} list, {first.events} tournament)")
-    print(f"first build (every file written): {t4 - t3:.1f} s")
-    print(f"second build (nothing changed, {second.files.unchanged:,} files unchanged): "
-          f"{t5 - t4:.1f} s")
+    print(f"full build (every file written): {times['full build']:.1f} s (gather "
+          f"{times['gather']:.1f} s, render {times['render']:.1f} s, timed apart)")
+    print(f"rebuild, nothing changed (nothing gathered, none of {same.files.files:,} files "
+          f"written): {times['nothing changed']:.2f} s")
+    print(f"rebuild, another build date ({redated.files.written} file written): "
+          f"{times['another date']:.2f} s")
+    print(f"November: import {times['November import']:.1f} s, close "
+          f"{times['November close']:.1f} s; rebuild after the close ({closed.files.written:,} "
+          f"written, {closed.files.unchanged:,} unchanged): {times['after the close']:.1f} s = "
+          f"{times['after the close'] / times['November close']:.1f}x the close")
 
 
 if __name__ == "__main__":

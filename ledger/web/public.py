@@ -6,7 +6,7 @@ preview of each pool's next list (``lists/POOL/preview.html``, unofficial: ``led
 --preview``).
 
 Caching (``_Live``): the ``Site`` is gathered once per version of the ledger (its latest change
-id, ``services.publishing.live.latest_change``, one indexed read per request: on PostgreSQL one
+id, ``services.publishing.marks.latest_change``, one indexed read per request: on PostgreSQL one
 round trip; and today's date, which the home page shows) and gathered again when that moves, so
 no page is ever older than the latest change a request could see. Pages are rendered on demand
 and kept rendered (``Rendered``: the body's bytes and ETag) up to ``KEPT_BYTES`` per process:

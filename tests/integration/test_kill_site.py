@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from ledger.cli.app import app
 
-#: The season's site (tests/cli/test_site_cli.py: 21 files and the manifest) built for one
+#: The season's site (tests/cli/test_site_cli.py: 21 files, the manifest and the record) built for one
 #: club name, then rebuilt for another: every page heads with the club, so every page changes.
 FIRST, SECOND = "Riverside Chess Club", "Riverside Chess Club (new name)"
 
@@ -45,6 +45,14 @@ def _point(site: Path) -> dict[str, tuple[tuple[str, ...], Callable[[str], bool]
     }
 
 
+def site_tree(folder: Path) -> dict[str, bytes | str]:
+    """``tree(folder)`` but the build's record (``.ledger-site.json``), which holds the files'
+    times: present in every whole site, never in one a killed first build left."""
+    found = tree(folder)
+    assert (".ledger-site.json" in found) == (".ledger-site" in found)
+    return {name: data for name, data in found.items() if name != ".ledger-site.json"}
+
+
 def build_args(db: str, site: Path, club: str) -> tuple[str, ...]:
     return ("--db", db, "site", "build", str(site), "--club", club, "--date", "2026-12-01")
 
@@ -58,7 +66,7 @@ def expected(season_db: str, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         folder = root / str(len(sites))
         done = CliRunner().invoke(app, list(build_args(season_db, folder, club)))
         assert done.exit_code == 0, done.output + done.stderr
-        sites[club] = tree(folder)
+        sites[club] = site_tree(folder)
     assert len(sites[FIRST]) == 22 and sites[FIRST].keys() == sites[SECOND].keys()
     assert all(sites[FIRST][p] != sites[SECOND][p] for p in sites[FIRST] if p.endswith(".html"))
     return sites
@@ -76,7 +84,7 @@ def _finished(db: str, site: Path, tmp_path: Path, expected: dict[str, bytes | s
     """The next build finishes the site, and nothing of the dead one is left."""
     again = start(tmp_path / "again", [build_args(db, site, SECOND)])
     assert again.wait() == 0, again.stderr
-    assert tree(site) == expected
+    assert site_tree(site) == expected
     assert sorted(os.listdir(site.parent)) == ["site"]
 
 
@@ -96,10 +104,10 @@ def test_a_rebuild_killed_leaves_one_whole_site(season_db: str, tmp_path: Path, 
     site = tmp_path / "www" / "site"
     first = start(tmp_path / "first", [build_args(season_db, site, FIRST)])
     assert first.wait() == 0, first.stderr
-    assert tree(site) == expected[FIRST]
+    assert site_tree(site) == expected[FIRST]
     _killed_at(point, season_db, site, SECOND, tmp_path)
     # before the swap: the site as it was, byte for byte; after it: the new site, whole
-    assert tree(site) == expected[SECOND if point == "old-removed" else FIRST]
+    assert site_tree(site) == expected[SECOND if point == "old-removed" else FIRST]
     _finished(season_db, site, tmp_path, expected[SECOND])
 
 
@@ -125,10 +133,10 @@ def test_a_second_build_while_one_runs_is_refused(season_db: str, tmp_path: Path
     other = start(tmp_path / "other", [build_args(season_db, site, SECOND)])
     assert other.wait() == 1
     assert f"site: another ledger site build is writing {site}" in other.stderr
-    assert tree(site) == expected[FIRST]
+    assert site_tree(site) == expected[FIRST]
     running.go_on()
     assert running.wait() == 0, running.stderr
-    assert tree(site) == expected[SECOND]
+    assert site_tree(site) == expected[SECOND]
     assert sorted(os.listdir(site.parent)) == ["site"]
 
 
@@ -146,7 +154,7 @@ def test_what_is_put_in_the_folder_during_a_build_is_kept(season_db: str, tmp_pa
     os.replace(site / ".notes.txt.swp", site / "notes.txt")
     running.go_on()
     assert running.wait() == 0, running.stderr
-    assert tree(site) == expected[SECOND] | {
+    assert site_tree(site) == expected[SECOND] | {
         "notes.txt": b"second notes", "CNAME": b"ratings.club.example\n",
         "uploads/rules.pdf": b"%PDF-1.4"}
     assert sorted(os.listdir(site.parent)) == ["site"]
@@ -164,6 +172,6 @@ def test_a_file_put_where_the_new_site_has_a_folder_is_kept_beside(
     assert (f"site: {site / 'players'} was put there during the build, where the new site has a "
             f"folder: it is kept with what the folder held before the build in {kept}"
             in " ".join(running.stderr.split()))
-    assert tree(site) == expected[SECOND]  # the new site, whole
+    assert site_tree(site) == expected[SECOND]  # the new site, whole
     assert (kept / "players").read_text(encoding="utf-8") == "our players"
     assert sorted(os.listdir(site.parent)) == [".site.ledger-kept-1", "site"]

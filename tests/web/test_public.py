@@ -310,7 +310,7 @@ def test_logins_and_submissions_do_not_make_the_site_gathered_again(
         season_db: str, new_ledger: Factory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each login and failed login writes an audit entry (as a pending submission does); none
     changes a page, so none moves the version the live site is kept under
-    (``live.UNSHOWN_ACTIONS``):
+    (``marks.UNSHOWN_ACTIONS``):
     a busy login page at a federation does not make every worker gather 20,000 players
     again. A change a page shows (a game recorded) still does."""
     from helpers import form_post

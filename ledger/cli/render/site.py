@@ -14,15 +14,20 @@ if TYPE_CHECKING:
 
 
 def site_build(r: SiteBuild, as_json: bool) -> None:
-    """What a site build wrote: files written, unchanged and removed, and what the site holds."""
+    """What a site build wrote: files written, unchanged and removed, and what the site holds;
+    when the folder was already built from the ledger's latest change, that it found nothing
+    changed since (``unchanged_since``: that change's id, else null)."""
     w = r.files
     if as_json:
         print_json({"directory": w.directory, "files": w.files, "written": w.written,
                     "unchanged": w.unchanged, "removed": w.removed, "lists": r.lists,
                     "players": r.players, "events": r.events,
-                    "built_on": r.built_on.isoformat()})
+                    "built_on": r.built_on.isoformat(), "unchanged_since": r.unchanged_since})
         return
-    say(f"site {w.directory}: {count(w.files, 'file')}, {w.written} written, {w.unchanged} "
+    since = "" if r.unchanged_since is None else (
+        f" nothing changed since change {r.unchanged_since}"
+        + (":" if w.written == 0 else " but the build date:"))
+    say(f"site {w.directory}:{since} {count(w.files, 'file')}, {w.written} written, {w.unchanged} "
         f"unchanged, {w.removed} removed ({count(r.lists, 'list')}, "
         f"{count(r.players, 'player')}, {count(r.events, 'tournament')}; built on {r.built_on})")
 

@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from ledger.domain import count
 from ledger.formats.site import chart
+from ledger.formats.site.lead import built_on_lead
 from ledger.formats.site.model import (
     EVENTS,
     HOME,
@@ -161,7 +162,7 @@ def environment() -> jinja2.Environment:
         HOME=HOME, LISTS=LISTS, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
         long_date=long_date, signed=signed, trend=trend, list_path=list_path, player_path=player_path,
         event_path=event_path, layout=chart.layout, pool_names=POOL_NAMES,
-        table_class=table_class, count=count)
+        table_class=table_class, count=count, built_on_lead=built_on_lead)
     return env
 
 

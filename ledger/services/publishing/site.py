@@ -17,19 +17,23 @@ re-rating superseded it and links the current list, and the current list links i
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import ledger
 from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, shown
+from ledger.formats.site.lead import redate_home
 from ledger.formats.site.model import (
+    HOME,
     ChartPoint,
     EventLine,
     EventPage,
@@ -59,7 +63,17 @@ from ledger.services.publishing.event_reports import (
     game_periods,
 )
 from ledger.services.publishing.lists import PlayerHistory, RatingList, player_histories, rating_list
-from ledger.services.publishing.site_files import SiteWrite, check_site_folder, write_site
+from ledger.services.publishing.marks import change_mark
+from ledger.services.publishing.site_files import (
+    SiteWrite,
+    as_recorded,
+    check_site_folder,
+    read_manifest,
+    refresh_site,
+    write_site,
+)
+from ledger.services.publishing.site_record import Record, Stamp, read_record
+from ledger.services.publishing.site_swap import work_folder
 from ledger.services.register.events import list_events
 from ledger.services.register.games import parse_date
 
@@ -316,19 +330,33 @@ def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,
 @dataclass(frozen=True)
 class SiteBuild:
     """What ``build_site`` did: the files written and left alone (``files``), and what the site
-    holds (lists, players, tournaments)."""
+    holds (lists, players, tournaments); ``unchanged_since``: the ledger's change the folder
+    was already built from, when the build found nothing changed since (None: it gathered the
+    site)."""
 
     files: SiteWrite
     lists: int
     players: int
     events: int
     built_on: dt.date
+    unchanged_since: int | None = None
 
 
 def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_text: str | None,
                date: str | None, ledger: str | None, today: dt.date | None = None) -> SiteBuild:
     """``ledger site build DIR``: check the options and the folder, gather the site
-    (``site_data``), render it and write the files that changed (``site_files.write_site``).
+    (``site_data``), render it and write the files that changed (``site_files.write_site``),
+    with the build's record (``site_record``).
+
+    A folder whose record says it was built from the ledger's latest change
+    (``marks.change_mark``, read before gathering, so a write during the build only makes the
+    next build gather again), by this version, with the same club and base URL, and which
+    holds what the record says (``site_files.as_recorded``), is not gathered again: with the
+    same build date nothing is written at all; with another, only the home page, the one page
+    that shows the date, gets its new date (``lead.redate_home``, ``site_files.refresh_site``).
+    Anything else (no record, a file edited, added or removed, another version or option, a
+    new change) is the full build. (A build that died beside the folder is cleared first:
+    then the unchanged site is swapped in again, nothing rendered.)
 
     ``date`` (YYYY-MM-DD) is the build date shown on the home page (default ``today``, else
     the clock's); ``ledger`` the open ledger's database (path or URL), which the folder must
@@ -339,7 +367,37 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     address = base_url(base_url_text)
     folder = Path(directory)
     check_site_folder(folder, ledger)
+    stamp = Stamp(*change_mark(engine), _version(), club, address, built_on.isoformat())
+    done = _unchanged(folder, stamp)
+    if done is not None:
+        return done
     site = site_data(engine, club=club, built_on=built_on, base_url=address)
-    written = write_site(folder, render_site(site))
+    record = Record(stamp, len(site.lists), len(site.players), len(site.events), {})
+    written = write_site(folder, render_site(site), record)
     return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on)
 
+
+def _version() -> str:
+    """The package's version, which a build records (``build_site`` has a ``ledger`` of its
+    own: the database)."""
+    return ledger.__version__
+
+
+def _unchanged(folder: Path, stamp: Stamp) -> SiteBuild | None:
+    """The build of ``folder`` when its record shows the site of ``stamp`` (``build_site``),
+    with at most the home page given its new date; None when the full build is needed."""
+    record = read_record(folder)
+    if record is None or not record.stamp.same_site(stamp) or not as_recorded(folder, record):
+        return None
+    built_on, was = (dt.date.fromisoformat(s.built_on) for s in (stamp, record.stamp))
+    again = replace(record, stamp=stamp)
+    if built_on == was and not os.path.lexists(work_folder(Path(os.path.realpath(folder)))):
+        files = len(read_manifest(folder) or {})
+        written: SiteWrite | None = SiteWrite(str(folder), files, 0, files, 0)
+    else:  # another date, or what a build that died left beside the folder to clear
+        redo = {HOME: lambda text: redate_home(text, was, built_on)} if built_on != was else {}
+        written = refresh_site(folder, again, redo)
+    if written is None:
+        return None
+    return SiteBuild(written, record.lists, record.players, record.events, built_on,
+                     stamp.change)

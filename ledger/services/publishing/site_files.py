@@ -10,6 +10,11 @@ link) is carried into the new site as it is, and a page the build would write in
 refused. A symbolic link inside DIR is never followed: one where the site writes is refused. A
 manifest without a file listed (an empty ``.ledger-site``) is no manifest.
 
+Beside the manifest, a build writes its record (``site_record.RECORD``, ``.ledger-site.json``:
+the ledger's change it was built from, its options, and every entry's size, time and inode), which lets
+the next build see that nothing changed (``as_recorded``) or give a few pages new text without
+gathering the rest (``refresh_site``); the record is neither the build's page nor carried over.
+
 A folder is refused before anything is written when it is a file, when it holds files but no
 manifest (someone else's folder), or when the ledger's own database lies inside it (a folder
 that is published must never carry the ledger).
@@ -21,13 +26,14 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ledger.db.engine import sqlite_file_kind, sqlite_files
 from ledger.errors import InvalidInput, LedgerError
 from ledger.services.publishing import site_swap
+from ledger.services.publishing.site_record import RECORD, Record, record_text, states
 
 #: The manifest's name, and its first line.
 MANIFEST, MANIFEST_HEADER = ".ledger-site", "# files written by ledger site build: SHA-256  path"
@@ -159,13 +165,16 @@ def _may_write(root: Path, found: dict[str, os.stat_result], own: dict[str, str]
                            "changed since): a build replaces only its own files; move it away")
 
 
-def write_site(directory: Path, files: Iterable[tuple[str, str]]) -> SiteWrite:
+def write_site(directory: Path, files: Iterable[tuple[str, str]],
+               record: Record | None = None) -> SiteWrite:
     """Write ``files`` ((path inside the site, text) pairs, written as UTF-8) as the site in
     ``directory`` (``check_site_folder`` first), all or nothing: the new site is built beside
     it and swapped in (``site_swap.building``). A file whose bytes the build's own file already
     has is kept (linked, not written); the build's own files that ``files`` no longer holds are
     left out; every other entry of the folder is carried over as it is; the manifest lists
-    ``files`` with their SHA-256. Raises ``InvalidInput`` (nothing changed) for a page the
+    ``files`` with their SHA-256; ``record`` (its ``files`` filled in here: the new site's
+    ``site_record.states``) is written as ``RECORD`` (None: none, and an earlier one is
+    dropped). Raises ``InvalidInput`` (nothing changed) for a page the
     build cannot write (``_may_write``), another build writing the folder, and a file system
     mounted inside it; ``LedgerError`` naming the file that cannot be read or written."""
     root = Path(os.path.realpath(directory))
@@ -188,12 +197,68 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]]) -> SiteWrite:
                 made[name] = digest
             removed = sum(1 for name in own if name not in made)
             build.carry([name for name in found if name not in made and name not in own
-                         and name != MANIFEST])
-            listing = "\n".join([MANIFEST_HEADER, *(f"{made[name]}  {name}"
-                                                    for name in sorted(made))]) + "\n"
-            build.write_or_keep(MANIFEST, listing.encode("utf-8"))
-            build.swap()
+                         and name not in (MANIFEST, RECORD)])
+            _finish(build, made, record)
     except OSError as exc:
         where = exc.filename or directory
         raise LedgerError(f"site: cannot write {where}: {exc.strerror or exc}") from None
     return SiteWrite(str(directory), len(made), written, unchanged, removed)
+
+
+def _finish(build: site_swap.Build, made: dict[str, str], record: Record | None) -> None:
+    """Write the manifest (``made``: path -> SHA-256) and ``record`` (with the new site's
+    ``states``) into the new site, and swap it in."""
+    listing = "\n".join([MANIFEST_HEADER, *(f"{made[name]}  {name}"
+                                            for name in sorted(made))]) + "\n"
+    build.write_or_keep(MANIFEST, listing.encode("utf-8"))
+    if record is not None:
+        done = replace(record, files=states(site_swap.survey(build.staging)))
+        build.write(RECORD, record_text(done))
+    build.swap()
+
+
+def as_recorded(directory: Path, record: Record) -> bool:
+    """Whether the folder ``directory`` holds what ``record`` says the build left in it (no
+    file added, removed, edited or touched: ``site_record.states``); one ``lstat`` per entry,
+    no file read."""
+    return states(site_swap.survey(Path(os.path.realpath(directory)))) == record.files
+
+
+def refresh_site(directory: Path, record: Record,
+                 redo: dict[str, Callable[[str], str | None]]) -> SiteWrite | None:
+    """Give each page of ``redo`` (path -> a function from the page's text to its new text)
+    its new text in the site in ``directory``, which a build left as ``record`` says, every
+    other file kept as it is; the manifest and the record (``record``, its ``files`` filled
+    in) updated. Checked under the build's lock: the folder as ``record`` says, each page of
+    ``redo`` the build's own with the SHA-256 the manifest gives it; when not, or when a
+    function gives None, nothing is written and the answer is None (a full build is then
+    needed). Raises what ``write_site`` raises."""
+    root = Path(os.path.realpath(directory))
+    try:
+        with site_swap.building(root) as build:
+            manifest = read_manifest(root) if build.found else None
+            if states(build.found) != record.files or manifest is None or None in \
+                    manifest.values() or not set(redo) <= set(manifest):
+                return None
+            made = {name: str(digest) for name, digest in manifest.items()}
+            changed: dict[str, bytes] = {}
+            for name, again in redo.items():
+                data = (root / name).read_bytes()
+                text = again(data.decode("utf-8")) \
+                    if hashlib.sha256(data).hexdigest() == made[name] else None
+                if text is None:
+                    return None
+                changed[name] = text.encode("utf-8")
+            for name in manifest:
+                if name in changed:
+                    build.write(name, changed[name])
+                    made[name] = hashlib.sha256(changed[name]).hexdigest()
+                else:
+                    build.keep(name, None)
+            build.carry([name for name in build.found if name not in manifest
+                         and name not in (MANIFEST, RECORD)])
+            _finish(build, made, record)
+    except OSError as exc:
+        where = exc.filename or directory
+        raise LedgerError(f"site: cannot write {where}: {exc.strerror or exc}") from None
+    return SiteWrite(str(directory), len(made), len(redo), len(made) - len(redo), 0)

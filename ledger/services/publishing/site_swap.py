@@ -194,14 +194,15 @@ class Build:
         with open(self.staging / name, "xb") as handle:
             handle.write(data)
 
-    def keep(self, name: str, data: bytes) -> None:
-        """Put ``root``'s file ``name`` (the build's own, holding ``data``) into the new site as
-        it is: a hard link (its times kept), else ``data`` written."""
+    def keep(self, name: str, data: bytes | None) -> None:
+        """Put ``root``'s file ``name`` (the build's own, holding ``data``; None: read it when
+        needed) into the new site as it is: a hard link (its times kept), else ``data``
+        written."""
         self._folder(name.rpartition("/")[0])
         try:
             os.link(self.root / name, self.staging / name, follow_symlinks=False)
         except OSError:
-            self.write(name, data)
+            self.write(name, (self.root / name).read_bytes() if data is None else data)
 
     def write_or_keep(self, name: str, data: bytes) -> None:
         """``keep`` ``root``'s regular file ``name`` when it holds ``data``, else ``write``."""
