@@ -19,11 +19,13 @@ def site_build(r: SiteBuild, as_json: bool) -> None:
     if as_json:
         print_json({"directory": w.directory, "files": w.files, "written": w.written,
                     "unchanged": w.unchanged, "removed": w.removed, "lists": r.lists,
-                    "players": r.players, "events": r.events,
-                    "built_on": r.built_on.isoformat()})
+                    "players": r.players, "events": r.events, "bundles": r.bundles,
+                    "bundles_made": w.made, "built_on": r.built_on.isoformat()})
         return
+    bundles = (f"{count(r.bundles, 'bundle')} ({w.made} made, {r.bundles - w.made} kept), "
+               if r.bundles else "")
     say(f"site {w.directory}: {count(w.files, 'file')}, {w.written} written, {w.unchanged} "
-        f"unchanged, {w.removed} removed ({count(r.lists, 'list')}, "
+        f"unchanged, {w.removed} removed ({count(r.lists, 'list')}, {bundles}"
         f"{count(r.players, 'player')}, {count(r.events, 'tournament')}; built on {r.built_on})")
 
 

@@ -42,6 +42,17 @@ def preview_path(pool: str) -> str:
     return f"lists/{pool}/preview.html"
 
 
+def bundle_path(pool: str, period: str, revision: int) -> str:
+    """The bundle of a list revision (``ledger export bundle``: what ``ledger verify`` recounts
+    the list from): ``bundles/standard-2026-10-r1.json``. A published revision never changes,
+    nor does its bundle (but for a signature by another key)."""
+    return f"bundles/{pool}-{period}-r{revision}.json"
+
+
+#: The public key (PEM) of the key that signs the bundles, when the site is given one.
+PUBLIC_KEY = "public-key.pem"
+
+
 def player_path(player_id: int) -> str:
     """``players/12.html`` (the ledger's id: it never changes)."""
     return f"players/{player_id}.html"
@@ -138,7 +149,10 @@ class ListPage:
     ``revision``: the revision these lines are (None: a ledger that keeps no revisions);
     ``revisions``: every revision of this list, oldest first (empty, or one: never corrected).
     A page whose ``revision`` is not the latest is a superseded one: it says so and links the
-    current list; the current one links every earlier revision (what was published then)."""
+    current list; the current one links every earlier revision (what was published then).
+    ``digest``: the revision's list digest as stored (``period_revisions.digest``, 64 hex
+    digits; None: none, a preview); ``bundle``: the path of its bundle (``bundle_path``; None:
+    not published with the site)."""
 
     pool: str
     period: str
@@ -146,6 +160,8 @@ class ListPage:
     lines: tuple[ListLine, ...]
     revision: int | None = None
     revisions: tuple[ListRevision, ...] = ()
+    digest: str | None = None
+    bundle: str | None = None
 
     @property
     def latest(self) -> int | None:
@@ -363,7 +379,8 @@ class Site:
     """Everything the site shows: the club's name, the build date (the one date on the pages
     that is not the ledger's), ``base_url`` (absolute, ending in "/"; None: not given) for the
     canonical links and the sitemap, the lists (by pool, then period, current revision before
-    superseded ones), the players (by name) and the events (by start date)."""
+    superseded ones), the players (by name) and the events (by start date); ``public_key``:
+    the path of the bundles' public key (``PUBLIC_KEY``; None: the bundles are not signed)."""
 
     club: str
     built_on: dt.date
@@ -371,6 +388,7 @@ class Site:
     players: tuple[PlayerPage, ...]
     events: tuple[EventPage, ...]
     base_url: str | None = None
+    public_key: str | None = None
 
 
 @dataclass(frozen=True)

@@ -233,7 +233,9 @@ def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | No
     unofficial, said so in its title and heading. The latest list of a pool in
     ``face.previews`` links its preview. ``part`` (live only): the page shows that part of
     ``lines`` (the rows found: the whole list, or those a search found), with links to the
-    other parts, a search form and the whole list's CSV."""
+    other parts, a search form and the whole list's CSV. A published revision gives its list
+    digest (``page.digest``) and links its bundle (``page.bundle``) and the public key that
+    checks its signature (``site.public_key``), with how to check them (``ledger verify``)."""
     federations = sorted({line.federation for line in page.lines if line.federation})
     pool = POOL_NAMES.get(page.pool, page.pool)
     title = f"{site.club} - {pool.lower()} rating list {page.period}" + (
@@ -248,6 +250,9 @@ def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | No
                  current_path=list_path(page.pool, page.period),
                  previous_list=neighbours[0], next_list=neighbours[1], preview=preview,
                  preview_link=preview_path(page.pool) if offers else None, part=part,
+                 bundle_file=(page.bundle or "").rpartition("/")[2],
+                 public_key=site.public_key,
+                 public_key_file=(site.public_key or "").rpartition("/")[2],
                  shown_lines=page.lines if part is None or lines is None
                  else lines[part.start:part.stop])
 

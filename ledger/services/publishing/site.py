@@ -17,6 +17,7 @@ re-rating superseded it and links the current list, and the current list links i
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -29,7 +30,9 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, shown
+from ledger.formats import signatures
 from ledger.formats.site.model import (
+    PUBLIC_KEY,
     ChartPoint,
     EventLine,
     EventPage,
@@ -42,6 +45,7 @@ from ledger.formats.site.model import (
     PlayerPage,
     PoolRecord,
     Site,
+    bundle_path,
 )
 from ledger.formats.site.pages import render_site
 from ledger.names import name_key
@@ -50,6 +54,7 @@ from ledger.services.close.periods import list_periods
 from ledger.services.close.revisions import revision_views
 from ledger.services.close.state import load_histories
 from ledger.services.core.session import Ledger, transaction
+from ledger.services.publishing.bundles import site_bundles, stored_digests
 from ledger.services.publishing.event_reports import (
     EventReport,
     GameLine,
@@ -59,7 +64,11 @@ from ledger.services.publishing.event_reports import (
     game_periods,
 )
 from ledger.services.publishing.lists import PlayerHistory, RatingList, player_histories, rating_list
-from ledger.services.publishing.site_files import SiteWrite, check_site_folder, write_site
+from ledger.services.publishing.site_files import (
+    SiteWrite,
+    check_site_folder,
+    write_site,
+)
 from ledger.services.register.events import list_events
 from ledger.services.register.games import parse_date
 
@@ -184,13 +193,16 @@ def _event_page(report: EventReport, *more: EventReport) -> EventPage:
 
 
 def site_data(engine: Ledger, *, club: str, built_on: dt.date,
-              base_url: str | None = None) -> Site:
+              base_url: str | None = None, bundles: bool = True,
+              public_key: bool = False) -> Site:
     """Everything the site shows, read in one transaction: every published list (with each
-    player's previous rating: the one in force before the list), every player (history, chart,
-    games by period), every event with a valid game (crosstable, rating
-    report; one voided or merged away has no page). ``club`` heads every page;
+    player's previous rating: the one in force before the list, and its stored list digest),
+    every player (history, chart, games by period), every event with a valid game (crosstable,
+    rating report; one voided or merged away has no page). ``club`` heads every page;
     ``built_on`` is the one date not taken from the ledger; ``base_url`` (checked by
-    ``base_url``) gives canonical addresses and a sitemap.
+    ``base_url``) gives canonical addresses and a sitemap; ``bundles``: each list page links
+    its revision's bundle (``model.bundle_path``); ``public_key``: the pages link the public
+    key that checks the bundles' signatures (``model.PUBLIC_KEY``).
 
     Each pool (docs/RULES.md §9) with a published list has its lists; a player page has the
     standard record, then one per rapid or blitz pool the player is rated in or has a game
@@ -201,7 +213,7 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
         for pool in POOLS:
             closed = [Period.parse(v.period) for v in periods if v.pool == pool]
             if closed:
-                _add_lists(session, lists, pool, closed)
+                _add_lists(session, lists, pool, closed, bundles)
         used = _pools_in_use(session)
         every_line = {pool: [line for p in game_periods(session)
                              if pool == STANDARD or pool in used.get(str(p), ())
@@ -216,7 +228,8 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
                      for pool in POOLS}
     return Site(club, built_on, tuple(lists.pages),
                 _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
-                tuple(_event_page(*r) for r in reports), base_url)
+                tuple(_event_page(*r) for r in reports), base_url,
+                PUBLIC_KEY if public_key else None)
 
 
 def _pools_in_use(session: Session) -> dict[str, set[str]]:
@@ -228,28 +241,34 @@ def _pools_in_use(session: Session) -> dict[str, set[str]]:
     return found
 
 
-def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period]) -> None:
+def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period],
+               bundles: bool) -> None:
     """The lists of ``pool`` published by closing ``closed`` (oldest first), each current
-    revision followed by its superseded ones, into ``lists``."""
+    revision followed by its superseded ones, into ``lists``, each with its stored digest and
+    (``bundles``) its bundle's path."""
     states = load_histories(session, None, through=closed[-1], pool=pool)
     revisions = _revisions(session, pool)
+    digests = stored_digests(session, pool)
+
+    def list_page(rl: RatingList, lines: tuple[ListLine, ...]) -> ListPage:
+        found = digests.get((rl.period, rl.revision))
+        return ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from), lines,
+                        rl.revision, revisions.get(rl.period, ()), found,
+                        bundle_path(pool, rl.period, rl.revision) if bundles and found else None)
+
     gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
     lines = lists.lines.setdefault(pool, defaultdict(dict))
     for period in closed:
         rl = rating_list(session, str(period), pool=pool)
         before = {pid: h.rating(period) for pid, h in states.items()}
-        known = revisions.get(str(period), ())
-        page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
-                        list_lines(rl, before, period.next(), gone), rl.revision, known)
+        page = list_page(rl, list_lines(rl, before, period.next(), gone))
         lists.pages.append(page)
         for line in page.lines:
             lines[line.player_id][page.period] = line
-        for earlier in known:
+        for earlier in page.revisions:
             if earlier.number != rl.revision:
                 old = rating_list(session, str(period), revision=earlier.number, pool=pool)
-                lists.pages.append(ListPage(
-                    pool, old.period, page.in_force_from,
-                    list_lines(old, before, period.next(), gone), old.revision, known))
+                lists.pages.append(list_page(old, list_lines(old, before, period.next(), gone)))
 
 
 def _event_reports(session: Session, ids: list[int],
@@ -315,31 +334,45 @@ def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,
 
 @dataclass(frozen=True)
 class SiteBuild:
-    """What ``build_site`` did: the files written and left alone (``files``), and what the site
-    holds (lists, players, tournaments)."""
+    """What ``build_site`` did: the files written and left alone (``files``; its ``made``: the
+    bundles made, the others kept), and what the site holds (lists, players, tournaments,
+    bundles)."""
 
     files: SiteWrite
     lists: int
     players: int
     events: int
     built_on: dt.date
+    bundles: int = 0
 
 
 def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_text: str | None,
-               date: str | None, ledger: str | None, today: dt.date | None = None) -> SiteBuild:
+               date: str | None, ledger: str | None, today: dt.date | None = None,
+               bundles: bool = True, key: Path | None = None) -> SiteBuild:
     """``ledger site build DIR``: check the options and the folder, gather the site
     (``site_data``), render it and write the files that changed (``site_files.write_site``).
 
     ``date`` (YYYY-MM-DD) is the build date shown on the home page (default ``today``, else
     the clock's); ``ledger`` the open ledger's database (path or URL), which the folder must
-    not hold. Raises ``InvalidInput`` (nothing written) for a bad date or base URL, a folder
-    that is a file, holds someone else's files or holds the ledger; ``LedgerError`` when a
-    file cannot be written."""
+    not hold. ``bundles``: write each list revision's bundle (``bundles.site_bundles``; a bundle the
+    folder already holds for that revision, with its list digest and signed by the same key,
+    is kept, not made again); ``key``: the private key (``ledger keys init``) that signs them,
+    whose public key the site publishes (``model.PUBLIC_KEY``). Raises ``InvalidInput``
+    (nothing written) for a bad date or base URL, a folder that is a file, holds someone
+    else's files or holds the ledger, a key that cannot be used (``KeyFileError``);
+    ``LedgerError`` when a file cannot be written."""
     built_on = parse_date(date, "date") if date is not None else today or dt.date.today()
     address = base_url(base_url_text)
+    private = signatures.load_private(key) if key is not None and bundles else None
     folder = Path(directory)
     check_site_folder(folder, ledger)
-    site = site_data(engine, club=club, built_on=built_on, base_url=address)
-    written = write_site(folder, render_site(site))
-    return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on)
+    site = site_data(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
+                     public_key=private is not None)
+    files = render_site(site)
+    if private is not None:
+        files = itertools.chain(files, [(PUBLIC_KEY, signatures.public_pem(private).decode())])
+    costly = site_bundles(engine, site.lists, private)
+    written = write_site(folder, files, costly)
+    return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on,
+                     len(costly))
 
