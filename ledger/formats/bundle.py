@@ -99,14 +99,14 @@ def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, 
     None for revision 1), ``list_digest`` (``list_digest`` of the rows: the digest the ledger
     stores and the site shows) and ``digest``, the SHA-256 of the canonical JSON of all of it
     but ``UNDIGESTED``."""
+    published = [{name: row[name] for name in ROW_FIELDS} for row in rows]
     body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
             "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
-            "change": change, "reason": reason, "edition": edition.value,
-            "rows": [{name: row[name] for name in ROW_FIELDS} for row in rows],
+            "change": change, "reason": reason, "edition": edition.value, "rows": published,
             "facts": {"games": {str(g["id"]): digest(g) for g in games},
                       "players": {str(p["id"]): digest(p) for p in players},
                       "carried": {str(c["player"]): digest(c) for c in carried}}}
-    return {**body, "ledger_version": version, "list_digest": list_digest(body["rows"]),
+    return {**body, "ledger_version": version, "list_digest": list_digest(published),
             "digest": digest(body)}
 
 

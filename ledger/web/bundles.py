@@ -20,7 +20,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask import Blueprint, Response, current_app, request, send_file
 
-from ledger.domain import POOLS
+from ledger.domain import POOLS, parse_pool
 from ledger.formats import signatures
 from ledger.formats.site.model import PUBLIC_KEY
 from ledger.services.publishing.bundles import kept_bundle
@@ -50,7 +50,7 @@ def bundle(name: str) -> Response:
     found = _NAME.fullmatch(name)
     if found is None:
         return public.not_found()
-    pool, period, revision = found[1], found[2], int(found[3])
+    pool, period, revision = parse_pool(found[1]), found[2], int(found[3])
     page = next((p for p in public.current().site.lists
                  if (p.pool, p.period, p.revision) == (pool, period, revision)), None)
     if page is None or page.digest is None:
@@ -76,4 +76,5 @@ def public_key() -> Response:
     response = Response(signatures.public_pem(key), content_type="application/x-pem-file")
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()
-    return response.make_conditional(request)
+    response.make_conditional(request)
+    return response

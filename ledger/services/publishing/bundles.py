@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 import ledger
 from ledger.db.models import PeriodRevision
-from ledger.domain import STANDARD, Period, RatingPool
+from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.formats import bundle as bundles
 from ledger.formats import signatures
 from ledger.formats.site.model import ListPage
@@ -136,7 +136,8 @@ def site_bundles(engine: Ledger, pages: Iterable[ListPage],
             continue
         found.append(Costly(
             page.bundle,
-            functools.partial(encoded_bundle, engine, page.pool, page.period, page.revision, key),
+            functools.partial(encoded_bundle, engine, parse_pool(page.pool), page.period,
+                              page.revision, key),
             functools.partial(_serves, (page.digest, signer))))
     return found
 

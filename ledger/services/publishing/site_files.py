@@ -204,9 +204,9 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
             new = 0
             for file in costly:
                 _may_write(root, found, own, file.name)
-                data = (root / file.name).read_bytes() if file.name in own else None
-                if data is not None and file.still(data):
-                    build.keep(file.name, data)
+                held = (root / file.name).read_bytes() if file.name in own else None
+                if held is not None and file.still(held):
+                    build.keep(file.name, held)
                     unchanged += 1
                     made[file.name] = own[file.name]
                 else:
