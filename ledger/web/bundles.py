@@ -1,6 +1,6 @@
 """The lists' bundles on the live site (issue 24; docs/VERIFY.md "On the site"): each published
 list revision's bundle at the path the static build writes it to (``bundles/POOL-PERIOD-rN.json``,
-``formats.site.model.bundle_path``), and, when the server is given a signing key, its public key
+``formats.site.paths.bundle_path``), and, when the server is given a signing key, its public key
 (``public-key.pem``).
 
 Thin over ``services.publishing.bundles.kept_bundle``: a bundle is made on its first request
@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app, request, send_file
 
 from ledger.domain import POOLS, parse_pool
 from ledger.formats import signatures
-from ledger.formats.site.model import PUBLIC_KEY
+from ledger.formats.site.paths import PUBLIC_KEY
 from ledger.services.publishing.bundles import kept_bundle
 from ledger.web import SIGNING_KEY, public
 

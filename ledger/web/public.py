@@ -37,8 +37,6 @@ from ledger.domain import POOLS, parse_pool
 from ledger.errors import LedgerError, PeriodError
 from ledger.formats.site import pages
 from ledger.formats.site.model import (
-    SCRIPT,
-    STYLESHEET,
     EventPage,
     Face,
     ListLine,
@@ -47,9 +45,8 @@ from ledger.formats.site.model import (
     PlayerPage,
     Preview,
     Site,
-    event_path,
-    player_path,
 )
+from ledger.formats.site.paths import SCRIPT, STYLESHEET, event_path, player_path
 from ledger.names import name_key
 from ledger.services.core import clock
 from ledger.services.publishing import live

@@ -23,7 +23,6 @@ from ledger.formats.site.model import (
     PlayerPage,
     PoolRecord,
     Site,
-    relative,
 )
 from ledger.formats.site.pages import (
     SITE_POLICY,
@@ -33,6 +32,7 @@ from ledger.formats.site.pages import (
     player_page,
     render_site,
 )
+from ledger.formats.site.paths import relative
 
 HOSTILE = '<script>alert("x")</script> & O\'Neil'
 

@@ -28,13 +28,7 @@ from markupsafe import Markup
 from ledger.domain import count
 from ledger.formats.site import chart
 from ledger.formats.site.model import (
-    EVENTS,
-    HOME,
-    LISTS,
-    PLAYERS,
-    SCRIPT,
     STATIC,
-    STYLESHEET,
     EventPage,
     Face,
     ListLine,
@@ -44,16 +38,24 @@ from ledger.formats.site.model import (
     PlayerPage,
     Preview,
     Site,
-    event_path,
-    list_path,
     long_date,
-    player_path,
-    preview_path,
-    relative,
     signed,
     trend,
 )
-from ledger.formats.site.model import (
+from ledger.formats.site.paths import (
+    EVENTS,
+    HOME,
+    LISTS,
+    PLAYERS,
+    SCRIPT,
+    STYLESHEET,
+    event_path,
+    list_path,
+    player_path,
+    preview_path,
+    relative,
+)
+from ledger.formats.site.paths import (
     SITE_POLICY as SITE_POLICY,  # the policy a static page carries, named here too
 )
 

@@ -32,7 +32,6 @@ from ledger.domain import POOLS, STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, shown
 from ledger.formats import signatures
 from ledger.formats.site.model import (
-    PUBLIC_KEY,
     ChartPoint,
     EventLine,
     EventPage,
@@ -45,9 +44,9 @@ from ledger.formats.site.model import (
     PlayerPage,
     PoolRecord,
     Site,
-    bundle_path,
 )
 from ledger.formats.site.pages import render_site
+from ledger.formats.site.paths import PUBLIC_KEY, bundle_path
 from ledger.names import name_key
 from ledger.rules.kfactor import is_junior
 from ledger.services.close.periods import list_periods
@@ -201,8 +200,8 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
     rating report; one voided or merged away has no page). ``club`` heads every page;
     ``built_on`` is the one date not taken from the ledger; ``base_url`` (checked by
     ``base_url``) gives canonical addresses and a sitemap; ``bundles``: each list page links
-    its revision's bundle (``model.bundle_path``); ``public_key``: the pages link the public
-    key that checks the bundles' signatures (``model.PUBLIC_KEY``).
+    its revision's bundle (``paths.bundle_path``); ``public_key``: the pages link the public
+    key that checks the bundles' signatures (``paths.PUBLIC_KEY``).
 
     Each pool (docs/RULES.md §9) with a published list has its lists; a player page has the
     standard record, then one per rapid or blitz pool the player is rated in or has a game
@@ -357,7 +356,7 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     not hold. ``bundles``: write each list revision's bundle (``bundles.site_bundles``; a bundle the
     folder already holds for that revision, with its list digest and signed by the same key,
     is kept, not made again); ``key``: the private key (``ledger keys init``) that signs them,
-    whose public key the site publishes (``model.PUBLIC_KEY``). Raises ``InvalidInput``
+    whose public key the site publishes (``paths.PUBLIC_KEY``). Raises ``InvalidInput``
     (nothing written) for a bad date or base URL, a folder that is a file, holds someone
     else's files or holds the ledger, a key that cannot be used (``KeyFileError``);
     ``LedgerError`` when a file cannot be written."""
