@@ -63,11 +63,7 @@ from ledger.services.publishing.event_reports import (
     game_periods,
 )
 from ledger.services.publishing.lists import PlayerHistory, RatingList, player_histories, rating_list
-from ledger.services.publishing.site_files import (
-    SiteWrite,
-    check_site_folder,
-    write_site,
-)
+from ledger.services.publishing.site_files import SiteWrite, check_site_folder, write_site
 from ledger.services.register.events import list_events
 from ledger.services.register.games import parse_date
 
