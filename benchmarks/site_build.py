@@ -10,8 +10,10 @@ October 2026 closed. Then the site is built into an empty folder (every file wri
 again (nothing changed: nothing gathered or written), built with another date (the home page
 only); the gather (``site_data``) and the rendering (``render_site``) are timed on their own
 once; then a November event of the same shape is imported and November closed, and the site
-built again. Reported: the time of each step and of each build, files and bytes. Not part of the
-test suite.
+built again. The first build makes the list's bundle, which later builds keep; the bundle is
+also made alone, and the check before keeping it (its list digest and signer read in its bytes)
+timed. Reported: the time of each step and of each build, files and bytes, the bundle's size.
+Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -31,13 +33,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fide_list_import import synthetic_list  # noqa: E402
 
+from ledger.formats.bundle import stamp  # noqa: E402
 from ledger.formats.site.pages import render_site  # noqa: E402
 from ledger.services.admin.setup import init_ledger  # noqa: E402
 from ledger.services.close.periods import close_period  # noqa: E402
 from ledger.services.core.session import open_ledger  # noqa: E402
 from ledger.services.imports.fide_lists import import_fide_list  # noqa: E402
 from ledger.services.imports.games import import_file  # noqa: E402
-from ledger.services.publishing.site import SiteBuild, build_site, site_data  # noqa: E402
+from ledger.services.publishing.bundles import encoded_bundle  # noqa: E402
+from ledger.services.publishing.site import site_data  # noqa: E402
+from ledger.services.publishing.site_build import SiteBuild, build_site  # noqa: E402
 
 ROUNDS = 4
 RESULTS = ("1-0", "1/2-1/2", "0-1")
@@ -107,12 +112,19 @@ def main() -> None:
             timed("November import", lambda: import_file(engine, str(games), "csv"))
             timed("November close", lambda: close_period(engine, "2026-11"))
             closed = timed("after the close", lambda: build("2026-12-02"))
+            timed("bundle alone", lambda: encoded_bundle(engine, "standard", "2026-10", 1))
         finally:
             engine.dispose()
         assert first.files.written == first.files.files
         assert same.files.written == 0 and same.unchanged_since is not None
         assert redated.files.written == 1 and redated.unchanged_since is not None
         assert closed.unchanged_since is None and closed.lists == 2
+        assert (first.files.made, same.files.made) == (first.bundles, 0)
+        bundle = site / "bundles" / "standard-2026-10-r1.json"
+        data = bundle.read_bytes()
+        t0 = time.perf_counter()
+        stamp(data)
+        check_ms = (time.perf_counter() - t0) * 1000
     finally:
         shutil.rmtree(work)
     print(f"ledger: {args.players:,} players, {n_games:,} games a month; list import "
@@ -130,6 +142,9 @@ def main() -> None:
           f"{times['November close']:.1f} s; rebuild after the close ({closed.files.written:,} "
           f"written, {closed.files.unchanged:,} unchanged): {times['after the close']:.1f} s = "
           f"{times['after the close'] / times['November close']:.1f}x the close")
+    print(f"the October list's bundle: {len(data) / 1e6:.1f} MB, made by the first build (made "
+          f"alone: {times['bundle alone']:.1f} s); its list digest and signer read in its bytes "
+          f"(the check before keeping it): {check_ms:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ database layer, no SQLAlchemy, so it runs where no ledger is.
 
 ``verify`` reads the bundle (``formats.bundle``), recounts the list with the reference rules
 (``rules.recount``), compares every row with the manifest's (player, field, the bundle's value,
-the recounted one), each fact with its digest in the manifest, the manifest with its digest,
-and with a public key the signature (``formats.signatures``).
+the recounted one), each fact with its digest in the manifest, the manifest with its digest and
+its list digest with its rows, and with a public key the signature (``formats.signatures``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ class Difference:
 
 @dataclass
 class Verdict:
-    """What ``verify`` found: the list's key, its rows, and every problem (``ok``: none)."""
+    """What ``verify`` found: the list's key, its rows, the manifest's ``digest`` and the
+    ``list_digest`` of its rows (``formats.bundle.list_digest``: the digest the ledger stores
+    for the list revision and its site shows), and every problem (``ok``: none)."""
 
     file: str
     period: str
@@ -47,6 +49,7 @@ class Verdict:
     revision: int
     rows: int
     digest: str
+    list_digest: str
     differences: list[Difference] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     signed_by: str | None = None
@@ -60,7 +63,7 @@ class Verdict:
     def line(self) -> str:
         """The one-line verdict."""
         what = (f"{self.file}: the {self.pool} list of {self.period} (revision {self.revision}, "
-                f"{self.rows} rows, digest {self.digest[:16]})")
+                f"{self.rows} rows, digest {self.digest[:16]}, list digest {self.list_digest})")
         if self.ok:
             signed = f", signed by {self.signed_by}" if self.signed_by else ""
             return f"{what}: verified, every row recounted from the bundle{signed}"
@@ -85,7 +88,8 @@ def verify(path: Path, key: Path | None = None) -> Verdict:
     read = bundles.read(data, str(path))
     manifest = read.manifest
     verdict = Verdict(str(path), str(read.period), read.pool, read.revision,
-                      len(manifest["rows"]), str(manifest.get("digest")))
+                      len(manifest["rows"]), str(manifest.get("digest")),
+                      bundles.list_digest(manifest["rows"]))
     computed = recount(read.period, read.pool, read.edition, read.games, read.players,
                        read.carried)
     verdict.differences = compare(manifest["rows"], computed)
@@ -93,6 +97,9 @@ def verify(path: Path, key: Path | None = None) -> Verdict:
     if manifest.get("digest") != bundles.manifest_digest(manifest):
         verdict.problems.append(f"manifest.digest: {manifest.get('digest')!r} is not the digest "
                                 f"of the manifest ({bundles.manifest_digest(manifest)})")
+    if "list_digest" in manifest and manifest["list_digest"] != verdict.list_digest:
+        verdict.problems.append(f"manifest.list_digest: {manifest['list_digest']!r} is not the "
+                                f"digest of the manifest's rows ({verdict.list_digest})")
     if public is not None:
         problem = signatures.check(manifest, read.raw.get("signature"), public)
         if problem is None:

@@ -16,6 +16,7 @@ import typer
 from ledger.cli import publish
 from ledger.cli.common import db_of, reports_errors
 from ledger.cli.render.output import aside, error
+from ledger.config import SIGNING_KEY_ENV
 
 #: Where the secret file of a ledger named by URL is kept: ``$XDG_CONFIG_HOME/ledger/``.
 CONFIG_ENV = "XDG_CONFIG_HOME"
@@ -68,6 +69,14 @@ def serve(
         "--proxies", help="Reverse proxies in front of the server, trusted for the client's "
         "address (X-Forwarded-For); only behind them (default: $LEDGER_PROXIES, else 0).",
         min=0, show_default=False)] = None,
+    key: Annotated[Path | None, typer.Option(
+        "--key", help=f"Sign the lists' bundles with this private key (ledger keys init) and "
+        f"publish its public key at /public-key.pem (default: ${SIGNING_KEY_ENV}, else "
+        "unsigned).", dir_okay=False, show_default=False, envvar=SIGNING_KEY_ENV)] = None,
+    cache_dir: Annotated[Path | None, typer.Option(
+        "--cache-dir", help="Where the lists' bundles are kept once made (default: beside a "
+        "SQLite ledger, LEDGER.cache, else $XDG_CACHE_HOME/ledger/).", file_okay=False,
+        show_default=False)] = None,
 ) -> None:
     """Serve the ledger on the web: the live site, the JSON API, logins, submissions.
 
@@ -90,7 +99,8 @@ def serve(
     secret = read_secret(secret_path)
     app = create_app(db, secret=secret, club=publish.club_name(club),
                      insecure_cookies=insecure_cookies,
-                     settings=None if proxies is None else {PROXIES: proxies})
+                     settings=None if proxies is None else {PROXIES: proxies},
+                     signing_key=key, cache_dir=cache_dir)
     trusted = app.config[PROXIES]
     # waitress drops X-Forwarded-For before the application sees it unless told to keep it:
     # behind trusted proxies it is kept, and the application reads it (web.auth.address)
@@ -100,6 +110,8 @@ def serve(
     where = f"http://{'[' + host + ']' if ':' in host else host}:{listening}/"
     aside(f"ledger serve: the ledger {shown_db(db)} on {where} ({threads} threads); "
           f"secret file {secret_path}")
+    aside(f"the lists' bundles are kept in {app.config['LEDGER_CACHE_DIR']}"
+          + (f", signed with {key}" if key is not None else ""))
     if insecure_cookies:
         aside("--insecure-cookies: cookies are sent over plain HTTP (no TLS): for this machine "
               "only")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -33,9 +34,15 @@ PLAYER_KEYS = ("id", "name", "fide_id", "federation", "title", "sex", "birth_yea
                "rating", "rated_games", "reached_2400", "reached_2300", "seeded", "standard",
                "listed_since", "last_rated", "pool")
 POOL_GAME_KEYS = ("game", "event", "period", "opponent", "opponent_rating", "score")
-#: The manifest's keys its digest does not cover: the digest itself, and the version of the
-#: ledger that wrote it (a list recounted by a later version keeps its digest).
-UNDIGESTED = ("digest", "ledger_version")
+#: The manifest's keys its digest does not cover: the digest itself, the version of the
+#: ledger that wrote it (a list recounted by a later version keeps its digest), and the list
+#: digest (``list_digest``: the digest of ``rows``, which the digest covers; ``ledger.verify``
+#: checks it against them).
+UNDIGESTED = ("digest", "ledger_version", "list_digest")
+#: A list row's values as the list digest takes them, in this order (``services.core.chain``'s
+#: ``LIST_COLUMNS``, which ``period_revisions.digest`` is taken over: a test holds them equal).
+LIST_DIGEST_COLUMNS = ("rank", "player_id", "rating", "games", "k", "k_reason", "inactive", "name",
+                       "fide_id", "federation", "title", "sex", "birth_year")
 
 
 class BundleError(InvalidInput):
@@ -43,6 +50,15 @@ class BundleError(InvalidInput):
 
 
 # --- writing -----------------------------------------------------------------------------------
+
+def list_digest(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The list digest of ``rows`` (dicts with ``ROW_FIELDS``): the SHA-256 of the canonical JSON
+    list of the rows ordered by rank then player id, each the array of its
+    ``LIST_DIGEST_COLUMNS``: what the ledger stores for a list revision
+    (``period_revisions.digest``, docs/VERIFY.md "A list's digest") and the site shows."""
+    ordered = sorted(rows, key=lambda row: (row["rank"], row["player_id"]))
+    return digest([[row[c] for c in LIST_DIGEST_COLUMNS] for row in ordered])
+
 
 def game_record(game: RatedGame, date: str) -> dict[str, Any]:
     """A game of the bundle: ``GAME_KEYS`` (``date`` ISO, ``result`` as ``game add`` writes it)."""
@@ -80,16 +96,18 @@ def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, 
     list order), the edition, the ledger's ``version``, each fact's digest (by id), what wrote
     it (``change``: the audit log's change that computed the revision; ``reason``: a re-rating's
     or a reopening's, None for a first close), the revision it ``supersedes`` (revision - 1,
-    None for revision 1) and ``digest``, the SHA-256 of the canonical JSON of all of it but
-    ``UNDIGESTED``."""
+    None for revision 1), ``list_digest`` (``list_digest`` of the rows: the digest the ledger
+    stores and the site shows) and ``digest``, the SHA-256 of the canonical JSON of all of it
+    but ``UNDIGESTED``."""
+    published = [{name: row[name] for name in ROW_FIELDS} for row in rows]
     body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
             "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
-            "change": change, "reason": reason, "edition": edition.value,
-            "rows": [{name: row[name] for name in ROW_FIELDS} for row in rows],
+            "change": change, "reason": reason, "edition": edition.value, "rows": published,
             "facts": {"games": {str(g["id"]): digest(g) for g in games},
                       "players": {str(p["id"]): digest(p) for p in players},
                       "carried": {str(c["player"]): digest(c) for c in carried}}}
-    return {**body, "ledger_version": version, "digest": digest(body)}
+    return {**body, "ledger_version": version, "list_digest": list_digest(published),
+            "digest": digest(body)}
 
 
 def manifest_digest(manifest: Mapping[str, Any]) -> str:
@@ -115,6 +133,23 @@ def encode(whole: Mapping[str, Any], *, compress: bool = False) -> bytes:
     data = (json.dumps(whole, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             + "\n").encode("utf-8")
     return gzip.compress(data, mtime=0) if compress else data
+
+
+#: What ``stamp`` looks for in a bundle's bytes (``encode``: keys sorted, no spaces; a string
+#: value cannot hold an unescaped quote, so these bytes are the keys themselves).
+_LIST_DIGEST_KEY = re.compile(rb'"list_digest":"([0-9a-f]{64})"')
+_SIGNER_KEY = re.compile(rb'"signature":\{"algorithm":"[^"]*","public_key":"([0-9a-f]*)"')
+
+
+def stamp(data: bytes) -> tuple[str | None, str | None]:
+    """(the manifest's ``list_digest``, the signature's public key in hex or None: unsigned) of
+    a bundle ``encode`` wrote uncompressed, found in its bytes without reading it as JSON (a
+    bundle at size M is some 30 MB): what a site build checks before it keeps a bundle it
+    wrote before. (None, None) for bytes that hold no list digest."""
+    found = _LIST_DIGEST_KEY.search(data)
+    signer = _SIGNER_KEY.search(data)
+    return (None if found is None else found[1].decode("ascii"),
+            None if signer is None else signer[1].decode("ascii"))
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -48,8 +48,7 @@ def new_key_pair(private: Path, public: Path) -> str:
     except OSError as exc:
         raise KeyFileError(f"{private}: cannot write: {exc.strerror or exc}") from None
     try:
-        public.write_bytes(key.public_key().public_bytes(
-            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+        public.write_bytes(public_pem(key))
     except OSError as exc:
         private.unlink()
         raise KeyFileError(f"{public}: cannot write: {exc.strerror or exc}") from None
@@ -89,6 +88,18 @@ def load_public(path: Path) -> Ed25519PublicKey:
     if not isinstance(key, Ed25519PublicKey):
         raise KeyFileError(f"{path}: not an Ed25519 public key")
     return key
+
+
+def public_pem(key: Ed25519PrivateKey) -> bytes:
+    """The public key of ``key`` as PEM (SubjectPublicKeyInfo), as ``new_key_pair`` writes it:
+    what a site publishes for ``ledger verify --key``."""
+    return key.public_key().public_bytes(serialization.Encoding.PEM,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def public_hex(key: Ed25519PrivateKey) -> str:
+    """The public key of ``key``, 32 bytes as hex: what its signatures name (``public_key``)."""
+    return _hex(key.public_key())
 
 
 def sign(manifest: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, str]:

@@ -15,6 +15,7 @@ answer; request bodies limited (``MAX_REQUEST_BYTES``: an upload of 10 MB and it
 from __future__ import annotations
 
 import os
+import re
 import stat
 from importlib import import_module
 from pathlib import Path
@@ -24,12 +25,13 @@ from flask import Flask, Response
 from flask_wtf.csrf import CSRFProtect
 
 from ledger.errors import InvalidInput
+from ledger.formats import signatures
 from ledger.services.core.session import open_ledger
 from ledger.services.submissions.checking import UPLOAD_LIMIT as UPLOAD_LIMIT  # re-exported
 
 #: The blueprint modules under ``ledger.web``, each with a ``blueprint``, registered in order.
-BLUEPRINTS: tuple[str, ...] = ("auth", "public", "api", "pickers", "submissions", "officer",
-                               "officer_corrections", "officer_events", "admin", "typed")
+BLUEPRINTS: tuple[str, ...] = ("auth", "public", "bundles", "api", "pickers", "submissions",
+                               "officer", "officer_corrections", "officer_events", "admin", "typed")
 
 #: The largest request body: one upload and the rest of its form.
 MAX_REQUEST_BYTES = UPLOAD_LIMIT + 64 * 1024
@@ -41,6 +43,11 @@ POLICY = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'sel
 #: The environment variables ``app_from_environment`` reads (gunicorn has no options of ours).
 SECRET_FILE_ENV = "LEDGER_SECRET_FILE"
 INSECURE_COOKIES_ENV = "LEDGER_INSECURE_COOKIES"
+CACHE_DIR_ENV = "LEDGER_CACHE_DIR"
+#: Where an app keeps the private key that signs its bundles (``app.extensions``; None: none).
+SIGNING_KEY = "ledger.signing_key"
+#: Where the cache of a ledger named by URL is kept: ``$XDG_CACHE_HOME/ledger/``.
+CACHE_HOME_ENV = "XDG_CACHE_HOME"
 
 
 def _headers(response: Response) -> Response:
@@ -79,15 +86,33 @@ def read_secret(path: str | Path, *, create: bool = True) -> bytes:
     return secret.encode("ascii")
 
 
+def default_cache_dir(db: str) -> Path:
+    """The folder the server keeps what it makes once (the lists' bundles) for the ledger
+    ``db``: beside a SQLite file (``club.db`` -> ``club.db.cache``); for a URL,
+    ``$XDG_CACHE_HOME/ledger/DATABASE`` (default ``~/.cache``; DATABASE the URL's database
+    name, any character but letters, digits, ``.``, ``_`` and ``-`` as ``_``). Never a folder
+    the server serves files from (it serves none)."""
+    if "://" not in db:
+        path = Path(db)
+        return path.with_name(path.name + ".cache")
+    from sqlalchemy.engine import make_url  # only for a URL
+    name = make_url(db).database or "ledger"
+    home = os.environ.get(CACHE_HOME_ENV) or str(Path.home() / ".cache")
+    return Path(home) / "ledger" / re.sub(r"[^\w.-]", "_", Path(name).name)
+
+
 def create_app(db: str, *, secret: bytes, club: str = "Chess club",
-               insecure_cookies: bool = False, settings: dict[str, Any] | None = None) -> Flask:
+               insecure_cookies: bool = False, settings: dict[str, Any] | None = None,
+               signing_key: Path | None = None, cache_dir: Path | None = None) -> Flask:
     """The application serving the ledger at ``db`` (path or URL; opened with
     ``services.core.session.open_ledger``, so ``NeedsInit``/``LedgerError`` as there).
 
     ``secret``: the key of ``read_secret``; ``club`` heads every page; ``insecure_cookies``
     lets cookies go over plain HTTP without the ``__Host-`` prefix and ``Secure`` (only for a
-    server on the loopback address; ``ledger serve`` says so in its log); ``settings``
-    overrides Flask's configuration (tests)."""
+    server on the loopback address; ``ledger serve`` says so in its log); ``signing_key``: the
+    private key that signs the lists' bundles (``web.bundles``; its public key is published;
+    ``KeyFileError`` when it cannot be used); ``cache_dir``: where the bundles are kept
+    (default ``default_cache_dir``); ``settings`` overrides Flask's configuration (tests)."""
     app = Flask(__name__)
     secure = not insecure_cookies
     app.config.update(
@@ -101,8 +126,11 @@ def create_app(db: str, *, secret: bytes, club: str = "Chess club",
         WTF_CSRF_TIME_LIMIT=None,
         LEDGER_CLUB=club,
         LEDGER_SECURE_COOKIES=secure,
+        LEDGER_CACHE_DIR=os.path.abspath(cache_dir or default_cache_dir(db)),
     )
     app.config.update(settings or {})
+    app.extensions[SIGNING_KEY] = (
+        None if signing_key is None else signatures.load_private(signing_key))
     app.extensions["ledger"] = open_ledger(db)
     CSRFProtect(app)
     app.after_request(_headers)
@@ -114,12 +142,20 @@ def create_app(db: str, *, secret: bytes, club: str = "Chess club",
 def app_from_environment() -> Flask:
     """The application as gunicorn starts it: the ledger of ``$LEDGER_DB``, the secret file of
     ``$LEDGER_SECRET_FILE`` (required, not created: ``ledger serve`` or the guide makes it),
-    the club of ``$LEDGER_CLUB``; ``$LEDGER_INSECURE_COOKIES=1`` only behind no TLS."""
-    from ledger.config import resolve_db
+    the club of ``$LEDGER_CLUB``; ``$LEDGER_INSECURE_COOKIES=1`` only behind no TLS; the key
+    of ``$LEDGER_SIGNING_KEY`` signs the bundles (none: unsigned), kept in
+    ``$LEDGER_CACHE_DIR`` (default ``default_cache_dir``)."""
+    from ledger.config import SIGNING_KEY_ENV, resolve_db
 
     secret_file = os.environ.get(SECRET_FILE_ENV)
     if not secret_file:
         raise InvalidInput(f"${SECRET_FILE_ENV} must name the server's secret file")
     return create_app(resolve_db(None), secret=read_secret(secret_file, create=False),
                       club=os.environ.get("LEDGER_CLUB") or "Chess club",
-                      insecure_cookies=os.environ.get(INSECURE_COOKIES_ENV) == "1")
+                      insecure_cookies=os.environ.get(INSECURE_COOKIES_ENV) == "1",
+                      signing_key=_path_in(SIGNING_KEY_ENV), cache_dir=_path_in(CACHE_DIR_ENV))
+
+
+def _path_in(variable: str) -> Path | None:
+    value = os.environ.get(variable)
+    return Path(value) if value else None

@@ -37,8 +37,6 @@ from ledger.domain import POOLS, parse_pool
 from ledger.errors import LedgerError, PeriodError
 from ledger.formats.site import pages
 from ledger.formats.site.model import (
-    SCRIPT,
-    STYLESHEET,
     EventPage,
     Face,
     ListLine,
@@ -47,13 +45,13 @@ from ledger.formats.site.model import (
     PlayerPage,
     Preview,
     Site,
-    event_path,
-    player_path,
 )
+from ledger.formats.site.paths import SCRIPT, STYLESHEET, event_path, player_path
 from ledger.names import name_key
 from ledger.services.core import clock
 from ledger.services.publishing import live
 from ledger.services.publishing.site import site_data
+from ledger.web import SIGNING_KEY
 from ledger.web.pages import account_link
 
 blueprint = Blueprint("public", __name__)
@@ -128,7 +126,8 @@ def current() -> Shown:
     with state.lock:
         if state.shown is None or state.shown.version != version:
             site = site_data(_engine(), club=current_app.config["LEDGER_CLUB"],
-                             built_on=version[1])
+                             built_on=version[1],
+                             public_key=current_app.extensions.get(SIGNING_KEY) is not None)
             paths: dict[str, ListPage | PlayerPage | EventPage] = {p.path: p for p in site.lists}
             paths |= {p.path: p for p in site.players}
             paths |= {p.path: p for p in site.events}

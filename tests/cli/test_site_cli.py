@@ -42,8 +42,11 @@ def files_of(folder: Path) -> dict[str, bytes]:
 
 # the season: home, 4 lists (standard 2026-09 and 2026-10, rapid and blitz 2026-10) and their
 # index, the players' index and 7 pages, the events' index and 4 pages (the blitz night is the
-# third, the rapid evening the fourth), site.css, site.js = 21 files (and the manifest)
-SEASON_FILES = 21
+# third, the rapid evening the fourth), site.css, site.js = 21 files, and each list's bundle
+# (4) = 25 files (and the manifest)
+SEASON_FILES = 25
+BUNDLES = ["bundles/blitz-2026-10-r1.json", "bundles/rapid-2026-10-r1.json",
+           "bundles/standard-2026-09-r1.json", "bundles/standard-2026-10-r1.json"]
 
 
 def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_path: Path) -> None:
@@ -51,11 +54,12 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     first = build(season_db, site)
     assert first.exit_code == 0, first.output + first.stderr
     assert (f"site {site}: {SEASON_FILES} files, {SEASON_FILES} written, 0 unchanged, 0 removed "
-            "(4 lists, 7 players, 4 tournaments; built on 2026-12-01)") in said(first)
+            "(4 lists, 4 bundles (4 made, 0 kept), 7 players, 4 tournaments; built on "
+            "2026-12-01)") in said(first)
     before = files_of(site)
     assert sorted(before) == [
-        ".ledger-site", ".ledger-site.json", "events/1.html", "events/2.html", "events/3.html",
-        "events/4.html", "events/index.html",
+        ".ledger-site", ".ledger-site.json", *BUNDLES, "events/1.html", "events/2.html",
+        "events/3.html", "events/4.html", "events/index.html",
         "index.html",
         "lists/blitz/2026-10.html", "lists/index.html", "lists/rapid/2026-10.html",
         "lists/standard/2026-09.html", "lists/standard/2026-10.html", *(
@@ -75,7 +79,7 @@ def test_a_build_then_a_rebuild_writes_only_what_changed(season_db: str, tmp_pat
     assert reported == {
         "directory": str(site), "files": SEASON_FILES, "written": 1,
         "unchanged": SEASON_FILES - 1, "removed": 0, "lists": 4, "players": 7, "events": 4,
-        "built_on": "2026-12-24"}
+        "bundles": 4, "bundles_made": 0, "built_on": "2026-12-24"}
     assert "built on 24 December 2026" in (site / "index.html").read_text(encoding="utf-8")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -112,7 +113,7 @@ def test_an_edited_manifest_gets_nothing_of_the_clubs_deleted(season_db: str, si
     (site.parent / "outside.txt").write_text("old", encoding="utf-8")
     result = build(season_db, site)
     assert result.exit_code == 0, result.stderr
-    assert "21 files, 0 written, 21 unchanged, 0 removed" in " ".join(result.stdout.split())
+    assert "25 files, 0 written, 25 unchanged, 0 removed" in " ".join(result.stdout.split())
     assert (site / "CNAME").read_text(encoding="utf-8") == "ratings.club.example\n"
     assert (site / "members.db").read_bytes() == database
     assert (site.parent / "outside.txt").read_text(encoding="utf-8") == "old"
@@ -136,7 +137,9 @@ def test_an_empty_manifest_is_no_manifest(season_db: str, tmp_path: Path, manife
 
 def test_a_folder_of_an_earlier_version_is_taken_over(season_db: str, site: Path) -> None:
     # the manifest an earlier ledger wrote (paths only, no SHA-256), a page it no longer makes,
-    # one of its temporary files a killed build left, and the club's own file
+    # one of its temporary files a killed build left, and the club's own file; that ledger
+    # wrote no bundles (this one makes them again: 4 written)
+    shutil.rmtree(site / "bundles")
     pages = sorted(p for p in tree(site) if p != ".ledger-site")
     (site / ".ledger-site").write_text("# files written by ledger site build\n"
                                        + "".join(f"{p}\n" for p in [*pages, "players/99.html"]),
@@ -146,8 +149,11 @@ def test_a_folder_of_an_earlier_version_is_taken_over(season_db: str, site: Path
     (site / "CNAME").write_text("ratings.club.example\n", encoding="utf-8")
     result = build(season_db, site)
     assert result.exit_code == 0, result.stderr
-    assert "21 files, 0 written, 21 unchanged, 2 removed" in " ".join(result.stdout.split())
-    assert sorted(tree(site)) == sorted([*pages, ".ledger-site", "CNAME"])
+    assert "25 files, 4 written, 21 unchanged, 2 removed" in " ".join(result.stdout.split())
+    assert sorted(tree(site)) == sorted([*pages, ".ledger-site", "CNAME",
+                                         *(f"bundles/{pool}-r1.json" for pool in (
+                                             "blitz-2026-10", "rapid-2026-10", "standard-2026-09",
+                                             "standard-2026-10"))])
 
 
 def test_a_folder_given_as_a_link_is_built_where_it_leads(season_db: str, tmp_path: Path) -> None:

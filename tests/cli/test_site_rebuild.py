@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 import ledger as ledger_package
 from ledger.cli.app import app
 from ledger.db.engine import database_url
-from ledger.services.publishing import site as site_service
+from ledger.services.publishing import site_build as site_service
 
 RECORD = ".ledger-site.json"
 CLUB = "Riverside Chess Club"
@@ -80,16 +80,18 @@ def test_nothing_changed_writes_nothing(season_db: str, tmp_path: Path,
         raise AssertionError("gathered")
     monkeypatch.setattr(site_service, "site_data", no_gathering)
     again = build(season_db, site)
-    assert again == {"directory": str(site), "files": 21, "written": 0, "unchanged": 21,
-                     "removed": 0, "lists": 4, "players": 7, "events": 4,
-                     "built_on": "2026-12-01", "unchanged_since": latest_change(season_db)}
+    # 21 pages and files and the 4 lists' bundles (tests/cli/test_site_cli.py)
+    assert again == {"directory": str(site), "files": 25, "written": 0, "unchanged": 25,
+                     "removed": 0, "lists": 4, "players": 7, "events": 4, "bundles": 4,
+                     "bundles_made": 0, "built_on": "2026-12-01",
+                     "unchanged_since": latest_change(season_db)}
     assert tree(site) == before
     assert {p: (site / p).stat().st_mtime_ns for p in before} == mtimes
     # in words
     said = run("--db", season_db, "site", "build", str(site), "--club", CLUB, "--date",
                "2026-12-01")
-    assert (f"nothing changed since change {latest_change(season_db)}: 21 files, 0 written, "
-            "21 unchanged, 0 removed") in " ".join(said.stdout.split())
+    assert (f"nothing changed since change {latest_change(season_db)}: 25 files, 0 written, "
+            "25 unchanged, 0 removed") in " ".join(said.stdout.split())
 
 
 def test_another_build_date_rewrites_the_home_page_only(season_db: str, tmp_path: Path,
@@ -101,7 +103,7 @@ def test_another_build_date_rewrites_the_home_page_only(season_db: str, tmp_path
     monkeypatch.setattr(site_service, "site_data", None)
     later = build(season_db, site, date="2026-12-24")
     assert (later["written"], later["unchanged"], later["unchanged_since"]) == (
-        1, 20, latest_change(season_db))
+        1, 24, latest_change(season_db))
     after = tree(site)
     assert sorted(name for name in after if after[name] != before[name]) == [
         ".ledger-site", RECORD, "index.html"]
@@ -197,7 +199,7 @@ def test_other_options_or_version_build_everything(season_db: str, tmp_path: Pat
     build(season_db, site)
     other = build(season_db, site, "--base-url", "https://club.example/")
     # the 19 pages get their canonical address, and the sitemap is new (site.css, site.js kept)
-    assert (other["written"], other["files"], other["unchanged_since"]) == (20, 22, None)
+    assert (other["written"], other["files"], other["unchanged_since"]) == (20, 26, None)
     assert '<link rel="canonical" href="https://club.example/players/1.html">' in (
         site / "players/1.html").read_text(encoding="utf-8")
     renamed = run("--db", season_db, "site", "build", str(site), "--club", "Riverside CC",
@@ -211,6 +213,25 @@ def test_other_options_or_version_build_everything(season_db: str, tmp_path: Pat
     assert (json.loads(again.stdout)["written"], json.loads(again.stdout)["unchanged_since"]) \
         == (0, None)
     assert json.loads((site / RECORD).read_text(encoding="utf-8"))["version"] == "0.0.1"
+
+
+def test_other_bundles_build_everything(season_db: str, tmp_path: Path) -> None:
+    site, private, public = tmp_path / "site", tmp_path / "club.key", tmp_path / "club.pub"
+    ledger(season_db, "keys", "init", "--private", str(private), "--public", str(public))
+    build(season_db, site)
+    # signed: the 4 bundles made again with their signature, the public key published
+    signed = build(season_db, site, "--key", str(private))
+    assert (signed["unchanged_since"], signed["bundles_made"]) == (None, 4)
+    assert (site / "public-key.pem").read_bytes() == public.read_bytes()
+    assert build(season_db, site, "--key", str(private))["unchanged_since"] == latest_change(
+        season_db)
+    # without bundles: none left, none linked
+    bare = build(season_db, site, "--no-bundles")
+    assert (bare["unchanged_since"], bare["bundles"]) == (None, 0)
+    assert not (site / "bundles").exists() and not (site / "public-key.pem").exists()
+    # and back to unsigned bundles: all 4 made again
+    again = build(season_db, site)
+    assert (again["unchanged_since"], again["bundles_made"]) == (None, 4)
 
 
 def test_a_record_of_another_shape_is_no_record(season_db: str, tmp_path: Path) -> None:

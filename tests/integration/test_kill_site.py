@@ -19,14 +19,16 @@ from typer.testing import CliRunner
 
 from ledger.cli.app import app
 
-#: The season's site (tests/cli/test_site_cli.py: 21 files, the manifest and the record) built for one
-#: club name, then rebuilt for another: every page heads with the club, so every page changes.
+#: The season's site (tests/cli/test_site_cli.py: 21 pages and files, 4 bundles, the manifest
+#: and the record) built for one club name, then rebuilt for another: every page heads with the
+#: club, so every page changes (the bundles do not: the rebuild keeps them).
 FIRST, SECOND = "Riverside Chess Club", "Riverside Chess Club (new name)"
 
 
 def _point(site: Path) -> dict[str, tuple[tuple[str, ...], Callable[[str], bool], int]]:
     """The named points of a build into ``site``: the audit events, which of their paths, and
     the how-manyth. ``page-1``, ``page-12``: the first and the twelfth page opened for writing;
+    ``bundle-2``: the second bundle opened for writing;
     ``manifest``: the manifest opened for writing; ``swap``: just before the rename that puts the
     new site in place; ``old-removed``: the removal of what it replaced (a rebuild)."""
     beside = str(site.parent)
@@ -38,6 +40,8 @@ def _point(site: Path) -> dict[str, tuple[tuple[str, ...], Callable[[str], bool]
         "page-1": (("open",), lambda p: under(p) and ".html" in os.path.basename(p), 1),
         "page-12": (("open",), lambda p: under(p) and ".html" in os.path.basename(p), 12),
         "manifest": (("open",), lambda p: under(p) and ".ledger-site" in os.path.basename(p), 1),
+        # the second bundle opened for writing (a first build: a rebuild keeps them, linked)
+        "bundle-2": (("open",), lambda p: under(p) and p.endswith(".json"), 2),
         # a first build renames the new site into place; a rebuild looks up renameat2 (Linux)
         # just before it exchanges the two folders
         "swap": (("os.rename", "ctypes.dlsym"), lambda p: p in (str(site), "renameat2"), 1),
@@ -67,8 +71,9 @@ def expected(season_db: str, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         done = CliRunner().invoke(app, list(build_args(season_db, folder, club)))
         assert done.exit_code == 0, done.output + done.stderr
         sites[club] = site_tree(folder)
-    assert len(sites[FIRST]) == 22 and sites[FIRST].keys() == sites[SECOND].keys()
+    assert len(sites[FIRST]) == 26 and sites[FIRST].keys() == sites[SECOND].keys()
     assert all(sites[FIRST][p] != sites[SECOND][p] for p in sites[FIRST] if p.endswith(".html"))
+    assert all(sites[FIRST][p] == sites[SECOND][p] for p in sites[FIRST] if p.endswith(".json"))
     return sites
 
 
@@ -88,7 +93,7 @@ def _finished(db: str, site: Path, tmp_path: Path, expected: dict[str, bytes | s
     assert sorted(os.listdir(site.parent)) == ["site"]
 
 
-@pytest.mark.parametrize("point", ["page-1", "page-12", "manifest", "swap"])
+@pytest.mark.parametrize("point", ["page-1", "page-12", "bundle-2", "manifest", "swap"])
 def test_a_first_build_killed_leaves_no_site(season_db: str, tmp_path: Path, point: str,
                                              expected: dict[str, dict]) -> None:
     site = tmp_path / "www" / "site"

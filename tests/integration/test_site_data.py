@@ -19,7 +19,8 @@ from ledger.errors import InvalidInput
 from ledger.formats.site.model import ChartPoint, Site
 from ledger.services.core.session import open_ledger
 from ledger.services.publishing.event_reports import event_report
-from ledger.services.publishing.site import base_url, site_data
+from ledger.services.publishing.site import site_data
+from ledger.services.publishing.site_build import base_url
 
 D = Decimal
 

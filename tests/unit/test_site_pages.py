@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 import pytest
 
 from ledger.formats.site import chart
+from ledger.formats.site.crosstable import crosstable
 from ledger.formats.site.model import (
     ChartPoint,
     EventLine,
@@ -23,16 +24,15 @@ from ledger.formats.site.model import (
     PlayerPage,
     PoolRecord,
     Site,
-    relative,
 )
 from ledger.formats.site.pages import (
     SITE_POLICY,
-    crosstable,
     event_page,
     list_page,
     player_page,
     render_site,
 )
+from ledger.formats.site.paths import relative
 
 HOSTILE = '<script>alert("x")</script> & O\'Neil'
 

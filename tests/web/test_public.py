@@ -24,8 +24,9 @@ from flask.testing import FlaskClient
 from ledgers import Factory
 from public_fixtures import app_over
 
-from ledger.formats.site.model import SITE_POLICY, Site
+from ledger.formats.site.model import Site
 from ledger.formats.site.pages import render_site
+from ledger.formats.site.paths import SITE_POLICY
 from ledger.services.core import clock
 from ledger.services.core.session import open_ledger
 from ledger.services.publishing.site import site_data

@@ -10,7 +10,7 @@ from ledger.services.publishing.json_shapes import event_dict
 
 if TYPE_CHECKING:
     from ledger.services.publishing.event_reports import EventReport
-    from ledger.services.publishing.site import SiteBuild
+    from ledger.services.publishing.site_build import SiteBuild
 
 
 def site_build(r: SiteBuild, as_json: bool) -> None:
@@ -21,14 +21,17 @@ def site_build(r: SiteBuild, as_json: bool) -> None:
     if as_json:
         print_json({"directory": w.directory, "files": w.files, "written": w.written,
                     "unchanged": w.unchanged, "removed": w.removed, "lists": r.lists,
-                    "players": r.players, "events": r.events,
-                    "built_on": r.built_on.isoformat(), "unchanged_since": r.unchanged_since})
+                    "players": r.players, "events": r.events, "bundles": r.bundles,
+                    "bundles_made": w.made, "built_on": r.built_on.isoformat(),
+                    "unchanged_since": r.unchanged_since})
         return
     since = "" if r.unchanged_since is None else (
         f" nothing changed since change {r.unchanged_since}"
         + (":" if w.written == 0 else " but the build date:"))
+    bundles = (f"{count(r.bundles, 'bundle')} ({w.made} made, {r.bundles - w.made} kept), "
+               if r.bundles else "")
     say(f"site {w.directory}:{since} {count(w.files, 'file')}, {w.written} written, {w.unchanged} "
-        f"unchanged, {w.removed} removed ({count(r.lists, 'list')}, "
+        f"unchanged, {w.removed} removed ({count(r.lists, 'list')}, {bundles}"
         f"{count(r.players, 'player')}, {count(r.events, 'tournament')}; built on {r.built_on})")
 
 

@@ -14,6 +14,13 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ledger.formats.site.paths import (
+    SITE_POLICY,
+    event_path,
+    list_path,
+    player_path,
+)
+
 #: The months as a list date is written on the pages.
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -27,51 +34,6 @@ def long_date(day: dt.date) -> str:
 def month_label(day: dt.date) -> str:
     """A list month as the chart's axis writes it: ``Nov 2026``."""
     return f"{MONTHS[day.month - 1][:3]} {day.year}"
-
-
-def list_path(pool: str, period: str, revision: int | None = None) -> str:
-    """The page of the list published by closing ``period`` (YYYY-MM) in ``pool``:
-    ``lists/standard/2026-10.html``; a superseded ``revision``: ``lists/standard/2026-10-r1.html``."""
-    suffix = f"-r{revision}" if revision is not None else ""
-    return f"lists/{pool}/{period}{suffix}.html"
-
-
-def preview_path(pool: str) -> str:
-    """The live page of the list closing ``pool``'s earliest open period would publish today
-    (``ledger serve`` only: the static site has no preview): ``lists/standard/preview.html``."""
-    return f"lists/{pool}/preview.html"
-
-
-def player_path(player_id: int) -> str:
-    """``players/12.html`` (the ledger's id: it never changes)."""
-    return f"players/{player_id}.html"
-
-
-def event_path(event_id: int) -> str:
-    """``events/3.html``."""
-    return f"events/{event_id}.html"
-
-
-#: What a site page may load: its stylesheet and script, from the site's own folder.
-SITE_POLICY = ("default-src 'none'; style-src 'self'; script-src 'self'; base-uri 'none'; "
-               "form-action 'none'")
-
-HOME, PLAYERS, EVENTS, STYLESHEET, SCRIPT = (
-    "index.html", "players/index.html", "events/index.html", "site.css", "site.js")
-#: The index of the rating lists: each pool with a published list, and every list of it.
-LISTS = "lists/index.html"
-
-
-def relative(page: str, target: str) -> str:
-    """The link from ``page`` to ``target`` (both site paths, "/"-separated, without ``.`` or
-    ``..``): ``relative("players/3.html", "lists/standard/2026-10.html") ==
-    "../lists/standard/2026-10.html"``, ``relative("players/3.html", "players/9.html") ==
-    "9.html"``."""
-    here, there = page.split("/")[:-1], target.split("/")
-    common = 0
-    while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
-        common += 1
-    return "../" * (len(here) - common) + "/".join(there[common:])
 
 
 def trend(value: int | Decimal) -> str:
@@ -138,7 +100,10 @@ class ListPage:
     ``revision``: the revision these lines are (None: a ledger that keeps no revisions);
     ``revisions``: every revision of this list, oldest first (empty, or one: never corrected).
     A page whose ``revision`` is not the latest is a superseded one: it says so and links the
-    current list; the current one links every earlier revision (what was published then)."""
+    current list; the current one links every earlier revision (what was published then).
+    ``digest``: the revision's list digest as stored (``period_revisions.digest``, 64 hex
+    digits; None: none, a preview); ``bundle``: the path of its bundle (``bundle_path``; None:
+    not published with the site)."""
 
     pool: str
     period: str
@@ -146,6 +111,8 @@ class ListPage:
     lines: tuple[ListLine, ...]
     revision: int | None = None
     revisions: tuple[ListRevision, ...] = ()
+    digest: str | None = None
+    bundle: str | None = None
 
     @property
     def latest(self) -> int | None:
@@ -363,7 +330,8 @@ class Site:
     """Everything the site shows: the club's name, the build date (the one date on the pages
     that is not the ledger's), ``base_url`` (absolute, ending in "/"; None: not given) for the
     canonical links and the sitemap, the lists (by pool, then period, current revision before
-    superseded ones), the players (by name) and the events (by start date)."""
+    superseded ones), the players (by name) and the events (by start date); ``public_key``:
+    the path of the bundles' public key (``PUBLIC_KEY``; None: the bundles are not signed)."""
 
     club: str
     built_on: dt.date
@@ -371,6 +339,7 @@ class Site:
     players: tuple[PlayerPage, ...]
     events: tuple[EventPage, ...]
     base_url: str | None = None
+    public_key: str | None = None
 
 
 @dataclass(frozen=True)

@@ -27,34 +27,36 @@ from markupsafe import Markup
 
 from ledger.domain import count
 from ledger.formats.site import chart
+from ledger.formats.site.crosstable import crosstable
 from ledger.formats.site.lead import built_on_lead
 from ledger.formats.site.model import (
-    EVENTS,
-    HOME,
-    LISTS,
-    PLAYERS,
-    SCRIPT,
     STATIC,
-    STYLESHEET,
     EventPage,
     Face,
     ListLine,
     ListPage,
     ListPart,
-    PlayedGame,
     PlayerPage,
     Preview,
     Site,
-    event_path,
-    list_path,
     long_date,
-    player_path,
-    preview_path,
-    relative,
     signed,
     trend,
 )
-from ledger.formats.site.model import (
+from ledger.formats.site.paths import (
+    EVENTS,
+    HOME,
+    LISTS,
+    PLAYERS,
+    SCRIPT,
+    STYLESHEET,
+    event_path,
+    list_path,
+    player_path,
+    preview_path,
+    relative,
+)
+from ledger.formats.site.paths import (
     SITE_POLICY as SITE_POLICY,  # the policy a static page carries, named here too
 )
 
@@ -234,7 +236,9 @@ def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | No
     unofficial, said so in its title and heading. The latest list of a pool in
     ``face.previews`` links its preview. ``part`` (live only): the page shows that part of
     ``lines`` (the rows found: the whole list, or those a search found), with links to the
-    other parts, a search form and the whole list's CSV."""
+    other parts, a search form and the whole list's CSV. A published revision gives its list
+    digest (``page.digest``) and links its bundle (``page.bundle``) and the public key that
+    checks its signature (``site.public_key``), with how to check them (``ledger verify``)."""
     federations = sorted({line.federation for line in page.lines if line.federation})
     pool = POOL_NAMES.get(page.pool, page.pool)
     title = f"{site.club} - {pool.lower()} rating list {page.period}" + (
@@ -249,6 +253,9 @@ def list_page(site: Site, page: ListPage, neighbours: tuple[str | None, str | No
                  current_path=list_path(page.pool, page.period),
                  previous_list=neighbours[0], next_list=neighbours[1], preview=preview,
                  preview_link=preview_path(page.pool) if offers else None, part=part,
+                 bundle_file=(page.bundle or "").rpartition("/")[2],
+                 public_key=site.public_key,
+                 public_key_file=(site.public_key or "").rpartition("/")[2],
                  shown_lines=page.lines if part is None or lines is None
                  else lines[part.start:part.stop])
 
@@ -273,40 +280,6 @@ def player_page(site: Site, page: PlayerPage, *, face: Face = STATIC) -> str:
     """A player's page (``page.path``): identity, each pool's rating, chart, history and games."""
     return _page("player.html", page.path, site, f"{page.name} - {site.club}", face=face,
                  page=page, history_columns=TABLES["history"], game_columns=TABLES["games"])
-
-
-@dataclass(frozen=True)
-class _Round:
-    key: str | None
-    label: str
-
-
-def _round_key(game: PlayedGame) -> str | None:
-    """The round a game belongs to: ``3`` for ``3`` and for PGN's ``3.1`` (round 3, board 1)."""
-    return game.round.split(".")[0] if game.round else None
-
-
-def _round_order(key: str | None) -> tuple[int, int, str]:
-    if key is None:
-        return (2, 0, "")
-    return (0, int(key), "") if key.isdigit() else (1, 0, key)
-
-
-def crosstable(page: EventPage) -> tuple[list[_Round], dict[int, list[str]]]:
-    """The crosstable's round columns and each player's cells (by player id): in each round
-    the opponent's number, ``w`` or ``b`` and the result (``5w1``; two games in one round, or
-    games without a round under "other", separated by a blank)."""
-    number = {line.player_id: line.number for line in page.lines}
-    keys = sorted({_round_key(g) for line in page.lines for g in line.games}, key=_round_order)
-    rounds = [_Round(k, "other" if k is None else f"R{k}" if k.isdigit() else k) for k in keys]
-    cells: dict[int, list[str]] = {}
-    for line in page.lines:
-        by_round: dict[str | None, list[str]] = {}
-        for g in line.games:
-            by_round.setdefault(_round_key(g), []).append(
-                f"{number.get(g.opponent_id, '?')}{g.colour[0]}{g.symbol}")
-        cells[line.player_id] = [" ".join(by_round.get(r.key, [])) for r in rounds]
-    return rounds, cells
 
 
 def event_page(site: Site, page: EventPage, period_list: str | None = None, *,

@@ -4,21 +4,31 @@ of the revision's change, the current revisions of the earlier periods), and its
 
 ``ledger list --manifest`` prints ``list_manifest``; ``ledger export bundle`` writes
 ``list_bundle``; ``ledger verify`` (``ledger.verify``) recounts the list from the bundle alone.
-No schema of its own: everything is computed from what the ledger stores.
+No schema of its own: everything is computed from what the ledger stores. The site shows each
+revision's stored list digest (``stored_digests``) and links its bundle: ``site build`` writes
+it (``encoded_bundle``), ``ledger serve`` makes it once and keeps it (``kept_bundle``).
 """
 
 from __future__ import annotations
 
+import functools
+import os
+import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import ledger
 from ledger.db.models import PeriodRevision
-from ledger.domain import STANDARD, Period, RatingPool
+from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.formats import bundle as bundles
+from ledger.formats import signatures
+from ledger.formats.site.model import ListPage
 from ledger.rules.editions import Edition
 from ledger.rules.pools import RAISE_2022_PERIOD
 from ledger.rules.recount import ROW_FIELDS, ListFacts
@@ -30,6 +40,7 @@ from ledger.services.close.state import first_closed_period, load_histories
 from ledger.services.core.facts import Facts
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.lists import list_revision
+from ledger.services.publishing.site_files import Costly
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,77 @@ def list_bundle(engine: Ledger, period: str | None = None, revision: int | None 
         read = facts_read(session, closed, shown, pool)
     signed = signature(read.manifest) if signature is not None else None
     return bundles.bundle(read.manifest, read.games, read.players, read.carried, signed)
+
+
+def stored_digests(session: Session, pool: RatingPool) -> dict[tuple[str, int], str | None]:
+    """(period, revision) -> the list digest stored for that revision of ``pool``'s list
+    (``period_revisions.digest``, docs/VERIFY.md "A list's digest"; None: a revision the
+    ledger has not taken one of), read in one query: the site shows it beside each list."""
+    r = PeriodRevision
+    return {(period, revision): found for period, revision, found in session.execute(
+        select(r.period, r.revision, r.digest).where(r.pool == pool))}
+
+
+def encoded_bundle(engine: Ledger, pool: RatingPool, period: str, revision: int,
+                   key: Ed25519PrivateKey | None = None) -> bytes:
+    """The bytes of revision ``revision`` of ``period``'s list in ``pool`` as ``ledger export
+    bundle`` writes them uncompressed (``formats.bundle.encode``), signed by ``key`` when
+    given. Raises what ``list_bundle`` raises (``NotFound`` for a revision the list lacks). At
+    size M (20,000 players, 100,000 games) some 20 seconds: the facts are read as a check
+    reads them."""
+    sign = None if key is None else (lambda manifest: signatures.sign(manifest, key))
+    return bundles.encode(list_bundle(engine, period, revision, pool, sign))
+
+
+def kept_bundle(engine: Ledger, folder: Path, pool: RatingPool, period: str, revision: int,
+                digest: str, key: Ed25519PrivateKey | None = None) -> Path:
+    """The file in ``folder`` (a cache of the server's own, never a published folder; made
+    when missing) holding that list revision's bundle (``encoded_bundle``), made on the first
+    call and kept: named by pool, period, revision, the stored list ``digest`` (a ledger that
+    publishes other rows under the same revision gets another file) and the signing key
+    (``POOL-PERIOD-rN-DIGEST[-KEY].json``, KEY the public key's first 16 hex digits), so a
+    file once written is never written again. Written beside its name and renamed into place:
+    a reader never sees half of one. Raises ``OSError`` when ``folder`` cannot be written,
+    and what ``encoded_bundle`` raises."""
+    signer = "" if key is None else "-" + signatures.public_hex(key)[:16]
+    path = folder / f"{pool}-{period}-r{revision}-{digest}{signer}.json"
+    if path.is_file():
+        return path
+    data = encoded_bundle(engine, pool, period, revision, key)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def site_bundles(engine: Ledger, pages: Iterable[ListPage],
+                 key: Ed25519PrivateKey | None) -> list[Costly]:
+    """The bundle of each list page that links one (``ListPage.bundle``), signed by ``key``
+    when given, for ``site build``: made (``encoded_bundle``) unless the folder's copy holds
+    the page's list digest and the same signer (``formats.bundle.stamp``: read in its bytes,
+    not recounted)."""
+    signer = None if key is None else signatures.public_hex(key)
+    found = []
+    for page in pages:
+        if page.bundle is None or page.revision is None:
+            continue
+        found.append(Costly(
+            page.bundle,
+            functools.partial(encoded_bundle, engine, parse_pool(page.pool), page.period,
+                              page.revision, key),
+            functools.partial(_serves, (page.digest, signer))))
+    return found
+
+
+def _serves(wanted: tuple[str | None, str | None], data: bytes) -> bool:
+    return bundles.stamp(data) == wanted
 
 
 def facts_read(session: Session, period: Period, revision: int,

@@ -1,5 +1,5 @@
-"""``ledger site build``: the club's website, gathered from the ledger in one read transaction
-and written as static files.
+"""The club's website gathered from the ledger in one read transaction (``ledger site build``,
+``site_build``, writes it as static files; ``ledger serve`` shows the same pages live).
 
 ``site_data`` reads everything a site shows through the other services' public functions
 (``periods.list_periods``, ``lists.rating_list`` and ``lists.player_histories``,
@@ -17,23 +17,16 @@ re-rating superseded it and links the current list, and the current list links i
 from __future__ import annotations
 
 import datetime as dt
-import os
-import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
-from pathlib import Path, PurePath
-from urllib.parse import urlsplit
+from dataclasses import dataclass
+from pathlib import PurePath
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-import ledger
 from ledger.db.models import Game, Player, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
-from ledger.errors import InvalidInput, shown
-from ledger.formats.site.lead import redate_home
 from ledger.formats.site.model import (
-    HOME,
     ChartPoint,
     EventLine,
     EventPage,
@@ -47,13 +40,14 @@ from ledger.formats.site.model import (
     PoolRecord,
     Site,
 )
-from ledger.formats.site.pages import render_site
+from ledger.formats.site.paths import PUBLIC_KEY, bundle_path
 from ledger.names import name_key
 from ledger.rules.kfactor import is_junior
 from ledger.services.close.periods import list_periods
 from ledger.services.close.revisions import revision_views
 from ledger.services.close.state import load_histories
 from ledger.services.core.session import Ledger, transaction
+from ledger.services.publishing.bundles import stored_digests
 from ledger.services.publishing.event_reports import (
     EventReport,
     GameLine,
@@ -63,35 +57,7 @@ from ledger.services.publishing.event_reports import (
     game_periods,
 )
 from ledger.services.publishing.lists import PlayerHistory, RatingList, player_histories, rating_list
-from ledger.services.publishing.marks import change_mark
-from ledger.services.publishing.site_files import (
-    SiteWrite,
-    as_recorded,
-    check_site_folder,
-    read_manifest,
-    refresh_site,
-    write_site,
-)
-from ledger.services.publishing.site_record import Record, Stamp, read_record
-from ledger.services.publishing.site_swap import work_folder
 from ledger.services.register.events import list_events
-from ledger.services.register.games import parse_date
-
-
-def base_url(text: str | None) -> str | None:
-    """``--base-url``: an absolute http or https address, ending in "/" (added when missing);
-    None stays None. Raises ``InvalidInput`` for anything else (no scheme or host, another
-    scheme, a query or fragment, blanks or control characters, a quote, ``<`` or ``>``: it is
-    written into the pages' attributes and the sitemap, where those end what holds it)."""
-    if text is None:
-        return None
-    value = text.strip()
-    parts = urlsplit(value)
-    if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
-            or parts.fragment or re.search(r"[\s\x00-\x1f\x7f\"'<>`\\]", value)):
-        raise InvalidInput(f"base-url: {shown(text)} is not a web address; write it like "
-                           "https://club.example/ratings/")
-    return value if value.endswith("/") else value + "/"
 
 
 def list_lines(rl: RatingList, before: dict[int, int | None], month: Period,
@@ -198,13 +164,16 @@ def _event_page(report: EventReport, *more: EventReport) -> EventPage:
 
 
 def site_data(engine: Ledger, *, club: str, built_on: dt.date,
-              base_url: str | None = None) -> Site:
+              base_url: str | None = None, bundles: bool = True,
+              public_key: bool = False) -> Site:
     """Everything the site shows, read in one transaction: every published list (with each
-    player's previous rating: the one in force before the list), every player (history, chart,
-    games by period), every event with a valid game (crosstable, rating
-    report; one voided or merged away has no page). ``club`` heads every page;
+    player's previous rating: the one in force before the list, and its stored list digest),
+    every player (history, chart, games by period), every event with a valid game (crosstable,
+    rating report; one voided or merged away has no page). ``club`` heads every page;
     ``built_on`` is the one date not taken from the ledger; ``base_url`` (checked by
-    ``base_url``) gives canonical addresses and a sitemap.
+    ``base_url``) gives canonical addresses and a sitemap; ``bundles``: each list page links
+    its revision's bundle (``paths.bundle_path``); ``public_key``: the pages link the public
+    key that checks the bundles' signatures (``paths.PUBLIC_KEY``).
 
     Each pool (docs/RULES.md §9) with a published list has its lists; a player page has the
     standard record, then one per rapid or blitz pool the player is rated in or has a game
@@ -215,7 +184,7 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
         for pool in POOLS:
             closed = [Period.parse(v.period) for v in periods if v.pool == pool]
             if closed:
-                _add_lists(session, lists, pool, closed)
+                _add_lists(session, lists, pool, closed, bundles)
         used = _pools_in_use(session)
         every_line = {pool: [line for p in game_periods(session)
                              if pool == STANDARD or pool in used.get(str(p), ())
@@ -230,7 +199,8 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
                      for pool in POOLS}
     return Site(club, built_on, tuple(lists.pages),
                 _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
-                tuple(_event_page(*r) for r in reports), base_url)
+                tuple(_event_page(*r) for r in reports), base_url,
+                PUBLIC_KEY if public_key else None)
 
 
 def _pools_in_use(session: Session) -> dict[str, set[str]]:
@@ -242,28 +212,34 @@ def _pools_in_use(session: Session) -> dict[str, set[str]]:
     return found
 
 
-def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period]) -> None:
+def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period],
+               bundles: bool) -> None:
     """The lists of ``pool`` published by closing ``closed`` (oldest first), each current
-    revision followed by its superseded ones, into ``lists``."""
+    revision followed by its superseded ones, into ``lists``, each with its stored digest and
+    (``bundles``) its bundle's path."""
     states = load_histories(session, None, through=closed[-1], pool=pool)
     revisions = _revisions(session, pool)
+    digests = stored_digests(session, pool)
+
+    def list_page(rl: RatingList, lines: tuple[ListLine, ...]) -> ListPage:
+        found = digests.get((rl.period, rl.revision))
+        return ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from), lines,
+                        rl.revision, revisions.get(rl.period, ()), found,
+                        bundle_path(pool, rl.period, rl.revision) if bundles and found else None)
+
     gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
     lines = lists.lines.setdefault(pool, defaultdict(dict))
     for period in closed:
         rl = rating_list(session, str(period), pool=pool)
         before = {pid: h.rating(period) for pid, h in states.items()}
-        known = revisions.get(str(period), ())
-        page = ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from),
-                        list_lines(rl, before, period.next(), gone), rl.revision, known)
+        page = list_page(rl, list_lines(rl, before, period.next(), gone))
         lists.pages.append(page)
         for line in page.lines:
             lines[line.player_id][page.period] = line
-        for earlier in known:
+        for earlier in page.revisions:
             if earlier.number != rl.revision:
                 old = rating_list(session, str(period), revision=earlier.number, pool=pool)
-                lists.pages.append(ListPage(
-                    pool, old.period, page.in_force_from,
-                    list_lines(old, before, period.next(), gone), old.revision, known))
+                lists.pages.append(list_page(old, list_lines(old, before, period.next(), gone)))
 
 
 def _event_reports(session: Session, ids: list[int],
@@ -325,79 +301,3 @@ def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,
                                 v.title, v.sex, v.birth_year, tuple(records),
                                 tuple((eid, name, starts[eid]) for eid, name in played)))
     return tuple(pages)
-
-
-@dataclass(frozen=True)
-class SiteBuild:
-    """What ``build_site`` did: the files written and left alone (``files``), and what the site
-    holds (lists, players, tournaments); ``unchanged_since``: the ledger's change the folder
-    was already built from, when the build found nothing changed since (None: it gathered the
-    site)."""
-
-    files: SiteWrite
-    lists: int
-    players: int
-    events: int
-    built_on: dt.date
-    unchanged_since: int | None = None
-
-
-def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_text: str | None,
-               date: str | None, ledger: str | None, today: dt.date | None = None) -> SiteBuild:
-    """``ledger site build DIR``: check the options and the folder, gather the site
-    (``site_data``), render it and write the files that changed (``site_files.write_site``),
-    with the build's record (``site_record``).
-
-    A folder whose record says it was built from the ledger's latest change
-    (``marks.change_mark``, read before gathering, so a write during the build only makes the
-    next build gather again), by this version, with the same club and base URL, and which
-    holds what the record says (``site_files.as_recorded``), is not gathered again: with the
-    same build date nothing is written at all; with another, only the home page, the one page
-    that shows the date, gets its new date (``lead.redate_home``, ``site_files.refresh_site``).
-    Anything else (no record, a file edited, added or removed, another version or option, a
-    new change) is the full build. (A build that died beside the folder is cleared first:
-    then the unchanged site is swapped in again, nothing rendered.)
-
-    ``date`` (YYYY-MM-DD) is the build date shown on the home page (default ``today``, else
-    the clock's); ``ledger`` the open ledger's database (path or URL), which the folder must
-    not hold. Raises ``InvalidInput`` (nothing written) for a bad date or base URL, a folder
-    that is a file, holds someone else's files or holds the ledger; ``LedgerError`` when a
-    file cannot be written."""
-    built_on = parse_date(date, "date") if date is not None else today or dt.date.today()
-    address = base_url(base_url_text)
-    folder = Path(directory)
-    check_site_folder(folder, ledger)
-    stamp = Stamp(*change_mark(engine), _version(), club, address, built_on.isoformat())
-    done = _unchanged(folder, stamp)
-    if done is not None:
-        return done
-    site = site_data(engine, club=club, built_on=built_on, base_url=address)
-    record = Record(stamp, len(site.lists), len(site.players), len(site.events), {})
-    written = write_site(folder, render_site(site), record)
-    return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on)
-
-
-def _version() -> str:
-    """The package's version, which a build records (``build_site`` has a ``ledger`` of its
-    own: the database)."""
-    return ledger.__version__
-
-
-def _unchanged(folder: Path, stamp: Stamp) -> SiteBuild | None:
-    """The build of ``folder`` when its record shows the site of ``stamp`` (``build_site``),
-    with at most the home page given its new date; None when the full build is needed."""
-    record = read_record(folder)
-    if record is None or not record.stamp.same_site(stamp) or not as_recorded(folder, record):
-        return None
-    built_on, was = (dt.date.fromisoformat(s.built_on) for s in (stamp, record.stamp))
-    again = replace(record, stamp=stamp)
-    if built_on == was and not os.path.lexists(work_folder(Path(os.path.realpath(folder)))):
-        files = len(read_manifest(folder) or {})
-        written: SiteWrite | None = SiteWrite(str(folder), files, 0, files, 0)
-    else:  # another date, or what a build that died left beside the folder to clear
-        redo = {HOME: lambda text: redate_home(text, was, built_on)} if built_on != was else {}
-        written = refresh_site(folder, again, redo)
-    if written is None:
-        return None
-    return SiteBuild(written, record.lists, record.players, record.events, built_on,
-                     stamp.change)

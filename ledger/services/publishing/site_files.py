@@ -49,15 +49,28 @@ _LINE = re.compile(r"([0-9a-f]{64})  (.+)")
 
 @dataclass(frozen=True)
 class SiteWrite:
-    """What writing a site did: ``files`` it holds now (pages, stylesheet, script, sitemap),
-    how many were ``written`` (new or changed), ``unchanged`` (the same bytes, kept) and
-    ``removed`` (the build's own files that the new site no longer has)."""
+    """What writing a site did: ``files`` it holds now (pages, stylesheet, script, sitemap,
+    bundles), how many were ``written`` (new or changed), ``unchanged`` (the same bytes, kept)
+    and ``removed`` (the build's own files that the new site no longer has); of the ``Costly``
+    files, how many were ``made`` (the rest kept as the folder held them)."""
 
     directory: str
     files: int
     written: int
     unchanged: int
     removed: int
+    made: int = 0
+
+
+@dataclass(frozen=True)
+class Costly:
+    """A file of the site that is costly to make and, once made, does not change (a list
+    revision's bundle): ``make`` gives its bytes; a build keeps the folder's own copy
+    (``own_files``) when ``still`` says its bytes serve, and calls ``make`` only otherwise."""
+
+    name: str
+    make: Callable[[], bytes]
+    still: Callable[[bytes], bool]
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -166,8 +179,9 @@ def _may_write(root: Path, found: dict[str, os.stat_result], own: dict[str, str]
 
 
 def write_site(directory: Path, files: Iterable[tuple[str, str]],
-               record: Record | None = None) -> SiteWrite:
-    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8) as the site in
+               costly: Iterable[Costly] = (), record: Record | None = None) -> SiteWrite:
+    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8) and ``costly``
+    (``Costly``: made only when the folder holds no copy that serves) as the site in
     ``directory`` (``check_site_folder`` first), all or nothing: the new site is built beside
     it and swapped in (``site_swap.building``). A file whose bytes the build's own file already
     has is kept (linked, not written); the build's own files that ``files`` no longer holds are
@@ -195,6 +209,20 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
                     build.write(name, data)
                     written += 1
                 made[name] = digest
+            new = 0
+            for file in costly:
+                _may_write(root, found, own, file.name)
+                held = (root / file.name).read_bytes() if file.name in own else None
+                if held is not None and file.still(held):
+                    build.keep(file.name, held)
+                    unchanged += 1
+                    made[file.name] = own[file.name]
+                else:
+                    data = file.make()
+                    build.write(file.name, data)
+                    written += 1
+                    new += 1
+                    made[file.name] = hashlib.sha256(data).hexdigest()
             removed = sum(1 for name in own if name not in made)
             build.carry([name for name in found if name not in made and name not in own
                          and name not in (MANIFEST, RECORD)])
@@ -202,7 +230,7 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
     except OSError as exc:
         where = exc.filename or directory
         raise LedgerError(f"site: cannot write {where}: {exc.strerror or exc}") from None
-    return SiteWrite(str(directory), len(made), written, unchanged, removed)
+    return SiteWrite(str(directory), len(made), written, unchanged, removed, new)
 
 
 def _finish(build: site_swap.Build, made: dict[str, str], record: Record | None) -> None:

@@ -4,8 +4,9 @@ the swap.
 
 It holds the ledger's mark when the build began (``marks.change_mark``: the id of the latest
 change a page may show and its chain hash), the package's version, the build's options (club,
-base URL, build date), what the site held (lists, players, tournaments: the numbers a build
-reports) and ``files``: every entry of the new site but the record itself, path -> its state
+base URL, build date, the bundles: none, unsigned or signed by which key), what the site held
+(lists, players, tournaments, bundles: the numbers a build reports) and ``files``: every entry
+of the new site but the record itself, path -> its state
 (``states``: a regular file's size and modification time in nanoseconds, a link's target, a
 folder as one). Reading it back (``read_record``) gives None for anything but a record of this
 format (missing, a link, unreadable, another shape): the full build then.
@@ -39,7 +40,8 @@ RECORD, FORMAT = ".ledger-site.json", 1
 class Stamp:
     """What a build is of: the ledger's latest shown change (``change``, its ``hash``; 0 and
     None for a ledger without one), the package ``version`` and the options (``club``,
-    ``base_url``: None when not given, ``built_on``: YYYY-MM-DD)."""
+    ``base_url``: None when not given, ``built_on``: YYYY-MM-DD, ``bundles``: "none" with
+    ``--no-bundles``, "unsigned", or "signed " and the SHA-256 of the public key's PEM)."""
 
     change: int
     hash: str | None
@@ -47,22 +49,26 @@ class Stamp:
     club: str
     base_url: str | None
     built_on: str
+    bundles: str
 
     def same_site(self, other: Stamp) -> bool:
         """The same ledger state, version and options, the build date aside."""
-        return (self.change, self.hash, self.version, self.club, self.base_url) == (
-            other.change, other.hash, other.version, other.club, other.base_url)
+        return (self.change, self.hash, self.version, self.club, self.base_url,
+                self.bundles) == (other.change, other.hash, other.version, other.club,
+                                  other.base_url, other.bundles)
 
 
 @dataclass(frozen=True)
 class Record:
     """A build's record: its ``stamp``, the numbers of ``lists``, ``players`` and ``events``
-    it wrote pages for, and the ``files`` of the folder as it left it (``states``)."""
+    it wrote pages for and of list ``bundles``, and the ``files`` of the folder as it left it
+    (``states``)."""
 
     stamp: Stamp
     lists: int
     players: int
     events: int
+    bundles: int
     files: dict[str, list[Any]]
 
 
@@ -92,7 +98,8 @@ def record_text(record: Record) -> bytes:
     s = record.stamp
     head = {"format": FORMAT, "change": s.change, "hash": s.hash, "version": s.version,
             "club": s.club, "base_url": s.base_url, "built_on": s.built_on,
-            "lists": record.lists, "players": record.players, "events": record.events}
+            "bundles": s.bundles, "lists": record.lists, "players": record.players,
+            "events": record.events, "bundle_files": record.bundles}
     files = ",\n".join(f"  {json.dumps(name)}: {json.dumps(state)}"
                        for name, state in sorted(record.files.items()))
     text = json.dumps(head, sort_keys=True, ensure_ascii=False)[:-1]
@@ -108,12 +115,12 @@ def read_record(root: Path) -> Record | None:
             return None
         data = json.loads(path.read_bytes())
         stamp = Stamp(int(data["change"]), data["hash"], str(data["version"]), str(data["club"]),
-                      data["base_url"], str(data["built_on"]))
+                      data["base_url"], str(data["built_on"]), str(data["bundles"]))
         files = data["files"]
         if data["format"] != FORMAT or not isinstance(files, dict) or not all(
                 isinstance(v, list) for v in files.values()):
             return None
         return Record(stamp, int(data["lists"]), int(data["players"]), int(data["events"]),
-                      files)
+                      int(data["bundle_files"]), files)
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -1,0 +1,156 @@
+"""``ledger site build``: check the options and the folder, then gather the site
+(``site.site_data``), render it (``formats.site.pages``) and write the files that changed
+(``site_files``), with the build's record (``site_record``), unless the record says nothing
+changed since the last build.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import itertools
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+import ledger
+from ledger.errors import InvalidInput, shown
+from ledger.formats import signatures
+from ledger.formats.site.lead import redate_home
+from ledger.formats.site.pages import render_site
+from ledger.formats.site.paths import HOME, PUBLIC_KEY
+from ledger.services.core.session import Ledger
+from ledger.services.publishing.bundles import site_bundles
+from ledger.services.publishing.marks import change_mark
+from ledger.services.publishing.site import site_data
+from ledger.services.publishing.site_files import (
+    SiteWrite,
+    as_recorded,
+    check_site_folder,
+    read_manifest,
+    refresh_site,
+    write_site,
+)
+from ledger.services.publishing.site_record import Record, Stamp, read_record
+from ledger.services.publishing.site_swap import work_folder
+from ledger.services.register.games import parse_date
+
+
+def base_url(text: str | None) -> str | None:
+    """``--base-url``: an absolute http or https address, ending in "/" (added when missing);
+    None stays None. Raises ``InvalidInput`` for anything else (no scheme or host, another
+    scheme, a query or fragment, blanks or control characters, a quote, ``<`` or ``>``: it is
+    written into the pages' attributes and the sitemap, where those end what holds it)."""
+    if text is None:
+        return None
+    value = text.strip()
+    parts = urlsplit(value)
+    if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
+            or parts.fragment or re.search(r"[\s\x00-\x1f\x7f\"'<>`\\]", value)):
+        raise InvalidInput(f"base-url: {shown(text)} is not a web address; write it like "
+                           "https://club.example/ratings/")
+    return value if value.endswith("/") else value + "/"
+
+
+
+@dataclass(frozen=True)
+class SiteBuild:
+    """What ``build_site`` did: the files written and left alone (``files``; its ``made``: the
+    bundles made, the others kept), and what the site holds (lists, players, tournaments,
+    bundles); ``unchanged_since``: the ledger's change the folder was already built from, when
+    the build found nothing changed since (None: it gathered the site)."""
+
+    files: SiteWrite
+    lists: int
+    players: int
+    events: int
+    built_on: dt.date
+    bundles: int = 0
+    unchanged_since: int | None = None
+
+
+def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_text: str | None,
+               date: str | None, ledger: str | None, today: dt.date | None = None,
+               bundles: bool = True, key: Path | None = None) -> SiteBuild:
+    """``ledger site build DIR``: check the options and the folder, gather the site
+    (``site_data``), render it and write the files that changed (``site_files.write_site``),
+    with the build's record (``site_record``).
+
+    A folder whose record says it was built from the ledger's latest change
+    (``marks.change_mark``, read before gathering, so a write during the build only makes the
+    next build gather again), by this version, with the same club and base URL, and which
+    holds what the record says (``site_files.as_recorded``), is not gathered again: with the
+    same build date nothing is written at all; with another, only the home page, the one page
+    that shows the date, gets its new date (``lead.redate_home``, ``site_files.refresh_site``).
+    Anything else (no record, a file edited, added or removed, another version or option, a
+    new change) is the full build. (A build that died beside the folder is cleared first:
+    then the unchanged site is swapped in again, nothing rendered.)
+
+    ``date`` (YYYY-MM-DD) is the build date shown on the home page (default ``today``, else
+    the clock's); ``ledger`` the open ledger's database (path or URL), which the folder must
+    not hold. ``bundles``: write each list revision's bundle (``bundles.site_bundles``; a bundle the
+    folder already holds for that revision, with its list digest and signed by the same key,
+    is kept, not made again); ``key``: the private key (``ledger keys init``) that signs them,
+    whose public key the site publishes (``paths.PUBLIC_KEY``). Raises ``InvalidInput``
+    (nothing written) for a bad date or base URL, a folder that is a file, holds someone
+    else's files or holds the ledger, a key that cannot be used (``KeyFileError``);
+    ``LedgerError`` when a file cannot be written."""
+    built_on = parse_date(date, "date") if date is not None else today or dt.date.today()
+    address = base_url(base_url_text)
+    private = signatures.load_private(key) if key is not None and bundles else None
+    folder = Path(directory)
+    check_site_folder(folder, ledger)
+    stamp = Stamp(*change_mark(engine), _version(), club, address, built_on.isoformat(),
+                  _bundles_mark(bundles, private))
+    done = _unchanged(folder, stamp)
+    if done is not None:
+        return done
+    site = site_data(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
+                     public_key=private is not None)
+    files = render_site(site)
+    if private is not None:
+        files = itertools.chain(files, [(PUBLIC_KEY, signatures.public_pem(private).decode())])
+    costly = site_bundles(engine, site.lists, private)
+    record = Record(stamp, len(site.lists), len(site.players), len(site.events), len(costly), {})
+    written = write_site(folder, files, costly, record)
+    return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on,
+                     len(costly))
+
+
+def _bundles_mark(bundles: bool, private: Ed25519PrivateKey | None) -> str:
+    """The record's mark of the bundles a build writes (``site_record.Stamp.bundles``)."""
+    if not bundles:
+        return "none"
+    if private is None:
+        return "unsigned"
+    return "signed " + hashlib.sha256(signatures.public_pem(private)).hexdigest()
+
+
+def _version() -> str:
+    """The package's version, which a build records (``build_site`` has a ``ledger`` of its
+    own: the database)."""
+    return ledger.__version__
+
+
+def _unchanged(folder: Path, stamp: Stamp) -> SiteBuild | None:
+    """The build of ``folder`` when its record shows the site of ``stamp`` (``build_site``),
+    with at most the home page given its new date; None when the full build is needed."""
+    record = read_record(folder)
+    if record is None or not record.stamp.same_site(stamp) or not as_recorded(folder, record):
+        return None
+    built_on, was = (dt.date.fromisoformat(s.built_on) for s in (stamp, record.stamp))
+    again = replace(record, stamp=stamp)
+    if built_on == was and not os.path.lexists(work_folder(Path(os.path.realpath(folder)))):
+        files = len(read_manifest(folder) or {})
+        written: SiteWrite | None = SiteWrite(str(folder), files, 0, files, 0)
+    else:  # another date, or what a build that died left beside the folder to clear
+        redo = {HOME: lambda text: redate_home(text, was, built_on)} if built_on != was else {}
+        written = refresh_site(folder, again, redo)
+    if written is None:
+        return None
+    return SiteBuild(written, record.lists, record.players, record.events, built_on,
+                     record.bundles, stamp.change)
