@@ -90,7 +90,13 @@ def rating_list(
         # the page a club posts gives the digest its bundle is checked against (docs/VERIFY.md)
         digest = run(ctx, bundles.list_manifest, published.period, published.revision,
                      parse_pool(pool))["digest"]
-    publish.publish(published, chosen, output, club, db_of(ctx), digest)
+    stored = None
+    if (chosen in (publish.ListFormat.TXT, publish.ListFormat.CSV) and output is not None
+            and not preview and not _filtered(selection)):
+        # FIDE's TXT and the CSV have no place for it: the confirmation names it
+        stored = run(ctx, bundles.stored_digest, published.period, published.revision,
+                     parse_pool(pool))
+    publish.publish(published, chosen, output, club, db_of(ctx), digest, stored)
 
 
 def _filtered(selection: lists.ListSelection) -> bool:

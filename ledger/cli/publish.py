@@ -150,9 +150,10 @@ def _mode_for(output: Path) -> int:
 
 
 def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | None,
-            ledger: str, digest: str | None = None) -> None:
+            ledger: str, digest: str | None = None, list_digest: str | None = None) -> None:
     """Print the list on stdout (the table through Rich) or write it to ``output`` (never over
-    the ``ledger`` it came from: ``write_output``); ``digest``: for the html page."""
+    the ``ledger`` it came from: ``write_output``); ``digest``: the manifest digest, for the
+    html page; ``list_digest``: the list digest, named after a written file (docs/VERIFY.md)."""
     if output is None:
         if fmt is ListFormat.TABLE:
             render_lists.rating_list(rl, False)
@@ -160,5 +161,6 @@ def publish(rl: RatingList, fmt: ListFormat, output: Path | None, club: str | No
         sys.stdout.write(list_text(rl, fmt, club, digest))
         return
     write_output(list_text(rl, fmt, club, digest), output, ledger=ledger)
-    say(f"wrote the {fmt} rating list of {rl.period}, {rl.pool} ({count(len(rl.rows), 'player')}) "
-        f"to {output}")
+    said = (f"wrote the {fmt} rating list of {rl.period}, {rl.pool} "
+            f"({count(len(rl.rows), 'player')}) to {output}")
+    say(said if list_digest is None else f"{said}; its list digest: {list_digest}")

@@ -300,3 +300,22 @@ def test_a_rerated_manifest_names_what_it_supersedes_and_why(season_db: str,
     assert (second["revision"], second["supersedes"], second["change"], second["reason"]) == (
         2, 1, rerated["id"], "never played")
     assert first["change"] < rerated["id"]
+
+
+def test_a_written_txt_or_csv_list_is_named_with_its_list_digest(season_db: str,
+                                                                  tmp_path: Path) -> None:
+    """FIDE's TXT and the CSV have no place for a digest: ``list --output`` names the stored
+    one after the file, the value the manifest's ``list_digest`` recounts from the rows."""
+    manifest = json.loads(ok(season_db, "list", "--period", "2026-10", "--manifest").stdout)
+    digest = manifest["list_digest"]
+    assert len(digest) == 64 and digest != manifest["digest"]
+    for fmt in ("txt", "csv"):
+        out = tmp_path / f"list.{fmt}"
+        said = ok(season_db, "list", "--period", "2026-10", "--format", fmt, "--output",
+                  str(out)).stdout
+        assert f"to {out}; its list digest: {digest}" in " ".join(said.split())
+        assert digest not in out.read_text(encoding="utf-8")  # the file keeps its format
+    # a selection is not the list the digest is of
+    top = ok(season_db, "list", "--period", "2026-10", "--format", "csv", "--top", "3",
+             "--output", str(tmp_path / "top.csv")).stdout
+    assert "digest" not in top

@@ -84,6 +84,18 @@ def stored_digests(session: Session, pool: RatingPool) -> dict[tuple[str, int], 
         select(r.period, r.revision, r.digest).where(r.pool == pool))}
 
 
+def stored_digest(engine: Ledger, period: str, revision: int,
+                  pool: RatingPool = STANDARD) -> str | None:
+    """The list digest stored for revision ``revision`` of ``period``'s list in ``pool``
+    (``period_revisions.digest``; None when there is no such revision or it has none): what
+    ``ledger list --output`` names beside a TXT or CSV list, whose own formats have no place
+    for it."""
+    r = PeriodRevision
+    with transaction(engine, write=False) as session:
+        return session.execute(select(r.digest).where(
+            r.pool == pool, r.period == period, r.revision == revision)).scalar_one_or_none()
+
+
 def encoded_bundle(engine: Ledger, pool: RatingPool, period: str, revision: int,
                    key: Ed25519PrivateKey | None = None) -> bytes:
     """The bytes of revision ``revision`` of ``period``'s list in ``pool`` as ``ledger export
