@@ -319,3 +319,29 @@ def test_a_written_txt_or_csv_list_is_named_with_its_list_digest(season_db: str,
     top = ok(season_db, "list", "--period", "2026-10", "--format", "csv", "--top", "3",
              "--output", str(tmp_path / "top.csv")).stdout
     assert "digest" not in top
+
+
+#: What the package depends on beside what ``verify`` needs (typer, rich, cryptography):
+#: pyproject.toml's dependencies, and the PostgreSQL driver.
+NOT_FOR_VERIFY = ("sqlalchemy", "alembic", "psycopg", "numpy", "matplotlib", "chess",
+                  "defusedxml", "jinja2", "flask", "flask_wtf", "argon2", "waitress")
+
+
+def test_verify_runs_where_only_typer_rich_and_cryptography_are_installed(
+        season_db: str, tmp_path: Path) -> None:
+    """The bundle checked in a process where every other dependency cannot be imported (as in
+    a fresh virtual environment holding only those three: done by hand for the closing note of
+    issue 24), in a folder with no ledger and no ``LEDGER_DB``."""
+    out = tmp_path / "b.json"
+    bundle_of(season_db, out, "--period", "2026-10")
+    blocked = ("import sys\n"
+               f"for name in {NOT_FOR_VERIFY!r}:\n"
+               "    sys.modules[name] = None  # an import of it raises ImportError\n"
+               "from ledger.cli.app import main\n"
+               "main()\n")
+    env = {k: v for k, v in os.environ.items() if k != "LEDGER_DB"} | {"PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", blocked, "verify", str(out)], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "revision 1, 6 rows, digest 7602c266ca8c6391" in done.stdout  # the demo's digest
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
