@@ -53,7 +53,7 @@ def bundle(name: str) -> Response:
     pool, period, revision = parse_pool(found[1]), found[2], int(found[3])
     page = next((p for p in public.current().site.lists
                  if (p.pool, p.period, p.revision) == (pool, period, revision)), None)
-    if page is None or page.digest is None:
+    if page is None or page.digest is None or page.bundle is None:  # bundle None: withheld
         return public.not_found()
     with _making_lock:
         lock = _making[name]

@@ -75,6 +75,13 @@ def test_a_player_registered_by_mistake_leaves_lists_searches_and_pages(
             if p.is_file() and "Mistake" in p.read_text(errors="replace")] == []
     september_page = (site / "lists" / "standard" / "2026-09.html").read_text()
     assert 'Doyle, Liam' in september_page and 'Walsh, Brendan' in september_page
+    # nor a list's bundle: one holds every player its close read, her too (September's rows,
+    # October's states in force), so neither list publishes its bundle, and each says why
+    assert not (site / "bundles").exists()
+    for month in ("2026-09", "2026-10"):
+        page = " ".join((site / "lists" / "standard" / f"{month}.html").read_text().split())
+        assert "List digest" in page and "would name a player withdrawn since" in page
+        assert "bundles/" not in page
 
     # kept in the audit log
     audit = data(db, "audit", "--player", "#3")["changes"]

@@ -3,7 +3,8 @@ every role: the table is the only thing that decides.
 
 The routes are read from the application itself (``app.url_map``), so a route added without
 ``@require`` fails ``test_every_route_is_public_or_names_its_action`` rather than going unseen.
-The public routes are the site's pages, its files, the JSON API and the login itself.
+The public routes are the site's pages, its files (the lists' bundles and the public key among
+them), the JSON API and the login itself.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ledger.db.models.accounts import ROLES
 from ledger.web.access import ACTIONS
 
 #: The blueprints whose every route anyone may open (no login).
-PUBLIC_BLUEPRINTS = {"public", "api", "pickers"}
+PUBLIC_BLUEPRINTS = {"public", "api", "pickers", "bundles"}
 #: The other routes anyone may open: logging in and out, Flask's own static files.
 PUBLIC_ENDPOINTS = {"auth.login", "auth.logout", "static"}
 

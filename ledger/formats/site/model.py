@@ -103,7 +103,8 @@ class ListPage:
     current list; the current one links every earlier revision (what was published then).
     ``digest``: the revision's list digest as stored (``period_revisions.digest``, 64 hex
     digits; None: none, a preview); ``bundle``: the path of its bundle (``bundle_path``; None:
-    not published with the site)."""
+    not published with the site); ``withheld``: the bundle is not published because it would
+    name a player withdrawn since (``services.publishing.site._first_named``)."""
 
     pool: str
     period: str
@@ -113,6 +114,7 @@ class ListPage:
     revisions: tuple[ListRevision, ...] = ()
     digest: str | None = None
     bundle: str | None = None
+    withheld: bool = False
 
     @property
     def latest(self) -> int | None:

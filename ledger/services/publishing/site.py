@@ -221,13 +221,18 @@ def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[P
     revisions = _revisions(session, pool)
     digests = stored_digests(session, pool)
 
+    gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
+    first = _first_named(session, gone)
+
     def list_page(rl: RatingList, lines: tuple[ListLine, ...]) -> ListPage:
         found = digests.get((rl.period, rl.revision))
+        withheld = first is not None and first <= rl.period
         return ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from), lines,
                         rl.revision, revisions.get(rl.period, ()), found,
-                        bundle_path(pool, rl.period, rl.revision) if bundles and found else None)
+                        bundle_path(pool, rl.period, rl.revision)
+                        if bundles and found and not withheld else None,
+                        bundles and bool(found) and withheld)
 
-    gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
     lines = lists.lines.setdefault(pool, defaultdict(dict))
     for period in closed:
         rl = rating_list(session, str(period), pool=pool)
@@ -240,6 +245,22 @@ def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[P
             if earlier.number != rl.revision:
                 old = rating_list(session, str(period), revision=earlier.number, pool=pool)
                 lists.pages.append(list_page(old, list_lines(old, before, period.next(), gone)))
+
+
+def _first_named(session: Session, gone: set[int]) -> str | None:
+    """The earliest rating period (``YYYY-MM``; "" for a rating in force from the start) whose
+    list's bundle may name a player of ``gone`` (withdrawn since: registered by mistake, on no
+    page of the site): the period of their first entry or game. None: no such player. A list
+    of that period or later publishes no bundle (``ListPage.withheld``): a bundle holds every
+    player its close read, with their names, and cannot leave one out and still verify."""
+    if not gone:
+        return None
+    entries = session.scalars(select(PlayerEntry.effective_from).where(
+        PlayerEntry.player_id.in_(gone)))
+    games = session.scalars(select(Game.period).where(
+        Game.white_id.in_(gone) | Game.black_id.in_(gone)))
+    periods = [p or "" for p in entries] + list(games)
+    return min(periods) if periods else None
 
 
 def _event_reports(session: Session, ids: list[int],
