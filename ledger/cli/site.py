@@ -48,11 +48,10 @@ def build(
     """Build the club's website into DIR: lists, players and tournaments as static pages.
 
     Players: history, chart, games with D and PD. Tournaments: crosstable, rating report.
-    Each list page gives its digest and links its bundle (bundles/POOL-PERIOD-rN.json), which
-    ledger verify recounts the list from (docs/VERIFY.md).
 
-    Only the files whose content changed are written again; a bundle already written for a
-    list revision is kept.
+    Each list page gives its digest and links its bundle, for ledger verify (docs/VERIFY.md).
+
+    Only changed files are written again; a bundle already written for a revision is kept.
     """
     ledger = db_of(ctx)
     report = run(ctx, site.build_site, directory, club=publish.club_name(club),
