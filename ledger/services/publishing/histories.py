@@ -99,7 +99,8 @@ def history(engine: Ledger, ref: str, pool: RatingPool = STANDARD) -> PlayerHist
 def player_histories(session: Session, player_ids: list[int] | None,
                      pool: RatingPool = STANDARD) -> list[PlayerHistory]:
     """The history (``history``) in ``pool`` of each of ``player_ids`` (None: every player not
-    merged into another nor withdrawn), in ``players.PLAYER_ORDER``, from the current revision
+    merged into another nor withdrawn: those are read too, as every other row is, and left out
+    here), in ``players.PLAYER_ORDER``, from the current revision
     of every closed period of that pool: eight statements for any number of players and
     periods (see the module's docstring), and those of ``life.pools_in_progress`` when one of
     them is unrated."""
@@ -124,7 +125,8 @@ def player_histories(session: Session, player_ids: list[int] | None,
         ((a.player_id, a.period, a.rating_after) for a in adjustments),
         ((d.player_id, d.period) for d in drops))
     next_period = last.next() if last is not None else earliest_game_period(session)
-    views = [player_view(p, histories[p.id], next_period, last, pool) for p in players]
+    views = [player_view(p, histories[p.id], next_period, last, pool) for p in players
+             if player_ids is not None or (p.merged_into is None and not p.withdrawn)]
     pools = pools_in_progress(session, sorted(v.id for v in views if v.rating is None), last,
                               pool)
     lives = lives_from((v.id for v in views), initial, drops, pools)
@@ -187,7 +189,8 @@ def _statements(some: bool) -> _Statements:
     i, d = InitialRating.__table__.c, RatingFloorDrop.__table__.c
     periods = RatingPeriod.__table__.c
     players = select(p.id, p.name, p.fide_id, p.birth_year, p.sex, p.federation, p.title,
-                     p.w_title, p.o_title, p.foa_title).order_by(*PLAYER_ORDER)
+                     p.w_title, p.o_title, p.foa_title, p.merged_into, p.withdrawn,
+                     ).order_by(*PLAYER_ORDER)
     entries = (select(e.player_id, e.id, e.effective_from, e.rating, e.prior_games,
                       e.reached_2400, e.reached_2300, e.kind, c.action, c.before, c.reason)
                .select_from(PlayerEntry.__table__.outerjoin(Change.__table__, and_(
@@ -210,7 +213,5 @@ def _statements(some: bool) -> _Statements:
         adjustments = adjustments.where(a.player_id.in_(ids))
         initial = initial.where(i.player_id.in_(ids))
         drops = drops.where(d.player_id.in_(ids))
-    else:  # every player: those merged into another or withdrawn are found no more
-        players = players.where(p.merged_into.is_(None), p.withdrawn.is_(False))
     return _Statements(select(func.max(periods.period)).where(periods.pool == pool), players,
                        entries, results, adjustments, initial, drops)
