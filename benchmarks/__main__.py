@@ -256,7 +256,7 @@ def history_times(db: str, register: list[federation.SyntheticPlayer]) -> tuple[
     statements (about 30 ms, once per process, as a long-running one would pay it; each CLI call
     pays it and is counted)."""
     from ledger.services.core.session import open_ledger
-    from ledger.services.publishing.lists import history
+    from ledger.services.publishing.histories import history
     rng = random.Random(7)
     chosen = rng.sample(range(1, len(register) + 1), min(200, len(register)))
     engine = open_ledger(db)

@@ -16,9 +16,10 @@ from ledger.cli.render.output import error, notes
 from ledger.domain import parse_pool
 
 if TYPE_CHECKING:
-    from ledger.services.publishing import bundles, lists
+    from ledger.services.publishing import bundles, histories, lists
 else:
     lists = lazy("ledger.services.publishing.lists")
+    histories = lazy("ledger.services.publishing.histories")
     bundles = lazy("ledger.services.publishing.bundles")
 
 
@@ -117,5 +118,5 @@ def history(
     if chart is not None and chart.suffix and chart.suffix.lower() != ".png":
         error(f"--chart {chart}: the chart is a PNG image; name the file .png")
         raise typer.Exit(2)
-    render_history.history(run(ctx, lists.history, player, parse_pool(pool)), json_out, chart,
+    render_history.history(run(ctx, histories.history, player, parse_pool(pool)), json_out, chart,
                            db_of(ctx))

@@ -19,6 +19,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, String
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import QueryableAttribute
+from sqlalchemy.sql import coercions, roles
+from sqlalchemy.sql.visitors import InternalTraversal
 
 from ledger.db.models import Event, Game, Player
 from ledger.names import name_key
@@ -29,10 +31,13 @@ class CodePointOrder(ColumnElement[str]):
     is on SQLite (whose default collation, BINARY, already is)."""
 
     inherit_cache = True
+    #: The column is its state: a statement holding one has a cache key (compiled once per
+    #: process), where without it every such statement was compiled again at each run.
+    _traverse_internals = [("column", InternalTraversal.dp_clauseelement)]
     type = String()
 
     def __init__(self, column: ColumnElement[Any] | QueryableAttribute[Any]) -> None:
-        self.column = column
+        self.column = coercions.expect(roles.ExpressionElementRole, column)
 
 
 @compiles(CodePointOrder)

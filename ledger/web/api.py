@@ -26,7 +26,7 @@ from sqlalchemy import Engine
 
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import InvalidInput, LedgerBusy, LedgerError, NotFound, PeriodError
-from ledger.services.publishing import event_reports, json_shapes, lists
+from ledger.services.publishing import event_reports, histories, json_shapes, lists
 from ledger.services.register import player_views
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
@@ -111,7 +111,7 @@ def player(player_id: int) -> Response:
 def history(player_id: int) -> Response:
     """A player's history in ``?pool=`` (default standard), as ``history --json``."""
     return _answer(lambda: json_shapes.history_json(
-        lists.history(_engine(), f"#{player_id}", _pool())))
+        histories.history(_engine(), f"#{player_id}", _pool())))
 
 
 @blueprint.get("/events/<int:event_id>")

@@ -15,7 +15,8 @@ from sqlalchemy import Engine, text
 import ledger.services.close.periods as periods_service
 from ledger.errors import InvalidInput, PeriodError
 from ledger.services.close.periods import close_period, list_periods
-from ledger.services.publishing.lists import history, rating_list
+from ledger.services.publishing.histories import history
+from ledger.services.publishing.lists import rating_list
 from ledger.services.register.games import add_game
 from ledger.services.register.player_views import show_player
 from ledger.services.register.players import NewPlayer, add_player

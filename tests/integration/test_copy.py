@@ -18,7 +18,8 @@ from typer.testing import CliRunner, Result
 from ledger.cli.app import app
 from ledger.services.admin.recompute import check_ledger
 from ledger.services.core.session import open_ledger
-from ledger.services.publishing.lists import history, rating_list
+from ledger.services.publishing.histories import history
+from ledger.services.publishing.lists import rating_list
 from ledger.services.register.player_views import list_players
 from ledger.services.register.players import NewPlayer, add_player
 

@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 
 from ledger.errors import InvalidInput, PeriodError
 from ledger.services.close.periods import close_period
-from ledger.services.publishing.lists import history
+from ledger.services.publishing.histories import history
 from ledger.services.register.game_views import list_games
 from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player

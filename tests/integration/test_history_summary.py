@@ -16,8 +16,8 @@ from ledger.cli.render.history import history_sparkline
 from ledger.formats import rating_chart
 from ledger.formats.sparkline import BLOCKS, sparkline
 from ledger.services.close.periods import close_period
+from ledger.services.publishing.histories import history
 from ledger.services.publishing.history_summary import peak, period_points
-from ledger.services.publishing.lists import history
 from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 

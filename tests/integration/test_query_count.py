@@ -1,5 +1,6 @@
 """Loading a period is set-based: the number of statements a close issues does not grow with the
-number of players (docs/DESIGN.md, data flow step 2)."""
+number of players (docs/DESIGN.md, data flow step 2); nor does a history's with the number of
+periods or players (one statement per kind of row: ``services.publishing.histories``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from sqlalchemy import Engine, event
 
 from ledger.services.admin.recompute import check_ledger
 from ledger.services.close.periods import close_period
-from ledger.services.core.session import open_ledger
+from ledger.services.core.session import open_ledger, transaction
+from ledger.services.publishing.histories import history, player_histories
 from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 
@@ -58,3 +60,52 @@ def _statements_in_check(new_ledger: Factory, players: int) -> int:
 def test_db_check_issues_the_same_statements_for_4_and_40_players(new_ledger: Factory) -> None:
     # recomputing a period is the close's own loading: a fixed number of queries
     assert _statements_in_check(new_ledger, 4) == _statements_in_check(new_ledger, 40)
+
+
+def _statements_in_history(engine: Engine, ref: str) -> tuple[int, list[tuple[str, int, int]]]:
+    seen: list[str] = []
+
+    def count(*args: object) -> None:
+        seen.append(str(args[2]))
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        found = history(engine, ref)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(seen), [(r.period, r.rating_before, r.rating_after) for r in found.periods]
+
+
+def test_history_issues_the_same_statements_for_1_and_12_periods(new_ledger: Factory) -> None:
+    # Player, 000 (1500) beats Player, 001 (1510) in each month of 2025, closed one by one;
+    # Player, 002 (1520) beats Player, 003 (1530) in January only. All K 20 (100 prior games).
+    engine: Engine = open_ledger(new_ledger("history"))
+    try:
+        names = [f"Player, {i:03d}" for i in range(4)]
+        for i, name in enumerate(names):
+            add_player(engine, NewPlayer(name, rating=1500 + 10 * i, prior_games=100))
+        add_game(engine, names[2], names[3], "1-0", "2025-01-05")
+        for month in range(1, 13):
+            add_game(engine, names[0], names[1], "1-0", f"2025-{month:02d}-05")
+            close_period(engine, f"2025-{month:02d}")
+        twelve, rows = _statements_in_history(engine, "#1")
+        one, single = _statements_in_history(engine, "#3")
+        with transaction(engine, write=False) as session:
+            seen: list[str] = []
+            event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+            assert len(player_histories(session, [1, 2, 3, 4])) == 4
+            everyone = len(seen)
+    finally:
+        engine.dispose()
+    # January: 1500 v 1510, expected 0.49 (a 10-point difference, B.02 §8.1.2 table),
+    # 20 x 0.51 = +10.2, +10: 1510; then 12 rows, one a month
+    assert rows[0] == ("2025-01", 1500, 1510)
+    assert [r[0] for r in rows] == [f"2025-{m:02d}" for m in range(1, 13)]
+    # 1520 v 1530: the same +10
+    assert single == [("2025-01", 1520, 1530)]
+    # the transaction's first statement (BEGIN on SQLite, SET TRANSACTION on PostgreSQL), the
+    # player named, then one statement per kind of row: latest closed period, players, entries,
+    # period results, list adjustments, initial ratings, floor drops, carried corrections
+    assert twelve == one == 10
+    # for four players the same, but for the player named (the transaction begins at the first)
+    assert everyone == 9

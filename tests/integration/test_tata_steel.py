@@ -29,7 +29,8 @@ from sqlalchemy import Engine, func, select, text
 from ledger.db.models import Game, Player
 from ledger.services.close.periods import close_period
 from ledger.services.imports.games import import_pgn
-from ledger.services.publishing.lists import history, rating_list
+from ledger.services.publishing.histories import history
+from ledger.services.publishing.lists import rating_list
 from ledger.services.register.game_views import list_games
 from ledger.services.register.player_views import show_player
 

@@ -16,7 +16,8 @@ from ledger.services.admin.setup import init_ledger
 from ledger.services.close.periods import close_period, list_periods
 from ledger.services.close.snapshots import UPGRADE_REASON
 from ledger.services.core.session import open_ledger
-from ledger.services.publishing.lists import history, rating_list
+from ledger.services.publishing.histories import history
+from ledger.services.publishing.lists import rating_list
 
 
 def _closed_january_at_0005(conn: Connection) -> None:

@@ -17,7 +17,7 @@ from ledger.services.publishing.json_shapes import history_json, history_sparkli
 
 if TYPE_CHECKING:
     from ledger.services.close.life import PoolView
-    from ledger.services.publishing.lists import PlayerHistory
+    from ledger.services.publishing.histories import PlayerHistory
 
 
 def _history_table(title: str, h: PlayerHistory) -> PlainTable:

@@ -40,7 +40,8 @@ from ledger.errors import LedgerError, database_error
 from ledger.services.admin.recompute import check_ledger
 from ledger.services.close.periods import list_periods
 from ledger.services.core.session import transaction
-from ledger.services.publishing.lists import history, rating_list
+from ledger.services.publishing.histories import history
+from ledger.services.publishing.lists import rating_list
 from ledger.services.register.player_views import list_players
 
 #: Rows read and written at a time.

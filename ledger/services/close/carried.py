@@ -16,8 +16,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
+from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, Executable, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import CarriedCorrection, Change, RatingPeriod
@@ -28,9 +30,10 @@ from ledger.services.core.facts import NOW, Facts
 _DONE = {"game.void": "voided", "game.correct": "corrected"}
 
 
-def origin_current(pool: RatingPool = STANDARD) -> ColumnElement[bool]:
+def origin_current(pool: RatingPool | Any = STANDARD) -> ColumnElement[bool]:
     """The condition "this carried correction's origin revision is its period's current one in
-    ``pool``" (a revision rates one pool, so a correction carried from it is of that pool)."""
+    ``pool``" (a revision rates one pool, so a correction carried from it is of that pool;
+    ``pool`` may be a bound parameter)."""
     return (select(RatingPeriod.period)
             .where(RatingPeriod.period == CarriedCorrection.origin_period,
                    RatingPeriod.pool == CarriedCorrection.origin_pool,
@@ -123,20 +126,32 @@ def carried_lines(session: Session, player_ids: Sequence[int] | None,
     """Player id -> the carried corrections of ``pool`` that apply (origin revision current),
     oldest change first, for ``player_ids`` (None: every player); players with none left out.
     ``last_closed``: the pool's latest closed period (None: none), which says whether each
-    one's ``applies_in`` has been closed (``CarriedLine.added``). One query."""
-    query = (select(CarriedCorrection, Change.action, Change.entity, Change.entity_id,
-                    Change.reason)
-             .join(Change, Change.id == CarriedCorrection.change_id)
-             .where(origin_current(pool))
-             .order_by(CarriedCorrection.change_id, CarriedCorrection.origin_period,
-                       CarriedCorrection.player_id))
+    one's ``applies_in`` has been closed (``CarriedLine.added``). One query (Core rows, by a
+    statement built once: ``_lines_query``)."""
+    params: dict[str, object] = {"pool": pool}
     if player_ids is not None:
-        query = query.where(CarriedCorrection.player_id.in_(player_ids))
+        params["ids"] = list(player_ids)
     found: dict[int, list[CarriedLine]] = defaultdict(list)
-    for row, action, entity, entity_id, reason in session.execute(query):
+    for (pid, applies_in, hundredths, origin_period, origin_revision, change_id, action, entity,
+         entity_id, reason) in session.connection().execute(
+            _lines_query(player_ids is not None), params):
         game = int(entity_id) if entity == "game" and entity_id.isdigit() else None
-        added = last_closed is not None and row.applies_in <= str(last_closed)
-        found[row.player_id].append(CarriedLine(
-            row.player_id, row.applies_in, row.hundredths, row.origin_period,
-            row.origin_revision, row.change_id, action, game, reason, added))
+        added = last_closed is not None and applies_in <= str(last_closed)
+        found[pid].append(CarriedLine(pid, applies_in, hundredths, origin_period,
+                                      origin_revision, change_id, action, game, reason, added))
     return dict(found)
+
+
+@cache
+def _lines_query(some: bool) -> Executable:
+    """``carried_lines``' statement (``some``: only the players of the expanding parameter
+    ``ids``), the pool the parameter ``pool``: built once per process, so its cache key is too."""
+    c, changes = CarriedCorrection.__table__.c, Change.__table__.c
+    query = (select(c.player_id, c.applies_in, c.hundredths, c.origin_period, c.origin_revision,
+                    c.change_id, changes.action, changes.entity, changes.entity_id,
+                    changes.reason)
+             .join_from(CarriedCorrection.__table__, Change.__table__,
+                        changes.id == c.change_id)
+             .where(origin_current(bindparam("pool")))
+             .order_by(c.change_id, c.origin_period, c.player_id))
+    return query.where(c.player_id.in_(bindparam("ids", expanding=True))) if some else query

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -84,8 +85,9 @@ class RatingLife:
     drops: tuple[FloorDropView, ...]
 
 
-def _computation(row: InitialRating) -> Computation:
-    """The rules' value object rebuilt from a stored row (every stored number as written)."""
+def _computation(row: Any) -> Computation:
+    """The rules' value object rebuilt from a stored ``initial_ratings`` row (an ORM object or a
+    row with its columns by name; every stored number as written)."""
     games = row.games + row.hypothetical
     points = Decimal(row.score_halves) / 2
     ra = Fraction(row.opponents_sum + HYPOTHETICAL_RATING * row.hypothetical, games)
@@ -137,26 +139,36 @@ def rating_lives(session: Session, player_ids: Sequence[int] | None,
     if player_ids is not None:
         initial_rows = initial_rows.where(InitialRating.player_id.in_(player_ids))
         drop_rows = drop_rows.where(RatingFloorDrop.player_id.in_(player_ids))
+    initial, drops = session.scalars(initial_rows).all(), session.scalars(drop_rows).all()
+    pools = (pools_in_progress(session, sorted(unrated), last_closed_period(session, pool), pool)
+             if unrated else {})
+    ids = player_ids if player_ids is not None else session.scalars(select(Player.id)).all()
+    return lives_from(ids, initial, drops, pools)
+
+
+def lives_from(player_ids: Iterable[int], initial_rows: Iterable[Any], drop_rows: Iterable[Any],
+               pools: dict[int, PoolView]) -> dict[int, RatingLife]:
+    """Player id -> the life of their rating, for each of ``player_ids``, from the current
+    ``initial_ratings`` rows of the pool (ORM objects or rows with its columns by name) and its
+    ``rating_floor_drops`` rows (``player_id``, ``period``, ``rating``, ``floor``), each by
+    player then period, and the ``pools`` in progress (``pools_in_progress``)."""
     initial: dict[int, list[InitialView]] = defaultdict(list)
-    for r in session.scalars(initial_rows):
+    for r in initial_rows:
         initial[r.player_id].append(InitialView(r.period, _computation(r)))
     drops: dict[int, list[FloorDropView]] = defaultdict(list)
-    for d in session.scalars(drop_rows):
+    for d in drop_rows:
         drops[d.player_id].append(FloorDropView(d.period, d.rating, d.floor))
-    pools = _pools_in_progress(session, sorted(unrated), pool)
-    ids = player_ids if player_ids is not None else session.scalars(select(Player.id)).all()
     return {pid: RatingLife(pools.get(pid), tuple(initial.get(pid, ())), tuple(drops.get(pid, ())))
-            for pid in ids}
+            for pid in player_ids}
 
 
-def _pools_in_progress(session: Session, unrated: list[int],
-                       rating_pool: RatingPool = STANDARD) -> dict[int, PoolView]:
+def pools_in_progress(session: Session, unrated: list[int], last: Period | None,
+                      rating_pool: RatingPool = STANDARD) -> dict[int, PoolView]:
     """The pool in progress of each unrated player with a game after the last close or an open
     period to come: as of the later of the first open period and their latest game's period
-    (games and closes of ``rating_pool``)."""
+    (games and closes of ``rating_pool``, whose latest closed period is ``last``, None: none)."""
     if not unrated:
         return {}
-    last = last_closed_period(session, rating_pool)
     latest_games = select(Game.white_id.label("pid"), Game.period).where(
         Game.pool == rating_pool).union_all(
         select(Game.black_id.label("pid"), Game.period).where(Game.pool == rating_pool)

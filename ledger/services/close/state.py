@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Executable, Select, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -258,25 +260,49 @@ def load_histories(
         adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
         initial = initial.where(InitialRating.player_id.in_(player_ids))
         drops = drops.where(RatingFloorDrop.player_id.in_(player_ids))
-    histories = {pid: History(birth_year) for pid, birth_year in session.execute(players)}
-    parsed: dict[str, Period] = {}  # each month's text parsed once (Periods are immutable)
+    return histories_from(_rows(session, players), _rows(session, entries),
+                          _rows(session, results.order_by(PeriodResult.period)),
+                          _rows(session, initial), _rows(session, adjustments),
+                          _rows(session, drops))
+
+
+def _rows(session: Session, query: Executable) -> Iterator[Any]:
+    """The rows of ``query``, executed when the first is asked for (one query at a time)."""
+    yield from session.execute(query)
+
+
+def histories_from(
+    players: Iterable[tuple[int, int | None]],
+    entries: Iterable[tuple[int, int, str | None, int | None, int | None, bool, bool, str]],
+    results: Iterable[tuple[int, str, int, int]], initial: Iterable[tuple[int, str, int, int]],
+    adjustments: Iterable[tuple[int, str, int]], drops: Iterable[tuple[int, str]],
+) -> dict[int, History]:
+    """The ``History`` of each of ``players`` (player id, birth year) from rows as
+    ``load_histories`` selects them (every other row's player among ``players``): ``entries``
+    (player id, entry id, in force from YYYY-MM or None, rating, prior games, reached 2400,
+    reached 2300, kind) by entry id; ``results`` (player id, period, games, rating after) by
+    period; published ``initial`` ratings (player id, period, games, rating); ``adjustments``
+    (player id, period, rating after); floor ``drops`` (player id, period). Each month's text
+    is parsed once (``Period`` is immutable)."""
+    histories = {pid: History(birth_year) for pid, birth_year in players}
+    parsed: dict[str, Period] = {}
 
     def month(text: str) -> Period:
         if text not in parsed:
             parsed[text] = Period.parse(text)
         return parsed[text]
 
-    for pid, entry_id, since, rating, prior, r2400, r2300, kind in session.execute(entries):
+    for pid, entry_id, since, rating, prior, r2400, r2300, kind in entries:
         histories[pid].entries.append(Entry(  # rows, not ORM entities
             entry_id, month(since) if since else None, rating, prior, r2400, r2300, kind))
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
-    for pid, period, games, rating_after in session.execute(results.order_by(PeriodResult.period)):
+    for pid, period, games, rating_after in results:
         by_player[pid].append(ClosedResult(month(period), games, rating_after))
-    for pid, period, games, rating in session.execute(initial):
+    for pid, period, games, rating in initial:
         by_player[pid].append(ClosedResult(month(period), games, rating))
-    for pid, period, rating_after in session.execute(adjustments):
+    for pid, period, rating_after in adjustments:
         by_player[pid].append(ClosedResult(month(period), 0, rating_after, order=1))
-    for pid, period in session.execute(drops):
+    for pid, period in drops:
         by_player[pid].append(ClosedResult(month(period), 0, None, order=2))
     for pid, rows in by_player.items():
         histories[pid].results = sorted(rows, key=lambda r: (r.period, r.order))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ledger.domain import Period
 
 if TYPE_CHECKING:
-    from ledger.services.publishing.lists import PlayerHistory
+    from ledger.services.publishing.histories import PlayerHistory
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ledger.services.close.carried import CarriedLine
     from ledger.services.close.life import PoolView, RatingLife
     from ledger.services.publishing.event_reports import EventReport
-    from ledger.services.publishing.lists import PlayerHistory, RatingList
+    from ledger.services.publishing.histories import PlayerHistory
+    from ledger.services.publishing.lists import RatingList
     from ledger.services.register.player_views import PlayerView, PrintedListRating
 
 # ``rules.initial`` is imported where it is used (start-up, issue 14).

@@ -1,35 +1,28 @@
-"""The rating list a closed period publishes, and one player's rating history."""
+"""The rating list a closed period publishes (a player's rating history: ``histories``)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
-from collections import defaultdict
 from dataclasses import dataclass, replace
-from decimal import Decimal
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Change, PeriodRevision, PlayerEntry, RatingAdjustment, RatingPeriod
-from ledger.db.models import PeriodResult as PeriodResultRow
+from ledger.db.models import PeriodRevision, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import InvalidInput, NotFound, PeriodError
 from ledger.rules.kfactor import is_junior
-from ledger.services.close.carried import CarriedLine, carried_lines
-from ledger.services.close.life import RatingLife, rating_lives
 from ledger.services.close.periods import preview_close
-from ledger.services.close.revisions import current, current_revision, revision_views
+from ledger.services.close.revisions import current_revision, revision_views
 from ledger.services.close.snapshots import ListRow, ranked, read_rows
 from ledger.services.close.state import last_closed_period
 from ledger.services.core import clock
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.register.player_refs import MAX_ID, resolve
-from ledger.services.register.player_views import PlayerView, player_views
+from ledger.services.register.player_refs import MAX_ID
 
-__all__ = ["ListRow", "ListSelection", "RatingList", "history", "player_histories",
-           "preview_list", "published_period", "rating_list"]
+__all__ = ["ListRow", "ListSelection", "RatingList", "preview_list", "published_period",
+           "rating_list"]
 
 
 @dataclass(frozen=True)
@@ -234,105 +227,3 @@ def _period_revision(session: Session, period: str | None, revision: int,
                 else "it has never been closed")
         raise NotFound(f"revision: period {wanted} has no revision {revision} ({have})")
     return wanted, revision
-
-
-@dataclass(frozen=True)
-class HistoryRow:
-    """One closed period of a player's history (exact values: score, expected, change).
-
-    A list adjustment (the 1 March 2024 raise) and an official correction of a published rating
-    (``player correct-rating``: ``period`` is the list corrected) are rows of their own with 0
-    games and a ``note``; ``carried``: the carried corrections the period's close added to the
-    exact change before its rounding (docs/CORRECTIONS.md §5)."""
-
-    period: str
-    rating_before: int
-    games: int
-    score: Decimal
-    expected: Decimal
-    k: int
-    k_reason: str
-    k_capped: bool
-    change_exact: Decimal
-    change: int
-    rating_after: int
-    note: str | None = None
-    carried: Decimal = Decimal(0)
-
-
-@dataclass(frozen=True)
-class PlayerHistory:
-    """A player, one row per period in which they were rated, and the life of their rating
-    (pool in progress, initial ratings with their computation, drops below the floor);
-    ``carried``: the carried corrections that apply (docs/CORRECTIONS.md §5), each a line of
-    its own, oldest first: those a close has added are in its row's change too."""
-
-    player: PlayerView
-    periods: list[HistoryRow]
-    life: RatingLife
-    carried: tuple[CarriedLine, ...] = ()
-
-
-def _official_corrections(session: Session, player_ids: list[int] | None,
-                          pool: RatingPool = STANDARD) -> list[tuple[int, HistoryRow]]:
-    """Official rating corrections (``player correct-rating``) of ``pool`` as (player id,
-    history row): the list corrected, the rating it published, the corrected one and the
-    reason; a copy a merge carried from a duplicate (written by the ``player.merge`` change,
-    docs/CORRECTIONS.md §10) is the duplicate's row, not repeated. One query."""
-    query = (select(PlayerEntry.player_id, PlayerEntry.effective_from, PlayerEntry.rating,
-                    Change.before, Change.reason)
-             .join(Change, Change.id == PlayerEntry.change_id)
-             .where(PlayerEntry.kind == "correction", PlayerEntry.pool == pool,
-                    Change.action == "player.correct-rating"))
-    if player_ids is not None:
-        query = query.where(PlayerEntry.player_id.in_(player_ids))
-    found = []
-    for pid, effective, rating, before, reason in session.execute(query):
-        if effective is None or rating is None:
-            continue  # a correction is always of a rating, in force from a period
-        published = int(json.loads(before)["rating"]) if before else rating
-        found.append((pid, HistoryRow(
-            str(Period.parse(effective).previous()), published, 0, Decimal(0), Decimal(0), 0,
-            "official correction", False, Decimal(rating - published), rating - published,
-            rating, note=f"official correction: {reason}")))
-    return found
-
-
-def history(engine: Ledger, ref: str, pool: RatingPool = STANDARD) -> PlayerHistory:
-    """``ledger history``: the player ``ref`` names and their period results in ``pool``
-    (docs/RULES.md §9), oldest first."""
-    with transaction(engine, write=False) as session:
-        return player_histories(session, [resolve(session, ref, partial=True).id], pool)[0]
-
-
-def player_histories(session: Session, player_ids: list[int] | None,
-                     pool: RatingPool = STANDARD) -> list[PlayerHistory]:
-    """The history (``history``) in ``pool`` of each of ``player_ids`` (None: every player),
-    in ``players.PLAYER_ORDER``, from the current revision of every closed period of that
-    pool: a fixed number of queries for any number of players."""
-    results = select(PeriodResultRow).where(current(PeriodResultRow, pool)).order_by(
-        PeriodResultRow.period)
-    adjustments = select(RatingAdjustment).where(current(RatingAdjustment, pool))
-    if player_ids is not None:
-        results = results.where(PeriodResultRow.player_id.in_(player_ids))
-        adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
-    periods: dict[int, list[HistoryRow]] = defaultdict(list)
-    for r in session.scalars(results):
-        periods[r.player_id].append(HistoryRow(
-            r.period, r.rating_before, r.games, Decimal(r.score_halves) / 2,
-            Decimal(r.expected_hundredths).scaleb(-2), r.k, r.k_reason, r.k != r.k_before_cap,
-            Decimal(r.change_hundredths).scaleb(-2), r.change, r.rating_after,
-            carried=Decimal(r.carried_hundredths).scaleb(-2)))
-    for a in session.scalars(adjustments):
-        periods[a.player_id].append(HistoryRow(
-            a.period, a.rating_before, 0, Decimal(0), Decimal(0), 0, "list adjustment", False,
-            Decimal(a.adjustment), a.adjustment, a.rating_after, note=a.rule))
-    for pid, row in _official_corrections(session, player_ids, pool):
-        periods[pid].append(row)
-    views = player_views(session, player_ids, pool)
-    lives = rating_lives(session, player_ids, [v.id for v in views if v.rating is None], pool)
-    carried = carried_lines(session, player_ids, pool, last_closed_period(session, pool))
-    return [PlayerHistory(view, sorted(periods.get(view.id, []),
-                                       key=lambda h: (h.period, h.note is not None)),
-                          lives[view.id], tuple(carried.get(view.id, ())))
-            for view in views]

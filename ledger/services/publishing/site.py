@@ -2,7 +2,7 @@
 ``site_build``, writes it as static files; ``ledger serve`` shows the same pages live).
 
 ``site_data`` reads everything a site shows through the other services' public functions
-(``periods.list_periods``, ``lists.rating_list`` and ``lists.player_histories``,
+(``periods.list_periods``, ``lists.rating_list`` and ``histories.player_histories``,
 ``events.list_events``, ``event_reports``), all inside one transaction so that every page shows
 the same state of the ledger, and turns it into the frozen values of ``formats.site.model``;
 ``formats.site.pages`` renders them and ``site_files`` writes what changed.
@@ -56,7 +56,8 @@ from ledger.services.publishing.event_reports import (
     game_lines,
     game_periods,
 )
-from ledger.services.publishing.lists import PlayerHistory, RatingList, player_histories, rating_list
+from ledger.services.publishing.histories import PlayerHistory, player_histories
+from ledger.services.publishing.lists import RatingList, rating_list
 from ledger.services.register.events import list_events
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
+from typing import Any
 
-from sqlalchemy import Engine, and_, func, select
+from sqlalchemy import Engine, Row, and_, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Game, ListRating, Player
@@ -19,7 +20,7 @@ from ledger.rules.pools import k_in_pool
 from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.late import earliest_open
 from ledger.services.close.life import RatingLife, rating_life
-from ledger.services.close.state import last_closed_period, load_histories
+from ledger.services.close.state import History, last_closed_period, load_histories
 from ledger.services.core.session import transaction
 from ledger.services.register.player_refs import resolve
 
@@ -91,23 +92,28 @@ def player_views(session: Session, ids: list[int] | None,
     players = list(session.scalars(query))
     open_period = earliest_open(session, pool)
     last_closed = open_period.previous() if open_period else None
-    next_period = open_period or _earliest_game_period(session)
+    next_period = open_period or earliest_game_period(session)
     histories = load_histories(session, ids, through=last_closed or Period(1, 1), pool=pool)
-    views = []
-    for p in players:
-        history = histories[p.id]
-        state = history.state(next_period) if last_closed is None else history.state(
-            next_period, results_through=last_closed)
-        k, reason = k_in_pool(state, next_period, pool)
-        views.append(PlayerView(pool=pool,
+    return [player_view(p, histories[p.id], next_period, last_closed, pool) for p in players]
 
-            id=p.id, name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
-            federation=p.federation, title=p.title, rating=state.rating,
-            rated_games=state.rated_games, reached_2400=state.reached_2400,
-            reached_2300=state.reached_2300, k=k, k_reason=reason,
-            history_unknown=state.rated_games is None, next_period=str(next_period),
-            w_title=p.w_title, o_title=p.o_title, foa_title=p.foa_title))
-    return views
+
+def player_view(p: Player | Row[Any], history: History, next_period: Period,
+                last_closed: Period | None, pool: RatingPool = STANDARD) -> PlayerView:
+    """The ``PlayerView`` of player ``p`` (an ORM ``Player`` or a row with its columns by name)
+    in ``pool`` from their ``history`` there: their state on the list in force for
+    ``next_period`` (the pool's earliest open period, or the first with games when it has
+    closed none), with the results through ``last_closed`` (the pool's latest closed period,
+    None: none)."""
+    state = history.state(next_period) if last_closed is None else history.state(
+        next_period, results_through=last_closed)
+    k, reason = k_in_pool(state, next_period, pool)
+    return PlayerView(pool=pool,
+        id=p.id, name=p.name, fide_id=p.fide_id, birth_year=p.birth_year, sex=p.sex,
+        federation=p.federation, title=p.title, rating=state.rating,
+        rated_games=state.rated_games, reached_2400=state.reached_2400,
+        reached_2300=state.reached_2300, k=k, k_reason=reason,
+        history_unknown=state.rated_games is None, next_period=str(next_period),
+        w_title=p.w_title, o_title=p.o_title, foa_title=p.foa_title)
 
 
 def latest_list_ratings(session: Session,
@@ -130,7 +136,7 @@ def latest_list_ratings(session: Session,
             for pid, items in found.items()}
 
 
-def _earliest_game_period(session: Session) -> Period:
+def earliest_game_period(session: Session) -> Period:
     """The first period with games, or this month when the ledger has none yet."""
     first = session.scalar(select(func.min(Game.period)))
     return Period.parse(first) if first else Period.of(dt.date.today())
