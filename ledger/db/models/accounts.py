@@ -7,8 +7,6 @@ kept only as its Argon2id hash (``argon2-cffi``'s PHC string); a session only as
 its random token, so a copy of the database logs nobody in.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 
 from sqlalchemy import Boolean, CheckConstraint, DateTime, ForeignKey, Index, String, Text

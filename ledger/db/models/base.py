@@ -5,8 +5,6 @@ Every table of the ledger is a subclass of ``Base`` in a module of this package;
 holds them all once ``ledger.db.models`` is imported (its ``__init__`` imports every module).
 """
 
-from __future__ import annotations
-
 import datetime as dt
 
 from sqlalchemy import MetaData, String

@@ -2,8 +2,6 @@
 derived row points at (docs/CORRECTIONS.md §1); and the mark of a copy not yet verified
 (``unverified_copies``, ``ledger db copy``)."""
 
-from __future__ import annotations
-
 import datetime as dt
 
 from sqlalchemy import CheckConstraint, DateTime, Index, String, Text

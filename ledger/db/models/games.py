@@ -1,8 +1,6 @@
 """The games: the events they are played in (``events``), the games (``games``), their earlier
 values (``game_revisions``) and the files they were imported from (``imported_files``)."""
 
-from __future__ import annotations
-
 import datetime as dt
 
 from sqlalchemy import (

@@ -6,8 +6,6 @@ rows every revision writes once and never updates (``period_results``, ``period_
 per period and pool); and the corrections carried into a later period
 (``carried_corrections``)."""
 
-from __future__ import annotations
-
 import datetime as dt
 
 from sqlalchemy import (

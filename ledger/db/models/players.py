@@ -2,8 +2,6 @@
 (``player_entries``), their earlier identities (``player_revisions``) and their ratings as FIDE's
 lists print them (``list_ratings``, kept for comparison only)."""
 
-from __future__ import annotations
-
 import datetime as dt
 
 from sqlalchemy import (

@@ -3,8 +3,6 @@
 only when an officer accepts it (then ``change_id`` is the import's change).
 """
 
-from __future__ import annotations
-
 import datetime as dt
 
 from sqlalchemy import CheckConstraint, DateTime, ForeignKey, LargeBinary, String, Text

@@ -20,7 +20,6 @@ from ledger.db.models import (
 from ledger.db.order import GAME_ORDER
 from ledger.domain import Period, Result
 from ledger.services.close.late import natural_period
-from ledger.services.close.period_audits import rated_games
 from ledger.services.close.revisions import current
 from ledger.services.close.state import FIRST_RATED_PERIOD
 from ledger.services.core.session import transaction
@@ -105,8 +104,12 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
     found = session.execute(query).all()
-    rated = rated_games(session, ((g.id, g.period, g.pool, g.white_id, g.black_id)
-                                  for g, *_, is_closed, _ in found if is_closed))
+    closed_games = [(g.id, g.period, g.pool, g.white_id, g.black_id)
+                    for g, *_, is_closed, _ in found if is_closed]
+    rated: set[int] = set()
+    if closed_games:  # the stored audits (and their unpacking): only for a closed period's games
+        from ledger.services.close.period_audits import rated_games
+        rated = rated_games(session, closed_games)
     views = []
     for g, w, b, e, end, is_closed, in_initial in found:
         is_rated = g.id in rated
