@@ -34,7 +34,7 @@ import heapq
 import json
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import chain, groupby
 from operator import itemgetter
 from typing import Any
 
@@ -207,8 +207,13 @@ def _written(conn: Connection, kind: FactKind, change_id: int | None
            .where(r.valid_from_change.is_not(None) if change_id is None
                   else r.valid_from_change == change_id)
            .order_by(r.valid_from_change, r[kind.of], r.id))
+    earlier = _stream(conn, old)
+    first = next(earlier, None)
+    if first is None:  # no earlier values (an import's new rows): the current rows as they are
+        yield from _stream(conn, now)
+        return
     merged = heapq.merge(((row[0], row[1], 0, row[-1], tuple(row[:-1]))
-                          for row in _stream(conn, old)),
+                          for row in chain((first,), earlier)),
                          ((row[0], row[1], 1, 0, tuple(row)) for row in _stream(conn, now)))
     for *_, row in merged:
         yield row
