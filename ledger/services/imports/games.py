@@ -264,8 +264,8 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
             if found is not None:
                 pools[id(g)] = found
         usual = event_pool or STANDARD  # a refused game's players: as without a pool
-        matcher.expect((p, pools[id(g)].pool if id(g) in pools else usual)
-                       for g in games for p in (g.white, g.black))
+        matcher.expect([(p, pools[id(g)].pool if id(g) in pools else usual)
+                        for g in games for p in (g.white, g.black) if p.rating is not None])
         total = max(done + len(games), source.games_in_file, source.expected_games)
         paired: list[Matched] = []
         quiet, asked, who = matcher.quiet_who, matcher.asked, matcher.who
