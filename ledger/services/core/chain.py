@@ -156,10 +156,23 @@ def rows_digest(rows: Iterable[Sequence[Any]]) -> tuple[str, int]:
 
 def _written_as(value: Any) -> Any:
     """A value JSON has no form for, as ``plain`` writes it (``json.dumps``' ``default``: asked
-    for dates and times only, so no other value pays a Python call)."""
+    for dates and times only, so no other value pays a Python call); each date or time written
+    once (``_WRITTEN``: an import's games share a few dates and one time)."""
+    # a date and the datetime of its midnight are two entries, as are one instant in two zones
+    key = (type(value), value, getattr(value, "tzinfo", None))
+    text = _WRITTEN.get(key)
+    if text is not None:
+        return text
     if isinstance(value, dt.date):
-        return plain(value)
+        if len(_WRITTEN) >= 4096:  # values that seldom repeat: start again
+            _WRITTEN.clear()
+        text = _WRITTEN[key] = plain(value)
+        return text
     raise TypeError(f"canonical JSON: {type(value).__name__} {value!r} in a digested row")
+
+
+#: Dates and times as ``_written_as`` wrote them, by (type, value, time zone).
+_WRITTEN: dict[tuple[type, Any, Any], str] = {}
 
 
 def _feed(sha: Any, batch: list[tuple[Any, ...]], before: int) -> None:
