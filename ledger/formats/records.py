@@ -45,7 +45,7 @@ def text_fault(value: str, what: str, limit: int | None = None) -> str | None:
     return None
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+@dataclass(eq=False, slots=True)
 class FilePlayer:
     """A player as a file names them (one TRF ``001`` line, or one side of a PGN/CSV game).
 
@@ -56,7 +56,10 @@ class FilePlayer:
       a TRF, ``sex``, ``federation``, ``birth_year``); a missing key falls back to the name's place.
 
     Compared by identity: the import service matches each object once (a TRF player line is one
-    object shared by all its games; a PGN game makes new objects for its two sides).
+    object shared by all its games; a PGN game makes new objects for its two sides). A value
+    never changed once read, though not a frozen dataclass (nor is ``FileGame``): a frozen
+    one's ``__init__`` sets each field through ``object.__setattr__``, about 1 us a CSV row
+    for the game and its two players (issue 25).
     """
 
     name: str
@@ -90,7 +93,7 @@ class EventDetails:
     rounds: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FileGame:
     """One game read from a file, result from White's point of view.
 

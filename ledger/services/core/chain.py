@@ -34,7 +34,7 @@ import heapq
 import json
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import chain, groupby
 from operator import itemgetter
 from typing import Any
 
@@ -156,10 +156,23 @@ def rows_digest(rows: Iterable[Sequence[Any]]) -> tuple[str, int]:
 
 def _written_as(value: Any) -> Any:
     """A value JSON has no form for, as ``plain`` writes it (``json.dumps``' ``default``: asked
-    for dates and times only, so no other value pays a Python call)."""
+    for dates and times only, so no other value pays a Python call); each date or time written
+    once (``_WRITTEN``: an import's games share a few dates and one time)."""
+    # a date and the datetime of its midnight are two entries, as are one instant in two zones
+    key = (type(value), value, getattr(value, "tzinfo", None))
+    text = _WRITTEN.get(key)
+    if text is not None:
+        return text
     if isinstance(value, dt.date):
-        return plain(value)
+        if len(_WRITTEN) >= 4096:  # values that seldom repeat: start again
+            _WRITTEN.clear()
+        text = _WRITTEN[key] = plain(value)
+        return text
     raise TypeError(f"canonical JSON: {type(value).__name__} {value!r} in a digested row")
+
+
+#: Dates and times as ``_written_as`` wrote them, by (type, value, time zone).
+_WRITTEN: dict[tuple[type, Any, Any], str] = {}
 
 
 def _feed(sha: Any, batch: list[tuple[Any, ...]], before: int) -> None:
@@ -207,8 +220,13 @@ def _written(conn: Connection, kind: FactKind, change_id: int | None
            .where(r.valid_from_change.is_not(None) if change_id is None
                   else r.valid_from_change == change_id)
            .order_by(r.valid_from_change, r[kind.of], r.id))
+    earlier = _stream(conn, old)
+    first = next(earlier, None)
+    if first is None:  # no earlier values (an import's new rows): the current rows as they are
+        yield from _stream(conn, now)
+        return
     merged = heapq.merge(((row[0], row[1], 0, row[-1], tuple(row[:-1]))
-                          for row in _stream(conn, old)),
+                          for row in chain((first,), earlier)),
                          ((row[0], row[1], 1, 0, tuple(row)) for row in _stream(conn, now)))
     for *_, row in merged:
         yield row

@@ -254,7 +254,6 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
     checks = RatingChecks(session, name, report)
     rated_sides: list[tuple[FileGame, Who | None, Who | None, RatingPool]] = []
     warned: set[Period] = set()
-    refs: dict[Player, Who] = {}  # each matched player read once
     done = 0
     for games in source.batches():
         report.problems.extend(source.new_problems())
@@ -265,17 +264,18 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
             if found is not None:
                 pools[id(g)] = found
         usual = event_pool or STANDARD  # a refused game's players: as without a pool
-        matcher.expect((p, pools[id(g)].pool if id(g) in pools else usual)
-                       for g in games for p in (g.white, g.black))
+        matcher.expect([(p, pools[id(g)].pool if id(g) in pools else usual)
+                        for g in games for p in (g.white, g.black) if p.rating is not None])
         total = max(done + len(games), source.games_in_file, source.expected_games)
         paired: list[Matched] = []
+        quiet, asked, who = matcher.quiet_who, matcher.asked, matcher.who
         for g in games:
             start = g.event_start or g.date
             pool = pools[id(g)].pool if id(g) in pools else usual
-            white, black = matcher.find(g.white, start, pool), matcher.find(g.black, start, pool)
-            paired.append((g, None if white is None else refs.get(white) or refs.setdefault(
-                white, Who.of(white)), None if black is None else refs.get(black)
-                or refs.setdefault(black, Who.of(black))))
+            # one match per distinct question (``Matcher.who``): a dict look-up after the first
+            white = quiet.get(asked(g.white)) or who(g.white, start, pool)
+            black = quiet.get(asked(g.black)) or who(g.black, start, pool)
+            paired.append((g, white, black))
             done += 1
             if progress is not None and done % 1000 == 0:
                 progress(done // 2, total)

@@ -28,6 +28,7 @@ from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer, Where
 from ledger.names import name_key
+from ledger.services.imports.report import Who
 from ledger.services.register.matching import Match, PlayerIndex, may_mean, misspelt_word
 from ledger.services.register.players import (
     NewPlayer,
@@ -73,6 +74,10 @@ class Matcher:
     #: The ledger player of each (name, FIDE id, birth year) matched with no problem, while
     #: nobody is registered: the same question gets the same answer, and no problem again.
     quiet: dict[tuple[str, int | None, int | None], Player] = field(default_factory=dict)
+    #: ``quiet`` as the import's checks read a player (``who``): one ``Who`` per question.
+    quiet_who: dict[tuple[str, int | None, int | None], Who] = field(default_factory=dict)
+    #: The ``Who`` of each ledger player found, by ledger id (its attributes read once).
+    whos: dict[int, Who] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.index = PlayerIndex.load(self.session)
@@ -136,6 +141,30 @@ class Matcher:
             self.quiet[asked] = found
         self.done[id(p)] = found
         return found
+
+    def asked(self, p: FilePlayer) -> tuple[str, int | None, int | None]:
+        """The question ``find`` asks of ``p``: (name, FIDE id when ids are used, birth
+        year), the key of ``quiet`` and ``quiet_who``."""
+        return (p.name, p.fide_id if self.use_ids else None, p.birth_year)
+
+    def who(self, p: FilePlayer, start: dt.date, pool: RatingPool = STANDARD) -> Who | None:
+        """``find`` as the import's checks and writing read a player: a ``Who`` (ledger id and
+        name, read once per player), or None. A question answered with no problem while nobody
+        is registered (``quiet``) is answered from ``quiet_who`` from then on: one match per
+        distinct name, birth year and FIDE id of the file."""
+        asked = self.asked(p)
+        known = self.quiet_who.get(asked)
+        if known is not None:
+            return known
+        player = self.find(p, start, pool)
+        if player is None:
+            return None
+        who = self.whos.get(player.id)
+        if who is None:
+            who = self.whos[player.id] = Who.of(player)
+        if self.quiet.get(asked) is player:
+            self.quiet_who[asked] = who
+        return who
 
     def _find(self, p: FilePlayer, start: dt.date, pool: RatingPool) -> Player | None:
         fide_id = p.fide_id if self.use_ids else None

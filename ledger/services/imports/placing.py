@@ -96,8 +96,11 @@ class Placing:
             key = (g.event, found.pool)
             if self.first is None:
                 self.first = key
-            every_date.extend(day for day in (g.date, g.event_start, g.event_end)
-                              if day is not None)
+            every_date.append(g.date)
+            if g.event_start is not None:
+                every_date.append(g.event_start)
+            if g.event_end is not None:
+                every_date.append(g.event_end)
             if key == self.first and key[0] is None:
                 streamed.append((g, w, b))
             else:
@@ -113,7 +116,8 @@ class Placing:
         ends = [g.event_end for g, _, _ in streamed if g.event_end is not None]
         self._know(min(dates), max(dates + ends))
         pool = self.first[1]
-        recalled = self._recall(streamed, pool)
+        days = {id(g): pair_day(w.id, b.id, g.date) for g, w, b in streamed}  # each once
+        recalled = self._recall(set(days.values()), pool)
         fresh = self.keys.fresh(name, None, streamed, report)
         fresh = one_game_a_round(self.session, name, self.seats, fresh, report, False)
         if fresh:
@@ -123,7 +127,7 @@ class Placing:
             add_games(self.session, name, None, None, fresh, report, self.rerate, pools=pools,
                       pool=pool)
         # the games written are read back when a later batch needs them: nothing held
-        self.written.add_all(pair_day(w.id, b.id, g.date) for g, w, b in fresh)
+        self.written.add_all([days[id(g)] for g, _, _ in fresh])
         lines = {g.line for g, _, _ in fresh} | recalled
         self.keys.forget(lines)
         self.seats.forget(lines)
@@ -143,12 +147,12 @@ class Placing:
             self.report.problems.append(Problem(self.name, line, where, refusal))
         return refusal is not None
 
-    def _recall(self, streamed: list[Paired], pool: RatingPool) -> set[int]:
-        """Take the games of earlier batches (written, ``import_written``) that ``streamed``
-        may repeat or meet on a day into ``keys`` and ``seats``; returns their lines."""
-        written = self.written
-        days = [day for day in {pair_day(w.id, b.id, g.date) for g, w, b in streamed}
-                if written.may_hold(day)]
+    def _recall(self, pair_days: set[tuple[int, int, int]], pool: RatingPool) -> set[int]:
+        """Take the games of earlier batches (written, ``import_written``) that games on
+        ``pair_days`` (``import_written.pair_day`` values of a batch's games) may repeat or
+        meet on a day into ``keys`` and ``seats``; returns their lines."""
+        may_hold = self.written.may_hold
+        days = [day for day in pair_days if may_hold(day)]
         if not days:
             return set()
         rows = recall(self.session, self.before_id, pool, days)

@@ -6,6 +6,7 @@ ratings that differ from the ledger's. Driven by ``services.imports.games``."""
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Sequence
 from typing import cast
 
@@ -63,6 +64,8 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
     by_pool = pools or {}
     usual = GamePool(pool)
     now = utcnow()  # the games of one insert are recorded at one time
+    keys: dict[str | None, str | None] = {}  # each round label's sort key found once
+    periods: Counter[str] = Counter()
     for g, w, b in games:
         where = placed.get(g.date)
         if where is None:
@@ -74,10 +77,13 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         if late is not None:
             report.late.append(LateRecord(g.line, w.name, b.name, g.date, late, period_text,
                                           pool))
-        rows.append((event_id, g.round, round_key(g.round), g.date, period_text, w.id, b.id,
+        label = g.round
+        key = keys[label] if label in keys else keys.setdefault(label, round_key(label))
+        rows.append((event_id, label, key, g.date, period_text, w.id, b.id,
                      g.result.value, g.played, f"{source}:{g.line}", now, "valid",
                      change_id, pool, by_pool.get(id(g), usual).unequal_times))
-        report.periods[period_text] += 1
+        periods[period_text] += 1
+    report.periods.update(periods)
     report.recorded += len(rows)
     # the driver's executemany of tuples (db.rows): no ORM objects, no per-row dicts
     insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, rows)
