@@ -5,7 +5,8 @@ other commands of a period need not.
 
 ``close_dict`` is the document (``values.write_json`` streams it); its ``results`` are written
 one player at a time, each player's text built at once from precomputed strings
-(``_Writer.text``: one ``%`` format per game side, the opponents' names encoded once per close)
+(``_Writer.text``: one ``%`` format per player of a template of all their game sides, the
+player's ``RowResult.sides`` its values as they are, the opponents' names encoded once per close)
 instead of a dict per game side walked value by value. The text is exactly what
 ``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for the same values:
 ``rated_player_dict`` is the plain form of a player's row (the tests compare both).
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 #: Where each value of a game side is in ``RowResult.sides`` (``rules.row_results.SIDE_FIELDS``).
 _AT = {name: i for i, name in enumerate(SIDE_FIELDS)}
 _WIDTH = len(SIDE_FIELDS)
+_OPPONENT, _EXPECTED, _SCORE = _AT["opponent_id"], _AT["expected_hundredths"], _AT["score_halves"]
 
 
 def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
@@ -110,7 +112,8 @@ class _Writer:
         self.late = dict.fromkeys(late, "true")
         self.expected = _Texts(lambda h: _number_text(hundredths_number(h)))
         self.score = _Texts(lambda h: _number_text(halves_number(h)))
-        self.templates: dict[int, tuple[str, str, str, str]] = {}
+        self.templates: dict[int, tuple[str, str, str, str, str]] = {}
+        self.flat: dict[tuple[int, int], str] = {}
         self.names: Mapping[int, str] | None = None
         self.encoded = _Texts(self._encoded_name)
 
@@ -118,9 +121,11 @@ class _Writer:
         assert self.names is not None
         return encode_str(self.names[pid])
 
-    def _templates(self, level: int) -> tuple[str, str, str, str]:
+    def _templates(self, level: int) -> tuple[str, str, str, str, str]:
         """(the player's fields up to ``"per_game": ``, one game side, the separator of two
-        sides, the end of the list and the player) for a player at ``level``."""
+        sides, the end of the list and the player, one game side not late taking its values
+        as ``RowResult.sides`` holds them) for a player at ``level``: ``%`` templates (``%.0s``:
+        the own rating, in ``SIDE_FIELDS`` but not written)."""
         if level not in self.templates:
             one, two, three = ("\n" + "  " * (level + k) for k in (1, 2, 3))
             pool = self.pool.replace("%", "%%")
@@ -129,17 +134,30 @@ class _Writer:
                       "change", "rating_after", "carried"]
             head = "{" + "".join(f'{one}"{f}": ' + (pool if f == "pool" else "%s") + ","
                                  for f in fields) + f'{one}"per_game": '
-            side = ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
-                ("pool", pool), ("game_id", "%d"), ("opponent", "%s"),
-                ("opponent_rating", "%d"), ("difference", "%d"), ("counted_difference", "%d"),
-                ("expected", "%s"), ("score", "%s")))
-                    + f'{three}"late": %s{two}}}')
-            self.templates[level] = (head, side, "," + two, one + "]" + one[:-2] + "}")
+
+            def side(rating: str, late: str) -> str:
+                return ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
+                    ("pool", pool), ("game_id", "%d"), ("opponent", "%s"),
+                    ("opponent_rating", rating), ("difference", "%d"),
+                    ("counted_difference", "%d"), ("expected", "%s"), ("score", "%s")))
+                        + f'{three}"late": {late}{two}}}')
+            self.templates[level] = (head, side("%d", "%s"), "," + two,
+                                     one + "]" + one[:-2] + "}", side("%.0s%d", "false"))
         return self.templates[level]
+
+    def _sides(self, level: int, n: int) -> str:
+        """The template of ``n`` game sides none of them late at ``level``, the separator
+        between them: one ``%`` of a player's ``RowResult.sides`` (the names and numbers'
+        texts put in place) writes them all."""
+        key = (level, n)
+        if key not in self.flat:
+            _, _, between, _, plain = self._templates(level)
+            self.flat[key] = between.join([plain] * n)
+        return self.flat[key]
 
     def text(self, p: RatedPlayer, level: int) -> str:
         """The JSON text of ``p``'s row (``rated_player_dict``) at nesting ``level``."""
-        head, side, between, end = self._templates(level)
+        head, side, between, end, _ = self._templates(level)
         if p.opponents is not self.names:  # one mapping shared by every line of a close
             self.names = p.opponents
             self.encoded = _Texts(self._encoded_name)
@@ -160,8 +178,13 @@ class _Writer:
             return text + "[]" + end[end.index("]") + 1:]
         at, w = _AT, _WIDTH
         games = v[at["game_id"]::w]
-        late: Iterator[str] = (map(self.late.get, games, repeat("false")) if self.late
-                               else repeat("false"))
+        if not self.late or self.late.keys().isdisjoint(games):
+            values: list[int | str] = list(v)  # SIDE_FIELDS order, the values to be written put in place
+            values[_OPPONENT::w] = map(self.encoded.__getitem__, v[_OPPONENT::w])
+            values[_EXPECTED::w] = map(self.expected.__getitem__, v[_EXPECTED::w])
+            values[_SCORE::w] = map(self.score.__getitem__, v[_SCORE::w])
+            return text + "[" + between[1:] + self._sides(level, len(games)) % tuple(values) + end
+        late: Iterator[str] = map(self.late.get, games, repeat("false"))
         sides = between.join(map(side.__mod__, zip(
             games, map(self.encoded.__getitem__, v[at["opponent_id"]::w]),
             v[at["opponent_rating"]::w], v[at["difference"]::w], v[at["counted_difference"]::w],
