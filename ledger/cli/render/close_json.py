@@ -110,8 +110,10 @@ class _Writer:
     def __init__(self, pool: str, late: set[int]) -> None:
         self.pool = encode_str(pool)
         self.late = dict.fromkeys(late, "true")
-        self.expected = _Texts(lambda h: _number_text(hundredths_number(h)))
-        self.score = _Texts(lambda h: _number_text(halves_number(h)))
+        # hundredths (PD, the sums, the surplus, the carried) and halves (scores) as JSON numbers:
+        # the per-game values and most sums repeat
+        self.hundredths = _Texts(lambda h: _number_text(hundredths_number(h)))
+        self.halves = _Texts(lambda h: _number_text(halves_number(h)))
         self.templates: dict[int, tuple[str, str, str, str, str]] = {}
         self.flat: dict[tuple[int, int], str] = {}
         self.names: Mapping[int, str] | None = None
@@ -167,12 +169,12 @@ class _Writer:
             int.__repr__(p.player_id), encode_str(p.name),
             "null" if p.fide_id is None else int.__repr__(p.fide_id),
             int.__repr__(res.rating_before), int.__repr__(res.n),
-            _number_text(halves_number(score)), _number_text(hundredths_number(expected)),
-            _number_text(hundredths_number(50 * score - expected)), int.__repr__(res.k),
+            self.halves[score], self.hundredths[expected],
+            self.hundredths[50 * score - expected], int.__repr__(res.k),
             encode_str(res.k_reason.value), "true" if res.k_capped else "false",
             _number_text(hundredths_number(res.change_hundredths)), int.__repr__(res.change),
             int.__repr__(res.rating_after),
-            _number_text(hundredths_number(res.carried_hundredths)))
+            self.hundredths[res.carried_hundredths])
         v = res.sides
         if not v:
             return text + "[]" + end[end.index("]") + 1:]
@@ -181,15 +183,15 @@ class _Writer:
         if not self.late or self.late.keys().isdisjoint(games):
             values: list[int | str] = list(v)  # SIDE_FIELDS order, the values to be written put in place
             values[_OPPONENT::w] = map(self.encoded.__getitem__, v[_OPPONENT::w])
-            values[_EXPECTED::w] = map(self.expected.__getitem__, v[_EXPECTED::w])
-            values[_SCORE::w] = map(self.score.__getitem__, v[_SCORE::w])
+            values[_EXPECTED::w] = map(self.hundredths.__getitem__, v[_EXPECTED::w])
+            values[_SCORE::w] = map(self.halves.__getitem__, v[_SCORE::w])
             return text + "[" + between[1:] + self._sides(level, len(games)) % tuple(values) + end
         late: Iterator[str] = map(self.late.get, games, repeat("false"))
         sides = between.join(map(side.__mod__, zip(
             games, map(self.encoded.__getitem__, v[at["opponent_id"]::w]),
             v[at["opponent_rating"]::w], v[at["difference"]::w], v[at["counted_difference"]::w],
-            map(self.expected.__getitem__, v[at["expected_hundredths"]::w]),
-            map(self.score.__getitem__, v[at["score_halves"]::w]),
+            map(self.hundredths.__getitem__, v[at["expected_hundredths"]::w]),
+            map(self.halves.__getitem__, v[at["score_halves"]::w]),
             late, strict=False)))  # late may repeat without end
         return text + "[" + between[1:] + sides + end
 
