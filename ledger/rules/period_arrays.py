@@ -28,11 +28,10 @@ from ledger.rules.editions import Edition
 from ledger.rules.expected import MAX_COUNTED_DIFFERENCE, pd_hundredths, rule_400_applies_to
 from ledger.rules.kfactor import cap_k
 from ledger.rules.pools import GAP, GAP_ABOVE, GAP_RULE_FROM, exempt_from_400_rule, k_in_pool
-from ledger.rules.row_results import SIDE_FIELDS, RowResult, round_hundredths
+from ledger.rules.row_results import NONE, SIDE_FIELDS, GameRowColumns, RowResult, round_hundredths
 
 Ints = npt.NDArray[np.int64]
 _WIDTH = len(SIDE_FIELDS)
-NONE = -1  # a rating or a score that is None (ratings and halves are never negative)
 
 
 class GameColumns(NamedTuple):
@@ -66,6 +65,17 @@ def columns_of_rows(rows: list[tuple[int, object, int, int, int | None, int | No
     return GameColumns(np.array(game_id, dtype=np.int64), np.array(white, dtype=np.int64),
                        np.array(black, dtype=np.int64), _nullable(white_rating),
                        _nullable(black_rating), _nullable(halves))
+
+
+def columns_of(columns: GameRowColumns) -> GameColumns:
+    """``GameRowColumns`` as ``GameColumns``: views of the same memory, read-only (the event
+    dropped)."""
+    def view(column: array[int]) -> Ints:
+        return np.frombuffer(column, dtype=np.int64) if len(column) else np.zeros(0, np.int64)
+
+    return GameColumns(view(columns.game_id), view(columns.white), view(columns.black),
+                       view(columns.white_rating), view(columns.black_rating),
+                       view(columns.halves))
 
 
 def _list_ratings(states: Mapping[int, PlayerState], players: Ints) -> Ints:

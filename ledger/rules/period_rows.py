@@ -26,6 +26,7 @@ from ledger.rules.kfactor import cap_k
 from ledger.rules.pools import exempt_from_400_rule, gap_rule_excludes, k_in_pool
 from ledger.rules.row_results import (
     GameRow,
+    GameRowColumns,
     RowResult,
     round_hundredths,
 )
@@ -79,13 +80,15 @@ def _counted_2022(sides: list[_Side]) -> list[int]:
     return [cap_difference(d) if i in chosen else d for i, d in enumerate(real)]
 
 
-def rate_rows(states: Mapping[int, PlayerState], games: Iterable[GameRow], period: Period,
+def rate_rows(states: Mapping[int, PlayerState], games: Iterable[GameRow] | GameRowColumns,
+              period: Period,
               edition: Edition, carried: Mapping[int, int] | None = None,
               pool: RatingPool = STANDARD) -> dict[int, RowResult]:
     """Rate every rated player of ``period`` in ``pool`` by ``edition`` from ``games``
-    (``GameRow`` tuples), exactly as ``rules.period.rate_period`` does: on numpy columns
-    (``rules.period_arrays.rate_columns``, imported here only), or for ``Edition.E2022_01``
-    (one capped game per event) on the rows (``rate_rows_in_python``).
+    (``GameRow`` tuples, or held as ``GameRowColumns``: rated on views of them), exactly as
+    ``rules.period.rate_period`` does: on numpy columns (``rules.period_arrays.rate_columns``,
+    imported here only), or for ``Edition.E2022_01`` (one capped game per event) on the rows
+    (``rate_rows_in_python``).
 
     ``states``: player id -> ``PlayerState`` on the list in force at the period's start (every
     player of a rated game side must be present: ``KeyError`` otherwise). ``carried``: player id
@@ -95,9 +98,12 @@ def rate_rows(states: Mapping[int, PlayerState], games: Iterable[GameRow], perio
     the carried-only players.
     """
     if edition is Edition.E2022_01:
-        return rate_rows_in_python(states, games, period, edition, carried, pool)
-    from ledger.rules.period_arrays import columns_of_rows, rate_columns
+        rows_of = games.rows() if isinstance(games, GameRowColumns) else games
+        return rate_rows_in_python(states, rows_of, period, edition, carried, pool)
+    from ledger.rules.period_arrays import columns_of, columns_of_rows, rate_columns
 
+    if isinstance(games, GameRowColumns):
+        return rate_columns(states, columns_of(games), period, edition, carried, pool)
     rows = games if isinstance(games, list) else list(games)
     return rate_columns(states, columns_of_rows(rows), period, edition, carried, pool)
 

@@ -14,7 +14,13 @@ from ledger.domain import BLITZ, RAPID, STANDARD, KReason, Period, PlayerState, 
 from ledger.rules.editions import Edition
 from ledger.rules.period import rate_period
 from ledger.rules.period_rows import rate_rows
-from ledger.rules.row_results import GameRow, SideAudit, from_reference, round_hundredths
+from ledger.rules.row_results import (
+    GameRow,
+    GameRowColumns,
+    SideAudit,
+    from_reference,
+    round_hundredths,
+)
 
 HALVES = {Result.WHITE_WINS: 2, Result.DRAW: 1, Result.BLACK_WINS: 0}
 
@@ -134,8 +140,14 @@ def test_same_as_reference(pool: str, period: Period, edition: Edition) -> None:
     states, games, carried = _random_period(rng, 120, 1500, period)
     reference = rate_period(states, games, period, edition,
                             {pid: Decimal(h).scaleb(-2) for pid, h in carried.items()}, pool)
-    rows = rate_rows(states, [row(g) for g in games], period, edition, carried, pool)
+    tuples = [row(g) for g in games]
+    rows = rate_rows(states, tuples, period, edition, carried, pool)
     assert list(rows) == list(reference)
+    # the same rows held as columns (the close's load_game_rows), the text event key an id
+    held = GameRowColumns()
+    held.extend([(r[0], 4 if r[1] == "x" else r[1], *r[2:]) for r in tuples[:700]])
+    held.extend([(r[0], 4 if r[1] == "x" else r[1], *r[2:]) for r in tuples[700:]])
+    assert rate_rows(states, held, period, edition, carried, pool) == rows
     assert {pid: from_reference(r) for pid, r in reference.items()} == rows
     # the Decimal view of the rows is the reference's own
     for pid, r in reference.items():
@@ -143,3 +155,19 @@ def test_same_as_reference(pool: str, period: Period, edition: Edition) -> None:
         assert (fast.score, fast.expected, fast.surplus, fast.change_exact, fast.carried,
                 fast.games, fast.k_capped) == (r.score, r.expected, r.surplus, r.change_exact,
                                               r.carried, r.games, r.k_capped), pid
+
+
+def test_game_row_columns_hold_the_rows() -> None:
+    held = GameRowColumns()
+    held.extend([(10, None, 1, 2, 2000, 1900, 2), (11, 7, 2, 3, None, 1850, None)])
+    held.extend([])
+    held.extend([(12, 7, 3, 1, 1850, 2000, 1)])
+    # None held as -1: game 10 has no event, game 11 an unrated White and no score (a forfeit)
+    assert len(held) == 3
+    assert (list(held.game_id), list(held.event), list(held.white_rating), list(held.halves)) == (
+        [10, 11, 12], [-1, 7, 7], [2000, -1, 1850], [2, -1, 1])
+    assert list(held.rows()) == [(10, None, 1, 2, 2000, 1900, 2), (11, 7, 2, 3, None, 1850, None),
+                                 (12, 7, 3, 1, 1850, 2000, 1)]
+    with pytest.raises(TypeError):
+        held.extend([(13, "x", 1, 2, 2000, 1900, 2)])  # a text event key: ints only
+    assert len(held.white) == 3  # nothing added

@@ -5,7 +5,8 @@ other commands of a period need not.
 
 ``close_dict`` is the document (``values.write_json`` streams it); its ``results`` are written
 one player at a time, each player's text built at once from precomputed strings
-(``_Writer.text``: one ``%`` format per game side, the opponents' names encoded once per close)
+(``_Writer.text``: one ``%`` format per player of a template of all their game sides, the
+player's ``RowResult.sides`` its values as they are, the opponents' names encoded once per close)
 instead of a dict per game side walked value by value. The text is exactly what
 ``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for the same values:
 ``rated_player_dict`` is the plain form of a player's row (the tests compare both).
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 #: Where each value of a game side is in ``RowResult.sides`` (``rules.row_results.SIDE_FIELDS``).
 _AT = {name: i for i, name in enumerate(SIDE_FIELDS)}
 _WIDTH = len(SIDE_FIELDS)
+_OPPONENT, _EXPECTED, _SCORE = _AT["opponent_id"], _AT["expected_hundredths"], _AT["score_halves"]
 
 
 def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
@@ -108,9 +110,12 @@ class _Writer:
     def __init__(self, pool: str, late: set[int]) -> None:
         self.pool = encode_str(pool)
         self.late = dict.fromkeys(late, "true")
-        self.expected = _Texts(lambda h: _number_text(hundredths_number(h)))
-        self.score = _Texts(lambda h: _number_text(halves_number(h)))
-        self.templates: dict[int, tuple[str, str, str, str]] = {}
+        # hundredths (PD, the sums, the surplus, the carried) and halves (scores) as JSON numbers:
+        # the per-game values and most sums repeat
+        self.hundredths = _Texts(lambda h: _number_text(hundredths_number(h)))
+        self.halves = _Texts(lambda h: _number_text(halves_number(h)))
+        self.templates: dict[int, tuple[str, str, str, str, str]] = {}
+        self.flat: dict[tuple[int, int], str] = {}
         self.names: Mapping[int, str] | None = None
         self.encoded = _Texts(self._encoded_name)
 
@@ -118,9 +123,11 @@ class _Writer:
         assert self.names is not None
         return encode_str(self.names[pid])
 
-    def _templates(self, level: int) -> tuple[str, str, str, str]:
+    def _templates(self, level: int) -> tuple[str, str, str, str, str]:
         """(the player's fields up to ``"per_game": ``, one game side, the separator of two
-        sides, the end of the list and the player) for a player at ``level``."""
+        sides, the end of the list and the player, one game side not late taking its values
+        as ``RowResult.sides`` holds them) for a player at ``level``: ``%`` templates (``%.0s``:
+        the own rating, in ``SIDE_FIELDS`` but not written)."""
         if level not in self.templates:
             one, two, three = ("\n" + "  " * (level + k) for k in (1, 2, 3))
             pool = self.pool.replace("%", "%%")
@@ -129,17 +136,30 @@ class _Writer:
                       "change", "rating_after", "carried"]
             head = "{" + "".join(f'{one}"{f}": ' + (pool if f == "pool" else "%s") + ","
                                  for f in fields) + f'{one}"per_game": '
-            side = ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
-                ("pool", pool), ("game_id", "%d"), ("opponent", "%s"),
-                ("opponent_rating", "%d"), ("difference", "%d"), ("counted_difference", "%d"),
-                ("expected", "%s"), ("score", "%s")))
-                    + f'{three}"late": %s{two}}}')
-            self.templates[level] = (head, side, "," + two, one + "]" + one[:-2] + "}")
+
+            def side(rating: str, late: str) -> str:
+                return ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
+                    ("pool", pool), ("game_id", "%d"), ("opponent", "%s"),
+                    ("opponent_rating", rating), ("difference", "%d"),
+                    ("counted_difference", "%d"), ("expected", "%s"), ("score", "%s")))
+                        + f'{three}"late": {late}{two}}}')
+            self.templates[level] = (head, side("%d", "%s"), "," + two,
+                                     one + "]" + one[:-2] + "}", side("%.0s%d", "false"))
         return self.templates[level]
+
+    def _sides(self, level: int, n: int) -> str:
+        """The template of ``n`` game sides none of them late at ``level``, the separator
+        between them: one ``%`` of a player's ``RowResult.sides`` (the names and numbers'
+        texts put in place) writes them all."""
+        key = (level, n)
+        if key not in self.flat:
+            _, _, between, _, plain = self._templates(level)
+            self.flat[key] = between.join([plain] * n)
+        return self.flat[key]
 
     def text(self, p: RatedPlayer, level: int) -> str:
         """The JSON text of ``p``'s row (``rated_player_dict``) at nesting ``level``."""
-        head, side, between, end = self._templates(level)
+        head, side, between, end, _ = self._templates(level)
         if p.opponents is not self.names:  # one mapping shared by every line of a close
             self.names = p.opponents
             self.encoded = _Texts(self._encoded_name)
@@ -149,24 +169,29 @@ class _Writer:
             int.__repr__(p.player_id), encode_str(p.name),
             "null" if p.fide_id is None else int.__repr__(p.fide_id),
             int.__repr__(res.rating_before), int.__repr__(res.n),
-            _number_text(halves_number(score)), _number_text(hundredths_number(expected)),
-            _number_text(hundredths_number(50 * score - expected)), int.__repr__(res.k),
+            self.halves[score], self.hundredths[expected],
+            self.hundredths[50 * score - expected], int.__repr__(res.k),
             encode_str(res.k_reason.value), "true" if res.k_capped else "false",
             _number_text(hundredths_number(res.change_hundredths)), int.__repr__(res.change),
             int.__repr__(res.rating_after),
-            _number_text(hundredths_number(res.carried_hundredths)))
+            self.hundredths[res.carried_hundredths])
         v = res.sides
         if not v:
             return text + "[]" + end[end.index("]") + 1:]
         at, w = _AT, _WIDTH
         games = v[at["game_id"]::w]
-        late: Iterator[str] = (map(self.late.get, games, repeat("false")) if self.late
-                               else repeat("false"))
+        if not self.late or self.late.keys().isdisjoint(games):
+            values: list[int | str] = list(v)  # SIDE_FIELDS order, the values to be written put in place
+            values[_OPPONENT::w] = map(self.encoded.__getitem__, v[_OPPONENT::w])
+            values[_EXPECTED::w] = map(self.hundredths.__getitem__, v[_EXPECTED::w])
+            values[_SCORE::w] = map(self.halves.__getitem__, v[_SCORE::w])
+            return text + "[" + between[1:] + self._sides(level, len(games)) % tuple(values) + end
+        late: Iterator[str] = map(self.late.get, games, repeat("false"))
         sides = between.join(map(side.__mod__, zip(
             games, map(self.encoded.__getitem__, v[at["opponent_id"]::w]),
             v[at["opponent_rating"]::w], v[at["difference"]::w], v[at["counted_difference"]::w],
-            map(self.expected.__getitem__, v[at["expected_hundredths"]::w]),
-            map(self.score.__getitem__, v[at["score_halves"]::w]),
+            map(self.hundredths.__getitem__, v[at["expected_hundredths"]::w]),
+            map(self.halves.__getitem__, v[at["score_halves"]::w]),
             late, strict=False)))  # late may repeat without end
         return text + "[" + between[1:] + sides + end
 

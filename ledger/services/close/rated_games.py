@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import ColumnElement, FromClause, Integer, Row, case, cast, select, union
@@ -21,6 +20,7 @@ from ledger.db.models import Event
 from ledger.db.rows import stream_chunks
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, Result
 from ledger.rules.pools import GAP_RULE_FROM, gap_rule_excludes, seeded_from_standard
+from ledger.rules.row_results import GameRowColumns
 from ledger.services.close.late import natural_period
 from ledger.services.close.state import History, load_histories, ratings_period
 from ledger.services.core.facts import NOW, Facts
@@ -169,13 +169,14 @@ def game_code(g: FromClause) -> ColumnElement[int]:
 
 @dataclass
 class GameRows:
-    """A period's games as ``rules.row_results.GameRow`` tuples (``rows``, by date then id),
+    """A period's games as ``rules.row_results.GameRow`` values (``rows``, by date then id,
+    held as ``GameRowColumns``: no tuple a game),
     the ``histories`` of every player in them (as ``load_rated_games``), ``count`` games in
     all, the late results (``late``: game id -> natural period) and ``left_out``: the games
     no rule rates (forfeit, less than one move, different times, a player unrated, the 600-point
     rule) as ``RatedGame`` objects, for the close's report."""
 
-    rows: list[tuple[int, int | None, int, int, int | None, int | None, int | None]]
+    rows: GameRowColumns
     histories: dict[int, History]
     count: int
     late: dict[int, Period]
@@ -240,8 +241,7 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
         return in_force[pid]
 
     gap_rule = pool != STANDARD and target >= GAP_RULE_FROM  # else gap_rule_excludes: False
-    out: list[tuple[int, int | None, int, int, int | None, int | None, int | None]] = []
-    append = out.append
+    out = GameRowColumns()  # each chunk's rows added as columns, then dropped
     late: dict[int, Period] = {}
     left: list[tuple[int, int | None, int, int, int | None, int | None, int]] = []
     halves_of = CODE_HALVES
@@ -249,6 +249,8 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     for chunk in stream_chunks(session, select(
             g.c.id, g.c.event_id, g.c.white_id, g.c.black_id, game_code(g), g.c.date)
             .where(where).order_by(g.c.date, g.c.id)):
+        rows: list[tuple[int, int | None, int, int, int | None, int | None, int | None]] = []
+        append = rows.append
         for game_id, event, white, black, code, date in chunk:
             at = found.get(date if event is None else event)
             if at is None:
@@ -267,6 +269,7 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
                     or (gap_rule and gap_rule_excludes(white_rating, black_rating, pool,
                                                        target))):
                 left.append((game_id, event, white, black, white_rating, black_rating, code))
+        out.extend(rows)
     left_out = []
     for game_id, event, white, black, white_rating, black_rating, code in left:
         if code >= len(GAME_CODES):
@@ -276,7 +279,7 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
         left_out.append(RatedGame(game_id, event, white, black, white_rating, black_rating,
                                   result, played, unequal))
     ids = set(also)
-    ids.update(map(itemgetter(2), out))
-    ids.update(map(itemgetter(3), out))
+    ids.update(out.white)
+    ids.update(out.black)
     histories = {pid: everyone[pid] for pid in ids if pid in everyone}
     return GameRows(out, histories, len(out), late, left_out)

@@ -110,9 +110,12 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         if rating is None or gone:
             continue
         k, reason = k_in_pool(state, following, pool)
+        played = games.get(pid, 0)
+        # rated games in ``closed``: active (rated in the last of the 12 periods) without a
+        # walk over the history
         lines.append((-rating, key, pid, name, fide_id, federation, title, rating,
-                      games.get(pid, 0), k, reason, birth_year,
-                      history.inactive(closed, first_closed), sex))
+                      played, k, reason, birth_year,
+                      played == 0 and history.inactive(closed, first_closed), sex))
     lines.sort()
     return [ListRow(rank, *line[2:]) for rank, line in zip(
         competition_ranks([line[7] for line in lines]), lines, strict=True)]  # [7]: the rating
