@@ -82,7 +82,8 @@ class Matcher:
     quiet: dict[tuple[str, int | None, int | None], PlayerRow] = field(default_factory=dict)
     #: ``quiet`` as the import's checks read a player (``who``): one ``Who`` per question.
     quiet_who: dict[tuple[str, int | None, int | None], Who] = field(default_factory=dict)
-    #: The ``Who`` of each ledger player found, by ledger id (its attributes read once).
+    #: The ``Who`` of each ledger player found by a question not in ``quiet_who``, by ledger id
+    #: (its attributes read once).
     whos: dict[int, Who] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -136,17 +137,22 @@ class Matcher:
         year); registered from the file when allowed, with the file's rating in ``pool`` (the
         rating pool of ``p``'s game) in force from the period of ``start``. None (with an error
         recorded) otherwise."""
+        return self._found(p, start, pool, self.asked(p))
+
+    def _found(self, p: FilePlayer, start: dt.date, pool: RatingPool,
+               asked: tuple[str, int | None, int | None]) -> PlayerRow | None:
+        """``find``, ``p``'s question (``asked``) given."""
         done = self.done.get(id(p))
         if done is not None or id(p) in self.done:
             return done
-        asked = (p.name, p.fide_id if self.use_ids else None, p.birth_year)
         quiet = self.quiet.get(asked)
         if quiet is not None:
             return quiet
         before = len(self.problems)
-        found = self._find(p, start, pool)
+        found = self._find(p, start, pool, asked)
         if found is not None and len(self.problems) == before and not self.register_unknown:
             self.quiet[asked] = found
+            self.matches.pop(asked, None)  # answered from ``quiet`` from now on
         self.done[id(p)] = found
         return found
 
@@ -159,24 +165,26 @@ class Matcher:
         """``find`` as the import's checks and writing read a player: a ``Who`` (ledger id and
         name, read once per player), or None. A question answered with no problem while nobody
         is registered (``quiet``) is answered from ``quiet_who`` from then on: one match per
-        distinct name, birth year and FIDE id of the file."""
+        distinct name, birth year and FIDE id of the file (the question moves from ``quiet`` to
+        ``quiet_who``: one entry per question, whatever the file's size)."""
         asked = self.asked(p)
         known = self.quiet_who.get(asked)
         if known is not None:
             return known
-        player = self.find(p, start, pool)
+        player = self._found(p, start, pool, asked)
         if player is None:
             return None
         who = self.whos.get(player.id)
-        if who is None:
-            who = self.whos[player.id] = Who.of(player)
         if self.quiet.get(asked) is player:
-            self.quiet_who[asked] = who
+            del self.quiet[asked]
+            who = self.quiet_who[asked] = who or Who.of(player)
+        elif who is None:
+            who = self.whos[player.id] = Who.of(player)
         return who
 
-    def _find(self, p: FilePlayer, start: dt.date, pool: RatingPool) -> PlayerRow | None:
-        fide_id = p.fide_id if self.use_ids else None
-        asked = (p.name, fide_id, p.birth_year)
+    def _find(self, p: FilePlayer, start: dt.date, pool: RatingPool,
+              asked: tuple[str, int | None, int | None]) -> PlayerRow | None:
+        fide_id = asked[1]
         found = self.matches.get(asked) if not self.register_unknown else None
         if found is None:
             found = self.index.match(p.name, fide_id, p.birth_year)
