@@ -41,6 +41,7 @@ from ledger.services.imports.games import ImportReport, add_games
 from ledger.services.imports.matching import Matcher
 from ledger.services.register.events import find_event, place_in_event
 from ledger.services.register.game_keys import RoundSeats, twice_in_round
+from ledger.services.register.matching import PlayerRow
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,7 @@ def _the_event(session: Session, name: str, games: list[FileGame],
     return event
 
 
-Paired = tuple[FileGame, Player, Player]
+Paired = tuple[FileGame, PlayerRow, PlayerRow]
 
 
 def _paired(name: str, games: list[FileGame], matcher: Matcher,
@@ -250,7 +251,7 @@ def _paired(name: str, games: list[FileGame], matcher: Matcher,
 
 
 #: A recorded game the file changes, with the file's game and its players.
-Change = tuple[Game, FileGame, Player, Player]
+Change = tuple[Game, FileGame, PlayerRow, PlayerRow]
 
 
 def _diff(session: Session, paired: list[Paired], recorded: list[Game],

@@ -132,7 +132,7 @@ class ListImport:
         self.unknown.append(p)
         return None
 
-    def _unambiguous_on_list(self, found: Match, p: ListPlayer) -> Match:
+    def _unambiguous_on_list(self, found: Match[Player], p: ListPlayer) -> Match[Player]:
         """A ledger player without FIDE id matched by name: refuse when other lines of the list
         could be them too (same name, birth year not ruling them out)."""
         assert found.player is not None

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game, ImportedFile, Player
 from ledger.domain import POOLS, STANDARD, Actor, Period, RatingPool, parse_pool
 from ledger.errors import ImportRejected, Problem
-from ledger.formats.records import FileGame
 from ledger.services.close.late import check_own_list
 from ledger.services.close.rerate import check_reason, rerate_in
 from ledger.services.core.audit import record_change, summarise
@@ -39,7 +38,7 @@ from ledger.services.imports.placing import Placing
 from ledger.services.imports.report import NEVER_RATED as NEVER_RATED  # re-exported
 from ledger.services.imports.report import ImportReport as ImportReport
 from ledger.services.imports.report import LateRecord as LateRecord
-from ledger.services.imports.report import Matched, Progress, Who
+from ledger.services.imports.report import Matched, Progress
 from ledger.services.imports.writing import RatingChecks
 from ledger.services.imports.writing import add_games as add_games
 
@@ -252,7 +251,6 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
                       session.scalar(select(func.max(Game.id))) or 0, source.expected_games,
                       late=late, new_event=new_event)
     checks = RatingChecks(session, name, report)
-    rated_sides: list[tuple[FileGame, Who | None, Who | None, RatingPool]] = []
     warned: set[Period] = set()
     done = 0
     for games in source.batches():
@@ -286,17 +284,17 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         report.registered_established[:] = matcher.registered_established
         report.registered_unrated[:] = matcher.registered_unrated
         recorded = placing.batch(paired, undatable, pools)
-        checks.count(paired, recorded, pools)
-        rated_sides.extend((g, w, b, pools[id(g)].pool) for g, w, b in paired
-                           if id(g) in pools and (g.white.rating is not None
-                                                  or g.black.rating is not None))
+        checks.count(recorded, pools)
+        checks.warn([(g, w, b, pools[id(g)].pool) for g, w, b in paired
+                     if id(g) in pools and (g.white.rating is not None
+                                            or g.black.rating is not None)])
         if progress is not None:
             progress(done // 2 + report.recorded // 2, total)
     report.problems.extend(source.new_problems())
     report.players_matched += matcher.players_matched
     pools = placing.held_pools
-    checks.count([], placing.finish(progress), pools)
-    checks.warn(rated_sides)
+    checks.count(placing.finish(progress), pools)
+    checks.finish()
     if source.failed:  # the reader gave up: no game of the file counts (nothing is written)
         report.__dict__.update(ImportReport(name, report.dry_run, format=report.format,
                                             sha256=report.sha256,

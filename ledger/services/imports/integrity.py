@@ -52,7 +52,7 @@ from ledger.services.close.state import load_histories
 from ledger.services.core.session import transaction
 from ledger.services.imports.game_files import read_games_file
 from ledger.services.imports.game_pools import game_pool
-from ledger.services.register.matching import PlayerIndex
+from ledger.services.register.matching import PlayerIndex, PlayerRow
 
 #: How the games without an event are named in a flag.
 NO_EVENT = "the games without an event"
@@ -120,7 +120,7 @@ def integrity_flags(session: Session, games: Sequence[FileGame], *, submitted: d
     games without one form one group, ``NO_EVENT``, not a pool: no closed-pool or unrated-share
     check). Returns the flags in order: per event closed pool, late submission and unrated
     share, then per player new-player details, performance and long days, by name."""
-    who_is = _People(PlayerIndex.load(session), use_ids)
+    who_is = _People(PlayerIndex.load_rows(session), use_ids)
     people = who_is.people
     pools: dict[int, RatingPool] = {}
     ignored: list[Problem] = []  # a game whose pool cannot be told: as its event's (the import
@@ -179,7 +179,7 @@ class _People:
     from what it found (a CSV names a player once per game side). None: the name matches
     several players."""
 
-    def __init__(self, index: PlayerIndex, use_ids: bool) -> None:
+    def __init__(self, index: PlayerIndex[PlayerRow], use_ids: bool) -> None:
         self.index, self.use_ids = index, use_ids
         self.people: dict[Key, _Who] = {}
         self.asked: dict[tuple[str, int | None, int | None], Key | None] = {}

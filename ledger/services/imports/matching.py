@@ -23,13 +23,18 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Player
 from ledger.domain import STANDARD, Period, RatingPool
 from ledger.errors import LedgerError, Problem
 from ledger.formats.records import FilePlayer, Where
 from ledger.names import name_key
 from ledger.services.imports.report import Who
-from ledger.services.register.matching import Match, PlayerIndex, may_mean, misspelt_word
+from ledger.services.register.matching import (
+    Match,
+    PlayerIndex,
+    PlayerRow,
+    may_mean,
+    misspelt_word,
+)
 from ledger.services.register.players import (
     NewPlayer,
     below_floor_note,
@@ -58,29 +63,31 @@ class Matcher:
     file: str
     register_unknown: bool
     use_ids: bool
-    index: PlayerIndex = field(init=False)
+    index: PlayerIndex[PlayerRow] = field(init=False)
     problems: list[Problem] = field(default_factory=list)
     players_matched: int = 0
     registered: list[str] = field(default_factory=list)
     registered_established: list[str] = field(default_factory=list)
     registered_unrated: list[str] = field(default_factory=list)
     matched: set[int] = field(default_factory=set)
-    done: dict[int, Player | None] = field(default_factory=dict)
+    done: dict[int, PlayerRow | None] = field(default_factory=dict)
     #: ``PlayerIndex.match`` by (name, FIDE id, birth year), while nobody is registered (the
     #: index does not change then): a CSV names a player once per game side.
-    matches: dict[tuple[str, int | None, int | None], Match] = field(default_factory=dict)
+    matches: dict[tuple[str, int | None, int | None], Match[PlayerRow]] = field(
+        default_factory=dict)
     ratings: dict[tuple[RatingPool, str, object], dict[int, Where]] = field(
         default_factory=dict)
     #: The ledger player of each (name, FIDE id, birth year) matched with no problem, while
     #: nobody is registered: the same question gets the same answer, and no problem again.
-    quiet: dict[tuple[str, int | None, int | None], Player] = field(default_factory=dict)
+    quiet: dict[tuple[str, int | None, int | None], PlayerRow] = field(default_factory=dict)
     #: ``quiet`` as the import's checks read a player (``who``): one ``Who`` per question.
     quiet_who: dict[tuple[str, int | None, int | None], Who] = field(default_factory=dict)
-    #: The ``Who`` of each ledger player found, by ledger id (its attributes read once).
+    #: The ``Who`` of each ledger player found by a question not in ``quiet_who``, by ledger id
+    #: (its attributes read once).
     whos: dict[int, Who] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.index = PlayerIndex.load(self.session)
+        self.index = PlayerIndex.load_rows(self.session)
 
     def expect(self, players: Iterable[tuple[FilePlayer, RatingPool]]) -> None:
         """Read the ratings the file gives its players (every ``FilePlayer`` of the file, in
@@ -123,22 +130,29 @@ class Matcher:
             f"{named[-1]}; registered with {given[0][0]}, the first (check the file)",
             severity="warning"))
 
-    def find(self, p: FilePlayer, start: dt.date, pool: RatingPool = STANDARD) -> Player | None:
-        """The ledger player for ``p`` (``PlayerIndex.match``: FIDE id, then name and birth
+    def find(self, p: FilePlayer, start: dt.date,
+             pool: RatingPool = STANDARD) -> PlayerRow | None:
+        """The ledger player for ``p`` (a ``PlayerRow``: the players are matched as plain rows,
+        ``PlayerIndex.load_rows``) (``PlayerIndex.match``: FIDE id, then name and birth
         year); registered from the file when allowed, with the file's rating in ``pool`` (the
         rating pool of ``p``'s game) in force from the period of ``start``. None (with an error
         recorded) otherwise."""
+        return self._found(p, start, pool, self.asked(p))
+
+    def _found(self, p: FilePlayer, start: dt.date, pool: RatingPool,
+               asked: tuple[str, int | None, int | None]) -> PlayerRow | None:
+        """``find``, ``p``'s question (``asked``) given."""
         done = self.done.get(id(p))
         if done is not None or id(p) in self.done:
             return done
-        asked = (p.name, p.fide_id if self.use_ids else None, p.birth_year)
         quiet = self.quiet.get(asked)
         if quiet is not None:
             return quiet
         before = len(self.problems)
-        found = self._find(p, start, pool)
+        found = self._find(p, start, pool, asked)
         if found is not None and len(self.problems) == before and not self.register_unknown:
             self.quiet[asked] = found
+            self.matches.pop(asked, None)  # answered from ``quiet`` from now on
         self.done[id(p)] = found
         return found
 
@@ -151,24 +165,26 @@ class Matcher:
         """``find`` as the import's checks and writing read a player: a ``Who`` (ledger id and
         name, read once per player), or None. A question answered with no problem while nobody
         is registered (``quiet``) is answered from ``quiet_who`` from then on: one match per
-        distinct name, birth year and FIDE id of the file."""
+        distinct name, birth year and FIDE id of the file (the question moves from ``quiet`` to
+        ``quiet_who``: one entry per question, whatever the file's size)."""
         asked = self.asked(p)
         known = self.quiet_who.get(asked)
         if known is not None:
             return known
-        player = self.find(p, start, pool)
+        player = self._found(p, start, pool, asked)
         if player is None:
             return None
         who = self.whos.get(player.id)
-        if who is None:
-            who = self.whos[player.id] = Who.of(player)
         if self.quiet.get(asked) is player:
-            self.quiet_who[asked] = who
+            del self.quiet[asked]
+            who = self.quiet_who[asked] = who or Who.of(player)
+        elif who is None:
+            who = self.whos[player.id] = Who.of(player)
         return who
 
-    def _find(self, p: FilePlayer, start: dt.date, pool: RatingPool) -> Player | None:
-        fide_id = p.fide_id if self.use_ids else None
-        asked = (p.name, fide_id, p.birth_year)
+    def _find(self, p: FilePlayer, start: dt.date, pool: RatingPool,
+              asked: tuple[str, int | None, int | None]) -> PlayerRow | None:
+        fide_id = asked[1]
         found = self.matches.get(asked) if not self.register_unknown else None
         if found is None:
             found = self.index.match(p.name, fide_id, p.birth_year)
@@ -212,7 +228,7 @@ class Matcher:
             return None
         rating, rating_at = self._file_rating(p, pool)
         try:
-            player = register(self.session, NewPlayer(
+            registered = register(self.session, NewPlayer(
                 name=p.name, fide_id=fide_id, birth_year=p.birth_year, sex=p.sex,
                 federation=p.federation, title=p.title, rating=rating,
                 prior_games=registered_prior_games(rating)),
@@ -222,6 +238,7 @@ class Matcher:
             key = invalid_field(exc)
             self._error(p, key, str(exc), rating_at if key == "rating" else None)
             return None
+        player = PlayerRow.of(registered)  # matched as a row from now on, as the others
         self._two_ratings(p, player.name, pool)
         floor = below_floor_note(rating, Period.of(start))
         if floor is not None:

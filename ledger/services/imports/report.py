@@ -9,11 +9,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ledger.db.models import Player
 from ledger.domain import STANDARD, RatingPool
 from ledger.errors import Problem, SimilarGame
 from ledger.formats.records import FileGame
 from ledger.services.close.rerate import PeriodRerate
+from ledger.services.register.game_keys import PlayerRef
 
 #: ``(done, total)`` of the games being imported, for a progress bar.
 Progress = Callable[[int, int], None]
@@ -87,14 +87,14 @@ class LateRecord:
 @dataclass(frozen=True, slots=True)
 class Who:
     """A matched ledger player as an import's checks and writing read them: ``id`` (ledger id)
-    and ``name``, read from the ``Player`` once (``of``) instead of at every game."""
+    and ``name``, read from the matched player once (``of``) instead of at every game."""
 
     id: int
     name: str
 
     @classmethod
-    def of(cls, player: Player) -> Who:
-        """The ``Who`` of a ledger ``Player``."""
+    def of(cls, player: PlayerRef) -> Who:
+        """The ``Who`` of a ledger player (a ``Player`` or a ``register.matching.PlayerRow``)."""
         return cls(player.id, player.name)
 
 

@@ -26,7 +26,6 @@ from ledger.services.close.late import natural_period, place
 from ledger.services.close.rated_games import rating_in_pool
 from ledger.services.close.state import (
     FIRST_RATED_PERIOD,
-    History,
     is_closed,
     last_closed_period,
     load_histories,
@@ -38,7 +37,6 @@ from ledger.services.imports.report import (
     NEVER_RATED,
     ImportReport,
     LateRecord,
-    Matched,
     Paired,
     Who,
 )
@@ -94,119 +92,146 @@ class RatingChecks:
     game's pool's ratings, a rapid or blitz player unrated there rated from their standard
     rating as the close rates them, R&B 2024 7.2.1, and the 600-point rule), and warn where the
     file's rating differs from the ledger's published rating in the game's pool (the ledger's
-    is used): ``count`` once per batch of the file's games. Each player's history is loaded
-    once (per pool), each rating looked up once per pool and ratings period, each date's
-    period found once."""
+    is used): ``count`` and ``warn`` once per batch of the file's games, ``finish`` at the end.
+
+    What is kept across batches is a rating per player, pool and ratings period (``known``),
+    never a history: each batch's players not known yet have their histories read (only theirs,
+    ``load_histories``), their ratings taken from them and the histories dropped, so that the
+    memory held is a few ints a player of the file, whatever the size of their histories. Each
+    date's period is found once."""
 
     def __init__(self, session: Session, name: str, report: ImportReport) -> None:
         self.session, self.name, self.report = session, name, report
-        self.of_pool: dict[RatingPool, dict[int, History]] = {STANDARD: {}}
         # (pool, ratings period) -> player -> rating: each looked up once; periods by date once
         self.known: dict[tuple[RatingPool, Period], dict[int, int | None]] = {}
         self.periods: dict[tuple[dt.date | None, dt.date], Period] = {}
         self.ended: dict[dt.date, Period] = {}
         self.warned: set[tuple[int, RatingPool, int]] = set()
-        self.ids: set[int] = set()
+        #: The pools whose recorded games were counted (standard always): ``finish`` drops the
+        #: warnings of the others (a pool whose games were all refused).
+        self.counted: set[RatingPool] = {STANDARD}
+        #: The warnings ``warn`` found, with the player's name and the game's pool, until
+        #: ``finish`` knows every player registered and every pool counted.
+        self.warnings: list[tuple[str, RatingPool, Problem]] = []
 
-    def _load(self, pool: RatingPool, ids: list[int]) -> None:
-        if ids:
-            self.of_pool[pool].update(load_histories(self.session, ids, through=Period(9999, 12),
-                                                     pool=pool))
+    def _period(self, event_start: dt.date | None, date: dt.date) -> Period:
+        """``ratings_period``, found once per (event start, date)."""
+        at = self.periods.get((event_start, date))
+        if at is None:
+            at = self.periods[event_start, date] = ratings_period(event_start, date)
+        return at
 
-    def count(self, paired: list[Matched],
-              recorded: list[Paired], pools: dict[int, GamePool] | None = None) -> None:
-        """Count ``recorded`` (games written, of the batches of ``paired`` given so far) in
-        ``report.to_rate`` and ``report.not_rated`` by the pool of each (``pools``, by
-        ``id(FileGame)``; else standard); ``paired``: a batch of the file's games with their
-        ledger players (None: not matched), whose histories are loaded."""
-        report = self.report
-        new = sorted({p.id for _, w, b in paired for p in (w, b) if p is not None} - self.ids)
-        self.ids.update(new)
-        for pool in self.of_pool:  # the pools loaded so far: their histories of the new players
-            self._load(pool, new)
-        of_pool, known = self.of_pool, self.known
-        reasons: dict[tuple[object, ...], str | None] = {}
-        # per (pool, event start, date, event end): that pool's ratings in the game's ratings
-        # period (player -> rating, each looked up once) and whether its period is before 2022
-        dated: dict[tuple[object, ...], tuple[dict[int, int | None], Period, Period, bool]] = {}
+    def _fill(self, asked: dict[tuple[RatingPool, Period], set[int]]) -> None:
+        """Put into ``known`` the rating of each player ``asked`` (per pool and ratings period,
+        the players whose rating is not known yet), as the close reads it
+        (``rated_games.rating_in_pool``: in rapid or blitz, unrated there, their standard rating
+        from 2024-03): the histories of these players only, per pool (with their standard ones
+        for rapid or blitz), read once and dropped."""
+        by_pool: dict[RatingPool, set[int]] = {}
+        for (pool, _), ids in asked.items():
+            if ids:
+                by_pool.setdefault(pool, set()).update(ids)
+        session, forever = self.session, Period(9999, 12)
+        for pool, ids in by_pool.items():
+            order = sorted(ids)
+            own = load_histories(session, order, through=forever, pool=pool)
+            standard = own if pool == STANDARD else load_histories(session, order,
+                                                                   through=forever)
+            for (of_pool, at), wanted in asked.items():
+                if of_pool != pool:
+                    continue
+                ratings = self.known[pool, at]
+                for pid in wanted:
+                    ratings[pid] = rating_in_pool(own[pid], standard.get(pid), pool, at)
+
+    def count(self, recorded: list[Paired], pools: dict[int, GamePool] | None = None) -> None:
+        """Count ``recorded`` (games written) in ``report.to_rate`` and ``report.not_rated`` by
+        the pool of each (``pools``, by ``id(FileGame)``; else standard)."""
+        report, known = self.report, self.known
         by_pool = pools or {}
         usual = GamePool(STANDARD)
+        # per (pool, event start, date, event end): that pool's ratings in the game's ratings
+        # period (player -> rating, each looked up once), the players whose rating is to be
+        # read, and whether its period is before 2022
+        dated: dict[tuple[object, ...], tuple[dict[int, int | None], set[int], Period, bool]] = {}
+        asked: dict[tuple[RatingPool, Period], set[int]] = {}
+        placed = []
         for g, w, b in recorded:
             found = by_pool.get(id(g), usual)
             pool = found.pool
             when = (pool, g.event_start, g.date, g.event_end)
             place_ = dated.get(when)
             if place_ is None:
-                if pool not in of_pool:
-                    of_pool[pool] = {}
-                    self._load(pool, sorted(self.ids))
-                at = self.periods.get((g.event_start, g.date))
-                if at is None:
-                    at = self.periods[g.event_start, g.date] = ratings_period(g.event_start,
-                                                                              g.date)
+                self.counted.add(pool)
+                at = self._period(g.event_start, g.date)
                 ended = self.ended.get(g.event_end or g.date)
                 if ended is None:
                     ended = self.ended[g.event_end or g.date] = Period.of(g.event_end or g.date)
-                place_ = dated[when] = (known.setdefault((pool, at), {}), at, ended,
+                place_ = dated[when] = (known.setdefault((pool, at), {}),
+                                        asked.setdefault((pool, at), set()), ended,
                                         ended < FIRST_RATED_PERIOD)
-            ratings, at, ended, early = place_
-            white_id, black_id = w.id, b.id
-            if white_id not in ratings:
-                ratings[white_id] = self._rating(pool, white_id, at)
-            if black_id not in ratings:
-                ratings[black_id] = self._rating(pool, black_id, at)
+            ratings, wanted, ended, early = place_
+            if w.id not in ratings:
+                wanted.add(w.id)
+            if b.id not in ratings:
+                wanted.add(b.id)
+            placed.append((g, w.id, b.id, found, ratings, ended, early))
+        self._fill(asked)
+        reasons: dict[tuple[object, ...], str | None] = {}
+        for g, white_id, black_id, found, ratings, ended, early in placed:
             white_rating, black_rating = ratings[white_id], ratings[black_id]
             # not_rated_reason without a period reads only these (no gap rule): once each
-            asked = (g.result, g.played, found.unequal_times, white_rating is None,
-                     black_rating is None)
-            if asked in reasons:
-                reason = reasons[asked]
+            asked_ = (g.result, g.played, found.unequal_times, white_rating is None,
+                      black_rating is None)
+            if asked_ in reasons:
+                reason = reasons[asked_]
             else:
-                reason = reasons[asked] = not_rated_reason(RatedGame(
+                reason = reasons[asked_] = not_rated_reason(RatedGame(
                     game_id=0, event_key=None, white_id=white_id, black_id=black_id,
                     white_rating=white_rating, black_rating=black_rating, result=g.result,
                     played=g.played, unequal_times=found.unequal_times))
             if reason is None and early:
                 reason = NEVER_RATED
-            elif reason is None and gap_rule_excludes(white_rating, black_rating, pool, ended):
+            elif reason is None and gap_rule_excludes(white_rating, black_rating, found.pool,
+                                                      ended):
                 reason = GAP_REASON
             if reason is None:
                 report.to_rate += 1
             else:
                 report.not_rated[reason] += 1
 
-    def _rating(self, pool: RatingPool, player_id: int, at: Period) -> int | None:
-        """The rating ``player_id`` plays with in ``pool`` for ratings period ``at``, as the
-        close reads it (``rated_games.rating_in_pool``: in rapid or blitz, unrated there, their
-        standard rating from 2024-03)."""
-        return rating_in_pool(self.of_pool[pool][player_id],
-                              self.of_pool[STANDARD].get(player_id), pool, at)
-
     def warn(self, paired: list[tuple[FileGame, Who | None, Who | None, RatingPool]]) -> None:
-        """Warn of each side of ``paired`` (games ``count`` has seen, with their pools) whose
-        rating in the file differs from the ledger's published rating in the game's pool and
-        ratings period (``_rating``; once per player, pool and rating); players the import
-        registered are not compared."""
-        name, report = self.name, self.report
-        fresh_names = set(report.players_registered)
-        warned = self.warned
+        """Find the sides of ``paired`` (a batch's games, with their pools) whose rating in the
+        file differs from the ledger's published rating in the game's pool and ratings period
+        (once per player, pool and rating), for ``finish``."""
+        sides = []
+        asked: dict[tuple[RatingPool, Period], set[int]] = {}
         for g, maybe_white, maybe_black, pool in paired:
             for someone, side in ((maybe_white, g.white), (maybe_black, g.black)):
-                if someone is None or side.rating is None or someone.name in fresh_names:
+                if someone is None or side.rating is None:
                     continue
-                if pool not in self.of_pool:  # a pool whose games were all refused
-                    continue
-                ledger_rating = self._rating(pool, someone.id,
-                                             ratings_period(g.event_start, g.date))
-                if ledger_rating != side.rating and (someone.id, pool,
-                                                     side.rating) not in warned:
-                    warned.add((someone.id, pool, side.rating))
-                    line, where = side.where("rating")
-                    report.problems.append(Problem(
-                        name, line, where, f"{someone.name}: the file says {side.rating}, the "
-                        f"ledger's published {_pool_word(pool)}rating is "
-                        f"{ledger_rating or 'unrated'}; the ledger's is used",
-                        severity="warning"))
+                at = self._period(g.event_start, g.date)
+                if someone.id not in self.known.setdefault((pool, at), {}):
+                    asked.setdefault((pool, at), set()).add(someone.id)
+                sides.append((someone, side, side.rating, pool, at))
+        self._fill(asked)
+        warned = self.warned
+        for someone, side, rating, pool, at in sides:
+            ledger_rating = self.known[pool, at][someone.id]
+            if ledger_rating != rating and (someone.id, pool, rating) not in warned:
+                warned.add((someone.id, pool, rating))
+                line, where = side.where("rating")
+                self.warnings.append((someone.name, pool, Problem(
+                    self.name, line, where, f"{someone.name}: the file says {rating}, the "
+                    f"ledger's published {_pool_word(pool)}rating is "
+                    f"{ledger_rating or 'unrated'}; the ledger's is used", severity="warning")))
+
+    def finish(self) -> None:
+        """Give the warnings ``warn`` found, but those of players the import registered (not
+        compared) and of pools none of whose games was counted (all refused)."""
+        fresh_names = set(self.report.players_registered)
+        self.report.problems.extend(problem for name, pool, problem in self.warnings
+                                    if name not in fresh_names and pool in self.counted)
 
 
 def _pool_word(pool: RatingPool) -> str:

@@ -7,7 +7,9 @@ an error that lists the candidates, never a guess.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Generic, NamedTuple, TypeVar
 
 from sqlalchemy import ColumnElement, LargeBinary, and_, cast, func, or_, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -33,17 +35,53 @@ from ledger.names import (
 )
 
 
+class PlayerRow(NamedTuple):
+    """A ledger player as an import matches them (``PlayerIndex.load_rows``: one Core SELECT of
+    these columns of ``players``, no ORM state): a tenth of a ``Player``'s memory, for the
+    hundreds of thousands of players a federation's month may name. Two rows are the same
+    player when their ``id`` is (a row is never changed: a player registered or renamed is
+    indexed as a new row)."""
+
+    id: int
+    name: str
+    name_key: str
+    namesake: int
+    fide_id: int | None
+    birth_year: int | None
+    sex: str | None
+    federation: str | None
+    merged_into: int | None
+    withdrawn: bool
+
+    @classmethod
+    def of(cls, player: Player) -> PlayerRow:
+        """The row of a ``Player`` (one just registered)."""
+        return cls(player.id, player.name, player.name_key, player.namesake, player.fide_id,
+                   player.birth_year, player.sex, player.federation, player.merged_into,
+                   player.withdrawn)
+
+
+#: The columns of ``PlayerRow``, in its order.
+_ROW_COLUMNS = tuple(getattr(Player, name) for name in PlayerRow._fields)
+
+#: A player as ``PlayerIndex`` reads them: a ``Player`` (``PlayerIndex.load``, for a caller that
+#: changes them) or a ``PlayerRow`` (``PlayerIndex.load_rows``, for one that only matches).
+Indexed = Player | PlayerRow
+#: The players one index holds.
+P = TypeVar("P", Player, PlayerRow)
+
+
 @dataclass(frozen=True)
-class Match:
+class Match(Generic[P]):
     """The outcome of one lookup: ``player`` when found; ``error`` (a message naming the
     candidates or the conflicting FIDE id) when the file's player cannot be matched safely.
     Both None: nobody in the ledger is this player (unknown: register them or report it).
     ``candidates``: the players an ambiguous match could be (empty for any other error).
     ``note``: a warning to give with the match (a name of a player merged into another)."""
 
-    player: Player | None = None
+    player: P | None = None
     error: str | None = None
-    candidates: tuple[Player, ...] = ()
+    candidates: tuple[P, ...] = ()
     note: str | None = None
 
 
@@ -102,7 +140,7 @@ def players_like(session: Session, name: str) -> list[Player]:
 
 
 @dataclass
-class PlayerIndex:
+class PlayerIndex(Generic[P]):
     """Every ledger player, loaded once (one query), by FIDE id and by name key
     (``ledger.names.name_key``: case, accents and punctuation aside).
 
@@ -113,43 +151,55 @@ class PlayerIndex:
     kept (``withdrawn``), so that a player registered again under their name gets the next.
     """
 
-    by_fide: dict[int, Player] = field(default_factory=dict)
-    by_name: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
-    by_id: dict[int, Player] = field(default_factory=dict)
-    merged: dict[str, list[Player]] = field(default_factory=lambda: defaultdict(list))
+    by_fide: dict[int, P] = field(default_factory=dict)
+    by_name: dict[str, list[P]] = field(default_factory=lambda: defaultdict(list))
+    by_id: dict[int, P] = field(default_factory=dict)
+    merged: dict[str, list[P]] = field(default_factory=lambda: defaultdict(list))
     withdrawn: dict[str, int] = field(default_factory=dict)
     #: For ``similar`` only, built on its first call.
-    _hints: NameHints[Player] | None = field(default=None, repr=False)
+    _hints: NameHints[P] | None = field(default=None, repr=False)
 
-    @classmethod
-    def load(cls, session: Session, where: ColumnElement[bool] | None = None) -> PlayerIndex:
-        """Index every player of the ledger (one SELECT), or those ``where`` selects."""
-        index = cls()
+    @staticmethod
+    def load(session: Session, where: ColumnElement[bool] | None = None) -> PlayerIndex[Player]:
+        """Index every player of the ledger (one SELECT), or those ``where`` selects, as
+        ``Player`` entities (for a caller that changes them)."""
+        index: PlayerIndex[Player] = PlayerIndex()
         query = select(Player).order_by(Player.id)
         for player in session.scalars(query if where is None else query.where(where)):
             index.add(player)
         return index
 
-    @classmethod
-    def hints_for(cls, session: Session, name: str) -> PlayerIndex:
+    @staticmethod
+    def load_rows(session: Session) -> PlayerIndex[PlayerRow]:
+        """Index every player of the ledger as a ``PlayerRow`` (one Core SELECT of its columns
+        on the session's connection: no ORM state, no identity map), for a caller that only
+        matches (an import of games: ``services.imports.matching``)."""
+        index: PlayerIndex[PlayerRow] = PlayerIndex()
+        add, make = index.add, PlayerRow._make
+        for row in session.connection().execute(select(*_ROW_COLUMNS).order_by(Player.id)):
+            add(make(row))
+        return index
+
+    @staticmethod
+    def hints_for(session: Session, name: str) -> PlayerIndex[Player]:
         """An index of the players ``similar(name)`` can find, and no others (one SELECT whose
         LIKE conditions every such player meets): a ledger of a million players is not loaded
         to say "did you mean"."""
         words = name_words(name)
         if not words:
-            return cls()
+            return PlayerIndex()
         loose = loose_key_sql(Player.name_key)
         # a loose form is its key less some characters: a key whose loose form holds a text holds
         # its letters in order, a LIKE far cheaper than the loose form's REPLACEs (tried first)
         forms = sorted({loose_form(w) for w in words}, key=len, reverse=True)
-        return cls.load(session, or_(and_(*(Player.name_key.contains(w, autoescape=True)
+        return PlayerIndex.load(session, or_(and_(*(Player.name_key.contains(w, autoescape=True)
                                             for w in words)),
                                      Player.name_key.startswith(words[0], autoescape=True),
                                      and_(*(Player.name_key.like(_in_order(f), escape="/")
                                             for f in forms),
                                           *(loose.contains(f, autoescape=True) for f in forms))))
 
-    def add(self, player: Player) -> None:
+    def add(self, player: P) -> None:
         """Index a player (just registered, or loaded)."""
         if player.withdrawn:
             self.withdrawn[player.name_key] = max(player.namesake,
@@ -175,14 +225,14 @@ class PlayerIndex:
             numbers.append(self.withdrawn[key])
         return max(numbers) + 1 if numbers else 0
 
-    def rename(self, player: Player, old_key: str) -> None:
+    def rename(self, player: P, old_key: str) -> None:
         """Index ``player`` under their new name key, after a change of name from ``old_key``."""
         same = self.by_name.get(old_key, [])
         if player in same:
             same.remove(player)
         self.by_name[player.name_key].append(player)
 
-    def named(self, name: str) -> list[Player]:
+    def named(self, name: str) -> list[P]:
         """The players whose name is ``name``: the same key, else (none) the same name in the
         other word order (``Kevin O'Brien`` = ``O'Brien, Kevin``) or with its comma optional
         (``Mirzoev Azer`` = ``Mirzoev, Azer``): ``ledger.names.same_name_keys``."""
@@ -190,7 +240,7 @@ class PlayerIndex:
         return self.by_name.get(key) or [p for other in same_name_keys(key)
                                          for p in self.by_name.get(other, [])]
 
-    def similar(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
+    def similar(self, name: str, limit: int = 3) -> tuple[list[P], int]:
         """Players a file's ``name`` may be short for (``ledger.names.NameHints.similar``):
         ledger players (other than its exact namesakes) whose name holds every word of ``name``
         (``Doyle`` or ``Liam Doyle`` -> ``Doyle, Liam``) or starts with it (``Doyle, L`` ->
@@ -201,7 +251,7 @@ class PlayerIndex:
             self._hints = NameHints((p.id, p.name, p) for ps in self.by_name.values() for p in ps)
         return self._hints.similar(name, limit)
 
-    def close(self, name: str, limit: int = 3) -> tuple[list[Player], int]:
+    def close(self, name: str, limit: int = 3) -> tuple[list[P], int]:
         """Players a misspelt ``name`` may stand for (``ledger.names.NameHints.close``, the rule
         of ``suggest_players`` and ``ledger game add``: ``Doherty, Connor`` -> ``Doherty,
         Conor``), the closest first, and how many there are in all. A hint only, as ``similar``."""
@@ -210,7 +260,7 @@ class PlayerIndex:
         assert self._hints is not None
         return self._hints.close(name, limit)
 
-    def match(self, name: str, fide_id: int | None = None, birth_year: int | None = None) -> Match:
+    def match(self, name: str, fide_id: int | None = None, birth_year: int | None = None) -> Match[P]:
         """The ledger player for a file's ``name`` (str), ``fide_id`` and ``birth_year`` (int or None).
 
         1. A FIDE id the ledger knows decides.
@@ -244,7 +294,7 @@ class PlayerIndex:
                                f"{', '.join(str(p.fide_id) for p in other_id)}; the file says {fide_id}")
         return self._joined(name)
 
-    def _joined(self, name: str) -> Match:
+    def _joined(self, name: str) -> Match[P]:
         """The player a merged player of this name joined, with a note; else ``Match()``."""
         key = name_key(name)
         for merged in self.merged.get(key) or [p for other in same_name_keys(key)
@@ -325,7 +375,7 @@ def close_spellings(session: Session, name: str) -> list[Player]:
     return list(session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id)))
 
 
-def may_mean(players: list[Player], in_all: int) -> str:
+def may_mean(players: Sequence[Indexed], in_all: int) -> str:
     """Ledger players a name may mean, for "did you mean": ``Doyle, Liam (#3, FIDE 2500035) or
     ...``, and how many there are in all when more are not shown."""
     return did_you_mean((f"{p.name} (#{p.id}, " + (f"FIDE {p.fide_id})" if p.fide_id else
@@ -333,12 +383,12 @@ def may_mean(players: list[Player], in_all: int) -> str:
                         in_all, "players")
 
 
-def described(player: Player) -> str:
+def described(player: Indexed) -> str:
     """A player as a message tells them from a namesake: ``Walsh, Tom (#4, FIDE 2500035, born
     1990, IRL)``, ``FIDE -`` and ``born ?`` where unknown, the federation only when known."""
     return (f"{player.name} (#{player.id}, FIDE {player.fide_id or '-'}, born "
             f"{player.birth_year or '?'}" + (f", {player.federation})" if player.federation else ")"))
 
 
-def _listed(players: list[Player]) -> str:
+def _listed(players: Sequence[Indexed]) -> str:
     return "; ".join(map(described, players))
