@@ -15,7 +15,8 @@ PostgreSQL).
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -67,18 +68,26 @@ class Union:
                   for slot in slots), maintain_column_froms=True).order_by(None))
         self.statement: CompoundSelect[Any] = union_all(*branches)
         self._rows = [(namedtuple(f"{name}_row", [c.key for c in select.selected_columns]),  # type: ignore[misc]
-                       [position[slot] for slot in layout])
+                       _getter([position[slot] for slot in layout]))
                       for (name, select), layout in zip(selects.items(), layouts, strict=True)]
 
     def split(self, rows: Iterable[Any]) -> dict[str, list[Any]]:
         """Name -> the rows of that SELECT (named tuples), in the order ``rows`` gave them."""
         found: list[list[Any]] = [[] for _ in self._names]
-        shapes = self._rows
+        shapes, new = self._rows, tuple.__new__
         for row in rows:
             kind = row[0]
-            make, positions = shapes[kind]
-            found[kind].append(make._make([row[i] for i in positions]))
+            make, values = shapes[kind]
+            found[kind].append(new(make, values(row)))
         return dict(zip(self._names, found, strict=True))
+
+
+def _getter(positions: list[int]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values at ``positions`` of a row, as a tuple (one value too)."""
+    if len(positions) == 1:
+        only = positions[0]
+        return lambda row: (row[only],)
+    return itemgetter(*positions)
 
 
 def _family(name: str, column: str, type_: TypeEngine[Any]) -> str:
