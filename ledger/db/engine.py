@@ -20,7 +20,8 @@ COMMITTED and first takes one ledger-wide transaction-scoped advisory lock
 (``pg_advisory_xact_lock(WRITE_LOCK_KEY)``, released by its commit or rollback), so writers take
 turns exactly as on SQLite and each sees everything the one before it committed; a transaction
 that only reads (engine option ``ledger_read``) runs REPEATABLE READ READ ONLY, one snapshot from
-its first statement to its end. Transactions without either option (Alembic's, a test's) are
+its first statement to its end (with psycopg 3 said in the BEGIN psycopg sends: one round trip,
+not two). Transactions without either option (Alembic's, a test's) are
 left as the server makes them.
 """
 
@@ -300,6 +301,23 @@ def _install_server_hooks(engine: Engine) -> None:
     if engine.dialect.name != "postgresql":
         return
 
+    @event.listens_for(engine, "engine_connect")
+    def _on_engine_connect(conn: Connection) -> None:
+        if conn.get_execution_options().get("ledger_read", False) and _begins_itself(conn):
+            # psycopg then begins with BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY: one
+            # round trip where BEGIN and SET TRANSACTION were two (issue 25: a history's round
+            # trips)
+            conn.execution_options(**_READ_SNAPSHOT)
+            conn.connection.info[_SNAPSHOT_SET] = True
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(dbapi_connection: Any, record: Any) -> None:
+        if record.info.pop(_SNAPSHOT_SET, False) and dbapi_connection is not None:
+            # SQLAlchemy has put back READ COMMITTED (READ WRITE), which psycopg would then
+            # say at every BEGIN: leave them to the server again, as before the read
+            dbapi_connection.isolation_level = None
+            dbapi_connection.read_only = None
+
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         options = conn.get_execution_options()
@@ -308,8 +326,33 @@ def _install_server_hooks(engine: Engine) -> None:
             # default isolation: a snapshot taken before the lock would be out of date
             conn.execute(text("SET TRANSACTION ISOLATION LEVEL READ COMMITTED"))
             lock_for_writing(conn)
-        elif options.get("ledger_read", False):
+        elif options.get("ledger_read", False) and not all(
+                options.get(k) == v for k, v in _READ_SNAPSHOT.items()):
             conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+
+
+#: The execution options that make psycopg begin a transaction REPEATABLE READ READ ONLY
+#: itself (SQLAlchemy's connection characteristics, set when a connection is taken from the
+#: pool and reset when it is returned).
+_READ_SNAPSHOT = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+#: The key, in a pooled connection's ``info``, of "an isolation level was set on it for a read"
+#: (``_READ_SNAPSHOT``, ``autocommit_connection``): the checkin hook gives it back to the server's.
+_SNAPSHOT_SET = "ledger_read_snapshot"
+
+
+def autocommit_connection(engine: Engine) -> Connection:
+    """A connection to ``engine`` in autocommit (each statement its own transaction: no BEGIN,
+    no ROLLBACK), for a read of one statement on PostgreSQL (``session.one_statement``); given
+    back to the pool as the server makes transactions, as before it."""
+    conn = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    conn.connection.info[_SNAPSHOT_SET] = True
+    return conn
+
+
+def _begins_itself(conn: Connection) -> bool:
+    """Whether ``conn``'s driver sends the transaction's BEGIN itself, with the isolation level
+    and READ ONLY SQLAlchemy gave it (psycopg 3); else ``SET TRANSACTION`` says them."""
+    return conn.dialect.driver == "psycopg"
 
 
 #: The mode of a ledger file the ledger creates: read and written by its owner only, as a

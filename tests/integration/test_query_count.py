@@ -103,9 +103,14 @@ def test_history_issues_the_same_statements_for_1_and_12_periods(new_ledger: Fac
     assert [r[0] for r in rows] == [f"2025-{m:02d}" for m in range(1, 13)]
     # 1520 v 1530: the same +10
     assert single == [("2025-01", 1520, 1530)]
-    # the transaction's first statement (BEGIN on SQLite, SET TRANSACTION on PostgreSQL), the
-    # player named, then one statement per kind of row: latest closed period, players, entries,
-    # period results, list adjustments, initial ratings, floor drops, carried corrections
-    assert twelve == one == 10
-    # for four players the same, but for the player named (the transaction begins at the first)
-    assert everyone == 9
+    # One statement whatever the number of periods or players: the player named (an #ID), the
+    # pool's latest closed period, players, entries, period results, list adjustments, initial
+    # ratings, floor drops and carried corrections in one UNION ALL (db.union). On SQLite after
+    # the BEGIN the ledger sends itself; on PostgreSQL alone, on a connection in autocommit
+    # (session.one_statement: one round trip a call where there were 12, psycopg's BEGIN and
+    # ROLLBACK among them; issue 25)
+    first = 1 if engine.dialect.name == "sqlite" else 0
+    assert twelve == one == first + 1
+    # for four players in a caller's transaction the same (on PostgreSQL psycopg's BEGIN, with
+    # REPEATABLE READ READ ONLY in it, and its ROLLBACK are not seen here: 3 round trips)
+    assert everyone == first + 1

@@ -13,13 +13,13 @@ facts, the corrected game included) it is ignored.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Executable, bindparam, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import CarriedCorrection, Change, RatingPeriod
@@ -127,14 +127,21 @@ def carried_lines(session: Session, player_ids: Sequence[int] | None,
     oldest change first, for ``player_ids`` (None: every player); players with none left out.
     ``last_closed``: the pool's latest closed period (None: none), which says whether each
     one's ``applies_in`` has been closed (``CarriedLine.added``). One query (Core rows, by a
-    statement built once: ``_lines_query``)."""
+    statement built once: ``lines_query``)."""
     params: dict[str, object] = {"pool": pool}
     if player_ids is not None:
         params["ids"] = list(player_ids)
+    return lines_from(session.connection().execute(lines_query(player_ids is not None), params),
+                      last_closed)
+
+
+def lines_from(rows: Iterable[Sequence[Any]],
+               last_closed: Period | None) -> dict[int, list[CarriedLine]]:
+    """``carried_lines``' answer from the rows of ``lines_query`` (in its order: oldest change
+    first), ``last_closed`` as there."""
     found: dict[int, list[CarriedLine]] = defaultdict(list)
     for (pid, applies_in, hundredths, origin_period, origin_revision, change_id, action, entity,
-         entity_id, reason) in session.connection().execute(
-            _lines_query(player_ids is not None), params):
+         entity_id, reason) in rows:
         game = int(entity_id) if entity == "game" and entity_id.isdigit() else None
         added = last_closed is not None and applies_in <= str(last_closed)
         found[pid].append(CarriedLine(pid, applies_in, hundredths, origin_period,
@@ -142,10 +149,17 @@ def carried_lines(session: Session, player_ids: Sequence[int] | None,
     return dict(found)
 
 
+def line_order(row: Sequence[Any]) -> tuple[int, str, int]:
+    """The place of a row of ``lines_query`` in its order: (change id, origin period, player
+    id)."""
+    return row[5], row[3], row[0]
+
+
 @cache
-def _lines_query(some: bool) -> Executable:
+def lines_query(some: bool) -> Select[Any]:
     """``carried_lines``' statement (``some``: only the players of the expanding parameter
-    ``ids``), the pool the parameter ``pool``: built once per process, so its cache key is too."""
+    ``ids``), the pool the parameter ``pool``, ordered by ``line_order``: built once per
+    process, so its cache key is too."""
     c, changes = CarriedCorrection.__table__.c, Change.__table__.c
     query = (select(c.player_id, c.applies_in, c.hundredths, c.origin_period, c.origin_revision,
                     c.change_id, changes.action, changes.entity, changes.entity_id,

@@ -9,12 +9,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ledger.db import revision
-from ledger.db.engine import ledger_name, make_engine, require_writable, sqlite_path
+from ledger.db.engine import autocommit_connection, ledger_name, make_engine, require_writable, sqlite_path
 from ledger.db.snapshot import sqlite_snapshot
 from ledger.errors import WriteConflict, database_error
 from ledger.services.core.chain import seal
@@ -88,6 +88,23 @@ def transaction(engine: Ledger, *, write: bool = True, dry_run: bool = False) ->
                 session.rollback()
             else:
                 seal(session)
+    except SQLAlchemyError as exc:
+        raise database_error(exc, ledger_name(engine.url)) from None
+
+
+@contextmanager
+def one_statement(engine: Engine) -> Iterator[Connection | None]:
+    """A connection for a read of one statement, on PostgreSQL in autocommit: one round trip to
+    the server (no BEGIN, no ROLLBACK; one statement sees one snapshot of its own), and psycopg
+    may prepare a statement run often (a ROLLBACK makes it forget those it prepared). None on
+    SQLite, where a transaction costs no round trip: read in ``transaction``. A database error
+    in the block is raised as the ledger's own ``LedgerError`` (``errors.database_error``)."""
+    if engine.dialect.name != "postgresql":
+        yield None
+        return
+    try:
+        with autocommit_connection(engine) as conn:
+            yield conn
     except SQLAlchemyError as exc:
         raise database_error(exc, ledger_name(engine.url)) from None
 

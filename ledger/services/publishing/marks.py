@@ -6,13 +6,10 @@
 from __future__ import annotations
 
 from sqlalchemy import Connection, Engine, func, or_, select
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ledger.db.engine import ledger_name
 from ledger.db.models.changes import Change
-from ledger.errors import database_error
-from ledger.services.core.session import Ledger, transaction
+from ledger.services.core.session import Ledger, one_statement, transaction
 
 #: Audit actions that change nothing a page shows: logins, accounts, and submissions not
 #: accepted (an accepted one records its games under an import's change, which counts).
@@ -36,15 +33,12 @@ def latest_change(engine: Ledger) -> int:
     primary key, backwards); a longer run of unshown ones, one scan.
 
     The live site asks this on every request, so on PostgreSQL the read is one statement on a
-    connection in autocommit (one round trip to the server: no BEGIN, no SET TRANSACTION, no
-    ROLLBACK; one statement needs no snapshot of its own). Raises ``LedgerError`` for a database
-    error (``errors.database_error``)."""
-    if isinstance(engine, Engine) and engine.dialect.name == "postgresql":
-        try:
-            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    connection in autocommit (``session.one_statement``: one round trip to the server). Raises
+    ``LedgerError`` for a database error (``errors.database_error``)."""
+    if isinstance(engine, Engine):
+        with one_statement(engine) as conn:
+            if conn is not None:
                 return _latest(conn)
-        except SQLAlchemyError as exc:
-            raise database_error(exc, ledger_name(engine.url)) from None
     with transaction(engine, write=False) as session:
         return _latest(session)
 

@@ -27,6 +27,17 @@ MAX_ID = 2**31 - 1
 _ID_RE = re.compile(r"#?[0-9]{1,30}")
 
 
+def internal_id(ref: str) -> int | None:
+    """The id an ``#ID`` reference names (``#12``; spaces around it aside), or None for any
+    other reference (a name, a number without ``#``, which may be a FIDE id) and for an id past
+    ``MAX_ID`` (no player has it). ``resolve`` of such a reference finds the player with that
+    id, unless they were merged into another or withdrawn."""
+    text = ref.strip()
+    if text.startswith("#") and _ID_RE.fullmatch(text) and int(text[1:]) <= MAX_ID:
+        return int(text[1:])
+    return None
+
+
 def joined_identity(session: Session, player: Player) -> Player:
     """The identity ``player`` is now: itself, or the player it was merged into, following a
     chain of merges (``#6`` into ``#5``, then ``#5`` into ``#7``: ``#7``)."""
