@@ -13,7 +13,7 @@ test that touches a ledger gets it from these fixtures, so the same tests run on
   the migrations.
 
 The schema is migrated once per process into a template, which each new ledger is a copy of: a
-SQLite file copied (``sqlite_template``), or on PostgreSQL ``CREATE DATABASE ... TEMPLATE``;
+SQLite file copied (``ledgers.TEMPLATE``), or on PostgreSQL ``CREATE DATABASE ... TEMPLATE``;
 on PostgreSQL a ledger a test leaves at the latest revision, with the
 template's tables, is emptied (``TRUNCATE ... RESTART IDENTITY``) and handed to a later test
 instead of being dropped. Engines opened here are disposed at teardown so that no connection is
@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ledgers import Factory, Server, SqliteTemplate, factory
+from ledgers import TEMPLATE, Factory, Server, factory
 from processes import kill_started
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
@@ -97,19 +97,12 @@ def server(database_url: str | None) -> Iterator[Server | None]:
         found.close()
 
 
-@pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> SqliteTemplate:
-    """The SQLite ledger every ``new_ledger`` of this process copies (migrated on first use)."""
-    return SqliteTemplate(tmp_path_factory.mktemp("template"))
-
-
 @pytest.fixture
-def new_ledger(server: Server | None, sqlite_template: SqliteTemplate,
-               tmp_path: Path) -> Iterator[Factory]:
+def new_ledger(server: Server | None, tmp_path: Path) -> Iterator[Factory]:
     """A factory: ``new_ledger("club")`` is a new ledger at the latest revision, for this test
-    only: the SQLite file ``tmp_path / "club.db"`` (a copy of ``sqlite_template``) or a database
+    only: the SQLite file ``tmp_path / "club.db"`` (a copy of ``ledgers.TEMPLATE``) or a database
     of its own on the server (a copy of its template)."""
-    yield from factory(server, tmp_path, initialised=True, template=sqlite_template)
+    yield from factory(server, tmp_path, initialised=True, template=TEMPLATE)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from typing import Any
 
 from cli_runs import ok, run
 from example_ledgers import copy_of
+from ledgers import sqlite_ledger
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -241,7 +242,7 @@ def test_verify_imports_no_database_layer(season_db: str, tmp_path: Path) -> Non
 
 def test_the_list_raises_and_a_seeded_rapid_player_verify(tmp_path: Path) -> None:
     db = str(tmp_path / "raises.db")
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating, born, rapid in (("A, A", "1600", "1980", "1500"),
                                       ("B, B", "1900", "1980", "1700"),
                                       ("C, C", "2100", "1980", None), ("D, D", "1500", "2012", None)):
