@@ -12,8 +12,9 @@ test that touches a ledger gets it from these fixtures, so the same tests run on
 - ``new_database(name)``: an empty database (no ledger yet), for tests of ``ledger init`` and of
   the migrations.
 
-On PostgreSQL the schema is migrated once per run into a template database and each ledger is
-``CREATE DATABASE ... TEMPLATE`` of it; a ledger a test leaves at the latest revision, with the
+The schema is migrated once per process into a template, which each new ledger is a copy of: a
+SQLite file copied (``ledgers.TEMPLATE``), or on PostgreSQL ``CREATE DATABASE ... TEMPLATE``;
+on PostgreSQL a ledger a test leaves at the latest revision, with the
 template's tables, is emptied (``TRUNCATE ... RESTART IDENTITY``) and handed to a later test
 instead of being dropped. Engines opened here are disposed at teardown so that no connection is
 left for the garbage collector (pytest runs with ``filterwarnings = error``, so a
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ledgers import Factory, Server, factory
+from ledgers import TEMPLATE, Factory, Server, factory
 from processes import kill_started
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
@@ -99,8 +100,9 @@ def server(database_url: str | None) -> Iterator[Server | None]:
 @pytest.fixture
 def new_ledger(server: Server | None, tmp_path: Path) -> Iterator[Factory]:
     """A factory: ``new_ledger("club")`` is a new ledger at the latest revision, for this test
-    only: the SQLite file ``tmp_path / "club.db"`` or a database of its own on the server."""
-    yield from factory(server, tmp_path, initialised=True)
+    only: the SQLite file ``tmp_path / "club.db"`` (a copy of ``ledgers.TEMPLATE``) or a database
+    of its own on the server (a copy of its template)."""
+    yield from factory(server, tmp_path, initialised=True, template=TEMPLATE)
 
 
 @pytest.fixture

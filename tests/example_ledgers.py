@@ -52,8 +52,10 @@ def build_season(db: str) -> str:
 
 
 def copy_of(db: str, to: str) -> str:
-    """``ledger db copy`` of the ledger ``db`` into ``to`` (a new SQLite file, or an empty
-    database), for a test that changes what others only read; returns ``to``."""
+    """``ledger db copy`` of the ledger ``db`` into ``to`` (a new SQLite file, an empty
+    database, or an empty ledger at the latest revision: ``new_ledger``, ``sqlite_ledger``,
+    which spares the copy migrating its target, seconds on SQLite), for a test that changes
+    what others only read; returns ``to``."""
     _run(db, "db", "copy", "--to", to)
     return to
 

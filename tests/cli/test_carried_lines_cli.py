@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runs import data, ok, ratings
+from ledgers import sqlite_ledger
 
 ANN, BOB, CY = "Ash, Ann", "Birch, Bob", "Cedar, Cy"
 ANN_LINE = "carried into 2026-11: -20.00, game 1 corrected"
@@ -23,7 +24,7 @@ ANN_LINE = "carried into 2026-11: -20.00, game 1 corrected"
 
 def corrected_october(tmp_path: Path) -> Path:
     db = tmp_path / "carried.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating in ((ANN, "1800"), (BOB, "1700"), (CY, "1800")):
         ok(db, "player", "add", name, "--rating", rating, "--prior-games", "50")
     ok(db, "game", "add", ANN, BOB, "1-0", "--date", "2026-10-10")

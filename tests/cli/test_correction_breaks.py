@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import data, ok, run
+from ledgers import sqlite_ledger
 
 
 def dump(db: Path) -> list[str]:
@@ -21,7 +22,7 @@ def one_closed_period(db: Path) -> None:
     """A 1800 and B 1700, adults with 100 rated games: K 20. September 2026: A beats B.
     A: D = +100 -> PD .64; 20 x (1 - .64) = +7.2 -> +7: 1807. B: 20 x (0 - .36) = -7.2 -> -7:
     1693. Closed (revision 1)."""
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Alpha, A", "--rating", "1800", "--prior-games", "100")
     ok(db, "player", "add", "Beta, B", "--rating", "1700", "--prior-games", "100")
     ok(db, "game", "add", "Alpha, A", "Beta, B", "1-0", "--date", "2026-09-05")

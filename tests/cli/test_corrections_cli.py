@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 FORMATS = ("table", "csv", "json", "txt", "html")
 
@@ -37,7 +38,7 @@ def two_closed_periods(db: Path) -> None:
     October: game 3 A draws B: D = 1804 - 1696 = 108 -> PD .65; A 0.5 - .65 = -0.15, x 20 = -3.0
     -> -3: 1801; B D = -108 -> .35, +0.15 x 20 = +3.0 -> +3: 1699. Both periods closed.
     """
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating in (("Alpha, A", "1800"), ("Beta, B", "1700"), ("Gamma, C", "1800")):
         ok(db, "player", "add", name, "--rating", rating, "--prior-games", "100")
     ok(db, "game", "add", "Alpha, A", "Beta, B", "1-0", "--date", "2026-09-05")

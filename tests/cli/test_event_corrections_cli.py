@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 
 def changes(db: Path) -> list[tuple[str, str, str | None, str | None]]:
@@ -28,7 +29,7 @@ def events(db: Path) -> dict[str, tuple[str, str, int, int]]:
 
 def players(db: Path) -> None:
     """A 1800, B 1700, C 1800, all adults with 100 rated games: K 20."""
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating in (("Alpha, A", "1800"), ("Beta, B", "1700"), ("Gamma, C", "1800")):
         ok(db, "player", "add", name, "--rating", rating, "--prior-games", "100")
 

@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import ok, run
+from ledgers import sqlite_ledger
 
 from ledger.names import name_key, numbers_apart
 
@@ -24,7 +25,7 @@ def events(db: Path) -> list[str]:
 
 def one_event(db: Path) -> None:
     """Alpha 1800 and Beta 1700; game 1 in event #1 Club Championship 2026 (5 September)."""
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Alpha, A", "--rating", "1800", "--prior-games", "0")
     ok(db, "player", "add", "Beta, B", "--rating", "1700", "--prior-games", "0")
     ok(db, "game", "add", "Alpha, A", "Beta, B", "1-0", "--date", "2026-09-05", "--event",

@@ -10,6 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from cli_runs import data, ok, run
+from ledgers import sqlite_ledger
 
 from ledger.formats.site.pages import event_page, home_page
 from ledger.services.core.session import open_ledger
@@ -22,7 +23,7 @@ def rapid_with_a_blitz_play_off(db: Path) -> None:
     September 2026: round 1 Alpha beats Beta, round 2 Beta draws Gamma (rapid); round 3, the
     play-off, Beta beats Alpha (blitz). Event #2 Late Blitz, 20 September: its one game (Alpha
     beats Gamma) voided."""
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating in (("Alpha, A", "1800"), ("Beta, B", "1700"), ("Gamma, C", "1750")):
         ok(db, "player", "add", name, "--rating", rating, "--prior-games", "100")
     for white, black, result, rnd, pool in (("Alpha, A", "Beta, B", "1-0", "1", "rapid"),

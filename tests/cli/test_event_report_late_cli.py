@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from cli_runs import data, ok
+from ledgers import sqlite_ledger
 
 CUP = "Autumn Cup 2026"
 
@@ -22,7 +23,7 @@ def october_and_a_late_game(db: Path, close_november: bool = True) -> None:
     round 1 on 2026-10-05 (Ash 1-0 Birch, Cedar 1/2 Dale), three other October games, October
     closed; then the cup's round 2 game Birch 1/2 Cedar of 2026-10-05, recorded late: rated in
     November, which is closed too."""
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating in (("Ash, Anna", 2000), ("Birch, Ben", 1900), ("Cedar, Cara", 1800),
                          ("Dale, Dan", 1700)):
         ok(db, "player", "add", name, "--rating", str(rating), "--prior-games", "100")

@@ -9,12 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 
 def march(db: Path) -> None:
     """The issue's player: an adult, K 20, 2000 on the list in force for March 2026, and the
     four opponents (established, K 20). March: a draw against 2100, closed."""
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Adult, Ann", "--rating", "2000", "--prior-games", "100")
     for rating in (2100, 1950, 2050, 1900):
         ok(db, "player", "add", f"Rival, {rating}", "--rating", str(rating), "--prior-games",

@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 ANN, DUP, BOB, CY = "Ash, Ann", "Ash, A.", "Birch, Bob", "Cedar, Cy"
 
@@ -31,7 +32,7 @@ def test_a_rapid_rating_only_the_duplicate_brought_is_carried(tmp_path: Path) ->
     list: rapid 1700 with 40 rapid games, unrated in standard. Merged into #1, Ann is rated
     1700 in rapid with 40 games (before: unrated there, the rapid rating dropped)."""
     db = tmp_path / "merge.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", ANN, "--rating", "1900", "--prior-games", "50")
     ok(db, "player", "add", DUP, "--rapid-rating", "1700", "--rapid-games", "40")
     ok(db, "player", "add", BOB, "--rapid-rating", "1700", "--rapid-games", "40")
@@ -53,7 +54,7 @@ def registered_twice(tmp_path: Path, pool: str, ann: tuple[str, str],
                      dup: tuple[str, str]) -> Path:
     """Ann #1 and 'Ash, A.' #2, both standard 1800, each with (rating, games) in ``pool``."""
     db = tmp_path / "merge.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, (rating, games) in ((ANN, ann), (DUP, dup)):
         ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "0", f"--{pool}-rating", rating,
            f"--{pool}-games", games)
@@ -92,7 +93,7 @@ def two_rated_records(db: Path) -> None:
     20 x (.50 - .64) = -2.80 -> -3: 1797; Ann 1800 and #2 1750 are on the list without games.
     2026-10: #2 1750 beats Bob 1703: D 47 -> PD .57 (47-53); 20 x .43 = +8.60 -> +9: 1759;
     Bob -8.60 -> -9: 1694."""
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating in ((ANN, "1800"), (DUP, "1750"), (BOB, "1700"), (CY, "1800")):
         ok(db, "player", "add", name, "--rating", rating, "--prior-games", "50")
     ok(db, "game", "add", BOB, CY, "1/2-1/2", "--date", "2026-09-12")
@@ -151,7 +152,7 @@ def test_a_rapid_rating_corrected_by_fide_is_carried_with_the_correction(
     only) keeps: both rapid entries are carried, the correction's 1720 in force from 2026-11,
     and Ann's rapid history reads without the merge passing for an official correction."""
     db = tmp_path / "merge.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", ANN, "--rating", "1900", "--prior-games", "50")
     ok(db, "player", "add", DUP, "--rapid-rating", "1700", "--rapid-games", "40")
     ok(db, "player", "add", BOB, "--rapid-rating", "1700", "--rapid-games", "40")
@@ -171,7 +172,7 @@ def test_an_unknown_count_of_prior_games_is_named_unknown(tmp_path: Path) -> Non
     """Ann registered with 200 prior games, #2 with a rating and no count: the note says
     ``unknown``, never ``None``."""
     db = tmp_path / "merge.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", ANN, "--rating", "1800", "--prior-games", "200")
     ok(db, "player", "add", "Opp, O")
     # an import registers #3 with the file's rating, its earlier games unknown

@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 FORMATS = ("table", "csv", "json", "txt", "html")
 
@@ -33,7 +34,7 @@ def one_junior_under_two_ids(db: Path) -> None:
     opponents 13-21, one game a day. Closed: D = 0 -> PD .50, each win +0.50; first id 12 x
     0.5 = 6.0, x 40 = +240: 1740 (12 x 40 = 480 <= 700); second id 4.5 x 40 = +180: 1680; each
     opponent 0 - .50 = -0.50, x 20 = -10: 1490."""
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Young, Yan", "--rating", "1500", "--prior-games", "0", "--birth-year", "2012",
        "--federation", "IRL")
     ok(db, "player", "add", "Young, Y.", "--rating", "1500", "--prior-games", "0", "--birth-year", "2012",
@@ -109,7 +110,7 @@ def test_a_merge_without_rerate_says_which_periods_need_it(tmp_path: Path) -> No
 
 def test_what_cannot_be_one_player_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Kelly, Ann", "--rating", "1600", "--prior-games", "0", "--birth-year", "1990")
     ok(db, "player", "add", "Kelly, A.", "--rating", "1600", "--prior-games", "0", "--birth-year", "1990")
     ok(db, "player", "add", "Kelly, Anne", "--rating", "1650", "--prior-games", "0")

@@ -13,13 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 ANN, BOB = "Ash, Ann", "Birch, Bob"
 
 
 def closed_october(tmp_path: Path) -> Path:
     db = tmp_path / "edit.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name in (ANN, BOB):
         ok(db, "player", "add", name, "--rating", "2000", "--prior-games", "100", "--birth-year",
            "1980", "--blitz-rating", "2000", "--blitz-games", "10")

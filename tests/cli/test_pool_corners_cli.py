@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 # A blitz club evening: one game, round 1, 10 November 2025, Quick, Ann (1850 in the file)
 # beats Slow, Sam (1720 in the file). Record 122 "3 min + 2 sec": 3 + 2 s x 60 / 60 = 5
@@ -39,7 +40,7 @@ def closed_ratings(db: Path, period: str) -> dict[str, int]:
 
 def test_a_blitz_trf_registers_its_players_in_blitz_not_in_standard(tmp_path: Path) -> None:
     db = tmp_path / "blitz.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     report = data(db, "import", str(blitz_trf(tmp_path)), "--register-players")
     assert report["registered_established"] == ["Quick, Ann", "Slow, Sam"]
     # the file's ratings are their published blitz ratings (earlier games unknown: established)
@@ -62,7 +63,7 @@ def test_a_blitz_trf_registers_its_players_in_blitz_not_in_standard(tmp_path: Pa
 
 def test_a_pgn_time_control_registers_in_its_pool_with_the_files_elo(tmp_path: Path) -> None:
     db = tmp_path / "rapid.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     path = tmp_path / "rapid.pgn"
     # 900+10: 15 min + 10 s x 60 / 60 = 25 minutes: rapid
     path.write_text('[Event "Club Rapid"]\n[Site "Riverside"]\n[Date "2025.11.12"]\n'
@@ -81,7 +82,7 @@ def test_a_pgn_time_control_registers_in_its_pool_with_the_files_elo(tmp_path: P
 
 def test_pool_registers_a_files_players_in_that_pool(tmp_path: Path) -> None:
     db = tmp_path / "pool.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     path = tmp_path / "no122.trf"  # no record 122: --pool rapid gives the pool
     path.write_text("\n".join(["012 Club Rapid", "042 2025/11/10", "052 2025/11/10", QUICK,
                                SLOW]) + "\n", encoding="utf-8")
@@ -95,7 +96,7 @@ def seeded_ledger(tmp_path: Path) -> Path:
     from it, R&B 2024 7.2.1); Pawn, Pete is unrated everywhere; Cole, Dee, Eyre and Fox are
     rated in blitz 1600, 1700, 1800, 1900 (50 blitz games each)."""
     db = tmp_path / "seeded.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Rook, Rita", "--rating", "2000", "--prior-games", "50")
     ok(db, "player", "add", "Pawn, Pete")
     for name, rating in (("Cole, Cy", "1600"), ("Dale, Dee", "1700"), ("Eyre, Eve", "1800"),
@@ -134,7 +135,7 @@ def test_the_pool_in_progress_counts_a_player_rated_from_standard(tmp_path: Path
 
 def test_the_import_report_counts_games_of_players_rated_from_standard(tmp_path: Path) -> None:
     db = tmp_path / "report.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     # both players hold a standard rating and no blitz rating: in 2025 they are rated in blitz
     # from it (7.2.1), and the close rates the game
     ok(db, "player", "add", "Quick, Ann", "--fide-id", "90000011", "--rating", "1850",
@@ -150,7 +151,7 @@ def test_the_import_report_counts_games_of_players_rated_from_standard(tmp_path:
 
 def test_the_import_report_counts_the_600_point_rule_as_the_close_does(tmp_path: Path) -> None:
     db = tmp_path / "gap.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Top, Tia", "--blitz-rating", "2650", "--blitz-games", "100")
     ok(db, "player", "add", "Low, Lou", "--blitz-rating", "2040", "--blitz-games", "100")
     path = tmp_path / "gap.csv"
@@ -166,7 +167,7 @@ def test_the_import_report_counts_the_600_point_rule_as_the_close_does(tmp_path:
 
 def test_a_blitz_files_ratings_are_compared_with_the_blitz_rating(tmp_path: Path) -> None:
     db = tmp_path / "warn.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, fide_id in (("Quick, Ann", "90000011"), ("Slow, Sam", "90000012")):
         ok(db, "player", "add", name, "--fide-id", fide_id, "--rating", "2000",
            "--prior-games", "50", "--blitz-rating", "1850" if "Ann" in name else "1720",
@@ -190,7 +191,7 @@ def test_a_blitz_files_ratings_are_compared_with_the_blitz_rating(tmp_path: Path
 
 def test_a_corrected_blitz_file_registers_its_new_player_in_blitz(tmp_path: Path) -> None:
     db = tmp_path / "replace.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "import", str(blitz_trf(tmp_path)), "--register-players")
     # the corrected file: Sam did not play; New, Nia (1780 in the file) lost to Ann instead
     nia = SLOW.replace("Slow, Sam ", "New, Nia  ").replace("90000012", "90000014") \
@@ -206,7 +207,7 @@ def test_a_corrected_blitz_file_registers_its_new_player_in_blitz(tmp_path: Path
 def two_players(db: Path, *more: str) -> Path:
     """A new ledger ``db`` with Ash, Ann and Birch, Bob, each 1800 in standard after 50 rated
     games (K 20), and ``more`` options of ``player add`` each."""
-    ok(db, "init")
+    sqlite_ledger(db)
     for name in ("Ash, Ann", "Birch, Bob"):
         ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "50", *more)
     return db

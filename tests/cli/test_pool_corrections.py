@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 from ledger.domain import Period
 from ledger.errors import PeriodError
@@ -29,7 +30,7 @@ ANN, BOB, CY, DEE = "Ash, Ann", "Birch, Bob", "Cedar, Cy", "Dale, Dee"
 
 def closed_october(tmp_path: Path) -> Path:
     db = tmp_path / "pools.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", ANN, "--rating", "1900", "--prior-games", "50",
        "--blitz-rating", "2000", "--blitz-games", "40")
     ok(db, "player", "add", BOB, "--blitz-rating", "1900", "--blitz-games", "40")
@@ -185,7 +186,7 @@ def test_a_late_blitz_import_without_rerate_waits_for_the_next_blitz_close(
 
 def test_replace_of_a_blitz_event_in_a_closed_blitz_period(tmp_path: Path) -> None:
     db = tmp_path / "pools.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", ANN, "--blitz-rating", "2000", "--blitz-games", "40")
     ok(db, "player", "add", BOB, "--blitz-rating", "1900", "--blitz-games", "40")
     path = tmp_path / "night.pgn"
@@ -278,7 +279,7 @@ def test_dry_runs_of_pool_corrections_write_nothing(tmp_path: Path) -> None:
 def test_a_rapid_result_corrected_in_next_period_then_moved_by_date_with_rerate(
         tmp_path: Path) -> None:
     db = tmp_path / "rapid.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name in (ANN, BOB):  # K 20: 100 rapid games, adults below 2400
         ok(db, "player", "add", name, "--rapid-rating", "1800", "--rapid-games", "100")
     game = data(db, "game", "add", ANN, BOB, "1-0", "--date", "2026-09-10",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runs import data, ok, run
+from ledgers import sqlite_ledger
 
 GAME = """[Event "{event}"]
 [Site "Riverside"]
@@ -26,7 +27,7 @@ BLITZ_GAME = GAME.format(event="Blitz Night", control="180+2")
 
 def ledger(tmp_path: Path) -> Path:
     db = tmp_path / "pools.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name in ("Ash, Ann", "Birch, Bob"):
         ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "100",
            "--blitz-rating", "1800", "--blitz-games", "100")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cli_runs import data, ok
+from ledgers import sqlite_ledger
 
 
 def _rows(value: Any) -> list[dict[str, Any]]:
@@ -29,7 +30,7 @@ def evening(tmp_path: Path) -> Path:
     """October 2026: a blitz evening (Ann beats Bob, draws Cy) and one standard game (Cy beats
     Ann), closed; November: Dee, unrated everywhere, loses a blitz game to Ann (open)."""
     db = tmp_path / "pools.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Ash, Ann", "--rating", "1900", "--prior-games", "50",
        "--blitz-rating", "2000", "--blitz-games", "40")
     ok(db, "player", "add", "Birch, Bob", "--blitz-rating", "1900", "--blitz-games", "40")

@@ -12,6 +12,7 @@ from typing import Any
 
 from cli_runs import data, ok, run
 from data_files import data_file
+from ledgers import sqlite_ledger
 
 
 def shown(db: Path, name: str, pool: str) -> tuple[int | None, int | None, int | None]:
@@ -23,7 +24,7 @@ def shown(db: Path, name: str, pool: str) -> tuple[int | None, int | None, int |
 def ledger(tmp_path: Path) -> Path:
     tmp_path.mkdir(exist_ok=True)
     db = tmp_path / "pools.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     return db
 
 

@@ -9,11 +9,12 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import data, ok, run
+from ledgers import sqlite_ledger
 
 
 def ledger(tmp_path: Path) -> Path:
     db = tmp_path / "pools.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name in ("Ash, Ann", "Birch, Bob", "Cedar, Cy"):
         ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "100",
            "--rapid-rating", "1800", "--rapid-games", "100",

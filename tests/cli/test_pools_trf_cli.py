@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_runs import data, ok, run
+from ledgers import sqlite_ledger
 
 # Player, A (1800) beats Player, B (1900) in round 1 of a one-round event in November 2025.
 A = ("001    1 m    Player, A                         1800 XXX    90000001 1990/01/01  1.0    1"
@@ -19,7 +20,7 @@ B = ("001    2 m    Player, B                         1900 XXX    90000002 1988/
 
 def ledger(tmp_path: Path) -> Path:
     db = tmp_path / "trf.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating, fide_id in (("Player, A", "1800", "90000001"),
                                   ("Player, B", "1900", "90000002")):
         ok(db, "player", "add", name, "--fide-id", fide_id, "--rating", rating,

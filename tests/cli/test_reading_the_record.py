@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from ledgers import sqlite_ledger
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -25,7 +26,7 @@ def _ok(db: str, *args: str) -> Result:
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     path = str(tmp_path / "record.db")
-    _ok(path, "init")
+    sqlite_ledger(path)
     _ok(path, "player", "add", "Doyle, Liam", "--rating", "1800", "--prior-games", "50")
     _ok(path, "player", "add", "Walsh, Brendan", "--rating", "1700", "--prior-games", "50")
     _ok(path, "game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0", "--date", "2026-11-03")

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from cli_runs import data, ok, run
+from ledgers import sqlite_ledger
 
 #: The four players: (start rank, name, rating, FIDE id); all adults with 100 rated games: K 20.
 PLAYERS = ((1, "Player, A", 1800, 90000001), (2, "Player, B", 1900, 90000002),
@@ -50,7 +51,7 @@ def count_changes(db: Path) -> int:
 
 def imported(tmp_path: Path, month: str) -> tuple[Path, Path]:
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for _, name, rating, fide in PLAYERS:
         ok(db, "player", "add", name, "--rating", str(rating), "--prior-games", "100",
            "--fide-id", str(fide))

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from cli_runs import ok
 from example_ledgers import copy_of
+from ledgers import sqlite_ledger
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -133,7 +134,7 @@ def test_no_bundles_gives_the_digest_and_links_no_bundle(season_db: str, tmp_pat
 
 def test_a_re_rated_list_gives_each_revision_its_own_digest_and_bundle(
         season_db: str, tmp_path: Path) -> None:
-    db = copy_of(season_db, str(tmp_path / "copy.db"))
+    db = copy_of(season_db, sqlite_ledger(str(tmp_path / "copy.db")))
     ok(db, "game", "void", "1", "--rerate", "--reason", "never played")
     site = tmp_path / "site"
     build(db, site)

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from example_ledgers import copy_of
-from ledgers import Factory
+from ledgers import Factory, sqlite_ledger
 from typer.testing import CliRunner, Result
 
 from ledger.cli.app import app
@@ -145,7 +145,7 @@ def test_the_site_folder_never_holds_the_ledger(season_db: str, tmp_path: Path) 
     folder = tmp_path / "www"
     folder.mkdir()
     db = folder / "ledger.db"
-    copy_of(season_db, str(db))  # a SQLite file in the folder, whatever the run's database
+    copy_of(season_db, sqlite_ledger(str(db)))  # a SQLite file in the folder, whatever the run's database
     result = build(str(db), folder)
     assert result.exit_code == 1
     assert f"site: {folder} holds the ledger database {db}" in result.stderr
@@ -235,8 +235,8 @@ def test_no_link_is_broken_and_none_leaves_the_folder(built: list[Path]) -> None
 
 
 def test_a_re_rated_list_says_so_and_links_what_was_published(
-        season_db: str, tmp_path: Path, new_database: Factory) -> None:
-    db = copy_of(season_db, new_database("riverside"))
+        season_db: str, tmp_path: Path, new_ledger: Factory) -> None:
+    db = copy_of(season_db, new_ledger("riverside"))
     for args in (("period", "reopen", "2026-10", "--reason", "a late result"),
                  ("game", "add", "Okafor, Grace", "Novak, Petra", "1-0", "--date", "2026-10-31", "--event",
                   "Club League 2026-27", "--round", "5"),

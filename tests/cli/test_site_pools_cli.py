@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 
 from cli_runs import ok
+from ledgers import sqlite_ledger
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -114,7 +115,7 @@ def test_a_player_page_gives_each_pool_the_player_is_rated_in(season_db: str,
 def test_a_rating_brought_in_a_pool_without_a_list_shows_on_the_player_page(
         tmp_path: Path) -> None:
     db = tmp_path / "rapid.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Ash, Ann", "--rating", "1800", "--prior-games", "100",
        "--rapid-rating", "1700", "--rapid-games", "50")
     ok(db, "player", "add", "Birch, Bob", "--rating", "1800", "--prior-games", "100")

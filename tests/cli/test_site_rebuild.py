@@ -60,8 +60,8 @@ def ledger(db: str, *args: str) -> None:
 
 
 @pytest.fixture
-def season_copy(season_db: str, new_database: Factory) -> str:
-    return copy_of(season_db, new_database("riverside"))
+def season_copy(season_db: str, new_ledger: Factory) -> str:
+    return copy_of(season_db, new_ledger("riverside"))
 
 
 def test_nothing_changed_writes_nothing(season_db: str, tmp_path: Path,

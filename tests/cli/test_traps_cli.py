@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from cli_runs import data, ok, ratings, run
+from ledgers import sqlite_ledger
 
 
 def pgn_game(white: str, black: str, result: str, date: str, moves: str = "") -> str:
@@ -27,7 +28,7 @@ RESULTS = (pgn_game("Ash, Ann", "Birch, Bob", "1-0", "2026.10.07")
 def club(tmp_path: Path) -> Path:
     """A ledger with three established adults (K 20): Ash 1800, Birch 1700, Cedar 1600."""
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating in (("Ash, Ann", "1800"), ("Birch, Bob", "1700"), ("Cedar, Cy", "1600")):
         ok(db, "player", "add", name, "--rating", rating, "--prior-games", "100")
     return db
@@ -104,7 +105,7 @@ def k_and_games(db: Path, name: str) -> tuple[int, int | None]:
 
 def test_a_rated_player_needs_their_prior_games_said(tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     refused = run(db, "player", "add", "Rated, Rhea", "--rating", "1900")
     assert refused.exit_code == 2
     said = " ".join(refused.stderr.split())

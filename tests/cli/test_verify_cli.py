@@ -17,6 +17,7 @@ from typing import Any
 
 from cli_runs import ok, run
 from example_ledgers import copy_of
+from ledgers import sqlite_ledger
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -129,7 +130,7 @@ def test_the_tata_steel_bundle_verifies(tata_db: str, tmp_path: Path) -> None:
 
 def test_a_rerated_period_and_its_superseded_revision_verify(season_db: str,
                                                              tmp_path: Path) -> None:
-    db = copy_of(season_db, str(tmp_path / "copy.db"))
+    db = copy_of(season_db, sqlite_ledger(str(tmp_path / "copy.db")))
     ok(db, "game", "void", "1", "--rerate", "--reason", "never played")
     first = bundle_of(db, tmp_path / "r1.json", "--period", "2026-09", "--revision", "1")
     second = bundle_of(db, tmp_path / "r2.json", "--period", "2026-09")
@@ -145,7 +146,7 @@ def test_a_rerated_period_and_its_superseded_revision_verify(season_db: str,
 
 
 def test_a_carried_correction_is_in_the_bundle(season_db: str, tmp_path: Path) -> None:
-    db = copy_of(season_db, str(tmp_path / "copy.db"))
+    db = copy_of(season_db, sqlite_ledger(str(tmp_path / "copy.db")))
     whole = bundle_of(db, tmp_path / "oct.json", "--period", "2026-10")
     tanaka, claire = row_id(whole, "Tanaka, Hiro"), row_id(whole, "Moreau, Claire")
     game = next(g for g in whole["games"] if {g["white"], g["black"]} == {tanaka, claire})
@@ -241,7 +242,7 @@ def test_verify_imports_no_database_layer(season_db: str, tmp_path: Path) -> Non
 
 def test_the_list_raises_and_a_seeded_rapid_player_verify(tmp_path: Path) -> None:
     db = str(tmp_path / "raises.db")
-    ok(db, "init")
+    sqlite_ledger(db)
     for name, rating, born, rapid in (("A, A", "1600", "1980", "1500"),
                                       ("B, B", "1900", "1980", "1700"),
                                       ("C, C", "2100", "1980", None), ("D, D", "1500", "2012", None)):
@@ -288,7 +289,7 @@ def test_the_html_list_gives_the_digest_of_its_manifest(season_db: str, tmp_path
 
 def test_a_rerated_manifest_names_what_it_supersedes_and_why(season_db: str,
                                                              tmp_path: Path) -> None:
-    db = copy_of(season_db, str(tmp_path / "copy.db"))
+    db = copy_of(season_db, sqlite_ledger(str(tmp_path / "copy.db")))
     ok(db, "game", "void", "1", "--rerate", "--reason", "never played")
     # the void is one change, the re-rating of each period it reached one more each
     rerated = next(c for c in json.loads(ok(db, "audit", "--json").stdout)["changes"]

@@ -89,9 +89,9 @@ def _check(db: str) -> tuple[int, dict[str, Any]]:
 
 
 @pytest.fixture
-def copy(tata_file: str, new_database: Factory) -> str:
+def copy(tata_file: str, new_ledger: Factory) -> str:
     """A copy of the Tata Steel ledger on the run's database, to tamper with."""
-    return copy_of(tata_file, new_database("tampered"))
+    return copy_of(tata_file, new_ledger("tampered"))
 
 
 def test_an_untouched_ledger_passes(copy: str) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ledgers import sqlite_ledger
 
 import ledger.services.close.periods as periods
 import ledger.services.imports.games as imports
@@ -18,7 +19,7 @@ from tests.cli_runs import ok
 def _two_players(tmp_path: Path) -> Path:
     """A ledger of Doyle 1850 and Walsh 1790 (no prior games)."""
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     ok(db, "player", "add", "Doyle, Liam", "--rating", "1850", "--prior-games", "0")
     ok(db, "player", "add", "Walsh, Brendan", "--rating", "1790", "--prior-games", "0")
     return db

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ledgers import sqlite_ledger
 
 import ledger.services.close.close_report as close_report
 from tests.cli_runs import data, ok
@@ -17,7 +18,7 @@ def test_lines_by_rating_then_name_key_with_opponents_named(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by_id: int) -> None:
     monkeypatch.setattr(close_report, "NAMES_BY_ID", by_id)
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     for name in ("Orla, Zed", "Byrne, Sean", "Órla, Amy", "Ábel, Tom"):
         ok(db, "player", "add", name, "--rating", "1800", "--prior-games", "40",
            "--birth-year", "1980")

@@ -8,6 +8,7 @@ import itertools
 from pathlib import Path
 
 import pytest
+from ledgers import sqlite_ledger
 
 import ledger.services.imports.game_files as game_files
 from ledger.services.core.session import open_ledger
@@ -19,7 +20,7 @@ def test_the_total_is_the_files_games_before_the_first_batch_is_done(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(game_files, "BATCH_GAMES", 1000)
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     register = tmp_path / "players.csv"
     names = [f"Player{i:02d}, Test" for i in range(72)]
     register.write_text("name,fide_id,birth_year,sex,federation,rating,prior_games,reached_2400\n"

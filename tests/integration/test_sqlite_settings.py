@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ledgers import sqlite_ledger
+
 from ledger.services.core.session import open_ledger
-from tests.cli_runs import ok
 
 
 def test_every_connection_has_foreign_keys_a_busy_timeout_and_a_64_mib_page_cache(
         tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
-    ok(db, "init")
+    sqlite_ledger(db)
     engine = open_ledger(str(db))
     try:
         with engine.connect() as conn:

@@ -41,9 +41,11 @@ def tata_open(server: Server | None, tmp_path_factory: pytest.TempPathFactory) -
     return _BUILT["tata"]
 
 
-def copy_for_test(db: str, new_database: Callable[[str], str], name: str) -> str:
-    """A copy of the ledger ``db`` for one test: the SQLite file copied, else ``db copy``."""
-    to = new_database(name)
+def copy_for_test(db: str, new_ledger: Callable[[str], str], name: str) -> str:
+    """A copy of the ledger ``db`` for one test: the SQLite file copied over a new one, else
+    ``db copy`` into a new empty ledger (``new_ledger``: its schema made already, the copy
+    does not migrate it)."""
+    to = new_ledger(name)
     if "://" in db:
         return copy_of(db, to)
     shutil.copyfile(db, to)

@@ -39,9 +39,9 @@ def _changes(db: str) -> int:
 
 @pytest.fixture
 def web_db(server: Server | None, tmp_path_factory: pytest.TempPathFactory,
-           new_database: Callable[[str], str]) -> str:
+           new_ledger: Callable[[str], str]) -> str:
     """The ledger the application serves: a copy of the Tata Steel ledger, 2022-01 open."""
-    return copy_for_test(tata_open(server, tmp_path_factory), new_database, "web")
+    return copy_for_test(tata_open(server, tmp_path_factory), new_ledger, "web")
 
 
 @pytest.fixture

@@ -30,9 +30,9 @@ OFFICER = "Olive Officer"
 
 @pytest.fixture
 def web_db(server: Server | None, tmp_path_factory: pytest.TempPathFactory,
-           new_database: Callable[[str], str]) -> str:
+           new_ledger: Callable[[str], str]) -> str:
     """The ledger the application serves: a copy of the Tata Steel ledger, 2022-01 open."""
-    return copy_for_test(tata_open(server, tmp_path_factory), new_database, "web")
+    return copy_for_test(tata_open(server, tmp_path_factory), new_ledger, "web")
 
 
 def _changes(db: str) -> int:
@@ -90,8 +90,8 @@ def test_the_close_from_the_web_equals_the_cli_close(client: FlaskClient, web_db
                                                      login: Callable[..., Any],
                                                      server: Server | None,
                                                      tmp_path_factory: pytest.TempPathFactory,
-                                                     new_database: Callable[[str], str]) -> None:
-    by_cli = copy_for_test(tata_open(server, tmp_path_factory), new_database, "cli")
+                                                     new_ledger: Callable[[str], str]) -> None:
+    by_cli = copy_for_test(tata_open(server, tmp_path_factory), new_ledger, "cli")
     _cli(by_cli, "period", "close", "2022-01")
     login(client, OFFICER, "officer")
     preview = client.get("/officer/close")
