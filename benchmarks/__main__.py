@@ -4,8 +4,9 @@ Run from the repository root (``ledger`` installed in the same Python). A synthe
 (``benchmarks.federation``, seeded) is loaded the documented ways: its register through ``ledger
 import PLAYERS.csv --format players``, its month (2026-09) through ``ledger import`` of a CSV.
 Each of ``--runs`` runs (default 3) starts from a fresh ledger and times, through the CLI in a
-child process (wall time, and peak RSS from ``os.wait4``): the register import, the month's
-import, ``period close --json``, the close with its table on the terminal (a file, 160 columns),
+child process (wall time, and the child's own peak RSS: ``benchmarks.launch``): the register
+import, the month's import, ``period close --json``, the close with its table on the
+terminal (a file, 160 columns),
 ``list --format csv --output``, ``db check`` (the audit chain, each list revision against its
 digest and recounted: issue 24; shown beside the close). Then, once: ``history`` p50/p99 over up
 to 200 players on a ledger of ``--periods`` closed periods (1 to 24, default 3; the issue asks
@@ -67,30 +68,32 @@ def _ledger() -> list[str]:
 
 @dataclass
 class Child:
-    """One child process: wall seconds and peak RSS in MB (``ru_maxrss`` of that child)."""
+    """One child process: wall seconds and peak RSS in MB (``ru_maxrss`` of that child alone,
+    through ``benchmarks.launch``)."""
 
     seconds: float
     rss_mb: float
 
 
 def child(args: list[str], stdout: Path | None = None) -> Child:
-    """Run ``args`` and wait for it with ``os.wait4`` (its own rusage); raise on failure. The
-    child may write bytecode caches (``PYTHONDONTWRITEBYTECODE`` dropped), as an installed
-    package has them: else every start-up compiles the ledger's sources again."""
+    """Run ``args`` through ``benchmarks.launch`` (its own wall time and peak RSS, not counting
+    the benchmark's memory it started as a copy of: see that module) and wait for it; raise on
+    failure. The child may write bytecode caches (``PYTHONDONTWRITEBYTECODE`` dropped), as an
+    installed package has them: else every start-up compiles the ledger's sources again."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env |= {"COLUMNS": "160", "LEDGER_USER": "bench"}
-    with tempfile.TemporaryFile() as err, \
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(Path(__file__).resolve().parent.parent), env.get("PYTHONPATH")) if p)
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as measured, \
             (stdout.open("wb") if stdout else open(os.devnull, "wb")) as out:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(args, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
+        proc = subprocess.Popen([sys.executable, "-m", "benchmarks.launch", measured.name, *args],
+                                stdout=out, stderr=err, env=env)
+        if proc.wait() != 0:
             err.seek(0)
             raise SystemExit(f"{' '.join(args)}: exit {proc.returncode}\n"
                              f"{err.read().decode(errors='replace')[-3000:]}")
-    return Child(seconds, usage.ru_maxrss / 1024)
+        seconds, rss_kib = measured.read().split()
+    return Child(float(seconds), int(rss_kib) / 1024)
 
 
 @dataclass
