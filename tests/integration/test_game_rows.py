@@ -61,8 +61,9 @@ def test_an_event_started_in_the_period_before_and_a_late_result(engine: Engine)
     ann, bob, cy = ids["Ash, Ann"], ids["Birch, Bob"], ids["Cole, Cy"]
     for given in (True, False):
         got = _rows(engine, Period(2025, 11), ratings=given)
+        listed = list(got.rows.rows())  # the columns read back as GameRow tuples
         assert got.count == 5
-        rows = [(w, b, wr, br, h) for _, _, w, b, wr, br, h in got.rows]  # by date, then id
+        rows = [(w, b, wr, br, h) for _, _, w, b, wr, br, h in listed]  # by date, then id
         assert rows == [
             (ann, cy, 1600, 1700, 1),   # 20 Oct, late: October's list (before its close)
             (ann, bob, 1600, 1800, 1),  # 30 Oct, the event started in October: October's list
@@ -70,11 +71,11 @@ def test_an_event_started_in_the_period_before_and_a_late_result(engine: Engine)
             (cy, ann, 1687, 1613, None),  # 10 Nov, no event: November's list; a forfeit
             (ann, cy, 1613, 1687, 0),   # 12 Nov
         ]
-        late_id = got.rows[0][0]
+        late_id = listed[0][0]
         assert got.late == {late_id: Period(2025, 10)}
-        assert got.left_out == [RatedGame(got.rows[3][0], None, cy, ann, 1687, 1613,
+        assert got.left_out == [RatedGame(listed[3][0], None, cy, ann, 1687, 1613,
                                           Result.WHITE_FORFEIT_WIN, True, False)]
-        assert got.rows[1][1] is not None and got.rows[1][1] == got.rows[2][1]  # one event
+        assert listed[1][1] is not None and listed[1][1] == listed[2][1]  # one event
         assert set(got.histories) == {ann, bob, cy}
 
 
@@ -88,8 +89,9 @@ def test_a_rapid_player_unrated_in_rapid_plays_with_the_standard_rating(engine: 
     dee, eve, fay = ids["Dale, Dee"], ids["Elm, Eve"], ids["Fir, Fay"]
     for given in (True, False):
         got = _rows(engine, Period(2025, 6), RAPID, ratings=given)
+        listed = list(got.rows.rows())  # the columns read back as GameRow tuples
         # from 2024-03 Dee, unrated in rapid, plays with standard 1850; Fay has no rating
-        assert [(w, b, wr, br, h) for _, _, w, b, wr, br, h in got.rows] == [
+        assert [(w, b, wr, br, h) for _, _, w, b, wr, br, h in listed] == [
             (dee, eve, 1850, 1850, 2), (fay, eve, None, 1850, 0)]
         assert [g.white_id for g in got.left_out] == [fay]  # a player unrated: no rule rates
         assert got.late == {}

@@ -285,9 +285,10 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         report.registered_unrated[:] = matcher.registered_unrated
         recorded = placing.batch(paired, undatable, pools)
         checks.count(recorded, pools)
+        # not the games refused for their date (a start in year 1 has no period before it)
         checks.warn([(g, w, b, pools[id(g)].pool) for g, w, b in paired
-                     if id(g) in pools and (g.white.rating is not None
-                                            or g.black.rating is not None)])
+                     if id(g) in pools and id(g) not in undatable
+                     and (g.white.rating is not None or g.black.rating is not None)])
         if progress is not None:
             progress(done // 2 + report.recorded // 2, total)
     report.problems.extend(source.new_problems())
