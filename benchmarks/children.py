@@ -21,11 +21,13 @@ def ledger_command() -> list[str]:
 
 @dataclass
 class Child:
-    """One child process: wall seconds and peak RSS in MB (``ru_maxrss`` of that child alone,
-    through ``benchmarks.launch``)."""
+    """One child process: wall seconds, peak RSS in MB (``ru_maxrss`` of that child alone,
+    through ``benchmarks.launch``) and CPU seconds (user + system; less than the wall time on a
+    shared machine)."""
 
     seconds: float
     rss_mb: float
+    cpu: float
 
 
 def child(args: list[str], stdout: Path | None = None) -> Child:
@@ -45,8 +47,8 @@ def child(args: list[str], stdout: Path | None = None) -> Child:
             err.seek(0)
             raise SystemExit(f"{' '.join(args)}: exit {proc.returncode}\n"
                              f"{err.read().decode(errors='replace')[-3000:]}")
-        seconds, rss_kib = measured.read().split()
-    return Child(float(seconds), int(rss_kib) / 1024)
+        seconds, rss_kib, cpu = measured.read().split()
+    return Child(float(seconds), int(rss_kib) / 1024, float(cpu))
 
 
 @dataclass

@@ -13,6 +13,7 @@ from pathlib import Path
 from benchmarks import federation, floors
 from benchmarks.children import Samples, child, ledger, ledger_command
 from benchmarks.ledgers import MONTH, Ledger, history_ledger
+from benchmarks.site_steps import SITE_MEASURES, site_month, site_steps
 from benchmarks.table import Row, table
 
 STARTUP_RUNS = 7
@@ -23,9 +24,12 @@ TYPER_APP = ("import typer\napp = typer.Typer()\n@app.command()\ndef main(x: int
 
 
 def run(work: Path, size: str, players: int, games: int, runs: int, periods: int,
-        url: str | None) -> list[Row]:
+        url: str | None, site: bool = True) -> list[Row]:
     """Every run's steps on a fresh ledger (``where.fresh``), then ``history`` and the start-up
-    times once; the table's rows. ``url``: ``--db`` (None: SQLite files in ``work``)."""
+    times once; the table's rows. ``url``: ``--db`` (None: SQLite files in ``work``). ``site``:
+    each run ends with the site steps (``benchmarks.site_steps``) on a copy of its ledger, or on
+    a ``--db`` URL on the ledger itself: the last run's then after ``history`` when that reads
+    it (``periods`` 1), so that ``history`` measures the ledger of one close as before."""
     register = federation.federation(players)
     register_csv = work / "players.csv"
     federation.write_register(register_csv, register)
@@ -35,7 +39,9 @@ def run(work: Path, size: str, players: int, games: int, runs: int, periods: int
     where = Ledger(work, url)
     m: dict[str, Samples] = {k: Samples() for k in (
         "register", "import", "import_rss", "close", "close_rss", "close_table", "list_csv",
-        "db_check", "floor1", "floor2", "floor2a")}
+        "db_check", "floor1", "floor2", "floor2a", *SITE_MEASURES)}
+    site_csv = site_month(work, register, games) if site else None
+    deferred = False
     db = ""
     for i in range(runs):
         db = where.fresh(f"run{i}")
@@ -63,11 +69,20 @@ def run(work: Path, size: str, players: int, games: int, runs: int, periods: int
         m["list_csv"].add(ledger(db, "list", "--format", "csv", "--output",
                                  str(work / "list.csv")).seconds)
         m["db_check"].add(ledger(db, "db", "check").seconds)
+        if site_csv is not None:
+            site_db = where.copy(db, "site") or db
+            deferred = site_db == db and periods == 1 and i == runs - 1
+            if not deferred:
+                site_steps(work, site_db, site_csv, m)
+            if site_db != db:
+                Path(site_db).unlink()
         print(f"run {i + 1}/{runs}: import {m['import'].values[-1]:.2f} s, close "
               f"{m['close'].values[-1]:.2f} s", file=sys.stderr)
     if periods > 1:  # a ledger of ``periods`` closed periods, for history
         db = history_ledger(work, where, register, register_csv, games, periods)
     hist, hist_cli = history_times(db, register)
+    if deferred and site_csv is not None:
+        site_steps(work, db, site_csv, m)
     start = startup(work, where)
     return table(size, players, games, periods, m, hist, hist_cli, start)
 

@@ -62,6 +62,8 @@ def table(size: str, players: int, games: int, periods: int, m: dict[str, Sample
     rows.append(("db check (the audit chain, list digests, every list recounted)",
                  check.shown("s"), close.shown("s") + " (close)",
                  f"{check.median / close.median:.1f}x", "(information)", "-"))
+    if m["site_full"].values:
+        rows += site_rows(m)
     p99 = percentile(hist.values, 99)
     rows.append((f"history in process, p50 / p99 ({len(hist.values)} players, {periods} periods)",
                  f"{hist.median:.1f} / {p99:.1f} ms", "", "", "p99 < 20 ms",
@@ -89,6 +91,26 @@ def table(size: str, players: int, games: int, periods: int, m: dict[str, Sample
                  start["sqlalchemy"].shown("ms", 1e3, 0) + " (3, sqlalchemy.orm+typer)",
                  f"+{extra * 1e3:.0f} ms", "<= +100 ms", _verdict(extra <= 0.100)))
     return rows
+
+
+def site_rows(m: dict[str, Samples]) -> list[Row]:
+    """The site's rows (``benchmarks.site_steps``), issue 25's targets: the rebuild with nothing
+    changed under 2 s (at L; at every size here, as the smaller sites are smaller), the rebuild
+    after a close within 2x of that close, every build's peak RSS under 1 GB (at L, likewise)."""
+    full, same, close, after = (m[k] for k in ("site_full", "site_same", "site_close",
+                                                "site_after"))
+    files, written = (round(m[k].median) for k in ("site_files", "site_after_written"))
+    rss, ratio = m["site_rss"], after.median / close.median
+    return [
+        (f"site build into an empty folder ({files:,} files)", full.shown("s"), "", "", "",
+         "-"),
+        ("site rebuild, nothing changed", same.shown("s"), "", "", "< 2 s",
+         _verdict(same.median < 2)),
+        (f"site rebuild after a close ({written:,} files written)", after.shown("s"),
+         close.shown("s") + " (its close)", f"{ratio:.1f}x", "<= 2x", _verdict(ratio <= 2)),
+        ("site build, peak RSS (the largest of the three builds)", rss.shown("MB", digits=0),
+         "", "", "< 1024 MB", _verdict(rss.median < 1024)),
+    ]
 
 
 def machine() -> str:
