@@ -12,8 +12,9 @@ with its numbers left out (``import of the month (100,000 games)`` is ``import o
 (1,000,000 games)``); its value is the first number of the cell (the median of the runs), or
 the second for ``a / b`` (the p99 of ``history``'s p50 / p99), with the unit after it; values
 in other units are not compared. The start-up and ``history`` rows do not grow with the data
-(expected near 1x). Exact: values are read as ``Decimal`` and divided as ``Fraction``, rounded
-only for printing.
+(expected near 1x). Compare runs made back to back on the same machine's state: the floors'
+L / M (10x or more when they were) shows whether they were. Exact: values are read as
+``Decimal`` and divided as ``Fraction``, rounded only for printing.
 """
 
 from __future__ import annotations
