@@ -1,6 +1,7 @@
 """Run one command and report its own wall time and peak RSS: ``python -m benchmarks.launch
 OUT COMMAND...`` forks, execs COMMAND, waits for it with ``os.wait4`` and writes
-``"<seconds> <peak RSS in KiB>"`` to the file OUT; it exits with COMMAND's exit code.
+``"<seconds> <peak RSS in KiB> <CPU seconds>"`` to the file OUT (CPU: user + system of COMMAND
+and the children it waited for); it exits with COMMAND's exit code.
 
 Why a launcher: Linux counts, in a child's ``ru_maxrss``, the peak RSS of the memory it had
 before its ``exec`` (kernel ``setmax_mm_hiwater_rss`` at exec), and a child of the benchmark
@@ -28,7 +29,7 @@ def main() -> None:
     _, status, usage = os.wait4(pid, 0)
     seconds = time.perf_counter() - t0
     with open(out, "w", encoding="ascii") as f:
-        f.write(f"{seconds} {usage.ru_maxrss}\n")
+        f.write(f"{seconds} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}\n")
     sys.exit(os.waitstatus_to_exitcode(status))
 
 
