@@ -9,16 +9,18 @@ import typer
 from ledger.cli.common import JsonOpt, PoolOpt, ReasonOpt, reports_errors, run, run_write
 from ledger.cli.lazy import lazy
 from ledger.cli.render import close as render_close
-from ledger.cli.render import reports as render_reports
-from ledger.cli.render import revisions as render_revisions
 from ledger.cli.render.output import error
 from ledger.domain import parse_pool
 from ledger.errors import PeriodError
 
 if TYPE_CHECKING:
+    from ledger.cli.render import reports as render_reports
+    from ledger.cli.render import revisions as render_revisions
     from ledger.services.close import periods, rerate
     from ledger.services.publishing import reports
-else:
+else:  # the renderers of the other commands, with their Rich tables, on use
+    render_reports = lazy("ledger.cli.render.reports")
+    render_revisions = lazy("ledger.cli.render.revisions")
     periods = lazy("ledger.services.close.periods")
     reports = lazy("ledger.services.publishing.reports")
     rerate = lazy("ledger.services.close.rerate")

@@ -75,6 +75,19 @@ def test_game_add_loads_no_alembic_no_pydantic_and_no_other_command(tmp_path: Pa
     assert not {m for m in modules if m.startswith("sqlalchemy.dialects.postgresql")}
 
 
+def test_a_close_with_json_loads_no_rich(tmp_path: Path) -> None:
+    db = str(tmp_path / "small.db")
+    for args in (("init",), ("player", "add", "Doyle, Liam", "--rating", "1850", "--prior-games", "0"),
+                 ("player", "add", "Walsh, Brendan", "--rating", "1790", "--prior-games", "0"),
+                 ("game", "add", "Doyle, Liam", "Walsh, Brendan", "1-0", "--date", "2026-01-05")):
+        assert CliRunner().invoke(app, ["--db", db, *args]).exit_code == 0
+    modules = loaded(tmp_path, "--db", db, "period", "close", "2026-01", "--json")
+    assert "ledger.cli.render.close_json" in modules  # it ran: the document was written
+    # Rich only for a table or a console (render.output makes its consoles on use): neither
+    # the close's tables nor the other period commands' renderers were executed
+    assert not {m for m in modules if m == "rich" or m.startswith("rich.")}
+
+
 def test_the_natural_key_is_partial_on_postgresql_as_on_sqlite() -> None:
     # the PostgreSQL option is given on first read (models.partial_index.PartialIndex): the same DDL as
     # Index(..., sqlite_where=..., postgresql_where=...) gave, on both databases

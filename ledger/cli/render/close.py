@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from ledger.cli.render.life import computation_lines
 from ledger.cli.render.output import count, not_rated_text, say, signed, stdout, stream_json
-from ledger.cli.render.tables import PlainTable
 
 if TYPE_CHECKING:
     from ledger.services.close.close_report import CloseReport, RatedPlayer, ThroughReport
@@ -49,6 +48,7 @@ def _biggest(r: CloseReport) -> list[RatedPlayer]:
 
 
 def _close_one(r: CloseReport, named: bool, every_row: bool = True) -> None:
+    from ledger.cli.render.tables import PlainTable  # Rich: for the tables only, not --json
     state = "dry run, nothing written" if r.dry_run else "closed"
     if r.preview:
         state = f"{PREVIEW}; {state}"

@@ -20,6 +20,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.values import Rendered, encode_str, halves_number, hundredths_number
+from ledger.domain import KReason
 from ledger.rules.row_results import SIDE_FIELDS
 from ledger.services.publishing.json_shapes import computation_dict
 
@@ -116,6 +117,7 @@ class _Writer:
         self.halves = _Texts(lambda h: _number_text(halves_number(h)))
         self.templates: dict[int, tuple[str, str, str, str, str]] = {}
         self.flat: dict[tuple[int, int], str] = {}
+        self.reasons = {reason: encode_str(reason.value) for reason in KReason}
         self.names: Mapping[int, str] | None = None
         self.encoded = _Texts(self._encoded_name)
 
@@ -171,8 +173,8 @@ class _Writer:
             int.__repr__(res.rating_before), int.__repr__(res.n),
             self.halves[score], self.hundredths[expected],
             self.hundredths[50 * score - expected], int.__repr__(res.k),
-            encode_str(res.k_reason.value), "true" if res.k_capped else "false",
-            _number_text(hundredths_number(res.change_hundredths)), int.__repr__(res.change),
+            self.reasons[res.k_reason], "false" if res.k == res.k_before_cap else "true",
+            self.hundredths[res.change_hundredths], int.__repr__(res.change),
             int.__repr__(res.rating_after),
             self.hundredths[res.carried_hundredths])
         v = res.sides

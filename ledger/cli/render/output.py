@@ -13,14 +13,15 @@ import os
 import sys
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from ledger.cli.columns import columns
 from ledger.cli.render.values import indented_json, write_json
 from ledger.domain import count as count  # the one plural helper, re-exported
 from ledger.errors import Problem
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: Width of output that is not a terminal (a pipe, a file), unless ``COLUMNS`` gives one.
 PIPE_WIDTH = 160
@@ -42,7 +43,10 @@ def _terminal_width() -> int:
 def console(*, stderr: bool = False, **options: Any) -> Console:
     """A console on stdout (or stderr), with ``options`` for Rich: ``COLUMNS`` wide when it is
     a sensible width (``columns``), else a terminal's own width, else (a pipe or a file)
-    ``PIPE_WIDTH`` on stdout and 80 on stderr. Every console the CLI makes comes from here."""
+    ``PIPE_WIDTH`` on stdout and 80 on stderr. Every console the CLI makes comes from here.
+    Rich is imported here, on the first console: a command that writes JSON only never loads
+    it (start-up, issue 25)."""
+    from rich.console import Console
     width = columns()
     if width is None:
         terminal = Console(stderr=stderr, width=80).is_terminal  # the width given: COLUMNS unread

@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -51,6 +52,7 @@ from ledger.services.close.pools import load_pools
 from ledger.services.close.rated_games import load_game_rows, load_rated_games, seeded_states
 from ledger.services.close.snapshots import ListRow, list_rows
 from ledger.services.close.state import History, load_histories
+from ledger.services.core.chain import LIST_COLUMNS, rows_digest
 from ledger.services.core.facts import NOW, Facts
 
 #: Every table a revision writes, by name, in the order they are written and compared.
@@ -313,13 +315,15 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
                    reason: str | None) -> dict[str, int]:
     """Write ``revision`` of ``rated.period`` computed by change ``change_id``: its
     ``period_revisions`` row, every derived row, and ``periods`` pointing at it (made or moved).
-    Returns the rows written per table."""
+    Returns the rows written per table. The revision's ``digest`` (``core.chain``: the list as
+    published) is taken from the ``list_entries`` rows as written, not read back."""
+    tables = derived_tuples(rated, revision)
     session.add(PeriodRevision(period=str(rated.period), revision=revision,
                                edition=rated.edition.value, change_id=change_id, reason=reason,
-                               pool=rated.pool))
+                               pool=rated.pool, digest=_list_digest(tables["list_entries"])))
     session.flush()
     written = {}
-    for table, rows in derived_tuples(rated, revision).items():
+    for table, rows in tables.items():
         # the driver's executemany of tuples, in batches (db.rows: no per-row bind processing)
         written[table] = insert_rows(session, DERIVED[table].__table__, COLUMNS[table], rows)
     pointer = session.get(RatingPeriod, (str(rated.period), rated.pool))
@@ -329,3 +333,21 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
         pointer.revision = revision
     session.flush()
     return written
+
+
+#: Where each of ``chain.LIST_COLUMNS`` is in a ``list_entries`` tuple (``COLUMNS``).
+_DIGESTED = itemgetter(*(COLUMNS["list_entries"].index(name) for name in LIST_COLUMNS))
+_INACTIVE = LIST_COLUMNS.index("inactive")
+_RANK, _PLAYER = COLUMNS["list_entries"].index("rank"), COLUMNS["list_entries"].index("player_id")
+
+
+def _list_digest(rows: Iterable[tuple[Any, ...]]) -> str:
+    """``chain.list_digest`` of the ``list_entries`` tuples ``rows`` (``derived_tuples``'
+    order), from the values written instead of the rows read back (20,000 at M): by rank then
+    player id, each ``LIST_COLUMNS``' values; ``inactive`` as the bool a BOOLEAN column reads
+    back."""
+    digested = list(map(_DIGESTED, sorted(rows, key=itemgetter(_RANK, _PLAYER))))
+    if any(type(row[_INACTIVE]) is not bool for row in digested):  # 0/1: read back as bools
+        digested = [(*row[:_INACTIVE], None if row[_INACTIVE] is None else bool(row[_INACTIVE]),
+                     *row[_INACTIVE + 1:]) for row in digested]
+    return rows_digest(digested)[0]
