@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
@@ -34,8 +35,7 @@ def round_text(label: str | None) -> str:
     return f"round {label}" if label is not None else "no round"
 
 
-@dataclass(frozen=True, slots=True)
-class Lookalike:
+class Lookalike(NamedTuple):
     """A game as the likely-duplicate check sees it: a recorded game (``game_id``) or a game of
     the file being imported (``line``, its first line; ``game_id`` None); its ``event_id`` and
     ``event`` name (None: no event), its ``round`` label as written, its ``date``, and
@@ -43,7 +43,8 @@ class Lookalike:
     ledger; a file's game: the dates the file gives its event, its record 042 and 052 or its
     games' first and last date; None: no event, or a game typed in with ``ledger game add``,
     which is its own date); its rating ``pool`` (docs/RULES.md §9): a game of another pool is
-    never a look-alike."""
+    never a look-alike. A named tuple, not a dataclass: an import makes one per game of its
+    file (a frozen dataclass's ``__init__`` costs about three times as much)."""
 
     game_id: int | None
     event_id: int | None
@@ -163,6 +164,13 @@ class Lookalikes:
         ones are compared with: an import takes each game of its file it records."""
         self._games.setdefault((*_outcome(white_id, black_id, result), game.pool),
                                []).append(game)
+
+    def any_of(self, white_id: int, black_id: int, result: Result, pool: RatingPool) -> bool:
+        """Whether any game of ``pool`` with these players and result (recorded, or taken) is
+        held: when none is, ``of`` finds nothing for a game of theirs, whatever its event and
+        dates (an import asks this first, before it builds the game's ``Lookalike``)."""
+        key = (*_outcome(white_id, black_id, result), pool)
+        return key in self._recorded or key in self._games
 
     def of(self, white_id: int, black_id: int, result: Result,
            game: Lookalike) -> list[Resemblance]:
