@@ -17,13 +17,14 @@ compiled once, its rows fetched from the DBAPI cursor in batches, as the driver 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Select, Table, insert
+from sqlalchemy import ARRAY, Integer, Select, String, Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 #: Rows handed to the driver at once (bounded memory for a large file).
@@ -207,3 +208,20 @@ def stream_chunks(session: Session, statement: Select[Any], batch: int = BATCH
             yield chunk
     finally:
         cursor.close()
+
+
+def id_rows(session: Session, ids: Sequence[int]) -> Select[tuple[int]] | list[int]:
+    """``ids`` (ints) as a SELECT of one column for ``column.in_(...)``, bound as one parameter:
+    on SQLite the JSON array's ``json_each``, on PostgreSQL the array's ``unnest`` (an IN of
+    thousands of values bound one by one costs SQLAlchemy about 10 us a value on each query:
+    0.2 s for the 18,000 players an M month's first batch asks for); on another database
+    ``ids`` as a list, as they are."""
+    name = session.connection().dialect.name
+    if name == "sqlite":
+        each = func.json_each(bindparam("ids", json.dumps([int(i) for i in ids]),
+                                        type_=String())).table_valued("value")
+        return select(each.c.value)
+    if name == "postgresql":
+        return select(func.unnest(bindparam("ids", [int(i) for i in ids],
+                                            type_=ARRAY(Integer()))).column_valued())
+    return list(ids)

@@ -129,3 +129,18 @@ def test_bound_rows_are_stored_as_the_processed_ones(engine: Engine) -> None:
                                    "change_id, pool, unequal_times FROM games ORDER BY id")).all()
     assert raw[0] == raw[1]
     assert raw[1].source == "file.csv:2" and raw[1].white_id == white
+
+
+def test_id_rows_selects_the_ids_given_as_one_parameter(engine: Engine) -> None:
+    """``id_rows`` of the ids 2 and 3 selects players 2 and 3 of four (and nothing for none)."""
+    with Session(engine) as session, session.begin():
+        session.add_all([Player(name=f"Doyle, Liam {n}") for n in range(4)])
+        session.flush()
+        ids = sorted(session.scalars(select(Player.id)))
+        wanted = [ids[2], ids[1]]
+        picked = session.scalars(select(Player.id).where(
+            Player.id.in_(rows.id_rows(session, wanted))).order_by(Player.id)).all()
+        none = session.scalars(select(Player.id).where(
+            Player.id.in_(rows.id_rows(session, [])))).all()
+    assert picked == [ids[1], ids[2]]
+    assert none == []

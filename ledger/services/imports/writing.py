@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game
 from ledger.db.models.base import utcnow
 from ledger.db.models.games import IMPORTED_GAME_COLUMNS
-from ledger.db.rows import binders, insert_rows
+from ledger.db.rows import binders, id_rows, insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem
 from ledger.formats.records import FileGame
@@ -147,7 +147,7 @@ class RatingChecks:
                 by_pool.setdefault(pool, set()).update(ids)
         session, forever = self.session, Period(9999, 12)
         for pool, ids in by_pool.items():
-            order = sorted(ids)
+            order = id_rows(session, sorted(ids))  # one parameter, not one a player
             own = load_histories(session, order, through=forever, pool=pool)
             standard = own if pool == STANDARD else load_histories(session, order,
                                                                    through=forever)
