@@ -111,6 +111,8 @@ class Lookalikes:
         self._games: dict[tuple[int, int, Result, RatingPool], list[Lookalike]] = {}
         self._recorded: dict[tuple[int, int, Result, RatingPool], list[Lookalike]] = {}
         self._loaded: set[int] = set()
+        #: The pairs (lower id, higher id) of every game held, recorded or taken (``any_of``).
+        self._pairs: set[tuple[int, int]] = set()
         self._session, self._pair, self._pool, self._before_id = session, pair, pool, before_id
         self._span: tuple[dt.date, dt.date] | None = None
         self.extend(first, last)
@@ -154,6 +156,7 @@ class Lookalikes:
                              pool=parse_pool(game_pool))
             key = (*_outcome(white_id, black_id, Result(result)), game.pool)
             self._recorded.setdefault(key, []).append(game)
+            self._pairs.add(key[:2])
             grown.add(key)
         if later:  # recorded games by id, whenever they were loaded
             for key in grown:
@@ -162,13 +165,17 @@ class Lookalikes:
     def take(self, white_id: int, black_id: int, result: Result, game: Lookalike) -> None:
         """Add ``game`` (players' ledger ids, ``result`` from White's side) to the games later
         ones are compared with: an import takes each game of its file it records."""
-        self._games.setdefault((*_outcome(white_id, black_id, result), game.pool),
-                               []).append(game)
+        key = (*_outcome(white_id, black_id, result), game.pool)
+        self._games.setdefault(key, []).append(game)
+        self._pairs.add(key[:2])
 
     def any_of(self, white_id: int, black_id: int, result: Result, pool: RatingPool) -> bool:
         """Whether any game of ``pool`` with these players and result (recorded, or taken) is
         held: when none is, ``of`` finds nothing for a game of theirs, whatever its event and
         dates (an import asks this first, before it builds the game's ``Lookalike``)."""
+        pair = (white_id, black_id) if white_id < black_id else (black_id, white_id)
+        if pair not in self._pairs:  # plain ints: no enum hashed for most games
+            return False
         key = (*_outcome(white_id, black_id, result), pool)
         return key in self._recorded or key in self._games
 
