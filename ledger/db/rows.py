@@ -2,10 +2,13 @@
 
 A Core ``insert(table)`` executed with a list of dicts spends most of its time, per row, in
 SQLAlchemy's parameter handling (about 2 s for the 100,000 games of an M month, against 1.4 s
-in sqlite3 itself). ``insert_rows`` compiles the INSERT once for the dialect, applies each
-column's own bind processor (the dialect's: SQLite stores a date as ``YYYY-MM-DD`` text, a bool
-as 0/1; PostgreSQL's driver takes them as they are) and hands tuples to the DBAPI cursor
-(``Connection.exec_driver_sql``), so the stored values are the ones the Core INSERT stores.
+in sqlite3 itself). ``insert_rows`` compiles the INSERT once for the dialect (with positional
+parameters: psycopg's ``%(name)s`` made ``%s``), applies each column's own bind processor (the
+dialect's: SQLite stores a date as ``YYYY-MM-DD`` text, a bool as 0/1; PostgreSQL's driver
+takes them as they are) and hands tuples to the DBAPI cursor (``Connection.exec_driver_sql``),
+so the stored values are the ones the Core INSERT stores. A caller that builds many rows of
+few distinct values (an import's games: a month has about 30 dates) binds each value once
+itself (``binders``) and passes the rows ``bound``: no per-row work at all here.
 
 ``stream_rows`` is the reverse for a large read (a federation month's games): a Core SELECT
 compiled once, its rows fetched from the DBAPI cursor in batches, as the driver gives them.
@@ -14,11 +17,14 @@ compiled once, its rows fetched from the DBAPI cursor in batches, as the driver 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Select, Table, insert
+from sqlalchemy import ARRAY, Integer, Select, String, Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 #: Rows handed to the driver at once (bounded memory for a large file).
@@ -26,34 +32,71 @@ BATCH = 10_000
 
 
 def insert_rows(session: Session, table: Table, columns: Sequence[str],
-                rows: Iterable[Sequence[Any]]) -> int:
+                rows: Iterable[Sequence[Any]], *, bound: bool = False) -> int:
     """Insert ``rows`` (each a sequence of Python values in the order of ``columns``, names of
     ``table``'s columns; a column left out gets its server default, and no Python-side default
     is applied: give every value) in the session's transaction, ``BATCH`` rows per
-    ``executemany``; returns how many. Raises what the driver raises (SQLAlchemy's
-    ``DBAPIError`` subclasses), as ``session.execute(insert(table), dicts)`` would."""
+    ``executemany``; returns how many. With ``bound``, each value is already the driver's
+    (made by ``binders``: a caller that binds each distinct value once), passed as it is.
+    Raises what the driver raises (SQLAlchemy's ``DBAPIError`` subclasses), as
+    ``session.execute(insert(table), dicts)`` would."""
     conn = session.connection()
     dialect = conn.dialect
-    compiled = insert(table).compile(dialect=dialect, column_keys=list(columns))
-    order = compiled.positiontup
-    if order is None:  # a dialect with named parameters: give a mapping per row
-        return _insert_named(conn, str(compiled), table, columns, rows)
+    sql, order = _positional_sql(table, columns, dialect)
+    if order is None:  # a dialect with named parameters other than pyformat: a mapping per row
+        return _insert_named(conn, sql, table, columns, rows, bound)
     index = {name: i for i, name in enumerate(columns)}
     where = [index[key] for key in order]
-    processors = [_processor(table, columns[i], dialect) for i in where]
+    processors = [None if bound else _processor(table, columns[i], dialect) for i in where]
     shaped = _positional(where, processors)
     count = 0
+    if shaped is tuple:  # the driver's values in the statement's order: passed as they are
+        each = iter(rows)
+        while part := list(islice(each, BATCH)):
+            conn.exec_driver_sql(sql, part)
+            count += len(part)
+        return count
     batch: list[tuple[Any, ...]] = []
     for row in rows:
         batch.append(shaped(row))
         if len(batch) == BATCH:
-            conn.exec_driver_sql(str(compiled), batch)
+            conn.exec_driver_sql(sql, batch)
             count += len(batch)
             batch = []
     if batch:
-        conn.exec_driver_sql(str(compiled), batch)
+        conn.exec_driver_sql(sql, batch)
         count += len(batch)
     return count
+
+
+def binders(session: Session, table: Table, columns: Sequence[str]
+            ) -> list[Callable[[Any], Any] | None]:
+    """For each of ``columns`` (names of ``table``'s), the function making a Python value the
+    driver's value as ``insert_rows`` would (the column type's bind processor for the
+    session's dialect: on SQLite a date becomes ``YYYY-MM-DD`` text, a time its
+    ``YYYY-MM-DD HH:MM:SS.ffffff`` text, a bool 0 or 1), or None where the driver takes the
+    value as it is; None always stays None. For rows given to ``insert_rows`` with ``bound``."""
+    dialect = session.connection().dialect
+    return [_processor(table, name, dialect) for name in columns]
+
+
+#: A named parameter of the ``pyformat`` style (psycopg): ``%(name)s``.
+_PYFORMAT = re.compile(r"%\((\w+)\)s")
+
+
+def _positional_sql(table: Table, columns: Sequence[str], dialect: Any
+                    ) -> tuple[str, list[str] | None]:
+    """(The INSERT of ``columns`` into ``table`` for ``dialect``, the column of each of its
+    positional parameters in order), or (the SQL, None) for a named style ``insert_rows``
+    does not make positional. A ``pyformat`` statement (psycopg) is made ``format`` (``%s``:
+    psycopg takes a tuple for either), so that its rows are tuples too, not a dict per row."""
+    compiled = insert(table).compile(dialect=dialect, column_keys=list(columns))
+    sql = str(compiled)
+    if compiled.positiontup is not None:
+        return sql, list(compiled.positiontup)
+    if dialect.paramstyle == "pyformat" and "%%" not in sql:
+        return _PYFORMAT.sub("%s", sql), _PYFORMAT.findall(sql)
+    return sql, None
 
 
 def _processor(table: Table, name: str, dialect: Any) -> Callable[[Any], Any] | None:
@@ -112,10 +155,10 @@ _PLAIN = frozenset({dt.date, dt.datetime, bool, int, str, float})
 
 
 def _insert_named(conn: Any, sql: str, table: Table, columns: Sequence[str],
-                  rows: Iterable[Sequence[Any]]) -> int:
-    """``insert_rows`` for a dialect with named parameters (``pyformat``: psycopg), which take
+                  rows: Iterable[Sequence[Any]], bound: bool) -> int:
+    """``insert_rows`` for a dialect with named parameters other than ``pyformat``, which take
     one mapping per row, in batches."""
-    processors = [_processor(table, name, conn.dialect) for name in columns]
+    processors = [None if bound else _processor(table, name, conn.dialect) for name in columns]
     count = 0
     batch: list[dict[str, Any]] = []
     for row in rows:
@@ -165,3 +208,20 @@ def stream_chunks(session: Session, statement: Select[Any], batch: int = BATCH
             yield chunk
     finally:
         cursor.close()
+
+
+def id_rows(session: Session, ids: Sequence[int]) -> Select[tuple[int]] | list[int]:
+    """``ids`` (ints) as a SELECT of one column for ``column.in_(...)``, bound as one parameter:
+    on SQLite the JSON array's ``json_each``, on PostgreSQL the array's ``unnest`` (an IN of
+    thousands of values bound one by one costs SQLAlchemy about 10 us a value on each query:
+    0.2 s for the 18,000 players an M month's first batch asks for); on another database
+    ``ids`` as a list, as they are."""
+    name = session.connection().dialect.name
+    if name == "sqlite":
+        each = func.json_each(bindparam("ids", json.dumps([int(i) for i in ids]),
+                                        type_=String())).table_valued("value")
+        return select(each.c.value)
+    if name == "postgresql":
+        return select(func.unnest(bindparam("ids", [int(i) for i in ids],
+                                            type_=ARRAY(Integer()))).column_valued())
+    return list(ids)

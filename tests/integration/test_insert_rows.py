@@ -107,3 +107,40 @@ def test_stream_chunks_gives_the_same_rows_a_fetchmany_at_a_time(engine: Engine)
         # 5 rows, batch 2: chunks of 2, 2 and 1 (never an empty one)
         chunks = [list(c) for c in rows.stream_chunks(session, statement, batch=2)]
     assert chunks == [[(f"file.csv:{n}",) for n in pair] for pair in ([2, 3], [4, 5], [6])]
+
+
+def test_bound_rows_are_stored_as_the_processed_ones(engine: Engine) -> None:
+    """Rows of the driver's values (each made once by ``binders``) store what rows of Python
+    values store: on SQLite the date as its text 2026-11-05 and played as 1, on PostgreSQL as
+    they are."""
+    table = cast(Table, Game.__table__)
+    with Session(engine) as session, session.begin():
+        white, black = _players(session)
+        bind = rows.binders(session, table, IMPORTED_GAME_COLUMNS)
+        plain = _game(white, black, 2)
+        driver = tuple(v if p is None else p(v) for p, v in zip(bind, plain, strict=True))
+        if engine.dialect.name == "sqlite":
+            assert driver[3] == "2026-11-05" and driver[8] == 1 and driver[14] == 0
+            assert driver[10] == "2026-11-05 18:30:15.123456"
+        assert rows.insert_rows(session, table, IMPORTED_GAME_COLUMNS, [plain]) == 1
+        assert rows.insert_rows(session, table, IMPORTED_GAME_COLUMNS, [driver], bound=True) == 1
+        raw = session.execute(text("SELECT event_id, round, round_key, date, period, white_id, "
+                                   "black_id, result, played, source, recorded_at, status, "
+                                   "change_id, pool, unequal_times FROM games ORDER BY id")).all()
+    assert raw[0] == raw[1]
+    assert raw[1].source == "file.csv:2" and raw[1].white_id == white
+
+
+def test_id_rows_selects_the_ids_given_as_one_parameter(engine: Engine) -> None:
+    """``id_rows`` of the ids 2 and 3 selects players 2 and 3 of four (and nothing for none)."""
+    with Session(engine) as session, session.begin():
+        session.add_all([Player(name=f"Doyle, Liam {n}") for n in range(4)])
+        session.flush()
+        ids = sorted(session.scalars(select(Player.id)))
+        wanted = [ids[2], ids[1]]
+        picked = session.scalars(select(Player.id).where(
+            Player.id.in_(rows.id_rows(session, wanted))).order_by(Player.id)).all()
+        none = session.scalars(select(Player.id).where(
+            Player.id.in_(rows.id_rows(session, [])))).all()
+    assert picked == [ids[1], ids[2]]
+    assert none == []

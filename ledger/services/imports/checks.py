@@ -7,7 +7,7 @@ field; ``services.imports.games`` drives them, ``services.imports.writing`` writ
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy.orm import Session
 
@@ -33,11 +33,10 @@ from ledger.services.register.lookalikes import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Seen:
+class _Seen(NamedTuple):
     """A game ``_skip_recorded`` has seen under its natural key: its result, whether it was
     played, and where: a recorded game (``game_id``) or a line of this file (``line``), with its
-    date."""
+    date. A named tuple: one is made per game of the file."""
 
     result: str
     played: bool
@@ -166,13 +165,12 @@ def one_game_a_round(session: Session, name: str, seats: RoundSeats,
             report.problems.append(Problem(name, line, where, twice_in_round(
                 session, player, str(g.round), seat)))
             continue
-        first = seats.same_day(g.round, (w.id, b.id), g.date)
+        first = seats.admit(g.round, (w.id, b.id), g.date, g.line)
         if first is not None:
             line, where = g.where("round")
             report.problems.append(Problem(name, line, where, twice_on_a_day(
                 session, w, b, g.round, g.date, first, in_event)))
             continue
-        seats.take(g.round, (w.id, b.id), g.date, g.line)
         kept.append((g, w, b))
     return kept
 
@@ -189,7 +187,11 @@ def likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.
     Each game kept is taken into ``lookalikes`` (unless not ``take``: the caller takes them
     later, ``Lookalikes.take``), so that the file's later games are compared with it too."""
     kept = []
+    any_of = lookalikes.any_of
     for g, w, b in games:
+        if not take and not any_of(w.id, b.id, g.result, pool):
+            kept.append((g, w, b))  # nothing it could resemble, nothing to take
+            continue
         seen_as = Lookalike(None, event_id, g.event, g.round, g.date, dates, g.line, pool)
         alike = lookalikes.of(w.id, b.id, g.result, seen_as)
         for r in alike:

@@ -54,6 +54,7 @@ class Placing:
         self.before_id = before_id
         self.late = late or rerate  # dates far before the earliest open period are meant
         self.earliest: dict[RatingPool, Period | None] = {}
+        self.refusals: dict[tuple[dt.date, RatingPool], str | None] = {}  # ``_too_late``'s
         self.first: _Group | None = None
         self.held: dict[_Group, list[Paired]] = {}
         self.held_pools: dict[int, GamePool] = {}
@@ -141,7 +142,9 @@ class Placing:
             return False
         if pool not in self.earliest:
             self.earliest[pool] = earliest_open(self.session, pool)
-        refusal = too_late(day, self.earliest[pool])
+        asked = (day, pool)  # each day of a pool asked once (a month's file has about 30)
+        refusal = self.refusals[asked] if asked in self.refusals else self.refusals.setdefault(
+            asked, too_late(day, self.earliest[pool]))
         if refusal is not None:
             line, where = g.where("date")
             self.report.problems.append(Problem(self.name, line, where, refusal))

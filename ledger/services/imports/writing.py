@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from sqlalchemy import Table
 from sqlalchemy.orm import Session
@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game
 from ledger.db.models.base import utcnow
 from ledger.db.models.games import IMPORTED_GAME_COLUMNS
-from ledger.db.rows import insert_rows
+from ledger.db.rows import binders, id_rows, insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem
 from ledger.formats.records import FileGame
@@ -57,11 +57,18 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
     change_id = written_by(session)
     last = last_closed_period(session, pool)
     source = name[-480:]
-    # per date: (the period it goes into, its natural period when that is closed: late)
-    placed: dict[dt.date, tuple[str, str | None]] = {}
+    table = cast(Table, Game.__table__)
+    # each distinct value made the driver's once (db.rows.binders), not once per row
+    bind = dict(zip(IMPORTED_GAME_COLUMNS, binders(session, table, IMPORTED_GAME_COLUMNS),
+                    strict=True))
+    # per date: (its driver's value, the period it goes into, its natural period when that is
+    # closed: late)
+    placed: dict[dt.date, tuple[object, str, str | None]] = {}
     by_pool = pools or {}
-    usual = GamePool(pool)
-    now = utcnow()  # the games of one insert are recorded at one time
+    played = {flag: _bound(bind["played"], flag) for flag in (True, False)}
+    unequal = {flag: _bound(bind["unequal_times"], flag) for flag in (True, False)}
+    usual = unequal[GamePool(pool).unequal_times]
+    now = _bound(bind["recorded_at"], utcnow())  # the games of one insert: recorded at one time
     keys: dict[str | None, str | None] = {}  # each round label's sort key found once
     periods: Counter[str] = Counter()
     for g, w, b in games:
@@ -69,22 +76,29 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         if where is None:
             period = event_period or place(Period.of(g.date), last, rerate=rerate)[0]
             natural = natural_period(event_end, g.date)
-            where = placed[g.date] = (str(period), str(natural) if is_closed(natural, last)
-                                      else None)
-        period_text, late = where
+            where = placed[g.date] = (_bound(bind["date"], g.date), str(period),
+                                      str(natural) if is_closed(natural, last) else None)
+        day, period_text, late = where
         if late is not None:
             report.late.append(LateRecord(g.line, w.name, b.name, g.date, late, period_text,
                                           pool))
         label = g.round
         key = keys[label] if label in keys else keys.setdefault(label, round_key(label))
-        rows.append((event_id, label, key, g.date, period_text, w.id, b.id,
-                     g.result.value, g.played, f"{source}:{g.line}", now, "valid",
-                     change_id, pool, by_pool.get(id(g), usual).unequal_times))
+        found = by_pool.get(id(g))
+        rows.append((event_id, label, key, day, period_text, w.id, b.id,
+                     g.result.value, played[g.played], f"{source}:{g.line}", now, "valid",
+                     change_id, pool, usual if found is None else unequal[found.unequal_times]))
         periods[period_text] += 1
     report.periods.update(periods)
     report.recorded += len(rows)
-    # the driver's executemany of tuples (db.rows): no ORM objects, no per-row dicts
-    insert_rows(session, cast(Table, Game.__table__), IMPORTED_GAME_COLUMNS, rows)
+    # the driver's executemany of tuples of the driver's values (db.rows): no ORM objects, no
+    # per-row dicts, no per-row bind processing
+    insert_rows(session, table, IMPORTED_GAME_COLUMNS, rows, bound=True)
+
+
+def _bound(processor: Callable[[Any], Any] | None, value: Any) -> Any:
+    """``value`` as the driver takes it (``processor``: its column's, from ``db.rows.binders``)."""
+    return value if processor is None or value is None else processor(value)
 
 
 class RatingChecks:
@@ -133,7 +147,7 @@ class RatingChecks:
                 by_pool.setdefault(pool, set()).update(ids)
         session, forever = self.session, Period(9999, 12)
         for pool, ids in by_pool.items():
-            order = sorted(ids)
+            order = id_rows(session, sorted(ids))  # one parameter, not one a player
             own = load_histories(session, order, through=forever, pool=pool)
             standard = own if pool == STANDARD else load_histories(session, order,
                                                                    through=forever)

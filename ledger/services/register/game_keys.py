@@ -102,11 +102,14 @@ class RoundSeats:
     def take(self, round_: str | None, pair: tuple[int, int], date: dt.date, seat: Seat) -> None:
         """Seat the two players (ledger ids) in ``round_`` (str or None) on ``date`` at ``seat``;
         the first seat of a player in a round is kept."""
-        number = round_of(round_)
+        self._seat(round_, round_of(round_), pair, _pair_day(pair, date), seat)
+
+    def _seat(self, round_: str | None, number: RoundKey | None, pair: tuple[int, int],
+              day: tuple[int, int, dt.date], seat: Seat) -> None:
+        """``take`` with the round read (``number``) and the pair-day made."""
         if number is not None:
             for player_id in pair:
                 self._seats.setdefault((number, player_id), seat)
-        day = _pair_day(pair, date)
         self._days.setdefault(day, []).append((round_, seat))
         if number is None:
             self._unnumbered.setdefault(day, []).append((round_, seat))
@@ -149,6 +152,19 @@ class RoundSeats:
         day = _pair_day(pair, date)
         games = self._days.get(day) if round_of(round_) is None else self._unnumbered.get(day)
         return games[0] if games else None
+
+
+    def admit(self, round_: str | None, pair: tuple[int, int], date: dt.date,
+              seat: Seat) -> tuple[str | None, Seat] | None:
+        """``same_day``, and when it finds no game, ``take`` of the same game at ``seat``
+        (``round_`` read and the pair-day made once: an import asks it of every game)."""
+        number = round_of(round_)
+        day = (pair[0], pair[1], date) if pair[0] < pair[1] else (pair[1], pair[0], date)
+        games = self._days.get(day) if number is None else self._unnumbered.get(day)
+        if games:
+            return games[0]
+        self._seat(round_, number, pair, day, seat)
+        return None
 
 
 def _without(days: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]], lines: set[int],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
@@ -34,8 +35,7 @@ def round_text(label: str | None) -> str:
     return f"round {label}" if label is not None else "no round"
 
 
-@dataclass(frozen=True, slots=True)
-class Lookalike:
+class Lookalike(NamedTuple):
     """A game as the likely-duplicate check sees it: a recorded game (``game_id``) or a game of
     the file being imported (``line``, its first line; ``game_id`` None); its ``event_id`` and
     ``event`` name (None: no event), its ``round`` label as written, its ``date``, and
@@ -43,7 +43,8 @@ class Lookalike:
     ledger; a file's game: the dates the file gives its event, its record 042 and 052 or its
     games' first and last date; None: no event, or a game typed in with ``ledger game add``,
     which is its own date); its rating ``pool`` (docs/RULES.md §9): a game of another pool is
-    never a look-alike."""
+    never a look-alike. A named tuple, not a dataclass: an import makes one per game of its
+    file (a frozen dataclass's ``__init__`` costs about three times as much)."""
 
     game_id: int | None
     event_id: int | None
@@ -110,6 +111,8 @@ class Lookalikes:
         self._games: dict[tuple[int, int, Result, RatingPool], list[Lookalike]] = {}
         self._recorded: dict[tuple[int, int, Result, RatingPool], list[Lookalike]] = {}
         self._loaded: set[int] = set()
+        #: The pairs (lower id, higher id) of every game held, recorded or taken (``any_of``).
+        self._pairs: set[tuple[int, int]] = set()
         self._session, self._pair, self._pool, self._before_id = session, pair, pool, before_id
         self._span: tuple[dt.date, dt.date] | None = None
         self.extend(first, last)
@@ -153,6 +156,7 @@ class Lookalikes:
                              pool=parse_pool(game_pool))
             key = (*_outcome(white_id, black_id, Result(result)), game.pool)
             self._recorded.setdefault(key, []).append(game)
+            self._pairs.add(key[:2])
             grown.add(key)
         if later:  # recorded games by id, whenever they were loaded
             for key in grown:
@@ -161,8 +165,19 @@ class Lookalikes:
     def take(self, white_id: int, black_id: int, result: Result, game: Lookalike) -> None:
         """Add ``game`` (players' ledger ids, ``result`` from White's side) to the games later
         ones are compared with: an import takes each game of its file it records."""
-        self._games.setdefault((*_outcome(white_id, black_id, result), game.pool),
-                               []).append(game)
+        key = (*_outcome(white_id, black_id, result), game.pool)
+        self._games.setdefault(key, []).append(game)
+        self._pairs.add(key[:2])
+
+    def any_of(self, white_id: int, black_id: int, result: Result, pool: RatingPool) -> bool:
+        """Whether any game of ``pool`` with these players and result (recorded, or taken) is
+        held: when none is, ``of`` finds nothing for a game of theirs, whatever its event and
+        dates (an import asks this first, before it builds the game's ``Lookalike``)."""
+        pair = (white_id, black_id) if white_id < black_id else (black_id, white_id)
+        if pair not in self._pairs:  # plain ints: no enum hashed for most games
+            return False
+        key = (*_outcome(white_id, black_id, result), pool)
+        return key in self._recorded or key in self._games
 
     def of(self, white_id: int, black_id: int, result: Result,
            game: Lookalike) -> list[Resemblance]:
