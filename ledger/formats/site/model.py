@@ -226,8 +226,8 @@ class PeriodGames:
 class PoolRecord:
     """A player in one rating pool: the rating in force now (None: unrated), K for the next
     period and why, rated games so far (None: history unknown), the history (oldest first),
-    the chart's points (the start rating first, then every list they are on), each period's
-    games, ``progress``: an unrated player's way to a first rating in words (or None), and
+    the chart's points (the start rating first, then the first list and each list where the
+    rating or K changed), each period's games, ``progress``: an unrated player's way to a first rating in words (or None), and
     ``carried``: each carried correction that applies, a line of its own in words
     (``carried into 2026-12: -20.00, game 12 corrected ...``, docs/CORRECTIONS.md §5)."""
 

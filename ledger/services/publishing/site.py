@@ -117,9 +117,12 @@ class _Lists:
 
 
 def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tuple[ChartPoint, ...]:
-    """The start rating (the one in force before the player's first list, when they had one)
-    and every list the player is on, with K changes between consecutive lists (the first list
-    against the K used in its period)."""
+    """The start rating (the one in force before the player's first list, when they had one),
+    the player's first list, and every later list on which their rating or K changed (the
+    first list's K against the K used in its period; a K note where it changed). A list that
+    published the same rating and K again adds no point, so a player not rated in a period
+    keeps the same chart (and page) after its close: the page says since which list the
+    last rating stands (``ChartPoint.period`` of the last point)."""
     if not lines:
         return ()
     periods = sorted(lines)
@@ -129,12 +132,15 @@ def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tupl
     if first.previous is not None:
         points.append(ChartPoint(Period.parse(periods[0]).start, first.previous, None))
     previous_k = used.get(periods[0])
+    shown: ListLine | None = None
     for period in periods:
         line = lines[period]
+        if shown is not None and (line.rating, line.k) == (shown.rating, shown.k):
+            continue
         note = f"K {previous_k} -> {line.k}" if previous_k is not None and previous_k != line.k \
             else None
         points.append(ChartPoint(Period.parse(period).list_date(), line.rating, period, note))
-        previous_k = line.k
+        previous_k, shown = line.k, line
     return tuple(points)
 
 
