@@ -17,7 +17,7 @@ import base64
 import functools
 import hashlib
 import html
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -336,22 +336,31 @@ def events_page(site: Site, *, face: Face = STATIC) -> str:
                  events=site.events)
 
 
-def render_site(site: Site) -> Iterator[tuple[str, str]]:
+def render_site(site: Site, only: Collection[str] | None = None) -> Iterator[tuple[str, str]]:
     """Every file of the site as (path, text), in a fixed order: the stylesheet, the script,
     the home page, the lists and their index, the players' index and pages, the tournaments' index and pages,
-    and, with ``site.base_url``, the sitemap. Pages are made as they are asked for."""
+    and, with ``site.base_url``, the sitemap. Pages are made as they are asked for. ``only``:
+    the paths of the list, player and tournament pages to make (a scoped rebuild's: the
+    others are left out, the stylesheet, script, home page, indexes and sitemap made always);
+    None: every page."""
+    def wanted(path: str) -> bool:
+        return only is None or path in only
+
     yield STYLESHEET, stylesheet()
     yield SCRIPT, script()
     yield HOME, home_page(site)
     for page in site.lists:
-        yield page.path, list_page(site, page, list_neighbours(site, page))
+        if wanted(page.path):
+            yield page.path, list_page(site, page, list_neighbours(site, page))
     yield LISTS, lists_page(site)
     yield PLAYERS, players_page(site)
     for player in site.players:
-        yield player.path, player_page(site, player)
+        if wanted(player.path):
+            yield player.path, player_page(site, player)
     yield EVENTS, events_page(site)
     for event in site.events:
-        yield event.path, event_page(site, event, event_list(site, event))
+        if wanted(event.path):
+            yield event.path, event_page(site, event, event_list(site, event))
     if site.base_url is not None:
         yield SITEMAP, sitemap(site.base_url, page_paths(site))
 

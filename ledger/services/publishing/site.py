@@ -45,7 +45,7 @@ from ledger.names import name_key
 from ledger.rules.kfactor import is_junior
 from ledger.services.close.periods import list_periods
 from ledger.services.close.revisions import revision_views
-from ledger.services.close.state import load_histories
+from ledger.services.close.state import History, load_histories
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import stored_digests
 from ledger.services.publishing.event_reports import (
@@ -58,7 +58,7 @@ from ledger.services.publishing.event_reports import (
 )
 from ledger.services.publishing.histories import PlayerHistory, player_histories
 from ledger.services.publishing.lists import RatingList, rating_list
-from ledger.services.register.events import list_events
+from ledger.services.register.events import EventView, list_events
 
 
 def list_lines(rl: RatingList, before: dict[int, int | None], month: Period,
@@ -108,12 +108,14 @@ def _progress(h: PlayerHistory) -> str | None:
 
 
 @dataclass(frozen=True)
-class _Lists:
-    """The published lists, by pool then period (oldest first), and each player's line on each
-    list of each pool (pool -> player id -> period -> line)."""
+class Lists:
+    """The published lists, by pool then period (oldest first), each player's line on each
+    list of each pool (pool -> player id -> period -> line), and each pool's states through
+    its latest list (pool -> player id -> ``History``: the rating each had when)."""
 
     pages: list[ListPage]
     lines: dict[str, dict[int, dict[str, ListLine]]]
+    states: dict[str, dict[int, History]]
 
 
 def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tuple[ChartPoint, ...]:
@@ -153,7 +155,7 @@ def _revisions(session: Session, pool: RatingPool) -> dict[str, tuple[ListRevisi
     return {period: tuple(rows) for period, rows in found.items() if len(rows) > 1}
 
 
-def _event_page(report: EventReport, *more: EventReport) -> EventPage:
+def event_page(report: EventReport, *more: EventReport) -> EventPage:
     """The page of an event from its reports: ``report`` (its own pool's, or its first pool
     with games) and ``more`` (the other pools', shown below it)."""
     lines = tuple(EventLine(
@@ -167,7 +169,7 @@ def _event_page(report: EventReport, *more: EventReport) -> EventPage:
     source = PurePath(report.source).name if report.source else None
     return EventPage(report.id, report.name, report.start_date, report.end_date, report.period,
                      report.closed, place, source, report.games, lines, report.pool,
-                     tuple(_event_page(other) for other in more), report.late_games)
+                     tuple(event_page(other) for other in more), report.late_games)
 
 
 def site_data(engine: Ledger, *, club: str, built_on: dt.date,
@@ -186,28 +188,52 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
     standard record, then one per rapid or blitz pool the player is rated in or has a game
     of."""
     with transaction(engine, write=False) as session:
-        periods = list_periods(session)
-        lists = _Lists([], {})
-        for pool in POOLS:
-            closed = [Period.parse(v.period) for v in periods if v.pool == pool]
-            if closed:
-                _add_lists(session, lists, pool, closed, bundles)
-        used = _pools_in_use(session)
+        common = read_common(session, bundles)
+        used = common.used
         every_line = {pool: [line for p in game_periods(session)
                              if pool == STANDARD or pool in used.get(str(p), ())
                              for line in game_lines(session, p, pool=pool)] for pool in POOLS}
-        events = list_events(session)
         # an event without a valid game (voided, merged away) has no page, nor is the latest
-        reports = _event_reports(session, [e.id for e in events if e.games], every_line)
-        entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
-        histories = {pool: player_histories(session, None, pool)
-                     if pool == STANDARD or pool in entered
-                     or any(pool in pools for pools in used.values()) else []
-                     for pool in POOLS}
-    return Site(club, built_on, tuple(lists.pages),
-                _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
-                tuple(_event_page(*r) for r in reports), base_url,
+        reports = event_reports_of(session, [e.id for e in common.events if e.games],
+                                   every_line)
+        histories = {pool: player_histories(session, None, pool) if pool in common.pools
+                     else [] for pool in POOLS}
+    return Site(club, built_on, tuple(common.lists.pages),
+                players_of(histories, common.lists, every_line, common.starts),
+                tuple(event_page(*r) for r in reports), base_url,
                 PUBLIC_KEY if public_key else None)
+
+
+@dataclass(frozen=True)
+class Common:
+    """What every build reads whole, scoped or not: the ``lists`` (every page, every
+    player's lines, each pool's states through its latest list), the pools with a game in each
+    period (``used``), every event (``events``, and their start dates by id: ``starts``) and
+    the pools a player page may show a record of (``pools``)."""
+
+    lists: Lists
+    used: dict[str, set[str]]
+    events: list[EventView]
+    pools: tuple[RatingPool, ...]
+
+    @property
+    def starts(self) -> dict[int, dt.date]:
+        return {e.id: e.start_date for e in self.events}
+
+
+def read_common(session: Session, bundles: bool) -> Common:
+    """``Common``, inside the caller's session (``bundles``: the list pages link them)."""
+    periods = list_periods(session)
+    lists = Lists([], {}, {})
+    for pool in POOLS:
+        closed = [Period.parse(v.period) for v in periods if v.pool == pool]
+        if closed:
+            _add_lists(session, lists, pool, closed, bundles)
+    used = _pools_in_use(session)
+    entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
+    pools = tuple(pool for pool in POOLS if pool == STANDARD or pool in entered
+                  or any(pool in found for found in used.values()))
+    return Common(lists, used, list_events(session), pools)
 
 
 def _pools_in_use(session: Session) -> dict[str, set[str]]:
@@ -219,12 +245,12 @@ def _pools_in_use(session: Session) -> dict[str, set[str]]:
     return found
 
 
-def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period],
+def _add_lists(session: Session, lists: Lists, pool: RatingPool, closed: list[Period],
                bundles: bool) -> None:
     """The lists of ``pool`` published by closing ``closed`` (oldest first), each current
     revision followed by its superseded ones, into ``lists``, each with its stored digest and
     (``bundles``) its bundle's path."""
-    states = load_histories(session, None, through=closed[-1], pool=pool)
+    states = lists.states[pool] = load_histories(session, None, through=closed[-1], pool=pool)
     revisions = _revisions(session, pool)
     digests = stored_digests(session, pool)
 
@@ -270,7 +296,7 @@ def _first_named(session: Session, gone: set[int]) -> str | None:
     return min(periods) if periods else None
 
 
-def _event_reports(session: Session, ids: list[int],
+def event_reports_of(session: Session, ids: list[int],
                    every_line: dict[RatingPool, list[GameLine]]) -> list[list[EventReport]]:
     """The rating reports of each event of ``ids`` (each with a valid game), in that order:
     one per pool it has games in, each with that pool's games and ratings, its own pool first
@@ -288,7 +314,7 @@ def _event_reports(session: Session, ids: list[int],
     return [[found[i, pool] for pool in pools[i]] for i in ids]
 
 
-def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
+def _record(h: PlayerHistory, pool: RatingPool, lists: Lists,
             games: dict[str, list[PlayedGame]]) -> PoolRecord:
     """``h``'s record in ``pool``: rating, K, history, chart, games by period and the carried
     corrections."""
@@ -302,7 +328,7 @@ def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
                       _progress(h), tuple(c.detail for c in h.carried))
 
 
-def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,
+def players_of(histories: dict[RatingPool, list[PlayerHistory]], lists: Lists,
              every_line: dict[RatingPool, list[GameLine]],
              starts: dict[int, dt.date]) -> tuple[PlayerPage, ...]:
     """A page per player (in the order of the standard histories): the standard record, then
