@@ -11,7 +11,7 @@ import pytest
 from example_ledgers import copy_of
 from file_trees import tree
 from ledgers import Factory
-from test_site_rebuild import RECORD, build, ledger
+from test_site_rebuild import RECORD, build, latest_change, ledger
 
 from ledger.services.publishing import site_build as site_service
 
@@ -33,6 +33,10 @@ def no_full_gather(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def same_as_a_full_build(db: str, site: Path, fresh: Path) -> None:
+    """``site`` holds what a full build of ``db`` into the empty ``fresh`` makes, and its record
+    the ledger's latest change: the next build writes nothing."""
+    again = build(db, site, "--base-url", "https://chess.example.org/")
+    assert again["written"] == 0 and again["unchanged_since"] == latest_change(db)
     build(db, fresh, "--base-url", "https://chess.example.org/")
     made, kept = tree(site), tree(fresh)
     assert sorted(made) == sorted(kept)

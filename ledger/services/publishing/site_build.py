@@ -139,7 +139,7 @@ def _write(engine: Ledger, folder: Path, stamp: Stamp, site: Site,
     costly = site_bundles(engine, site.lists, private)
     done = Record(stamp, len(site.lists), len(site.players), len(site.events), len(costly), {})
     written = write_site(folder, files, costly, done) if record is None else \
-        patch_site(folder, record, files, costly)
+        patch_site(folder, record, files, costly, done)
     if written is None:
         return None
     return SiteBuild(written, len(site.lists), len(site.players), len(site.events),

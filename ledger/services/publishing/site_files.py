@@ -303,21 +303,22 @@ def refresh_site(directory: Path, record: Record,
     return SiteWrite(str(directory), len(made), len(redo), len(made) - len(redo), 0)
 
 
-def patch_site(directory: Path, record: Record, files: Iterable[tuple[str, str]],
-               costly: Iterable[Costly] = ()) -> SiteWrite | None:
+def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
+               costly: Iterable[Costly], record: Record) -> SiteWrite | None:
     """A scoped rebuild's write (``site_scope``): ``files`` ((path, text) pairs, a part of the
-    site's pages) into the site in ``directory``, which a build left as ``record`` says, every
-    other file of the manifest kept as it is. A page with the bytes the manifest gives it is
+    site's pages) into the site in ``directory``, which a build left as ``was`` says, every
+    other file of the manifest kept as it is, with the new ``record`` (its ``files`` filled
+    in). A page with the bytes the manifest gives it is
     kept, another written; a page the manifest does not list is written where the folder has
     nothing; a ``costly`` file the manifest lists is kept (the same options, so the same
     signer), another made. Checked under the build's lock as ``refresh_site`` checks; when the
-    folder is not as ``record`` says or a new page's place is taken, nothing is written and the
+    folder is not as ``was`` says or a new page's place is taken, nothing is written and the
     answer is None (a full build is then needed). Raises what ``write_site`` raises."""
     root = Path(os.path.realpath(directory))
     try:
         with site_swap.building(root) as build:
             manifest = read_manifest(root) if build.found else None
-            if states(build.found) != record.files or manifest is None or None in \
+            if states(build.found) != was.files or manifest is None or None in \
                     manifest.values():
                 return None
             made = {name: str(digest) for name, digest in manifest.items()}
