@@ -141,7 +141,11 @@ def main() -> None:
             timed("full build after", lambda: build_site(
                 engine, work / "fresh", club="Benchmark", base_url_text=None, date="2026-12-02",
                 ledger=db))
-            same_bytes = tree_bytes(site) == tree_bytes(work / "fresh")
+            made, full = tree_bytes(site), tree_bytes(work / "fresh")
+            same_bytes = made == full
+            if not same_bytes:
+                print("differ:", sorted(n for n in made.keys() | full.keys()
+                                        if made.get(n) != full.get(n))[:20])
             timed("bundle alone", lambda: encoded_bundle(engine, "standard", "2026-10", 1))
         finally:
             engine.dispose()

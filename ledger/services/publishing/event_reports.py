@@ -41,8 +41,8 @@ from ledger.services.core.session import Ledger, transaction
 from ledger.services.register.events import resolve_event
 from ledger.services.register.game_views import game_views, period_game_views
 
-#: Up to this many games ``game_lines`` of some players reads the views of those games by id;
-#: more, the period's (a statement's parameters are limited: SQLite's to 32,766).
+#: ``game_lines`` of some players reads the views of their games by id, this many a statement
+#: (a statement's parameters are limited: SQLite's to 32,766).
 FEW_GAMES = 5000
 
 
@@ -109,9 +109,12 @@ def game_lines(session: Session, period: Period, event_id: int | None = None,
 
     last = last_closed_period(session, pool)
     loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
-    few = of_players is not None and len(loaded) <= FEW_GAMES
-    views = {v.id: v for v in (game_views(session, [g.game.id for g in loaded], period, None)
-                               if few else period_game_views(session, period))}
+    if of_players is None:
+        views = {v.id: v for v in period_game_views(session, period)}
+    else:  # the views of their games only, a statement per FEW_GAMES of them
+        ids = [g.game.id for g in loaded]
+        views = {v.id: v for start in range(0, len(ids), FEW_GAMES)
+                 for v in game_views(session, ids[start:start + FEW_GAMES], period, None)}
     players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
                if event_id is not None or of_players is not None else None)
     audits = current_sides(session, period, pool, players)
