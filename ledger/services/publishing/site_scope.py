@@ -18,10 +18,11 @@ build always renders):
 - ``period.close`` of P in pool X (revision 1): every player with a game of P in X (rated, or
   unrated with their way to a first rating; any status), with a period result, an initial
   rating or a floor drop in P, or a carried correction (its line says whether a close added it);
-  the events with a game of P in X; the lists of X for P and the one before it (its "next"
-  link). The players whose line on the new list differs from their line on the list before
-  (a K changed by age, a first appearance) are added by the gather (``site.site_data``), which
-  reads the lists whole anyway.
+  every player whose line on the new list differs from their line on the list before in
+  rating, K or K's reason (a junior's K changes with the year), or who left the list; the
+  events with a game of P in X; the lists of X for P and the one before it (its "next"
+  link). The gather (``scoped_site_data``) checks the lines again on the lists it reads whole
+  (``_widened``: rating and K as the chart plots them).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
 from ledger.formats.site.model import EventPage, PlayerPage, PoolRecord, Site
 from ledger.formats.site.paths import PUBLIC_KEY, event_path, player_path
 from ledger.names import name_key
+from ledger.services.close.revisions import current
 from ledger.services.close.state import last_closed_period, load_histories
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.event_reports import event_pools, game_lines, game_periods
@@ -142,6 +144,19 @@ def _close_of(session: Session, period: Period, pool: RatingPool, players: set[i
             model.period == at, model.pool == pool)))
     players.update(session.scalars(select(CarriedCorrection.player_id).where(or_(
         CarriedCorrection.applies_in == at, CarriedCorrection.origin_period == at))))
+    # the listed whose line differs from their line on the list before in what their page
+    # shows (rating, K and its reason: a junior's K or its reason changes with the year), or
+    # who left the list
+    lines: dict[str, dict[int, tuple[int, int, str]]] = {}
+    before = session.scalar(select(func.max(ListEntry.period)).where(
+        ListEntry.period < at, current(ListEntry, pool)))
+    for on, pid, rating, k, reason in session.execute(
+            select(ListEntry.period, ListEntry.player_id, ListEntry.rating, ListEntry.k,
+                   ListEntry.k_reason).where(ListEntry.period.in_([at, before or at]),
+                                             current(ListEntry, pool))):
+        lines.setdefault(on, {})[pid] = (rating, k, reason)
+    new, old = lines.get(at, {}), lines.get(before, {}) if before else {}
+    players.update(pid for pid in new.keys() | old.keys() if new.get(pid) != old.get(pid))
     # the unrated with a game in the pool: their way to a first rating may read the periods
     players.update(set(session.scalars(select(Game.white_id).where(Game.pool == pool).union(
         select(Game.black_id).where(Game.pool == pool)))) - set(session.scalars(
