@@ -16,7 +16,8 @@ build always renders):
   and the players and entries it wrote (a new player's page), the events of those games and
   the events it wrote.
 - ``period.close`` of P in pool X (revision 1): every player with a game of P in X (rated, or
-  unrated with their way to a first rating; any status), with a period result, an initial
+  unrated with their way to a first rating; any status) or with a game an initial rating
+  published in P counts (its status is "initial rating" now), with a period result, an initial
   rating or a floor drop in P, or a carried correction (its line says whether a close added it);
   every player whose line on the new list differs from their line on the list before in
   rating, K or K's reason (a junior's K changes with the year), or who left the list; the
@@ -42,6 +43,7 @@ from ledger.db.models import (
     Event,
     Game,
     InitialRating,
+    InitialRatingGame,
     ListEntry,
     PeriodResult,
     Player,
@@ -135,7 +137,12 @@ def _close_of(session: Session, period: Period, pool: RatingPool, players: set[i
     at = str(period)
     games = select(Game.white_id, Game.black_id, Game.event_id).where(
         Game.period == at, Game.pool == pool)
-    for white, black, event in session.execute(games):
+    # and the games of earlier periods an initial rating published in P was computed from:
+    # shown "initial rating" on both players' pages and in their events from now on
+    counted = select(Game.white_id, Game.black_id, Game.event_id).join(
+        InitialRatingGame, InitialRatingGame.game_id == Game.id).where(
+        InitialRatingGame.period == at, InitialRatingGame.pool == pool)
+    for white, black, event in session.execute(games.union(counted)):
         players.update((white, black))
         if event is not None:
             events.add(event)
