@@ -93,3 +93,51 @@ def test_a_close_renders_its_list_players_and_events(season_copy: str, tmp_path:
                      "players/6.html", "players/7.html", "players/index.html", "sitemap.xml"]
     assert again["unchanged_since"] is None and again["lists"] == 5
     same_as_a_full_build(season_copy, site, fresh)
+
+
+def test_a_first_rating_renders_the_pages_of_earlier_opponents(
+        ledger_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana, unrated, plays three rated players in September and two others in October: the
+    close of October publishes her first rating from all five games (B.02 §8.2: at least 5
+    against rated opponents, 2 points: 1/2 + 0 + 0 + 1 + 1/2), so her September games now
+    read "initial rating" on the pages of Anders, Bea and Carl, who played no game in
+    October: their list lines are unchanged, only the games an initial rating counted put
+    them in the rebuild's scope."""
+    site, fresh = tmp_path / "site", tmp_path / "fresh"
+    for name, rating in (("Anders", "1800"), ("Bea", "1900"), ("Carl", "2000"),
+                         ("Dora", "1700"), ("Emil", "1600")):
+        ledger(ledger_db, "player", "add", name, "--rating", rating, "--prior-games", "100",
+               "--birth-year", "1980")
+    ledger(ledger_db, "player", "add", "Ana", "--birth-year", "1990")
+    def games(*played: tuple[str, str, str, str, str]) -> None:
+        for opponent, result, day, event, round_ in played:
+            ledger(ledger_db, "game", "add", "Ana", opponent, result, "--date", day, "--event",
+                   event, "--round", round_)
+
+    games(("Anders", "1/2-1/2", "2026-09-05", "Autumn Cup", "1"),
+          ("Bea", "0-1", "2026-09-12", "Autumn Cup", "2"),
+          ("Carl", "0-1", "2026-09-19", "Autumn Cup", "3"))
+    ledger(ledger_db, "period", "close", "2026-09")
+    build(ledger_db, site, "--base-url", "https://chess.example.org/")
+    games(("Dora", "1-0", "2026-10-03", "October Cup", "1"),
+          ("Emil", "1/2-1/2", "2026-10-10", "October Cup", "2"))
+    before = inodes(site)
+    ledger(ledger_db, "period", "close", "2026-10")
+    with monkeypatch.context() as patch:
+        no_full_gather(patch)
+        again = build(ledger_db, site, "--base-url", "https://chess.example.org/")
+    after = inodes(site)
+    moved = sorted(name for name in after if after[name] != before.get(name))
+    # the October list and its bundle, September's list (its "next" link), the indexes, the
+    # home page and the sitemap; the pages of Ana (6, first rated), Dora (4) and Emil (5)
+    # (rated in October) and the October Cup (2); and those of Anders (1), Bea (2) and Carl
+    # (3), where Ana's September games now read "initial rating" (the Autumn Cup's page, its
+    # report as September's close rated it, is the same)
+    assert moved == ["bundles/standard-2026-10-r1.json", "events/2.html",
+                     "events/index.html", "index.html", "lists/index.html",
+                     "lists/standard/2026-09.html", "lists/standard/2026-10.html",
+                     "players/1.html", "players/2.html", "players/3.html", "players/4.html",
+                     "players/5.html", "players/6.html", "players/index.html", "sitemap.xml"]
+    assert "initial rating" in (site / "players" / "1.html").read_text(encoding="utf-8")
+    assert again["unchanged_since"] is None
+    same_as_a_full_build(ledger_db, site, fresh)
