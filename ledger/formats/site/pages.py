@@ -220,6 +220,26 @@ def list_neighbours(site: Site, page: ListPage) -> tuple[str | None, str | None]
     return previous, following
 
 
+#: What a page's content is followed by (``base.html``): a list page's links to the previous
+#: and next lists (``list_links.html``) come right before it.
+_CONTENT_END = "</div>\n<footer>"
+
+
+def relinked_list(text: str, path: str, was: tuple[str | None, str | None],
+                  neighbours: tuple[str | None, str | None]) -> str | None:
+    """The text of the list page at ``path`` (``text``, rendered by ``list_page`` with the
+    neighbours ``was``) with the links to its neighbours ``neighbours`` instead, the rest of its
+    bytes as they are: what ``list_page`` renders with ``neighbours`` (a close links the list
+    before it to the new one, nothing else on that page changes), without rendering its lines
+    again. None when ``text`` does not end its content with the links of ``was``."""
+    end = text.rfind(_CONTENT_END)
+    old, new = (_render("list_links.html", url=functools.partial(relative, path),
+                        previous_list=p, next_list=n) for p, n in (was, neighbours))
+    if end < 0 or not text[:end].endswith(old):
+        return None
+    return text[:end - len(old)] + new + text[end:]
+
+
 def event_list(site: Site, event: EventPage) -> str | None:
     """The path of the current list ``event``'s period published in its pool (None: none)."""
     return next((p.path for p in site.lists if not p.superseded and p.pool == event.pool

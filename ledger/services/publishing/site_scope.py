@@ -172,14 +172,16 @@ def _close_of(session: Session, period: Period, pool: RatingPool, players: set[i
 
 def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.date,
                      base_url: str | None = None, bundles: bool = True,
-                     public_key: bool = False) -> tuple[Site, frozenset[str]]:
+                     public_key: bool = False
+                     ) -> tuple[Site, frozenset[str], frozenset[str]]:
     """The site ``site.site_data`` gathers (same arguments), with only the pages of ``scope``
-    gathered whole, and the paths of the pages to render besides the home page, the indexes
+    gathered whole; the paths of the pages to render besides the home page, the indexes
     and the sitemap: the pages of ``scope``'s players (and of those whose line on a list it
     closed differs from their line on the list before, or who left the list: ``_widened``) and
-    events, and its lists with the list before each. Every other player and event has a
-    summary page, what the indexes, the home page and the sitemap show (``_summary_player``,
-    ``_summary_event``), never rendered. One read transaction."""
+    events, and its lists; and the paths of the lists before them, which get a link to the
+    next list only (``pages.relinked_list``: they were the latest of their pool). Every other
+    player and event has a summary page, what the indexes, the home page and the sitemap show
+    (``_summary_player``, ``_summary_event``), never rendered. One read transaction."""
     with transaction(engine, write=False) as session:
         common = read_common(session, bundles)
         scope = _widened(scope, common.lists)
@@ -214,12 +216,14 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
     site = Site(club, built_on, tuple(common.lists.pages), players, events, base_url,
                 PUBLIC_KEY if public_key else None)
     paths = {player_path(i) for i in full} | {event_path(i) for i in reports}
+    new = {p.path for p in site.lists if (p.pool, p.period) in scope.closed}
+    relinked = set()
     for pool, period in scope.closed:
-        current = sorted(p.period for p in site.lists if p.pool == pool and not p.superseded)
-        before = [p for p in current if p < period]
-        paths |= {p.path for p in site.lists if p.pool == pool and (
-            p.period == period or (before and p.period == before[-1] and not p.superseded))}
-    return site, frozenset(paths)
+        before = [p for p in site.lists if p.pool == pool and not p.superseded
+                  and p.period < period]
+        if before:
+            relinked.add(max(before, key=lambda p: p.period).path)
+    return site, frozenset(paths | new), frozenset(relinked - new)
 
 
 def _widened(scope: Scope, lists: Lists) -> Scope:
