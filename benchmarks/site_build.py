@@ -12,7 +12,8 @@ only); the gather (``site_data``) and the rendering (``render_site``) are timed 
 once; then a November event of the same shape is imported and November closed, and the site
 built again. The first build makes the list's bundle, which later builds keep; the bundle is
 also made alone, and the check before keeping it (its list digest and signer read in its bytes)
-timed. Reported: the time of each step and of each build, files and bytes, the bundle's size.
+timed. Reported: the time of each step and of each build (wall, and the process's CPU
+seconds of the builds and closes), files and bytes, the bundle's size.
 Then a December event where a tenth of the players play, December closed, the site built
 again (``--profile FILE``: that rebuild under cProfile), and a full build of the same ledger
 into an empty folder, compared byte for byte. Not part of the test suite.
@@ -92,11 +93,13 @@ def main() -> None:
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ledger-site-bench-"))
     times: dict[str, float] = {}
+    cpu: dict[str, float] = {}
 
     def timed(name: str, step: Callable[[], T]) -> T:
-        start = time.perf_counter()
+        start, used = time.perf_counter(), time.process_time()
         done = step()
         times[name] = time.perf_counter() - start
+        cpu[name] = time.process_time() - used
         return done
 
     try:
@@ -183,6 +186,13 @@ def main() -> None:
           f"{times['after the small close'] / times['December close']:.1f}x the close; a full "
           f"build of the same ledger into an empty folder {times['full build after']:.1f} s, "
           f"{'the same bytes' if same_bytes else 'OTHER BYTES'}")
+    print("CPU seconds (this process: the machine's load inflates the wall times above): "
+          f"full build {cpu['full build']:.1f}, November close {cpu['November close']:.1f} and "
+          f"rebuild {cpu['after the close']:.1f} "
+          f"({cpu['after the close'] / cpu['November close']:.1f}x), December close "
+          f"{cpu['December close']:.1f} and rebuild {cpu['after the small close']:.1f} "
+          f"({cpu['after the small close'] / cpu['December close']:.1f}x), the full build after "
+          f"{cpu['full build after']:.1f}")
     print(f"the October list's bundle: {len(data) / 1e6:.1f} MB, made by the first build (made "
           f"alone: {times['bundle alone']:.1f} s); its list digest and signer read in its bytes "
           f"(the check before keeping it): {check_ms:.0f} ms")
