@@ -104,7 +104,8 @@ class ListPage:
     ``digest``: the revision's list digest as stored (``period_revisions.digest``, 64 hex
     digits; None: none, a preview); ``bundle``: the path of its bundle (``bundle_path``; None:
     not published with the site); ``withheld``: the bundle is not published because it would
-    name a player withdrawn since (``services.publishing.site._first_named``)."""
+    name a player withdrawn since (``services.publishing.site._first_named``); ``size``: see
+    ``count``."""
 
     pool: str
     period: str
@@ -115,6 +116,14 @@ class ListPage:
     digest: str | None = None
     bundle: str | None = None
     withheld: bool = False
+    #: how many players the list has, when ``lines`` holds only some of them (a scoped
+    #: rebuild's list it does not render: the lines of the players it renders); None: all
+    size: int | None = None
+
+    @property
+    def count(self) -> int:
+        """How many players the list has (the indexes and the home page show it)."""
+        return len(self.lines) if self.size is None else self.size
 
     @property
     def latest(self) -> int | None:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, Player, PlayerEntry
+from ledger.db.models import Game, ListEntry, Player, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
 from ledger.formats.site.model import (
     ChartPoint,
@@ -44,7 +45,8 @@ from ledger.formats.site.paths import PUBLIC_KEY, bundle_path
 from ledger.names import name_key
 from ledger.rules.kfactor import is_junior
 from ledger.services.close.periods import list_periods
-from ledger.services.close.revisions import revision_views
+from ledger.services.close.revisions import current_revision, revision_views
+from ledger.services.close.snapshots import count_rows, read_rows
 from ledger.services.close.state import History, load_histories
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import stored_digests
@@ -57,7 +59,7 @@ from ledger.services.publishing.event_reports import (
     game_periods,
 )
 from ledger.services.publishing.histories import PlayerHistory, player_histories
-from ledger.services.publishing.lists import RatingList, rating_list
+from ledger.services.publishing.lists import RatingList, list_revision, rating_list
 from ledger.services.register.events import EventView, list_events
 
 
@@ -221,14 +223,19 @@ class Common:
         return {e.id: e.start_date for e in self.events}
 
 
-def read_common(session: Session, bundles: bool) -> Common:
-    """``Common``, inside the caller's session (``bundles``: the list pages link them)."""
+def read_common(session: Session, bundles: bool, whole: Collection[tuple[str, str]] = (),
+                players: Collection[int] | None = None) -> Common:
+    """``Common``, inside the caller's session (``bundles``: the list pages link them).
+    ``players`` (None: every one): every list but the latest of each pool and those of
+    ``whole`` ((pool, period) pairs) holds only the lines of those players (a scoped rebuild's:
+    the pages it renders; ``ListPage.size`` counts the others)."""
     periods = list_periods(session)
     lists = Lists([], {}, {})
     for pool in POOLS:
         closed = [Period.parse(v.period) for v in periods if v.pool == pool]
         if closed:
-            _add_lists(session, lists, pool, closed, bundles)
+            _add_lists(session, lists, pool, closed, bundles,
+                       None if players is None else (whole, players))
     used = _pools_in_use(session)
     entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
     pools = tuple(pool for pool in POOLS if pool == STANDARD or pool in entered
@@ -246,10 +253,11 @@ def _pools_in_use(session: Session) -> dict[str, set[str]]:
 
 
 def _add_lists(session: Session, lists: Lists, pool: RatingPool, closed: list[Period],
-               bundles: bool) -> None:
+               bundles: bool,
+               some: tuple[Collection[tuple[str, str]], Collection[int]] | None) -> None:
     """The lists of ``pool`` published by closing ``closed`` (oldest first), each current
     revision followed by its superseded ones, into ``lists``, each with its stored digest and
-    (``bundles``) its bundle's path."""
+    (``bundles``) its bundle's path; ``some``: (whole, players) as ``read_common`` takes them."""
     states = lists.states[pool] = load_histories(session, None, through=closed[-1], pool=pool)
     revisions = _revisions(session, pool)
     digests = stored_digests(session, pool)
@@ -257,27 +265,43 @@ def _add_lists(session: Session, lists: Lists, pool: RatingPool, closed: list[Pe
     gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
     first = _first_named(session, gone)
 
-    def list_page(rl: RatingList, lines: tuple[ListLine, ...]) -> ListPage:
+    def list_page(rl: RatingList, lines: tuple[ListLine, ...], size: int | None) -> ListPage:
         found = digests.get((rl.period, rl.revision))
         withheld = first is not None and first <= rl.period
         return ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from), lines,
                         rl.revision, revisions.get(rl.period, ()), found,
                         bundle_path(pool, rl.period, rl.revision)
                         if bundles and found and not withheld else None,
-                        bundles and bool(found) and withheld)
+                        bundles and bool(found) and withheld, size)
+
+    def read(period: Period, revision: int | None = None) -> ListPage:
+        if some is None or period == closed[-1] or (pool, str(period)) in some[0]:
+            rl, size = rating_list(session, str(period), revision=revision, pool=pool), None
+        else:  # the lines of some players only, and how many the list has
+            at, shown = list_revision(session, str(period), revision, pool)
+            rl = RatingList(str(at), str(at.next().start),
+                            read_rows(session, at, shown, pool, some[1]), shown,
+                            current_revision(session, at, pool), pool)
+            size = count_rows(session, at, shown, pool) - len(gone_from(at, shown))
+        before = {pid: states[pid].rating(period) for pid in (r.player_id for r in rl.rows)
+                  if pid in states}
+        return list_page(rl, list_lines(rl, before, period.next(), gone), size)
+
+    def gone_from(at: Period, shown: int) -> set[int]:
+        """The withdrawn players on that list revision (its pages leave them out)."""
+        return set(session.scalars(select(ListEntry.player_id).where(
+            ListEntry.period == str(at), ListEntry.pool == pool, ListEntry.revision == shown,
+            ListEntry.player_id.in_(gone)))) if gone else set()
 
     lines = lists.lines.setdefault(pool, defaultdict(dict))
     for period in closed:
-        rl = rating_list(session, str(period), pool=pool)
-        before = {pid: h.rating(period) for pid, h in states.items()}
-        page = list_page(rl, list_lines(rl, before, period.next(), gone))
+        page = read(period)
         lists.pages.append(page)
         for line in page.lines:
             lines[line.player_id][page.period] = line
         for earlier in page.revisions:
-            if earlier.number != rl.revision:
-                old = rating_list(session, str(period), revision=earlier.number, pool=pool)
-                lists.pages.append(list_page(old, list_lines(old, before, period.next(), gone)))
+            if earlier.number != page.revision:
+                lists.pages.append(read(period, earlier.number))
 
 
 def _first_named(session: Session, gone: set[int]) -> str | None:

@@ -22,8 +22,7 @@ build always renders):
   every player whose line on the new list differs from their line on the list before in
   rating, K or K's reason (a junior's K changes with the year), or who left the list; the
   events with a game of P in X; the lists of X for P and the one before it (its "next"
-  link). The gather (``scoped_site_data``) checks the lines again on the lists it reads whole
-  (``_widened``: rating and K as the chart plots them).
+  link).
 """
 
 from __future__ import annotations
@@ -176,15 +175,14 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
                      ) -> tuple[Site, frozenset[str], frozenset[str]]:
     """The site ``site.site_data`` gathers (same arguments), with only the pages of ``scope``
     gathered whole; the paths of the pages to render besides the home page, the indexes
-    and the sitemap: the pages of ``scope``'s players (and of those whose line on a list it
-    closed differs from their line on the list before, or who left the list: ``_widened``) and
-    events, and its lists; and the paths of the lists before them, which get a link to the
+    and the sitemap: the pages of ``scope``'s players and events, and its lists (read whole,
+    with the latest list of each pool; every other list holds the lines of ``scope``'s
+    players only: ``site.read_common``); and the paths of the lists before them, which get a link to the
     next list only (``pages.relinked_list``: they were the latest of their pool). Every other
     player and event has a summary page, what the indexes, the home page and the sitemap show
     (``_summary_player``, ``_summary_event``), never rendered. One read transaction."""
     with transaction(engine, write=False) as session:
-        common = read_common(session, bundles)
-        scope = _widened(scope, common.lists)
+        common = read_common(session, bundles, scope.closed, scope.players)
         listed = session.execute(select(
             Player.id, Player.name, Player.fide_id, Player.federation, Player.title, Player.sex,
             Player.birth_year, Player.w_title, Player.o_title, Player.foa_title)
@@ -224,27 +222,6 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
         if before:
             relinked.add(max(before, key=lambda p: p.period).path)
     return site, frozenset(paths | new), frozenset(relinked - new)
-
-
-def _widened(scope: Scope, lists: Lists) -> Scope:
-    """``scope`` with the players whose line on a list it closed differs in rating or K from
-    their line on the list before it they are on (or who have no earlier line), and those on
-    the list before it who are not on it."""
-    players = set(scope.players)
-    for pool, period in scope.closed:
-        before = [p.period for p in lists.pages if p.pool == pool and p.period < period]
-        previous = max(before) if before else None
-        for pid, by_period in lists.lines.get(pool, {}).items():
-            line = by_period.get(period)
-            if line is None:
-                if previous is not None and previous in by_period:
-                    players.add(pid)
-                continue
-            earlier = [p for p in by_period if p < period]
-            last = by_period[max(earlier)] if earlier else None
-            if last is None or (last.rating, last.k) != (line.rating, line.k):
-                players.add(pid)
-    return Scope(frozenset(players), scope.events, scope.closed)
 
 
 def _participants(session: Session, events: list[int]) -> set[int]:
