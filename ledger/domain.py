@@ -175,14 +175,7 @@ class Result(enum.Enum):
     @property
     def white_score(self) -> Decimal:
         """White's points: 1, 0.5 or 0 (a forfeit counts in standings, never in ratings)."""
-        return {
-            Result.WHITE_WINS: ONE,
-            Result.DRAW: HALF,
-            Result.BLACK_WINS: ZERO,
-            Result.WHITE_FORFEIT_WIN: ONE,
-            Result.BLACK_FORFEIT_WIN: ZERO,
-            Result.DOUBLE_FORFEIT: ZERO,
-        }[self]
+        return _WHITE_SCORE[self._value_]  # by its text: no table built at each call
 
     @property
     def black_score(self) -> Decimal:
@@ -196,6 +189,9 @@ _MIRRORED = {Result.WHITE_WINS: Result.BLACK_WINS, Result.BLACK_WINS: Result.WHI
              Result.WHITE_FORFEIT_WIN: Result.BLACK_FORFEIT_WIN,
              Result.BLACK_FORFEIT_WIN: Result.WHITE_FORFEIT_WIN}
 _MIRRORED_BY_VALUE = {result.value: mirror for result, mirror in _MIRRORED.items()}
+_WHITE_SCORE = {Result.WHITE_WINS.value: ONE, Result.DRAW.value: HALF,
+                Result.BLACK_WINS.value: ZERO, Result.WHITE_FORFEIT_WIN.value: ONE,
+                Result.BLACK_FORFEIT_WIN.value: ZERO, Result.DOUBLE_FORFEIT.value: ZERO}
 
 
 #: A round as ``round_of`` reads its label: a number, another label (case folded), or None.

@@ -155,6 +155,33 @@ def test_a_close_publishes_its_list(season_copy: str, tmp_path: Path) -> None:
     assert pages(site) == pages(fresh)
 
 
+def test_a_close_leaves_the_pages_of_players_it_did_not_rate(season_copy: str,
+                                                            tmp_path: Path) -> None:
+    """November 2026 closed with one game, Tanaka (rated, 1693) beating Silva (unrated): every
+    other player is on the new list with the rating and K of the October list, so their pages
+    are byte for byte (and inode for inode) what they were; Tanaka's gains the November point."""
+    site = tmp_path / "site"
+    ledger(season_copy, "game", "add", "Tanaka, Hiro", "Silva, Ana", "1-0", "--date",
+           "2026-11-07", "--event", "Club League 2026-27", "--round", "5")
+    build(season_copy, site)
+    players = sorted(p.name for p in (site / "players").iterdir())
+    before = {name: ((site / "players" / name).read_bytes(),
+                     (site / "players" / name).stat().st_ino) for name in players}
+    ledger(season_copy, "period", "close", "2026-11")
+    build(season_copy, site)
+    changed = [name for name in players if ((site / "players" / name).read_bytes(),
+                                            (site / "players" / name).stat().st_ino)
+               != before[name]]
+    # 6.html: Tanaka (rated: 1693 -> a new point, a history row); 7.html: Silva (her game's
+    # period is closed: its status and her way to a first rating); the players' index shows
+    # ratings, which did not change
+    assert changed == ["6.html", "7.html"]
+    byrne = (site / "players/4.html").read_text(encoding="utf-8")
+    # Byrne: 1883 on the list of October 2026 (period 2026-09), 1889 on November's (2026-10),
+    # 1889 again on December's (2026-11): not plotted
+    assert "1889 stands since the list of Nov 2026 (period 2026-10)" in byrne
+
+
 def test_a_file_removed_by_hand_is_put_back(season_db: str, tmp_path: Path) -> None:
     site = tmp_path / "site"
     build(season_db, site)

@@ -28,8 +28,10 @@ from ledger.formats.site.model import (
 from ledger.formats.site.pages import (
     SITE_POLICY,
     event_page,
+    list_neighbours,
     list_page,
     player_page,
+    relinked_list,
     render_site,
 )
 from ledger.formats.site.paths import relative
@@ -163,6 +165,32 @@ def test_a_list_page_escapes_everything_and_links_relatively() -> None:
     assert '<td class="num" data-sort="">new</td>' in page
     assert "superseded" not in page and "Corrected" not in page
     assert 'lang="en"' in page and '<th scope="col"' in page and '<th scope="row"' in page
+
+
+def test_a_new_list_is_linked_from_the_one_before_in_its_bytes() -> None:
+    """September's page rendered when it was the latest list, given the link to October in
+    place, is what rendering it with October beside it gives; a page that does not end with
+    the links it had is not patched (None: rendered whole instead)."""
+    september = ListPage("standard", "2026-09", dt.date(2026, 10, 1), OCTOBER.lines)
+    august = ListPage("standard", "2026-08", dt.date(2026, 9, 1), OCTOBER.lines)
+    before, after = _site((august, september)), _site((august, september, OCTOBER))
+    was = list_page(before, september, list_neighbours(before, september))
+    now = list_page(after, september, list_neighbours(after, september))
+    assert list_neighbours(after, september) == ("lists/standard/2026-08.html",
+                                                 "lists/standard/2026-10.html")
+    assert '<a href="2026-10.html" rel="next">Next list</a>' in now and "rel=\"next\"" not in was
+    assert relinked_list(was, september.path, list_neighbours(before, september),
+                         list_neighbours(after, september)) == now
+    # the first list of a pool had no links at all: they are added
+    first = _site((september,))
+    alone = list_page(first, september, list_neighbours(first, september))
+    linked = _site((september, OCTOBER))
+    assert relinked_list(alone, september.path, (None, None),
+                         list_neighbours(linked, september)) == \
+        list_page(linked, september, list_neighbours(linked, september))
+    assert relinked_list(was.replace("rel=\"prev\"", "rel=\"up\""), september.path,
+                         list_neighbours(before, september),
+                         list_neighbours(after, september)) is None
 
 
 def test_corrections_are_said_and_linked() -> None:

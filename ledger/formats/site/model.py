@@ -104,7 +104,8 @@ class ListPage:
     ``digest``: the revision's list digest as stored (``period_revisions.digest``, 64 hex
     digits; None: none, a preview); ``bundle``: the path of its bundle (``bundle_path``; None:
     not published with the site); ``withheld``: the bundle is not published because it would
-    name a player withdrawn since (``services.publishing.site._first_named``)."""
+    name a player withdrawn since (``services.publishing.site._first_named``); ``size``: see
+    ``count``."""
 
     pool: str
     period: str
@@ -115,6 +116,14 @@ class ListPage:
     digest: str | None = None
     bundle: str | None = None
     withheld: bool = False
+    #: how many players the list has, when ``lines`` holds only some of them (a scoped
+    #: rebuild's list it does not render: the lines of the players it renders); None: all
+    size: int | None = None
+
+    @property
+    def count(self) -> int:
+        """How many players the list has (the indexes and the home page show it)."""
+        return len(self.lines) if self.size is None else self.size
 
     @property
     def latest(self) -> int | None:
@@ -226,10 +235,10 @@ class PeriodGames:
 class PoolRecord:
     """A player in one rating pool: the rating in force now (None: unrated), K for the next
     period and why, rated games so far (None: history unknown), the history (oldest first),
-    the chart's points (the start rating first, then every list they are on), each period's
-    games, ``progress``: an unrated player's way to a first rating in words (or None), and
-    ``carried``: each carried correction that applies, a line of its own in words
-    (``carried into 2026-12: -20.00, game 12 corrected ...``, docs/CORRECTIONS.md §5)."""
+    the chart's points (the start rating first, then the first list and each list where the
+    rating or K changed), each period's games, ``progress``: an unrated player's way to a first
+    rating in words (or None), and ``carried``: each carried correction that applies, a line
+    of its own in words (``carried into 2026-12: -20.00, game 12 corrected ...``, docs/CORRECTIONS.md §5)."""
 
     pool: str
     rating: int | None
@@ -305,7 +314,9 @@ class EventPage:
     was played, the file it came from, the games recorded, and its players, all of ``pool``;
     ``more``: its reports in the other pools it has games in (rapid rounds and a blitz
     play-off), each an ``EventPage`` of that pool, shown on the same page; ``late_games``: how
-    many of its games are late results (rated in a later period, docs/RULES.md §1)."""
+    many of its games are late results (rated in a later period, docs/RULES.md §1);
+    ``players``: how many players it has when ``lines`` is empty because they were not
+    gathered (``player_count``), else None."""
 
     event_id: int
     name: str
@@ -320,11 +331,18 @@ class EventPage:
     pool: str = "standard"
     more: tuple[EventPage, ...] = ()
     late_games: int = 0
+    players: int | None = None
 
     @property
     def path(self) -> str:
         """``event_path(event_id)``."""
         return event_path(self.event_id)
+
+    @property
+    def player_count(self) -> int:
+        """How many players it has: its ``lines``, or ``players`` when they were not gathered
+        (a scoped build's summary of an event whose page it does not render)."""
+        return len(self.lines) if self.players is None else self.players
 
 
 @dataclass(frozen=True)

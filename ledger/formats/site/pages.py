@@ -17,7 +17,7 @@ import base64
 import functools
 import hashlib
 import html
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,12 +133,16 @@ def table_class(name: str) -> str:
 def _finalize(context: EvalContext, value: object) -> object:
     """Every value a template writes: None as nothing; in an HTML or XML template, markup as it
     is and anything else escaped by ``html.escape`` (``&``, ``<``, ``>``, ``"`` and ``'``: the
-    entities the ledger's pages have always written); in the stylesheet and script, as it is."""
+    entities the ledger's pages have always written: a text without quotes is left to the
+    template's ``markupsafe.escape``, which writes the same for the other three, at a seventh
+    of the cost); in the stylesheet and script, as it is."""
     if value is None:
         return ""
     kind = type(value)
     if kind is int or not context.autoescape or kind is Markup:
         return value
+    if kind is str and '"' not in value and "'" not in value:  # type: ignore[operator]
+        return value  # the template's own escape gives what html.escape gives, at once
     return Markup(html.escape(value if isinstance(value, str) else str(value), quote=True))
 
 
@@ -218,6 +222,26 @@ def list_neighbours(site: Site, page: ListPage) -> tuple[str | None, str | None]
     previous = current[(page.pool, periods[at - 1])] if at > 0 else None
     following = current[(page.pool, periods[at + 1])] if 0 <= at < len(periods) - 1 else None
     return previous, following
+
+
+#: What a page's content is followed by (``base.html``): a list page's links to the previous
+#: and next lists (``list_links.html``) come right before it.
+_CONTENT_END = "</div>\n<footer>"
+
+
+def relinked_list(text: str, path: str, was: tuple[str | None, str | None],
+                  neighbours: tuple[str | None, str | None]) -> str | None:
+    """The text of the list page at ``path`` (``text``, rendered by ``list_page`` with the
+    neighbours ``was``) with the links to its neighbours ``neighbours`` instead, the rest of its
+    bytes as they are: what ``list_page`` renders with ``neighbours`` (a close links the list
+    before it to the new one, nothing else on that page changes), without rendering its lines
+    again. None when ``text`` does not end its content with the links of ``was``."""
+    end = text.rfind(_CONTENT_END)
+    old, new = (_render("list_links.html", url=functools.partial(relative, path),
+                        previous_list=p, next_list=n) for p, n in (was, neighbours))
+    if end < 0 or not text[:end].endswith(old):
+        return None
+    return text[:end - len(old)] + new + text[end:]
 
 
 def event_list(site: Site, event: EventPage) -> str | None:
@@ -336,22 +360,31 @@ def events_page(site: Site, *, face: Face = STATIC) -> str:
                  events=site.events)
 
 
-def render_site(site: Site) -> Iterator[tuple[str, str]]:
+def render_site(site: Site, only: Collection[str] | None = None) -> Iterator[tuple[str, str]]:
     """Every file of the site as (path, text), in a fixed order: the stylesheet, the script,
     the home page, the lists and their index, the players' index and pages, the tournaments' index and pages,
-    and, with ``site.base_url``, the sitemap. Pages are made as they are asked for."""
+    and, with ``site.base_url``, the sitemap. Pages are made as they are asked for. ``only``:
+    the paths of the list, player and tournament pages to make (a scoped rebuild's: the
+    others are left out, the stylesheet, script, home page, indexes and sitemap made always);
+    None: every page."""
+    def wanted(path: str) -> bool:
+        return only is None or path in only
+
     yield STYLESHEET, stylesheet()
     yield SCRIPT, script()
     yield HOME, home_page(site)
     for page in site.lists:
-        yield page.path, list_page(site, page, list_neighbours(site, page))
+        if wanted(page.path):
+            yield page.path, list_page(site, page, list_neighbours(site, page))
     yield LISTS, lists_page(site)
     yield PLAYERS, players_page(site)
     for player in site.players:
-        yield player.path, player_page(site, player)
+        if wanted(player.path):
+            yield player.path, player_page(site, player)
     yield EVENTS, events_page(site)
     for event in site.events:
-        yield event.path, event_page(site, event, event_list(site, event))
+        if wanted(event.path):
+            yield event.path, event_page(site, event, event_list(site, event))
     if site.base_url is not None:
         yield SITEMAP, sitemap(site.base_url, page_paths(site))
 

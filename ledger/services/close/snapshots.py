@@ -10,7 +10,7 @@ change of a player never changes a list already published.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -131,17 +131,39 @@ def entry_values(period: Period, revision: int, row: ListRow,
     return values | {"period": str(period), "pool": pool, "revision": revision}
 
 
+#: Above this many players ``read_rows`` reads every line and keeps theirs (a statement's
+#: parameters are limited: SQLite's to 32,766).
+MANY_PLAYERS = 5000
+
+
 def read_rows(session: Session, period: Period, revision: int,
-              pool: RatingPool = STANDARD) -> list[ListRow]:
+              pool: RatingPool = STANDARD, players: Collection[int] | None = None
+              ) -> list[ListRow]:
     """The stored lines of ``revision`` of ``period``'s list in ``pool``, in list order: rank,
     then name key and id (``db.order.player_sort_key``, as ``ranked`` put them; in Python, so
-    that no server's collation decides a tie)."""
-    rows = [ListRow(e.rank, e.player_id, e.name, e.fide_id, e.federation, e.title, e.rating,
-                    e.games, e.k, KReason(e.k_reason), e.birth_year, e.inactive, e.sex)
-            for e in session.scalars(
-                select(ListEntry).where(ListEntry.period == str(period), ListEntry.pool == pool,
-                                        ListEntry.revision == revision))]
+    that no server's collation decides a tie). ``players``: only the lines of those ids (None:
+    every line; above ``MANY_PLAYERS`` of them every line is read and theirs kept). Read as
+    columns, no ORM object per line."""
+    e = ListEntry
+    where = (e.period == str(period)) & (e.pool == pool) & (e.revision == revision)
+    if players is not None and len(players) <= MANY_PLAYERS:
+        where = where & e.player_id.in_(players)
+    rows = [ListRow(rank, pid, name, fide_id, federation, title, rating, games, k,
+                    KReason(reason), born, inactive, sex)
+            for rank, pid, name, fide_id, federation, title, rating, games, k, reason, born,
+            inactive, sex in session.execute(select(
+                e.rank, e.player_id, e.name, e.fide_id, e.federation, e.title, e.rating,
+                e.games, e.k, e.k_reason, e.birth_year, e.inactive, e.sex).where(where))
+            if players is None or pid in players]
     return sorted(rows, key=lambda r: (r.rank, *player_sort_key(r.name, r.player_id)))
+
+
+def count_rows(session: Session, period: Period, revision: int,
+               pool: RatingPool = STANDARD) -> int:
+    """How many lines ``read_rows`` reads of that list revision: its players."""
+    e = ListEntry
+    return session.scalar(select(func.count()).where(
+        e.period == str(period), e.pool == pool, e.revision == revision)) or 0
 
 
 def stored_games(session: Session, closed: Period) -> dict[int, int]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -39,7 +39,11 @@ from ledger.services.close.revisions import current
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.register.events import resolve_event
-from ledger.services.register.game_views import period_game_views
+from ledger.services.register.game_views import game_views, period_game_views
+
+#: ``game_lines`` of some players reads the views of their games by id, this many a statement
+#: (a statement's parameters are limited: SQLite's to 32,766).
+FEW_GAMES = 5000
 
 
 @dataclass(frozen=True)
@@ -91,20 +95,28 @@ def game_periods(session: Session) -> list[Period]:
 
 
 def game_lines(session: Session, period: Period, event_id: int | None = None,
-               pool: RatingPool = STANDARD) -> list[GameLine]:
-    """Every game of ``period`` in ``pool`` (or only those of the event ``event_id``), two lines
-    each (White's, then Black's), by date then game id, inside the caller's session, with the
-    ratings and audit of that pool (docs/RULES.md §9). Five queries and the histories of the
-    players in them."""
+               pool: RatingPool = STANDARD, *,
+               of_players: Collection[int] | None = None) -> list[GameLine]:
+    """Every game of ``period`` in ``pool`` (or only those of the event ``event_id``; or only
+    those ``of_players`` played, either colour), two lines each (White's, then Black's), by
+    date then game id, inside the caller's session, with the ratings and audit of that pool
+    (docs/RULES.md §9). Five queries and the histories of the players in them."""
     def condition(g: FromClause) -> ColumnElement[bool]:
         here = g.c.period == str(period)
+        if of_players is not None:
+            here = here & (g.c.white_id.in_(of_players) | g.c.black_id.in_(of_players))
         return here & (g.c.event_id == event_id) if event_id is not None else here
 
     last = last_closed_period(session, pool)
     loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
-    views = {v.id: v for v in period_game_views(session, period)}
+    if of_players is None:
+        views = {v.id: v for v in period_game_views(session, period)}
+    else:  # the views of their games only, a statement per FEW_GAMES of them
+        ids = [g.game.id for g in loaded]
+        views = {v.id: v for start in range(0, len(ids), FEW_GAMES)
+                 for v in game_views(session, ids[start:start + FEW_GAMES], period, None)}
     players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
-               if event_id is not None else None)
+               if event_id is not None or of_players is not None else None)
     audits = current_sides(session, period, pool, players)
     lines = []
     for g in loaded:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, Player, PlayerEntry
+from ledger.db.models import Game, ListEntry, Player, PlayerEntry
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
 from ledger.formats.site.model import (
     ChartPoint,
@@ -44,8 +45,9 @@ from ledger.formats.site.paths import PUBLIC_KEY, bundle_path
 from ledger.names import name_key
 from ledger.rules.kfactor import is_junior
 from ledger.services.close.periods import list_periods
-from ledger.services.close.revisions import revision_views
-from ledger.services.close.state import load_histories
+from ledger.services.close.revisions import current_revision, revision_views
+from ledger.services.close.snapshots import count_rows, read_rows
+from ledger.services.close.state import History, load_histories
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import stored_digests
 from ledger.services.publishing.event_reports import (
@@ -57,8 +59,8 @@ from ledger.services.publishing.event_reports import (
     game_periods,
 )
 from ledger.services.publishing.histories import PlayerHistory, player_histories
-from ledger.services.publishing.lists import RatingList, rating_list
-from ledger.services.register.events import list_events
+from ledger.services.publishing.lists import RatingList, list_revision, rating_list
+from ledger.services.register.events import EventView, list_events
 
 
 def list_lines(rl: RatingList, before: dict[int, int | None], month: Period,
@@ -108,18 +110,23 @@ def _progress(h: PlayerHistory) -> str | None:
 
 
 @dataclass(frozen=True)
-class _Lists:
-    """The published lists, by pool then period (oldest first), and each player's line on each
-    list of each pool (pool -> player id -> period -> line)."""
+class Lists:
+    """The published lists, by pool then period (oldest first), each player's line on each
+    list of each pool (pool -> player id -> period -> line), and each pool's states through
+    its latest list (pool -> player id -> ``History``: the rating each had when)."""
 
     pages: list[ListPage]
     lines: dict[str, dict[int, dict[str, ListLine]]]
+    states: dict[str, dict[int, History]]
 
 
 def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tuple[ChartPoint, ...]:
-    """The start rating (the one in force before the player's first list, when they had one)
-    and every list the player is on, with K changes between consecutive lists (the first list
-    against the K used in its period)."""
+    """The start rating (the one in force before the player's first list, when they had one),
+    the player's first list, and every later list on which their rating or K changed (the
+    first list's K against the K used in its period; a K note where it changed). A list that
+    published the same rating and K again adds no point, so a player not rated in a period
+    keeps the same chart (and page) after its close: the page says since which list the
+    last rating stands (``ChartPoint.period`` of the last point)."""
     if not lines:
         return ()
     periods = sorted(lines)
@@ -129,12 +136,15 @@ def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tupl
     if first.previous is not None:
         points.append(ChartPoint(Period.parse(periods[0]).start, first.previous, None))
     previous_k = used.get(periods[0])
+    shown: ListLine | None = None
     for period in periods:
         line = lines[period]
+        if shown is not None and (line.rating, line.k) == (shown.rating, shown.k):
+            continue
         note = f"K {previous_k} -> {line.k}" if previous_k is not None and previous_k != line.k \
             else None
         points.append(ChartPoint(Period.parse(period).list_date(), line.rating, period, note))
-        previous_k = line.k
+        previous_k, shown = line.k, line
     return tuple(points)
 
 
@@ -147,7 +157,7 @@ def _revisions(session: Session, pool: RatingPool) -> dict[str, tuple[ListRevisi
     return {period: tuple(rows) for period, rows in found.items() if len(rows) > 1}
 
 
-def _event_page(report: EventReport, *more: EventReport) -> EventPage:
+def event_page(report: EventReport, *more: EventReport) -> EventPage:
     """The page of an event from its reports: ``report`` (its own pool's, or its first pool
     with games) and ``more`` (the other pools', shown below it)."""
     lines = tuple(EventLine(
@@ -161,7 +171,7 @@ def _event_page(report: EventReport, *more: EventReport) -> EventPage:
     source = PurePath(report.source).name if report.source else None
     return EventPage(report.id, report.name, report.start_date, report.end_date, report.period,
                      report.closed, place, source, report.games, lines, report.pool,
-                     tuple(_event_page(other) for other in more), report.late_games)
+                     tuple(event_page(other) for other in more), report.late_games)
 
 
 def site_data(engine: Ledger, *, club: str, built_on: dt.date,
@@ -180,28 +190,57 @@ def site_data(engine: Ledger, *, club: str, built_on: dt.date,
     standard record, then one per rapid or blitz pool the player is rated in or has a game
     of."""
     with transaction(engine, write=False) as session:
-        periods = list_periods(session)
-        lists = _Lists([], {})
-        for pool in POOLS:
-            closed = [Period.parse(v.period) for v in periods if v.pool == pool]
-            if closed:
-                _add_lists(session, lists, pool, closed, bundles)
-        used = _pools_in_use(session)
+        common = read_common(session, bundles)
+        used = common.used
         every_line = {pool: [line for p in game_periods(session)
                              if pool == STANDARD or pool in used.get(str(p), ())
                              for line in game_lines(session, p, pool=pool)] for pool in POOLS}
-        events = list_events(session)
         # an event without a valid game (voided, merged away) has no page, nor is the latest
-        reports = _event_reports(session, [e.id for e in events if e.games], every_line)
-        entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
-        histories = {pool: player_histories(session, None, pool)
-                     if pool == STANDARD or pool in entered
-                     or any(pool in pools for pools in used.values()) else []
-                     for pool in POOLS}
-    return Site(club, built_on, tuple(lists.pages),
-                _players(histories, lists, every_line, {e.id: e.start_date for e in events}),
-                tuple(_event_page(*r) for r in reports), base_url,
+        reports = event_reports_of(session, [e.id for e in common.events if e.games],
+                                   every_line)
+        histories = {pool: player_histories(session, None, pool) if pool in common.pools
+                     else [] for pool in POOLS}
+    return Site(club, built_on, tuple(common.lists.pages),
+                players_of(histories, common.lists, every_line, common.starts),
+                tuple(event_page(*r) for r in reports), base_url,
                 PUBLIC_KEY if public_key else None)
+
+
+@dataclass(frozen=True)
+class Common:
+    """What every build reads whole, scoped or not: the ``lists`` (every page, every
+    player's lines, each pool's states through its latest list), the pools with a game in each
+    period (``used``), every event (``events``, and their start dates by id: ``starts``) and
+    the pools a player page may show a record of (``pools``)."""
+
+    lists: Lists
+    used: dict[str, set[str]]
+    events: list[EventView]
+    pools: tuple[RatingPool, ...]
+
+    @property
+    def starts(self) -> dict[int, dt.date]:
+        return {e.id: e.start_date for e in self.events}
+
+
+def read_common(session: Session, bundles: bool, whole: Collection[tuple[str, str]] = (),
+                players: Collection[int] | None = None) -> Common:
+    """``Common``, inside the caller's session (``bundles``: the list pages link them).
+    ``players`` (None: every one): every list but the latest of each pool and those of
+    ``whole`` ((pool, period) pairs) holds only the lines of those players (a scoped rebuild's:
+    the pages it renders; ``ListPage.size`` counts the others)."""
+    periods = list_periods(session)
+    lists = Lists([], {}, {})
+    for pool in POOLS:
+        closed = [Period.parse(v.period) for v in periods if v.pool == pool]
+        if closed:
+            _add_lists(session, lists, pool, closed, bundles,
+                       None if players is None else (whole, players))
+    used = _pools_in_use(session)
+    entered = set(session.scalars(select(PlayerEntry.pool).distinct()))
+    pools = tuple(pool for pool in POOLS if pool == STANDARD or pool in entered
+                  or any(pool in found for found in used.values()))
+    return Common(lists, used, list_events(session), pools)
 
 
 def _pools_in_use(session: Session) -> dict[str, set[str]]:
@@ -213,39 +252,56 @@ def _pools_in_use(session: Session) -> dict[str, set[str]]:
     return found
 
 
-def _add_lists(session: Session, lists: _Lists, pool: RatingPool, closed: list[Period],
-               bundles: bool) -> None:
+def _add_lists(session: Session, lists: Lists, pool: RatingPool, closed: list[Period],
+               bundles: bool,
+               some: tuple[Collection[tuple[str, str]], Collection[int]] | None) -> None:
     """The lists of ``pool`` published by closing ``closed`` (oldest first), each current
     revision followed by its superseded ones, into ``lists``, each with its stored digest and
-    (``bundles``) its bundle's path."""
-    states = load_histories(session, None, through=closed[-1], pool=pool)
+    (``bundles``) its bundle's path; ``some``: (whole, players) as ``read_common`` takes them."""
+    states = lists.states[pool] = load_histories(session, None, through=closed[-1], pool=pool)
     revisions = _revisions(session, pool)
     digests = stored_digests(session, pool)
 
     gone = set(session.scalars(select(Player.id).where(Player.withdrawn.is_(True))))
     first = _first_named(session, gone)
 
-    def list_page(rl: RatingList, lines: tuple[ListLine, ...]) -> ListPage:
+    def list_page(rl: RatingList, lines: tuple[ListLine, ...], size: int | None) -> ListPage:
         found = digests.get((rl.period, rl.revision))
         withheld = first is not None and first <= rl.period
         return ListPage(pool, rl.period, dt.date.fromisoformat(rl.in_force_from), lines,
                         rl.revision, revisions.get(rl.period, ()), found,
                         bundle_path(pool, rl.period, rl.revision)
                         if bundles and found and not withheld else None,
-                        bundles and bool(found) and withheld)
+                        bundles and bool(found) and withheld, size)
+
+    def read(period: Period, revision: int | None = None) -> ListPage:
+        if some is None or period == closed[-1] or (pool, str(period)) in some[0]:
+            rl, size = rating_list(session, str(period), revision=revision, pool=pool), None
+        else:  # the lines of some players only, and how many the list has
+            at, shown = list_revision(session, str(period), revision, pool)
+            rl = RatingList(str(at), str(at.next().start),
+                            read_rows(session, at, shown, pool, some[1]), shown,
+                            current_revision(session, at, pool), pool)
+            size = count_rows(session, at, shown, pool) - len(gone_from(at, shown))
+        before = {pid: states[pid].rating(period) for pid in (r.player_id for r in rl.rows)
+                  if pid in states}
+        return list_page(rl, list_lines(rl, before, period.next(), gone), size)
+
+    def gone_from(at: Period, shown: int) -> set[int]:
+        """The withdrawn players on that list revision (its pages leave them out)."""
+        return set(session.scalars(select(ListEntry.player_id).where(
+            ListEntry.period == str(at), ListEntry.pool == pool, ListEntry.revision == shown,
+            ListEntry.player_id.in_(gone)))) if gone else set()
 
     lines = lists.lines.setdefault(pool, defaultdict(dict))
     for period in closed:
-        rl = rating_list(session, str(period), pool=pool)
-        before = {pid: h.rating(period) for pid, h in states.items()}
-        page = list_page(rl, list_lines(rl, before, period.next(), gone))
+        page = read(period)
         lists.pages.append(page)
         for line in page.lines:
             lines[line.player_id][page.period] = line
         for earlier in page.revisions:
-            if earlier.number != rl.revision:
-                old = rating_list(session, str(period), revision=earlier.number, pool=pool)
-                lists.pages.append(list_page(old, list_lines(old, before, period.next(), gone)))
+            if earlier.number != page.revision:
+                lists.pages.append(read(period, earlier.number))
 
 
 def _first_named(session: Session, gone: set[int]) -> str | None:
@@ -264,7 +320,7 @@ def _first_named(session: Session, gone: set[int]) -> str | None:
     return min(periods) if periods else None
 
 
-def _event_reports(session: Session, ids: list[int],
+def event_reports_of(session: Session, ids: list[int],
                    every_line: dict[RatingPool, list[GameLine]]) -> list[list[EventReport]]:
     """The rating reports of each event of ``ids`` (each with a valid game), in that order:
     one per pool it has games in, each with that pool's games and ratings, its own pool first
@@ -282,7 +338,7 @@ def _event_reports(session: Session, ids: list[int],
     return [[found[i, pool] for pool in pools[i]] for i in ids]
 
 
-def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
+def _record(h: PlayerHistory, pool: RatingPool, lists: Lists,
             games: dict[str, list[PlayedGame]]) -> PoolRecord:
     """``h``'s record in ``pool``: rating, K, history, chart, games by period and the carried
     corrections."""
@@ -296,7 +352,7 @@ def _record(h: PlayerHistory, pool: RatingPool, lists: _Lists,
                       _progress(h), tuple(c.detail for c in h.carried))
 
 
-def _players(histories: dict[RatingPool, list[PlayerHistory]], lists: _Lists,
+def players_of(histories: dict[RatingPool, list[PlayerHistory]], lists: Lists,
              every_line: dict[RatingPool, list[GameLine]],
              starts: dict[int, dt.date]) -> tuple[PlayerPage, ...]:
     """A page per player (in the order of the standard histories): the standard record, then

@@ -11,6 +11,7 @@ import hashlib
 import itertools
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -21,9 +22,10 @@ import ledger
 from ledger.errors import InvalidInput, shown
 from ledger.formats import signatures
 from ledger.formats.site.lead import redate_home
-from ledger.formats.site.pages import render_site
+from ledger.formats.site.model import Site
+from ledger.formats.site.pages import list_neighbours, list_page, relinked_list, render_site
 from ledger.formats.site.paths import HOME, PUBLIC_KEY
-from ledger.services.core.session import Ledger
+from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import site_bundles
 from ledger.services.publishing.marks import change_mark
 from ledger.services.publishing.site import site_data
@@ -31,11 +33,13 @@ from ledger.services.publishing.site_files import (
     SiteWrite,
     as_recorded,
     check_site_folder,
+    patch_site,
     read_manifest,
     refresh_site,
     write_site,
 )
 from ledger.services.publishing.site_record import Record, Stamp, read_record
+from ledger.services.publishing.site_scope import Scope, scope_since, scoped_site_data
 from ledger.services.publishing.site_swap import work_folder
 from ledger.services.register.games import parse_date
 
@@ -109,16 +113,72 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     done = _unchanged(folder, stamp)
     if done is not None:
         return done
+    signed = private is not None
+    scope = _scope(engine, folder, stamp)
+    if scope is not None:
+        site, only, relinked = scoped_site_data(engine, scope[1], club=club,
+                                                built_on=built_on, base_url=address,
+                                                bundles=bundles, public_key=signed)
+        written = _write(engine, folder, stamp, site, private, only, scope[0], relinked)
+        if written is not None:
+            return written
     site = site_data(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
-                     public_key=private is not None)
-    files = render_site(site)
+                     public_key=signed)
+    full = _write(engine, folder, stamp, site, private)
+    assert full is not None  # write_site answers or raises
+    return full
+
+
+def _write(engine: Ledger, folder: Path, stamp: Stamp, site: Site,
+           private: Ed25519PrivateKey | None, only: frozenset[str] | None = None,
+           record: Record | None = None,
+           relinked: frozenset[str] = frozenset()) -> SiteBuild | None:
+    """Render ``site`` (``only``: those pages, the others kept as ``record`` says the folder
+    holds them: ``site_files.patch_site``; None: every page, ``write_site``) and write it with
+    its record; None when the scoped write found the folder not as ``record`` says.
+    ``relinked``: the paths of list pages the folder holds as the latest of their pool, given
+    the link to the next list in their bytes (``_relinked``)."""
+    files: Iterable[tuple[str, str]] = render_site(site, only)
+    if relinked:
+        files = itertools.chain(files, _relinked(folder, site, relinked))
     if private is not None:
         files = itertools.chain(files, [(PUBLIC_KEY, signatures.public_pem(private).decode())])
     costly = site_bundles(engine, site.lists, private)
-    record = Record(stamp, len(site.lists), len(site.players), len(site.events), len(costly), {})
-    written = write_site(folder, files, costly, record)
-    return SiteBuild(written, len(site.lists), len(site.players), len(site.events), built_on,
-                     len(costly))
+    done = Record(stamp, len(site.lists), len(site.players), len(site.events), len(costly), {})
+    written = write_site(folder, files, costly, done) if record is None else \
+        patch_site(folder, record, files, costly, done)
+    if written is None:
+        return None
+    return SiteBuild(written, len(site.lists), len(site.players), len(site.events),
+                     dt.date.fromisoformat(stamp.built_on), len(costly))
+
+
+def _relinked(folder: Path, site: Site, paths: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """The list pages of ``site`` at ``paths``, which ``folder`` holds as the latest lists of
+    their pools, with their links to the lists after them (``pages.relinked_list``): read as
+    they are asked for (under the scoped write's lock), each rendered whole when its bytes do
+    not end as the page of a latest list does."""
+    for page in site.lists:
+        if page.path in paths:
+            neighbours = list_neighbours(site, page)
+            text = (folder / page.path).read_text(encoding="utf-8")
+            yield page.path, relinked_list(text, page.path, (neighbours[0], None), neighbours) \
+                or list_page(site, page, neighbours)
+
+
+def _scope(engine: Ledger, folder: Path, stamp: Stamp) -> tuple[Record, Scope] | None:
+    """The folder's record and the pages the changes since it touched (``site_scope``), when
+    a scoped rebuild can serve: the folder built by this version with the same options (the
+    build date aside), as its record says, and every change since a close or a recording of
+    games; None: the full build."""
+    record = read_record(folder)
+    if record is None or replace(record.stamp, change=stamp.change, hash=stamp.hash,
+                                 built_on=stamp.built_on) != stamp \
+            or record.stamp.change >= stamp.change or not as_recorded(folder, record):
+        return None
+    with transaction(engine, write=False) as session:
+        scope = scope_since(session, record.stamp.change, record.stamp.hash)
+    return None if scope is None else (record, scope)
 
 
 def _bundles_mark(bundles: bool, private: Ed25519PrivateKey | None) -> str:

@@ -23,6 +23,7 @@ that is published must never carry the ledger).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 import stat
@@ -245,6 +246,19 @@ def _finish(build: site_swap.Build, made: dict[str, str], record: Record | None)
     build.swap()
 
 
+def _finish_over(build: site_swap.Build, manifest: dict[str, str | None], made: dict[str, str],
+                 record: Record) -> None:
+    """``_finish`` a build over a site the ``manifest`` lists, carrying what is not its own."""
+    build.carry([name for name in build.found if name not in manifest
+                 and name not in (MANIFEST, RECORD)])
+    _finish(build, made, record)
+
+
+def _cannot_write(exc: OSError, directory: Path) -> LedgerError:
+    where = exc.filename or directory
+    return LedgerError(f"site: cannot write {where}: {exc.strerror or exc}")
+
+
 def as_recorded(directory: Path, record: Record) -> bool:
     """Whether the folder ``directory`` holds what ``record`` says the build left in it (no
     file added, removed, edited or touched: ``site_record.states``); one ``lstat`` per entry,
@@ -283,10 +297,48 @@ def refresh_site(directory: Path, record: Record,
                     made[name] = hashlib.sha256(changed[name]).hexdigest()
                 else:
                     build.keep(name, None)
-            build.carry([name for name in build.found if name not in manifest
-                         and name not in (MANIFEST, RECORD)])
-            _finish(build, made, record)
+            _finish_over(build, manifest, made, record)
     except OSError as exc:
-        where = exc.filename or directory
-        raise LedgerError(f"site: cannot write {where}: {exc.strerror or exc}") from None
+        raise _cannot_write(exc, directory) from None
     return SiteWrite(str(directory), len(made), len(redo), len(made) - len(redo), 0)
+
+
+def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
+               costly: Iterable[Costly], record: Record) -> SiteWrite | None:
+    """A scoped rebuild's write (``site_scope``): ``files`` ((path, text) pairs, a part of the
+    site's pages) into the site in ``directory``, which a build left as ``was`` says, every
+    other file of the manifest kept as it is, with the new ``record`` (its ``files`` filled
+    in). A page with the bytes the manifest gives it is
+    kept, another written; a page the manifest does not list is written where the folder has
+    nothing; a ``costly`` file the manifest lists is kept (the same options, so the same
+    signer), another made. Checked under the build's lock as ``refresh_site`` checks; when the
+    folder is not as ``was`` says or a new page's place is taken, nothing is written and the
+    answer is None (a full build is then needed). Raises what ``write_site`` raises."""
+    root = Path(os.path.realpath(directory))
+    try:
+        with site_swap.building(root) as build:
+            manifest = read_manifest(root) if build.found else None
+            if states(build.found) != was.files or manifest is None or None in \
+                    manifest.values():
+                return None
+            made = {name: str(digest) for name, digest in manifest.items()}
+            changed: set[str] = set()
+            made_new = [(f.name, f.make) for f in costly if f.name not in manifest]
+            for name, data in itertools.chain(
+                    ((name, text.encode("utf-8")) for name, text in files),
+                    ((name, make()) for name, make in made_new)):
+                if name not in manifest and name in build.found:
+                    return None
+                digest = hashlib.sha256(data).hexdigest()
+                if made.get(name) != digest:
+                    build.write(name, data)
+                    made[name] = digest
+                    changed.add(name)
+            for name in manifest:
+                if name not in changed:
+                    build.keep(name, None)
+            _finish_over(build, manifest, made, record)
+    except OSError as exc:
+        raise _cannot_write(exc, directory) from None
+    return SiteWrite(str(directory), len(made), len(changed), len(made) - len(changed), 0,
+                     len(made_new))
