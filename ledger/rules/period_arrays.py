@@ -78,6 +78,17 @@ def columns_of(columns: GameRowColumns) -> GameColumns:
                        view(columns.halves))
 
 
+#: ``RowResult.sides``' array type code -> its numpy dtype.
+_DTYPES = {"i": np.int32, "q": np.int64}
+_INT32 = np.iinfo(np.int32)
+
+
+def _fits_int32(values: Ints) -> bool:
+    """Whether every one of ``values`` is an int32 (``db.audit_pack`` packs sides as int32)."""
+    return not len(values) or (int(values.min()) >= _INT32.min
+                               and int(values.max()) <= _INT32.max)
+
+
 def _list_ratings(states: Mapping[int, PlayerState], players: Ints) -> Ints:
     """Each of ``players``' rating on the list in force (``NONE`` when unrated or absent)."""
     ids = np.fromiter(states.keys(), dtype=np.int64, count=len(states))
@@ -155,12 +166,14 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     expected = _by_table(counted, pd_hundredths) if len(counted) else counted
     # group the sides by player, each player's in the order of the games
     order = np.argsort(player, kind="stable")
-    block = np.empty((len(order), _WIDTH), dtype=np.int64)  # C order: a player's sides in a row
-    for j, column in enumerate((games, opponent, own, opponent_rating, difference, counted,
-                                expected, score)):
+    values = (games, opponent, own, opponent_rating, difference, counted, expected, score)
+    code = "i" if all(_fits_int32(v) for v in values) else "q"  # as period_audits packs them
+    block = np.empty((len(order), _WIDTH), dtype=_DTYPES[code])  # C order: a player's sides in a row
+    for j, column in enumerate(values):
         block[:, j] = column[order]
     grouped = player[order]
-    del games, opponent, own, opponent_rating, difference, counted, expected, score, player
+    del values, games, opponent, own, opponent_rating, difference, counted, expected, score
+    del player
     starts = (np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(grouped)
               else np.zeros(0, dtype=np.intp))
     ends = np.r_[starts[1:], len(grouped)]
@@ -171,10 +184,10 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     end = ends[by_first].tolist()
     scores = (np.add.reduceat(block[:, 7], starts)[by_first].tolist() if len(starts) else [])
     expecteds = (np.add.reduceat(block[:, 6], starts)[by_first].tolist() if len(starts) else [])
-    packed = array("q")
-    if len(block):  # copied once; each player's sides a slice of it
-        packed.frombytes(block.data.cast("B"))
-    del block, order, grouped
+    del order, grouped
+    # each player's sides copied out of the block once (no whole copy of it besides)
+    flat = block.data.cast("B") if len(block) else memoryview(b"")
+    size = _WIDTH * block.itemsize
     results: dict[int, RowResult] = {}
     for player_id, b, e, s, x in zip(ids, begin, end, scores, expecteds, strict=True):
         state = states[player_id]
@@ -182,11 +195,14 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
             continue
         k, reason = k_in_pool(state, period, pool)
         k_used = cap_k(k, e - b)
-        sides = packed[b * _WIDTH:e * _WIDTH]
+        sides = array(code)
+        sides.frombytes(flat[b * size:e * size])
         carried_here = extra.get(player_id, 0)
         change = k_used * (s * 50 - x) + carried_here
         results[player_id] = RowResult(player_id, state.rating, k_used, k, reason, s, x, change,
                                        round_hundredths(change), carried_here, sides)
+    flat.release()
+    del block
     with_sides = set(ids)
     for player_id, carried_here in extra.items():
         if player_id in with_sides:
@@ -197,5 +213,5 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
         k, reason = k_in_pool(state, period, pool)
         results[player_id] = RowResult(player_id, state.rating, k, k, reason, 0, 0,
                                        carried_here, round_hundredths(carried_here),
-                                       carried_here, array("q"))
+                                       carried_here, array("i"))
     return results
