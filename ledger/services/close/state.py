@@ -36,7 +36,7 @@ from ledger.services.core.facts import NOW, Facts
 _BEGINNING = (0, 0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """A rating a player brought, in force from ``effective_from`` (None: from the start).
 
@@ -58,7 +58,7 @@ class Entry:
         return self.kind != "history"
 
 
-@dataclass
+@dataclass(slots=True)
 class History:
     """Everything the ledger knows of one player's ratings, oldest first."""
 
