@@ -262,11 +262,14 @@ def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any,
     """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period``: table name
     -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty lists):
     ``period_audits`` one row per player with a rated game, ``sides`` the player's
-    ``RowResult.sides`` packed (``db.audit_pack``, in the order the games were rated)."""
+    ``RowResult.sides`` packed (``db.audit_pack``, in the order the games were rated).
+    ``period_results`` and ``period_audits`` (a row per rated player) are iterators, each row
+    made as it is taken (a federation's month: no 64 MB of packed audits held at once); read
+    each once."""
     key = (str(rated.period), rated.pool, revision)
-    results = [key + r.totals() for r in rated.results.values()]
-    audit = [(*key, pid, pack_flat(r.sides))  # RowResult.sides: SIDE_FIELDS = FIELDS
-             for pid, r in rated.results.items() if r.n]
+    results = (key + r.totals() for r in rated.results.values())
+    audit = ((*key, pid, pack_flat(r.sides))  # RowResult.sides: SIDE_FIELDS = FIELDS
+             for pid, r in rated.results.items() if r.n)
     initial = [(*key, pid, ir.method.value, ir.games, ir.opponents_sum, int(ir.points * 2),
                 ir.hypothetical, ir.p_hundredths, ir.dp, ir.bonus, ir.ru, ir.cap, ir.rating,
                 ir.floor, ir.published, len(pool.disregarded))
