@@ -135,6 +135,7 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
              if r.rating_after < edition.rating_floor}
     initial = _initial_ratings(session, target, edition, facts,
                                [pid for pid, st in states.items() if st.rating is None], pool)
+    del states  # (``before``'s states of the players rated, and the seeded ones): rated
     standard = (load_histories(session, None, through=target, facts=facts)
                 if pool != STANDARD and target == RAISE_2022_PERIOD else None)
     adjustments = _list_adjustments(target, everyone, results, initial, drops, standard)
@@ -142,9 +143,9 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
     games_in = {pid: r.n for pid, r in results.items()}
     games_in |= {pid: sum(1 for g in pool.games if g.period == target)
                  for pid, (pool, ir) in initial.items() if ir.published}
-    listed = list_rows(session, target, everyone, games_in, facts, pool,
-                       states={pid: closed_state(state, outcome.get(pid, ()))
-                               for pid, state in before.items()})
+    for pid, rows in outcome.items():  # each state on the list, in place: one state a player
+        before[pid] = closed_state(before[pid], rows)
+    listed = list_rows(session, target, everyone, games_in, facts, pool, states=before)
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
                  carried, pool, seeded, count)
 
