@@ -31,6 +31,8 @@ from ledger.rules.pools import GAP, GAP_ABOVE, GAP_RULE_FROM, exempt_from_400_ru
 from ledger.rules.row_results import NONE, SIDE_FIELDS, GameRowColumns, RowResult, round_hundredths
 
 Ints = npt.NDArray[np.int64]
+#: An int64 column, or int32 once narrowed (``_narrow``).
+Narrow = npt.NDArray[np.int32] | Ints
 _WIDTH = len(SIDE_FIELDS)
 
 
@@ -89,6 +91,11 @@ def _fits_int32(values: Ints) -> bool:
                                and int(values.max()) <= _INT32.max)
 
 
+def _narrow(values: Ints) -> Narrow:
+    """``values`` as int32 when every one fits (``_fits_int32``), else as they are."""
+    return values.astype(np.int32) if _fits_int32(values) else values
+
+
 def _list_ratings(states: Mapping[int, PlayerState], players: Ints) -> Ints:
     """Each of ``players``' rating on the list in force (``NONE`` when unrated or absent)."""
     ids = np.fromiter(states.keys(), dtype=np.int64, count=len(states))
@@ -110,7 +117,7 @@ def _interleaved(white: Ints, black: Ints) -> Ints:
     return both
 
 
-def _by_table(values: Ints, rule: Callable[[int], int]) -> Ints:
+def _by_table(values: Narrow, rule: Callable[[int], int]) -> Ints:
     """``rule`` on each of ``values`` (non-empty), by a table of ``rule`` over the values' range
     (a few thousand calls at most: ratings and rating differences)."""
     low = int(values.min())
@@ -144,18 +151,19 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
                         & (np.maximum(white_rating, black_rating) > GAP_ABOVE))
     player = _interleaved(white, black)
     event_rating = _interleaved(white_rating, black_rating)
-    own = event_rating.copy()
+    own: Narrow = event_rating.copy()
     unrated = np.flatnonzero(event_rating == NONE)
     if len(unrated):  # rated on the list but not at the event's start: the list's rating
         own[unrated] = _list_ratings(states, player[unrated])
-    opponent_rating = _interleaved(black_rating, white_rating)
+    opponent_rating: Narrow = _interleaved(black_rating, white_rating)
     keep = np.repeat(rated_game, 2) & (opponent_rating != NONE) & (own != NONE)
-    player, own, opponent_rating = player[keep], own[keep], opponent_rating[keep]
-    opponent = _interleaved(black, white)[keep]
-    games = np.repeat(game_id, 2)[keep]
-    score = _interleaved(halves, 2 - halves)[keep]
+    # each side's values int32 from here when they fit (as period_audits packs them)
+    player, own, opponent_rating = player[keep], _narrow(own[keep]), _narrow(opponent_rating[keep])
+    opponent = _narrow(_interleaved(black, white)[keep])
+    games = _narrow(np.repeat(game_id, 2)[keep])
+    score = _narrow(_interleaved(halves, 2 - halves)[keep])
     del event_rating, unrated, keep, rated_game
-    difference = own - opponent_rating
+    difference = _narrow(np.subtract(own, opponent_rating, dtype=np.int64))
     limited = np.clip(difference, -MAX_COUNTED_DIFFERENCE, MAX_COUNTED_DIFFERENCE)
     if exempt_from_400_rule(pool) and len(own):
         applies = _by_table(own, lambda r: int(rule_400_applies_to(r, edition))) == 1
@@ -163,11 +171,11 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     else:
         counted = limited
     del limited
-    expected = _by_table(counted, pd_hundredths) if len(counted) else counted
+    expected = _narrow(_by_table(counted, pd_hundredths)) if len(counted) else counted
     # group the sides by player, each player's in the order of the games
     order = np.argsort(player, kind="stable")
     values = (games, opponent, own, opponent_rating, difference, counted, expected, score)
-    code = "i" if all(_fits_int32(v) for v in values) else "q"  # as period_audits packs them
+    code = "i" if all(v.dtype == np.int32 for v in values) else "q"  # int64 if one is not
     block = np.empty((len(order), _WIDTH), dtype=_DTYPES[code])  # C order: a player's sides in a row
     for j, column in enumerate(values):
         block[:, j] = column[order]
@@ -182,8 +190,10 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     ids = grouped[starts][by_first].tolist()
     begin = starts[by_first].tolist()
     end = ends[by_first].tolist()
-    scores = (np.add.reduceat(block[:, 7], starts)[by_first].tolist() if len(starts) else [])
-    expecteds = (np.add.reduceat(block[:, 6], starts)[by_first].tolist() if len(starts) else [])
+    scores = (np.add.reduceat(block[:, 7], starts, dtype=np.int64)[by_first].tolist()
+              if len(starts) else [])
+    expecteds = (np.add.reduceat(block[:, 6], starts, dtype=np.int64)[by_first].tolist()
+                 if len(starts) else [])
     del order, grouped
     # each player's sides copied out of the block once (no whole copy of it besides)
     flat = block.data.cast("B") if len(block) else memoryview(b"")
