@@ -80,6 +80,10 @@ def columns_of(columns: GameRowColumns) -> GameColumns:
                        view(columns.halves))
 
 
+#: Players turned into ``RowResult`` a slice at a time (their ids, bounds and sums as Python
+#: ints for that slice only: 200,000 players' would be 36 MB).
+_PLAYERS_AT_ONCE = 8192
+
 #: ``RowResult.sides``' array type code -> its numpy dtype.
 _DTYPES = {"i": np.int32, "q": np.int64}
 _INT32 = np.iinfo(np.int32)
@@ -187,33 +191,37 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     ends = np.r_[starts[1:], len(grouped)]
     first = order[starts]  # each player's first side, in the order of the sides
     by_first = np.argsort(first, kind="stable")
-    ids = grouped[starts][by_first].tolist()
-    begin = starts[by_first].tolist()
-    end = ends[by_first].tolist()
-    scores = (np.add.reduceat(block[:, 7], starts, dtype=np.int64)[by_first].tolist()
-              if len(starts) else [])
-    expecteds = (np.add.reduceat(block[:, 6], starts, dtype=np.int64)[by_first].tolist()
-                 if len(starts) else [])
+    ids = grouped[starts][by_first]
+    begin, end = starts[by_first], ends[by_first]
+    empty = np.zeros(0, dtype=np.int64)
+    scores = np.add.reduceat(block[:, 7], starts, dtype=np.int64)[by_first] if len(starts) else empty
+    expecteds = (np.add.reduceat(block[:, 6], starts, dtype=np.int64)[by_first] if len(starts)
+                 else empty)
     del order, grouped
     # each player's sides copied out of the block once (no whole copy of it besides)
     flat = block.data.cast("B") if len(block) else memoryview(b"")
     size = _WIDTH * block.itemsize
     results: dict[int, RowResult] = {}
-    for player_id, b, e, s, x in zip(ids, begin, end, scores, expecteds, strict=True):
-        state = states[player_id]
-        if state.rating is None:
-            continue
-        k, reason = k_in_pool(state, period, pool)
-        k_used = cap_k(k, e - b)
-        sides = array(code)
-        sides.frombytes(flat[b * size:e * size])
-        carried_here = extra.get(player_id, 0)
-        change = k_used * (s * 50 - x) + carried_here
-        results[player_id] = RowResult(player_id, state.rating, k_used, k, reason, s, x, change,
-                                       round_hundredths(change), carried_here, sides)
+    for at in range(0, len(ids), _PLAYERS_AT_ONCE):  # as Python ints a slice at a time
+        part = slice(at, at + _PLAYERS_AT_ONCE)
+        for player_id, b, e, s, x in zip(ids[part].tolist(), begin[part].tolist(),
+                                         end[part].tolist(), scores[part].tolist(),
+                                         expecteds[part].tolist(), strict=True):
+            state = states[player_id]
+            if state.rating is None:
+                continue
+            k, reason = k_in_pool(state, period, pool)
+            k_used = cap_k(k, e - b)
+            sides = array(code)
+            sides.frombytes(flat[b * size:e * size])
+            carried_here = extra.get(player_id, 0)
+            change = k_used * (s * 50 - x) + carried_here
+            results[player_id] = RowResult(player_id, state.rating, k_used, k, reason, s, x,
+                                           change, round_hundredths(change), carried_here, sides)
     flat.release()
     del block
-    with_sides = set(ids)
+    with_sides = set(ids[np.isin(ids, np.fromiter(extra, dtype=np.int64, count=len(extra)))]
+                     .tolist()) if extra else set()
     for player_id, carried_here in extra.items():
         if player_id in with_sides:
             continue

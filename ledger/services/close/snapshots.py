@@ -98,6 +98,7 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     # the identities streamed from the query (no mapping of every player's kept beside)
     lines = []
     seen = 0
+    once: dict[object, Any] = {}  # each repeating value's first object (federations, ratings...)
     for pid, name, fide_id, federation, title, birth_year, sex, gone, key in session.execute(
             select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
                    known.c.birth_year, known.c.sex,
@@ -115,8 +116,10 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         played = games.get(pid, 0)
         # rated games in ``closed``: active (rated in the last of the 12 periods) without a
         # walk over the history
-        lines.append((-rating, key, pid, name, fide_id, federation, title, rating,
-                      played, k, reason, birth_year,
+        lines.append((once.setdefault(-rating, -rating), key, pid, name, fide_id,
+                      once.setdefault(federation, federation), once.setdefault(title, title),
+                      once.setdefault(rating, rating), played, k, reason,
+                      once.setdefault(birth_year, birth_year),
                       played == 0 and history.inactive(closed, first_closed), sex))
     if seen != len(histories):  # every player of the histories is known (as before: KeyError)
         raise KeyError(f"{len(histories) - seen} players of the histories are not known")
