@@ -287,7 +287,7 @@ class KReason(enum.Enum):
     FLAT_20 = "flat-20"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerState:
     """A player's state on the rating list in force at the start of a period.
 

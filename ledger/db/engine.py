@@ -28,6 +28,8 @@ left as the server makes them.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -46,6 +48,12 @@ BUSY_TIMEOUT_SECONDS = 30
 #: month's games takes 28-29 s with the default and 16-19 s with this (benchmarks/RESULTS.md).
 #: The cache fills only as pages are read, so a club's ledger uses what its file needs.
 SQLITE_CACHE_KIB = 65536
+
+#: The page cache of SQLite during a period close (``sqlite_cache``): the close reads the
+#: month's games and the histories once each, in order, and writes its rows in player order,
+#: so the import's 64 MB (full after the first read at 1,000,000 games) buys it nothing while
+#: it counts in its peak memory (benchmarks/RESULTS.md, 2026-12-03 close memory).
+SQLITE_CLOSE_CACHE_KIB = 8192
 
 #: The first 16 bytes of every SQLite database file (https://www.sqlite.org/fileformat.html).
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -87,6 +95,20 @@ def shown_db(db: str) -> str:
     (``errors.hide_passwords``: every form, even a URL SQLAlchemy cannot parse); a path as
     given."""
     return hide_passwords(db) if "://" in db else db
+
+
+@contextmanager
+def sqlite_cache(conn: Connection, kib: int) -> Iterator[None]:
+    """On SQLite, ``conn``'s page cache at ``kib`` KiB for the block (pages past it freed at
+    once), then at ``SQLITE_CACHE_KIB`` again; on other databases nothing."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    conn.exec_driver_sql(f"PRAGMA cache_size=-{int(kib)}")
+    try:
+        yield
+    finally:
+        conn.exec_driver_sql(f"PRAGMA cache_size=-{SQLITE_CACHE_KIB}")
 
 
 def sqlite_path(url: URL) -> Path | None:

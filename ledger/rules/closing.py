@@ -13,7 +13,7 @@ from ledger.domain import Period, PlayerState
 __all__ = ["ClosedResult", "closed_state", "competition_ranks"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClosedResult:
     """A closed period's outcome for the player: games rated and the new published rating.
 

@@ -31,6 +31,8 @@ from ledger.rules.pools import GAP, GAP_ABOVE, GAP_RULE_FROM, exempt_from_400_ru
 from ledger.rules.row_results import NONE, SIDE_FIELDS, GameRowColumns, RowResult, round_hundredths
 
 Ints = npt.NDArray[np.int64]
+#: An int64 column, or int32 once narrowed (``_narrow``).
+Narrow = npt.NDArray[np.int32] | Ints
 _WIDTH = len(SIDE_FIELDS)
 
 
@@ -78,6 +80,26 @@ def columns_of(columns: GameRowColumns) -> GameColumns:
                        view(columns.halves))
 
 
+#: Players turned into ``RowResult`` a slice at a time (their ids, bounds and sums as Python
+#: ints for that slice only: 200,000 players' would be 36 MB).
+_PLAYERS_AT_ONCE = 8192
+
+#: ``RowResult.sides``' array type code -> its numpy dtype.
+_DTYPES = {"i": np.int32, "q": np.int64}
+_INT32 = np.iinfo(np.int32)
+
+
+def _fits_int32(values: Ints) -> bool:
+    """Whether every one of ``values`` is an int32 (``db.audit_pack`` packs sides as int32)."""
+    return not len(values) or (int(values.min()) >= _INT32.min
+                               and int(values.max()) <= _INT32.max)
+
+
+def _narrow(values: Ints) -> Narrow:
+    """``values`` as int32 when every one fits (``_fits_int32``), else as they are."""
+    return values.astype(np.int32) if _fits_int32(values) else values
+
+
 def _list_ratings(states: Mapping[int, PlayerState], players: Ints) -> Ints:
     """Each of ``players``' rating on the list in force (``NONE`` when unrated or absent)."""
     ids = np.fromiter(states.keys(), dtype=np.int64, count=len(states))
@@ -99,7 +121,7 @@ def _interleaved(white: Ints, black: Ints) -> Ints:
     return both
 
 
-def _by_table(values: Ints, rule: Callable[[int], int]) -> Ints:
+def _by_table(values: Narrow, rule: Callable[[int], int]) -> Ints:
     """``rule`` on each of ``values`` (non-empty), by a table of ``rule`` over the values' range
     (a few thousand calls at most: ratings and rating differences)."""
     low = int(values.min())
@@ -133,18 +155,19 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
                         & (np.maximum(white_rating, black_rating) > GAP_ABOVE))
     player = _interleaved(white, black)
     event_rating = _interleaved(white_rating, black_rating)
-    own = event_rating.copy()
+    own: Narrow = event_rating.copy()
     unrated = np.flatnonzero(event_rating == NONE)
     if len(unrated):  # rated on the list but not at the event's start: the list's rating
         own[unrated] = _list_ratings(states, player[unrated])
-    opponent_rating = _interleaved(black_rating, white_rating)
+    opponent_rating: Narrow = _interleaved(black_rating, white_rating)
     keep = np.repeat(rated_game, 2) & (opponent_rating != NONE) & (own != NONE)
-    player, own, opponent_rating = player[keep], own[keep], opponent_rating[keep]
-    opponent = _interleaved(black, white)[keep]
-    games = np.repeat(game_id, 2)[keep]
-    score = _interleaved(halves, 2 - halves)[keep]
+    # each side's values int32 from here when they fit (as period_audits packs them)
+    player, own, opponent_rating = player[keep], _narrow(own[keep]), _narrow(opponent_rating[keep])
+    opponent = _narrow(_interleaved(black, white)[keep])
+    games = _narrow(np.repeat(game_id, 2)[keep])
+    score = _narrow(_interleaved(halves, 2 - halves)[keep])
     del event_rating, unrated, keep, rated_game
-    difference = own - opponent_rating
+    difference = _narrow(np.subtract(own, opponent_rating, dtype=np.int64))
     limited = np.clip(difference, -MAX_COUNTED_DIFFERENCE, MAX_COUNTED_DIFFERENCE)
     if exempt_from_400_rule(pool) and len(own):
         applies = _by_table(own, lambda r: int(rule_400_applies_to(r, edition))) == 1
@@ -152,42 +175,53 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     else:
         counted = limited
     del limited
-    expected = _by_table(counted, pd_hundredths) if len(counted) else counted
+    expected = _narrow(_by_table(counted, pd_hundredths)) if len(counted) else counted
     # group the sides by player, each player's in the order of the games
     order = np.argsort(player, kind="stable")
-    block = np.empty((len(order), _WIDTH), dtype=np.int64)  # C order: a player's sides in a row
-    for j, column in enumerate((games, opponent, own, opponent_rating, difference, counted,
-                                expected, score)):
+    values = (games, opponent, own, opponent_rating, difference, counted, expected, score)
+    code = "i" if all(v.dtype == np.int32 for v in values) else "q"  # int64 if one is not
+    block = np.empty((len(order), _WIDTH), dtype=_DTYPES[code])  # C order: a player's sides in a row
+    for j, column in enumerate(values):
         block[:, j] = column[order]
     grouped = player[order]
-    del games, opponent, own, opponent_rating, difference, counted, expected, score, player
+    del values, games, opponent, own, opponent_rating, difference, counted, expected, score
+    del player
     starts = (np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(grouped)
               else np.zeros(0, dtype=np.intp))
     ends = np.r_[starts[1:], len(grouped)]
     first = order[starts]  # each player's first side, in the order of the sides
     by_first = np.argsort(first, kind="stable")
-    ids = grouped[starts][by_first].tolist()
-    begin = starts[by_first].tolist()
-    end = ends[by_first].tolist()
-    scores = (np.add.reduceat(block[:, 7], starts)[by_first].tolist() if len(starts) else [])
-    expecteds = (np.add.reduceat(block[:, 6], starts)[by_first].tolist() if len(starts) else [])
-    packed = array("q")
-    if len(block):  # copied once; each player's sides a slice of it
-        packed.frombytes(block.data.cast("B"))
-    del block, order, grouped
+    ids = grouped[starts][by_first]
+    begin, end = starts[by_first], ends[by_first]
+    empty = np.zeros(0, dtype=np.int64)
+    scores = np.add.reduceat(block[:, 7], starts, dtype=np.int64)[by_first] if len(starts) else empty
+    expecteds = (np.add.reduceat(block[:, 6], starts, dtype=np.int64)[by_first] if len(starts)
+                 else empty)
+    del order, grouped
+    # each player's sides copied out of the block once (no whole copy of it besides)
+    flat = block.data.cast("B") if len(block) else memoryview(b"")
+    size = _WIDTH * block.itemsize
     results: dict[int, RowResult] = {}
-    for player_id, b, e, s, x in zip(ids, begin, end, scores, expecteds, strict=True):
-        state = states[player_id]
-        if state.rating is None:
-            continue
-        k, reason = k_in_pool(state, period, pool)
-        k_used = cap_k(k, e - b)
-        sides = packed[b * _WIDTH:e * _WIDTH]
-        carried_here = extra.get(player_id, 0)
-        change = k_used * (s * 50 - x) + carried_here
-        results[player_id] = RowResult(player_id, state.rating, k_used, k, reason, s, x, change,
-                                       round_hundredths(change), carried_here, sides)
-    with_sides = set(ids)
+    for at in range(0, len(ids), _PLAYERS_AT_ONCE):  # as Python ints a slice at a time
+        part = slice(at, at + _PLAYERS_AT_ONCE)
+        for player_id, b, e, s, x in zip(ids[part].tolist(), begin[part].tolist(),
+                                         end[part].tolist(), scores[part].tolist(),
+                                         expecteds[part].tolist(), strict=True):
+            state = states[player_id]
+            if state.rating is None:
+                continue
+            k, reason = k_in_pool(state, period, pool)
+            k_used = cap_k(k, e - b)
+            sides = array(code)
+            sides.frombytes(flat[b * size:e * size])
+            carried_here = extra.get(player_id, 0)
+            change = k_used * (s * 50 - x) + carried_here
+            results[player_id] = RowResult(player_id, state.rating, k_used, k, reason, s, x,
+                                           change, round_hundredths(change), carried_here, sides)
+    flat.release()
+    del block
+    with_sides = set(ids[np.isin(ids, np.fromiter(extra, dtype=np.int64, count=len(extra)))]
+                     .tolist()) if extra else set()
     for player_id, carried_here in extra.items():
         if player_id in with_sides:
             continue
@@ -197,5 +231,5 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
         k, reason = k_in_pool(state, period, pool)
         results[player_id] = RowResult(player_id, state.rating, k, k, reason, 0, 0,
                                        carried_here, round_hundredths(carried_here),
-                                       carried_here, array("q"))
+                                       carried_here, array("i"))
     return results

@@ -111,8 +111,10 @@ class RowResult:
     ``change_hundredths`` = K x (50 x score_halves - expected_hundredths) + carried_hundredths
     (exact); ``change`` its one rounding half away from zero; ``sides``: the per-game audit,
     ``SIDE_FIELDS`` for each game side in the order of the games, flat in one ``array`` of
-    64-bit ints (36 bytes less a side than a tuple, and no object per side: a federation month
-    has 2,000,000 sides); ``audits``: the same as ``SideAudit`` rows, built on each call. The
+    ints: from the array path (``rules.period_arrays``) 32-bit (``"i"``, as ``period_audits``
+    packs them; 64-bit, ``"q"``, when a value is outside int32, which the write then refuses),
+    from the rows' path and ``side_values`` 64-bit; no object per side: a federation month
+    has 2,000,000 sides, 64 MB as int32); ``audits``: the same as ``SideAudit`` rows, built on each call. The
     ``Decimal`` properties and ``games`` (``GameAudit`` objects, built on demand) give the same
     view as the reference ``rules.period.PeriodResult``.
     """

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ledger.cli.render.values import indented_json, write_json
+from ledger.cli.render.values import Rendered, indented_json, write_json
 
 SAMPLES: list[Any] = [
     {}, [], "x", 3, None, True, 1.5,
@@ -71,6 +71,18 @@ def test_a_big_document_is_written_in_pieces() -> None:
     text, writes = _streamed({"results": iter(rows)})
     assert writes == 6
     assert text == json.dumps({"results": rows}, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_rendered_texts_are_written_every_megabyte() -> None:
+    # 5 rows of 400,000 characters each (a Rendered string of 399,998 "x" and its quotes), 2
+    # pieces each ("[" or "," with the indent; the text), 10 pieces, far below 4,096: the held
+    # Rendered texts reach 1,200,000 >= 1,048,576 characters after row 3 (one write); rows 4
+    # and 5 (800,000) go with the newline (one more): 2 writes, the same text
+    row = "x" * 399_998
+    text, writes = _streamed({"results": (Rendered(lambda _level: json.dumps(row))
+                                          for _ in range(5))})
+    assert writes == 2
+    assert text == json.dumps({"results": [row] * 5}, indent=2, ensure_ascii=False) + "\n"
 
 
 def test_streamed_what_json_cannot_hold_raises() -> None:

@@ -30,9 +30,22 @@ def adult(rating: int | None, reached_2400: bool = False) -> PlayerState:
 def plain(results: dict[int, RowResult]) -> None:
     """Every value handed out is a Python int (sqlite3 and json refuse numpy's)."""
     for r in results.values():
-        assert type(r.sides) is array and r.sides.typecode == "q"
+        # int32, as period_audits packs them (every value here fits)
+        assert type(r.sides) is array and r.sides.typecode == "i"
         for value in (*r.totals(), *r.sides):
             assert type(value) is int or type(value) is str, (r, value)
+
+
+def test_a_value_outside_int32_keeps_the_sides_in_64_bits() -> None:
+    # game 2**31 = 2,147,483,648 is past int32's 2,147,483,647: the sides stay int64 ("q",
+    # the same values) and the write's pack_flat refuses them (test_audit_pack)
+    states = {1: adult(2000), 2: adult(1900)}
+    results = rate_columns(states, columns_of_rows([(2 ** 31, None, 1, 2, 2000, 1900, 1)]),
+                           NOV_2025, Edition.E2025_10)
+    # White 2000 v 1900: D 100, PD 0.64 (table 8.1.2), a draw: S 1 half
+    assert results[1].sides.typecode == "q"
+    assert list(results[1].sides) == [2 ** 31, 2, 2000, 1900, 100, 100, 64, 1]
+    assert list(results[2].sides) == [2 ** 31, 1, 1900, 2000, -100, -100, 36, 1]
 
 
 def test_columns_of_rows_map_none_to_minus_one() -> None:

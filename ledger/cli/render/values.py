@@ -55,21 +55,27 @@ class _Unsupported(Exception):
 
 #: Pieces of text a streamed document holds before it writes them (about 100 KB).
 _FLUSH = 4096
+#: Characters of ``Rendered`` texts (a close's players, about 3 KB each) a streamed document
+#: holds before it writes them: 4,096 of them would be 13 MB held, and as much again joined.
+_FLUSH_RENDERED = 1 << 20
 
 
 class _Sink:
-    """Where ``write_json`` sends the pieces: ``write`` each time ``_FLUSH`` are held;
+    """Where ``write_json`` sends the pieces: ``write`` each time ``_FLUSH`` are held (or
+    ``_FLUSH_RENDERED`` characters of ``Rendered`` texts);
     ``flushes`` counts the writes (a dict already partly written cannot be done again)."""
 
-    __slots__ = ("write", "flushes")
+    __slots__ = ("write", "flushes", "rendered")
 
     def __init__(self, write: Callable[[str], object]) -> None:
         self.write = write
         self.flushes = 0
+        self.rendered = 0  # characters of Rendered texts held
 
     def flush(self, out: list[str]) -> None:
         self.write("".join(out))
         out.clear()
+        self.rendered = 0
         self.flushes += 1
 
 
@@ -96,7 +102,10 @@ def _indented(value: Any, level: int, out: list[str], sink: _Sink | None = None)
         else:
             out.append(float.__repr__(value))
     elif kind is Rendered:
-        out.append(value.text(level))
+        text = value.text(level)
+        out.append(text)
+        if sink is not None:
+            sink.rendered += len(text)
     elif kind is dict:
         if not value:
             out.append("{}")
@@ -132,7 +141,7 @@ def _indented(value: Any, level: int, out: list[str], sink: _Sink | None = None)
             out.append(("[" if first else ",") + pad)
             first = False
             _indented(item, level + 1, out, sink)
-            if sink is not None and len(out) >= _FLUSH:
+            if sink is not None and (len(out) >= _FLUSH or sink.rendered >= _FLUSH_RENDERED):
                 sink.flush(out)
         out.append("[]" if first else "\n" + "  " * level + "]")
     elif sink is None:

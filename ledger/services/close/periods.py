@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from ledger.db.engine import SQLITE_CLOSE_CACHE_KIB, sqlite_cache
 from ledger.db.models import Game
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.models.submissions import Submission
@@ -272,18 +273,20 @@ def _close(session: Session, target: Period, *, dry_run: bool, today: dt.date,
     transaction the caller rolls back. A dry run of several pools numbers each pool's revision
     in the order written."""
     preview = _closable(target, today, dry_run=dry_run or shown_as_dry_run)
-    rated = rate(session, target, edition or edition_for(target), pool=pool)
-    report = report_of(session, rated, dry_run or shown_as_dry_run)
-    report.preview = preview
-    report.revision = next_revision(session, target, pool)
-    if not dry_run:
-        change = record_change(session, actor, "period.close", "period", target)
-        written = write_revision(session, rated, report.revision, change.id, None)
-        summarise(change, {"revision": report.revision, "edition": rated.edition.value,
-                           "pool": pool,
-                           "games": rated.game_count, "players_rated": len(rated.results),
-                           "initial_ratings": len(rated.initial), "floor_drops": len(rated.drops),
-                           "list_entries": written["list_entries"]})
+    with sqlite_cache(session.connection(), SQLITE_CLOSE_CACHE_KIB):  # one pass: a small cache
+        rated = rate(session, target, edition or edition_for(target), pool=pool)
+        report = report_of(session, rated, dry_run or shown_as_dry_run)
+        report.preview = preview
+        report.revision = next_revision(session, target, pool)
+        if not dry_run:
+            change = record_change(session, actor, "period.close", "period", target)
+            written = write_revision(session, rated, report.revision, change.id, None)
+            summarise(change, {"revision": report.revision, "edition": rated.edition.value,
+                               "pool": pool, "games": rated.game_count,
+                               "players_rated": len(rated.results),
+                               "initial_ratings": len(rated.initial),
+                               "floor_drops": len(rated.drops),
+                               "list_entries": written["list_entries"]})
     return report
 
 

@@ -135,6 +135,7 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
              if r.rating_after < edition.rating_floor}
     initial = _initial_ratings(session, target, edition, facts,
                                [pid for pid, st in states.items() if st.rating is None], pool)
+    del states  # (``before``'s states of the players rated, and the seeded ones): rated
     standard = (load_histories(session, None, through=target, facts=facts)
                 if pool != STANDARD and target == RAISE_2022_PERIOD else None)
     adjustments = _list_adjustments(target, everyone, results, initial, drops, standard)
@@ -142,9 +143,9 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
     games_in = {pid: r.n for pid, r in results.items()}
     games_in |= {pid: sum(1 for g in pool.games if g.period == target)
                  for pid, (pool, ir) in initial.items() if ir.published}
-    listed = list_rows(session, target, everyone, games_in, facts, pool,
-                       states={pid: closed_state(state, outcome.get(pid, ()))
-                               for pid, state in before.items()})
+    for pid, rows in outcome.items():  # each state on the list, in place: one state a player
+        before[pid] = closed_state(before[pid], rows)
+    listed = list_rows(session, target, everyone, games_in, facts, pool, states=before)
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
                  carried, pool, seeded, count)
 
@@ -262,11 +263,14 @@ def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any,
     """The rows of every table in ``DERIVED`` for ``revision`` of ``rated.period``: table name
     -> rows as tuples in the order of ``COLUMNS[table]`` (a table with none: empty lists):
     ``period_audits`` one row per player with a rated game, ``sides`` the player's
-    ``RowResult.sides`` packed (``db.audit_pack``, in the order the games were rated)."""
+    ``RowResult.sides`` packed (``db.audit_pack``, in the order the games were rated).
+    ``period_results`` and ``period_audits`` (a row per rated player) are iterators, each row
+    made as it is taken (a federation's month: no 64 MB of packed audits held at once); read
+    each once."""
     key = (str(rated.period), rated.pool, revision)
-    results = [key + r.totals() for r in rated.results.values()]
-    audit = [(*key, pid, pack_flat(r.sides))  # RowResult.sides: SIDE_FIELDS = FIELDS
-             for pid, r in rated.results.items() if r.n]
+    results = (key + r.totals() for r in rated.results.values())
+    audit = ((*key, pid, pack_flat(r.sides))  # RowResult.sides: SIDE_FIELDS = FIELDS
+             for pid, r in rated.results.items() if r.n)
     initial = [(*key, pid, ir.method.value, ir.games, ir.opponents_sum, int(ir.points * 2),
                 ir.hypothetical, ir.p_hundredths, ir.dp, ir.bonus, ir.ru, ir.cap, ir.rating,
                 ir.floor, ir.published, len(pool.disregarded))

@@ -38,7 +38,7 @@ from ledger.services.core.chain import seal
 from ledger.services.core.facts import NOW, Facts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListRow:
     """One line of a rating list. ``games``: rated games in the period; ``k``: K for the next
     period; ``inactive``: flagged ``i``, no rated game in the 12 periods ending with the list's
@@ -93,19 +93,22 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         first_closed = closed
     following = closed.next()
     known = facts.players()
-    # plain tuples (id, name, fide id, federation, title, birth year, sex, merged into or
-    # withdrawn, key)
-    identity = {row[0]: tuple(row) for row in session.execute(
-        select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
-               known.c.birth_year, known.c.sex,
-               known.c.merged_into.is_not(None) | known.c.withdrawn, known.c.name_key))}
     # each line as a tuple led by its sort key (as ``ranked`` orders them: rating, highest
-    # first, then the stored name key and id, which no two lines share), one ``ListRow`` each
+    # first, then the stored name key and id, which no two lines share), one ``ListRow`` each;
+    # the identities streamed from the query (no mapping of every player's kept beside)
     lines = []
-    for pid, history in histories.items():
+    seen = 0
+    once: dict[object, Any] = {}  # each repeating value's first object (federations, ratings...)
+    for pid, name, fide_id, federation, title, birth_year, sex, gone, key in session.execute(
+            select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
+                   known.c.birth_year, known.c.sex,
+                   known.c.merged_into.is_not(None) | known.c.withdrawn, known.c.name_key)):
+        history = histories.get(pid)
+        if history is None:
+            continue
+        seen += 1
         state = (states[pid] if states is not None
                  else history.state(closed, results_through=closed))
-        _, name, fide_id, federation, title, birth_year, sex, gone, key = identity[pid]
         rating = state.rating
         if rating is None or gone:
             continue
@@ -113,12 +116,19 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
         played = games.get(pid, 0)
         # rated games in ``closed``: active (rated in the last of the 12 periods) without a
         # walk over the history
-        lines.append((-rating, key, pid, name, fide_id, federation, title, rating,
-                      played, k, reason, birth_year,
+        lines.append((once.setdefault(-rating, -rating), key, pid, name, fide_id,
+                      once.setdefault(federation, federation), once.setdefault(title, title),
+                      once.setdefault(rating, rating), played, k, reason,
+                      once.setdefault(birth_year, birth_year),
                       played == 0 and history.inactive(closed, first_closed), sex))
+    if seen != len(histories):  # every player of the histories is known (as before: KeyError)
+        raise KeyError(f"{len(histories) - seen} players of the histories are not known")
     lines.sort()
-    return [ListRow(rank, *line[2:]) for rank, line in zip(
-        competition_ranks([line[7] for line in lines]), lines, strict=True)]  # [7]: the rating
+    ranks = competition_ranks([line[7] for line in lines])  # [7]: the rating
+    listed: list[Any] = lines  # each line replaced by its ListRow: one of the two held at a time
+    for i, rank in enumerate(ranks):
+        listed[i] = ListRow(rank, *lines[i][2:])
+    return listed
 
 
 def entry_values(period: Period, revision: int, row: ListRow,
