@@ -51,14 +51,20 @@ def stored_rows(session: Session, period: Period, revision: int,
     table), shaped as
     ``derived_rows`` gives them: the packed ``period_audits`` unpacked, one dict per game side
     (``rating.unpacked_audits``), so ``db check`` compares the audit value by value."""
-    rows: Rows = {}
-    for table, model in DERIVED.items():
-        columns = [c.key for c in inspect(model).column_attrs]
-        rows[table] = [dict(zip(columns, r, strict=True)) for r in session.execute(
-            select(*(getattr(model, c) for c in columns))
-            .where(model.period == str(period), model.pool == pool,
-                   model.revision == revision))]
-    rows["period_audits"] = [side for row in rows["period_audits"] for side in _sides_of(row)]
+    return {table: stored_table(session, period, revision, pool, table) for table in DERIVED}
+
+
+def stored_table(session: Session, period: Period, revision: int, pool: RatingPool,
+                 table: str) -> list[dict[str, Any]]:
+    """The rows of one ``DERIVED`` table stored for ``revision`` of ``period`` in ``pool``, as
+    ``stored_rows`` gives them (``period_audits`` one dict per game side): one query."""
+    model = DERIVED[table]
+    columns = [c.key for c in inspect(model).column_attrs]
+    rows = [dict(zip(columns, r, strict=True)) for r in session.execute(
+        select(*(getattr(model, c) for c in columns))
+        .where(model.period == str(period), model.pool == pool, model.revision == revision))]
+    if table == "period_audits":
+        return [side for row in rows for side in _sides_of(row)]
     return rows
 
 
@@ -94,22 +100,29 @@ class Difference:
 def differences(period: Period, revision: int, stored: Rows, computed: Rows) -> list[Difference]:
     """Each value where ``stored`` and ``computed`` (``Rows`` of one revision) differ, by table
     then row key then field."""
-    found = []
-    for table in DERIVED:
-        def keyed(rows: list[dict[str, Any]]) -> dict[tuple[int, int | None], dict[str, Any]]:
-            return {(r["player_id"], r.get("game_id")): r for r in rows}
+    return [d for table in DERIVED for d in table_differences(
+        period, revision, table, stored.get(table, []), computed.get(table, []))]
 
-        old, new = keyed(stored.get(table, [])), keyed(computed.get(table, []))
-        for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[1] or 0)):
-            a, b = old.get(key), new.get(key)
-            if a is None or b is None:
-                found.append(Difference(str(period), revision, table, key[0], key[1], "row",
-                                        "absent" if a is None else "present",
-                                        "absent" if b is None else "present"))
-                continue
-            found.extend(Difference(str(period), revision, table, key[0], key[1], name,
-                                    a[name], b.get(name))
-                         for name in sorted(a) if a[name] != b.get(name))
+
+def table_differences(period: Period, revision: int, table: str, stored: list[dict[str, Any]],
+                      computed: list[dict[str, Any]]) -> list[Difference]:
+    """Each value where the ``stored`` and ``computed`` rows of one ``DERIVED`` table differ, by
+    row key (``player_id``, ``game_id``) then field."""
+    def keyed(rows: list[dict[str, Any]]) -> dict[tuple[int, int | None], dict[str, Any]]:
+        return {(r["player_id"], r.get("game_id")): r for r in rows}
+
+    found = []
+    old, new = keyed(stored), keyed(computed)
+    for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[1] or 0)):
+        a, b = old.get(key), new.get(key)
+        if a is None or b is None:
+            found.append(Difference(str(period), revision, table, key[0], key[1], "row",
+                                    "absent" if a is None else "present",
+                                    "absent" if b is None else "present"))
+            continue
+        found.extend(Difference(str(period), revision, table, key[0], key[1], name,
+                                a[name], b.get(name))
+                     for name in sorted(a) if a[name] != b.get(name))
     return found
 
 
@@ -155,8 +168,13 @@ def check_ledger(engine: Engine) -> CheckReport:
                 .order_by(RatingPeriod.period)).all():
             closed, in_pool = Period.parse(period), parse_pool(pool)
             report.checked.append((period, revision))
-            report.differences += differences(closed, revision,
-                                              stored_rows(session, closed, revision, in_pool),
-                                              recompute(session, closed, revision, in_pool))
+            # recomputed first, then one stored table at a time, each table's rows let go
+            # once compared: never every stored row beside every recomputed one (issue 25)
+            computed = recompute(session, closed, revision, in_pool)
+            for table in DERIVED:
+                report.differences += table_differences(
+                    closed, revision, table,
+                    stored_table(session, closed, revision, in_pool, table),
+                    computed.pop(table, []))
     return report
 
