@@ -12,19 +12,30 @@ period's current revision with its recomputation, value by value.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, inspect, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from ledger.db.audit_pack import unpack
 from ledger.db.engine import sqlite_path
 from ledger.db.models import PeriodRevision, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import NotFound
 from ledger.rules.editions import Edition
 from ledger.services.admin.audit_chain import ChainReport, check_chain
-from ledger.services.close.rating import DERIVED, derived_rows, rate, unpacked_audits
+from ledger.services.close.rating import (
+    AUDIT_COLUMNS,
+    COLUMNS,
+    DERIVED,
+    Rated,
+    derived_rows,
+    derived_tuples,
+    rate,
+    unpacked_audits,
+)
 from ledger.services.core.facts import Facts
 from ledger.services.core.session import transaction
 
@@ -37,27 +48,28 @@ def recompute(session: Session, period: Period, revision: int,
     """Every derived row ``revision`` of ``period`` in ``pool`` should hold, computed afresh
     from the facts as of its change with the reference rules (``rate(..., reference=True)``).
     Raises ``NotFound`` when the period has no such revision in that pool."""
+    return derived_rows(_rated(session, period, revision, pool), revision)
+
+
+def _rated(session: Session, period: Period, revision: int, pool: RatingPool) -> Rated:
+    """``rate(..., reference=True)`` of ``period`` as ``revision`` was computed (``recompute``);
+    raises ``NotFound`` as it does."""
     stored = session.get(PeriodRevision, (str(period), pool, revision))
     if stored is None:
         raise NotFound(f"period {period} has no revision {revision} in the {pool} pool")
-    rated = rate(session, period, Edition(stored.edition), Facts(as_of=stored.change_id),
-                 parse_pool(stored.pool), reference=True)
-    return derived_rows(rated, revision)
+    return rate(session, period, Edition(stored.edition), Facts(as_of=stored.change_id),
+                parse_pool(stored.pool), reference=True)
 
 
 def stored_rows(session: Session, period: Period, revision: int,
                 pool: RatingPool = STANDARD) -> Rows:
     """Every derived row stored for ``revision`` of ``period`` in ``pool`` (one query per
-    table), shaped as
-    ``derived_rows`` gives them: the packed ``period_audits`` unpacked, one dict per game side
-    (``rating.unpacked_audits``), so ``db check`` compares the audit value by value."""
-    rows: Rows = {}
-    for table, model in DERIVED.items():
-        columns = [c.key for c in inspect(model).column_attrs]
-        rows[table] = [dict(zip(columns, r, strict=True)) for r in session.execute(
-            select(*(getattr(model, c) for c in columns))
-            .where(model.period == str(period), model.pool == pool,
-                   model.revision == revision))]
+    table), shaped as ``derived_rows`` gives them: the packed ``period_audits`` unpacked, one
+    dict per game side (``rating.unpacked_audits``), so a test compares the audit value by
+    value (``db check`` compares tuples a table at a time: ``table_differences``)."""
+    rows: Rows = {table: [dict(zip(COLUMNS[table], r, strict=True)) for r in
+                          _stored_tuples(session, period, revision, pool, table)]
+                  for table in DERIVED}
     rows["period_audits"] = [side for row in rows["period_audits"] for side in _sides_of(row)]
     return rows
 
@@ -91,26 +103,56 @@ class Difference:
     recomputed: Any
 
 
-def differences(period: Period, revision: int, stored: Rows, computed: Rows) -> list[Difference]:
-    """Each value where ``stored`` and ``computed`` (``Rows`` of one revision) differ, by table
-    then row key then field."""
+def table_differences(period: Period, revision: int, table: str,
+                      stored: Iterable[tuple[Any, ...]],
+                      computed: Iterable[tuple[Any, ...]]) -> list[Difference]:
+    """Each value where the ``stored`` and ``computed`` rows of one ``DERIVED`` table differ, by
+    row key (``player_id``, ``game_id``) then field name. Rows are tuples in the order of
+    ``COLUMNS[table]`` (``period_audits``: packed rows, compared a side at a time in the order
+    of ``AUDIT_COLUMNS``); only one table's rows are held, as tuples, not dicts."""
+    columns = AUDIT_COLUMNS if table == "period_audits" else COLUMNS[table]
+    old, new = _keyed(table, columns, stored), _keyed(table, columns, computed)
+    fields = sorted(range(len(columns)), key=lambda i: columns[i])
     found = []
-    for table in DERIVED:
-        def keyed(rows: list[dict[str, Any]]) -> dict[tuple[int, int | None], dict[str, Any]]:
-            return {(r["player_id"], r.get("game_id")): r for r in rows}
-
-        old, new = keyed(stored.get(table, [])), keyed(computed.get(table, []))
-        for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[1] or 0)):
-            a, b = old.get(key), new.get(key)
-            if a is None or b is None:
-                found.append(Difference(str(period), revision, table, key[0], key[1], "row",
-                                        "absent" if a is None else "present",
-                                        "absent" if b is None else "present"))
-                continue
-            found.extend(Difference(str(period), revision, table, key[0], key[1], name,
-                                    a[name], b.get(name))
-                         for name in sorted(a) if a[name] != b.get(name))
+    for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[1] or 0)):
+        a, b = old.get(key), new.get(key)
+        if a is None or b is None:
+            found.append(Difference(str(period), revision, table, key[0], key[1], "row",
+                                    "absent" if a is None else "present",
+                                    "absent" if b is None else "present"))
+            continue
+        found.extend(Difference(str(period), revision, table, key[0], key[1], columns[i],
+                                a[i], b[i]) for i in fields if a[i] != b[i])
     return found
+
+
+def _keyed(table: str, columns: tuple[str, ...], rows: Iterable[tuple[Any, ...]],
+           ) -> dict[tuple[int, int | None], tuple[Any, ...]]:
+    """One table's rows by (``player_id``, ``game_id`` or None); ``period_audits`` rows
+    unpacked into one tuple per game side, bytes that are not whole sides as one row without
+    a game (reported as a row no recomputation gives, the player's sides as missing)."""
+    player = columns.index("player_id")
+    game = columns.index("game_id") if "game_id" in columns else None
+    if table != "period_audits":
+        return {(r[player], None if game is None else r[game]): r for r in rows}
+    keyed: dict[tuple[int, int | None], tuple[Any, ...]] = {}
+    for *head, sides in rows:
+        try:
+            keyed.update(((head[player], side.game_id), (*head, *side))
+                         for side in unpack(sides))
+        except ValueError:
+            keyed[(head[player], None)] = (*head, f"{len(sides)} bytes, not whole 32-byte sides")
+    return keyed
+
+
+def _stored_tuples(session: Session, period: Period, revision: int, pool: RatingPool,
+                   table: str) -> list[tuple[Any, ...]]:
+    """The rows of one ``DERIVED`` table stored for ``revision`` of ``period`` in ``pool``, as
+    tuples in the order of ``COLUMNS[table]`` (``period_audits`` packed): one query."""
+    model = DERIVED[table]
+    return [tuple(r) for r in session.execute(
+        select(*(getattr(model, c) for c in COLUMNS[table]))
+        .where(model.period == str(period), model.pool == pool, model.revision == revision))]
 
 
 @dataclass
@@ -155,8 +197,14 @@ def check_ledger(engine: Engine) -> CheckReport:
                 .order_by(RatingPeriod.period)).all():
             closed, in_pool = Period.parse(period), parse_pool(pool)
             report.checked.append((period, revision))
-            report.differences += differences(closed, revision,
-                                              stored_rows(session, closed, revision, in_pool),
-                                              recompute(session, closed, revision, in_pool))
+            # recomputed first, then one table at a time, rows as tuples, each table's rows
+            # let go once compared: never every stored row beside every recomputed one
+            # (issue 25)
+            computed = derived_tuples(_rated(session, closed, revision, in_pool), revision)
+            for table in DERIVED:
+                report.differences += table_differences(
+                    closed, revision, table,
+                    _stored_tuples(session, closed, revision, in_pool, table),
+                    computed.pop(table, []))
     return report
 
