@@ -34,7 +34,7 @@ from ledger.domain import POOLS, STANDARD, Period, RatingPool, Result, parse_poo
 from ledger.rules.performance import Performance, performance
 from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.period_audits import current_sides
-from ledger.services.close.rated_games import load_rated_games
+from ledger.services.close.rated_games import LoadedGame, load_rated_games
 from ledger.services.close.revisions import current
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.session import Ledger, transaction
@@ -101,22 +101,55 @@ def game_lines(session: Session, period: Period, event_id: int | None = None,
     those ``of_players`` played, either colour), two lines each (White's, then Black's), by
     date then game id, inside the caller's session, with the ratings and audit of that pool
     (docs/RULES.md §9). Five queries and the histories of the players in them."""
+    return periods_game_lines(session, [period], event_id, pool, of_players=of_players)
+
+
+def periods_game_lines(session: Session, periods: Sequence[Period],
+                       event_id: int | None = None, pool: RatingPool = STANDARD, *,
+                       of_players: Collection[int] | None = None) -> list[GameLine]:
+    """``game_lines`` of each of ``periods`` in turn (their lines one period after the other,
+    in the order given), the games read and the histories of the players in them read once
+    for all the periods (a scoped site rebuild asks every period for a few players: one
+    reading of their histories, not one a period). Four queries, then per period the views
+    of its games and its stored audit."""
+    if not periods:
+        return []
+    months = [str(p) for p in periods]
+
     def condition(g: FromClause) -> ColumnElement[bool]:
-        here = g.c.period == str(period)
+        here: ColumnElement[bool] = g.c.period.in_(months)
         if of_players is not None:
             here = here & (g.c.white_id.in_(of_players) | g.c.black_id.in_(of_players))
         return here & (g.c.event_id == event_id) if event_id is not None else here
 
     last = last_closed_period(session, pool)
     loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
-    if of_players is None:
+    by_period: dict[str, list[LoadedGame]] = defaultdict(list)
+    for g in loaded:  # by date then id within each period
+        by_period[g.game.period].append(g)
+    lines = []
+    for period in periods:
+        lines += _period_lines(session, period, by_period.get(str(period), []), pool,
+                               event_id is not None or of_players is not None,
+                               of_players is not None)
+    return lines
+
+
+def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
+                  pool: RatingPool, some: bool, by_id: bool) -> list[GameLine]:
+    """The lines of ``loaded`` (the games of ``period``, by date then id): their views (all of
+    the period's, or ``by_id`` only theirs) and the stored audit (``some``: of their players
+    only)."""
+    if not loaded:
+        return []
+    if not by_id:
         views = {v.id: v for v in period_game_views(session, period)}
     else:  # the views of their games only, a statement per FEW_GAMES of them
         ids = [g.game.id for g in loaded]
         views = {v.id: v for start in range(0, len(ids), FEW_GAMES)
                  for v in game_views(session, ids[start:start + FEW_GAMES], period, None)}
     players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
-               if event_id is not None or of_players is not None else None)
+               if some else None)
     audits = current_sides(session, period, pool, players)
     lines = []
     for g in loaded:
