@@ -25,21 +25,21 @@ from decimal import Decimal
 from fractions import Fraction
 
 from sqlalchemy import ColumnElement, FromClause, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
-from ledger.db.models import Event, Game, Player
+from ledger.db.models import Event, Game, InitialRating, InitialRatingGame, Player, RatingPeriod
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
 from ledger.domain import POOLS, STANDARD, Period, RatingPool, Result, parse_pool
 from ledger.rules.performance import Performance, performance
 from ledger.services.close.carried import CarriedLine, carried_lines
-from ledger.services.close.period_audits import current_sides
+from ledger.services.close.period_audits import current_sides, rated_games
 from ledger.services.close.rated_games import LoadedGame, load_rated_games
 from ledger.services.close.revisions import current
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.register.events import resolve_event
-from ledger.services.register.game_views import game_views, period_game_views
+from ledger.services.register.game_views import game_status, period_game_views
 
 #: ``game_lines`` of some players reads the views of their games by id, this many a statement
 #: (a statement's parameters are limited: SQLite's to 32,766).
@@ -131,44 +131,76 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
     for period in periods:
         lines += _period_lines(session, period, by_period.get(str(period), []), pool,
                                event_id is not None or of_players is not None,
-                               of_players is not None)
+                               of_players is not None, last is not None and period <= last)
     return lines
 
 
 def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
-                  pool: RatingPool, some: bool, by_id: bool) -> list[GameLine]:
-    """The lines of ``loaded`` (the games of ``period``, by date then id): their views (all of
-    the period's, or ``by_id`` only theirs) and the stored audit (``some``: of their players
-    only)."""
+                  pool: RatingPool, some: bool, by_id: bool, closed: bool) -> list[GameLine]:
+    """The lines of ``loaded`` (the games of ``period``, by date then id; ``closed``: whether
+    ``period`` is closed in ``pool``): the names and status of their games (all of the
+    period's views, or ``by_id`` only theirs: ``_line_views``) and the stored audit
+    (``some``: of their players only)."""
     if not loaded:
         return []
-    if not by_id:
-        views = {v.id: v for v in period_game_views(session, period)}
-    else:  # the views of their games only, a statement per FEW_GAMES of them
-        ids = [g.game.id for g in loaded]
-        views = {v.id: v for start in range(0, len(ids), FEW_GAMES)
-                 for v in game_views(session, ids[start:start + FEW_GAMES], period, None)}
+    views = ({v.id: (v.white, v.black, v.status) for v in period_game_views(session, period)}
+             if not by_id else _line_views(session, loaded, pool, closed))
     players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
                if some else None)
     audits = current_sides(session, period, pool, players)
     lines = []
     for g in loaded:
-        view, rated = views[g.game.id], g.rated
+        (white, black, status), rated = views[g.game.id], g.rated
         result = Result(rated.result)
-        sides = (("white", rated.white_id, rated.black_id, view.black, result.white_score,
+        sides = (("white", rated.white_id, rated.black_id, black, result.white_score,
                   rated.white_rating, rated.black_rating),
-                 ("black", rated.black_id, rated.white_id, view.white, result.black_score,
+                 ("black", rated.black_id, rated.white_id, white, result.black_score,
                   rated.black_rating, rated.white_rating))
         for colour, pid, opponent_id, opponent, score, own, theirs in sides:
             audit = audits.get((g.game.id, pid))
             lines.append(GameLine(
                 g.game.id, g.game.date, g.game.period, g.game.event_id, g.event_name,
                 g.game.round, colour, pid, opponent_id, opponent, result.value, score,
-                view.status, own, theirs,
+                status, own, theirs,
                 audit.difference if audit else None,
                 audit.counted_difference if audit else None,
                 Decimal(audit.expected_hundredths).scaleb(-2) if audit else None))
     return lines
+
+
+def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,
+                closed: bool) -> dict[int, tuple[str, str, str]]:
+    """Game id -> (White's name, Black's name, ``GameView.status``) of each of ``loaded`` (valid
+    games of one period and pool, ``closed`` or not there), what ``game_views`` gives them,
+    from Core rows: per FEW_GAMES games, their names (a join) and those counted in a
+    published initial rating; the rated flag from the stored audit
+    (``period_audits.rated_games``), one query."""
+    ids = [g.game.id for g in loaded]
+    white, black = aliased(Player), aliased(Player)
+    names: dict[int, tuple[str, str]] = {}
+    initial: set[int] = set()
+    for start in range(0, len(ids), FEW_GAMES):
+        chunk = ids[start:start + FEW_GAMES]
+        names.update((gid, (w, b)) for gid, w, b in session.execute(
+            select(Game.id, white.name, black.name)
+            .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
+            .where(Game.id.in_(chunk))))
+        initial.update(session.scalars(
+            select(InitialRatingGame.game_id)
+            .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+                  & (InitialRating.pool == InitialRatingGame.pool)
+                  & (InitialRating.revision == InitialRatingGame.revision)
+                  & (InitialRating.player_id == InitialRatingGame.player_id))
+            .join(RatingPeriod, (RatingPeriod.period == InitialRatingGame.period)
+                  & (RatingPeriod.pool == InitialRatingGame.pool)
+                  & (RatingPeriod.revision == InitialRatingGame.revision))
+            .where(InitialRatingGame.game_id.in_(chunk), InitialRatingGame.pool == pool,
+                   InitialRating.published.is_(True))))
+    rated = rated_games(session, [(g.game.id, g.game.period, g.game.pool, g.game.white_id,
+                                   g.game.black_id) for g in loaded]) if closed else set()
+    return {g.game.id: (*names[g.game.id], game_status(
+        g.game.result, g.game.played, closed, g.game.id in rated, g.game.id in initial,
+        g.game.period, g.game.status, g.game.unequal_times)) for g in loaded}
 
 
 @dataclass(frozen=True)
