@@ -57,11 +57,8 @@ from ledger.names import name_key
 from ledger.services.close.revisions import current
 from ledger.services.close.state import last_closed_period, load_histories
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.publishing.event_reports import (
-    event_pools,
-    game_periods,
-    periods_game_lines,
-)
+from ledger.services.publishing.event_reports import event_pools
+from ledger.services.publishing.game_lines import game_periods, periods_game_lines
 from ledger.services.publishing.histories import player_histories
 from ledger.services.publishing.marks import UNSHOWN_ACTIONS
 from ledger.services.publishing.site import (
