@@ -1,5 +1,5 @@
-"""Tournament rating reports (``ledger event show``, the site's tournament pages) and every
-recorded game from each player's side with its D and PD (the site's player pages).
+"""Tournament rating reports (``ledger event show``, the site's tournament pages), from the
+game lines of ``game_lines`` (every recorded game from each player's side with its D and PD).
 
 A rating report is FIDE's: for each player of an event, the published rating at the event's
 start, the games rated in it, the score, the expected score (sum of PD), K, and the change this
@@ -19,123 +19,26 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from sqlalchemy import ColumnElement, FromClause, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event, Game, Player
 from ledger.db.models import PeriodResult as PeriodResultRow
 from ledger.db.order import player_sort_key
-from ledger.domain import POOLS, STANDARD, Period, RatingPool, Result, parse_pool
+from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
 from ledger.rules.performance import Performance, performance
 from ledger.services.close.carried import CarriedLine, carried_lines
 from ledger.services.close.period_audits import current_sides
-from ledger.services.close.rated_games import load_rated_games
 from ledger.services.close.revisions import current
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.session import Ledger, transaction
+from ledger.services.publishing.game_lines import GameLine, game_lines
 from ledger.services.register.events import resolve_event
-from ledger.services.register.game_views import game_views, period_game_views
-
-#: ``game_lines`` of some players reads the views of their games by id, this many a statement
-#: (a statement's parameters are limited: SQLite's to 32,766).
-FEW_GAMES = 5000
-
-
-@dataclass(frozen=True)
-class GameLine:
-    """One recorded game from one player's side.
-
-    ``colour`` "white" or "black"; ``result`` the game's result as recorded (White's view,
-    ``1-0``, ``+/-`` ...); ``score`` the player's points (Decimal 1, 0.5 or 0; a forfeit win is
-    1, as standings count it); ``status`` as ``ledger game list`` gives it (``rated``,
-    ``forfeit``, ``open`` ...); ``own_rating``/``opponent_rating`` the published ratings in
-    force at the event's start (None: unrated then). ``difference`` (D, own - opponent),
-    ``counted_difference`` (D after the 400-point rule) and ``expected`` (PD) are the stored
-    audit of a game rated for this player, None otherwise."""
-
-    game_id: int
-    date: dt.date
-    period: str
-    event_id: int | None
-    event: str | None
-    round: str | None
-    colour: str
-    player_id: int
-    opponent_id: int
-    opponent: str
-    result: str
-    score: Decimal
-    status: str
-    own_rating: int | None
-    opponent_rating: int | None
-    difference: int | None = None
-    counted_difference: int | None = None
-    expected: Decimal | None = None
-
-    @property
-    def rated(self) -> bool:
-        """True when the game was rated for this player (it has a stored D and PD)."""
-        return self.expected is not None
-
-    @property
-    def over_the_board(self) -> bool:
-        """True for a game played over the board (not a forfeit, a move each)."""
-        return self.status not in ("forfeit", "no moves")
-
-
-def game_periods(session: Session) -> list[Period]:
-    """Every period with a recorded game, oldest first."""
-    return [Period.parse(p) for p in session.scalars(
-        select(Game.period).distinct().order_by(Game.period))]
-
-
-def game_lines(session: Session, period: Period, event_id: int | None = None,
-               pool: RatingPool = STANDARD, *,
-               of_players: Collection[int] | None = None) -> list[GameLine]:
-    """Every game of ``period`` in ``pool`` (or only those of the event ``event_id``; or only
-    those ``of_players`` played, either colour), two lines each (White's, then Black's), by
-    date then game id, inside the caller's session, with the ratings and audit of that pool
-    (docs/RULES.md §9). Five queries and the histories of the players in them."""
-    def condition(g: FromClause) -> ColumnElement[bool]:
-        here = g.c.period == str(period)
-        if of_players is not None:
-            here = here & (g.c.white_id.in_(of_players) | g.c.black_id.in_(of_players))
-        return here & (g.c.event_id == event_id) if event_id is not None else here
-
-    last = last_closed_period(session, pool)
-    loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
-    if of_players is None:
-        views = {v.id: v for v in period_game_views(session, period)}
-    else:  # the views of their games only, a statement per FEW_GAMES of them
-        ids = [g.game.id for g in loaded]
-        views = {v.id: v for start in range(0, len(ids), FEW_GAMES)
-                 for v in game_views(session, ids[start:start + FEW_GAMES], period, None)}
-    players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
-               if event_id is not None or of_players is not None else None)
-    audits = current_sides(session, period, pool, players)
-    lines = []
-    for g in loaded:
-        view, rated = views[g.game.id], g.rated
-        result = Result(rated.result)
-        sides = (("white", rated.white_id, rated.black_id, view.black, result.white_score,
-                  rated.white_rating, rated.black_rating),
-                 ("black", rated.black_id, rated.white_id, view.white, result.black_score,
-                  rated.black_rating, rated.white_rating))
-        for colour, pid, opponent_id, opponent, score, own, theirs in sides:
-            audit = audits.get((g.game.id, pid))
-            lines.append(GameLine(
-                g.game.id, g.game.date, g.game.period, g.game.event_id, g.event_name,
-                g.game.round, colour, pid, opponent_id, opponent, result.value, score,
-                view.status, own, theirs,
-                audit.difference if audit else None,
-                audit.counted_difference if audit else None,
-                Decimal(audit.expected_hundredths).scaleb(-2) if audit else None))
-    return lines
 
 
 @dataclass(frozen=True)

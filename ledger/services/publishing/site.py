@@ -52,12 +52,10 @@ from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import stored_digests
 from ledger.services.publishing.event_reports import (
     EventReport,
-    GameLine,
     event_pools,
     event_reports,
-    game_lines,
-    game_periods,
 )
+from ledger.services.publishing.game_lines import GameLine, game_lines, game_periods
 from ledger.services.publishing.histories import PlayerHistory, player_histories
 from ledger.services.publishing.lists import RatingList, list_revision, rating_list
 from ledger.services.register.events import EventView, list_events

@@ -57,7 +57,8 @@ from ledger.names import name_key
 from ledger.services.close.revisions import current
 from ledger.services.close.state import last_closed_period, load_histories
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.publishing.event_reports import event_pools, game_lines, game_periods
+from ledger.services.publishing.event_reports import event_pools
+from ledger.services.publishing.game_lines import game_periods, periods_game_lines
 from ledger.services.publishing.histories import player_histories
 from ledger.services.publishing.marks import UNSHOWN_ACTIONS
 from ledger.services.publishing.site import (
@@ -191,12 +192,11 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
         wanted = scope.players & {p.id for p in listed}
         shown = [e.id for e in common.events if e.games and e.id in scope.events]
         needed = wanted | _participants(session, shown)
-        every_line = {pool: [line for p in game_periods(session)
-                             if pool == STANDARD or pool in common.used.get(str(p), ())
-                             for line in game_lines(
-                                 session, p, pool=pool,
-                                 of_players=None if len(needed) > MANY else needed)]
-                      if needed else [] for pool in POOLS}
+        every_line = {pool: periods_game_lines(
+            session, [p for p in game_periods(session)
+                      if pool == STANDARD or pool in common.used.get(str(p), ())],
+            pool=pool, of_players=None if len(needed) > MANY else needed)
+            if needed else [] for pool in POOLS}
         reports = {r[0].id: r for r in event_reports_of(session, shown, every_line)}
         ids = None if len(wanted) > MANY else sorted(wanted)
         histories = {pool: [h for h in player_histories(session, ids, pool)

@@ -58,8 +58,12 @@ class GameView:
         return self.dated_in is not None
 
 
-def _status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
-            period: str, status: str = "valid", unequal_times: bool = False) -> str:
+def game_status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
+                period: str, status: str = "valid", unequal_times: bool = False) -> str:
+    """A game's ``GameView.status`` from its ``result`` (White's view), whether it was
+    ``played`` (a move each), whether its ``period`` (YYYY-MM) is ``closed`` in its pool,
+    ``rated`` (a stored side in its period's audit) and counted in a published ``initial``
+    rating, its ``status`` (``valid`` or ``void``) and ``unequal_times``."""
     if status == "void":
         return "void"
     if not Result(result).is_played:
@@ -116,7 +120,7 @@ def game_views(session: Session, ids: list[int] | None, period: Period | None,
         natural = natural_period(end, g.date)
         views.append(GameView(
             g.id, g.date, g.period, w, b, g.result,
-            _status(g.result, g.played, is_closed, is_rated, in_initial, g.period, g.status,
+            game_status(g.result, g.played, is_closed, is_rated, in_initial, g.period, g.status,
                     g.unequal_times),
             e, g.round, dated_in=str(natural) if natural < Period.parse(g.period) else None,
             pool=g.pool))

@@ -1,0 +1,188 @@
+"""Every recorded game from each player's side with its D and PD (the site's player pages, the
+tournament rating reports of ``event_reports``).
+
+The games and the ratings used come from ``services.close.rated_games``; the D and PD of each rated
+game are the ones its period's close stored (``period_audits``, packed per player:
+``services.close.period_audits``). Set-based: a fixed number of queries per period, whatever the
+number of players; the histories of the players read once for all the periods asked
+(``periods_game_lines``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import ColumnElement, FromClause, select
+from sqlalchemy.orm import Session, aliased
+
+from ledger.db.models import Game, InitialRating, InitialRatingGame, Player, RatingPeriod
+from ledger.domain import STANDARD, Period, RatingPool, Result
+from ledger.services.close.period_audits import current_sides, rated_games
+from ledger.services.close.rated_games import LoadedGame, load_rated_games
+from ledger.services.close.state import last_closed_period
+from ledger.services.register.game_views import game_status, period_game_views
+
+#: ``game_lines`` of some players reads the views of their games by id, this many a statement
+#: (a statement's parameters are limited: SQLite's to 32,766).
+FEW_GAMES = 5000
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One recorded game from one player's side.
+
+    ``colour`` "white" or "black"; ``result`` the game's result as recorded (White's view,
+    ``1-0``, ``+/-`` ...); ``score`` the player's points (Decimal 1, 0.5 or 0; a forfeit win is
+    1, as standings count it); ``status`` as ``ledger game list`` gives it (``rated``,
+    ``forfeit``, ``open`` ...); ``own_rating``/``opponent_rating`` the published ratings in
+    force at the event's start (None: unrated then). ``difference`` (D, own - opponent),
+    ``counted_difference`` (D after the 400-point rule) and ``expected`` (PD) are the stored
+    audit of a game rated for this player, None otherwise."""
+
+    game_id: int
+    date: dt.date
+    period: str
+    event_id: int | None
+    event: str | None
+    round: str | None
+    colour: str
+    player_id: int
+    opponent_id: int
+    opponent: str
+    result: str
+    score: Decimal
+    status: str
+    own_rating: int | None
+    opponent_rating: int | None
+    difference: int | None = None
+    counted_difference: int | None = None
+    expected: Decimal | None = None
+
+    @property
+    def rated(self) -> bool:
+        """True when the game was rated for this player (it has a stored D and PD)."""
+        return self.expected is not None
+
+    @property
+    def over_the_board(self) -> bool:
+        """True for a game played over the board (not a forfeit, a move each)."""
+        return self.status not in ("forfeit", "no moves")
+
+
+def game_periods(session: Session) -> list[Period]:
+    """Every period with a recorded game, oldest first."""
+    return [Period.parse(p) for p in session.scalars(
+        select(Game.period).distinct().order_by(Game.period))]
+
+
+def game_lines(session: Session, period: Period, event_id: int | None = None,
+               pool: RatingPool = STANDARD, *,
+               of_players: Collection[int] | None = None) -> list[GameLine]:
+    """Every game of ``period`` in ``pool`` (or only those of the event ``event_id``; or only
+    those ``of_players`` played, either colour), two lines each (White's, then Black's), by
+    date then game id, inside the caller's session, with the ratings and audit of that pool
+    (docs/RULES.md §9). Five queries and the histories of the players in them."""
+    return periods_game_lines(session, [period], event_id, pool, of_players=of_players)
+
+
+def periods_game_lines(session: Session, periods: Sequence[Period],
+                       event_id: int | None = None, pool: RatingPool = STANDARD, *,
+                       of_players: Collection[int] | None = None) -> list[GameLine]:
+    """``game_lines`` of each of ``periods`` in turn (their lines one period after the other,
+    in the order given), the games read and the histories of the players in them read once
+    for all the periods (a scoped site rebuild asks every period for a few players: one
+    reading of their histories, not one a period). Four queries, then per period the views
+    of its games and its stored audit."""
+    if not periods:
+        return []
+    months = [str(p) for p in periods]
+
+    def condition(g: FromClause) -> ColumnElement[bool]:
+        here: ColumnElement[bool] = g.c.period.in_(months)
+        if of_players is not None:
+            here = here & (g.c.white_id.in_(of_players) | g.c.black_id.in_(of_players))
+        return here & (g.c.event_id == event_id) if event_id is not None else here
+
+    last = last_closed_period(session, pool)
+    loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
+    by_period: dict[str, list[LoadedGame]] = defaultdict(list)
+    for g in loaded:  # by date then id within each period
+        by_period[g.game.period].append(g)
+    lines = []
+    for period in periods:
+        lines += _period_lines(session, period, by_period.get(str(period), []), pool,
+                               event_id is not None or of_players is not None,
+                               of_players is not None, last is not None and period <= last)
+    return lines
+
+
+def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
+                  pool: RatingPool, some: bool, by_id: bool, closed: bool) -> list[GameLine]:
+    """The lines of ``loaded`` (the games of ``period``, by date then id; ``closed``: whether
+    ``period`` is closed in ``pool``): the names and status of their games (all of the
+    period's views, or ``by_id`` only theirs: ``_line_views``) and the stored audit
+    (``some``: of their players only)."""
+    if not loaded:
+        return []
+    views = ({v.id: (v.white, v.black, v.status) for v in period_game_views(session, period)}
+             if not by_id else _line_views(session, loaded, pool, closed))
+    players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
+               if some else None)
+    audits = current_sides(session, period, pool, players)
+    lines = []
+    for g in loaded:
+        (white, black, status), rated = views[g.game.id], g.rated
+        result = Result(rated.result)
+        sides = (("white", rated.white_id, rated.black_id, black, result.white_score,
+                  rated.white_rating, rated.black_rating),
+                 ("black", rated.black_id, rated.white_id, white, result.black_score,
+                  rated.black_rating, rated.white_rating))
+        for colour, pid, opponent_id, opponent, score, own, theirs in sides:
+            audit = audits.get((g.game.id, pid))
+            lines.append(GameLine(
+                g.game.id, g.game.date, g.game.period, g.game.event_id, g.event_name,
+                g.game.round, colour, pid, opponent_id, opponent, result.value, score,
+                status, own, theirs,
+                audit.difference if audit else None,
+                audit.counted_difference if audit else None,
+                Decimal(audit.expected_hundredths).scaleb(-2) if audit else None))
+    return lines
+
+
+def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,
+                closed: bool) -> dict[int, tuple[str, str, str]]:
+    """Game id -> (White's name, Black's name, ``GameView.status``) of each of ``loaded`` (valid
+    games of one period and pool, ``closed`` or not there), what ``game_views`` gives them,
+    from Core rows: per FEW_GAMES games, their names (a join) and those counted in a
+    published initial rating; the rated flag from the stored audit
+    (``period_audits.rated_games``), one query."""
+    ids = [g.game.id for g in loaded]
+    white, black = aliased(Player), aliased(Player)
+    names: dict[int, tuple[str, str]] = {}
+    initial: set[int] = set()
+    for start in range(0, len(ids), FEW_GAMES):
+        chunk = ids[start:start + FEW_GAMES]
+        names.update((gid, (w, b)) for gid, w, b in session.execute(
+            select(Game.id, white.name, black.name)
+            .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
+            .where(Game.id.in_(chunk))))
+        initial.update(session.scalars(
+            select(InitialRatingGame.game_id)
+            .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
+                  & (InitialRating.pool == InitialRatingGame.pool)
+                  & (InitialRating.revision == InitialRatingGame.revision)
+                  & (InitialRating.player_id == InitialRatingGame.player_id))
+            .join(RatingPeriod, (RatingPeriod.period == InitialRatingGame.period)
+                  & (RatingPeriod.pool == InitialRatingGame.pool)
+                  & (RatingPeriod.revision == InitialRatingGame.revision))
+            .where(InitialRatingGame.game_id.in_(chunk), InitialRatingGame.pool == pool,
+                   InitialRating.published.is_(True))))
+    rated = rated_games(session, [(g.game.id, g.game.period, g.game.pool, g.game.white_id,
+                                   g.game.black_id) for g in loaded]) if closed else set()
+    return {g.game.id: (*names[g.game.id], game_status(
+        g.game.result, g.game.played, closed, g.game.id in rated, g.game.id in initial,
+        g.game.period, g.game.status, g.game.unequal_times)) for g in loaded}
