@@ -15,7 +15,8 @@ import os
 import stat
 from pathlib import Path
 
-from ledger.db.engine import SIDE_FILES, is_sqlite_file, sqlite_file_kind, sqlite_files
+from ledger.db.engine import sqlite_files
+from ledger.db.sqlite_files import SIDE_FILES, is_sqlite_file, sqlite_file_kind
 from ledger.errors import LedgerError
 
 

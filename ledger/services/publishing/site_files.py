@@ -31,7 +31,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ledger.db.engine import sqlite_file_kind, sqlite_files
+from ledger.db.engine import sqlite_files
+from ledger.db.sqlite_files import sqlite_file_kind
 from ledger.errors import InvalidInput, LedgerError
 from ledger.services.publishing import site_swap
 from ledger.services.publishing.site_record import RECORD, Record, record_text, states
