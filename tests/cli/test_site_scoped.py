@@ -32,6 +32,17 @@ def no_full_gather(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(site_service, "site_data", full)
 
 
+def rebuilt(db: str, site: Path, monkeypatch: pytest.MonkeyPatch,
+            before: dict[str, int]) -> tuple[dict[str, object], list[str]]:
+    """A rebuild of ``site`` from ``db`` without the full gather: its JSON report and the files
+    it wrote (their inode differs from ``before``, or they are new), sorted."""
+    with monkeypatch.context() as patch:
+        no_full_gather(patch)
+        again = build(db, site, "--base-url", "https://chess.example.org/")
+    after = inodes(site)
+    return again, sorted(name for name in after if after[name] != before.get(name))
+
+
 def same_as_a_full_build(db: str, site: Path, fresh: Path) -> None:
     """``site`` holds what a full build of ``db`` into the empty ``fresh`` makes, and its record
     the ledger's latest change: the next build writes nothing."""
@@ -52,14 +63,10 @@ def test_a_game_added_renders_its_players_and_event(season_copy: str, tmp_path: 
     before = inodes(site)
     ledger(season_copy, "game", "add", "Tanaka, Hiro", "Silva, Ana", "1-0", "--date",
            "2026-11-07", "--event", "Club League 2026-27", "--round", "5")
-    with monkeypatch.context() as patch:
-        no_full_gather(patch)
-        again = build(season_copy, site, "--base-url", "https://chess.example.org/")
-    after = inodes(site)
+    again, moved = rebuilt(season_copy, site, monkeypatch, before)
     # written: Tanaka's page (players/6.html) and Silva's (7), the Club League's page (new:
     # its first game), the tournaments' index, the home page (the latest tournament) and the
     # sitemap (the new page); every other file kept as it was
-    moved = sorted(name for name in after if after[name] != before.get(name))
     assert moved == ["events/5.html", "events/index.html", "index.html", "players/6.html",
                      "players/7.html", "sitemap.xml"]
     assert again["written"] == 6 and again["unchanged_since"] is None
@@ -77,11 +84,7 @@ def test_a_close_renders_its_list_players_and_events(season_copy: str, tmp_path:
     ledger(season_copy, "game", "add", "Byrne, Seán", "Novak, Petra", "1-0", "--date",
            "2026-11-14", "--event", "Club League 2026-27", "--round", "6")
     ledger(season_copy, "period", "close", "2026-11")
-    with monkeypatch.context() as patch:
-        no_full_gather(patch)
-        again = build(season_copy, site, "--base-url", "https://chess.example.org/")
-    after = inodes(site)
-    moved = sorted(name for name in after if after[name] != before.get(name))
+    again, moved = rebuilt(season_copy, site, monkeypatch, before)
     # the new list and its bundle, October's list (its "next" link), the lists' index and the
     # home page (the latest list), the Club League's page (its period closed), the pages of
     # its four players (2: Novak, 4: Byrne, 6: Tanaka, 7: Silva; Byrne 1889 beat Novak: their
@@ -123,11 +126,7 @@ def test_a_first_rating_renders_the_pages_of_earlier_opponents(
           ("Emil", "1/2-1/2", "2026-10-10", "October Cup", "2"))
     before = inodes(site)
     ledger(ledger_db, "period", "close", "2026-10")
-    with monkeypatch.context() as patch:
-        no_full_gather(patch)
-        again = build(ledger_db, site, "--base-url", "https://chess.example.org/")
-    after = inodes(site)
-    moved = sorted(name for name in after if after[name] != before.get(name))
+    again, moved = rebuilt(ledger_db, site, monkeypatch, before)
     # the October list and its bundle, September's list (its "next" link), the indexes, the
     # home page and the sitemap; the pages of Ana (6, first rated), Dora (4) and Emil (5)
     # (rated in October) and the October Cup (2); and those of Anders (1), Bea (2) and Carl
