@@ -6,13 +6,16 @@ Typer 0.2x turns every parameter's value (a missing option's ``None`` too) throu
 plain kind (``bool``, ``str``, ``int`` in its ``min``/``max``, ``pathlib.Path``) a coercion of
 its own for the values that cannot go wrong (a bool; a ``str``; digits in range; a path), which
 returns what the adapter returns, and hands every other value, and so every error message, to
-Typer's own coercion (``typer._coercion.build_runtime_param``), built then. A Typer without
+Typer's own coercion (``typer._coercion.build_runtime_param``), built then. A ``datetime``
+parameter hands on every value given: a command line without it (``ledger import`` without
+``--end-date``) imports no pydantic. A Typer without
 that layer (before 0.2x, which coerces by Click's types), or a release not in ``TESTED_TYPER``,
 is left as it is.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,7 +67,10 @@ def plain_coercion() -> None:
 
 
 def _plain_kind(descriptor: Any) -> str | None:
-    """``"bool"``, ``"str"``, ``"int"`` or ``"path"`` for a parameter this module may coerce, else None."""
+    """``"bool"``, ``"str"``, ``"int"`` or ``"path"`` for a parameter this module may coerce,
+    ``"datetime"`` for one whose values it hands on all (``ledger import --end-date``: left out,
+    its ``None`` is Typer's ``RuntimeParam.coerce``'s, taken before any coercion is built), else
+    None."""
     info = descriptor.parameter_info
     if getattr(info, "parser", None) is not None or getattr(info, "click_type", None) is not None:
         return None
@@ -79,6 +85,8 @@ def _plain_kind(descriptor: Any) -> str | None:
         return "int"
     if annotation is Path and info.path_type is None:
         return "path"
+    if annotation is dt.datetime:  # every value given goes to Typer's own: only a missing
+        return "datetime"          # option's None (``RuntimeParam.coerce``) builds nothing
     return None
 
 

@@ -25,6 +25,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any, BinaryIO
 
 from ledger.domain import Result, described_character, find_control_character, not_a_date
@@ -213,6 +214,11 @@ class _Places(Mapping[str, Where]):
 _GAME_PLACES = {"result": "result", "date": "date", "time_control": "time_control",
                 "pool": "pool"}
 _SIDE_PLACES = {side: {"name": side, "fide_id": f"{side}_fide_id"} for side in ("white", "black")}
+_WHITE_PLACES, _BLACK_PLACES = _SIDE_PLACES["white"], _SIDE_PLACES["black"]
+#: The places of a usual row's game (``_RowReader``): none, since every key of
+#: ``_GAME_PLACES`` names its own column, which is where ``FileGame.where`` falls back to.
+_NO_PLACES: Mapping[str, Where] = MappingProxyType({})
+assert all(key == column for key, column in _GAME_PLACES.items())
 
 
 class _RowReader:
@@ -236,11 +242,14 @@ class _RowReader:
                 or white_name.casefold() == black_name.casefold()):
             return _game(self.path, line, dict(zip(self.names, row, strict=True)),
                          self.problems, self.dates)
-        # the usual row: date, white, black and result only, each fine (checked above)
-        return FileGame(line=line,
-                        white=FilePlayer(name=white_name, at=_Places(line, _SIDE_PLACES["white"])),
-                        black=FilePlayer(name=black_name, at=_Places(line, _SIDE_PLACES["black"])),
-                        date=day, result=result, at=_Places(line, _GAME_PLACES))
+        # the usual row: date, white, black and result only, each fine (checked above); the
+        # records made with positional arguments (a keyword call of a dataclass's ``__init__``
+        # with defaults costs about twice as much) and the game's places left to
+        # ``FileGame.where``'s fallback, ``(line, key)``: each key of ``_GAME_PLACES`` is its
+        # own column, so the same places without an object a row
+        return FileGame(line, FilePlayer(white_name, _Places(line, _WHITE_PLACES)),
+                        FilePlayer(black_name, _Places(line, _BLACK_PLACES)), day, result,
+                        True, None, None, None, None, None, None, _NO_PLACES)
 
 
 def _game(path: str, line: int, row: dict[str, str], problems: Problems,

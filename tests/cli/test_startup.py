@@ -210,3 +210,25 @@ def test_an_untested_typer_release_keeps_typers_own_coercion(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert "0.76" in done.stdout and "0.24" in done.stdout
     assert "pydantic" in json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_an_import_without_end_date_loads_no_pydantic(tmp_path: Path) -> None:
+    db = str(tmp_path / "small.db")
+    for args in (("init",), ("player", "add", "Doyle, Liam", "--rating", "1850", "--prior-games", "0"),
+                 ("player", "add", "Walsh, Brendan", "--rating", "1790", "--prior-games", "0")):
+        assert CliRunner().invoke(app, ["--db", db, *args]).exit_code == 0
+    games = tmp_path / "games.csv"
+    games.write_text("date,white,black,result\n2026-01-05,\"Doyle, Liam\",\"Walsh, Brendan\",1-0\n")
+    modules = loaded(tmp_path, "--db", db, "import", str(games), "--json")
+    assert "ledger.services.imports.games" in modules  # it ran
+    assert "pydantic" not in modules
+
+
+def test_a_bad_end_date_gets_typers_own_error(tmp_path: Path) -> None:
+    games = tmp_path / "games.csv"
+    games.write_text("date,white,black,result\n")
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "x.db"), "import", str(games),
+                                      "--end-date", "2025-13-40"])
+    assert result.exit_code == 2
+    assert ("Invalid value for '--end-date': Value error, '2025-13-40' does not match the "
+            "formats '%Y-%m-%d'.") in " ".join(result.output.replace("│", " ").split())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ledger.services.imports.written import FEWEST_BITS, MOST_BITS, PairDays, pair_day
+from ledger.services.imports.written import FEWEST_BITS, MOST_BITS, PairDays, pair_day, pair_days
 
 
 def test_a_pair_day_is_the_same_for_either_colours() -> None:
@@ -34,3 +34,20 @@ def test_the_filter_is_sized_by_the_file_within_its_bounds() -> None:
     assert len(PairDays(10_000)._bits) == 262_144 // 8
     assert len(PairDays(0)._bits) == FEWEST_BITS // 8 == 8192
     assert len(PairDays(10**9)._bits) == MOST_BITS // 8 == 16 * 1024 * 1024
+
+
+def test_pair_days_of_a_batch_by_game() -> None:
+    from types import SimpleNamespace as Ns
+    a = Ns(date=dt.date(2025, 11, 5))
+    b = Ns(date=dt.date(2025, 11, 6))
+    games = [(a, Ns(id=7), Ns(id=3)), (b, Ns(id=3), Ns(id=7))]
+    # 2025-11-05 is day 739,560 (above), the 6th the next
+    assert pair_days(games) == {id(a): (3, 7, 739560), id(b): (3, 7, 739561)}
+
+
+def test_holding_is_may_hold_of_each_in_order() -> None:
+    days = [(w, w + 1, 739560 + w % 30) for w in range(1, 2001)]
+    held = PairDays(2000)
+    held.add_all(days[:1000:2])
+    asked = days[:1000][::-1]
+    assert held.holding(asked) == [day for day in asked if held.may_hold(day)] == days[998::-2]

@@ -188,7 +188,9 @@ def check_dates(name: str, games: list[FileGame], today: dt.date,
     same set with each batch; this adds to it)."""
     undatable: set[int] = set()
     warned = set() if warned is None else warned
-    periods: dict[dt.date, Period] = {}  # each date's period found once
+    # each date's period found once, and whether it is before 2022 (a Period's ``<`` is a
+    # Python call: asked once a date, not once a game)
+    periods: dict[dt.date, tuple[Period, bool]] = {}
     for g in games:
         date = g.date
         if date > today:
@@ -206,10 +208,12 @@ def check_dates(name: str, games: list[FileGame], today: dt.date,
                                            "FIDE published its first rating list in 1971; check "
                                            "the year"))
             continue
-        period = periods.get(date)
-        if period is None:
-            period = periods[date] = Period.of(date)
-        if period < FIRST_RATED_PERIOD and period not in warned:
+        known = periods.get(date)
+        if known is None:
+            period = Period.of(date)
+            known = periods[date] = (period, period < FIRST_RATED_PERIOD)
+        period, early = known
+        if early and period not in warned:
             line, where = g.where("date")
             warned.add(period)
             problems.append(Problem(

@@ -269,7 +269,8 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         quiet, asked, who = matcher.quiet_who, matcher.asked, matcher.who
         for g in games:
             start = g.event_start or g.date
-            pool = pools[id(g)].pool if id(g) in pools else usual
+            found = pools.get(id(g))
+            pool = usual if found is None else found.pool
             # one match per distinct question (``Matcher.who``): a dict look-up after the first
             white = quiet.get(asked(g.white)) or who(g.white, start, pool)
             black = quiet.get(asked(g.black)) or who(g.black, start, pool)
@@ -287,8 +288,8 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         checks.count(recorded, pools)
         # not the games refused for their date (a start in year 1 has no period before it)
         checks.warn([(g, w, b, pools[id(g)].pool) for g, w, b in paired
-                     if id(g) in pools and id(g) not in undatable
-                     and (g.white.rating is not None or g.black.rating is not None)])
+                     if (g.white.rating is not None or g.black.rating is not None)
+                     and id(g) in pools and id(g) not in undatable])
         if progress is not None:
             progress(done // 2 + report.recorded // 2, total)
     report.problems.extend(source.new_problems())

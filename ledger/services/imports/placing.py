@@ -24,7 +24,7 @@ from ledger.services.imports.game_files import FIRST_LIST
 from ledger.services.imports.game_pools import GamePool
 from ledger.services.imports.report import ImportReport, Matched, Paired, Progress
 from ledger.services.imports.writing import add_games
-from ledger.services.imports.written import PairDays, pair_day, recall
+from ledger.services.imports.written import PairDays, pair_days, recall
 from ledger.services.register.events import find_event, place_in_event
 from ledger.services.register.game_keys import RoundSeats, existing_games
 from ledger.services.register.lookalikes import Lookalike, Lookalikes
@@ -117,7 +117,7 @@ class Placing:
         ends = [g.event_end for g, _, _ in streamed if g.event_end is not None]
         self._know(min(dates), max(dates + ends))
         pool = self.first[1]
-        days = {id(g): pair_day(w.id, b.id, g.date) for g, w, b in streamed}  # each once
+        days = pair_days(streamed)  # each game's once
         recalled = self._recall(set(days.values()), pool)
         fresh = self.keys.fresh(name, None, streamed, report)
         fresh = one_game_a_round(self.session, name, self.seats, fresh, report, False)
@@ -150,12 +150,11 @@ class Placing:
             self.report.problems.append(Problem(self.name, line, where, refusal))
         return refusal is not None
 
-    def _recall(self, pair_days: set[tuple[int, int, int]], pool: RatingPool) -> set[int]:
+    def _recall(self, wanted: set[tuple[int, int, int]], pool: RatingPool) -> set[int]:
         """Take the games of earlier batches (written, ``import_written``) that games on
-        ``pair_days`` (``import_written.pair_day`` values of a batch's games) may repeat or
+        ``wanted`` (``import_written.pair_day`` values of a batch's games) may repeat or
         meet on a day into ``keys`` and ``seats``; returns their lines."""
-        may_hold = self.written.may_hold
-        days = [day for day in pair_days if may_hold(day)]
+        days = self.written.holding(wanted)
         if not days:
             return set()
         rows = recall(self.session, self.before_id, pool, days)

@@ -86,7 +86,7 @@ def add_games(session: Session, name: str, event_id: int | None, event_period: P
         key = keys[label] if label in keys else keys.setdefault(label, round_key(label))
         found = by_pool.get(id(g))
         rows.append((event_id, label, key, day, period_text, w.id, b.id,
-                     g.result.value, played[g.played], f"{source}:{g.line}", now, "valid",
+                     g.result._value_, played[g.played], f"{source}:{g.line}", now, "valid",
                      change_id, pool, usual if found is None else unequal[found.unequal_times]))
         periods[period_text] += 1
     report.periods.update(periods)
@@ -192,14 +192,15 @@ class RatingChecks:
             placed.append((g, w.id, b.id, found, ratings, ended, early))
         self._fill(asked)
         reasons: dict[tuple[object, ...], str | None] = {}
+        to_rate, not_rated = 0, report.not_rated
         for g, white_id, black_id, found, ratings, ended, early in placed:
             white_rating, black_rating = ratings[white_id], ratings[black_id]
-            # not_rated_reason without a period reads only these (no gap rule): once each
+            # not_rated_reason without a period reads only these (no gap rule): once each, and
+            # looked up once a game (the key holds a ``Result``, whose hash is a Python call)
             asked_ = (g.result, g.played, found.unequal_times, white_rating is None,
                       black_rating is None)
-            if asked_ in reasons:
-                reason = reasons[asked_]
-            else:
+            reason = reasons.get(asked_, _UNASKED)
+            if reason is _UNASKED:
                 reason = reasons[asked_] = not_rated_reason(RatedGame(
                     game_id=0, event_key=None, white_id=white_id, black_id=black_id,
                     white_rating=white_rating, black_rating=black_rating, result=g.result,
@@ -210,9 +211,10 @@ class RatingChecks:
                                                       ended):
                 reason = GAP_REASON
             if reason is None:
-                report.to_rate += 1
+                to_rate += 1
             else:
-                report.not_rated[reason] += 1
+                not_rated[reason] += 1
+        report.to_rate += to_rate
 
     def warn(self, paired: list[tuple[FileGame, Who | None, Who | None, RatingPool]]) -> None:
         """Find the sides of ``paired`` (a batch's games, with their pools) whose rating in the
@@ -246,6 +248,11 @@ class RatingChecks:
         fresh_names = set(self.report.players_registered)
         self.report.problems.extend(problem for name, pool, problem in self.warnings
                                     if name not in fresh_names and pool in self.counted)
+
+
+#: ``RatingChecks.count``'s reasons: a question not asked yet (None is an answer: rated; no
+#: reason ``not_rated_reason`` gives is this text).
+_UNASKED = "not asked yet"
 
 
 def _pool_word(pool: RatingPool) -> str:

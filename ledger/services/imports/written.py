@@ -16,6 +16,8 @@ from sqlalchemy.orm import Session
 
 from ledger.db.models import Game
 from ledger.domain import RatingPool
+from ledger.formats.records import FileGame
+from ledger.services.register.game_keys import PlayerRef
 
 #: Filter bits per game the file is expected to hold (4 probes: about 1 in 400 false hits).
 BITS_PER_GAME = 16
@@ -28,6 +30,22 @@ def pair_day(white_id: int, black_id: int, date: dt.date) -> tuple[int, int, int
     """A game's pair-day: (lower ledger id, higher ledger id, the date's ordinal), the same for
     either colours."""
     return (min(white_id, black_id), max(white_id, black_id), date.toordinal())
+
+
+def pair_days(games: Iterable[tuple[FileGame, PlayerRef, PlayerRef]]
+              ) -> dict[int, tuple[int, int, int]]:
+    """``id(FileGame)`` -> its ``pair_day``, for ``games`` (game, White, Black: ledger players
+    with ``id``), each date's ordinal found once (a month's file has about 30 dates)."""
+    ordinals: dict[dt.date, int] = {}
+    found = {}
+    for g, w, b in games:
+        day = g.date
+        ordinal = ordinals.get(day)
+        if ordinal is None:
+            ordinal = ordinals[day] = day.toordinal()
+        white, black = w.id, b.id
+        found[id(g)] = (white, black, ordinal) if white < black else (black, white, ordinal)
+    return found
 
 
 class PairDays:
@@ -61,14 +79,23 @@ class PairDays:
 
     def may_hold(self, day: tuple[int, int, int]) -> bool:
         """False when ``day`` was never added; True when it was (or, rarely, when not)."""
+        return bool(self.holding((day,)))
+
+    def holding(self, days: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        """The ``days`` the filter may hold (``may_hold`` of each, the probes written out: one
+        call a batch), in their order."""
         bits, mask = self._bits, self._mask
-        h = hash(day)
-        spot, step = h & mask, (h >> 32) | 1
-        for _ in range(_PROBES):
-            if not bits[spot >> 3] & (1 << (spot & 7)):
-                return False
-            spot = (spot + step) & mask
-        return True
+        found = []
+        for day in days:
+            h = hash(day)
+            spot, step = h & mask, (h >> 32) | 1
+            for _ in range(_PROBES):
+                if not bits[spot >> 3] & (1 << (spot & 7)):
+                    break
+                spot = (spot + step) & mask
+            else:
+                found.append(day)
+        return found
 
 
 class Written(NamedTuple):

@@ -169,9 +169,15 @@ class RoundSeats:
 
 def _without(days: dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]], lines: set[int],
              ) -> dict[tuple[int, int, dt.date], list[tuple[str | None, Seat]]]:
-    """``days`` without the seats that are one of the file's ``lines`` (days left empty go)."""
+    """``days`` without the seats that are one of the file's ``lines`` (days left empty go; a
+    day of one game, the usual one, keeps its list)."""
     kept = {}
     for day, games in days.items():
+        if len(games) == 1:
+            seat = games[0][1]
+            if not isinstance(seat, int) or seat not in lines:
+                kept[day] = games
+            continue
         left = [x for x in games if not isinstance(x[1], int) or x[1] not in lines]
         if left:
             kept[day] = left
