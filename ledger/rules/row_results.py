@@ -66,9 +66,10 @@ class GameRowColumns:
         import numpy as np  # the close's rating imports it already; other commands need not
 
         order = np.argsort(np.frombuffer(keys, dtype=np.int64), kind="stable")
-        for name in self.__slots__:
-            column = np.frombuffer(getattr(self, name), dtype=np.int64)
-            setattr(self, name, array("q", column[order].tobytes()))
+        for name in self.__slots__:  # in place: one column's copy held at a time
+            column = np.frombuffer(getattr(self, name), dtype=np.int64)  # a writable view
+            column[:] = column[order]
+            del column  # the view lets go of the array (which may grow again)
 
     def rows(self) -> Iterable[GameRow]:
         """The rows added, in order, as ``GameRow`` tuples (``NONE`` back to None)."""

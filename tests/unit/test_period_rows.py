@@ -184,5 +184,7 @@ def test_game_row_columns_sorted_by_keys_keep_equal_keys_in_order() -> None:
                                  (10, None, 1, 2, 2000, 1900, 2), (12, 7, 3, 1, 1850, 2000, 1)]
     assert all(type(column) is array and column.typecode == "q"
                for column in (held.game_id, held.event, held.halves))
+    held.extend([(14, None, 2, 1, 1900, 2000, 2)])  # sorted in place: the columns still grow
+    assert list(held.game_id) == [11, 13, 10, 12, 14]
     with pytest.raises(ValueError):
         held.sort_by(array("q", [1, 2]))  # not one key a row
