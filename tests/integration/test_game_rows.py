@@ -121,3 +121,18 @@ def test_games_recorded_out_of_date_order_come_by_date_then_id(engine: Engine) -
     assert [g.game_id for g in got.left_out] == [first, third]
     assert [g.result for g in got.left_out] == [Result.WHITE_FORFEIT_WIN,
                                                 Result.BLACK_FORFEIT_WIN]
+
+
+def test_histories_read_as_driver_rows_keep_the_flags_as_bools(engine: Engine) -> None:
+    add_player(engine, NewPlayer(name="Jay, Jo", rating=2450, prior_games=300, reached_2400=True,
+                                 reached_2300=True))
+    add_player(engine, NewPlayer(name="Kay, Kim", rating=1500, prior_games=20))
+    ids = _ids(engine)
+    with transaction(engine, write=False) as session:
+        everyone = load_histories(session, None, through=Period(2025, 4))
+    jo, kim = everyone[ids["Jay, Jo"]].entries[0], everyone[ids["Kay, Kim"]].entries[0]
+    # SQLite gives the BOOLEAN columns as 1 and 0: read back as True and False, as SQLAlchemy would
+    assert (jo.reached_2400, jo.reached_2300, kim.reached_2400, kim.reached_2300) == (
+        True, True, False, False)
+    assert all(type(flag) is bool for flag in (jo.reached_2400, kim.reached_2300))
+    assert (jo.rating, jo.prior_games, kim.rating, kim.prior_games) == (2450, 300, 1500, 20)
