@@ -13,9 +13,9 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Executable, Select, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -270,17 +270,18 @@ def load_histories(
                           _rows(session, drops, raw))
 
 
-def _rows(session: Session, query: Select[Any], raw: bool) -> Iterator[Any]:
+def _rows(session: Session, query: Executable, raw: bool) -> Iterator[Any]:
     """The rows of ``query``, executed when the first is asked for (one query at a time); with
     ``raw`` as the driver gives them (``db.rows.stream_rows``: no SQLAlchemy result processing,
     for a query whose parameters are all ``str`` or ``int``; on SQLite a BOOLEAN is 0 or 1,
     which ``histories_from`` makes a bool)."""
-    yield from stream_rows(session, query) if raw else session.execute(query)
+    yield from (stream_rows(session, cast("Select[Any]", query)) if raw
+                else session.execute(query))
 
 
-#: A BOOLEAN column's value as the driver gives it (SQLite 0 or 1, psycopg a bool, or NULL)
-#: -> the value SQLAlchemy's ``Boolean`` reads back.
-_FLAG: dict[object, bool | None] = {0: False, 1: True, None: None}
+#: A NOT NULL BOOLEAN column's value as the driver gives it (SQLite 0 or 1, psycopg a bool,
+#: which hashes and compares as 0 or 1) -> the bool SQLAlchemy's ``Boolean`` reads back.
+_FLAG: dict[object, bool] = {0: False, 1: True}
 
 
 def histories_from(
@@ -292,12 +293,12 @@ def histories_from(
     """The ``History`` of each of ``players`` (player id, birth year) from rows as
     ``load_histories`` selects them (every other row's player among ``players``): ``entries``
     (player id, entry id, in force from YYYY-MM or None, rating, prior games, reached 2400,
-    reached 2300: bools, or the driver's 0 and 1, kind) by entry id; ``results`` (player id, period, games, rating after) by
-    period; published ``initial`` ratings (player id, period, games, rating); ``adjustments``
-    (player id, period, rating after); floor ``drops`` (player id, period). Each month's text
-    is parsed once (``Period`` is immutable); the values that repeat from player to player
-    (birth years, ratings, prior games, kinds) are kept once each (a federation's 200,000
-    players: 30 MB less)."""
+    reached 2300: bools, or the driver's 0 and 1, kind) by entry id; ``results`` (player id,
+    period, games, rating after) by period; published ``initial`` ratings (player id, period,
+    games, rating); ``adjustments`` (player id, period, rating after); floor ``drops``
+    (player id, period). Each month's text is parsed once (``Period`` is immutable); the values
+    that repeat from player to player (birth years, ratings, prior games, kinds) are kept once
+    each (a federation's 200,000 players: 30 MB less)."""
     once: dict[object, Any] = {}  # each repeating value's first object
     histories = {pid: History(once.setdefault(birth_year, birth_year))
                  for pid, birth_year in players}
