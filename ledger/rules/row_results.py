@@ -57,6 +57,20 @@ class GameRowColumns:
                                   strict=True):
             column.extend(values)
 
+    def sort_by(self, keys: array[int]) -> None:
+        """Put the rows in the order of ``keys`` (one 64-bit int a row, ``array("q")``), rows of
+        equal keys in the order they were added (a stable sort). ``ValueError`` when ``keys``
+        is not one key a row."""
+        if len(keys) != len(self):
+            raise ValueError(f"{len(keys)} keys for {len(self)} rows")
+        import numpy as np  # the close's rating imports it already; other commands need not
+
+        order = np.argsort(np.frombuffer(keys, dtype=np.int64), kind="stable")
+        for name in self.__slots__:  # in place: one column's copy held at a time
+            column = np.frombuffer(getattr(self, name), dtype=np.int64)  # a writable view
+            column[:] = column[order]
+            del column  # the view lets go of the array (which may grow again)
+
     def rows(self) -> Iterable[GameRow]:
         """The rows added, in order, as ``GameRow`` tuples (``NONE`` back to None)."""
         def back(column: array[int]) -> Iterable[int | None]:

@@ -96,3 +96,43 @@ def test_a_rapid_player_unrated_in_rapid_plays_with_the_standard_rating(engine: 
         assert [g.white_id for g in got.left_out] == [fay]  # a player unrated: no rule rates
         assert got.late == {}
     assert _rows(engine, Period(2025, 6)).count == 0  # no standard game
+
+
+def test_games_recorded_out_of_date_order_come_by_date_then_id(engine: Engine) -> None:
+    for name in ("Gale, Gus", "Hale, Hal", "Ivey, Ivy"):
+        add_player(engine, NewPlayer(name=name, rating=1700, prior_games=100))
+    # recorded (ids rising) 20, 5, 20, 5 May: two forfeits, recorded first and third
+    for white, black, result, day in (("Gale, Gus", "Hale, Hal", "+/-", "2025-05-20"),
+                                      ("Gale, Gus", "Hale, Hal", "1-0", "2025-05-05"),
+                                      ("Hale, Hal", "Ivey, Ivy", "-/+", "2025-05-20"),
+                                      ("Hale, Hal", "Ivey, Ivy", "1/2-1/2", "2025-05-05")):
+        add_game(engine, white, black, result, day, today=TODAY)
+    with engine.connect() as conn:
+        first, second, third, fourth = [gid for (gid,) in conn.exec_driver_sql(
+            "SELECT id FROM games ORDER BY id")]
+    ids = _ids(engine)
+    gus, hal, ivy = ids["Gale, Gus"], ids["Hale, Hal"], ids["Ivey, Ivy"]
+    got = _rows(engine, Period(2025, 5))
+    # 5 May: the second and fourth recorded, then 20 May: the first and third
+    assert list(got.rows.rows()) == [(second, None, gus, hal, 1700, 1700, 2),
+                                     (fourth, None, hal, ivy, 1700, 1700, 1),
+                                     (first, None, gus, hal, 1700, 1700, None),
+                                     (third, None, hal, ivy, 1700, 1700, None)]
+    assert [g.game_id for g in got.left_out] == [first, third]
+    assert [g.result for g in got.left_out] == [Result.WHITE_FORFEIT_WIN,
+                                                Result.BLACK_FORFEIT_WIN]
+
+
+def test_histories_read_as_driver_rows_keep_the_flags_as_bools(engine: Engine) -> None:
+    add_player(engine, NewPlayer(name="Jay, Jo", rating=2450, prior_games=300, reached_2400=True,
+                                 reached_2300=True))
+    add_player(engine, NewPlayer(name="Kay, Kim", rating=1500, prior_games=20))
+    ids = _ids(engine)
+    with transaction(engine, write=False) as session:
+        everyone = load_histories(session, None, through=Period(2025, 4))
+    jo, kim = everyone[ids["Jay, Jo"]].entries[0], everyone[ids["Kay, Kim"]].entries[0]
+    # SQLite gives the BOOLEAN columns as 1 and 0: read back as True and False, as SQLAlchemy would
+    assert (jo.reached_2400, jo.reached_2300, kim.reached_2400, kim.reached_2300) == (
+        True, True, False, False)
+    assert all(type(flag) is bool for flag in (jo.reached_2400, kim.reached_2300))
+    assert (jo.rating, jo.prior_games, kim.rating, kim.prior_games) == (2450, 300, 1500, 20)

@@ -6,6 +6,7 @@ event's start, the 700 cap, forfeits and carried corrections."""
 from __future__ import annotations
 
 import random
+from array import array
 from decimal import Decimal
 
 import pytest
@@ -171,3 +172,19 @@ def test_game_row_columns_hold_the_rows() -> None:
     with pytest.raises(TypeError):
         held.extend([(13, "x", 1, 2, 2000, 1900, 2)])  # a text event key: ints only
     assert len(held.white) == 3  # nothing added
+
+
+def test_game_row_columns_sorted_by_keys_keep_equal_keys_in_order() -> None:
+    held = GameRowColumns()
+    held.extend([(10, None, 1, 2, 2000, 1900, 2), (11, 7, 2, 3, None, 1850, None),
+                 (12, 7, 3, 1, 1850, 2000, 1), (13, None, 1, 3, 2000, 1850, 0)])
+    # days 5, 3, 5, 3: the rows of day 3 (11, 13), then of day 5 (10, 12), each as added
+    held.sort_by(array("q", [5, 3, 5, 3]))
+    assert list(held.rows()) == [(11, 7, 2, 3, None, 1850, None), (13, None, 1, 3, 2000, 1850, 0),
+                                 (10, None, 1, 2, 2000, 1900, 2), (12, 7, 3, 1, 1850, 2000, 1)]
+    assert all(type(column) is array and column.typecode == "q"
+               for column in (held.game_id, held.event, held.halves))
+    held.extend([(14, None, 2, 1, 1900, 2000, 2)])  # sorted in place: the columns still grow
+    assert list(held.game_id) == [11, 13, 10, 12, 14]
+    with pytest.raises(ValueError):
+        held.sort_by(array("q", [1, 2]))  # not one key a row

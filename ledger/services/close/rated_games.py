@@ -9,8 +9,11 @@ never rated. The games are those of ``services.core.facts.Facts``: now, or as of
 from __future__ import annotations
 
 import datetime as dt
+from array import array
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import islice
+from operator import gt, itemgetter
 from typing import Any
 
 from sqlalchemy import ColumnElement, FromClause, Integer, Row, case, cast, select, union
@@ -204,7 +207,10 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
 
     The games' events are read apart (one small query): each event's (or, without one, each
     date's) start period, ratings in force and natural period are found once, so a game costs
-    one dict lookup for them; result, played and unequal times come as one ``game_code``."""
+    one dict lookup for them; result, played and unequal times come as one ``game_code``. The
+    games are read by id (SQLite reads them so from ``ix_games_period``, without sorting the
+    month) and put by date then id here (``GameRowColumns.sort_by``, a stable numpy sort of
+    each row's day) only when the ids are not in date order already."""
     g = facts.games()
     where = (g.c.period == str(target)) & (g.c.status == "valid") & (g.c.pool == pool)
     # every standard history, read before the games are streamed (the same values as those
@@ -243,14 +249,22 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     gap_rule = pool != STANDARD and target >= GAP_RULE_FROM  # else gap_rule_excludes: False
     out = GameRowColumns()  # each chunk's rows added as columns, then dropped
     late: dict[int, Period] = {}
-    left: list[tuple[int, int | None, int, int, int | None, int | None, int]] = []
+    left: list[tuple[int, int, int | None, int, int, int | None, int | None, int]] = []
     halves_of = CODE_HALVES
-    # the driver's values (db.rows.stream_chunks): the date as SQLite's text or psycopg's date
+    days: dict[Any, int] = {}  # a date as the driver gives it -> its ordinal
+    keys = array("q")  # each row's day (ordinal), to put the rows by date then id
+    # the driver's values (db.rows.stream_chunks): the date as SQLite's text or psycopg's date;
+    # by id, which SQLite reads from ix_games_period as it is (no sort of the month), then by
+    # date below, where the ids are not in date order already
     for chunk in stream_chunks(session, select(
             g.c.id, g.c.event_id, g.c.white_id, g.c.black_id, game_code(g), g.c.date)
-            .where(where).order_by(g.c.date, g.c.id)):
+            .where(where).order_by(g.c.id)):
         rows: list[tuple[int, int | None, int, int, int | None, int | None, int | None]] = []
         append = rows.append
+        played_on = list(map(itemgetter(5), chunk))  # each row's date, at C speed
+        for date in set(played_on).difference(days):
+            days[date] = _day(date).toordinal()
+        keys.extend(map(days.__getitem__, played_on))
         for game_id, event, white, black, code, date in chunk:
             at = found.get(date if event is None else event)
             if at is None:
@@ -268,10 +282,15 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
             if (halves is None or white_rating is None or black_rating is None
                     or (gap_rule and gap_rule_excludes(white_rating, black_rating, pool,
                                                        target))):
-                left.append((game_id, event, white, black, white_rating, black_rating, code))
+                left.append((days[date], game_id, event, white, black, white_rating,
+                             black_rating, code))
         out.extend(rows)
+    if any(map(gt, keys, islice(keys, 1, None))):  # not by date already: by date, then id
+        out.sort_by(keys)
+        left.sort(key=itemgetter(0))  # stable: by id within a day, as read
+    del keys
     left_out = []
-    for game_id, event, white, black, white_rating, black_rating, code in left:
+    for _, game_id, event, white, black, white_rating, black_rating, code in left:
         if code >= len(GAME_CODES):
             raise ValueError(f"game {game_id}: its result is not one of "
                              f"{', '.join(r.value for r in Result)}")

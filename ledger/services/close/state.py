@@ -13,7 +13,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Executable, Select, func, select
 from sqlalchemy.orm import Session
@@ -26,6 +26,7 @@ from ledger.db.models import (
     RatingFloorDrop,
     RatingPeriod,
 )
+from ledger.db.rows import stream_rows
 from ledger.domain import STANDARD, Period, PlayerState, RatingPool
 from ledger.rules.activity import is_inactive
 from ledger.rules.closing import ClosedResult
@@ -234,7 +235,9 @@ def load_histories(
     list, or None for everyone), with the current revisions' closed results, initial ratings,
     list adjustments and floor drops of that pool up to and including ``through``, and the
     entries of that pool (docs/RULES.md §9: every fact is per pool). ``facts``: the players
-    (birth year) and entries now, or as of a change (``services.core.facts``). Six queries in all."""
+    (birth year) and entries now, or as of a change (``services.core.facts``). Six queries in all;
+    for everyone (``player_ids`` None: a close, a check) their rows straight from the driver's
+    cursor (20,000 players and their entries at M: 0.17 -> 0.13 s)."""
     known = facts.players()
     players = select(known.c.id, known.c.birth_year)
     entries = (select(PlayerEntry.player_id, PlayerEntry.id, PlayerEntry.effective_from,
@@ -260,15 +263,25 @@ def load_histories(
         adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
         initial = initial.where(InitialRating.player_id.in_(player_ids))
         drops = drops.where(RatingFloorDrop.player_id.in_(player_ids))
-    return histories_from(_rows(session, players), _rows(session, entries),
-                          _rows(session, results.order_by(PeriodResult.period)),
-                          _rows(session, initial), _rows(session, adjustments),
-                          _rows(session, drops))
+    raw = player_ids is None  # everyone (a close, a check): no id list among the parameters
+    return histories_from(_rows(session, players, raw), _rows(session, entries, raw),
+                          _rows(session, results.order_by(PeriodResult.period), raw),
+                          _rows(session, initial, raw), _rows(session, adjustments, raw),
+                          _rows(session, drops, raw))
 
 
-def _rows(session: Session, query: Executable) -> Iterator[Any]:
-    """The rows of ``query``, executed when the first is asked for (one query at a time)."""
-    yield from session.execute(query)
+def _rows(session: Session, query: Executable, raw: bool) -> Iterator[Any]:
+    """The rows of ``query``, executed when the first is asked for (one query at a time); with
+    ``raw`` as the driver gives them (``db.rows.stream_rows``: no SQLAlchemy result processing,
+    for a query whose parameters are all ``str`` or ``int``; on SQLite a BOOLEAN is 0 or 1,
+    which ``histories_from`` makes a bool)."""
+    yield from (stream_rows(session, cast("Select[Any]", query)) if raw
+                else session.execute(query))
+
+
+#: A NOT NULL BOOLEAN column's value as the driver gives it (SQLite 0 or 1, psycopg a bool,
+#: which hashes and compares as 0 or 1) -> the bool SQLAlchemy's ``Boolean`` reads back.
+_FLAG: dict[object, bool] = {0: False, 1: True}
 
 
 def histories_from(
@@ -280,12 +293,12 @@ def histories_from(
     """The ``History`` of each of ``players`` (player id, birth year) from rows as
     ``load_histories`` selects them (every other row's player among ``players``): ``entries``
     (player id, entry id, in force from YYYY-MM or None, rating, prior games, reached 2400,
-    reached 2300, kind) by entry id; ``results`` (player id, period, games, rating after) by
-    period; published ``initial`` ratings (player id, period, games, rating); ``adjustments``
-    (player id, period, rating after); floor ``drops`` (player id, period). Each month's text
-    is parsed once (``Period`` is immutable); the values that repeat from player to player
-    (birth years, ratings, prior games, kinds) are kept once each (a federation's 200,000
-    players: 30 MB less)."""
+    reached 2300: bools, or the driver's 0 and 1, kind) by entry id; ``results`` (player id,
+    period, games, rating after) by period; published ``initial`` ratings (player id, period,
+    games, rating); ``adjustments`` (player id, period, rating after); floor ``drops``
+    (player id, period). Each month's text is parsed once (``Period`` is immutable); the values
+    that repeat from player to player (birth years, ratings, prior games, kinds) are kept once
+    each (a federation's 200,000 players: 30 MB less)."""
     once: dict[object, Any] = {}  # each repeating value's first object
     histories = {pid: History(once.setdefault(birth_year, birth_year))
                  for pid, birth_year in players}
@@ -299,7 +312,8 @@ def histories_from(
     for pid, entry_id, since, rating, prior, r2400, r2300, kind in entries:
         histories[pid].entries.append(Entry(  # rows, not ORM entities
             entry_id, month(since) if since else None, once.setdefault(rating, rating),
-            once.setdefault(prior, prior), r2400, r2300, once.setdefault(kind, kind)))
+            once.setdefault(prior, prior), _FLAG[r2400], _FLAG[r2300],
+            once.setdefault(kind, kind)))
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in results:
         by_player[pid].append(ClosedResult(month(period), games, rating_after))
