@@ -199,7 +199,9 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
         every_line = {pool: periods_game_lines(
             session, [p for p in game_periods(session)
                       if pool == STANDARD or pool in common.used.get(str(p), ())],
-            pool=pool, of_players=None if len(needed) > MANY else needed)
+            pool=pool, of_players=None if len(needed) > MANY else needed,
+            states=(common.lists.through[pool], common.lists.states[pool])
+            if pool in common.lists.states else None)
             if needed else [] for pool in POOLS}
         reports = {r[0].id: r for r in event_reports_of(session, shown, every_line)}
         ids = None if len(wanted) > MANY else sorted(wanted)
