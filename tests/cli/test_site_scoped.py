@@ -14,6 +14,7 @@ from ledgers import Factory
 from test_site_rebuild import RECORD, build, latest_change, ledger
 
 from ledger.services.publishing import site_build as site_service
+from ledger.services.publishing.site_scope import Scope
 
 
 @pytest.fixture
@@ -126,7 +127,16 @@ def test_a_first_rating_renders_the_pages_of_earlier_opponents(
           ("Emil", "1/2-1/2", "2026-10-10", "October Cup", "2"))
     before = inodes(site)
     ledger(ledger_db, "period", "close", "2026-10")
+    scopes: list[Scope] = []
+    gather = site_service.scoped_site_data
+
+    def spied(engine: object, scope: Scope, **options: object) -> object:
+        scopes.append(scope)
+        return gather(engine, scope, **options)  # type: ignore[arg-type]
+    monkeypatch.setattr(site_service, "scoped_site_data", spied)
     again, moved = rebuilt(ledger_db, site, monkeypatch, before)
+    # the Autumn Cup (1) is not gathered: its page shows no game's status
+    assert [sorted(s.events) for s in scopes] == [[2]]
     # the October list and its bundle, September's list (its "next" link), the indexes, the
     # home page and the sitemap; the pages of Ana (6, first rated), Dora (4) and Emil (5)
     # (rated in October) and the October Cup (2); and those of Anders (1), Bea (2) and Carl

@@ -32,6 +32,10 @@ from ledger.services.core.facts import NOW, Facts
 #: ``Event``; with the facts as they are now ``g`` is the ``games`` table, so a clause written
 #: on ``Game`` applies as well.
 GameCondition = Callable[[FromClause], ColumnElement[bool]]
+#: At most this many players' histories are read by id (``load_rated_games``'s ``known``: the
+#: players missing from it); more, and those of every player of the games are read (a
+#: statement's parameters are limited: SQLite's to 32,766).
+FEW_READ = 5000
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ class LoadedGame:
 
 def load_rated_games(session: Session, condition: GameCondition, *, through: Period,
                      also: Iterable[int] = (), facts: Facts = NOW,
-                     pool: RatingPool = STANDARD,
+                     pool: RatingPool = STANDARD, known: Mapping[int, History] | None = None,
                      ) -> tuple[list[LoadedGame], dict[int, History]]:
     """The valid games matching ``condition`` (see ``GameCondition``), by date then id, and the
     histories of every player in them (plus the player ids in ``also``), with closed results up
@@ -63,6 +67,10 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     §9). In rapid and blitz from 2024-03 (``rules.pools.seeded_from_standard``), a player
     unrated in the pool at the event's start plays with their standard rating then, and counts
     as rated for the opponents (``histories`` are the pool's; ``seeded`` below).
+
+    ``known``: histories the caller has read already with the same ``through``, ``facts`` and
+    ``pool`` (a site build's, of every player): the players of the games found there are not
+    read again (the others are, by id, when they are few: ``FEW_READ``).
     """
     g = facts.games()
     where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
@@ -71,10 +79,20 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
                Event.end_date.label("event_end"))
         .outerjoin(Event, g.c.event_id == Event.id)
         .where(where).order_by(g.c.date, g.c.id)).all()
-    ids = union(select(g.c.white_id).outerjoin(Event, g.c.event_id == Event.id).where(where),
-                select(g.c.black_id).outerjoin(Event, g.c.event_id == Event.id).where(where))
-    histories = load_histories(session, select(ids.subquery().c[0]), through=through,
-                               facts=facts, pool=pool)
+    sides = {pid for row in rows for pid in (row.white_id, row.black_id)} \
+        if known is not None else set()
+    unknown = sorted(sides - known.keys()) if known is not None else []
+    if known is not None and len(unknown) <= FEW_READ:
+        histories = {pid: known[pid] for pid in sides if pid in known}
+        if unknown:
+            histories.update(load_histories(session, unknown, through=through, facts=facts,
+                                            pool=pool))
+    else:
+        ids = union(
+            select(g.c.white_id).outerjoin(Event, g.c.event_id == Event.id).where(where),
+            select(g.c.black_id).outerjoin(Event, g.c.event_id == Event.id).where(where))
+        histories = load_histories(session, select(ids.subquery().c[0]), through=through,
+                                   facts=facts, pool=pool)
     missing = sorted(set(also) - set(histories))
     if missing:
         histories.update(load_histories(session, missing, through=through, facts=facts,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -23,7 +23,7 @@ from ledger.db.models import Game, InitialRating, InitialRatingGame, Player, Rat
 from ledger.domain import STANDARD, Period, RatingPool, Result
 from ledger.services.close.period_audits import current_sides, rated_games
 from ledger.services.close.rated_games import LoadedGame, load_rated_games
-from ledger.services.close.state import last_closed_period
+from ledger.services.close.state import History, last_closed_period
 from ledger.services.register.game_views import game_status, period_game_views
 
 #: ``game_lines`` of some players reads the views of their games by id, this many a statement
@@ -91,12 +91,17 @@ def game_lines(session: Session, period: Period, event_id: int | None = None,
 
 def periods_game_lines(session: Session, periods: Sequence[Period],
                        event_id: int | None = None, pool: RatingPool = STANDARD, *,
-                       of_players: Collection[int] | None = None) -> list[GameLine]:
+                       of_players: Collection[int] | None = None,
+                       states: tuple[Period, Mapping[int, History]] | None = None,
+                       ) -> list[GameLine]:
     """``game_lines`` of each of ``periods`` in turn (their lines one period after the other,
     in the order given), the games read and the histories of the players in them read once
     for all the periods (a scoped site rebuild asks every period for a few players: one
     reading of their histories, not one a period). Four queries, then per period the views
-    of its games and its stored audit."""
+    of its games and its stored audit. ``states``: (period, the histories of ``pool`` through
+    it, as ``state.load_histories`` reads them: a site build's, of every player), taken for
+    the players of the games instead of reading theirs again when that period is the latest
+    closed in ``pool``."""
     if not periods:
         return []
     months = [str(p) for p in periods]
@@ -108,7 +113,10 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
         return here & (g.c.event_id == event_id) if event_id is not None else here
 
     last = last_closed_period(session, pool)
-    loaded, _ = load_rated_games(session, condition, through=last or Period(1, 1), pool=pool)
+    through = last or Period(1, 1)
+    loaded, _ = load_rated_games(session, condition, through=through, pool=pool,
+                                 known=states[1] if states is not None and states[0] == through
+                                 else None)
     by_period: dict[str, list[LoadedGame]] = defaultdict(list)
     for g in loaded:  # by date then id within each period
         by_period[g.game.period].append(g)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from sqlalchemy import select
@@ -111,11 +111,13 @@ def _progress(h: PlayerHistory) -> str | None:
 class Lists:
     """The published lists, by pool then period (oldest first), each player's line on each
     list of each pool (pool -> player id -> period -> line), and each pool's states through
-    its latest list (pool -> player id -> ``History``: the rating each had when)."""
+    its latest list (pool -> player id -> ``History``: the rating each had when), that list's
+    period by pool (``through``)."""
 
     pages: list[ListPage]
     lines: dict[str, dict[int, dict[str, ListLine]]]
     states: dict[str, dict[int, History]]
+    through: dict[str, Period] = field(default_factory=dict)
 
 
 def _chart(lines: dict[str, ListLine], history: tuple[HistoryLine, ...]) -> tuple[ChartPoint, ...]:
@@ -257,6 +259,7 @@ def _add_lists(session: Session, lists: Lists, pool: RatingPool, closed: list[Pe
     revision followed by its superseded ones, into ``lists``, each with its stored digest and
     (``bundles``) its bundle's path; ``some``: (whole, players) as ``read_common`` takes them."""
     states = lists.states[pool] = load_histories(session, None, through=closed[-1], pool=pool)
+    lists.through[pool] = closed[-1]
     revisions = _revisions(session, pool)
     digests = stored_digests(session, pool)
 

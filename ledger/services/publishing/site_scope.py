@@ -17,8 +17,9 @@ build always renders):
   the events it wrote.
 - ``period.close`` of P in pool X (revision 1): every player with a game of P in X (rated, or
   unrated with their way to a first rating; any status) or with a game an initial rating
-  published in P counts (its status is "initial rating" now), with a period result, an initial
-  rating or a floor drop in P, or a carried correction (its line says whether a close added it);
+  published in P counts (its status is "initial rating" now: their pages show it, their
+  events' pages do not), with a period result, an initial rating or a floor drop in P, or a
+  carried correction (its line says whether a close added it);
   every player whose line on the new list differs from their line on the list before in
   rating, K or K's reason (a junior's K changes with the year), or who left the list; the
   events with a game of P in X; the lists of X for P and the one before it (its "next"
@@ -137,15 +138,18 @@ def _close_of(session: Session, period: Period, pool: RatingPool, players: set[i
     at = str(period)
     games = select(Game.white_id, Game.black_id, Game.event_id).where(
         Game.period == at, Game.pool == pool)
-    # and the games of earlier periods an initial rating published in P was computed from:
-    # shown "initial rating" on both players' pages and in their events from now on
-    counted = select(Game.white_id, Game.black_id, Game.event_id).join(
-        InitialRatingGame, InitialRatingGame.game_id == Game.id).where(
-        InitialRatingGame.period == at, InitialRatingGame.pool == pool)
-    for white, black, event in session.execute(games.union(counted)):
+    for white, black, event in session.execute(games):
         players.update((white, black))
         if event is not None:
             events.add(event)
+    # and the games of earlier periods an initial rating published in P was computed from:
+    # shown "initial rating" on both players' pages from now on; not their events' pages,
+    # which show no game's status (their reports are as those periods' closes rated them)
+    for white, black in session.execute(
+            select(Game.white_id, Game.black_id).join(
+                InitialRatingGame, InitialRatingGame.game_id == Game.id).where(
+                InitialRatingGame.period == at, InitialRatingGame.pool == pool)):
+        players.update((white, black))
     for model in (PeriodResult, InitialRating, RatingFloorDrop):
         players.update(session.scalars(select(model.player_id).where(
             model.period == at, model.pool == pool)))
@@ -195,7 +199,9 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
         every_line = {pool: periods_game_lines(
             session, [p for p in game_periods(session)
                       if pool == STANDARD or pool in common.used.get(str(p), ())],
-            pool=pool, of_players=None if len(needed) > MANY else needed)
+            pool=pool, of_players=None if len(needed) > MANY else needed,
+            states=(common.lists.through[pool], common.lists.states[pool])
+            if pool in common.lists.states else None)
             if needed else [] for pool in POOLS}
         reports = {r[0].id: r for r in event_reports_of(session, shown, every_line)}
         ids = None if len(wanted) > MANY else sorted(wanted)
