@@ -28,24 +28,16 @@ _PROBES = 4
 
 def pair_day(white_id: int, black_id: int, date: dt.date) -> tuple[int, int, int]:
     """A game's pair-day: (lower ledger id, higher ledger id, the date's ordinal), the same for
-    either colours."""
-    return (min(white_id, black_id), max(white_id, black_id), date.toordinal())
+    either colours (one comparison, not ``min`` and ``max``: it is made for every game)."""
+    day = date.toordinal()
+    return (white_id, black_id, day) if white_id < black_id else (black_id, white_id, day)
 
 
 def pair_days(games: Iterable[tuple[FileGame, PlayerRef, PlayerRef]]
               ) -> dict[int, tuple[int, int, int]]:
     """``id(FileGame)`` -> its ``pair_day``, for ``games`` (game, White, Black: ledger players
-    with ``id``), each date's ordinal found once (a month's file has about 30 dates)."""
-    ordinals: dict[dt.date, int] = {}
-    found = {}
-    for g, w, b in games:
-        day = g.date
-        ordinal = ordinals.get(day)
-        if ordinal is None:
-            ordinal = ordinals[day] = day.toordinal()
-        white, black = w.id, b.id
-        found[id(g)] = (white, black, ordinal) if white < black else (black, white, ordinal)
-    return found
+    with ``id``)."""
+    return {id(g): pair_day(w.id, b.id, g.date) for g, w, b in games}
 
 
 class PairDays:
