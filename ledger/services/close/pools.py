@@ -1,24 +1,41 @@
 """Unrated players' pools (FIDE B.02 §8.2): their games against rated opponents, loaded set-based.
 
-Shared by the period close (which rates a pool of 5 or more games) and by ``player show`` and
-``history`` (which show a pool in progress). Three queries for any number of players.
+Shared by the period close (which rates a pool of 5 or more games: ``load_pools``, eight
+queries for any number of players) and by ``player show`` and ``history`` (which show a pool in
+progress: ``open_pools``, one statement for up to ``OPEN_POOLS_CHUNK`` players); both build the
+pools with ``pools_from``.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import BindParameter, ColumnElement, bindparam, or_, select, union_all
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Event
+from ledger.db.models import Event, Game, Player
+from ledger.db.union import Union
 from ledger.domain import STANDARD, Period, RatingPool, Result
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS, Pool, PoolGame, build_pool
 from ledger.services.close.rated_games import ratings_in_pool
-from ledger.services.close.state import load_histories, ratings_period
+from ledger.services.close.state import (
+    HISTORY_SELECTS,
+    History,
+    histories_from,
+    history_selects,
+    load_histories,
+    ratings_period,
+)
 from ledger.services.core.facts import NOW, Facts
+
+#: The most players ``open_pools`` reads in one statement: their ids are bound three times
+#: (SQLite allows 32,766 parameters a statement).
+OPEN_POOLS_CHUNK = 5000
 
 
 def load_pools(session: Session, players: Collection[int], period: Period, *,
@@ -53,9 +70,18 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
                                pool=pool)
     rating = ratings_in_pool(session, histories, pool, through=ratings_through, facts=facts,
                              asked=bool(rows))
+    return pools_from(rows, ids, period, histories, rating)
 
+
+def pools_from(rows: Iterable[Any], players: Sequence[int], period: Period,
+               histories: dict[int, History],
+               rating: Callable[[int, Period], int | None]) -> dict[int, Pool]:
+    """``load_pools``'s pools from what it read: ``rows``, the games of the pool's months
+    (``POOL_MONTHS`` through ``period``) that are valid, of equal times and of one of
+    ``players``, by date then id, each with ``event_start`` (None without an event);
+    ``histories`` of every player in them; ``rating`` (``rated_games.ratings_in_pool``)."""
     games: dict[int, list[PoolGame]] = defaultdict(list)
-    wanted = set(ids)
+    wanted = set(players)
     for game in rows:
         event_start = game.event_start
         result = Result(game.result)
@@ -72,4 +98,117 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
                 games[pid].append(PoolGame(game.id, game.event_id, Period.parse(game.period),
                                            opponent, opponent_rating, score))
     return {pid: build_pool(games.get(pid, []), period, starts=histories[pid].pool_starts(period))
-            for pid in ids}
+            for pid in players}
+
+
+@dataclass(frozen=True)
+class OpenPools:
+    """What ``open_pools`` found: ``pools``, player id -> (the period the pool is shown as of,
+    the ``Pool``); ``names``: player id -> name, of every opponent in them (and more)."""
+
+    pools: dict[int, tuple[Period, Pool]]
+    names: dict[int, str]
+
+
+def open_pools(session: Session, players: Sequence[int], last: Period | None,
+               pool: RatingPool = STANDARD) -> OpenPools:
+    """The pool in progress (``load_pools``, the facts now) of each of ``players`` (unrated in
+    ``pool``, whose latest closed period is ``last``, None: none) with a game in ``pool`` after
+    ``last`` or an open period to come: as of the later of the first open period and their
+    latest game's period (any game of the pool, voided too), ratings through ``last``.
+
+    One statement (``db.union.Union``) per ``OPEN_POOLS_CHUNK`` players, where ``load_pools``
+    and the latest periods took nine (issue 25: round trips were most of an unrated player's
+    history on PostgreSQL): their games of the pool from the first month a pool as of the
+    first open period reaches back to (every game of theirs without ``last``), the players in
+    them, and their histories (``state.history_selects``; their standard ones too in rapid and
+    blitz), each player's once; the games of each pool are picked in Python from those."""
+    found: dict[int, tuple[Period, Pool]] = {}
+    names: dict[int, str] = {}
+    for start in range(0, len(players), OPEN_POOLS_CHUNK):
+        chunk = _open_chunk(session, players[start:start + OPEN_POOLS_CHUNK], last, pool)
+        found |= chunk.pools
+        names |= chunk.names
+    return OpenPools(found, names)
+
+
+def _open_chunk(session: Session, players: Sequence[int], last: Period | None,
+                pool: RatingPool) -> OpenPools:
+    """``open_pools`` for a few players, in one statement (``_open_union``)."""
+    union = _open_union(pool != STANDARD, last is not None)
+    params: dict[str, Any] = {"players": list(players), "pool": pool,
+                              "through": str(last or Period(1, 1))}
+    if last is not None:
+        params["since"] = str(months_before(last.next(), POOL_MONTHS - 1))
+    rows = union.split(session.connection().execute(union.statement, params))
+    return _pools_of(rows, players, last, pool, session)
+
+
+@cache
+def _open_union(seeded: bool, bounded: bool) -> Union:
+    """``_open_chunk``'s statement, built once per process (it keeps its cache key and its
+    compiled form): the games of the pool (the parameter ``pool``) of the players of the
+    parameter ``players`` (expanding), from the month of the parameter ``since`` when
+    ``bounded``, with their event's start (``games``); the players in them and those of
+    ``players`` (``players``, with their name) and their histories through the parameter
+    ``through`` (``state.history_selects``), and when ``seeded`` (rapid, blitz) their
+    standard histories too (each name prefixed ``standard_``)."""
+    g, p = Game.__table__.c, Player.__table__.c
+    players: BindParameter[list[int]] = bindparam("players", expanding=True)
+    pool: BindParameter[str] = bindparam("pool")
+    through: BindParameter[str] = bindparam("through")
+    mine = [g.pool == pool, or_(g.white_id.in_(players), g.black_id.in_(players))]
+    if bounded:
+        mine.append(g.period >= bindparam("since"))
+    games = (select(g.id, g.event_id, g.date, g.period, g.white_id, g.black_id, g.result,
+                    g.played, g.status, g.unequal_times, Event.start_date.label("event_start"))
+             .select_from(Game.__table__.outerjoin(Event, g.event_id == Event.id))
+             .where(*mine).cte("pool_games"))
+    met = union_all(select(games.c.white_id.label("pid")), select(games.c.black_id),
+                    select(p.id).where(p.id.in_(players))).cte("met")
+
+    def chosen(column: ColumnElement[int]) -> ColumnElement[bool]:
+        return column.in_(select(met.c.pid))
+
+    selects = history_selects(chosen, through=through, pool=pool)
+    selects["players"] = selects["players"].add_columns(p.name)
+    if seeded:
+        selects |= {f"standard_{name}": q
+                    for name, q in history_selects(chosen, through=through).items()}
+    return Union({"games": select(games), **selects})
+
+
+def _pools_of(rows: dict[str, list[Any]], players: Sequence[int], last: Period | None,
+              pool: RatingPool, session: Session) -> OpenPools:
+    """``_open_chunk``'s pools from the rows of its statement."""
+    def histories(prefix: str) -> dict[int, History]:
+        entries = sorted(rows[f"{prefix}entries"], key=lambda e: e.id)
+        return histories_from(((r.id, r.birth_year) for r in rows[f"{prefix}players"]),
+                              entries, *(rows[f"{prefix}{name}"] for name in HISTORY_SELECTS[2:]))
+
+    games = sorted(rows["games"], key=lambda r: (r.date, r.id))
+    latest: dict[int, str] = {}
+    for r in games:
+        for pid in (r.white_id, r.black_id):
+            if r.period > latest.get(pid, ""):
+                latest[pid] = r.period
+    by_as_of: dict[Period, list[int]] = defaultdict(list)
+    for pid in players:
+        candidates = [q for q in (last.next() if last else None,
+                                  Period.parse(latest[pid]) if pid in latest else None)
+                      if q is not None]
+        if candidates:
+            by_as_of[max(candidates)].append(pid)
+    mine = histories("")
+    standard = histories("standard_") if pool != STANDARD else None
+    found: dict[int, tuple[Period, Pool]] = {}
+    for as_of, pids in by_as_of.items():
+        first, wanted = str(months_before(as_of, POOL_MONTHS - 1)), set(pids)
+        counted = [r for r in games if r.status == "valid" and not r.unequal_times
+                   and first <= r.period <= str(as_of)
+                   and (r.white_id in wanted or r.black_id in wanted)]
+        rating = ratings_in_pool(session, mine, pool, through=last or Period(1, 1),
+                                 asked=bool(counted), standard=standard)
+        found |= {pid: (as_of, built)
+                  for pid, built in pools_from(counted, pids, as_of, mine, rating).items()}
+    return OpenPools(found, {r.id: r.name for r in rows["players"]})
