@@ -4,10 +4,14 @@ periods or players (one statement per kind of row: ``services.publishing.histori
 
 from __future__ import annotations
 
+import pytest
 from ledgers import Factory
 from sqlalchemy import Engine, event
 
+from ledger.domain import Period
 from ledger.services.admin.recompute import check_ledger
+from ledger.services.close import pools
+from ledger.services.close.life import pools_in_progress
 from ledger.services.close.periods import close_period
 from ledger.services.core.session import open_ledger, transaction
 from ledger.services.publishing.histories import history, player_histories
@@ -116,21 +120,27 @@ def test_history_issues_the_same_statements_for_1_and_12_periods(new_ledger: Fac
     assert everyone == first + 1
 
 
+def _two_unrated(engine: Engine) -> None:
+    """Opp, 1600 .. Opp, 2000 (ids 1-5, rated); New, Nina (6): one game in the closed 2025-10;
+    New, Ned (7): four in the open 2025-11 and 2025-12."""
+    for r in (1600, 1700, 1800, 1900, 2000):
+        add_player(engine, NewPlayer(f"Opp, {r}", rating=r, prior_games=100))
+    add_player(engine, NewPlayer("New, Nina"))
+    add_player(engine, NewPlayer("New, Ned"))
+    add_game(engine, "New, Nina", "Opp, 1600", "1-0", "2025-10-04")
+    close_period(engine, "2025-10")
+    for opponent, result, date in (("Opp, 1700", "1-0", "2025-11-03"),
+                                   ("Opp, 1800", "1/2-1/2", "2025-11-10"),
+                                   ("Opp, 1900", "0-1", "2025-12-02"),
+                                   ("Opp, 2000", "1/2-1/2", "2025-12-09")):
+        add_game(engine, "New, Ned", opponent, result, date)
+
+
 def test_an_unrated_players_history_issues_the_same_statements_for_1_and_4_opponents(
         new_ledger: Factory) -> None:
     engine: Engine = open_ledger(new_ledger("unrated"))
     try:
-        for r in (1600, 1700, 1800, 1900, 2000):
-            add_player(engine, NewPlayer(f"Opp, {r}", rating=r, prior_games=100))
-        add_player(engine, NewPlayer("New, Nina"))  # 6
-        add_player(engine, NewPlayer("New, Ned"))  # 7
-        add_game(engine, "New, Nina", "Opp, 1600", "1-0", "2025-10-04")
-        close_period(engine, "2025-10")
-        for opponent, result, date in (("Opp, 1700", "1-0", "2025-11-03"),
-                                       ("Opp, 1800", "1/2-1/2", "2025-11-10"),
-                                       ("Opp, 1900", "0-1", "2025-12-02"),
-                                       ("Opp, 2000", "1/2-1/2", "2025-12-09")):
-            add_game(engine, "New, Ned", opponent, result, date)
+        _two_unrated(engine)
         seen: list[str] = []
         event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
         nina = history(engine, "#6").life.pool
@@ -156,3 +166,23 @@ def test_an_unrated_players_history_issues_the_same_statements_for_1_and_4_oppon
     # their latest period, every history kind and the opponents' names took nine), whatever
     # the number of opponents. On SQLite the BEGIN the ledger sends itself is the first.
     assert one == four == 3
+
+
+def test_pools_in_progress_read_in_chunks_are_the_same(new_ledger: Factory,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    engine: Engine = open_ledger(new_ledger("chunks"))
+    try:
+        _two_unrated(engine)
+        with transaction(engine, write=False) as session:
+            whole = pools_in_progress(session, [6, 7], Period(2025, 10))
+            monkeypatch.setattr(pools, "OPEN_POOLS_CHUNK", 1)
+            seen: list[str] = []
+            event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+            one_by_one = pools_in_progress(session, [6, 7], Period(2025, 10))
+    finally:
+        engine.dispose()
+    assert len(seen) == 2  # a statement a player
+    assert one_by_one == whole
+    # as the history shows them (the test above): Nina's as of 2025-11, Ned's as of 2025-12
+    assert {pid: (v.as_of, v.games, v.average) for pid, v in whole.items()} == {
+        6: ("2025-11", 1, 1600), 7: ("2025-12", 4, 1850)}

@@ -1,9 +1,9 @@
 """Unrated players' pools (FIDE B.02 §8.2): their games against rated opponents, loaded set-based.
 
-Shared by the period close (which rates a pool of 5 or more games: ``load_pools``, eight
-queries for any number of players) and by ``player show`` and ``history`` (which show a pool in
-progress: ``open_pools``, one statement for up to ``OPEN_POOLS_CHUNK`` players); both build the
-pools with ``pools_from``.
+Shared by the period close (which rates a pool of 5 or more games: ``load_pools``, seven
+queries for any number of players, thirteen in rapid and blitz) and by ``player show`` and
+``history`` (which show a pool in progress: ``open_pools``, one statement for up to
+``OPEN_POOLS_CHUNK`` players); both build the pools with ``pools_from``.
 """
 
 from __future__ import annotations
@@ -14,23 +14,17 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import BindParameter, ColumnElement, bindparam, or_, select, union_all
+from sqlalchemy import BindParameter, bindparam, or_, select, union_all
 from sqlalchemy.orm import Session
 
+from ledger.db import models
 from ledger.db.models import Event, Game, Player
 from ledger.db.union import Union
 from ledger.domain import STANDARD, Period, RatingPool, Result
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS, Pool, PoolGame, build_pool
 from ledger.services.close.rated_games import ratings_in_pool
-from ledger.services.close.state import (
-    HISTORY_SELECTS,
-    History,
-    histories_from,
-    history_selects,
-    load_histories,
-    ratings_period,
-)
+from ledger.services.close.state import History, histories_from, load_histories, ratings_period
 from ledger.services.core.facts import NOW, Facts
 
 #: The most players ``open_pools`` reads in one statement: their ids are bound three times
@@ -117,12 +111,11 @@ def open_pools(session: Session, players: Sequence[int], last: Period | None,
     ``last`` or an open period to come: as of the later of the first open period and their
     latest game's period (any game of the pool, voided too), ratings through ``last``.
 
-    One statement (``db.union.Union``) per ``OPEN_POOLS_CHUNK`` players, where ``load_pools``
-    and the latest periods took nine (issue 25: round trips were most of an unrated player's
-    history on PostgreSQL): their games of the pool from the first month a pool as of the
-    first open period reaches back to (every game of theirs without ``last``), the players in
-    them, and their histories (``state.history_selects``; their standard ones too in rapid and
-    blitz), each player's once; the games of each pool are picked in Python from those."""
+    One statement (``_open_union``) per ``OPEN_POOLS_CHUNK`` players, where ``load_pools`` and
+    the latest periods took nine (issue 25: round trips were most of an unrated player's history
+    on PostgreSQL): every game of theirs in the pool, the players in them and every history row
+    of those players; which games make each pool, and which rows are current, of the pool and
+    through ``last``, picked in Python."""
     found: dict[int, tuple[Period, Pool]] = {}
     names: dict[int, str] = {}
     for start in range(0, len(players), OPEN_POOLS_CHUNK):
@@ -134,58 +127,13 @@ def open_pools(session: Session, players: Sequence[int], last: Period | None,
 
 def _open_chunk(session: Session, players: Sequence[int], last: Period | None,
                 pool: RatingPool) -> OpenPools:
-    """``open_pools`` for a few players, in one statement (``_open_union``)."""
-    union = _open_union(pool != STANDARD, last is not None)
-    params: dict[str, Any] = {"players": list(players), "pool": pool,
-                              "through": str(last or Period(1, 1))}
-    if last is not None:
-        params["since"] = str(months_before(last.next(), POOL_MONTHS - 1))
-    rows = union.split(session.connection().execute(union.statement, params))
-    return _pools_of(rows, players, last, pool, session)
-
-
-@cache
-def _open_union(seeded: bool, bounded: bool) -> Union:
-    """``_open_chunk``'s statement, built once per process (it keeps its cache key and its
-    compiled form): the games of the pool (the parameter ``pool``) of the players of the
-    parameter ``players`` (expanding), from the month of the parameter ``since`` when
-    ``bounded``, with their event's start (``games``); the players in them and those of
-    ``players`` (``players``, with their name) and their histories through the parameter
-    ``through`` (``state.history_selects``), and when ``seeded`` (rapid, blitz) their
-    standard histories too (each name prefixed ``standard_``)."""
-    g, p = Game.__table__.c, Player.__table__.c
-    players: BindParameter[list[int]] = bindparam("players", expanding=True)
-    pool: BindParameter[str] = bindparam("pool")
-    through: BindParameter[str] = bindparam("through")
-    mine = [g.pool == pool, or_(g.white_id.in_(players), g.black_id.in_(players))]
-    if bounded:
-        mine.append(g.period >= bindparam("since"))
-    games = (select(g.id, g.event_id, g.date, g.period, g.white_id, g.black_id, g.result,
-                    g.played, g.status, g.unequal_times, Event.start_date.label("event_start"))
-             .select_from(Game.__table__.outerjoin(Event, g.event_id == Event.id))
-             .where(*mine).cte("pool_games"))
-    met = union_all(select(games.c.white_id.label("pid")), select(games.c.black_id),
-                    select(p.id).where(p.id.in_(players))).cte("met")
-
-    def chosen(column: ColumnElement[int]) -> ColumnElement[bool]:
-        return column.in_(select(met.c.pid))
-
-    selects = history_selects(chosen, through=through, pool=pool)
-    selects["players"] = selects["players"].add_columns(p.name)
-    if seeded:
-        selects |= {f"standard_{name}": q
-                    for name, q in history_selects(chosen, through=through).items()}
-    return Union({"games": select(games), **selects})
-
-
-def _pools_of(rows: dict[str, list[Any]], players: Sequence[int], last: Period | None,
-              pool: RatingPool, session: Session) -> OpenPools:
-    """``_open_chunk``'s pools from the rows of its statement."""
-    def histories(prefix: str) -> dict[int, History]:
-        entries = sorted(rows[f"{prefix}entries"], key=lambda e: e.id)
-        return histories_from(((r.id, r.birth_year) for r in rows[f"{prefix}players"]),
-                              entries, *(rows[f"{prefix}{name}"] for name in HISTORY_SELECTS[2:]))
-
+    """``open_pools`` for a few players, in one statement."""
+    union = _open_union()
+    rows = union.split(session.connection().execute(
+        union.statement, {"players": list(players), "pool": pool}))
+    through = last or Period(1, 1)
+    histories = _histories(rows, pool, through)
+    standard = _histories(rows, STANDARD, through) if pool != STANDARD else None
     games = sorted(rows["games"], key=lambda r: (r.date, r.id))
     latest: dict[int, str] = {}
     for r in games:
@@ -199,16 +147,79 @@ def _pools_of(rows: dict[str, list[Any]], players: Sequence[int], last: Period |
                       if q is not None]
         if candidates:
             by_as_of[max(candidates)].append(pid)
-    mine = histories("")
-    standard = histories("standard_") if pool != STANDARD else None
     found: dict[int, tuple[Period, Pool]] = {}
     for as_of, pids in by_as_of.items():
         first, wanted = str(months_before(as_of, POOL_MONTHS - 1)), set(pids)
         counted = [r for r in games if r.status == "valid" and not r.unequal_times
                    and first <= r.period <= str(as_of)
                    and (r.white_id in wanted or r.black_id in wanted)]
-        rating = ratings_in_pool(session, mine, pool, through=last or Period(1, 1),
+        rating = ratings_in_pool(session, histories, pool, through=through,
                                  asked=bool(counted), standard=standard)
         found |= {pid: (as_of, built)
-                  for pid, built in pools_from(counted, pids, as_of, mine, rating).items()}
+                  for pid, built in pools_from(counted, pids, as_of, histories, rating).items()}
     return OpenPools(found, {r.id: r.name for r in rows["players"]})
+
+
+@cache
+def _open_union() -> Union:
+    """``_open_chunk``'s statement, built once per process (it keeps its cache key and its
+    compiled form): ``games``, every game in the pool of the parameter ``pool`` of the players
+    of the parameter ``players`` (expanding), with their event's start; the players in them and
+    those of ``players`` (``players``, with their name); every row of those players' histories
+    (``entries``, ``results``, ``initial``, ``adjustments``, ``drops``), of every pool, period and
+    revision, with what ``_histories`` picks them by; and the closed periods' current revisions
+    (``revisions``). Each history SELECT asks for its player alone: a condition the player_id
+    index serves whatever the server's statistics say, where one on the pool and period as well
+    (the leading columns of the primary key) or the current revision's EXISTS (``current``) had
+    PostgreSQL, without statistics (a ledger just imported or closed, before autovacuum's
+    ANALYZE), scan every result of the period for each pool (at M 30-90 ms)."""
+    g, p, e = Game.__table__.c, Player.__table__.c, models.PlayerEntry.__table__.c
+    r, i = models.PeriodResult.__table__.c, models.InitialRating.__table__.c
+    a, d = models.RatingAdjustment.__table__.c, models.RatingFloorDrop.__table__.c
+    c = models.RatingPeriod.__table__.c
+    players: BindParameter[list[int]] = bindparam("players", expanding=True)
+    games = (select(g.id, g.event_id, g.date, g.period, g.white_id, g.black_id, g.result,
+                    g.played, g.status, g.unequal_times, Event.start_date.label("event_start"))
+             .select_from(Game.__table__.outerjoin(Event, g.event_id == Event.id))
+             .where(g.pool == bindparam("pool"),
+                    or_(g.white_id.in_(players), g.black_id.in_(players)))
+             .cte("pool_games"))
+    met = union_all(select(games.c.white_id.label("pid")), select(games.c.black_id),
+                    select(p.id).where(p.id.in_(players))).cte("met")
+    ids = select(met.c.pid)
+    return Union({
+        "games": select(games),
+        "players": select(p.id, p.birth_year, p.name).where(p.id.in_(ids)),
+        "entries": select(e.player_id, e.id, e.effective_from, e.rating, e.prior_games,
+                          e.reached_2400, e.reached_2300, e.kind, e.pool)
+        .where(e.player_id.in_(ids)),
+        "results": select(r.player_id, r.period, r.games, r.rating_after, r.pool, r.revision)
+        .where(r.player_id.in_(ids)),
+        "initial": select(i.player_id, i.period, i.games, i.rating, i.pool, i.revision,
+                          i.published).where(i.player_id.in_(ids)),
+        "adjustments": select(a.player_id, a.period, a.rating_after, a.pool, a.revision)
+        .where(a.player_id.in_(ids)),
+        "drops": select(d.player_id, d.period, d.pool, d.revision).where(d.player_id.in_(ids)),
+        "revisions": select(c.period, c.pool, c.revision),
+    })
+
+
+def _histories(rows: dict[str, list[Any]], pool: RatingPool,
+               through: Period) -> dict[int, History]:
+    """The histories in ``pool`` through ``through`` of the players of ``_open_union``'s
+    ``rows``: what ``state.load_histories`` reads (its entries of the pool by id; the rows of
+    the current revisions of the pool's periods up to ``through``, published initial ratings),
+    picked in Python."""
+    current = {(c.period, c.revision) for c in rows["revisions"] if c.pool == pool}
+    last = str(through)
+
+    def kept(row: Any) -> bool:
+        return row.pool == pool and row.period <= last and (row.period, row.revision) in current
+
+    return histories_from(
+        ((p.id, p.birth_year) for p in rows["players"]),
+        (en[:8] for en in sorted(rows["entries"], key=lambda en: en.id) if en.pool == pool),
+        (res[:4] for res in rows["results"] if kept(res)),
+        (ini[:4] for ini in rows["initial"] if kept(ini) and ini.published),
+        (adj[:3] for adj in rows["adjustments"] if kept(adj)),
+        (drop[:2] for drop in rows["drops"] if kept(drop)))

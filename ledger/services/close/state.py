@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import BindParameter, ColumnElement, Executable, Select, func, select
+from sqlalchemy import Executable, Select, func, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -235,29 +235,9 @@ def load_histories(
     list, or None for everyone), with the current revisions' closed results, initial ratings,
     list adjustments and floor drops of that pool up to and including ``through``, and the
     entries of that pool (docs/RULES.md §9: every fact is per pool). ``facts``: the players
-    (birth year) and entries now, or as of a change (``services.core.facts``). Six queries in all
-    (``history_selects``); for everyone (``player_ids`` None: a close, a check) their rows
-    straight from the driver's cursor (20,000 players and their entries at M: 0.17 -> 0.13 s)."""
-    chosen = None if player_ids is None else (lambda column: column.in_(player_ids))
-    q = history_selects(chosen, through=str(through), facts=facts, pool=pool)
-    raw = player_ids is None  # everyone (a close, a check): no id list among the parameters
-    return histories_from(*(_rows(session, q[name], raw) for name in HISTORY_SELECTS))
-
-
-#: The names of ``history_selects``'s SELECTs, in the order ``histories_from`` takes their rows.
-HISTORY_SELECTS = ("players", "entries", "results", "initial", "adjustments", "drops")
-
-
-def history_selects(
-    chosen: Callable[[Any], ColumnElement[bool]] | None, *, through: str | BindParameter[str],
-    facts: Facts = NOW, pool: RatingPool | BindParameter[str] = STANDARD,
-) -> dict[str, Select[Any]]:
-    """The SELECTs ``load_histories`` reads, by name (``HISTORY_SELECTS``): their rows, in
-    that order, are ``histories_from``'s arguments. ``chosen``: the condition on a player id
-    column that picks the players (None: everyone); ``through`` (YYYY-MM) and ``pool`` values
-    or bound parameters (a statement built once). Entries are ordered by id and results by
-    period; a caller that reads them in a ``db.union.Union`` (which drops the ORDER BY) sorts
-    the entries by id (``histories_from`` sorts the rest)."""
+    (birth year) and entries now, or as of a change (``services.core.facts``). Six queries in all;
+    for everyone (``player_ids`` None: a close, a check) their rows straight from the driver's
+    cursor (20,000 players and their entries at M: 0.17 -> 0.13 s)."""
     known = facts.players()
     players = select(known.c.id, known.c.birth_year)
     entries = (select(PlayerEntry.player_id, PlayerEntry.id, PlayerEntry.effective_from,
@@ -265,27 +245,29 @@ def history_selects(
                       PlayerEntry.reached_2300, PlayerEntry.kind)
                .where(facts.entries(), PlayerEntry.pool == pool).order_by(PlayerEntry.id))
     results = select(PeriodResult.player_id, PeriodResult.period, PeriodResult.games,
-                     PeriodResult.rating_after).where(PeriodResult.period <= through,
+                     PeriodResult.rating_after).where(PeriodResult.period <= str(through),
                                                       current(PeriodResult, pool))
     adjustments = select(RatingAdjustment.player_id, RatingAdjustment.period,
-                         RatingAdjustment.rating_after).where(RatingAdjustment.period <= through,
+                         RatingAdjustment.rating_after).where(RatingAdjustment.period <= str(through),
                                                               current(RatingAdjustment, pool))
     initial = select(InitialRating.player_id, InitialRating.period, InitialRating.games,
-                     InitialRating.rating).where(InitialRating.period <= through,
+                     InitialRating.rating).where(InitialRating.period <= str(through),
                                                  InitialRating.published.is_(True),
                                                  current(InitialRating, pool))
     drops = select(RatingFloorDrop.player_id, RatingFloorDrop.period).where(
-        RatingFloorDrop.period <= through, current(RatingFloorDrop, pool))
-    if chosen is not None:
-        players = players.where(chosen(known.c.id))
-        entries = entries.where(chosen(PlayerEntry.player_id))
-        results = results.where(chosen(PeriodResult.player_id))
-        adjustments = adjustments.where(chosen(RatingAdjustment.player_id))
-        initial = initial.where(chosen(InitialRating.player_id))
-        drops = drops.where(chosen(RatingFloorDrop.player_id))
-    return {"players": players, "entries": entries,
-            "results": results.order_by(PeriodResult.period), "initial": initial,
-            "adjustments": adjustments, "drops": drops}
+        RatingFloorDrop.period <= str(through), current(RatingFloorDrop, pool))
+    if player_ids is not None:
+        players = players.where(known.c.id.in_(player_ids))
+        entries = entries.where(PlayerEntry.player_id.in_(player_ids))
+        results = results.where(PeriodResult.player_id.in_(player_ids))
+        adjustments = adjustments.where(RatingAdjustment.player_id.in_(player_ids))
+        initial = initial.where(InitialRating.player_id.in_(player_ids))
+        drops = drops.where(RatingFloorDrop.player_id.in_(player_ids))
+    raw = player_ids is None  # everyone (a close, a check): no id list among the parameters
+    return histories_from(_rows(session, players, raw), _rows(session, entries, raw),
+                          _rows(session, results.order_by(PeriodResult.period), raw),
+                          _rows(session, initial, raw), _rows(session, adjustments, raw),
+                          _rows(session, drops, raw))
 
 
 def _rows(session: Session, query: Executable, raw: bool) -> Iterator[Any]:
