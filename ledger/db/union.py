@@ -2,14 +2,14 @@
 their rows given back per SELECT with their own column names.
 
 ``Union`` lays the SELECTs side by side in one ``UNION ALL`` whose columns are typed slots: a
-first column saying which SELECT a row comes from, then integer, text and boolean slots, as
-many of each as the widest SELECT needs; each SELECT fills its own columns' slots, in order, and
+first column saying which SELECT a row comes from, then integer, text, boolean and date slots,
+as many of each as the widest SELECT needs; each SELECT fills its own columns' slots, in order, and
 NULL (cast to the slot's type, so that PostgreSQL can type the union) the others. ``split``
 gives the rows of each SELECT back as named tuples (``row.player_id``, ``row[:8]``), in the
 order they came. A SELECT's ORDER BY is dropped (a branch of a union has none, and the union
 has none): sort each SELECT's rows in Python where the order matters. Used where the round
 trips are most of the time (``services.publishing.histories``: issue 25, a history on
-PostgreSQL).
+PostgreSQL; ``services.close.pools.open_pools``: an unrated player's pool in progress).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     CompoundSelect,
+    Date,
     Integer,
     Select,
     String,
@@ -33,13 +34,13 @@ from sqlalchemy import (
 from sqlalchemy.types import TypeEngine
 
 #: The slot families and the type a SELECT's column must have to go in one (``BigInteger``
-#: is an ``Integer``; ``Text`` a ``String``).
+#: is an ``Integer``; ``Text`` a ``String``; a ``DateTime`` is none of them).
 _FAMILIES: tuple[tuple[str, type[TypeEngine[Any]]], ...] = (
-    ("i", Integer), ("t", String), ("b", Boolean))
+    ("i", Integer), ("t", String), ("b", Boolean), ("d", Date))
 
 
 class Union:
-    """One ``UNION ALL`` of ``selects`` (name -> SELECT of integer, text or boolean columns,
+    """One ``UNION ALL`` of ``selects`` (name -> SELECT of integer, text, boolean or date columns,
     each with a distinct name); ``statement`` the statement to execute (build it once: it
     keeps its compiled form). Raises ``TypeError`` for a column of another type."""
 
@@ -94,4 +95,4 @@ def _family(name: str, column: str, type_: TypeEngine[Any]) -> str:
     for family, base in _FAMILIES:
         if isinstance(type_, base):
             return family
-    raise TypeError(f"{name}.{column}: {type_!r} has no slot in a Union (integer, text, boolean)")
+    raise TypeError(f"{name}.{column}: {type_!r} has no slot in a Union (integer, text, boolean, date)")

@@ -4,10 +4,14 @@ periods or players (one statement per kind of row: ``services.publishing.histori
 
 from __future__ import annotations
 
+import pytest
 from ledgers import Factory
 from sqlalchemy import Engine, event
 
+from ledger.domain import Period
 from ledger.services.admin.recompute import check_ledger
+from ledger.services.close import pools
+from ledger.services.close.life import pools_in_progress
 from ledger.services.close.periods import close_period
 from ledger.services.core.session import open_ledger, transaction
 from ledger.services.publishing.histories import history, player_histories
@@ -114,3 +118,71 @@ def test_history_issues_the_same_statements_for_1_and_12_periods(new_ledger: Fac
     # for four players in a caller's transaction the same (on PostgreSQL psycopg's BEGIN, with
     # REPEATABLE READ READ ONLY in it, and its ROLLBACK are not seen here: 3 round trips)
     assert everyone == first + 1
+
+
+def _two_unrated(engine: Engine) -> None:
+    """Opp, 1600 .. Opp, 2000 (ids 1-5, rated); New, Nina (6): one game in the closed 2025-10;
+    New, Ned (7): four in the open 2025-11 and 2025-12."""
+    for r in (1600, 1700, 1800, 1900, 2000):
+        add_player(engine, NewPlayer(f"Opp, {r}", rating=r, prior_games=100))
+    add_player(engine, NewPlayer("New, Nina"))
+    add_player(engine, NewPlayer("New, Ned"))
+    add_game(engine, "New, Nina", "Opp, 1600", "1-0", "2025-10-04")
+    close_period(engine, "2025-10")
+    for opponent, result, date in (("Opp, 1700", "1-0", "2025-11-03"),
+                                   ("Opp, 1800", "1/2-1/2", "2025-11-10"),
+                                   ("Opp, 1900", "0-1", "2025-12-02"),
+                                   ("Opp, 2000", "1/2-1/2", "2025-12-09")):
+        add_game(engine, "New, Ned", opponent, result, date)
+
+
+def test_an_unrated_players_history_issues_the_same_statements_for_1_and_4_opponents(
+        new_ledger: Factory) -> None:
+    engine: Engine = open_ledger(new_ledger("unrated"))
+    try:
+        _two_unrated(engine)
+        seen: list[str] = []
+        event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+        nina = history(engine, "#6").life.pool
+        one = len(seen)
+        seen.clear()
+        ned = history(engine, "#7").life.pool
+        four = len(seen)
+    finally:
+        engine.dispose()
+    # Nina: her one game of the closed 2025-10, shown as of the first open period
+    assert nina is not None and ned is not None
+    assert (nina.as_of, nina.games, nina.average, nina.points, nina.needed,
+            nina.first_period) == ("2025-11", 1, 1600, 1, 4, "2025-10")
+    assert [(r.opponent, r.opponent_rating) for r in nina.rows] == [("Opp, 1600", 1600)]
+    # Ned: four games of the open 2025-11 and 2025-12, as of the later: average (1700 + 1800 +
+    # 1900 + 2000) / 4 = 1850, 1 + .5 + 0 + .5 = 2 points, one game more needed
+    assert (ned.as_of, ned.games, ned.average, ned.points, ned.needed,
+            ned.first_period) == ("2025-12", 4, 1850, 2, 1, "2025-11")
+    assert [r.opponent for r in ned.rows] == ["Opp, 1700", "Opp, 1800", "Opp, 1900", "Opp, 2000"]
+    # The history's one statement (on PostgreSQL first alone, in autocommit: the player is
+    # unrated, so it is read again in a transaction), then the pool in progress in one more
+    # (pools.open_pools: its games, the players in them and their histories; where the games,
+    # their latest period, every history kind and the opponents' names took nine), whatever
+    # the number of opponents. On SQLite the BEGIN the ledger sends itself is the first.
+    assert one == four == 3
+
+
+def test_pools_in_progress_read_in_chunks_are_the_same(new_ledger: Factory,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    engine: Engine = open_ledger(new_ledger("chunks"))
+    try:
+        _two_unrated(engine)
+        with transaction(engine, write=False) as session:
+            whole = pools_in_progress(session, [6, 7], Period(2025, 10))
+            monkeypatch.setattr(pools, "OPEN_POOLS_CHUNK", 1)
+            seen: list[str] = []
+            event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+            one_by_one = pools_in_progress(session, [6, 7], Period(2025, 10))
+    finally:
+        engine.dispose()
+    assert len(seen) == 2  # a statement a player
+    assert one_by_one == whole
+    # as the history shows them (the test above): Nina's as of 2025-11, Ned's as of 2025-12
+    assert {pid: (v.as_of, v.games, v.average) for pid, v in whole.items()} == {
+        6: ("2025-11", 1, 1600), 7: ("2025-12", 4, 1850)}

@@ -1,6 +1,7 @@
 """``db.union.Union``: SELECTs of different shapes in one statement, their rows given back per
-SELECT by name, with their types, on both databases; and the connection a history's one
-statement is read on (``session.one_statement``) given back to the pool as it was."""
+SELECT by name, with their types, on both databases; the connection a history's one
+statement is read on (``session.one_statement``) given back to the pool as it was; and a read
+keeping the statements psycopg prepared."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ import pytest
 from ledgers import Factory
 from sqlalchemy import Engine, bindparam, event, func, select
 
+from ledger.db.engine import autocommit_connection
 from ledger.db.models import Player, PlayerEntry
 from ledger.db.union import Union
+from ledger.services.close.periods import close_period
 from ledger.services.core.session import one_statement, open_ledger, transaction
+from ledger.services.publishing.histories import history
+from ledger.services.register.games import add_game
 from ledger.services.register.players import NewPlayer, add_player
 
 
@@ -76,3 +81,31 @@ def test_the_one_statement_connection_is_given_back_as_it_was(new_ledger: Factor
             assert (raw.autocommit, raw.isolation_level, raw.read_only) == (False, None, None)
     finally:
         engine.dispose()
+
+
+def test_a_read_keeps_the_statements_psycopg_prepared(new_ledger: Factory) -> None:
+    engine: Engine = open_ledger(new_ledger("prepared"))
+    try:
+        if engine.dialect.name == "sqlite":  # nothing is prepared: nothing to keep
+            return
+        add_player(engine, NewPlayer("Doyle, Liam", rating=1850, prior_games=30))
+        add_player(engine, NewPlayer("Walsh, Brendan"))  # unrated
+        add_game(engine, "Doyle, Liam", "Walsh, Brendan", "1-0", "2025-10-04")
+        close_period(engine, "2025-10")
+        for _ in range(6):  # psycopg prepares a statement at its fifth run on a connection
+            history(engine, "#1")  # rated: the one statement, in autocommit
+        before = _prepared(engine)
+        history(engine, "#2")  # unrated: read again, with the pool, in a READ ONLY transaction
+        after = _prepared(engine)
+    finally:
+        engine.dispose()
+    # the read transaction ended with a COMMIT (session.transaction): a ROLLBACK would have
+    # made psycopg deallocate every statement it had prepared on the connection (0 after)
+    assert before >= 1 and after >= before
+
+
+def _prepared(engine: Engine) -> int:
+    """How many statements are prepared on the pool's one connection (asked in autocommit:
+    a transaction's ROLLBACK would deallocate them)."""
+    with autocommit_connection(engine) as conn:
+        return int(conn.exec_driver_sql("SELECT count(*) FROM pg_prepared_statements").scalar_one())

@@ -10,15 +10,15 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.db.models import Game, InitialRating, Player, RatingFloorDrop
+from ledger.db.models import InitialRating, Player, RatingFloorDrop
 from ledger.domain import STANDARD, Period, RatingPool
 from ledger.rules.editions import InitialMethod
 from ledger.rules.initial import HYPOTHETICAL_RATING, MIN_POOL_GAMES, Pool
 from ledger.rules.initial import InitialRating as Computation
-from ledger.services.close.pools import load_pools
+from ledger.services.close.pools import open_pools
 from ledger.services.close.revisions import current
 from ledger.services.close.state import last_closed_period
 
@@ -166,35 +166,13 @@ def pools_in_progress(session: Session, unrated: list[int], last: Period | None,
                       rating_pool: RatingPool = STANDARD) -> dict[int, PoolView]:
     """The pool in progress of each unrated player with a game after the last close or an open
     period to come: as of the later of the first open period and their latest game's period
-    (games and closes of ``rating_pool``, whose latest closed period is ``last``, None: none)."""
+    (games and closes of ``rating_pool``, whose latest closed period is ``last``, None: none).
+    One statement (``pools.open_pools``) for up to 5,000 players."""
     if not unrated:
         return {}
-    latest_games = select(Game.white_id.label("pid"), Game.period).where(
-        Game.pool == rating_pool).union_all(
-        select(Game.black_id.label("pid"), Game.period).where(Game.pool == rating_pool)
-    ).subquery()
-    latest = dict(session.execute(
-        select(latest_games.c.pid, func.max(latest_games.c.period))
-        .where(latest_games.c.pid.in_(unrated)).group_by(latest_games.c.pid)).all())
-    by_as_of: dict[Period, list[int]] = defaultdict(list)
-    for pid in unrated:
-        candidates = [p for p in (last.next() if last else None,
-                                  Period.parse(latest[pid]) if pid in latest else None)
-                      if p is not None]
-        if candidates:
-            by_as_of[max(candidates)].append(pid)
-    found: dict[int, Pool] = {}
-    as_of_of: dict[int, Period] = {}
-    for as_of, pids in by_as_of.items():
-        found |= load_pools(session, pids, as_of, ratings_through=last or Period(1, 1),
-                            pool=rating_pool)
-        as_of_of |= dict.fromkeys(pids, as_of)
-    opponents = {g.opponent_id for pool in found.values()
-                 for g in (*pool.games, *pool.disregarded)}
-    names = dict(session.execute(select(Player.id, Player.name)
-                                 .where(Player.id.in_(opponents))).all()) if opponents else {}
-    return {pid: PoolView(str(as_of_of[pid]), pool.n, pool.average, pool.points, pool.needed,
+    found = open_pools(session, unrated, last, rating_pool)
+    return {pid: PoolView(str(as_of), pool.n, pool.average, pool.points, pool.needed,
                           len(pool.disregarded),
                           str(pool.first_period) if pool.first_period else None,
-                          _computed_at(pool, last), _rows(pool, names))
-            for pid, pool in found.items()}
+                          _computed_at(pool, last), _rows(pool, found.names))
+            for pid, (as_of, pool) in found.pools.items()}

@@ -126,14 +126,17 @@ def rating_in_pool(history: History, standard: History | None, pool: RatingPool,
 
 
 def ratings_in_pool(session: Session, histories: dict[int, History], pool: RatingPool, *,
-                    through: Period, facts: Facts = NOW,
-                    asked: bool = True) -> Callable[[int, Period], int | None]:
+                    through: Period, facts: Facts = NOW, asked: bool = True,
+                    standard: dict[int, History] | None = None,
+                    ) -> Callable[[int, Period], int | None]:
     """``rating(player id, start period)``: ``rating_in_pool`` for the players of
     ``histories`` (theirs in ``pool``, closed results through ``through``), each asked once per
     start period; their standard histories read once (one query set) when ``pool`` is rapid
-    or blitz and ``asked`` (False: no rating will be asked, nothing is read)."""
-    standard = (load_histories(session, sorted(histories), through=through, facts=facts)
-                if pool != STANDARD and asked else {})
+    or blitz and ``asked`` (False: no rating will be asked, nothing is read), unless given
+    (``standard``: theirs through ``through``, read by the caller)."""
+    if standard is None:
+        standard = (load_histories(session, sorted(histories), through=through, facts=facts)
+                    if pool != STANDARD and asked else {})
     known: dict[tuple[int, Period], int | None] = {}  # a player's rating per start period
 
     def rating(pid: int, start: Period) -> int | None:
