@@ -35,7 +35,7 @@ from ledger.db.engine import sqlite_files
 from ledger.db.sqlite_files import sqlite_file_kind
 from ledger.errors import InvalidInput, LedgerError
 from ledger.services.publishing import site_swap
-from ledger.services.publishing.site_record import RECORD, Record, record_text, states
+from ledger.services.publishing.site_record import RECORD, Record, holds, record_text, states
 
 #: The manifest's name, and its first line.
 MANIFEST, MANIFEST_HEADER = ".ledger-site", "# files written by ledger site build: SHA-256  path"
@@ -263,8 +263,8 @@ def _cannot_write(exc: OSError, directory: Path) -> LedgerError:
 def as_recorded(directory: Path, record: Record) -> bool:
     """Whether the folder ``directory`` holds what ``record`` says the build left in it (no
     file added, removed, edited or touched: ``site_record.states``); one ``lstat`` per entry,
-    no file read."""
-    return states(site_swap.survey(Path(os.path.realpath(directory)))) == record.files
+    no file read (``site_record.holds``)."""
+    return holds(Path(os.path.realpath(directory)), record.files)
 
 
 def refresh_site(directory: Path, record: Record,
