@@ -39,7 +39,7 @@ def test_each_difference_is_seen(tmp_path: Path) -> None:
     files = states(survey(root))
     (root / "players" / "7.html").unlink()  # a file removed
     assert not holds(root, files)
-    (root / "players" / "7.html").write_bytes(b"<p>seven</p>\n")  # put back: another time (mostly another inode)
+    (root / "players" / "7.html").write_bytes(b"<p>seven</p>\n")  # put back: another time
     assert not holds(root, files)
     files = states(survey(root))
     (root / "CNAME").unlink()
