@@ -83,24 +83,50 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def read_manifest(directory: Path) -> dict[str, str | None] | None:
-    """The files the last build wrote into ``directory``, path inside it -> SHA-256 (hex), or
-    None for each file of an earlier ledger's manifest (``EARLIER_HEADER``: paths only). None
-    when there is no manifest: no regular file ``MANIFEST`` (a link is none), another first
-    line, or no file listed. A line of another shape names nothing."""
+def _manifest_lines(directory: Path) -> list[str] | None:
+    """The lines of ``directory``'s ``MANIFEST``; None when it is no regular file (a link is
+    none)."""
     path = directory / MANIFEST
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
     except FileNotFoundError:
         return None
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def read_manifest(directory: Path) -> dict[str, str | None] | None:
+    """The files the last build wrote into ``directory``, path inside it -> SHA-256 (hex), or
+    None for each file of an earlier ledger's manifest (``EARLIER_HEADER``: paths only). None
+    when there is no manifest: no regular file ``MANIFEST`` (a link is none), another first
+    line, or no file listed. A line of another shape names nothing."""
+    lines = _manifest_lines(directory)
     files: dict[str, str | None] = {}
     if lines and lines[0] == MANIFEST_HEADER:
         files = {m[2]: m[1] for line in lines[1:] if (m := _LINE.fullmatch(line))}
     elif lines and lines[0] == EARLIER_HEADER:
         files = {line: None for line in lines[1:] if line and not line.startswith("#")}
     return files or None
+
+
+def has_manifest(directory: Path) -> bool:
+    """``read_manifest(directory) is not None``, its lines read only up to the first file
+    listed (at 200,000 files the whole manifest took 0.15 s)."""
+    lines = _manifest_lines(directory)
+    if lines and lines[0] == MANIFEST_HEADER:
+        return any(_LINE.fullmatch(line) for line in lines[1:])
+    if lines and lines[0] == EARLIER_HEADER:
+        return any(line and not line.startswith("#") for line in lines[1:])
+    return False
+
+
+def listed_files(directory: Path) -> int:
+    """How many files the manifest a build wrote lists (one line each after its header), for a
+    manifest the build's record proves untouched (``as_recorded``); counted by its lines, not
+    read as ``read_manifest`` reads one (0 when there is none)."""
+    lines = _manifest_lines(directory)
+    return len(lines) - 1 if lines and lines[0] == MANIFEST_HEADER else len(read_manifest(
+        directory) or {})
 
 
 def sha256_of(path: Path) -> str:
@@ -150,7 +176,7 @@ def check_site_folder(directory: Path, ledger: str | None) -> None:
             raise InvalidInput(f"site: {directory} holds the ledger database {path}: a site "
                                "folder is published, so it must not hold the ledger; give "
                                "another folder")
-    if directory.is_dir() and read_manifest(directory) is None and any(directory.iterdir()):
+    if directory.is_dir() and not has_manifest(directory) and any(directory.iterdir()):
         raise InvalidInput(f"site: {directory} already holds files that ledger site build did "
                            f"not write (no {MANIFEST} lists them); give an empty or a new folder")
 
