@@ -22,6 +22,7 @@ that is published must never carry the ledger).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import os
@@ -34,6 +35,7 @@ from pathlib import Path
 from ledger.db.engine import sqlite_files
 from ledger.db.sqlite_files import sqlite_file_kind
 from ledger.errors import InvalidInput, LedgerError
+from ledger.services.core.bulk import paused_gc
 from ledger.services.publishing import site_swap
 from ledger.services.publishing.site_record import RECORD, Record, holds, record_text, states
 
@@ -47,6 +49,13 @@ _SITE_NAME = re.compile(r"(index\.html|site\.css|site\.js|sitemap\.xml"
                         r"|(lists|players|events)/[A-Za-z0-9_/.-]+\.html)")
 _EARLIER_TEMPORARY = re.compile(r"((?:.*/)?)\.(.+)\.[a-z0-9_]{8}")
 _LINE = re.compile(r"([0-9a-f]{64})  (.+)")
+#: A write renders its pages (``files``, read as it goes) and makes its bundles with the cyclic
+#: collector paused (``bulk.paused_gc``), collecting only the young generations every ``YOUNG``
+#: files and after each bundle: its full passes walked the gathered site (some millions of
+#: objects, alive until the end) again and again, about a tenth of the rebuild after a close at
+#: size M (10.2 -> 9.3 CPU s), while the cycles the rendering leaves (some 50 objects a page)
+#: are still freed as it goes.
+YOUNG = 1000
 
 
 @dataclass(frozen=True)
@@ -221,12 +230,13 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
     mounted inside it; ``LedgerError`` naming the file that cannot be read or written."""
     root = Path(os.path.realpath(directory))
     try:
-        with site_swap.building(root) as build:
+        with paused_gc(), site_swap.building(root) as build:
             found = build.found
             own = own_files(root, found, read_manifest(root) if found else None)
             written = unchanged = 0
             made: dict[str, str] = {}
             for name, text in files:
+                _young(len(made) + 1)
                 data = text.encode("utf-8")
                 digest = hashlib.sha256(data).hexdigest()
                 _may_write(root, found, own, name)
@@ -247,6 +257,7 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
                     made[file.name] = own[file.name]
                 else:
                     data = file.make()
+                    gc.collect(1)
                     build.write(file.name, data)
                     written += 1
                     new += 1
@@ -259,6 +270,13 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
         where = exc.filename or directory
         raise LedgerError(f"site: cannot write {where}: {exc.strerror or exc}") from None
     return SiteWrite(str(directory), len(made), written, unchanged, removed, new)
+
+
+def _young(count: int) -> None:
+    """Collect the young generations when ``count`` files have been written since the last
+    ``YOUNG``-th (``write_site``, ``patch_site``)."""
+    if count % YOUNG == 0:
+        gc.collect(1)
 
 
 def _finish(build: site_swap.Build, made: dict[str, str], record: Record | None) -> None:
@@ -343,7 +361,7 @@ def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
     answer is None (a full build is then needed). Raises what ``write_site`` raises."""
     root = Path(os.path.realpath(directory))
     try:
-        with site_swap.building(root) as build:
+        with paused_gc(), site_swap.building(root) as build:
             manifest = read_manifest(root) if build.found else None
             if states(build.found) != was.files or manifest is None or None in \
                     manifest.values():
@@ -351,9 +369,10 @@ def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
             made = {name: str(digest) for name, digest in manifest.items()}
             changed: set[str] = set()
             made_new = [(f.name, f.make) for f in costly if f.name not in manifest]
-            for name, data in itertools.chain(
+            for count, (name, data) in enumerate(itertools.chain(
                     ((name, text.encode("utf-8")) for name, text in files),
-                    ((name, make()) for name, make in made_new)):
+                    ((name, make()) for name, make in made_new)), 1):
+                _young(count)
                 if name not in manifest and name in build.found:
                     return None
                 digest = hashlib.sha256(data).hexdigest()
