@@ -114,7 +114,7 @@ def test_a_bundle_from_its_records_json_is_encode_s_bytes() -> None:
     assert again == manifest
     signature = {"algorithm": "ed25519", "public_key": "ab", "value": "cd"}
     for signed in (None, signature):
-        data = bundle_json.encoded(parts, *json_of, signed)
+        data = bundle_json.encoded(parts, json_of[0], json_of[1], json_of[2], signed)
         assert data == bundles.encode(bundles.bundle(manifest, games, players, carried, signed))
         assert data.startswith(b'{"carried":[{"hundredths":-5,"player":3}],'
                                b'"format":"ledger-bundle/1","games":[{"black":2,')
