@@ -50,30 +50,34 @@ def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, 
     stores and the site shows) and ``digest``, the SHA-256 of the canonical JSON of all of it
     but ``UNDIGESTED``."""
     return manifest_parts(period, pool, revision, edition, version, rows,
-                          (games, records_json(games)), (players, records_json(players)),
-                          (carried, records_json(carried)), change=change, reason=reason)[0]
+                          ([g["id"] for g in games], records_json(games)),
+                          ([p["id"] for p in players], records_json(players)),
+                          ([c["player"] for c in carried], records_json(carried)),
+                          change=change, reason=reason)[0]
 
 
-Encoded = tuple[Sequence[Mapping[str, Any]], Sequence[bytes]]
+#: A kind of record as ``manifest_parts`` takes it: each one's id and its ``records_json``.
+Encoded = tuple[Sequence[int], Sequence[bytes]]
 
 
 def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edition,
                    version: str, rows: Sequence[Mapping[str, Any]], games: Encoded,
                    players: Encoded, carried: Encoded, *, change: int | None = None,
                    reason: str | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """``manifest`` from the records and their ``records_json`` (each pair of ``games``,
-    ``players``, ``carried``), and each of its values' canonical JSON by key: ``encoded``
-    writes the bundle from them without encoding anything again."""
+    """``manifest`` from the records' ids (a game's ``id``, a player's, a carried
+    correction's ``player``) and their ``records_json`` (each pair of ``games``, ``players``,
+    ``carried``), and each of its values' canonical JSON by key: ``encoded`` writes the bundle
+    from them without encoding anything again, and the records themselves need not be kept."""
     published = [{name: row[name] for name in ROW_FIELDS} for row in rows]
 
-    def digests(pair: Encoded, key: str) -> dict[str, str]:
-        return {str(record[key]): sha256_hex(data) for record, data in zip(*pair, strict=True)}
+    def digests(pair: Encoded) -> dict[str, str]:
+        return {str(key): sha256_hex(data) for key, data in zip(*pair, strict=True)}
 
     body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
             "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
             "change": change, "reason": reason, "edition": edition.value, "rows": published,
-            "facts": {"games": digests(games, "id"), "players": digests(players, "id"),
-                      "carried": digests(carried, "player")}}
+            "facts": {"games": digests(games), "players": digests(players),
+                      "carried": digests(carried)}}
     parts = {key: canonical_json(value) for key, value in body.items()}
     more = {"ledger_version": version, "list_digest": list_digest(published),
             "digest": sha256_hex(_joined(parts))}
@@ -93,12 +97,26 @@ def encoded(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
             signature: Mapping[str, str] | None = None) -> bytes:
     """The bytes ``encode(bundle(...))`` gives uncompressed, from the manifest's parts
     (``manifest_parts``) and the records' ``records_json``: the same JSON (keys sorted, no
-    spaces, one final line end), each record encoded once for its digest and the bundle."""
-    def listed(items: Sequence[bytes]) -> bytes:
-        return b"[" + b",".join(items) + b"]"
-
-    parts = {"format": canonical_json(BUNDLE_FORMAT), "manifest": _joined(manifest_json),
-             "games": listed(games), "players": listed(players), "carried": listed(carried)}
+    spaces, one final line end), each record encoded once for its digest and the bundle, and
+    its bytes copied once, into the bundle's (at size M the bundle is some 13 MB)."""
+    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": [_joined(manifest_json)],
+              "games": _listed(games), "players": _listed(players),
+              "carried": _listed(carried)}
     if signature is not None:
-        parts["signature"] = canonical_json(dict(signature))
-    return _joined(parts) + b"\n"
+        values["signature"] = [canonical_json(dict(signature))]
+    pieces = [b"{"]
+    for n, key in enumerate(sorted(values)):
+        pieces += [b"," if n else b"", canonical_json(key), b":", *values[key]]
+    pieces.append(b"}\n")
+    return b"".join(pieces)
+
+
+def _listed(items: Sequence[bytes]) -> list[bytes]:
+    """The pieces of the JSON array of ``items`` (each an element's JSON), to be joined once."""
+    pieces = [b"["]
+    for n, item in enumerate(items):
+        if n:
+            pieces.append(b",")
+        pieces.append(item)
+    pieces.append(b"]")
+    return pieces

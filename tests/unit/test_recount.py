@@ -109,8 +109,8 @@ def test_a_bundle_from_its_records_json_is_encode_s_bytes() -> None:
     json_of = [bundle_json.records_json(r) for r in (games, players, carried)]
     assert json_of[2] == [b'{"hundredths":-5,"player":3}']
     again, parts = bundle_json.manifest_parts(
-        NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, (games, json_of[0]),
-        (players, json_of[1]), (carried, json_of[2]))
+        NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, ([7], json_of[0]),
+        ([1, 2, 3], json_of[1]), ([3], json_of[2]))
     assert again == manifest
     signature = {"algorithm": "ed25519", "public_key": "ab", "value": "cd"}
     for signed in (None, signature):
