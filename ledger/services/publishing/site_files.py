@@ -53,9 +53,9 @@ _LINE = re.compile(r"([0-9a-f]{64})  (.+)")
 #: collector paused (``bulk.paused_gc``), collecting only the young generations every ``YOUNG``
 #: files (``write_site`` after each bundle it makes too): the collector's full passes walked
 #: the gathered site (millions of objects, alive to the end) again and again. At size M the
-#: rebuild after a close went from about 11.4 to 9.7 CPU s, the full build from 57 to 45; the
-#: cycles the rendering leaves are still freed as it goes, those that outlive a young
-#: collection after the write (the M full build's peak RSS 655 -> 709 MB).
+#: rebuild after a close went from about 11.4 to 9.7 CPU s, the full build from 57 to 45,
+#: their peak RSS the same (345 and 654 MB); the cycles the rendering leaves are still freed
+#: as it goes.
 YOUNG = 1000
 
 
