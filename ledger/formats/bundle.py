@@ -20,13 +20,16 @@ from typing import Any
 
 from ledger.domain import POOLS, Period, PlayerState, RatedGame, RatingPool, Result
 from ledger.errors import InvalidInput
+from ledger.formats.bundle_json import BUNDLE_FORMAT as BUNDLE_FORMAT
+from ledger.formats.bundle_json import LIST_DIGEST_COLUMNS as LIST_DIGEST_COLUMNS
+from ledger.formats.bundle_json import MANIFEST_FORMAT as MANIFEST_FORMAT
+from ledger.formats.bundle_json import list_digest as list_digest
+from ledger.formats.bundle_json import manifest as manifest
 from ledger.formats.canonical import digest
 from ledger.rules.editions import Edition
 from ledger.rules.initial import Pool, PoolGame
 from ledger.rules.recount import ROW_FIELDS, ListFacts
 
-BUNDLE_FORMAT = "ledger-bundle/1"
-MANIFEST_FORMAT = "ledger-manifest/1"
 #: A bundle's keys, and a player's, a game's, a pool game's (each read and written as such).
 GAME_KEYS = ("id", "event", "date", "white", "black", "white_rating", "black_rating", "result",
              "played", "unequal_times")
@@ -39,10 +42,6 @@ POOL_GAME_KEYS = ("game", "event", "period", "opponent", "opponent_rating", "sco
 #: digest (``list_digest``: the digest of ``rows``, which the digest covers; ``ledger.verify``
 #: checks it against them).
 UNDIGESTED = ("digest", "ledger_version", "list_digest")
-#: A list row's values as the list digest takes them, in this order (``services.core.chain``'s
-#: ``LIST_COLUMNS``, which ``period_revisions.digest`` is taken over: a test holds them equal).
-LIST_DIGEST_COLUMNS = ("rank", "player_id", "rating", "games", "k", "k_reason", "inactive", "name",
-                       "fide_id", "federation", "title", "sex", "birth_year")
 
 
 class BundleError(InvalidInput):
@@ -50,15 +49,6 @@ class BundleError(InvalidInput):
 
 
 # --- writing -----------------------------------------------------------------------------------
-
-def list_digest(rows: Sequence[Mapping[str, Any]]) -> str:
-    """The list digest of ``rows`` (dicts with ``ROW_FIELDS``): the SHA-256 of the canonical JSON
-    list of the rows ordered by rank then player id, each the array of its
-    ``LIST_DIGEST_COLUMNS``: what the ledger stores for a list revision
-    (``period_revisions.digest``, docs/VERIFY.md "A list's digest") and the site shows."""
-    ordered = sorted(rows, key=lambda row: (row["rank"], row["player_id"]))
-    return digest([[row[c] for c in LIST_DIGEST_COLUMNS] for row in ordered])
-
 
 def game_record(game: RatedGame, date: str) -> dict[str, Any]:
     """A game of the bundle: ``GAME_KEYS`` (``date`` ISO, ``result`` as ``game add`` writes it)."""
@@ -86,28 +76,6 @@ def player_record(pid: int, facts: ListFacts) -> dict[str, Any]:
 def carried_record(pid: int, hundredths: int) -> dict[str, Any]:
     """A carried correction of the bundle: the player and the hundredths carried into the period."""
     return {"player": pid, "hundredths": hundredths}
-
-
-def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, version: str,
-             rows: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str, Any]],
-             players: Sequence[Mapping[str, Any]], carried: Sequence[Mapping[str, Any]], *,
-             change: int | None = None, reason: str | None = None) -> dict[str, Any]:
-    """The manifest of a list revision: its ``rows`` as published (dicts with ``ROW_FIELDS``, in
-    list order), the edition, the ledger's ``version``, each fact's digest (by id), what wrote
-    it (``change``: the audit log's change that computed the revision; ``reason``: a re-rating's
-    or a reopening's, None for a first close), the revision it ``supersedes`` (revision - 1,
-    None for revision 1), ``list_digest`` (``list_digest`` of the rows: the digest the ledger
-    stores and the site shows) and ``digest``, the SHA-256 of the canonical JSON of all of it
-    but ``UNDIGESTED``."""
-    published = [{name: row[name] for name in ROW_FIELDS} for row in rows]
-    body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
-            "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
-            "change": change, "reason": reason, "edition": edition.value, "rows": published,
-            "facts": {"games": {str(g["id"]): digest(g) for g in games},
-                      "players": {str(p["id"]): digest(p) for p in players},
-                      "carried": {str(c["player"]): digest(c) for c in carried}}}
-    return {**body, "ledger_version": version, "list_digest": list_digest(published),
-            "digest": digest(body)}
 
 
 def manifest_digest(manifest: Mapping[str, Any]) -> str:

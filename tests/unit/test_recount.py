@@ -11,6 +11,7 @@ import pytest
 
 from ledger.domain import Period, PlayerState, RatedGame, Result
 from ledger.formats import bundle as bundles
+from ledger.formats import bundle_json
 from ledger.formats.bundle import BundleError
 from ledger.rules.editions import Edition
 from ledger.rules.recount import ListFacts, recount
@@ -94,3 +95,28 @@ def test_a_bad_bundle_names_its_field(tmp_path: Path, change: object, message: s
     with pytest.raises(BundleError) as raised:
         bundles.read(json.dumps(whole).encode(), "bad.json")
     assert str(raised.value).startswith(f"bad.json: {message}")
+
+
+def test_a_bundle_from_its_records_json_is_encode_s_bytes() -> None:
+    """``formats.bundle_json.encoded`` (each record encoded once, for its digest and the bundle)
+    writes the bytes ``encode(bundle(...))`` writes, and ``manifest_parts`` the manifest."""
+    players = [bundles.player_record(pid, f) for pid, f in facts().items()]
+    games = [bundles.game_record(GAMES[0], "2025-11-08")]
+    carried = [bundles.carried_record(3, -5)]
+    rows = recount(NOVEMBER, "standard", Edition.E2025_10, GAMES, facts(), {3: -5})
+    manifest = bundles.manifest(NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, games,
+                                players, carried)
+    json_of = [bundle_json.records_json(r) for r in (games, players, carried)]
+    assert json_of[2] == [b'{"hundredths":-5,"player":3}']
+    again, parts = bundle_json.manifest_parts(
+        NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, ([7], json_of[0]),
+        ([1, 2, 3], json_of[1]), ([3], json_of[2]))
+    assert again == manifest
+    signature = {"algorithm": "ed25519", "public_key": "ab", "value": "cd"}
+    for signed in (None, signature):
+        data = bundle_json.encoded(parts, json_of[0], json_of[1], json_of[2], signed)
+        assert data == bundles.encode(bundles.bundle(manifest, games, players, carried, signed))
+        assert data.startswith(b'{"carried":[{"hundredths":-5,"player":3}],'
+                               b'"format":"ledger-bundle/1","games":[{"black":2,')
+        assert data.endswith(b',"signature":{"algorithm":"ed25519","public_key":"ab",'
+                             b'"value":"cd"}}\n' if signed else b'"title":null}]}\n')

@@ -33,8 +33,8 @@ from ledger.services.publishing.site_files import (
     SiteWrite,
     as_recorded,
     check_site_folder,
+    listed_files,
     patch_site,
-    read_manifest,
     refresh_site,
     write_site,
 )
@@ -205,7 +205,7 @@ def _unchanged(folder: Path, stamp: Stamp) -> SiteBuild | None:
     built_on, was = (dt.date.fromisoformat(s.built_on) for s in (stamp, record.stamp))
     again = replace(record, stamp=stamp)
     if built_on == was and not os.path.lexists(work_folder(Path(os.path.realpath(folder)))):
-        files = len(read_manifest(folder) or {})
+        files = listed_files(folder)
         written: SiteWrite | None = SiteWrite(str(folder), files, 0, files, 0)
     else:  # another date, or what a build that died left beside the folder to clear
         redo = {HOME: lambda text: redate_home(text, was, built_on)} if built_on != was else {}

@@ -22,6 +22,7 @@ that is published must never carry the ledger).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import os
@@ -34,8 +35,9 @@ from pathlib import Path
 from ledger.db.engine import sqlite_files
 from ledger.db.sqlite_files import sqlite_file_kind
 from ledger.errors import InvalidInput, LedgerError
+from ledger.services.core.bulk import paused_gc
 from ledger.services.publishing import site_swap
-from ledger.services.publishing.site_record import RECORD, Record, record_text, states
+from ledger.services.publishing.site_record import RECORD, Record, holds, record_text, states
 
 #: The manifest's name, and its first line.
 MANIFEST, MANIFEST_HEADER = ".ledger-site", "# files written by ledger site build: SHA-256  path"
@@ -47,6 +49,14 @@ _SITE_NAME = re.compile(r"(index\.html|site\.css|site\.js|sitemap\.xml"
                         r"|(lists|players|events)/[A-Za-z0-9_/.-]+\.html)")
 _EARLIER_TEMPORARY = re.compile(r"((?:.*/)?)\.(.+)\.[a-z0-9_]{8}")
 _LINE = re.compile(r"([0-9a-f]{64})  (.+)")
+#: A write renders its pages (``files``, read as it goes) and makes its bundles with the cyclic
+#: collector paused (``bulk.paused_gc``), collecting only the young generations every ``YOUNG``
+#: files (``write_site`` after each bundle it makes too): the collector's full passes walked
+#: the gathered site (millions of objects, alive to the end) again and again. At size M the
+#: rebuild after a close went from about 11.4 to 9.7 CPU s, the full build from 57 to 45,
+#: their peak RSS the same (345 and 654 MB); the cycles the rendering leaves are still freed
+#: as it goes.
+YOUNG = 1000
 
 
 @dataclass(frozen=True)
@@ -83,24 +93,50 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def read_manifest(directory: Path) -> dict[str, str | None] | None:
-    """The files the last build wrote into ``directory``, path inside it -> SHA-256 (hex), or
-    None for each file of an earlier ledger's manifest (``EARLIER_HEADER``: paths only). None
-    when there is no manifest: no regular file ``MANIFEST`` (a link is none), another first
-    line, or no file listed. A line of another shape names nothing."""
+def _manifest_lines(directory: Path) -> list[str] | None:
+    """The lines of ``directory``'s ``MANIFEST``; None when it is no regular file (a link is
+    none)."""
     path = directory / MANIFEST
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
     except FileNotFoundError:
         return None
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def read_manifest(directory: Path) -> dict[str, str | None] | None:
+    """The files the last build wrote into ``directory``, path inside it -> SHA-256 (hex), or
+    None for each file of an earlier ledger's manifest (``EARLIER_HEADER``: paths only). None
+    when there is no manifest: no regular file ``MANIFEST`` (a link is none), another first
+    line, or no file listed. A line of another shape names nothing."""
+    lines = _manifest_lines(directory)
     files: dict[str, str | None] = {}
     if lines and lines[0] == MANIFEST_HEADER:
         files = {m[2]: m[1] for line in lines[1:] if (m := _LINE.fullmatch(line))}
     elif lines and lines[0] == EARLIER_HEADER:
         files = {line: None for line in lines[1:] if line and not line.startswith("#")}
     return files or None
+
+
+def has_manifest(directory: Path) -> bool:
+    """``read_manifest(directory) is not None``, its lines read only up to the first file
+    listed (at 200,000 files the whole manifest took 0.15 s)."""
+    lines = _manifest_lines(directory)
+    if lines and lines[0] == MANIFEST_HEADER:
+        return any(_LINE.fullmatch(line) for line in lines[1:])
+    if lines and lines[0] == EARLIER_HEADER:
+        return any(line and not line.startswith("#") for line in lines[1:])
+    return False
+
+
+def listed_files(directory: Path) -> int:
+    """How many files the manifest a build wrote lists (one line each after its header), for a
+    manifest the build's record proves untouched (``as_recorded``); counted by its lines, not
+    read as ``read_manifest`` reads one (0 when there is none)."""
+    lines = _manifest_lines(directory)
+    return len(lines) - 1 if lines and lines[0] == MANIFEST_HEADER else len(read_manifest(
+        directory) or {})
 
 
 def sha256_of(path: Path) -> str:
@@ -150,7 +186,7 @@ def check_site_folder(directory: Path, ledger: str | None) -> None:
             raise InvalidInput(f"site: {directory} holds the ledger database {path}: a site "
                                "folder is published, so it must not hold the ledger; give "
                                "another folder")
-    if directory.is_dir() and read_manifest(directory) is None and any(directory.iterdir()):
+    if directory.is_dir() and not has_manifest(directory) and any(directory.iterdir()):
         raise InvalidInput(f"site: {directory} already holds files that ledger site build did "
                            f"not write (no {MANIFEST} lists them); give an empty or a new folder")
 
@@ -195,12 +231,13 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
     mounted inside it; ``LedgerError`` naming the file that cannot be read or written."""
     root = Path(os.path.realpath(directory))
     try:
-        with site_swap.building(root) as build:
+        with paused_gc(), site_swap.building(root) as build:
             found = build.found
             own = own_files(root, found, read_manifest(root) if found else None)
             written = unchanged = 0
             made: dict[str, str] = {}
             for name, text in files:
+                _young(len(made) + 1)
                 data = text.encode("utf-8")
                 digest = hashlib.sha256(data).hexdigest()
                 _may_write(root, found, own, name)
@@ -221,6 +258,7 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
                     made[file.name] = own[file.name]
                 else:
                     data = file.make()
+                    gc.collect(1)
                     build.write(file.name, data)
                     written += 1
                     new += 1
@@ -233,6 +271,13 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
         where = exc.filename or directory
         raise LedgerError(f"site: cannot write {where}: {exc.strerror or exc}") from None
     return SiteWrite(str(directory), len(made), written, unchanged, removed, new)
+
+
+def _young(count: int) -> None:
+    """Collect the young generations when ``count`` files have been written since the last
+    ``YOUNG``-th (``write_site``, ``patch_site``)."""
+    if count % YOUNG == 0:
+        gc.collect(1)
 
 
 def _finish(build: site_swap.Build, made: dict[str, str], record: Record | None) -> None:
@@ -263,8 +308,8 @@ def _cannot_write(exc: OSError, directory: Path) -> LedgerError:
 def as_recorded(directory: Path, record: Record) -> bool:
     """Whether the folder ``directory`` holds what ``record`` says the build left in it (no
     file added, removed, edited or touched: ``site_record.states``); one ``lstat`` per entry,
-    no file read."""
-    return states(site_swap.survey(Path(os.path.realpath(directory)))) == record.files
+    no file read (``site_record.holds``)."""
+    return holds(Path(os.path.realpath(directory)), record.files)
 
 
 def refresh_site(directory: Path, record: Record,
@@ -317,7 +362,7 @@ def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
     answer is None (a full build is then needed). Raises what ``write_site`` raises."""
     root = Path(os.path.realpath(directory))
     try:
-        with site_swap.building(root) as build:
+        with paused_gc(), site_swap.building(root) as build:
             manifest = read_manifest(root) if build.found else None
             if states(build.found) != was.files or manifest is None or None in \
                     manifest.values():
@@ -325,9 +370,10 @@ def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
             made = {name: str(digest) for name, digest in manifest.items()}
             changed: set[str] = set()
             made_new = [(f.name, f.make) for f in costly if f.name not in manifest]
-            for name, data in itertools.chain(
+            for count, (name, data) in enumerate(itertools.chain(
                     ((name, text.encode("utf-8")) for name, text in files),
-                    ((name, make()) for name, make in made_new)):
+                    ((name, make()) for name, make in made_new)), 1):
+                _young(count)
                 if name not in manifest and name in build.found:
                     return None
                 digest = hashlib.sha256(data).hexdigest()

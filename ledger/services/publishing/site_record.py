@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ledger.services.core.bulk import paused_gc
+
 #: The record's name in the site folder, and the shape of its content.
 RECORD, FORMAT = ".ledger-site.json", 1
 
@@ -93,6 +95,44 @@ def states(found: dict[str, os.stat_result]) -> dict[str, list[Any]]:
     return shown
 
 
+def holds(root: Path, files: dict[str, list[Any]]) -> bool:
+    """Whether the folder ``root`` holds what ``files`` (a record's ``states``) says: the same
+    answer as ``states(site_swap.survey(root)) == files``, one ``lstat`` per entry and no file
+    read, without making either, the cyclic collector paused (``bulk.paused_gc``: none of the
+    objects a file are in a cycle); at 200,000 files 1.25 -> 0.85 CPU s with ``read_record``.
+    False, too, for a folder inside on another file system (``survey`` raises for it, in the
+    build that follows)."""
+    try:
+        device = os.lstat(root).st_dev
+    except FileNotFoundError:
+        return not files
+    seen, folders = 0, [""]
+    with paused_gc():
+        while folders:
+            inside = folders.pop()
+            with os.scandir(os.path.join(root, inside)) as entries:
+                for entry in entries:
+                    name = f"{inside}/{entry.name}" if inside else entry.name
+                    if name == RECORD:
+                        continue
+                    want = files.get(name)
+                    if want is None:
+                        return False
+                    found = entry.stat(follow_symlinks=False)
+                    mode = found.st_mode
+                    if stat.S_ISREG(mode):
+                        if want != ["f", found.st_size, found.st_mtime_ns, found.st_ino]:
+                            return False
+                    elif stat.S_ISDIR(mode):
+                        if want != ["d"] or found.st_dev != device:
+                            return False
+                        folders.append(name)
+                    elif want != (["l", found.st_size] if stat.S_ISLNK(mode) else ["o"]):
+                        return False
+                    seen += 1
+    return seen == len(files)
+
+
 def record_text(record: Record) -> bytes:
     """The record as written: JSON, keys sorted, one file a line."""
     s = record.stamp
@@ -113,7 +153,8 @@ def read_record(root: Path) -> Record | None:
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
-        data = json.loads(path.read_bytes())
+        with paused_gc():
+            data = json.loads(path.read_bytes())
         stamp = Stamp(int(data["change"]), data["hash"], str(data["version"]), str(data["club"]),
                       data["base_url"], str(data["built_on"]), str(data["bundles"]))
         files = data["files"]

@@ -197,10 +197,11 @@ class Build:
     def keep(self, name: str, data: bytes | None) -> None:
         """Put ``root``'s file ``name`` (the build's own, holding ``data``; None: read it when
         needed) into the new site as it is: a hard link (its times kept), else ``data``
-        written."""
+        written. (The paths as strings: a rebuild keeps most files, and joining ``Path``s took
+        half the time of the links, 0.12 of 0.27 s for 20,000.)"""
         self._folder(name.rpartition("/")[0])
         try:
-            os.link(self.root / name, self.staging / name, follow_symlinks=False)
+            os.link(f"{self.root}/{name}", f"{self.staging}/{name}", follow_symlinks=False)
         except OSError:
             self.write(name, (self.root / name).read_bytes() if data is None else data)
 

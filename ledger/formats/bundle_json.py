@@ -1,0 +1,122 @@
+"""A list's manifest and a bundle's bytes as canonical JSON (issue 24; docs/VERIFY.md
+"Manifests", "Bundles"), each record encoded once: its canonical JSON (``records_json``) is what
+its digest in the manifest is taken over and what the bundle holds (``encoded``), so a bundle is
+written without encoding its records again (``formats.bundle`` reads bundles and re-exports
+``manifest``, ``list_digest`` and the formats' names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ledger.domain import Period, RatingPool
+from ledger.formats.canonical import canonical_json, digest, sha256_hex
+from ledger.rules.editions import Edition
+from ledger.rules.recount import ROW_FIELDS
+
+BUNDLE_FORMAT = "ledger-bundle/1"
+MANIFEST_FORMAT = "ledger-manifest/1"
+#: A list row's values as the list digest takes them, in this order (``services.core.chain``'s
+#: ``LIST_COLUMNS``, which ``period_revisions.digest`` is taken over: a test holds them equal).
+LIST_DIGEST_COLUMNS = ("rank", "player_id", "rating", "games", "k", "k_reason", "inactive", "name",
+                       "fide_id", "federation", "title", "sex", "birth_year")
+
+
+def list_digest(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The list digest of ``rows`` (dicts with ``ROW_FIELDS``): the SHA-256 of the canonical JSON
+    list of the rows ordered by rank then player id, each the array of its
+    ``LIST_DIGEST_COLUMNS``: what the ledger stores for a list revision
+    (``period_revisions.digest``, docs/VERIFY.md "A list's digest") and the site shows."""
+    ordered = sorted(rows, key=lambda row: (row["rank"], row["player_id"]))
+    return digest([[row[c] for c in LIST_DIGEST_COLUMNS] for row in ordered])
+
+
+def records_json(records: Sequence[Mapping[str, Any]]) -> list[bytes]:
+    """Each record's canonical JSON (``canonical.canonical_json``): what its digest in the
+    manifest is taken over, and its bytes in the bundle (``encoded``), made once for both."""
+    return [canonical_json(record) for record in records]
+
+
+def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, version: str,
+             rows: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str, Any]],
+             players: Sequence[Mapping[str, Any]], carried: Sequence[Mapping[str, Any]], *,
+             change: int | None = None, reason: str | None = None) -> dict[str, Any]:
+    """The manifest of a list revision: its ``rows`` as published (dicts with ``ROW_FIELDS``, in
+    list order), the edition, the ledger's ``version``, each fact's digest (by id), what wrote
+    it (``change``: the audit log's change that computed the revision; ``reason``: a re-rating's
+    or a reopening's, None for a first close), the revision it ``supersedes`` (revision - 1,
+    None for revision 1), ``list_digest`` (``list_digest`` of the rows: the digest the ledger
+    stores and the site shows) and ``digest``, the SHA-256 of the canonical JSON of all of it
+    but ``UNDIGESTED``."""
+    return manifest_parts(period, pool, revision, edition, version, rows,
+                          ([g["id"] for g in games], records_json(games)),
+                          ([p["id"] for p in players], records_json(players)),
+                          ([c["player"] for c in carried], records_json(carried)),
+                          change=change, reason=reason)[0]
+
+
+#: A kind of record as ``manifest_parts`` takes it: each one's id and its ``records_json``.
+Encoded = tuple[Sequence[int], Sequence[bytes]]
+
+
+def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edition,
+                   version: str, rows: Sequence[Mapping[str, Any]], games: Encoded,
+                   players: Encoded, carried: Encoded, *, change: int | None = None,
+                   reason: str | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """``manifest`` from the records' ids (a game's ``id``, a player's, a carried
+    correction's ``player``) and their ``records_json`` (each pair of ``games``, ``players``,
+    ``carried``), and each of its values' canonical JSON by key: ``encoded`` writes the bundle
+    from them without encoding anything again, and the records themselves need not be kept."""
+    published = [{name: row[name] for name in ROW_FIELDS} for row in rows]
+
+    def digests(pair: Encoded) -> dict[str, str]:
+        return {str(key): sha256_hex(data) for key, data in zip(*pair, strict=True)}
+
+    body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
+            "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
+            "change": change, "reason": reason, "edition": edition.value, "rows": published,
+            "facts": {"games": digests(games), "players": digests(players),
+                      "carried": digests(carried)}}
+    parts = {key: canonical_json(value) for key, value in body.items()}
+    more = {"ledger_version": version, "list_digest": list_digest(published),
+            "digest": sha256_hex(_joined(parts))}
+    parts.update((key, canonical_json(value)) for key, value in more.items())
+    return {**body, **more}, parts
+
+
+def _joined(parts: Mapping[str, bytes]) -> bytes:
+    """The canonical JSON of the object whose values' canonical JSON ``parts`` holds by key
+    (keys sorted by code point, as ``json.dumps(sort_keys=True)`` sorts them)."""
+    return b"{" + b",".join(canonical_json(key) + b":" + parts[key]
+                            for key in sorted(parts)) + b"}"
+
+
+def encoded(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
+            players: Sequence[bytes], carried: Sequence[bytes],
+            signature: Mapping[str, str] | None = None) -> bytes:
+    """The bytes ``encode(bundle(...))`` gives uncompressed, from the manifest's parts
+    (``manifest_parts``) and the records' ``records_json``: the same JSON (keys sorted, no
+    spaces, one final line end), each record encoded once for its digest and the bundle, and
+    its bytes copied once, into the bundle's (at size M the bundle is some 13 MB)."""
+    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": [_joined(manifest_json)],
+              "games": _listed(games), "players": _listed(players),
+              "carried": _listed(carried)}
+    if signature is not None:
+        values["signature"] = [canonical_json(dict(signature))]
+    pieces = [b"{"]
+    for n, key in enumerate(sorted(values)):
+        pieces += [b"," if n else b"", canonical_json(key), b":", *values[key]]
+    pieces.append(b"}\n")
+    return b"".join(pieces)
+
+
+def _listed(items: Sequence[bytes]) -> list[bytes]:
+    """The pieces of the JSON array of ``items`` (each an element's JSON), to be joined once."""
+    pieces = [b"["]
+    for n, item in enumerate(items):
+        if n:
+            pieces.append(b",")
+        pieces.append(item)
+    pieces.append(b"]")
+    return pieces
