@@ -1,7 +1,8 @@
 """``ledger site build``: check the options and the folder, then gather the site
-(``site.site_data``), render it (``formats.site.pages``) and write the files that changed
-(``site_files``), with the build's record (``site_record``), unless the record says nothing
-changed since the last build.
+(``site_slices.sliced_site``: a slice of players at a time), render it (``formats.site.pages``)
+and write the files that changed (``site_files``), with the build's record (``site_record``),
+unless the record says nothing changed since the last build (or a scoped rebuild,
+``site_scope``, serves).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from ledger.formats.site.paths import HOME, PUBLIC_KEY
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import site_bundles
 from ledger.services.publishing.marks import change_mark
-from ledger.services.publishing.site import site_data
 from ledger.services.publishing.site_files import (
     SiteWrite,
     as_recorded,
@@ -40,6 +40,7 @@ from ledger.services.publishing.site_files import (
 )
 from ledger.services.publishing.site_record import Record, Stamp, read_record
 from ledger.services.publishing.site_scope import Scope, scope_since, scoped_site_data
+from ledger.services.publishing.site_slices import sliced_site
 from ledger.services.publishing.site_swap import work_folder
 from ledger.services.register.games import parse_date
 
@@ -81,8 +82,9 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
                date: str | None, ledger: str | None, today: dt.date | None = None,
                bundles: bool = True, key: Path | None = None) -> SiteBuild:
     """``ledger site build DIR``: check the options and the folder, gather the site
-    (``site_data``), render it and write the files that changed (``site_files.write_site``),
-    with the build's record (``site_record``).
+    (``site_slices.sliced_site``: the pages of a slice of players, or of a few events, at a
+    time, each rendered and written before the next is gathered), render it and write the
+    files that changed (``site_files.write_site``), with the build's record (``site_record``).
 
     A folder whose record says it was built from the ledger's latest change
     (``marks.change_mark``, read before gathering, so a write during the build only makes the
@@ -122,9 +124,9 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
         written = _write(engine, folder, stamp, site, private, only, scope[0], relinked)
         if written is not None:
             return written
-    site = site_data(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
-                     public_key=signed)
-    full = _write(engine, folder, stamp, site, private)
+    with sliced_site(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
+                     public_key=signed) as (site, files):
+        full = _write(engine, folder, stamp, site, private, pages=files)
     assert full is not None  # write_site answers or raises
     return full
 
@@ -132,13 +134,16 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
 def _write(engine: Ledger, folder: Path, stamp: Stamp, site: Site,
            private: Ed25519PrivateKey | None, only: frozenset[str] | None = None,
            record: Record | None = None,
-           relinked: frozenset[str] = frozenset()) -> SiteBuild | None:
+           relinked: frozenset[str] = frozenset(),
+           pages: Iterable[tuple[str, str]] | None = None) -> SiteBuild | None:
     """Render ``site`` (``only``: those pages, the others kept as ``record`` says the folder
     holds them: ``site_files.patch_site``; None: every page, ``write_site``) and write it with
     its record; None when the scoped write found the folder not as ``record`` says.
     ``relinked``: the paths of list pages the folder holds as the latest of their pool, given
-    the link to the next list in their bytes (``_relinked``)."""
-    files: Iterable[tuple[str, str]] = render_site(site, only)
+    the link to the next list in their bytes (``_relinked``). ``pages``: every file of the
+    site, rendered already as they are asked for (``site_slices.sliced_site``: ``site`` holds
+    summaries only), instead of ``render_site(site, only)``."""
+    files: Iterable[tuple[str, str]] = render_site(site, only) if pages is None else pages
     if relinked:
         files = itertools.chain(files, _relinked(folder, site, relinked))
     if private is not None:
