@@ -29,7 +29,8 @@ def both(db: str, size: int) -> tuple[dict[str, str], dict[str, str], int]:
     engine = open_ledger(db)
     try:
         whole = dict(render_site(site_data(engine, **OPTIONS)))
-        with site_slices.sliced_site(engine, size=size, **OPTIONS) as (site, files):
+        with site_slices.sliced_site(engine, size=size, **OPTIONS) as handed:
+            site, files = handed.take()
             sliced = dict(files)
             # summaries only: no player's history is held for the whole build
             assert all(not record.history and not record.periods

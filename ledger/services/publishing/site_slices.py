@@ -59,18 +59,31 @@ SLICE = 2000
 EVENT_GAMES = 20_000
 
 
+class Handed:
+    """What ``sliced_site`` hands the writer: the ``Site`` of summaries and every file of the
+    site, which the writer takes out (``take``) so that no one else holds them: once the files
+    are all made, the lists' lines and the summaries are gone before the bundles are made."""
+
+    def __init__(self, site: Site, files: Iterator[tuple[str, str]]) -> None:
+        self._held: list[tuple[Site, Iterator[tuple[str, str]]]] = [(site, files)]
+
+    def take(self) -> tuple[Site, Iterator[tuple[str, str]]]:
+        """The site and its files, once (``IndexError`` the second time)."""
+        return self._held.pop()
+
+
 @contextmanager
 def sliced_site(engine: Ledger, *, club: str, built_on: dt.date, base_url: str | None = None,
                 bundles: bool = True, public_key: bool = False, size: int = SLICE,
-                ) -> Iterator[tuple[Site, Iterator[tuple[str, str]]]]:
-    """The site ``site.site_data`` gathers (same arguments), for the full build: the ``Site``
-    with its lists whole and every player and event a summary (what the home page, the indexes
-    and the sitemap show; ``len`` of its players and events as the full gather's), and every
-    file of the site as (path, text), made as they are asked for, the pages of ``size``
-    players at a time (see the module's docstring), in ``render_site``'s order but the player
-    and tournament pages after the sitemap. Both inside one read transaction, open until the
-    block ends: the files must be taken within it. The same bytes as
-    ``render_site(site_data(...))``."""
+                ) -> Iterator[Handed]:
+    """The site ``site.site_data`` gathers (same arguments), for the full build, ``Handed``:
+    the ``Site`` with its lists whole and every player and event a summary (what the home
+    page, the indexes and the sitemap show; ``len`` of its players and events as the full
+    gather's), and every file of the site as (path, text), made as they are asked for, the
+    pages of ``size`` players at a time (see the module's docstring), in ``render_site``'s
+    order but the player and tournament pages after the sitemap. Both inside one read
+    transaction, open until the block ends: the files must be taken within it. The same bytes
+    as ``render_site(site_data(...))``."""
     with transaction(engine, write=False) as session:
         common = read_common(session, bundles)
         listed = listed_players(session)
@@ -81,10 +94,10 @@ def sliced_site(engine: Ledger, *, club: str, built_on: dt.date, base_url: str |
                     tuple(summary_player(p, ratings[p.id]) for p in listed),
                     tuple(summary_event(e, *counts[e.id]) for e in shown), base_url,
                     PUBLIC_KEY if public_key else None)
-        files = _files(session, site, common, [p.id for p in listed], [e.id for e in shown],
-                       size)
-        del common, listed, ratings  # the files hold what they need, until they are all made
-        yield site, files
+        handed = Handed(site, _files(session, site, common, [p.id for p in listed],
+                                     [e.id for e in shown], size))
+        del site, common, listed, ratings  # the files hold what they need while they need it
+        yield handed
 
 
 def _files(session: Session, site: Site, common: Common, ids: list[int], events: list[int],
