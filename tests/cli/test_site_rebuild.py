@@ -78,7 +78,7 @@ def test_nothing_changed_writes_nothing(season_db: str, tmp_path: Path,
     # nothing is gathered: a build that gathered would fail
     def no_gathering(*args: object, **kwargs: object) -> None:
         raise AssertionError("gathered")
-    monkeypatch.setattr(site_service, "site_data", no_gathering)
+    monkeypatch.setattr(site_service, "sliced_site", no_gathering)
     again = build(season_db, site)
     # 21 pages and files and the 4 lists' bundles (tests/cli/test_site_cli.py)
     assert again == {"directory": str(site), "files": 25, "written": 0, "unchanged": 25,
@@ -99,8 +99,8 @@ def test_another_build_date_rewrites_the_home_page_only(season_db: str, tmp_path
     site, fresh = tmp_path / "site", tmp_path / "fresh"
     build(season_db, site)
     before = tree(site)
-    real_site_data = site_service.site_data
-    monkeypatch.setattr(site_service, "site_data", None)
+    real_sliced_site = site_service.sliced_site
+    monkeypatch.setattr(site_service, "sliced_site", None)
     later = build(season_db, site, date="2026-12-24")
     assert (later["written"], later["unchanged"], later["unchanged_since"]) == (
         1, 24, latest_change(season_db))
@@ -109,7 +109,7 @@ def test_another_build_date_rewrites_the_home_page_only(season_db: str, tmp_path
         ".ledger-site", RECORD, "index.html"]
     assert "built on 24 December 2026" in (site / "index.html").read_text(encoding="utf-8")
     # exactly what a full build on that date makes
-    monkeypatch.setattr(site_service, "site_data", real_site_data)
+    monkeypatch.setattr(site_service, "sliced_site", real_sliced_site)
     assert build(season_db, fresh, date="2026-12-24")["unchanged_since"] is None
     assert pages(site) == pages(fresh)
     # and recorded: the same date again writes nothing

@@ -30,7 +30,7 @@ def inodes(folder: Path) -> dict[str, int]:
 def no_full_gather(monkeypatch: pytest.MonkeyPatch) -> None:
     def full(*args: object, **kwargs: object) -> None:
         raise AssertionError("the full gather was called")
-    monkeypatch.setattr(site_service, "site_data", full)
+    monkeypatch.setattr(site_service, "sliced_site", full)
 
 
 def rebuilt(db: str, site: Path, monkeypatch: pytest.MonkeyPatch,

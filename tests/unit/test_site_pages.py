@@ -13,6 +13,7 @@ import pytest
 
 from ledger.formats.site import chart
 from ledger.formats.site.crosstable import crosstable
+from ledger.formats.site.joined import joined
 from ledger.formats.site.model import (
     ChartPoint,
     EventLine,
@@ -289,3 +290,12 @@ def test_the_same_site_gives_the_same_bytes_and_only_relative_links() -> None:
                                   site.events, site.base_url)))
     assert [p for p in first if first[p] != later[p]] == ["index.html"]
     assert "built on 1 January 2027" in later["index.html"]
+
+
+def test_a_pages_pieces_are_joined_a_few_thousand_at_a_time() -> None:
+    # 20,000 pieces: two full batches of 8,192 and one of 3,616, an empty piece in each (an
+    # empty batch ends the joining, an empty piece must not), and a text of another width
+    pieces = ["ab", "", "é", "€"] * 5000
+    text = joined(iter(pieces))
+    assert len(text) == 5000 * 4 and text[:8] == "abé€abé€" and text.endswith("abé€")
+    assert joined([]) == "" and joined([""] * 3) == "" and joined(["x"]) == "x"

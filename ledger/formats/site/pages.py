@@ -28,6 +28,7 @@ from markupsafe import Markup
 from ledger.domain import count
 from ledger.formats.site import chart
 from ledger.formats.site.crosstable import crosstable
+from ledger.formats.site.joined import joined
 from ledger.formats.site.lead import built_on_lead
 from ledger.formats.site.model import (
     STATIC,
@@ -173,7 +174,7 @@ def environment() -> jinja2.Environment:
 
 
 def _render(name: str, **context: Any) -> str:
-    return environment().get_template(name).render(**context)
+    return joined(environment().get_template(name).generate(**context))
 
 
 @dataclass(frozen=True)
@@ -362,11 +363,10 @@ def events_page(site: Site, *, face: Face = STATIC) -> str:
 
 def render_site(site: Site, only: Collection[str] | None = None) -> Iterator[tuple[str, str]]:
     """Every file of the site as (path, text), in a fixed order: the stylesheet, the script,
-    the home page, the lists and their index, the players' index and pages, the tournaments' index and pages,
-    and, with ``site.base_url``, the sitemap. Pages are made as they are asked for. ``only``:
-    the paths of the list, player and tournament pages to make (a scoped rebuild's: the
-    others are left out, the stylesheet, script, home page, indexes and sitemap made always);
-    None: every page."""
+    the home page, the lists and their index, the players' index and pages, the tournaments'
+    index and pages, and, with ``site.base_url``, the sitemap; each made as it is asked for.
+    ``only``: the list, player and tournament pages to make (paths; the others left out, the
+    stylesheet, script, home page, indexes and sitemap made always); None: every page."""
     def wanted(path: str) -> bool:
         return only is None or path in only
 

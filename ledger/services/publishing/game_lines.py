@@ -19,9 +19,10 @@ from decimal import Decimal
 from sqlalchemy import ColumnElement, FromClause, select
 from sqlalchemy.orm import Session, aliased
 
+from ledger.db.audit_pack import AuditSide
 from ledger.db.models import Game, InitialRating, InitialRatingGame, Player, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool, Result
-from ledger.services.close.period_audits import current_sides, rated_games
+from ledger.services.close.period_audits import current_sides
 from ledger.services.close.rated_games import LoadedGame, load_rated_games
 from ledger.services.close.state import History, last_closed_period
 from ledger.services.register.game_views import game_status, period_game_views
@@ -29,6 +30,9 @@ from ledger.services.register.game_views import game_status, period_game_views
 #: ``game_lines`` of some players reads the views of their games by id, this many a statement
 #: (a statement's parameters are limited: SQLite's to 32,766).
 FEW_GAMES = 5000
+#: ``_sides_of`` asks the stored audit of this many players a statement (as
+#: ``period_audits.current_sides`` does by id), for at most ``FEW_SIDES`` players.
+NAMED_SIDES, FEW_SIDES = 500, 40_000
 
 
 @dataclass(frozen=True)
@@ -92,25 +96,28 @@ def game_lines(session: Session, period: Period, event_id: int | None = None,
 def periods_game_lines(session: Session, periods: Sequence[Period],
                        event_id: int | None = None, pool: RatingPool = STANDARD, *,
                        of_players: Collection[int] | None = None,
+                       of_events: Collection[int] | None = None,
                        states: tuple[Period, Mapping[int, History]] | None = None,
                        ) -> list[GameLine]:
     """``game_lines`` of each of ``periods`` in turn (their lines one period after the other,
     in the order given), the games read and the histories of the players in them read once
     for all the periods (a scoped site rebuild asks every period for a few players: one
     reading of their histories, not one a period). Four queries, then per period the views
-    of its games and its stored audit. ``states``: (period, the histories of ``pool`` through
-    it, as ``state.load_histories`` reads them: a site build's, of every player), taken for
-    the players of the games instead of reading theirs again when that period is the latest
-    closed in ``pool``."""
+    of its games and its stored audit. ``of_events``: only the games of those events (a full
+    site build's tournament pages, a few events at a time; ``event_id``: of that one).
+    ``states``: (period, the histories of ``pool`` through it, as ``state.load_histories``
+    reads them: a site build's, of every player), taken for the players of the games instead
+    of reading theirs again when that period is the latest closed in ``pool``."""
     if not periods:
         return []
     months = [str(p) for p in periods]
+    events = [event_id] if event_id is not None else of_events
 
     def condition(g: FromClause) -> ColumnElement[bool]:
         here: ColumnElement[bool] = g.c.period.in_(months)
         if of_players is not None:
             here = here & (g.c.white_id.in_(of_players) | g.c.black_id.in_(of_players))
-        return here & (g.c.event_id == event_id) if event_id is not None else here
+        return here & g.c.event_id.in_(events) if events is not None else here
 
     last = last_closed_period(session, pool)
     through = last or Period(1, 1)
@@ -123,8 +130,9 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
     lines = []
     for period in periods:
         lines += _period_lines(session, period, by_period.get(str(period), []), pool,
-                               event_id is not None or of_players is not None,
-                               of_players is not None, last is not None and period <= last)
+                               events is not None or of_players is not None,
+                               of_players is not None or of_events is not None,
+                               last is not None and period <= last)
     return lines
 
 
@@ -133,14 +141,15 @@ def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
     """The lines of ``loaded`` (the games of ``period``, by date then id; ``closed``: whether
     ``period`` is closed in ``pool``): the names and status of their games (all of the
     period's views, or ``by_id`` only theirs: ``_line_views``) and the stored audit
-    (``some``: of their players only)."""
+    (``some``: of their players only, ``_sides_of``)."""
     if not loaded:
         return []
-    views = ({v.id: (v.white, v.black, v.status) for v in period_game_views(session, period)}
-             if not by_id else _line_views(session, loaded, pool, closed))
     players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
                if some else None)
-    audits = current_sides(session, period, pool, players)
+    audits = _sides_of(session, period, pool, players)
+    views = ({v.id: (v.white, v.black, v.status) for v in period_game_views(session, period)}
+             if not by_id else _line_views(session, loaded, pool, closed,
+                                           {game_id for game_id, _ in audits}))
     lines = []
     for g in loaded:
         (white, black, status), rated = views[g.game.id], g.rated
@@ -161,13 +170,29 @@ def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
     return lines
 
 
+def _sides_of(session: Session, period: Period, pool: RatingPool,
+              players: set[int] | None) -> dict[tuple[int, int], AuditSide]:
+    """``period_audits.current_sides`` of ``players`` (None: every one), asked by id
+    ``NAMED_SIDES`` players a statement when they are at most ``FEW_SIDES`` (a full site
+    build's slice of players and their opponents: reading the whole period's audit for each
+    slice would grow as the square of the players), else in one statement."""
+    if players is None or len(players) <= NAMED_SIDES or len(players) > FEW_SIDES:
+        return current_sides(session, period, pool, players)
+    ids = sorted(players)
+    found: dict[tuple[int, int], AuditSide] = {}
+    for start in range(0, len(ids), NAMED_SIDES):
+        found |= current_sides(session, period, pool, ids[start:start + NAMED_SIDES])
+    return found
+
+
 def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,
-                closed: bool) -> dict[int, tuple[str, str, str]]:
+                closed: bool, rated: set[int]) -> dict[int, tuple[str, str, str]]:
     """Game id -> (White's name, Black's name, ``GameView.status``) of each of ``loaded`` (valid
     games of one period and pool, ``closed`` or not there), what ``game_views`` gives them,
     from Core rows: per FEW_GAMES games, their names (a join) and those counted in a
-    published initial rating; the rated flag from the stored audit
-    (``period_audits.rated_games``), one query."""
+    published initial rating; ``rated``: the ids of the games the period's stored audit has a
+    side of (of both players of each of ``loaded``: ``_sides_of``), rated for at least one of
+    them (what ``period_audits.rated_games`` gives)."""
     ids = [g.game.id for g in loaded]
     white, black = aliased(Player), aliased(Player)
     names: dict[int, tuple[str, str]] = {}
@@ -189,8 +214,6 @@ def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,
                   & (RatingPeriod.revision == InitialRatingGame.revision))
             .where(InitialRatingGame.game_id.in_(chunk), InitialRatingGame.pool == pool,
                    InitialRating.published.is_(True))))
-    rated = rated_games(session, [(g.game.id, g.game.period, g.game.pool, g.game.white_id,
-                                   g.game.black_id) for g in loaded]) if closed else set()
     return {g.game.id: (*names[g.game.id], game_status(
         g.game.result, g.game.played, closed, g.game.id in rated, g.game.id in initial,
         g.game.period, g.game.status, g.game.unequal_times)) for g in loaded}

@@ -1,7 +1,8 @@
 """``ledger site build``: check the options and the folder, then gather the site
-(``site.site_data``), render it (``formats.site.pages``) and write the files that changed
-(``site_files``), with the build's record (``site_record``), unless the record says nothing
-changed since the last build.
+(``site_slices.sliced_site``: a slice of players at a time), render it (``formats.site.pages``)
+and write the files that changed (``site_files``), with the build's record (``site_record``),
+unless the record says nothing changed since the last build (or a scoped rebuild,
+``site_scope``, serves).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -28,7 +29,6 @@ from ledger.formats.site.paths import HOME, PUBLIC_KEY
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import site_bundles
 from ledger.services.publishing.marks import change_mark
-from ledger.services.publishing.site import site_data
 from ledger.services.publishing.site_files import (
     SiteWrite,
     as_recorded,
@@ -40,6 +40,7 @@ from ledger.services.publishing.site_files import (
 )
 from ledger.services.publishing.site_record import Record, Stamp, read_record
 from ledger.services.publishing.site_scope import Scope, scope_since, scoped_site_data
+from ledger.services.publishing.site_slices import Handed, sliced_site
 from ledger.services.publishing.site_swap import work_folder
 from ledger.services.register.games import parse_date
 
@@ -81,8 +82,9 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
                date: str | None, ledger: str | None, today: dt.date | None = None,
                bundles: bool = True, key: Path | None = None) -> SiteBuild:
     """``ledger site build DIR``: check the options and the folder, gather the site
-    (``site_data``), render it and write the files that changed (``site_files.write_site``),
-    with the build's record (``site_record``).
+    (``site_slices.sliced_site``: the pages of a slice of players, or of a few events, at a
+    time, each rendered and written before the next is gathered), render it and write the
+    files that changed (``site_files.write_site``), with the build's record (``site_record``).
 
     A folder whose record says it was built from the ledger's latest change
     (``marks.change_mark``, read before gathering, so a write during the build only makes the
@@ -122,14 +124,14 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
         written = _write(engine, folder, stamp, site, private, only, scope[0], relinked)
         if written is not None:
             return written
-    site = site_data(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
-                     public_key=signed)
-    full = _write(engine, folder, stamp, site, private)
+    with sliced_site(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
+                     public_key=signed) as handed:
+        full = _write(engine, folder, stamp, handed, private)
     assert full is not None  # write_site answers or raises
     return full
 
 
-def _write(engine: Ledger, folder: Path, stamp: Stamp, site: Site,
+def _write(engine: Ledger, folder: Path, stamp: Stamp, given: Site | Handed,
            private: Ed25519PrivateKey | None, only: frozenset[str] | None = None,
            record: Record | None = None,
            relinked: frozenset[str] = frozenset()) -> SiteBuild | None:
@@ -137,20 +139,29 @@ def _write(engine: Ledger, folder: Path, stamp: Stamp, site: Site,
     holds them: ``site_files.patch_site``; None: every page, ``write_site``) and write it with
     its record; None when the scoped write found the folder not as ``record`` says.
     ``relinked``: the paths of list pages the folder holds as the latest of their pool, given
-    the link to the next list in their bytes (``_relinked``)."""
-    files: Iterable[tuple[str, str]] = render_site(site, only)
+    the link to the next list in their bytes (``_relinked``). ``given`` may be the full
+    build's site and files (``site_slices.Handed``: every file rendered as it is asked for),
+    taken out of it here and held no longer than its files need it: the bundles, made after
+    the pages, then have its memory."""
+    if isinstance(given, Handed):
+        site, files = given.take()
+    else:
+        site = given
+        files = render_site(site, only)
+    del given
     if relinked:
         files = itertools.chain(files, _relinked(folder, site, relinked))
     if private is not None:
         files = itertools.chain(files, [(PUBLIC_KEY, signatures.public_pem(private).decode())])
     costly = site_bundles(engine, site.lists, private)
-    done = Record(stamp, len(site.lists), len(site.players), len(site.events), len(costly), {})
+    counts = (len(site.lists), len(site.players), len(site.events))
+    del site  # the files hold it while they need it
+    done = Record(stamp, *counts, len(costly), {})
     written = write_site(folder, files, costly, done) if record is None else \
         patch_site(folder, record, files, costly, done)
     if written is None:
         return None
-    return SiteBuild(written, len(site.lists), len(site.players), len(site.events),
-                     dt.date.fromisoformat(stamp.built_on), len(costly))
+    return SiteBuild(written, *counts, dt.date.fromisoformat(stamp.built_on), len(costly))
 
 
 def _relinked(folder: Path, site: Site, paths: frozenset[str]) -> Iterator[tuple[str, str]]:

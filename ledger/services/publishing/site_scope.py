@@ -30,11 +30,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from sqlalchemy import distinct, func, or_, select, union_all
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -50,33 +48,31 @@ from ledger.db.models import (
     PlayerEntry,
     RatingFloorDrop,
 )
-from ledger.db.order import PLAYER_ORDER
 from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
-from ledger.formats.site.model import EventPage, PlayerPage, PoolRecord, Site
+from ledger.formats.site.model import Site
 from ledger.formats.site.paths import PUBLIC_KEY, event_path, player_path
-from ledger.names import name_key
 from ledger.services.close.revisions import current
-from ledger.services.close.state import last_closed_period, load_histories
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.publishing.event_reports import event_pools
 from ledger.services.publishing.game_lines import game_periods, periods_game_lines
 from ledger.services.publishing.histories import player_histories
 from ledger.services.publishing.marks import UNSHOWN_ACTIONS
 from ledger.services.publishing.site import (
-    Lists,
     event_page,
     event_reports_of,
     players_of,
     read_common,
 )
-from ledger.services.register.events import EventView
-from ledger.services.register.player_views import earliest_game_period, player_view
+from ledger.services.publishing.site_slices import (
+    MANY,
+    event_counts,
+    listed_players,
+    records_now,
+    summary_event,
+    summary_player,
+)
 
 #: The actions whose pages a scoped rebuild finds; any other shown action: the full build.
 GAMES_ACTIONS, CLOSE_ACTION = ("game.add", "import"), "period.close"
-#: Above this many ids a scoped gather reads every row and keeps those it needs (a statement's
-#: parameters are limited: SQLite's to 32,766).
-MANY = 5000
 
 
 @dataclass(frozen=True)
@@ -185,14 +181,10 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
     players only: ``site.read_common``); and the paths of the lists before them, which get a link to the
     next list only (``pages.relinked_list``: they were the latest of their pool). Every other
     player and event has a summary page, what the indexes, the home page and the sitemap show
-    (``_summary_player``, ``_summary_event``), never rendered. One read transaction."""
+    (``site_slices.summary_player``, ``summary_event``), never rendered. One read transaction."""
     with transaction(engine, write=False) as session:
         common = read_common(session, bundles, scope.closed, scope.players)
-        listed = session.execute(select(
-            Player.id, Player.name, Player.fide_id, Player.federation, Player.title, Player.sex,
-            Player.birth_year, Player.w_title, Player.o_title, Player.foa_title)
-            .where(Player.merged_into.is_(None), Player.withdrawn.is_(False))
-            .order_by(*PLAYER_ORDER)).all()
+        listed = listed_players(session)
         wanted = scope.players & {p.id for p in listed}
         shown = [e.id for e in common.events if e.games and e.id in scope.events]
         needed = wanted | _participants(session, shown)
@@ -211,12 +203,12 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
         full = {p.player_id: p for p in players_of(histories, common.lists, every_line,
                                                    common.starts)}
         others = [p for p in listed if p.id not in full]
-        ratings = _records_now(session, common.lists, others)
-        counts = _event_counts(session, [e.id for e in common.events
+        ratings = records_now(session, common.lists, others)
+        counts = event_counts(session, [e.id for e in common.events
                                          if e.games and e.id not in reports])
-    players = tuple(full.get(p.id) or _summary_player(p, ratings[p.id]) for p in listed)
+    players = tuple(full.get(p.id) or summary_player(p, ratings[p.id]) for p in listed)
     events = tuple(event_page(*reports[e.id]) if e.id in reports
-                   else _summary_event(e, *counts[e.id]) for e in common.events if e.games)
+                   else summary_event(e, *counts[e.id]) for e in common.events if e.games)
     site = Site(club, built_on, tuple(common.lists.pages), players, events, base_url,
                 PUBLIC_KEY if public_key else None)
     paths = {player_path(i) for i in full} | {event_path(i) for i in reports}
@@ -239,54 +231,3 @@ def _participants(session: Session, events: list[int]) -> set[int]:
                                         .where(Game.event_id.in_(events))):
         found.update((white, black))
     return found
-
-
-def _records_now(session: Session, lists: Lists,
-                 players: Sequence[Any]) -> dict[int, PoolRecord]:
-    """Each of ``players``' standard record as the players' index shows it: the rating in
-    force now, K and its reason, rated games (``player_view`` of their history through the
-    latest standard list, which the lists read already), no history, chart or games."""
-    last = last_closed_period(session, STANDARD)
-    states = lists.states.get(STANDARD)
-    latest = max((p.period for p in lists.pages if p.pool == STANDARD), default=None)
-    if states is None or last is None or latest != str(last):
-        states = load_histories(session, None, through=last or Period(1, 1), pool=STANDARD)
-    next_period = last.next() if last is not None else earliest_game_period(session)
-    found = {}
-    for p in players:
-        v = player_view(p, states[p.id], next_period, last, STANDARD)
-        found[p.id] = PoolRecord(STANDARD, v.rating, v.k, v.k_reason.value, v.rated_games,
-                                 (), (), ())
-    return found
-
-
-def _summary_player(p: Any, record: PoolRecord) -> PlayerPage:
-    """A player outside the scope, as the players' index shows them (never rendered)."""
-    return PlayerPage(p.id, p.name, name_key(p.name), p.fide_id, p.federation, p.title, p.sex,
-                      p.birth_year, (record,))
-
-
-def _event_counts(session: Session, ids: Collection[int]) -> dict[int, tuple[str, int, int]]:
-    """Event id -> its first pool (``event_pools``: its own, or the first with a valid game),
-    and in that pool how many valid games and players: what the tournaments' index shows."""
-    if not ids:
-        return {}
-    first = {i: pools[0] for i, pools in event_pools(session, list(ids)).items()}
-    where = (Game.status == "valid") & Game.event_id.in_(ids) if len(ids) <= MANY \
-        else Game.status == "valid"
-    games = {(e, pool): n for e, pool, n in session.execute(
-        select(Game.event_id, Game.pool, func.count()).where(where)
-        .group_by(Game.event_id, Game.pool))}
-    sides = union_all(select(Game.event_id, Game.pool, Game.white_id.label("who")).where(where),
-                      select(Game.event_id, Game.pool, Game.black_id).where(where)).subquery()
-    players = {(e, pool): n for e, pool, n in session.execute(
-        select(sides.c.event_id, sides.c.pool, func.count(distinct(sides.c.who)))
-        .group_by(sides.c.event_id, sides.c.pool))}
-    return {i: (pool, games[i, pool], players[i, pool]) for i, pool in first.items()}
-
-
-def _summary_event(e: EventView, pool: str, games: int, players: int) -> EventPage:
-    """An event outside the scope, as the tournaments' index and the home page show it (never
-    rendered)."""
-    return EventPage(e.id, e.name, e.start_date, e.end_date, e.period, False, None, None, games,
-                     (), pool, players=players)
