@@ -35,7 +35,7 @@ from ledger.rules.pools import RAISE_2022_PERIOD
 from ledger.rules.recount import ROW_FIELDS, ListFacts
 from ledger.services.close.carried import carried_into
 from ledger.services.close.pools import load_pools
-from ledger.services.close.rated_games import load_rated_games, seeded_states
+from ledger.services.close.rated_games import seeded_states, streamed_rated_games
 from ledger.services.close.snapshots import read_rows
 from ledger.services.close.state import first_closed_period, load_histories
 from ledger.services.core.facts import Facts
@@ -204,21 +204,21 @@ def _records(session: Session, period: Period, pool: RatingPool, facts: Facts,
                         tuple[list[bytes], list[bytes], list[bytes]]]:
     """``facts_read``'s records: (the games' ids, the players', the carried corrections'
     players) and each record's canonical JSON in the same order; each record also onto
-    ``kept`` (games, players, carried) when given. The games are encoded first and let go
-    before the players are; the histories and the players' identities are let go on return,
-    before the caller reads the list's rows and takes the digests. The games' players' histories
-    are everyone's (``known``), not read a second time."""
+    ``kept`` (games, players, carried) when given. The games are read a few thousand at a
+    time and each let go once encoded (``streamed_rated_games``); the histories and the
+    players' identities are let go on return, before the caller reads the list's rows and
+    takes the digests. The games' players' histories are everyone's (``known``), not read a
+    second time."""
     carried = carried_into(session, period, facts, pool)
     everyone = load_histories(session, None, through=period.previous(), facts=facts, pool=pool)
-    loaded, histories = load_rated_games(session, lambda g: g.c.period == str(period),
-                                         through=period.previous(), also=carried,
-                                         facts=facts, pool=pool, known=everyone)
+    histories, loaded = streamed_rated_games(session, lambda g: g.c.period == str(period),
+                                             through=period.previous(), also=carried,
+                                             facts=facts, pool=pool, known=everyone)
     ids: tuple[list[int], list[int], list[int]] = ([], [], sorted(carried))
     encoded: tuple[list[bytes], list[bytes], list[bytes]] = ([], [], [])
     for g in loaded:
         ids[0].append(g.rated.game_id)
         _add(kept, 0, encoded[0], bundles.game_record(g.rated, g.game.date.isoformat()))
-    del loaded
     everyone |= {pid: h for pid, h in histories.items() if pid not in everyone}
     seeded = seeded_states(session, histories, period, pool, facts)
     unrated = [pid for pid, h in histories.items()
