@@ -8,7 +8,7 @@ written without encoding its records again (``formats.bundle`` reads bundles and
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ledger.domain import Period, RatingPool
@@ -123,16 +123,23 @@ def encoded(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
     (``manifest_parts``) and the records' ``records_json``: the same JSON (keys sorted, no
     spaces, one final line end), each record encoded once for its digest and the bundle, and
     its bytes copied once, into the bundle's (at size M the bundle is some 13 MB)."""
+    return b"".join(pieces(manifest_json, games, players, carried, signature))
+
+
+def pieces(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
+           players: Sequence[bytes], carried: Sequence[bytes],
+           signature: Mapping[str, str] | None = None) -> Iterator[bytes]:
+    """``encoded``'s bytes a piece at a time (a record, a comma, a key ...), for a writer that
+    never holds them joined."""
     values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": [joined(manifest_json)],
               "games": _listed(games), "players": _listed(players),
               "carried": _listed(carried)}
     if signature is not None:
         values["signature"] = [canonical_json(dict(signature))]
-    pieces = [b"{"]
+    yield b"{"
     for n, key in enumerate(sorted(values)):
-        pieces += [b"," if n else b"", canonical_json(key), b":", *values[key]]
-    pieces.append(b"}\n")
-    return b"".join(pieces)
+        yield from (b"," if n else b"", canonical_json(key), b":", *values[key])
+    yield b"}\n"
 
 
 def _listed(items: Sequence[bytes]) -> list[bytes]:
