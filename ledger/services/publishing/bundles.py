@@ -134,8 +134,9 @@ def kept_bundle(engine: Ledger, folder: Path, pool: RatingPool, period: str, rev
                 digest: str, key: Ed25519PrivateKey | None = None) -> Path:
     """The file in ``folder`` (a cache of the server's own, never a published folder; made
     when missing) holding that list revision's bundle (``encoded_bundle``), made on the first
-    call and kept: named by pool, period, revision, the stored list ``digest`` (a ledger that
-    publishes other rows under the same revision gets another file) and the signing key
+    call (written a piece at a time, ``bundle_pieces``) and kept: named by pool, period,
+    revision, the stored list ``digest`` (a ledger that publishes other rows under the same
+    revision gets another file) and the signing key
     (``POOL-PERIOD-rN-DIGEST[-KEY].json``, KEY the public key's first 16 hex digits), so a
     file once written is never written again. Written beside its name and renamed into place:
     a reader never sees half of one. Raises ``OSError`` when ``folder`` cannot be written,
@@ -144,12 +145,12 @@ def kept_bundle(engine: Ledger, folder: Path, pool: RatingPool, period: str, rev
     path = folder / f"{pool}-{period}-r{revision}-{digest}{signer}.json"
     if path.is_file():
         return path
-    data = encoded_bundle(engine, pool, period, revision, key)
     folder.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            for piece in bundle_pieces(engine, pool, period, revision, key):
+                out.write(piece)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
