@@ -112,8 +112,15 @@ def _digests_json(pair: Encoded) -> bytes:
 def joined(parts: Mapping[str, bytes]) -> bytes:
     """The canonical JSON of the object whose values' canonical JSON ``parts`` holds by key
     (keys sorted by code point, as ``json.dumps(sort_keys=True)`` sorts them)."""
-    return b"{" + b",".join(canonical_json(key) + b":" + parts[key]
-                            for key in sorted(parts)) + b"}"
+    return b"".join(_members(parts))
+
+
+def _members(parts: Mapping[str, bytes]) -> Iterator[bytes]:
+    """``joined``'s bytes a piece at a time, each part as it is (not copied)."""
+    yield b"{"
+    for n, key in enumerate(sorted(parts)):
+        yield from (b"," if n else b"", canonical_json(key), b":", parts[key])
+    yield b"}"
 
 
 def encoded(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
@@ -131,7 +138,7 @@ def pieces(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
            signature: Mapping[str, str] | None = None) -> Iterator[bytes]:
     """``encoded``'s bytes a piece at a time (a record, a comma, a key ...), for a writer that
     never holds them joined."""
-    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": [joined(manifest_json)],
+    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": list(_members(manifest_json)),
               "games": _listed(games), "players": _listed(players),
               "carried": _listed(carried)}
     if signature is not None:
