@@ -7,7 +7,8 @@ written without encoding its records again (``formats.bundle`` reads bundles and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ledger.domain import Period, RatingPool
@@ -49,11 +50,13 @@ def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, 
     None for revision 1), ``list_digest`` (``list_digest`` of the rows: the digest the ledger
     stores and the site shows) and ``digest``, the SHA-256 of the canonical JSON of all of it
     but ``UNDIGESTED``."""
-    return manifest_parts(period, pool, revision, edition, version, rows,
-                          ([g["id"] for g in games], records_json(games)),
-                          ([p["id"] for p in players], records_json(players)),
-                          ([c["player"] for c in carried], records_json(carried)),
-                          change=change, reason=reason)[0]
+    whole, _ = manifest_parts(period, pool, revision, edition, version, rows,
+                              ([g["id"] for g in games], records_json(games)),
+                              ([p["id"] for p in players], records_json(players)),
+                              ([c["player"] for c in carried], records_json(carried)),
+                              change=change, reason=reason)
+    assert whole is not None  # whole=True
+    return whole
 
 
 #: A kind of record as ``manifest_parts`` takes it: each one's id and its ``records_json``.
@@ -63,33 +66,61 @@ Encoded = tuple[Sequence[int], Sequence[bytes]]
 def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edition,
                    version: str, rows: Sequence[Mapping[str, Any]], games: Encoded,
                    players: Encoded, carried: Encoded, *, change: int | None = None,
-                   reason: str | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
+                   reason: str | None = None, whole: bool = True,
+                   ) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
     """``manifest`` from the records' ids (a game's ``id``, a player's, a carried
-    correction's ``player``) and their ``records_json`` (each pair of ``games``, ``players``,
-    ``carried``), and each of its values' canonical JSON by key: ``encoded`` writes the bundle
-    from them without encoding anything again, and the records themselves need not be kept."""
-    published = [{name: row[name] for name in ROW_FIELDS} for row in rows]
-
-    def digests(pair: Encoded) -> dict[str, str]:
-        return {str(key): sha256_hex(data) for key, data in zip(*pair, strict=True)}
-
+    correction's ``player``: unique within each kind) and their ``records_json`` (each pair of
+    ``games``, ``players``, ``carried``), and each of its values' canonical JSON by key:
+    ``encoded`` writes the bundle from them without encoding anything again, and the records
+    themselves need not be kept. A row that is a dict of ``ROW_FIELDS`` in that order is
+    published as it is (not copied: a 50,000-line list's rows are some 50 MB). ``whole``
+    False: no manifest as a dict (None; the parts alone, ``joined`` is its canonical JSON),
+    and no dict of the facts' digests (a 50,000-player list's is some 30 MB)."""
+    published = [row if type(row) is dict and tuple(row) == ROW_FIELDS
+                 else {name: row[name] for name in ROW_FIELDS} for row in rows]
+    kinds = {"games": games, "players": players, "carried": carried}
     body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
             "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
-            "change": change, "reason": reason, "edition": edition.value, "rows": published,
-            "facts": {"games": digests(games), "players": digests(players),
-                      "carried": digests(carried)}}
+            "change": change, "reason": reason, "edition": edition.value, "rows": published}
     parts = {key: canonical_json(value) for key, value in body.items()}
+    parts["facts"] = b"{" + b",".join(canonical_json(kind) + b":" + _digests_json(kinds[kind])
+                                      for kind in sorted(kinds)) + b"}"
     more = {"ledger_version": version, "list_digest": list_digest(published),
-            "digest": sha256_hex(_joined(parts))}
+            "digest": sha256_hex(joined(parts))}
     parts.update((key, canonical_json(value)) for key, value in more.items())
+    if not whole:
+        return None, parts
+    body["facts"] = {kind: {str(key): sha256_hex(data) for key, data in zip(*pair, strict=True)}
+                     for kind, pair in kinds.items()}
     return {**body, **more}, parts
 
 
-def _joined(parts: Mapping[str, bytes]) -> bytes:
+def _digests_json(pair: Encoded) -> bytes:
+    """The canonical JSON of the object id -> SHA-256 of each record's JSON (``pair``: the ids,
+    unique, and the records' JSON), made as bytes without that object: each member is
+    ``"ID":"HEX"``, and the members sorted as bytes are sorted by their keys as text (a key
+    ends at its quote, which sorts before every digit), as ``json.dumps(sort_keys=True)``
+    sorts them."""
+    if len(set(pair[0])) < len(pair[0]):  # a key twice: the object holds its last digest
+        return canonical_json({str(key): sha256_hex(data) for key, data in zip(*pair,
+                                                                               strict=True)})
+    members = sorted(b'"%d":"%s"' % (key, hashlib.sha256(data).hexdigest().encode("ascii"))
+                     for key, data in zip(*pair, strict=True))
+    return b"{" + b",".join(members) + b"}"
+
+
+def joined(parts: Mapping[str, bytes]) -> bytes:
     """The canonical JSON of the object whose values' canonical JSON ``parts`` holds by key
     (keys sorted by code point, as ``json.dumps(sort_keys=True)`` sorts them)."""
-    return b"{" + b",".join(canonical_json(key) + b":" + parts[key]
-                            for key in sorted(parts)) + b"}"
+    return b"".join(_members(parts))
+
+
+def _members(parts: Mapping[str, bytes]) -> Iterator[bytes]:
+    """``joined``'s bytes a piece at a time, each part as it is (not copied)."""
+    yield b"{"
+    for n, key in enumerate(sorted(parts)):
+        yield from (b"," if n else b"", canonical_json(key), b":", parts[key])
+    yield b"}"
 
 
 def encoded(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
@@ -99,16 +130,23 @@ def encoded(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
     (``manifest_parts``) and the records' ``records_json``: the same JSON (keys sorted, no
     spaces, one final line end), each record encoded once for its digest and the bundle, and
     its bytes copied once, into the bundle's (at size M the bundle is some 13 MB)."""
-    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": [_joined(manifest_json)],
+    return b"".join(pieces(manifest_json, games, players, carried, signature))
+
+
+def pieces(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
+           players: Sequence[bytes], carried: Sequence[bytes],
+           signature: Mapping[str, str] | None = None) -> Iterator[bytes]:
+    """``encoded``'s bytes a piece at a time (a record, a comma, a key ...), for a writer that
+    never holds them joined."""
+    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": list(_members(manifest_json)),
               "games": _listed(games), "players": _listed(players),
               "carried": _listed(carried)}
     if signature is not None:
         values["signature"] = [canonical_json(dict(signature))]
-    pieces = [b"{"]
+    yield b"{"
     for n, key in enumerate(sorted(values)):
-        pieces += [b"," if n else b"", canonical_json(key), b":", *values[key]]
-    pieces.append(b"}\n")
-    return b"".join(pieces)
+        yield from (b"," if n else b"", canonical_json(key), b":", *values[key])
+    yield b"}\n"
 
 
 def _listed(items: Sequence[bytes]) -> list[bytes]:

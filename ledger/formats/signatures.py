@@ -104,8 +104,14 @@ def public_hex(key: Ed25519PrivateKey) -> str:
 
 def sign(manifest: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, str]:
     """The signature record of ``manifest`` by ``key``."""
+    return signed(canonical_json(dict(manifest)), key)
+
+
+def signed(manifest_json: bytes, key: Ed25519PrivateKey) -> dict[str, str]:
+    """``sign``'s record from the manifest's canonical JSON (``formats.canonical``), made
+    without the manifest as a dict (``bundle_json.joined`` of its parts)."""
     return {"algorithm": ALGORITHM, "public_key": _hex(key.public_key()),
-            "value": key.sign(canonical_json(dict(manifest))).hex()}
+            "value": key.sign(manifest_json).hex()}
 
 
 def check(manifest: Mapping[str, Any], signature: Any, key: Ed25519PublicKey) -> str | None:

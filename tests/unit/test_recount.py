@@ -4,6 +4,7 @@ hand in the comments (table 8.1.2; docs/RULES.md)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from ledger.domain import Period, PlayerState, RatedGame, Result
 from ledger.formats import bundle as bundles
 from ledger.formats import bundle_json
 from ledger.formats.bundle import BundleError
+from ledger.formats.canonical import canonical_json
 from ledger.rules.editions import Edition
 from ledger.rules.recount import ListFacts, recount
 from ledger.verify import verify
@@ -120,3 +122,25 @@ def test_a_bundle_from_its_records_json_is_encode_s_bytes() -> None:
                                b'"format":"ledger-bundle/1","games":[{"black":2,')
         assert data.endswith(b',"signature":{"algorithm":"ed25519","public_key":"ab",'
                              b'"value":"cd"}}\n' if signed else b'"title":null}]}\n')
+
+
+def test_the_facts_digests_are_sorted_as_text_and_made_without_their_object() -> None:
+    """``manifest_parts``' facts: the ids in the order of their text (``"10"`` before ``"2"``,
+    ``"12"`` before ``"123"``), each record's SHA-256; ``whole=False`` gives the same parts and
+    no manifest; an id twice keeps its last digest, as the object would."""
+    records = [b"{}", b"[]", b"1", b"2"]
+    hexes = {r: hashlib.sha256(r).hexdigest() for r in records}
+    rows: list[dict[str, object]] = []
+    whole, parts = bundle_json.manifest_parts(
+        NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, ([123, 2, 12, 10], records),
+        ([], []), ([5, 5], [b"1", b"2"]))
+    assert parts["facts"] == (
+        b'{"carried":{"5":"' + hexes[b"2"].encode() + b'"},"games":{"10":"'
+        + hexes[b"2"].encode() + b'","12":"' + hexes[b"1"].encode() + b'","123":"'
+        + hexes[b"{}"].encode() + b'","2":"' + hexes[b"[]"].encode() + b'"},"players":{}}')
+    assert whole is not None and list(whole["facts"]["games"]) == ["123", "2", "12", "10"]
+    none, alone = bundle_json.manifest_parts(
+        NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, ([123, 2, 12, 10], records),
+        ([], []), ([5, 5], [b"1", b"2"]), whole=False)
+    assert none is None and alone == parts
+    assert bundle_json.joined(parts) == canonical_json(whole)

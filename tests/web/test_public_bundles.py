@@ -78,12 +78,12 @@ def test_the_list_page_links_its_bundle_which_is_made_once_and_verifies(
     assert '<a href="../../bundles/standard-2026-10-r1.json" download>' in page
     assert '<a href="../../public-key.pem">the public key</a>' in page
     made: list[tuple[str, str, int]] = []
-    encode = bundles.encoded_bundle
+    encode = bundles.bundle_pieces
 
     def counted(engine, pool, period, revision, key=None):  # type: ignore[no-untyped-def]
         made.append((pool, period, revision))
         return encode(engine, pool, period, revision, key)
-    monkeypatch.setattr(bundles, "encoded_bundle", counted)
+    monkeypatch.setattr(bundles, "bundle_pieces", counted)
     first = fetch(client, "/bundles/standard-2026-10-r1.json")
     assert first.status_code == 200
     assert first.content_type == "application/json"

@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from operator import gt, itemgetter
 from typing import Any
 
-from sqlalchemy import ColumnElement, FromClause, Integer, Row, case, cast, select, union
+from sqlalchemy import (
+    ColumnElement,
+    CompoundSelect,
+    FromClause,
+    Integer,
+    Row,
+    Select,
+    case,
+    cast,
+    select,
+    union,
+)
 from sqlalchemy.orm import Session
 
 from ledger.db.models import Event
@@ -74,43 +85,82 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     """
     g = facts.games()
     where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
-    rows = session.execute(
-        select(g, Event.name.label("event_name"), Event.start_date.label("event_start"),
-               Event.end_date.label("event_end"))
-        .outerjoin(Event, g.c.event_id == Event.id)
-        .where(where).order_by(g.c.date, g.c.id)).all()
+    rows = session.execute(_game_rows(g, where)).all()
     sides = {pid for row in rows for pid in (row.white_id, row.black_id)} \
-        if known is not None else set()
-    unknown = sorted(sides - known.keys()) if known is not None else []
-    if known is not None and len(unknown) <= FEW_READ:
+        if known is not None else None
+    histories = _players_of(session, g, where, sides, through=through, also=also, facts=facts,
+                            pool=pool, known=known)
+    rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
+                             asked=bool(rows))
+    return [_loaded(row, rating) for row in rows], histories
+
+
+def streamed_rated_games(session: Session, condition: GameCondition, *, through: Period,
+                         also: Iterable[int] = (), facts: Facts = NOW,
+                         pool: RatingPool = STANDARD, known: Mapping[int, History],
+                         batch: int = 5000) -> tuple[dict[int, History], Iterator[LoadedGame]]:
+    """``load_rated_games``' histories and games (the same values, in the same order), the
+    games read ``batch`` rows at a time as the iterator is used (the driver's cursor, or the
+    server's: ``yield_per``): for a caller that lets each game go once used (a list's bundle,
+    some 1,000,000 games a month at L). The games' players are found by one query of their
+    ids. Use the iterator up before the session runs another statement."""
+    g = facts.games()
+    where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
+    sides = set(session.scalars(_sides(g, where)))
+    histories = _players_of(session, g, where, sides, through=through, also=also, facts=facts,
+                            pool=pool, known=known)
+    rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
+                             asked=bool(sides))
+    rows = session.execute(_game_rows(g, where), execution_options={"yield_per": batch})
+    return histories, (_loaded(row, rating) for row in rows)
+
+
+def _game_rows(g: FromClause, where: ColumnElement[bool]) -> Select[Any]:
+    """The games ``where`` selects with their events' name, start and end, by date then id."""
+    return (select(g, Event.name.label("event_name"), Event.start_date.label("event_start"),
+                   Event.end_date.label("event_end"))
+            .outerjoin(Event, g.c.event_id == Event.id).where(where).order_by(g.c.date, g.c.id))
+
+
+def _sides(g: FromClause, where: ColumnElement[bool]) -> CompoundSelect[Any]:
+    """The ids of the players of the games ``where`` selects (White's and Black's, once)."""
+    return union(
+        select(g.c.white_id).outerjoin(Event, g.c.event_id == Event.id).where(where),
+        select(g.c.black_id).outerjoin(Event, g.c.event_id == Event.id).where(where))
+
+
+def _players_of(session: Session, g: FromClause, where: ColumnElement[bool],
+                sides: set[int] | None, *, through: Period, also: Iterable[int], facts: Facts,
+                pool: RatingPool, known: Mapping[int, History] | None) -> dict[int, History]:
+    """The histories of the players of the games ``where`` selects (``sides``: their ids, when
+    known), and of those in ``also``: taken from ``known`` when it lacks few of them
+    (``FEW_READ``), else read."""
+    unknown = sorted(sides - known.keys()) if known is not None and sides is not None else []
+    if known is not None and sides is not None and len(unknown) <= FEW_READ:
         histories = {pid: known[pid] for pid in sides if pid in known}
         if unknown:
             histories.update(load_histories(session, unknown, through=through, facts=facts,
                                             pool=pool))
     else:
-        ids = union(
-            select(g.c.white_id).outerjoin(Event, g.c.event_id == Event.id).where(where),
-            select(g.c.black_id).outerjoin(Event, g.c.event_id == Event.id).where(where))
-        histories = load_histories(session, select(ids.subquery().c[0]), through=through,
-                                   facts=facts, pool=pool)
+        histories = load_histories(session, select(_sides(g, where).subquery().c[0]),
+                                   through=through, facts=facts, pool=pool)
     missing = sorted(set(also) - set(histories))
     if missing:
         histories.update(load_histories(session, missing, through=through, facts=facts,
                                         pool=pool))
-    rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
-                             asked=bool(rows))
-    loaded = []
-    for row in rows:
-        game, event_name, event_start = row, row.event_name, row.event_start
-        start_period = ratings_period(event_start, game.date)
-        loaded.append(LoadedGame(game, event_name, event_start, RatedGame(
-            game_id=game.id, event_key=game.event_id,
-            white_id=game.white_id, black_id=game.black_id,
-            white_rating=rating(game.white_id, start_period),
-            black_rating=rating(game.black_id, start_period),
-            result=Result(game.result), played=game.played,
-            unequal_times=game.unequal_times), row.event_end))
-    return loaded, histories
+    return histories
+
+
+def _loaded(row: Row[Any], rating: Callable[[int, Period], int | None]) -> LoadedGame:
+    """A game row of ``_game_rows`` as ``load_rated_games`` gives it (``rating``: a player's
+    rating for a start period, ``ratings_in_pool``'s)."""
+    start_period = ratings_period(row.event_start, row.date)
+    return LoadedGame(row, row.event_name, row.event_start, RatedGame(
+        game_id=row.id, event_key=row.event_id, white_id=row.white_id, black_id=row.black_id,
+        white_rating=rating(row.white_id, start_period),
+        black_rating=rating(row.black_id, start_period),
+        result=Result(row.result), played=row.played, unequal_times=row.unequal_times),
+        row.event_end)
 
 
 def rating_in_pool(history: History, standard: History | None, pool: RatingPool,

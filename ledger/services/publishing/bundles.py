@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from ledger.rules.pools import RAISE_2022_PERIOD
 from ledger.rules.recount import ROW_FIELDS, ListFacts
 from ledger.services.close.carried import carried_into
 from ledger.services.close.pools import load_pools
-from ledger.services.close.rated_games import load_rated_games, seeded_states
+from ledger.services.close.rated_games import seeded_states, streamed_rated_games
 from ledger.services.close.snapshots import read_rows
 from ledger.services.close.state import first_closed_period, load_histories
 from ledger.services.core.facts import Facts
@@ -47,9 +47,10 @@ from ledger.services.publishing.site_files import Costly
 @dataclass(frozen=True)
 class ListFactsRead:
     """What one list revision's close read, as bundle records: ``games``, ``players``,
-    ``carried`` (``formats.bundle`` records) and the ``manifest`` over them and the stored rows."""
+    ``carried`` (``formats.bundle`` records) and the ``manifest`` over them and the stored rows
+    (None, and no records, when read for ``encoded_bundle``: its JSON alone)."""
 
-    manifest: dict[str, Any]
+    manifest: dict[str, Any] | None
     games: list[dict[str, Any]]
     players: list[dict[str, Any]]
     carried: list[dict[str, Any]]
@@ -73,6 +74,7 @@ def list_bundle(engine: Ledger, period: str | None = None, revision: int | None 
     manifest signed by ``signature`` when given (a callable: manifest -> signature record,
     ``formats.signatures.sign`` with a key)."""
     read = _facts_of(engine, period, revision, pool)
+    assert read.manifest is not None  # records=True
     signed = signature(read.manifest) if signature is not None else None
     return bundles.bundle(read.manifest, read.games, read.players, read.carried, signed)
 
@@ -114,17 +116,27 @@ def encoded_bundle(engine: Ledger, pool: RatingPool, period: str, revision: int,
     the same bytes). Raises what ``list_bundle`` raises (``NotFound`` for a revision the list
     lacks). At size M (20,000 players, 100,000 games) about 1.3 CPU seconds: the facts are
     read as a check reads them."""
+    return b"".join(bundle_pieces(engine, pool, period, revision, key))
+
+
+def bundle_pieces(engine: Ledger, pool: RatingPool, period: str, revision: int,
+                  key: Ed25519PrivateKey | None = None) -> Iterator[bytes]:
+    """``encoded_bundle``'s bytes a piece at a time (``bundle_json.pieces``), for a writer
+    that never holds them joined (``site_files.Costly.pieces``): the facts are read on the
+    first piece."""
     read = _facts_of(engine, period, revision, pool, records=False)
-    signed = None if key is None else signatures.sign(read.manifest, key)
-    return bundle_json.encoded(read.manifest_json, *read.json, signed)
+    signed = (None if key is None
+              else signatures.signed(bundle_json.joined(read.manifest_json), key))
+    yield from bundle_json.pieces(read.manifest_json, *read.json, signed)
 
 
 def kept_bundle(engine: Ledger, folder: Path, pool: RatingPool, period: str, revision: int,
                 digest: str, key: Ed25519PrivateKey | None = None) -> Path:
     """The file in ``folder`` (a cache of the server's own, never a published folder; made
     when missing) holding that list revision's bundle (``encoded_bundle``), made on the first
-    call and kept: named by pool, period, revision, the stored list ``digest`` (a ledger that
-    publishes other rows under the same revision gets another file) and the signing key
+    call (written a piece at a time, ``bundle_pieces``) and kept: named by pool, period,
+    revision, the stored list ``digest`` (a ledger that publishes other rows under the same
+    revision gets another file) and the signing key
     (``POOL-PERIOD-rN-DIGEST[-KEY].json``, KEY the public key's first 16 hex digits), so a
     file once written is never written again. Written beside its name and renamed into place:
     a reader never sees half of one. Raises ``OSError`` when ``folder`` cannot be written,
@@ -133,12 +145,12 @@ def kept_bundle(engine: Ledger, folder: Path, pool: RatingPool, period: str, rev
     path = folder / f"{pool}-{period}-r{revision}-{digest}{signer}.json"
     if path.is_file():
         return path
-    data = encoded_bundle(engine, pool, period, revision, key)
     folder.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            for piece in bundle_pieces(engine, pool, period, revision, key):
+                out.write(piece)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
@@ -162,7 +174,9 @@ def site_bundles(engine: Ledger, pages: Iterable[ListPage],
             page.bundle,
             functools.partial(encoded_bundle, engine, parse_pool(page.pool), page.period,
                               page.revision, key),
-            functools.partial(_serves, (page.digest, signer))))
+            functools.partial(_serves, (page.digest, signer)),
+            functools.partial(bundle_pieces, engine, parse_pool(page.pool), page.period,
+                              page.revision, key)))
     return found
 
 
@@ -178,17 +192,44 @@ def facts_read(session: Session, period: Period, revision: int,
     the period's start, the hundredths carried into it, the seeded standard ratings (rapid,
     blitz), the pools of the unrated players, the standard ratings of the 2022-09 raise, and
     each player's activity (``History.activity``). ``records``: keep the records as dicts
-    (``games``, ``players``, ``carried``; else empty: their JSON only, for ``encoded_bundle``).
+    (``games``, ``players``, ``carried``) and the manifest as a dict; else their JSON only
+    (empty records, manifest None), for ``encoded_bundle``.
     """
     stored = session.get(PeriodRevision, (str(period), pool, revision))
     assert stored is not None  # list_revision checked it
-    edition = Edition(stored.edition)
-    facts = Facts(as_of=stored.change_id)
+    kept: tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] = ([], [], [])
+    ids, encoded = _records(session, period, pool, Facts(as_of=stored.change_id),
+                            kept if records else None)
+    rows = [{name: (getattr(r, name).value if name == "k_reason" else getattr(r, name))
+             for name in ROW_FIELDS} for r in read_rows(session, period, revision, pool)]
+    manifest, parts = bundle_json.manifest_parts(
+        period, pool, revision, Edition(stored.edition), ledger.__version__, rows,
+        (ids[0], encoded[0]), (ids[1], encoded[1]), (ids[2], encoded[2]),
+        change=stored.change_id, reason=stored.reason, whole=records)
+    return ListFactsRead(manifest, kept[0], kept[1], kept[2], parts, encoded)
+
+
+def _records(session: Session, period: Period, pool: RatingPool, facts: Facts,
+             kept: tuple[list[dict[str, Any]], ...] | None
+             ) -> tuple[tuple[list[int], list[int], list[int]],
+                        tuple[list[bytes], list[bytes], list[bytes]]]:
+    """``facts_read``'s records: (the games' ids, the players', the carried corrections'
+    players) and each record's canonical JSON in the same order; each record also onto
+    ``kept`` (games, players, carried) when given. The games are read a few thousand at a
+    time and each let go once encoded (``streamed_rated_games``); the histories and the
+    players' identities are let go on return, before the caller reads the list's rows and
+    takes the digests. The games' players' histories are everyone's (``known``), not read a
+    second time."""
     carried = carried_into(session, period, facts, pool)
     everyone = load_histories(session, None, through=period.previous(), facts=facts, pool=pool)
-    loaded, histories = load_rated_games(session, lambda g: g.c.period == str(period),
-                                         through=period.previous(), also=carried,
-                                         facts=facts, pool=pool)
+    histories, loaded = streamed_rated_games(session, lambda g: g.c.period == str(period),
+                                             through=period.previous(), also=carried,
+                                             facts=facts, pool=pool, known=everyone)
+    ids: tuple[list[int], list[int], list[int]] = ([], [], sorted(carried))
+    encoded: tuple[list[bytes], list[bytes], list[bytes]] = ([], [], [])
+    for g in loaded:
+        ids[0].append(g.rated.game_id)
+        _add(kept, 0, encoded[0], bundles.game_record(g.rated, g.game.date.isoformat()))
     everyone |= {pid: h for pid, h in histories.items() if pid not in everyone}
     seeded = seeded_states(session, histories, period, pool, facts)
     unrated = [pid for pid, h in histories.items()
@@ -197,6 +238,7 @@ def facts_read(session: Session, period: Period, revision: int,
                                              ratings_through=period.previous(), facts=facts,
                                              pool=pool).items()
              if any(g.period == period for g in p.games)}
+    del histories
     standard = (load_histories(session, None, through=period, facts=facts)
                 if pool != STANDARD and period == RAISE_2022_PERIOD else {})
     first_closed = min(first_closed_period(session, pool) or period, period)
@@ -205,39 +247,25 @@ def facts_read(session: Session, period: Period, revision: int,
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
                known.c.sex, (known.c.merged_into.is_not(None) | known.c.withdrawn)
                .label("gone")))}
-    players: list[dict[str, Any]] = []
-    ids: tuple[list[int], list[int], list[int]] = ([], sorted(everyone), sorted(carried))
-    encoded: tuple[list[bytes], list[bytes], list[bytes]] = ([], [], [])
+    ids[1].extend(sorted(everyone))
     for pid in ids[1]:
-        history, who = everyone[pid], identity[pid]
+        history, who = everyone.pop(pid), identity.pop(pid)
         since, last = history.activity(period.previous(), first_closed)
         in_standard = (standard[pid].rating(period.next(), results_through=period)
                        if pid in standard else None)
-        _add(players, encoded[1], records, bundles.player_record(pid, ListFacts(
+        _add(kept, 1, encoded[1], bundles.player_record(pid, ListFacts(
             history.state(period), who.name, who.fide_id, who.federation, who.title, who.sex,
             not who.gone, seeded.get(pid), in_standard, since, last, pools.get(pid))))
-    games: list[dict[str, Any]] = []
-    for g in loaded:
-        ids[0].append(g.rated.game_id)
-        _add(games, encoded[0], records,
-             bundles.game_record(g.rated, g.game.date.isoformat()))
-    carried_records: list[dict[str, Any]] = []
     for pid in ids[2]:
-        _add(carried_records, encoded[2], records, bundles.carried_record(pid, carried[pid]))
-    rows = [{name: (getattr(r, name).value if name == "k_reason" else getattr(r, name))
-             for name in ROW_FIELDS} for r in read_rows(session, period, revision, pool)]
-    manifest, parts = bundle_json.manifest_parts(
-        period, pool, revision, edition, ledger.__version__, rows, (ids[0], encoded[0]),
-        (ids[1], encoded[1]), (ids[2], encoded[2]), change=stored.change_id,
-        reason=stored.reason)
-    return ListFactsRead(manifest, games, players, carried_records, parts, encoded)
+        _add(kept, 2, encoded[2], bundles.carried_record(pid, carried[pid]))
+    return ids, encoded
 
 
-def _add(kept: list[dict[str, Any]], encoded: list[bytes], keep: bool,
+def _add(kept: tuple[list[dict[str, Any]], ...] | None, kind: int, encoded: list[bytes],
          record: dict[str, Any]) -> None:
-    """``record``'s canonical JSON onto ``encoded``, and ``record`` onto ``kept`` when ``keep``
-    (a bundle written from the JSON alone holds no record twice: at size M the players'
-    records are some 24 MB as dicts)."""
+    """``record``'s canonical JSON onto ``encoded``, and ``record`` onto ``kept[kind]`` when
+    ``kept`` is given (a bundle written from the JSON alone holds no record twice: at size M
+    the players' records are some 24 MB as dicts)."""
     encoded.append(canonical_json(record))
-    if keep:
-        kept.append(record)
+    if kept is not None:
+        kept[kind].append(record)

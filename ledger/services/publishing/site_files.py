@@ -83,6 +83,9 @@ class Costly:
     name: str
     make: Callable[[], bytes]
     still: Callable[[bytes], bool]
+    #: ``make``'s bytes a piece at a time, for a full build that writes them as they come
+    #: (a list's bundle: never joined); None: ``make``.
+    pieces: Callable[[], Iterable[bytes]] | None = None
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -256,12 +259,15 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
                     build.keep(file.name, held)
                     unchanged += 1
                     made[file.name] = own[file.name]
+                elif file.pieces is not None:
+                    made[file.name] = build.write_pieces(file.name, file.pieces())
+                    gc.collect(1)
+                    written, new = written + 1, new + 1
                 else:
                     data = file.make()
                     gc.collect(1)
                     build.write(file.name, data)
-                    written += 1
-                    new += 1
+                    written, new = written + 1, new + 1
                     made[file.name] = hashlib.sha256(data).hexdigest()
             removed = sum(1 for name in own if name not in made)
             build.carry([name for name in found if name not in made and name not in own

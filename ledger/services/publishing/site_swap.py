@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import os
 import shutil
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,17 @@ class Build:
         self._folder(name.rpartition("/")[0])
         with open(self.staging / name, "xb") as handle:
             handle.write(data)
+
+    def write_pieces(self, name: str, pieces: Iterable[bytes]) -> str:
+        """Write the file ``name`` of the new site from ``pieces`` (its bytes in order, never
+        joined); its SHA-256 in hex."""
+        self._folder(name.rpartition("/")[0])
+        taken = hashlib.sha256()
+        with open(self.staging / name, "xb") as handle:
+            for piece in pieces:
+                taken.update(piece)
+                handle.write(piece)
+        return taken.hexdigest()
 
     def keep(self, name: str, data: bytes | None) -> None:
         """Put ``root``'s file ``name`` (the build's own, holding ``data``; None: read it when
