@@ -75,5 +75,6 @@ def site_steps(work: Path, db: str, month_csv: Path, m: dict[str, Samples]) -> N
     m["site_after_written"].add(third["written"])
     print(f"site: full build {full.seconds:.2f} s (CPU {full.cpu:.2f} s), nothing changed "
           f"{same.seconds:.2f} s (CPU {same.cpu:.2f} s), close {close.seconds:.2f} s (CPU "
-          f"{close.cpu:.2f} s), after it {after.seconds:.2f} s (CPU {after.cpu:.2f} s)",
+          f"{close.cpu:.2f} s), after it {after.seconds:.2f} s (CPU {after.cpu:.2f} s); peak RSS "
+          f"{full.rss_mb:.0f} / {same.rss_mb:.0f} / {after.rss_mb:.0f} MB",
           file=sys.stderr)
