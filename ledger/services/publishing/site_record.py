@@ -83,16 +83,15 @@ def states(found: dict[str, os.stat_result]) -> dict[str, list[Any]]:
     moves when the next build links the file into its new site and removes the old tree. On a
     file system with coarse times (FAT: 2 s) an edit keeping the size within the same tick
     goes unseen."""
-    shown: dict[str, list[Any]] = {}
-    for name, entry in found.items():
-        if name == RECORD:
-            continue
-        mode = entry.st_mode
-        shown[name] = (["f", entry.st_size, entry.st_mtime_ns, entry.st_ino]
-                       if stat.S_ISREG(mode)
-                       else ["l", entry.st_size] if stat.S_ISLNK(mode)
-                       else ["d"] if stat.S_ISDIR(mode) else ["o"])
-    return shown
+    return {name: state(entry) for name, entry in found.items() if name != RECORD}
+
+
+def state(entry: os.stat_result) -> list[Any]:
+    """The state ``states`` records of one entry, from its ``lstat``."""
+    mode = entry.st_mode
+    return (["f", entry.st_size, entry.st_mtime_ns, entry.st_ino] if stat.S_ISREG(mode)
+            else ["l", entry.st_size] if stat.S_ISLNK(mode)
+            else ["d"] if stat.S_ISDIR(mode) else ["o"])
 
 
 def holds(root: Path, files: dict[str, list[Any]]) -> bool:
@@ -119,16 +118,12 @@ def holds(root: Path, files: dict[str, list[Any]]) -> bool:
                     if want is None:
                         return False
                     found = entry.stat(follow_symlinks=False)
-                    mode = found.st_mode
-                    if stat.S_ISREG(mode):
-                        if want != ["f", found.st_size, found.st_mtime_ns, found.st_ino]:
-                            return False
-                    elif stat.S_ISDIR(mode):
-                        if want != ["d"] or found.st_dev != device:
+                    if want != state(found):
+                        return False
+                    if stat.S_ISDIR(found.st_mode):
+                        if found.st_dev != device:
                             return False
                         folders.append(name)
-                    elif want != (["l", found.st_size] if stat.S_ISLNK(mode) else ["o"]):
-                        return False
                     seen += 1
     return seen == len(files)
 
