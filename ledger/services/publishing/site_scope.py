@@ -48,12 +48,12 @@ from ledger.db.models import (
     PlayerEntry,
     RatingFloorDrop,
 )
-from ledger.domain import POOLS, STANDARD, Period, RatingPool, parse_pool
+from ledger.domain import POOLS, Period, RatingPool, parse_pool
 from ledger.formats.site.model import Site
 from ledger.formats.site.paths import PUBLIC_KEY, event_path, player_path
 from ledger.services.close.revisions import current
 from ledger.services.core.session import Ledger, transaction
-from ledger.services.publishing.game_lines import game_periods, periods_game_lines
+from ledger.services.publishing.game_lines import periods_game_lines
 from ledger.services.publishing.histories import player_histories
 from ledger.services.publishing.marks import UNSHOWN_ACTIONS
 from ledger.services.publishing.site import (
@@ -65,7 +65,9 @@ from ledger.services.publishing.site import (
 from ledger.services.publishing.site_slices import (
     MANY,
     event_counts,
+    lines_states,
     listed_players,
+    pool_periods,
     records_now,
     summary_event,
     summary_player,
@@ -188,12 +190,11 @@ def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.da
         wanted = scope.players & {p.id for p in listed}
         shown = [e.id for e in common.events if e.games and e.id in scope.events]
         needed = wanted | _participants(session, shown)
+        periods = pool_periods(session, common) if needed else {}
         every_line = {pool: periods_game_lines(
-            session, [p for p in game_periods(session)
-                      if pool == STANDARD or pool in common.used.get(str(p), ())],
-            pool=pool, of_players=None if len(needed) > MANY else needed,
-            states=(common.lists.through[pool], common.lists.states[pool])
-            if pool in common.lists.states else None)
+            session, periods[pool], pool=pool,
+            of_players=None if len(needed) > MANY else needed,
+            states=lines_states(common, pool))
             if needed else [] for pool in POOLS}
         reports = {r[0].id: r for r in event_reports_of(session, shown, every_line)}
         ids = None if len(wanted) > MANY else sorted(wanted)

@@ -107,9 +107,7 @@ def _files(session: Session, site: Site, common: Common, ids: list[int], events:
     ``ids`` (in the order of the players' index), ``size`` at a time, then the pages of the
     ``events``, a few at a time (``EVENT_GAMES``)."""
     yield from render_site(site, {page.path for page in site.lists})
-    periods = game_periods(session)
-    pools = {pool: [p for p in periods if pool == STANDARD or pool in common.used.get(str(p), ())]
-             for pool in POOLS}
+    pools = pool_periods(session, common)
     for start in range(0, len(ids), size):
         for player in _player_pages(session, common, pools, ids[start:start + size]):
             yield player.path, player_page(site, player)
@@ -118,10 +116,18 @@ def _files(session: Session, site: Site, common: Common, ids: list[int], events:
             yield event.path, render_event(site, event, event_list(site, event))
 
 
-def _states(common: Common, pool: RatingPool) -> tuple[Period, Any] | None:
+def lines_states(common: Common, pool: RatingPool) -> tuple[Period, Any] | None:
     """The states ``read_common`` read of ``pool`` (``periods_game_lines``' ``states``)."""
     return (common.lists.through[pool], common.lists.states[pool]) \
         if pool in common.lists.states else None
+
+
+def pool_periods(session: Session, common: Common) -> dict[RatingPool, list[Period]]:
+    """Each pool's periods with games that a player's or an event's game lines cover: every
+    period in standard, those ``common`` says the pool was used in for rapid and blitz."""
+    periods = game_periods(session)
+    return {pool: [p for p in periods if pool == STANDARD or pool in common.used.get(str(p), ())]
+            for pool in POOLS}
 
 
 def _player_pages(session: Session, common: Common, pools: dict[RatingPool, list[Period]],
@@ -129,7 +135,7 @@ def _player_pages(session: Session, common: Common, pools: dict[RatingPool, list
     """The whole pages of the players ``ids`` (at most ``MANY``), as ``site_data`` gathers them:
     their game lines in every pool and period, their histories."""
     every_line = {pool: periods_game_lines(session, pools[pool], pool=pool, of_players=ids,
-                                           states=_states(common, pool)) for pool in POOLS}
+                                           states=lines_states(common, pool)) for pool in POOLS}
     histories = {pool: player_histories(session, ids, pool) if pool in common.pools else []
                  for pool in POOLS}
     return players_of(histories, common.lists, every_line, common.starts)
@@ -159,7 +165,7 @@ def _event_pages(session: Session, common: Common, pools: dict[RatingPool, list[
     game lines of their games in every pool they have games in, their reports."""
     wanted = {pool for found in event_pools(session, events).values() for pool in found}
     every_line = {pool: periods_game_lines(session, pools[pool], pool=pool, of_events=events,
-                                           states=_states(common, pool))
+                                           states=lines_states(common, pool))
                   if pool in wanted else [] for pool in POOLS}
     return [event_page(*reports) for reports in event_reports_of(session, events, every_line)]
 
