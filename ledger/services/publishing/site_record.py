@@ -141,7 +141,6 @@ def record_text(record: Record) -> bytes:
     return f'{text}, "files": {{\n{files}\n}}}}\n'.encode()
 
 
-
 def _name_json(name: str) -> str:
     """``json.dumps(name)``, written directly for a name of printable ASCII without a quote or
     a backslash (every page's: 20,000 at M, 200,000 at L)."""
@@ -157,6 +156,7 @@ def _state_json(state: list[Any]) -> str:
             and type(state[2]) is int and type(state[3]) is int:
         return f'["f", {state[1]}, {state[2]}, {state[3]}]'
     return json.dumps(state)
+
 
 def read_record(root: Path) -> Record | None:
     """The record in the site folder ``root``; None when there is none of this ``FORMAT`` (no
