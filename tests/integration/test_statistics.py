@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ledgers import Factory, sqlite_ledger
 from sqlalchemy import Engine, text
 
+from ledger.services.admin.copy import copy_ledger
 from ledger.services.close.periods import close_period
+from ledger.services.core.session import open_ledger
 from ledger.services.core.statistics import analyze_written, stale
 from ledger.services.imports.games import import_file
 from ledger.services.imports.players import import_players
@@ -76,3 +79,29 @@ def test_few_rows_or_sqlite_analyze_nothing(engine: Engine, on_postgres: bool) -
         assert _tuples(engine, "games") == {"games": 0}  # analyzed: empty, no longer -1
     else:
         assert analyze_written(engine, {"games": 51}) == []
+
+
+def test_a_copy_analyzes_the_tables_it_filled(
+        new_database: Factory, on_postgres: bool, tmp_path: Path) -> None:
+    source, target = str(tmp_path / "source.db"), new_database("copy")
+    sqlite_ledger(Path(source))
+    register, month = _files(tmp_path)
+    engine = open_ledger(source)
+    try:
+        import_players(engine, str(register))
+        import_file(engine, str(month), "csv")
+        report = copy_ledger(engine, target)
+    finally:
+        engine.dispose()
+    assert (report.rows["players"], report.rows["games"]) == (PLAYERS, GAMES)
+    copied = open_ledger(target)
+    try:
+        if on_postgres:  # the tables of more than 50 rows: analyzed, reltuples their count
+            assert _tuples(copied, "players", "player_entries", "games", "changes") == {
+                "players": PLAYERS, "player_entries": PLAYERS, "games": GAMES, "changes": -1}
+        else:
+            with copied.connect() as conn:
+                assert conn.scalar(text(
+                    "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")) == 0
+    finally:
+        copied.dispose()
