@@ -40,6 +40,7 @@ from ledger.errors import LedgerError, database_error
 from ledger.services.admin.recompute import check_ledger
 from ledger.services.close.periods import list_periods
 from ledger.services.core.session import transaction
+from ledger.services.core.statistics import analyze_written
 from ledger.services.publishing.histories import history
 from ledger.services.publishing.lists import rating_list
 from ledger.services.register.player_views import list_players
@@ -83,7 +84,8 @@ def copy_ledger(source: Engine, to: str) -> CopyReport:
     itself, a source with tables the ledger does not know, a database error on either side
     (``errors.database_error``), and a copy that differs from the source: row by row before the
     commit (nothing kept), or through the services after it (what differs named; the copy
-    stays marked unverified).
+    stays marked unverified). On PostgreSQL the tables it filled are analyzed after the rows'
+    commit (``core.statistics.analyze_written``), before the verification reads them.
     """
     target = make_engine(to)
     report = CopyReport(ledger_name(source.url), ledger_name(target.url),
@@ -105,6 +107,7 @@ def copy_ledger(source: Engine, to: str) -> CopyReport:
         report.done = ("copied" if report.earlier is None else
                        "resumed" if report.differed is None else "copied again")
         use_wal(target)
+        analyze_written(target, report.rows)  # PostgreSQL's statistics, for what reads it next
         _verify_through_services(source, target, report)
         with transaction(target) as session:  # verified: the mark goes
             session.execute(delete(UnverifiedCopy))

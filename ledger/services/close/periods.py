@@ -31,6 +31,7 @@ from ledger.services.core import clock
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.bulk import paused_gc
 from ledger.services.core.session import Ledger, transaction
+from ledger.services.core.statistics import analyze_written
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,9 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
     ``core.clock.today``) unless previewed, or
     a named period with no games unless ``empty`` (closing it publishes the list unchanged and
     locks it and every period before it: most often a typo or a file not imported yet).
-    ``edition`` overrides the edition in force (for tests only).
+    ``edition`` overrides the edition in force (for tests only). On PostgreSQL the results,
+    audit rows and list lines written are analyzed after the commit when they were many
+    (``_analyze_results``: what is read next is planned with their statistics).
     """
     named = Period.parse(period) if period is not None else None
     with paused_gc(), transaction(engine, dry_run=dry_run) as session:
@@ -166,7 +169,18 @@ def close_period(engine: Engine, period: str | None = None, *, dry_run: bool = F
                           actor=actor or Actor.from_code("close_period"), pool=p)
                    for p in pools]
         reports[0].others = reports[1:]
-        return reports[0]
+    if not dry_run:
+        _analyze_results(engine, reports)
+    return reports[0]
+
+
+def _analyze_results(engine: Engine, reports: list[CloseReport]) -> None:
+    """On PostgreSQL, after the commit, the tables a close of ``reports`` filled (a result, an
+    audit row and a list line a rated player) analyzed when it wrote many rows into them
+    (``core.statistics.analyze_written``)."""
+    rated = sum(len(r.players) for r in reports)
+    analyze_written(engine, dict.fromkeys(("period_results", "period_audits", "list_entries"),
+                                          rated))
 
 
 def close_through(engine: Engine, through: str, *, dry_run: bool = False,
@@ -209,6 +223,8 @@ def close_through(engine: Engine, through: str, *, dry_run: bool = False,
                 except PeriodError as exc:
                     report.refused = (str(target), str(exc))
                     break
+    if not dry_run and report.closed:
+        _analyze_results(engine, [r for first in report.closed for r in (first, *first.others)])
     if not report.closed and report.refused is None:
         raise PeriodError(f"nothing to close through {last}: no games are recorded in open "
                           f"periods up to {last}")

@@ -30,6 +30,7 @@ from ledger.services.close.rerate import check_reason, rerate_in
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.bulk import paused_gc
 from ledger.services.core.session import transaction
+from ledger.services.core.statistics import analyze_written
 from ledger.services.imports.game_files import READERS as READERS  # re-exported
 from ledger.services.imports.game_files import GameBatches, check_dates
 from ledger.services.imports.game_pools import GamePool, game_pool
@@ -119,14 +120,22 @@ def import_file(engine: Engine, path: str, fmt: str | None, *, register_players:
     One ``import`` change by ``actor`` (None: called from code, ``Actor.from_code``) records the
     file (entity ``file``, its SHA-256) and summarises what it wrote; every game, player, entry
     and event written carries it. A file imported before, a dry run or a rejection writes none.
+    On PostgreSQL the games (and the players registered, with their entries) are analyzed
+    after the commit when many were written (``core.statistics.analyze_written``: the close
+    that follows is planned with their statistics).
     """
     with paused_gc(), GameBatches(path, fmt, ids, end_date,
                                                    no_moves=no_moves) as source:
         with transaction(engine, dry_run=dry_run) as session:
-            return import_games(session, str(path), source, register_players=register_players,
-                                dry_run=dry_run, ids=ids, today=today, progress=progress,
-                                allow_similar=allow_similar, actor=actor, rerate=rerate,
-                                reason=reason, pool=pool, late=late, new_event=new_event)
+            report = import_games(session, str(path), source, register_players=register_players,
+                                  dry_run=dry_run, ids=ids, today=today, progress=progress,
+                                  allow_similar=allow_similar, actor=actor, rerate=rerate,
+                                  reason=reason, pool=pool, late=late, new_event=new_event)
+    if not dry_run:  # PostgreSQL's statistics on the rows written (core.statistics)
+        registered = len(report.players_registered)
+        analyze_written(engine, {"games": report.recorded, "players": registered,
+                                 "player_entries": registered})
+    return report
 
 
 def import_games(session: Session, name: str, source: GameBatches, *,

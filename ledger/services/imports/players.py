@@ -31,6 +31,7 @@ from ledger.services.close.late import earliest_open
 from ledger.services.close.state import FIRST_RATED_PERIOD
 from ledger.services.core.audit import record_change, summarise
 from ledger.services.core.session import transaction
+from ledger.services.core.statistics import analyze_written
 from ledger.services.imports.input_files import InputFile, check_input_file
 from ledger.services.register.matching import described
 from ledger.services.register.players import (
@@ -126,7 +127,10 @@ def import_players(engine: Engine, path: str, *, dry_run: bool = False,
     Raises ``ImportRejected`` (exit 3, nothing written) listing every error with file, line and
     column (up to ``text_stream.MAX_PROBLEMS``). One ``players.import`` change by ``actor``
     (None: ``Actor.from_code``) records the import (entity ``file``, the SHA-256) with a
-    summary (rows, registered, first and last id); every row written carries it.
+    summary (rows, registered, first and last id); every row written carries it. On
+    PostgreSQL the players and their entries are analyzed after the commit when many were
+    registered (``core.statistics.analyze_written``: the import of games that follows is
+    planned with their statistics).
     """
     check_input_file(path)
     report = PlayerImportReport(path, dry_run=dry_run)
@@ -188,6 +192,9 @@ def import_players(engine: Engine, path: str, *, dry_run: bool = False,
         change.entity_id = report.sha256
         summarise(change, {"file": path, "rows": report.rows, "registered": report.registered,
                            "ids": report.ids})
+    if not dry_run:  # PostgreSQL's statistics on the players written (core.statistics)
+        analyze_written(engine, {"players": report.registered,
+                                 "player_entries": report.registered})
     return report
 
 
