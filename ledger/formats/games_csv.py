@@ -25,13 +25,14 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
 from types import MappingProxyType
 from typing import Any, BinaryIO
 
 from ledger.domain import Result, described_character, find_control_character, not_a_date
 from ledger.errors import InvalidInput, Problem
 from ledger.formats.records import FileGame, FilePlayer, Readout, Where
-from ledger.formats.text_stream import BadEncoding, Problems, utf8_lines
+from ledger.formats.text_stream import BadEncoding, Problems, utf8_blocks
 
 __all__ = ["COLUMNS", "REQUIRED", "CsvStream", "read_csv"]
 
@@ -84,7 +85,7 @@ class CsvStream:
     def batches(self, size: int = 10_000) -> Iterator[list[FileGame]]:
         """The file's games (those without errors), ``size`` (int > 0) at a time, in file order;
         nothing more once the file fails (see ``failed``)."""
-        lines = _without_nul(utf8_lines(self._handle, keepends=True))
+        lines = chain.from_iterable(_without_nul(utf8_blocks(self._handle)))
         try:
             yield from _read(self.path, lines, self.problems, self, size)
         except BadEncoding as exc:
@@ -107,26 +108,35 @@ class CsvStream:
                        games_in_file=self.rows)
 
 
-def _without_nul(lines: Iterable[str]) -> Iterator[str]:
-    """The lines (with their ends) without NUL characters, as if the NULs were removed before the
-    text was split into lines: a line ending in CR, then one of NULs and an LF, is one line ending
-    in CRLF (UTF-16 text read as UTF-8); a last line of NULs alone is no line."""
+def _without_nul(blocks: Iterable[list[str]]) -> Iterator[list[str]]:
+    """The lines of ``blocks`` (lists of lines with their ends, ``utf8_blocks``) without NUL
+    characters, as if the NULs were removed before the text was split into lines: a line ending
+    in CR, then one of NULs and an LF, is one line ending in CRLF (UTF-16 text read as UTF-8);
+    a last line of NULs alone is no line. A block without a NUL whose last line does not end in
+    a CR (the usual one) is given as it is: no line of it changes."""
     held: str | None = None  # a line ending in CR: the next may be the LF of its CRLF
-    for line in lines:
-        text = line.replace("\x00", "")
-        if held is not None:
-            if text == "\n":
-                yield held + text
+    for lines in blocks:
+        if held is None and not lines[-1].endswith("\r") and "\x00" not in "".join(lines):
+            yield lines
+            continue
+        kept: list[str] = []
+        for line in lines:
+            text = line.replace("\x00", "")
+            if held is not None:
+                if text == "\n":
+                    kept.append(held + text)
+                    held = None
+                    continue
+                kept.append(held)
                 held = None
-                continue
-            yield held
-            held = None
-        if text.endswith("\r"):
-            held = text
-        elif text:
-            yield text
+            if text.endswith("\r"):
+                held = text
+            elif text:
+                kept.append(text)
+        if kept:
+            yield kept
     if held is not None:
-        yield held
+        yield [held]
 
 
 def _read(path: str, lines: Iterable[str], out: Problems, stream: CsvStream,

@@ -30,7 +30,7 @@ from ledger.domain import count
 from ledger.errors import Problem
 
 __all__ = ["CHUNK", "MAX_PROBLEMS", "BadEncoding", "Problems", "byte_lines_of", "chunks",
-           "lines_of", "strip_end", "utf8_lines"]
+           "lines_of", "strip_end", "utf8_blocks", "utf8_lines"]
 
 #: Bytes (or characters) read at a time.
 CHUNK = 1 << 20
@@ -112,16 +112,64 @@ def utf8_lines(handle: BinaryIO, keepends: bool = False) -> Iterator[str]:
     """The lines of a binary handle decoded as UTF-8 (a byte-order mark at the start dropped), one
     at a time (see :func:`lines_of`). Raises :class:`BadEncoding` with the line of the first byte
     that is not UTF-8 when it comes to it (lines before it have been given already)."""
+    for lines in utf8_blocks(handle):
+        yield from (lines if keepends else map(strip_end, lines))
+
+
+def utf8_blocks(handle: BinaryIO) -> Iterator[list[str]]:
+    """``utf8_lines(handle, keepends=True)`` a chunk's whole lines at a time (lists, never
+    empty), for a reader that should not pay a generator step and a decode per line: each run
+    of whole lines is decoded at once (a line end is never part of a character, so a run is
+    UTF-8 exactly when each of its lines is), and one that is not is decoded again line by
+    line, its lines before the first that is not UTF-8 given, then the same
+    :class:`BadEncoding` (line and reason) as ``utf8_lines``."""
     head = handle.read(len(codecs.BOM_UTF8))
     pieces: Iterable[bytes] = chunks(handle)
     if head != codecs.BOM_UTF8:
         pieces = itertools.chain([head], pieces)
-    for number, raw in enumerate(byte_lines_of(pieces, keepends=True), start=1):
+    number = 0  # the lines given so far
+    for run in _runs(pieces):
         try:
-            text = raw.decode("utf-8")  # with its end: an unfinished character says so
-        except UnicodeDecodeError as exc:
-            raise BadEncoding(number, exc.reason) from None
-        yield text if keepends else strip_end(text)
+            lines = _LINE.findall(run.decode("utf-8"))
+        except UnicodeDecodeError:
+            lines = []
+            for raw in _BYTE_LINE.findall(run):
+                try:
+                    lines.append(raw.decode("utf-8"))  # with its end, as utf8_lines reads it
+                except UnicodeDecodeError as exc:
+                    if lines:
+                        yield lines
+                    raise BadEncoding(number + len(lines) + 1, exc.reason) from None
+        number += len(lines)
+        yield lines
+
+
+#: One line with its end (CR, LF or CRLF), or the last one without an end: ``_split``'s lines.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_BYTE_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _runs(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """The bytes of ``pieces`` joined, cut after the last line end each piece brings (a CR at
+    the end held back: it may be the first half of a CRLF), the rest at the end: runs of whole
+    lines (never empty), the lines ``byte_lines_of`` gives, in order."""
+    pending: list[bytes] = []  # the start of a line whose end is not read yet
+    for piece in pieces:
+        if not piece:
+            continue
+        pending.append(piece)
+        if not _BYTE_ENDS.search(piece):
+            continue  # a long line is joined once, when its end comes
+        data = b"".join(pending)
+        held = data.endswith(b"\r")
+        body = data[:-1] if held else data
+        cut = max(body.rfind(b"\n"), body.rfind(b"\r")) + 1
+        if cut:
+            yield body[:cut]
+        pending = [body[cut:] + b"\r"] if held else [body[cut:]]
+    rest = b"".join(pending)
+    if rest:
+        yield rest
 
 
 class Problems:

@@ -211,12 +211,18 @@ def exempt_from_400_rule(pool: RatingPool) -> bool:
     return pool == STANDARD
 
 
+def gap_rule_applies(pool: RatingPool, period: Period) -> bool:
+    """Whether ``gap_rule_excludes`` can be True for a game of ``pool`` in ``period``: rapid
+    and blitz from 2024-12 (standard never)."""
+    return pool != STANDARD and not period < GAP_RULE_FROM
+
+
 def gap_rule_excludes(white: int | None, black: int | None, pool: RatingPool,
                       period: Period) -> bool:
     """True when a rapid or blitz game of ``period`` is not rated because its players' ratings
     (in ``pool``, at the event's start) are 600 or more apart and either is above 2600 (from
     2024-12; docs/RULES.md §9). 2650 v 2040 (610 apart) in 2025-03: True; in 2024-11: False."""
-    if pool == STANDARD or period < GAP_RULE_FROM or white is None or black is None:
+    if not gap_rule_applies(pool, period) or white is None or black is None:
         return False
     return abs(white - black) >= GAP and max(white, black) > GAP_ABOVE
 

@@ -28,6 +28,7 @@ from ledger.formats.text_stream import (
     Problems,
     byte_lines_of,
     lines_of,
+    utf8_blocks,
     utf8_lines,
 )
 from ledger.formats.trf import read_trf
@@ -81,6 +82,20 @@ def test_utf8_lines_name_the_line_of_the_first_bad_byte() -> None:
     assert [next(lines), next(lines)] == ["ok", "é"]
     with pytest.raises(BadEncoding) as caught:
         next(lines)
+    assert (caught.value.line, caught.value.reason) == (3, "invalid start byte")
+
+
+def test_utf8_blocks_give_a_chunks_whole_lines_and_stop_at_the_same_bad_byte() -> None:
+    # one chunk: its lines in one list, with their ends; a CR at the end of a chunk held back
+    # (it may start a CRLF); a bad byte on line 3: lines 1 and 2 given, then line 3's error
+    blocks = utf8_blocks(io.BytesIO(codecs.BOM_UTF8 + b"ok\r\n\xc3\xa9\rx\n"))
+    assert list(blocks) == [["ok\r\n", "\u00e9\r", "x\n"]]
+    assert list(utf8_blocks(io.BytesIO(b"a\rb"))) == [["a\r"], ["b"]]
+    assert list(utf8_blocks(io.BytesIO(b""))) == []
+    bad = utf8_blocks(io.BytesIO(b"ok\r\n\xc3\xa9\rbad \xff\nnever read\n"))
+    assert next(bad) == ["ok\r\n", "\u00e9\r"]
+    with pytest.raises(BadEncoding) as caught:
+        next(bad)
     assert (caught.value.line, caught.value.reason) == (3, "invalid start byte")
 
 

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Event
 from ledger.db.rows import stream_chunks
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, Result
-from ledger.rules.pools import GAP_RULE_FROM, gap_rule_excludes, seeded_from_standard
+from ledger.rules.pools import gap_rule_applies, gap_rule_excludes, seeded_from_standard
 from ledger.rules.row_results import GameRowColumns
 from ledger.services.close.late import natural_period
 from ledger.services.close.state import History, load_histories, ratings_period
@@ -317,7 +317,7 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
             in_force[pid] = rating_in_pool(everyone[pid], standard.get(pid), pool, start)
         return in_force[pid]
 
-    gap_rule = pool != STANDARD and target >= GAP_RULE_FROM  # else gap_rule_excludes: False
+    gap_rule = gap_rule_applies(pool, target)  # else gap_rule_excludes: False
     out = GameRowColumns()  # each chunk's rows added as columns, then dropped
     late: dict[int, Period] = {}
     left: list[tuple[int, int, int | None, int, int, int | None, int | None, int]] = []

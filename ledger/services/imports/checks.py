@@ -106,11 +106,12 @@ class FileKeys:
 def _fresh(name: str, event_id: int | None, seen: dict[GameKey, _Seen], void: set[int],
            games: list[Paired], report: ImportReport) -> list[Paired]:
     fresh = []
-    for g, w, b in games:
+    for item in games:  # each game kept as the tuple it came in (not a new one a game)
+        g, w, b = item
         key = game_key(event_id, g.round, w.id, b.id, g.date)
         old = seen.get(key)
         if old is None:
-            fresh.append((g, w, b))
+            fresh.append(item)
             # ``_value_``: the member's value as ``.value`` gives it, without its Python-level
             # descriptor (a call a game here and in ``writing.add_games``)
             seen[key] = _Seen(g.result._value_, g.played, None, g.line, g.date)
@@ -159,7 +160,8 @@ def one_game_a_round(session: Session, name: str, seats: RoundSeats,
     when one of the games has no round. Each game that breaks one is an error naming the
     first game."""
     kept = []
-    for g, w, b in games:
+    for item in games:
+        g, w, b = item
         clash = seats.clash(g.round, (w, b)) if in_event else None
         if clash is not None:
             player, seat = clash
@@ -173,7 +175,7 @@ def one_game_a_round(session: Session, name: str, seats: RoundSeats,
             report.problems.append(Problem(name, line, where, twice_on_a_day(
                 session, w, b, g.round, g.date, first, in_event)))
             continue
-        kept.append((g, w, b))
+        kept.append(item)
     return kept
 
 
@@ -190,9 +192,10 @@ def likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.
     later, ``Lookalikes.take``), so that the file's later games are compared with it too."""
     kept = []
     any_of = lookalikes.any_of
-    for g, w, b in games:
+    for item in games:
+        g, w, b = item
         if not take and not any_of(w.id, b.id, g.result, pool):
-            kept.append((g, w, b))  # nothing it could resemble, nothing to take
+            kept.append(item)  # nothing it could resemble, nothing to take
             continue
         seen_as = Lookalike(None, event_id, g.event, g.round, g.date, dates, g.line, pool)
         alike = lookalikes.of(w.id, b.id, g.result, seen_as)
@@ -215,7 +218,7 @@ def likely_duplicates(name: str, event_id: int | None, dates: tuple[dt.date, dt.
                 continue
         if take:
             lookalikes.take(w.id, b.id, g.result, seen_as)
-        kept.append((g, w, b))
+        kept.append(item)
     return kept
 
 

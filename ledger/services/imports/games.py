@@ -275,14 +275,18 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
                         for g in games for p in (g.white, g.black) if p.rating is not None])
         total = max(done + len(games), source.games_in_file, source.expected_games)
         paired: list[Matched] = []
-        quiet, asked, who = matcher.quiet_who, matcher.asked, matcher.who
+        quiet, who, ids = matcher.quiet_who, matcher.who, matcher.use_ids
         for g in games:
             start = g.event_start or g.date
             found = pools.get(id(g))
             pool = usual if found is None else found.pool
-            # one match per distinct question (``Matcher.who``): a dict look-up after the first
-            white = quiet.get(asked(g.white)) or who(g.white, start, pool)
-            black = quiet.get(asked(g.black)) or who(g.black, start, pool)
+            # one match per distinct question (``Matcher.who``): a dict look-up after the first,
+            # its key ``Matcher.asked``'s written out (200,000 calls fewer in a month's file)
+            wp, bp = g.white, g.black
+            white = (quiet.get((wp.name, wp.fide_id if ids else None, wp.birth_year))
+                     or who(wp, start, pool))
+            black = (quiet.get((bp.name, bp.fide_id if ids else None, bp.birth_year))
+                     or who(bp, start, pool))
             paired.append((g, white, black))
             done += 1
             if progress is not None and done % 1000 == 0:

@@ -31,6 +31,8 @@ from ledger.services.register.lookalikes import Lookalike, Lookalikes
 
 #: The games of one event of a file (None: the games without an event) in one pool.
 _Group = tuple[str | None, RatingPool]
+#: ``Placing.refusals``' answer for a day and pool not asked yet (None: asked, not refused).
+_UNASKED = "not asked yet"
 
 
 class Placing:
@@ -81,13 +83,18 @@ class Placing:
         name, report = self.name, self.report
         streamed: list[Paired] = []
         every_date: list[dt.date] = []
+        # ``_too_late`` asked of a game without an event unless ``--late`` or its day and pool
+        # were answered "not refused" already (a call a game fewer)
+        asking, refusals = not self.late, self.refusals
         for g, w, b in paired:
             found = pools.get(id(g))
             if found is None:
                 continue
             if w is None or b is None or id(g) in undatable:
                 continue
-            if g.event is None and self._too_late(g.date, found.pool, g):
+            if (g.event is None and asking
+                    and refusals.get((g.date, found.pool), _UNASKED) is not None
+                    and self._too_late(g.date, found.pool, g)):
                 continue
             if w.id == b.id:
                 line, where = g.black.where("name")

@@ -20,7 +20,7 @@ from ledger.db.rows import binders, id_rows, insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool, round_key
 from ledger.errors import Problem
 from ledger.formats.records import FileGame
-from ledger.rules.pools import GAP_REASON, gap_rule_excludes
+from ledger.rules.pools import GAP_REASON, gap_rule_applies, gap_rule_excludes
 from ledger.services.close.close_report import not_rated_reason
 from ledger.services.close.late import natural_period, place
 from ledger.services.close.rated_games import rating_in_pool
@@ -166,8 +166,10 @@ class RatingChecks:
         usual = GamePool(STANDARD)
         # per (pool, event start, date, event end): that pool's ratings in the game's ratings
         # period (player -> rating, each looked up once), the players whose rating is to be
-        # read, and whether its period is before 2022
-        dated: dict[tuple[object, ...], tuple[dict[int, int | None], set[int], Period, bool]] = {}
+        # read, whether its period is before 2022, and whether the 600-point rule can apply
+        # (``gap_rule_excludes`` asked only then: never in standard, not a call a game)
+        dated: dict[tuple[object, ...],
+                    tuple[dict[int, int | None], set[int], Period, bool, bool]] = {}
         asked: dict[tuple[RatingPool, Period], set[int]] = {}
         placed = []
         for g, w, b in recorded:
@@ -183,17 +185,18 @@ class RatingChecks:
                     ended = self.ended[g.event_end or g.date] = Period.of(g.event_end or g.date)
                 place_ = dated[when] = (known.setdefault((pool, at), {}),
                                         asked.setdefault((pool, at), set()), ended,
-                                        ended < FIRST_RATED_PERIOD)
-            ratings, wanted, ended, early = place_
+                                        ended < FIRST_RATED_PERIOD,
+                                        gap_rule_applies(pool, ended))
+            ratings, wanted, ended, early, gapped = place_
             if w.id not in ratings:
                 wanted.add(w.id)
             if b.id not in ratings:
                 wanted.add(b.id)
-            placed.append((g, w.id, b.id, found, ratings, ended, early))
+            placed.append((g, w.id, b.id, found, ratings, ended, early, gapped))
         self._fill(asked)
         reasons: dict[tuple[object, ...], str | None] = {}
         to_rate, not_rated = 0, report.not_rated
-        for g, white_id, black_id, found, ratings, ended, early in placed:
+        for g, white_id, black_id, found, ratings, ended, early, gapped in placed:
             white_rating, black_rating = ratings[white_id], ratings[black_id]
             # not_rated_reason without a period reads only these (no gap rule): once each, and
             # looked up once a game (the key holds a ``Result``, whose hash is a Python call)
@@ -207,8 +210,8 @@ class RatingChecks:
                     played=g.played, unequal_times=found.unequal_times))
             if reason is None and early:
                 reason = NEVER_RATED
-            elif reason is None and gap_rule_excludes(white_rating, black_rating, found.pool,
-                                                      ended):
+            elif reason is None and gapped and gap_rule_excludes(white_rating, black_rating,
+                                                                 found.pool, ended):
                 reason = GAP_REASON
             if reason is None:
                 to_rate += 1

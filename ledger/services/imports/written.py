@@ -64,10 +64,15 @@ class PairDays:
         bits, mask = self._bits, self._mask
         for day in days:
             h = hash(day)  # of a tuple of ints: the same in every process (no hash seed)
+            # the ``_PROBES`` (4) spots written out, not a loop: the same bits, 2/3 the time
             spot, step = h & mask, (h >> 32) | 1
-            for _ in range(_PROBES):
-                bits[spot >> 3] |= 1 << (spot & 7)
-                spot = (spot + step) & mask
+            bits[spot >> 3] |= 1 << (spot & 7)
+            spot = (spot + step) & mask
+            bits[spot >> 3] |= 1 << (spot & 7)
+            spot = (spot + step) & mask
+            bits[spot >> 3] |= 1 << (spot & 7)
+            spot = (spot + step) & mask
+            bits[spot >> 3] |= 1 << (spot & 7)
 
     def may_hold(self, day: tuple[int, int, int]) -> bool:
         """False when ``day`` was never added; True when it was (or, rarely, when not)."""
@@ -80,13 +85,16 @@ class PairDays:
         found = []
         for day in days:
             h = hash(day)
+            # the spots of ``add_all`` written out, each asked only when those before are set
             spot, step = h & mask, (h >> 32) | 1
-            for _ in range(_PROBES):
-                if not bits[spot >> 3] & (1 << (spot & 7)):
-                    break
+            if bits[spot >> 3] & (1 << (spot & 7)):
                 spot = (spot + step) & mask
-            else:
-                found.append(day)
+                if bits[spot >> 3] & (1 << (spot & 7)):
+                    spot = (spot + step) & mask
+                    if bits[spot >> 3] & (1 << (spot & 7)):
+                        spot = (spot + step) & mask
+                        if bits[spot >> 3] & (1 << (spot & 7)):
+                            found.append(day)
         return found
 
 
