@@ -28,6 +28,7 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.order import player_sort_key
+from ledger.db.rows import stream_rows
 from ledger.domain import STANDARD, Actor, KReason, Period, PlayerState, RatingPool
 from ledger.rules.closing import competition_ranks
 from ledger.rules.pools import k_in_pool
@@ -76,7 +77,8 @@ def ranked(rows: list[ListRow]) -> list[ListRow]:
 def list_rows(session: Session, closed: Period, histories: Mapping[int, History],
               games: Mapping[int, int], facts: Facts = NOW,
               pool: RatingPool = STANDARD,
-              states: Mapping[int, PlayerState] | None = None) -> list[ListRow]:
+              states: Mapping[int, PlayerState] | None = None,
+              names: dict[int, tuple[str, int | None, str]] | None = None) -> list[ListRow]:
     """Every line of the list published by closing ``closed``, ranked: each player of
     ``histories`` (everyone, with ``closed``'s own outcome in their results) with a published
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
@@ -87,7 +89,9 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     its K rules and its first closed period (``histories`` must be that pool's); each pool's
     list is ranked on its own. ``states``: each player's state on the list when the caller has
     it (``state.closed_state``, the close), else ``History.state`` of ``closed`` through
-    ``closed``."""
+    ``closed``. ``names``: filled with every player's (name, FIDE id, name key) as read, for a
+    caller that would read them again (the close's report). The identities are read as the
+    driver gives them (``db.rows.stream_rows``: 20,000 players at M 0.047 -> 0.021 s)."""
     first_closed = first_closed_period(session, pool) or closed
     if first_closed > closed:
         first_closed = closed
@@ -99,10 +103,14 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     lines = []
     seen = 0
     once: dict[object, Any] = {}  # each repeating value's first object (federations, ratings...)
-    for pid, name, fide_id, federation, title, birth_year, sex, gone, key in session.execute(
-            select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
-                   known.c.birth_year, known.c.sex,
-                   known.c.merged_into.is_not(None) | known.c.withdrawn, known.c.name_key)):
+    # ``gone``: SQLite's 0 or 1, psycopg's bool (only its truth is asked)
+    for pid, name, fide_id, federation, title, birth_year, sex, gone, key in stream_rows(
+            session, select(known.c.id, known.c.name, known.c.fide_id, known.c.federation,
+                            known.c.title, known.c.birth_year, known.c.sex,
+                            known.c.merged_into.is_not(None) | known.c.withdrawn,
+                            known.c.name_key)):
+        if names is not None:
+            names[pid] = (name, fide_id, key)
         history = histories.get(pid)
         if history is None:
             continue
