@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ledger.db.models import Event, Game, Player
 from ledger.db.order import player_sort_key
+from ledger.db.rows import stream_rows
 from ledger.domain import POOLS, STANDARD, Period, RatedGame, RatingPool
 from ledger.rules.initial import InitialRating, Pool
 from ledger.rules.pools import GAP_REASON, gap_rule_excludes
@@ -155,12 +156,12 @@ def not_rated_reason(g: RatedGame, pool: RatingPool = STANDARD,
 
 def report_of(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
     """The report of a close that rated ``rated`` (``dry_run``: one that writes nothing): the
-    players by new rating (highest first), then name key and id; the names those the list read
-    (``Rated.names``), else read in one query (``_names``), the late results
+    players by new rating (highest first), then name key and id; the names read in one query
+    (``_names``), the late results
     and the games the 600-point rule left unrated in one more each when there are any.
     ``revision`` is left at 1 for the caller to set."""
     results, initial, drops, used = rated.results, rated.initial, rated.drops, rated.edition
-    names = rated.names or _names(session, rated)  # the list's read (the facts now): not again
+    names = _names(session, rated)
     name_of = {pid: n[0] for pid, n in names.items()}  # one mapping for every line's opponents
     players = [RatedPlayer(pid, names[pid][0], names[pid][1], r, name_of)
                for pid, r in results.items()]
@@ -183,16 +184,18 @@ def report_of(session: Session, rated: Rated, dry_run: bool) -> CloseReport:
 
 def _names(session: Session, rated: Rated) -> dict[int, tuple[str, int | None, str]]:
     """Player id -> (name, FIDE id, name key) of the players ``rated`` names: read by id up to
-    ``NAMES_BY_ID`` players and opponents, else every player's, all kept (a federation's month:
-    no set of its 2,000,000 opponent ids)."""
+    ``NAMES_BY_ID`` players and opponents, else every player's (as the driver gives them:
+    ``db.rows.stream_rows``, 20,000 at M 0.022 -> 0.010 s), all kept (a federation's month: no
+    set of its 2,000,000 opponent ids)."""
     results, initial = rated.results, rated.initial
     asked = select(Player.id, Player.name, Player.fide_id, Player.name_key)
     if len(results) + len(initial) <= NAMES_BY_ID:  # else every player: no IN list of ids
         wanted = set(results) | set(initial) | {o for r in results.values()
                                                 for o in r.opponent_ids}
         if len(wanted) <= NAMES_BY_ID:
-            asked = asked.where(Player.id.in_(wanted))
-    return {pid: (name, fide, key) for pid, name, fide, key in session.execute(asked)}
+            return {pid: (name, fide, key) for pid, name, fide, key
+                    in session.execute(asked.where(Player.id.in_(wanted)))}
+    return {pid: (name, fide, key) for pid, name, fide, key in stream_rows(session, asked)}
 
 
 def _gap_games(session: Session, rated: Rated) -> list[GapGame]:

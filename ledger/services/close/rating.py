@@ -76,8 +76,7 @@ class Rated:
     natural period of its dates, docs/RULES.md §1) and the hundredths carried into the period
     (``carried``: player id -> hundredths, docs/CORRECTIONS.md §5). ``pool``: the rating pool
     rated (docs/RULES.md §9); ``seeded``: player id -> the standard rating a rapid or blitz
-    player unrated in the pool was rated with; ``names``: every player's (name, FIDE id, name
-    key) as the list read them, for the close's report (rated with the facts now; else empty)."""
+    player unrated in the pool was rated with."""
 
     period: Period
     edition: Edition
@@ -92,7 +91,6 @@ class Rated:
     pool: RatingPool = STANDARD
     seeded: dict[int, int] = field(default_factory=dict)
     game_count: int = 0
-    names: dict[int, tuple[str, int | None, str]] = field(default_factory=dict)
 
 
 def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
@@ -147,11 +145,9 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
                  for pid, (pool, ir) in initial.items() if ir.published}
     for pid, rows in outcome.items():  # each state on the list, in place: one state a player
         before[pid] = closed_state(before[pid], rows)
-    names: dict[int, tuple[str, int | None, str]] = {}  # read once, for the report too
-    listed = list_rows(session, target, everyone, games_in, facts, pool, states=before,
-                       names=names if facts.as_of is None else None)
+    listed = list_rows(session, target, everyone, games_in, facts, pool, states=before)
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
-                 carried, pool, seeded, count, names)
+                 carried, pool, seeded, count)
 
 
 def _initial_ratings(session: Session, target: Period, edition: Edition, facts: Facts,

@@ -77,8 +77,7 @@ def ranked(rows: list[ListRow]) -> list[ListRow]:
 def list_rows(session: Session, closed: Period, histories: Mapping[int, History],
               games: Mapping[int, int], facts: Facts = NOW,
               pool: RatingPool = STANDARD,
-              states: Mapping[int, PlayerState] | None = None,
-              names: dict[int, tuple[str, int | None, str]] | None = None) -> list[ListRow]:
+              states: Mapping[int, PlayerState] | None = None) -> list[ListRow]:
     """Every line of the list published by closing ``closed``, ranked: each player of
     ``histories`` (everyone, with ``closed``'s own outcome in their results) with a published
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
@@ -89,9 +88,8 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
     its K rules and its first closed period (``histories`` must be that pool's); each pool's
     list is ranked on its own. ``states``: each player's state on the list when the caller has
     it (``state.closed_state``, the close), else ``History.state`` of ``closed`` through
-    ``closed``. ``names``: filled with every player's (name, FIDE id, name key) as read, for a
-    caller that would read them again (the close's report). The identities are read as the
-    driver gives them (``db.rows.stream_rows``: 20,000 players at M 0.047 -> 0.021 s)."""
+    ``closed``. The identities are read as the driver gives them (``db.rows.stream_rows``:
+    20,000 players at M 0.047 -> 0.021 s)."""
     first_closed = first_closed_period(session, pool) or closed
     if first_closed > closed:
         first_closed = closed
@@ -109,8 +107,6 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
                             known.c.title, known.c.birth_year, known.c.sex,
                             known.c.merged_into.is_not(None) | known.c.withdrawn,
                             known.c.name_key)):
-        if names is not None:
-            names[pid] = (name, fide_id, key)
         history = histories.get(pid)
         if history is None:
             continue
