@@ -39,6 +39,16 @@ def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> Player
     games (unknown stays unknown), its ratings count for 2400/2300 reached."""
     if not outcome:
         return before
+    if len(outcome) == 1:  # a result or an initial rating alone (most players): no loops
+        rating = outcome[0].rating_after
+        return PlayerState(
+            rating=rating,
+            birth_year=before.birth_year,
+            rated_games=(None if before.rated_games is None
+                         else before.rated_games + outcome[0].games),
+            reached_2400=before.reached_2400 or (rating is not None and rating >= 2400),
+            reached_2300=before.reached_2300 or (rating is not None and rating >= 2300),
+        )
     last = outcome[0]
     for r in outcome[1:]:
         if r.order > last.order:

@@ -70,5 +70,13 @@ def test_the_close_s_flat_sides_pack_to_the_same_bytes() -> None:
         "01000000" "01000000" "a4060000" "08070000" "9cffffff" "9cffffff" "24000000" "00000000")
     with pytest.raises(ValueError, match="whole sides"):
         pack_flat(flat[:-1])
+    # the same sides as 32-bit ints (the close's array path): packed as their bytes, the same
+    narrow = array("i", [1, 2, 1800, 1700, 100, 100, 64, 2, 1, 1, 1700, 1800, -100, -100, 36, 0])
+    assert pack_flat(narrow) == bytes.fromhex(
+        "01000000" "02000000" "08070000" "a4060000" "64000000" "64000000" "40000000" "02000000"
+        "01000000" "01000000" "a4060000" "08070000" "9cffffff" "9cffffff" "24000000" "00000000")
+    assert pack_flat(array("i")) == b""
+    with pytest.raises(ValueError, match="whole sides"):
+        pack_flat(narrow[:-1])
     with pytest.raises(ValueError, match="int32"):
         pack_flat(array("q", [2 ** 31, 0, 0, 0, 0, 0, 0, 0]))

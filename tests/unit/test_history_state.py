@@ -78,3 +78,20 @@ def test_closed_state_of_a_result_alone() -> None:
     assert closed_state(PlayerState(2250, None, None, False, False),
                         [ClosedResult(P("2026-08"), 4, 2299)]) == PlayerState(
         2299, None, None, False, False)
+    # 2300 exactly reaches 2300, not 2400; a result kept below 2300 keeps a 2300 reached
+    assert closed_state(PlayerState(2290, 2008, 12, False, False),
+                        [ClosedResult(P("2026-08"), 3, 2300)]) == PlayerState(
+        2300, 2008, 15, False, True)
+    assert closed_state(PlayerState(2310, 2008, 12, True, True),
+                        [ClosedResult(P("2026-08"), 3, 2290)]) == PlayerState(
+        2290, 2008, 15, True, True)
+
+
+def test_closed_state_of_a_drop_or_an_adjustment_alone() -> None:
+    before = PlayerState(1010, 1990, 40, False, True)
+    # a drop below the floor alone (no game): unrated, the games and the flags kept
+    assert closed_state(before, [ClosedResult(P("2026-08"), 0, None, order=2)]) == PlayerState(
+        None, 1990, 40, False, True)
+    # a list adjustment alone (0 games) to 1014
+    assert closed_state(before, [ClosedResult(P("2026-08"), 0, 1014, order=1)]) == PlayerState(
+        1014, 1990, 40, False, True)
