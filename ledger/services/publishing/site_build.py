@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -24,7 +24,7 @@ from ledger.errors import InvalidInput, shown
 from ledger.formats import signatures
 from ledger.formats.site.lead import redate_home
 from ledger.formats.site.model import Site
-from ledger.formats.site.pages import list_neighbours, list_page, relinked_list, render_site
+from ledger.formats.site.pages import list_neighbours, list_page, relinked_list
 from ledger.formats.site.paths import HOME, PUBLIC_KEY
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import site_bundles
@@ -39,7 +39,12 @@ from ledger.services.publishing.site_files import (
     write_site,
 )
 from ledger.services.publishing.site_record import Record, Stamp, read_record
-from ledger.services.publishing.site_scope import Scope, scope_since, scoped_site_data
+from ledger.services.publishing.site_scope import (
+    Scope,
+    relinked_lists,
+    scope_since,
+    scoped_site,
+)
 from ledger.services.publishing.site_slices import Handed, sliced_site
 from ledger.services.publishing.site_swap import work_folder
 from ledger.services.register.games import parse_date
@@ -118,10 +123,9 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     signed = private is not None
     scope = _scope(engine, folder, stamp)
     if scope is not None:
-        site, only, relinked = scoped_site_data(engine, scope[1], club=club,
-                                                built_on=built_on, base_url=address,
-                                                bundles=bundles, public_key=signed)
-        written = _write(engine, folder, stamp, site, private, only, scope[0], relinked)
+        with scoped_site(engine, scope[1], club=club, built_on=built_on, base_url=address,
+                         bundles=bundles, public_key=signed) as handed:
+            written = _write(engine, folder, stamp, handed, private, scope[0], scope[1].closed)
         if written is not None:
             return written
     with sliced_site(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
@@ -131,24 +135,21 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     return full
 
 
-def _write(engine: Ledger, folder: Path, stamp: Stamp, given: Site | Handed,
-           private: Ed25519PrivateKey | None, only: frozenset[str] | None = None,
-           record: Record | None = None,
-           relinked: frozenset[str] = frozenset()) -> SiteBuild | None:
-    """Render ``site`` (``only``: those pages, the others kept as ``record`` says the folder
-    holds them: ``site_files.patch_site``; None: every page, ``write_site``) and write it with
-    its record; None when the scoped write found the folder not as ``record`` says.
-    ``relinked``: the paths of list pages the folder holds as the latest of their pool, given
-    the link to the next list in their bytes (``_relinked``). ``given`` may be the full
-    build's site and files (``site_slices.Handed``: every file rendered as it is asked for),
-    taken out of it here and held no longer than its files need it: the bundles, made after
-    the pages, then have its memory."""
-    if isinstance(given, Handed):
-        site, files = given.take()
-    else:
-        site = given
-        files = render_site(site, only)
-    del given
+def _write(engine: Ledger, folder: Path, stamp: Stamp, handed: Handed,
+           private: Ed25519PrivateKey | None, record: Record | None = None,
+           closed: Collection[tuple[str, str]] = ()) -> SiteBuild | None:
+    """Write the site and files ``handed`` (``site_slices.Handed``: every file rendered as it
+    is asked for), taken out of it here and held no longer than its files need it (the
+    bundles, made after the pages, then have its memory), with its record: every page
+    (``site_files.write_site``), or, with ``record``, a scoped rebuild's pages, the others kept
+    as ``record`` says the folder holds them (``site_files.patch_site``); None when the scoped
+    write found the folder not as ``record`` says. ``closed``: the lists (pool, period) the
+    scoped rebuild publishes; the pages of the folder that were the latest of their pool before
+    them are given the link to the next list in their bytes (``site_scope.relinked_lists``,
+    ``_relinked``)."""
+    site, files = handed.take()
+    del handed
+    relinked = relinked_lists(site.lists, closed)
     if relinked:
         files = itertools.chain(files, _relinked(folder, site, relinked))
     if private is not None:
