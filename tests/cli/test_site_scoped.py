@@ -81,12 +81,19 @@ def test_a_close_renders_its_list_players_and_events(season_copy: str, tmp_path:
                                                       monkeypatch: pytest.MonkeyPatch,
                                                       one_at_a_time: bool) -> None:
     """The same files whether the rebuild gathers its players 2,000 at a time (the default:
-    all four at once) or one at a time, and its events alone."""
+    all four at once) or one at a time, and its events alone, and whether the list it
+    relinks is read whole or from its last 1,500 bytes."""
     site, fresh = tmp_path / "site", tmp_path / "fresh"
     if one_at_a_time:
         monkeypatch.setattr(site_scope, "sliced_site",
                             functools.partial(site_slices.sliced_site, size=1))
         monkeypatch.setattr(site_slices, "EVENT_GAMES", 1)
+        # October's list relinked from its last bytes only, not rendered again
+        monkeypatch.setattr(site_service, "TAIL", 1500)
+
+        def not_rendered(*args: object, **kwargs: object) -> None:
+            raise AssertionError("a relinked list was rendered whole")
+        monkeypatch.setattr(site_service, "list_page", not_rendered)
     ledger(season_copy, "game", "add", "Tanaka, Hiro", "Silva, Ana", "1-0", "--date",
            "2026-11-07", "--event", "Club League 2026-27", "--round", "5")
     build(season_copy, site, "--base-url", "https://chess.example.org/")

@@ -147,8 +147,9 @@ def _write(engine: Ledger, folder: Path, stamp: Stamp, handed: Handed,
     scoped rebuild publishes; the pages of the folder that were the latest of their pool before
     them are given the link to the next list in their bytes (``site_scope.relinked_lists``,
     ``_relinked``)."""
-    site, files = handed.take()
+    site, pages = handed.take()
     del handed
+    files: Iterator[tuple[str, str | bytes | bytearray]] = pages
     relinked = relinked_lists(site.lists, closed)
     if relinked:
         files = itertools.chain(files, _relinked(folder, site, relinked))
@@ -165,17 +166,34 @@ def _write(engine: Ledger, folder: Path, stamp: Stamp, handed: Handed,
     return SiteBuild(written, *counts, dt.date.fromisoformat(stamp.built_on), len(costly))
 
 
-def _relinked(folder: Path, site: Site, paths: frozenset[str]) -> Iterator[tuple[str, str]]:
+#: The bytes at the end of a list page read for its links to the lists beside it (``_relinked``).
+TAIL = 1 << 16
+
+
+def _relinked(folder: Path, site: Site,
+              paths: frozenset[str]) -> Iterator[tuple[str, str | bytearray]]:
     """The list pages of ``site`` at ``paths``, which ``folder`` holds as the latest lists of
     their pools, with their links to the lists after them (``pages.relinked_list``): read as
     they are asked for (under the scoped write's lock), each rendered whole when its bytes do
-    not end as the page of a latest list does."""
+    not end as the page of a latest list does. A page's bytes are read as bytes and its last
+    ``TAIL`` or so (from a line's start) only decoded and relinked, in place: an 80 MB list
+    page of names with accents is a 160 MB text, which the relinking copied three times, the
+    peak of the rebuild after a close at L."""
     for page in site.lists:
         if page.path in paths:
             neighbours = list_neighbours(site, page)
-            text = (folder / page.path).read_text(encoding="utf-8")
-            yield page.path, relinked_list(text, page.path, (neighbours[0], None), neighbours) \
-                or list_page(site, page, neighbours)
+            with open(folder / page.path, "rb") as handle:
+                data = bytearray(os.fstat(handle.fileno()).st_size)
+                del data[handle.readinto(data):]
+            cut = max(data.rfind(b"\n", 0, max(len(data) - TAIL, 0)), 0)
+            tail = relinked_list(data[cut:].decode("utf-8"), page.path, (neighbours[0], None),
+                                 neighbours)
+            whole = None
+            if tail is not None:  # the new tail put in place: one copy of the page held
+                data[cut:] = tail.encode("utf-8")
+                whole = data
+            del data
+            yield page.path, list_page(site, page, neighbours) if whole is None else whole
 
 
 def _scope(engine: Ledger, folder: Path, stamp: Stamp) -> tuple[Record, Scope] | None:
