@@ -5,6 +5,7 @@ never called, and the pages it did not render keep their inode (not written agai
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from ledgers import Factory
 from test_site_rebuild import RECORD, build, latest_change, ledger
 
 from ledger.services.publishing import site_build as site_service
+from ledger.services.publishing import site_scope, site_slices
 from ledger.services.publishing.site_scope import Scope
 
 
@@ -74,9 +76,24 @@ def test_a_game_added_renders_its_players_and_event(season_copy: str, tmp_path: 
     same_as_a_full_build(season_copy, site, fresh)
 
 
+@pytest.mark.parametrize("one_at_a_time", [False, True])
 def test_a_close_renders_its_list_players_and_events(season_copy: str, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      one_at_a_time: bool) -> None:
+    """The same files whether the rebuild gathers its players 2,000 at a time (the default:
+    all four at once) or one at a time, and its events alone, and whether the list it
+    relinks is read whole or from its last 1,500 bytes."""
     site, fresh = tmp_path / "site", tmp_path / "fresh"
+    if one_at_a_time:
+        monkeypatch.setattr(site_scope, "sliced_site",
+                            functools.partial(site_slices.sliced_site, size=1))
+        monkeypatch.setattr(site_slices, "EVENT_GAMES", 1)
+        # October's list relinked from its last bytes only, not rendered again
+        monkeypatch.setattr(site_service, "TAIL", 1500)
+
+        def not_rendered(*args: object, **kwargs: object) -> None:
+            raise AssertionError("a relinked list was rendered whole")
+        monkeypatch.setattr(site_service, "list_page", not_rendered)
     ledger(season_copy, "game", "add", "Tanaka, Hiro", "Silva, Ana", "1-0", "--date",
            "2026-11-07", "--event", "Club League 2026-27", "--round", "5")
     build(season_copy, site, "--base-url", "https://chess.example.org/")
@@ -128,12 +145,12 @@ def test_a_first_rating_renders_the_pages_of_earlier_opponents(
     before = inodes(site)
     ledger(ledger_db, "period", "close", "2026-10")
     scopes: list[Scope] = []
-    gather = site_service.scoped_site_data
+    gather = site_service.scoped_site
 
     def spied(engine: object, scope: Scope, **options: object) -> object:
         scopes.append(scope)
         return gather(engine, scope, **options)  # type: ignore[arg-type]
-    monkeypatch.setattr(site_service, "scoped_site_data", spied)
+    monkeypatch.setattr(site_service, "scoped_site", spied)
     again, moved = rebuilt(ledger_db, site, monkeypatch, before)
     # the Autumn Cup (1) is not gathered: its page shows no game's status
     assert [sorted(s.events) for s in scopes] == [[2]]

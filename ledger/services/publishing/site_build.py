@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -24,7 +24,7 @@ from ledger.errors import InvalidInput, shown
 from ledger.formats import signatures
 from ledger.formats.site.lead import redate_home
 from ledger.formats.site.model import Site
-from ledger.formats.site.pages import list_neighbours, list_page, relinked_list, render_site
+from ledger.formats.site.pages import list_neighbours, list_page, relinked_list
 from ledger.formats.site.paths import HOME, PUBLIC_KEY
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.bundles import site_bundles
@@ -39,7 +39,12 @@ from ledger.services.publishing.site_files import (
     write_site,
 )
 from ledger.services.publishing.site_record import Record, Stamp, read_record
-from ledger.services.publishing.site_scope import Scope, scope_since, scoped_site_data
+from ledger.services.publishing.site_scope import (
+    Scope,
+    relinked_lists,
+    scope_since,
+    scoped_site,
+)
 from ledger.services.publishing.site_slices import Handed, sliced_site
 from ledger.services.publishing.site_swap import work_folder
 from ledger.services.register.games import parse_date
@@ -118,10 +123,9 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     signed = private is not None
     scope = _scope(engine, folder, stamp)
     if scope is not None:
-        site, only, relinked = scoped_site_data(engine, scope[1], club=club,
-                                                built_on=built_on, base_url=address,
-                                                bundles=bundles, public_key=signed)
-        written = _write(engine, folder, stamp, site, private, only, scope[0], relinked)
+        with scoped_site(engine, scope[1], club=club, built_on=built_on, base_url=address,
+                         bundles=bundles, public_key=signed) as handed:
+            written = _write(engine, folder, stamp, handed, private, scope[0], scope[1].closed)
         if written is not None:
             return written
     with sliced_site(engine, club=club, built_on=built_on, base_url=address, bundles=bundles,
@@ -131,24 +135,22 @@ def build_site(engine: Ledger, directory: str | Path, *, club: str, base_url_tex
     return full
 
 
-def _write(engine: Ledger, folder: Path, stamp: Stamp, given: Site | Handed,
-           private: Ed25519PrivateKey | None, only: frozenset[str] | None = None,
-           record: Record | None = None,
-           relinked: frozenset[str] = frozenset()) -> SiteBuild | None:
-    """Render ``site`` (``only``: those pages, the others kept as ``record`` says the folder
-    holds them: ``site_files.patch_site``; None: every page, ``write_site``) and write it with
-    its record; None when the scoped write found the folder not as ``record`` says.
-    ``relinked``: the paths of list pages the folder holds as the latest of their pool, given
-    the link to the next list in their bytes (``_relinked``). ``given`` may be the full
-    build's site and files (``site_slices.Handed``: every file rendered as it is asked for),
-    taken out of it here and held no longer than its files need it: the bundles, made after
-    the pages, then have its memory."""
-    if isinstance(given, Handed):
-        site, files = given.take()
-    else:
-        site = given
-        files = render_site(site, only)
-    del given
+def _write(engine: Ledger, folder: Path, stamp: Stamp, handed: Handed,
+           private: Ed25519PrivateKey | None, record: Record | None = None,
+           closed: Collection[tuple[str, str]] = ()) -> SiteBuild | None:
+    """Write the site and files ``handed`` (``site_slices.Handed``: every file rendered as it
+    is asked for), taken out of it here and held no longer than its files need it (the
+    bundles, made after the pages, then have its memory), with its record: every page
+    (``site_files.write_site``), or, with ``record``, a scoped rebuild's pages, the others kept
+    as ``record`` says the folder holds them (``site_files.patch_site``); None when the scoped
+    write found the folder not as ``record`` says. ``closed``: the lists (pool, period) the
+    scoped rebuild publishes; the pages of the folder that were the latest of their pool before
+    them are given the link to the next list in their bytes (``site_scope.relinked_lists``,
+    ``_relinked``)."""
+    site, pages = handed.take()
+    del handed
+    files: Iterator[tuple[str, str | bytes | bytearray]] = pages
+    relinked = relinked_lists(site.lists, closed)
     if relinked:
         files = itertools.chain(files, _relinked(folder, site, relinked))
     if private is not None:
@@ -164,17 +166,34 @@ def _write(engine: Ledger, folder: Path, stamp: Stamp, given: Site | Handed,
     return SiteBuild(written, *counts, dt.date.fromisoformat(stamp.built_on), len(costly))
 
 
-def _relinked(folder: Path, site: Site, paths: frozenset[str]) -> Iterator[tuple[str, str]]:
+#: The bytes at the end of a list page read for its links to the lists beside it (``_relinked``).
+TAIL = 1 << 16
+
+
+def _relinked(folder: Path, site: Site,
+              paths: frozenset[str]) -> Iterator[tuple[str, str | bytearray]]:
     """The list pages of ``site`` at ``paths``, which ``folder`` holds as the latest lists of
     their pools, with their links to the lists after them (``pages.relinked_list``): read as
     they are asked for (under the scoped write's lock), each rendered whole when its bytes do
-    not end as the page of a latest list does."""
+    not end as the page of a latest list does. A page's bytes are read as bytes and its last
+    ``TAIL`` or so (from a line's start) only decoded and relinked, in place: an 80 MB list
+    page of names with accents is a 160 MB text, which the relinking copied three times, the
+    peak of the rebuild after a close at L."""
     for page in site.lists:
         if page.path in paths:
             neighbours = list_neighbours(site, page)
-            text = (folder / page.path).read_text(encoding="utf-8")
-            yield page.path, relinked_list(text, page.path, (neighbours[0], None), neighbours) \
-                or list_page(site, page, neighbours)
+            with open(folder / page.path, "rb") as handle:
+                data = bytearray(os.fstat(handle.fileno()).st_size)
+                del data[handle.readinto(data):]
+            cut = max(data.rfind(b"\n", 0, max(len(data) - TAIL, 0)), 0)
+            tail = relinked_list(data[cut:].decode("utf-8"), page.path, (neighbours[0], None),
+                                 neighbours)
+            whole = None
+            if tail is not None:  # the new tail put in place: one copy of the page held
+                data[cut:] = tail.encode("utf-8")
+                whole = data
+            del data
+            yield page.path, list_page(site, page, neighbours) if whole is None else whole
 
 
 def _scope(engine: Ledger, folder: Path, stamp: Stamp) -> tuple[Record, Scope] | None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import itertools
 import os
 import re
 import stat
@@ -219,9 +218,9 @@ def _may_write(root: Path, found: dict[str, os.stat_result], own: dict[str, str]
                            "changed since): a build replaces only its own files; move it away")
 
 
-def write_site(directory: Path, files: Iterable[tuple[str, str]],
+def write_site(directory: Path, files: Iterable[tuple[str, str | bytes | bytearray]],
                costly: Iterable[Costly] = (), record: Record | None = None) -> SiteWrite:
-    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8) and ``costly``
+    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8, or its bytes) and ``costly``
     (``Costly``: made only when the folder holds no copy that serves) as the site in
     ``directory`` (``check_site_folder`` first), all or nothing: the new site is built beside
     it and swapped in (``site_swap.building``). A file whose bytes the build's own file already
@@ -241,14 +240,13 @@ def write_site(directory: Path, files: Iterable[tuple[str, str]],
             made: dict[str, str] = {}
             for name, text in files:
                 _young(len(made) + 1)
-                data = text.encode("utf-8")
-                digest = hashlib.sha256(data).hexdigest()
+                digest, data = site_swap.text_digest(text)
                 _may_write(root, found, own, name)
                 if own.get(name) == digest:
                     build.keep(name, data)
                     unchanged += 1
                 else:
-                    build.write(name, data)
+                    build.write_text(name, text, data)
                     written += 1
                 made[name] = digest
             new = 0
@@ -355,15 +353,17 @@ def refresh_site(directory: Path, record: Record,
     return SiteWrite(str(directory), len(made), len(redo), len(made) - len(redo), 0)
 
 
-def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
+def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str | bytes | bytearray]],
                costly: Iterable[Costly], record: Record) -> SiteWrite | None:
-    """A scoped rebuild's write (``site_scope``): ``files`` ((path, text) pairs, a part of the
+    """A scoped rebuild's write (``site_scope``): ``files`` ((path, text or bytes) pairs, a part of the
     site's pages) into the site in ``directory``, which a build left as ``was`` says, every
     other file of the manifest kept as it is, with the new ``record`` (its ``files`` filled
     in). A page with the bytes the manifest gives it is
     kept, another written; a page the manifest does not list is written where the folder has
     nothing; a ``costly`` file the manifest lists is kept (the same options, so the same
-    signer), another made. Checked under the build's lock as ``refresh_site`` checks; when the
+    signer), another made (written a piece at a time, ``Costly.pieces``, as ``write_site``
+    writes it: a list's bundle is never joined). Checked under the build's lock as
+    ``refresh_site`` checks; when the
     folder is not as ``was`` says or a new page's place is taken, nothing is written and the
     answer is None (a full build is then needed). Raises what ``write_site`` raises."""
     root = Path(os.path.realpath(directory))
@@ -375,18 +375,23 @@ def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str]],
                 return None
             made = {name: str(digest) for name, digest in manifest.items()}
             changed: set[str] = set()
-            made_new = [(f.name, f.make) for f in costly if f.name not in manifest]
-            for count, (name, data) in enumerate(itertools.chain(
-                    ((name, text.encode("utf-8")) for name, text in files),
-                    ((name, make()) for name, make in made_new)), 1):
+            made_new = [f for f in costly if f.name not in manifest]
+            for count, (name, text) in enumerate(files, 1):
                 _young(count)
                 if name not in manifest and name in build.found:
                     return None
-                digest = hashlib.sha256(data).hexdigest()
+                digest, data = site_swap.text_digest(text)
                 if made.get(name) != digest:
-                    build.write(name, data)
+                    build.write_text(name, text, data)
                     made[name] = digest
                     changed.add(name)
+            for file in made_new:  # written a piece at a time when it comes so (a bundle)
+                if file.name in build.found:
+                    return None
+                made[file.name] = build.write_pieces(
+                    file.name, file.pieces() if file.pieces is not None else [file.make()])
+                gc.collect(1)
+                changed.add(file.name)
             for name in manifest:
                 if name not in changed:
                     build.keep(name, None)

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, or_, select
@@ -48,30 +50,12 @@ from ledger.db.models import (
     PlayerEntry,
     RatingFloorDrop,
 )
-from ledger.domain import POOLS, Period, RatingPool, parse_pool
-from ledger.formats.site.model import Site
-from ledger.formats.site.paths import PUBLIC_KEY, event_path, player_path
+from ledger.domain import Period, RatingPool, parse_pool
+from ledger.formats.site.model import ListPage
 from ledger.services.close.revisions import current
-from ledger.services.core.session import Ledger, transaction
-from ledger.services.publishing.game_lines import periods_game_lines
-from ledger.services.publishing.histories import player_histories
+from ledger.services.core.session import Ledger
 from ledger.services.publishing.marks import UNSHOWN_ACTIONS
-from ledger.services.publishing.site import (
-    event_page,
-    event_reports_of,
-    players_of,
-    read_common,
-)
-from ledger.services.publishing.site_slices import (
-    MANY,
-    event_counts,
-    lines_states,
-    listed_players,
-    pool_periods,
-    records_now,
-    summary_event,
-    summary_player,
-)
+from ledger.services.publishing.site_slices import Handed, sliced_site
 
 #: The actions whose pages a scoped rebuild finds; any other shown action: the full build.
 GAMES_ACTIONS, CLOSE_ACTION = ("game.add", "import"), "period.close"
@@ -172,63 +156,34 @@ def _close_of(session: Session, period: Period, pool: RatingPool, players: set[i
             select(ListEntry.player_id).where(ListEntry.period == at, ListEntry.pool == pool))))
 
 
-def scoped_site_data(engine: Ledger, scope: Scope, *, club: str, built_on: dt.date,
-                     base_url: str | None = None, bundles: bool = True,
-                     public_key: bool = False
-                     ) -> tuple[Site, frozenset[str], frozenset[str]]:
-    """The site ``site.site_data`` gathers (same arguments), with only the pages of ``scope``
-    gathered whole; the paths of the pages to render besides the home page, the indexes
-    and the sitemap: the pages of ``scope``'s players and events, and its lists (read whole,
-    with the latest list of each pool; every other list holds the lines of ``scope``'s
-    players only: ``site.read_common``); and the paths of the lists before them, which get a link to the
-    next list only (``pages.relinked_list``: they were the latest of their pool). Every other
-    player and event has a summary page, what the indexes, the home page and the sitemap show
-    (``site_slices.summary_player``, ``summary_event``), never rendered. One read transaction."""
-    with transaction(engine, write=False) as session:
-        common = read_common(session, bundles, scope.closed, scope.players)
-        listed = listed_players(session)
-        wanted = scope.players & {p.id for p in listed}
-        shown = [e.id for e in common.events if e.games and e.id in scope.events]
-        needed = wanted | _participants(session, shown)
-        periods = pool_periods(session, common) if needed else {}
-        every_line = {pool: periods_game_lines(
-            session, periods[pool], pool=pool,
-            of_players=None if len(needed) > MANY else needed,
-            states=lines_states(common, pool))
-            if needed else [] for pool in POOLS}
-        reports = {r[0].id: r for r in event_reports_of(session, shown, every_line)}
-        ids = None if len(wanted) > MANY else sorted(wanted)
-        histories = {pool: [h for h in player_histories(session, ids, pool)
-                            if h.player.id in wanted] if pool in common.pools and wanted
-                     else [] for pool in POOLS}
-        full = {p.player_id: p for p in players_of(histories, common.lists, every_line,
-                                                   common.starts)}
-        others = [p for p in listed if p.id not in full]
-        ratings = records_now(session, common.lists, others)
-        counts = event_counts(session, [e.id for e in common.events
-                                         if e.games and e.id not in reports])
-    players = tuple(full.get(p.id) or summary_player(p, ratings[p.id]) for p in listed)
-    events = tuple(event_page(*reports[e.id]) if e.id in reports
-                   else summary_event(e, *counts[e.id]) for e in common.events if e.games)
-    site = Site(club, built_on, tuple(common.lists.pages), players, events, base_url,
-                PUBLIC_KEY if public_key else None)
-    paths = {player_path(i) for i in full} | {event_path(i) for i in reports}
-    new = {p.path for p in site.lists if (p.pool, p.period) in scope.closed}
+@contextmanager
+def scoped_site(engine: Ledger, scope: Scope, *, club: str, built_on: dt.date,
+                base_url: str | None = None, bundles: bool = True,
+                public_key: bool = False) -> Iterator[Handed]:
+    """The site and files of a rebuild of ``scope`` (``site_slices.sliced_site``, same
+    arguments, its ``players``, ``events`` and ``lists`` those of ``scope``): the stylesheet,
+    script, home page, indexes and sitemap, the pages of ``scope``'s players and events,
+    gathered and rendered a slice of players or a few events at a time, and its lists (read
+    whole, with the latest list of each pool; every other list holds the lines of ``scope``'s
+    players only: ``site.read_common``). Every other player and event has a summary page,
+    what the indexes, the home page and the sitemap show. One read transaction, open until
+    the block ends."""
+    with sliced_site(engine, club=club, built_on=built_on, base_url=base_url, bundles=bundles,
+                     public_key=public_key, players=scope.players, events=scope.events,
+                     lists=scope.closed) as handed:
+        yield handed
+
+
+def relinked_lists(lists: Sequence[ListPage], closed: Collection[tuple[str, str]]
+                   ) -> frozenset[str]:
+    """The paths of the pages of ``lists`` that were the latest of their pool before the lists
+    ``closed`` ((pool, period) pairs) were published, and now get a link to the next list only
+    (``pages.relinked_list``); none of ``closed``'s own."""
+    new = {p.path for p in lists if (p.pool, p.period) in closed}
     relinked = set()
-    for pool, period in scope.closed:
-        before = [p for p in site.lists if p.pool == pool and not p.superseded
+    for pool, period in closed:
+        before = [p for p in lists if p.pool == pool and not p.superseded
                   and p.period < period]
         if before:
             relinked.add(max(before, key=lambda p: p.period).path)
-    return site, frozenset(paths | new), frozenset(relinked - new)
-
-
-def _participants(session: Session, events: list[int]) -> set[int]:
-    """The players of the games of ``events``: their lines make the events' reports."""
-    if not events:
-        return set()
-    found: set[int] = set()
-    for white, black in session.execute(select(Game.white_id, Game.black_id)
-                                        .where(Game.event_id.in_(events))):
-        found.update((white, black))
-    return found
+    return frozenset(relinked - new)

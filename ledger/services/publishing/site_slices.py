@@ -75,7 +75,8 @@ class Handed:
 @contextmanager
 def sliced_site(engine: Ledger, *, club: str, built_on: dt.date, base_url: str | None = None,
                 bundles: bool = True, public_key: bool = False, size: int = SLICE,
-                ) -> Iterator[Handed]:
+                players: Collection[int] | None = None, events: Collection[int] | None = None,
+                lists: Collection[tuple[str, str]] = ()) -> Iterator[Handed]:
     """The site ``site.site_data`` gathers (same arguments), for the full build, ``Handed``:
     the ``Site`` with its lists whole and every player and event a summary (what the home
     page, the indexes and the sitemap show; ``len`` of its players and events as the full
@@ -83,9 +84,16 @@ def sliced_site(engine: Ledger, *, club: str, built_on: dt.date, base_url: str |
     pages of ``size`` players at a time (see the module's docstring), in ``render_site``'s
     order but the player and tournament pages after the sitemap. Both inside one read
     transaction, open until the block ends: the files must be taken within it. The same bytes
-    as ``render_site(site_data(...))``."""
+    as ``render_site(site_data(...))``.
+
+    ``players`` (ids; None: the full build): a scoped rebuild's (``site_scope.scoped_site``),
+    whose files are then the stylesheet, script, home page, indexes and sitemap, and the pages
+    of those ``players``, of the ``events`` (ids; None: every one) and of the lists ``lists``
+    ((pool, period) pairs) only; each list but those and the latest of each pool holds the
+    lines of ``players`` only (``site.read_common``). The same bytes as ``render_site(site,
+    those paths)`` of the whole gather."""
     with transaction(engine, write=False) as session:
-        common = read_common(session, bundles)
+        common = read_common(session, bundles, lists, players)
         listed = listed_players(session)
         ratings = records_now(session, common.lists, listed)
         shown = [e for e in common.events if e.games]
@@ -94,20 +102,25 @@ def sliced_site(engine: Ledger, *, club: str, built_on: dt.date, base_url: str |
                     tuple(summary_player(p, ratings[p.id]) for p in listed),
                     tuple(summary_event(e, *counts[e.id]) for e in shown), base_url,
                     PUBLIC_KEY if public_key else None)
-        handed = Handed(site, _files(session, site, common, [p.id for p in listed],
-                                     [e.id for e in shown], size))
+        pages = {page.path for page in site.lists
+                 if players is None or (page.pool, page.period) in lists}
+        handed = Handed(site, _files(
+            session, site, common, pages,
+            [p.id for p in listed if players is None or p.id in players],
+            [e.id for e in shown if events is None or e.id in events], size))
         del site, common, listed, ratings  # the files hold what they need while they need it
         yield handed
 
 
-def _files(session: Session, site: Site, common: Common, ids: list[int], events: list[int],
-           size: int) -> Iterator[tuple[str, str]]:
-    """The files of ``sliced_site``: the stylesheet, script, home page, lists, indexes and
-    sitemap (``render_site`` with no player or tournament page), then the pages of the players
-    ``ids`` (in the order of the players' index), ``size`` at a time, then the pages of the
-    ``events``, a few at a time (``EVENT_GAMES``)."""
-    yield from render_site(site, {page.path for page in site.lists})
-    pools = pool_periods(session, common)
+def _files(session: Session, site: Site, common: Common, lists: set[str], ids: list[int],
+           events: list[int], size: int) -> Iterator[tuple[str, str]]:
+    """The files of ``sliced_site``: the stylesheet, script, home page, the list pages at the
+    paths ``lists``, the indexes and the sitemap (``render_site`` with no player or
+    tournament page), then the pages of the players ``ids`` (in the order of the players'
+    index), ``size`` at a time, then the pages of the ``events``, a few at a time
+    (``EVENT_GAMES``)."""
+    yield from render_site(site, lists)
+    pools = pool_periods(session, common) if ids or events else {}
     for start in range(0, len(ids), size):
         for player in _player_pages(session, common, pools, ids[start:start + size]):
             yield player.path, player_page(site, player)
@@ -144,6 +157,8 @@ def _player_pages(session: Session, common: Common, pools: dict[RatingPool, list
 def _event_groups(session: Session, events: list[int]) -> Iterator[list[int]]:
     """``events`` in their order, in groups of at most ``EVENT_GAMES`` valid games (an event
     with more alone) and ``MANY`` events."""
+    if not events:
+        return
     games = dict(session.execute(select(Game.event_id, func.count()).where(
         Game.status == "valid", Game.event_id.is_not(None)).group_by(Game.event_id)).all())
     group: list[int] = []

@@ -47,6 +47,32 @@ def work_folder(root: Path) -> Path:
     return root.parent / f".{root.name}.ledger-build"
 
 
+#: A text longer than this many characters is hashed and written a piece at a time
+#: (``text_digest``).
+BIG_TEXT = 1 << 20
+
+
+def text_digest(text: str | bytes | bytearray) -> tuple[str, bytes | bytearray | None]:
+    """The SHA-256 (hex) of ``text``'s UTF-8 bytes, and those bytes; None for a text longer
+    than ``BIG_TEXT`` characters, encoded a piece at a time (``Build.write_text`` writes it
+    so): a list page of 200,000 players is 80 MB, 160 MB as a text when a name has an accent,
+    and its bytes were another 80 MB held at once."""
+    if not isinstance(text, str):
+        return hashlib.sha256(text).hexdigest(), text
+    if len(text) <= BIG_TEXT:
+        data = text.encode("utf-8")
+        return hashlib.sha256(data).hexdigest(), data
+    taken = hashlib.sha256()
+    for piece in _pieces(text):
+        taken.update(piece)
+    return taken.hexdigest(), None
+
+
+def _pieces(text: str) -> Iterator[bytes]:
+    """``text`` in UTF-8, ``BIG_TEXT`` characters at a time."""
+    return (text[i:i + BIG_TEXT].encode("utf-8") for i in range(0, len(text), BIG_TEXT))
+
+
 def survey(root: Path) -> dict[str, os.stat_result]:
     """What the folder ``root`` holds, path inside it ("/"-separated) -> its ``lstat``: every
     folder, file, symbolic link (never followed) and other entry; {} when there is no folder.
@@ -189,11 +215,21 @@ class Build:
             self._like(self.root / inside, self.staging / inside)
         self._folders.add(inside)
 
-    def write(self, name: str, data: bytes) -> None:
+    def write(self, name: str, data: bytes | bytearray) -> None:
         """Write the file ``name`` of the new site."""
         self._folder(name.rpartition("/")[0])
         with open(self.staging / name, "xb") as handle:
             handle.write(data)
+
+    def write_text(self, name: str, text: str | bytes | bytearray,
+                   data: bytes | bytearray | None) -> None:
+        """Write the file ``name`` of the new site: ``data`` (``text_digest``'s), or when
+        None ``text`` a piece at a time."""
+        if data is not None:
+            self.write(name, data)
+        else:
+            assert isinstance(text, str)
+            self.write_pieces(name, _pieces(text))
 
     def write_pieces(self, name: str, pieces: Iterable[bytes]) -> str:
         """Write the file ``name`` of the new site from ``pieces`` (its bytes in order, never
@@ -206,7 +242,7 @@ class Build:
                 handle.write(piece)
         return taken.hexdigest()
 
-    def keep(self, name: str, data: bytes | None) -> None:
+    def keep(self, name: str, data: bytes | bytearray | None) -> None:
         """Put ``root``'s file ``name`` (the build's own, holding ``data``; None: read it when
         needed) into the new site as it is: a hard link (its times kept), else ``data``
         written. (The paths as strings: a rebuild keeps most files, and joining ``Path``s took
