@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
+from fractions import Fraction
 from html.parser import HTMLParser
 
 import pytest
@@ -77,6 +78,17 @@ def test_rating_step_spans_the_ratings_in_six_intervals_at_most() -> None:
     # 2700..2868 (Tata): 20 -> 144 - 135 = 9; 25 -> 115 - 108 = 7; 50 -> 58 - 54 = 4
     assert chart.rating_step(2702, 2868) == 50
     assert chart.rating_step(1500, 1500) == 5
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (Fraction(6445, 100), "64.5"), (Fraction(1, 3), "0.3"), (Fraction(2, 3), "0.7"),
+    (Fraction(1, 4), "0.3"), (Fraction(-1, 4), "-0.3"), (Fraction(-1, 20), "-0.1"),
+    (Fraction(-1, 30), "-0.0"), (Fraction(0), "0.0"), (7, "7.0"), (-7, "-7.0"),
+    (Fraction(12345, 1000), "12.3")])
+def test_a_coordinate_is_written_to_one_decimal_half_up_as_decimal_wrote_it(
+        value: Fraction | int, written: str) -> None:
+    # what Decimal.quantize(Decimal("0.1"), ROUND_HALF_UP) wrote: ties away from zero, -0.0 kept
+    assert chart._n(value) == written
 
 
 def test_chart_geometry_of_the_example_junior() -> None:

@@ -60,74 +60,12 @@ from ledger.formats.site.paths import (
 from ledger.formats.site.paths import (
     SITE_POLICY as SITE_POLICY,  # the policy a static page carries, named here too
 )
+from ledger.formats.site.tables import CARDS_BELOW, TABLES, table_class
 
 SITEMAP = "sitemap.xml"
 POOL_NAMES = {"standard": "Standard", "rapid": "Rapid", "blitz": "Blitz"}
 #: Players shown under each latest list on the home page.
 TOP = 10
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table column: its heading, the CSS class of its heading, whether it sorts as a
-    number, whether the first click sorts it highest first, the words an abbreviated
-    heading stands for (None: it is not one), and whether a list's row shows it on its one line
-    on a phone (``key``; the others a tap away)."""
-
-    label: str
-    css: str = ""
-    numeric: bool = False
-    descending: bool = False
-    abbr: str | None = None
-    key: bool = False
-
-
-def _num(label: str, abbr: str | None = None, descending: bool = True,
-         key: bool = False) -> Column:
-    return Column(label, "num", True, descending, abbr, key)
-
-
-#: The columns of each table, by the table's class (``t-NAME``): the headings, and on a phone
-#: the label each cell of a card carries (``site.css``).
-TABLES: dict[str, tuple[Column, ...]] = {
-    "list": (_num("#", descending=False, key=True), Column("Name", key=True), Column("Title"),
-             Column("Fed"), _num("Rating", key=True), _num("Change", key=True),
-             _num("Previous"), _num("Games"), _num("K"), Column("Flag")),
-    "rating-list": (_num("#", descending=False, key=True), Column("Name", "name", key=True),
-                    Column("Title", "title"), Column("Fed", "fed"), Column("FIDE ID", "id", True),
-                    _num("Rating", key=True), _num("Games"), _num("K"), _num("Born")),
-    "players": (Column("Name"), Column("Title"), Column("Fed"), _num("FIDE ID"), _num("Rating"),
-                _num("Born")),
-    "history": (Column("Period"), _num("Before"), _num("Games"), _num("Score"),
-                _num("Expected"), Column("K"), _num("Exact", "exact change"),
-                _num("Change"), _num("After")),
-    "games": (Column("Date"), Column("Tournament"), Column("Round"), Column("Colour"),
-              Column("Opponent"), _num("Rating"), _num("Result"),
-              _num("D", "rating difference"), _num("PD", "expected score"),
-              _num("S − PD", "score minus expected score")),
-    "report": (_num("No.", "number"), Column("Name"), Column("Fed"), _num("Rating"),
-               _num("Games"), _num("Score"), _num("Expected"), _num("K"),
-               _num("Change", "K × (score − expected), exact"),
-               _num("Period", "the period's change, rounded once"),
-               _num("Rp", "performance rating")),
-    "top": (_num("#"), Column("Name"), Column("Title"), Column("Fed"), _num("Rating"),
-            _num("Change")),
-    "events": (Column("Tournament"), Column("Start"), Column("End"), Column("Period"),
-               _num("Players"), _num("Games")),
-    "cross": (_num("No."), Column("Name"), _num("Rating")),
-    "periods": (Column("Period"), Column("In force from")),
-}
-
-
-#: The width (em) below which a table becomes cards: as wide as its columns need (the
-#: crosstable has a column a round); every other table at 40em, a phone.
-CARDS_BELOW = {"cross": 64, "report": 64, "games": 64, "history": 54, "list": 54,
-               "rating-list": 54}
-
-
-def table_class(name: str) -> str:
-    """The classes of the table ``name`` (a key of ``TABLES``): its card breakpoint and name."""
-    return f"cards-{CARDS_BELOW.get(name, 40)} t-{name}"
 
 
 @jinja2.pass_eval_context
@@ -175,6 +113,15 @@ def environment() -> jinja2.Environment:
 
 def _render(name: str, **context: Any) -> str:
     return joined(environment().get_template(name).generate(**context))
+
+
+@functools.cache
+def _rendered_once(template: str, macro: str, *args: Any, **kwargs: Any) -> Markup:
+    """What the macro ``macro`` of ``template`` writes for ``args`` (hashable: a table's
+    ``Column`` tuple), the same on every page (a table's headings, the chart key): rendered
+    once by the template's own macro (its module, made without a page's context, once) and
+    handed to each page as ``Markup``, which the page writes as it is."""
+    return Markup(getattr(environment().get_template(template).module, macro)(*args, **kwargs))
 
 
 @dataclass(frozen=True)
@@ -304,7 +251,10 @@ def missing_page(site: Site, path: str, *, face: Face = STATIC) -> str:
 def player_page(site: Site, page: PlayerPage, *, face: Face = STATIC) -> str:
     """A player's page (``page.path``): identity, each pool's rating, chart, history and games."""
     return _page("player.html", page.path, site, f"{page.name} - {site.club}", face=face,
-                 page=page, history_columns=TABLES["history"], game_columns=TABLES["games"])
+                 page=page, chart_key=_rendered_once("chart.html", "key"),
+                 history_head=_rendered_once("macros.html", "head", TABLES["history"],
+                                             sortable=False),
+                 games_head=_rendered_once("macros.html", "head", TABLES["games"], sortable=False))
 
 
 def event_page(site: Site, page: EventPage, period_list: str | None = None, *,
