@@ -14,15 +14,18 @@ their SHA-256 in its policy.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import functools
 import hashlib
 import html
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import jinja2
 from jinja2.nodes import EvalContext
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ledger.domain import count
@@ -74,12 +77,15 @@ def _finalize(context: EvalContext, value: object) -> object:
     is and anything else escaped by ``html.escape`` (``&``, ``<``, ``>``, ``"`` and ``'``: the
     entities the ledger's pages have always written: a text without quotes is left to the
     template's ``markupsafe.escape``, which writes the same for the other three, at a seventh
-    of the cost); in the stylesheet and script, as it is."""
+    of the cost; a ``Decimal`` or a ``datetime.date``, whose text is digits, signs, points and
+    letters, as that text, marked safe); in the stylesheet and script, as it is."""
     if value is None:
         return ""
     kind = type(value)
     if kind is int or not context.autoescape or kind is Markup:
         return value
+    if kind is Decimal or kind is dt.date:
+        return Markup(value)  # str(value): nothing html.escape would change
     if kind is str and '"' not in value and "'" not in value:  # type: ignore[operator]
         return value  # the template's own escape gives what html.escape gives, at once
     return Markup(html.escape(value if isinstance(value, str) else str(value), quote=True))
@@ -92,6 +98,20 @@ def _css_string(value: str) -> Markup:
     return Markup(f'"{escaped}"')
 
 
+@jinja2.pass_context
+def _player_link(context: Context, player_id: int) -> str:
+    """``{{ id|player_link }}``: ``url(player_path(id))``, the link from the page being rendered
+    (its ``url``) to the player's page; a filter is one direct call where a template's call of
+    a global is two through ``Context.call`` (a player page's game rows hold two links)."""
+    return context["url"](player_path(player_id))  # type: ignore[no-any-return]
+
+
+@jinja2.pass_context
+def _event_link(context: Context, event_id: int) -> str:
+    """``{{ id|event_link }}``: ``url(event_path(id))``, the link to the tournament's page."""
+    return context["url"](event_path(event_id))  # type: ignore[no-any-return]
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
     """The templates' environment: autoescaping on (``_finalize`` escapes every value), strict
@@ -102,7 +122,8 @@ def environment() -> jinja2.Environment:
         autoescape=jinja2.select_autoescape(("html", "xml")), finalize=_finalize,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
-    env.filters["css_string"] = _css_string
+    env.filters.update(css_string=_css_string, signed=signed, trend=trend,
+                       player_link=_player_link, event_link=_event_link)
     env.globals.update(
         HOME=HOME, LISTS=LISTS, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
         long_date=long_date, signed=signed, trend=trend, list_path=list_path, player_path=player_path,
