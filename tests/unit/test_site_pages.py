@@ -29,6 +29,7 @@ from ledger.formats.site.model import (
 )
 from ledger.formats.site.pages import (
     SITE_POLICY,
+    environment,
     event_page,
     list_neighbours,
     list_page,
@@ -311,3 +312,15 @@ def test_a_pages_pieces_are_joined_a_few_thousand_at_a_time() -> None:
     text = joined(iter(pieces))
     assert len(text) == 5000 * 4 and text[:8] == "abé€abé€" and text.endswith("abé€")
     assert joined([]) == "" and joined([""] * 3) == "" and joined(["x"]) == "x"
+
+
+def test_a_value_is_written_escaped_through_the_filters_of_the_pages() -> None:
+    # the pages' environment, autoescaping on: _finalize first, then the template's escape
+    got = environment().from_string(
+        "{% autoescape true %}{{ d }}|{{ e }}|{{ day }}|{{ n }}|{{ none }}|{{ s }}|{{ q }}|"
+        "{{ d|signed }}|{{ m|signed }}|{{ m|trend }}|{{ 7|player_link }}|{{ 3|event_link }}"
+        "{% endautoescape %}").render(
+        d=Decimal("3.10"), e=Decimal("-0.5"), day=dt.date(2026, 10, 3), n=2412, none=None,
+        s="Byrne & <Seán>", q="O'Brien \"Q\"", m=-11, url=lambda target: "../" + target)
+    assert got == ("3.10|-0.5|2026-10-03|2412||Byrne &amp; &lt;Seán&gt;|"
+                   "O&#x27;Brien &quot;Q&quot;|+3.10|-11|down|../players/7.html|../events/3.html")
