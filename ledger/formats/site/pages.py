@@ -272,7 +272,8 @@ def missing_page(site: Site, path: str, *, face: Face = STATIC) -> str:
 def player_page(site: Site, page: PlayerPage, *, face: Face = STATIC) -> str:
     """A player's page (``page.path``): identity, each pool's rating, chart, history and games."""
     return _page("player.html", page.path, site, f"{page.name} - {site.club}", face=face,
-                 page=page, chart_key=_rendered_once("chart.html", "key"),
+                 page=page, charts=environment().get_template("chart.html").module,
+                 chart_key=_rendered_once("chart.html", "key"),
                  history_head=_rendered_once("macros.html", "head", TABLES["history"],
                                              sortable=False),
                  games_head=_rendered_once("macros.html", "head", TABLES["games"], sortable=False))
