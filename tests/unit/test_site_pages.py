@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
+from fractions import Fraction
 from html.parser import HTMLParser
 
 import pytest
@@ -28,6 +29,7 @@ from ledger.formats.site.model import (
 )
 from ledger.formats.site.pages import (
     SITE_POLICY,
+    environment,
     event_page,
     list_neighbours,
     list_page,
@@ -77,6 +79,17 @@ def test_rating_step_spans_the_ratings_in_six_intervals_at_most() -> None:
     # 2700..2868 (Tata): 20 -> 144 - 135 = 9; 25 -> 115 - 108 = 7; 50 -> 58 - 54 = 4
     assert chart.rating_step(2702, 2868) == 50
     assert chart.rating_step(1500, 1500) == 5
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (Fraction(6445, 100), "64.5"), (Fraction(1, 3), "0.3"), (Fraction(2, 3), "0.7"),
+    (Fraction(1, 4), "0.3"), (Fraction(-1, 4), "-0.3"), (Fraction(-1, 20), "-0.1"),
+    (Fraction(-1, 30), "-0.0"), (Fraction(0), "0.0"), (7, "7.0"), (-7, "-7.0"),
+    (Fraction(12345, 1000), "12.3")])
+def test_a_coordinate_is_written_to_one_decimal_half_up_as_decimal_wrote_it(
+        value: Fraction | int, written: str) -> None:
+    # what Decimal.quantize(Decimal("0.1"), ROUND_HALF_UP) wrote: ties away from zero, -0.0 kept
+    assert chart._n(value) == written
 
 
 def test_chart_geometry_of_the_example_junior() -> None:
@@ -299,3 +312,15 @@ def test_a_pages_pieces_are_joined_a_few_thousand_at_a_time() -> None:
     text = joined(iter(pieces))
     assert len(text) == 5000 * 4 and text[:8] == "abé€abé€" and text.endswith("abé€")
     assert joined([]) == "" and joined([""] * 3) == "" and joined(["x"]) == "x"
+
+
+def test_a_value_is_written_escaped_through_the_filters_of_the_pages() -> None:
+    # the pages' environment, autoescaping on: _finalize first, then the template's escape
+    got = environment().from_string(
+        "{% autoescape true %}{{ d }}|{{ e }}|{{ day }}|{{ n }}|{{ none }}|{{ s }}|{{ q }}|"
+        "{{ d|signed }}|{{ m|signed }}|{{ m|trend }}|{{ 7|player_link }}|{{ 3|event_link }}"
+        "{% endautoescape %}").render(
+        d=Decimal("3.10"), e=Decimal("-0.5"), day=dt.date(2026, 10, 3), n=2412, none=None,
+        s="Byrne & <Seán>", q="O'Brien \"Q\"", m=-11, url=lambda target: "../" + target)
+    assert got == ("3.10|-0.5|2026-10-03|2412||Byrne &amp; &lt;Seán&gt;|"
+                   "O&#x27;Brien &quot;Q&quot;|+3.10|-11|down|../players/7.html|../events/3.html")

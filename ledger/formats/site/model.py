@@ -181,6 +181,10 @@ class ChartPoint:
     k_note: str | None = None
 
 
+#: A game's result as written, by the player's score (any other score: ``0``).
+_SYMBOLS = {Decimal(1): "1", Decimal("0.5"): "½"}
+
+
 @dataclass(frozen=True)
 class PlayedGame:
     """One game on a player's page (their side) or in a crosstable.
@@ -213,7 +217,7 @@ class PlayedGame:
         """The result from the player's side: ``1``, ``½``, ``0``; a forfeit ``+`` or ``-``."""
         if self.forfeit:
             return "+" if self.score else "-"
-        return {Decimal(1): "1", Decimal("0.5"): "½"}.get(self.score, "0")
+        return _SYMBOLS.get(self.score, "0")
 
     @property
     def surplus(self) -> Decimal | None:

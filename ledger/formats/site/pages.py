@@ -14,15 +14,18 @@ their SHA-256 in its policy.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import functools
 import hashlib
 import html
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import jinja2
 from jinja2.nodes import EvalContext
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ledger.domain import count
@@ -60,74 +63,12 @@ from ledger.formats.site.paths import (
 from ledger.formats.site.paths import (
     SITE_POLICY as SITE_POLICY,  # the policy a static page carries, named here too
 )
+from ledger.formats.site.tables import CARDS_BELOW, TABLES, table_class
 
 SITEMAP = "sitemap.xml"
 POOL_NAMES = {"standard": "Standard", "rapid": "Rapid", "blitz": "Blitz"}
 #: Players shown under each latest list on the home page.
 TOP = 10
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table column: its heading, the CSS class of its heading, whether it sorts as a
-    number, whether the first click sorts it highest first, the words an abbreviated
-    heading stands for (None: it is not one), and whether a list's row shows it on its one line
-    on a phone (``key``; the others a tap away)."""
-
-    label: str
-    css: str = ""
-    numeric: bool = False
-    descending: bool = False
-    abbr: str | None = None
-    key: bool = False
-
-
-def _num(label: str, abbr: str | None = None, descending: bool = True,
-         key: bool = False) -> Column:
-    return Column(label, "num", True, descending, abbr, key)
-
-
-#: The columns of each table, by the table's class (``t-NAME``): the headings, and on a phone
-#: the label each cell of a card carries (``site.css``).
-TABLES: dict[str, tuple[Column, ...]] = {
-    "list": (_num("#", descending=False, key=True), Column("Name", key=True), Column("Title"),
-             Column("Fed"), _num("Rating", key=True), _num("Change", key=True),
-             _num("Previous"), _num("Games"), _num("K"), Column("Flag")),
-    "rating-list": (_num("#", descending=False, key=True), Column("Name", "name", key=True),
-                    Column("Title", "title"), Column("Fed", "fed"), Column("FIDE ID", "id", True),
-                    _num("Rating", key=True), _num("Games"), _num("K"), _num("Born")),
-    "players": (Column("Name"), Column("Title"), Column("Fed"), _num("FIDE ID"), _num("Rating"),
-                _num("Born")),
-    "history": (Column("Period"), _num("Before"), _num("Games"), _num("Score"),
-                _num("Expected"), Column("K"), _num("Exact", "exact change"),
-                _num("Change"), _num("After")),
-    "games": (Column("Date"), Column("Tournament"), Column("Round"), Column("Colour"),
-              Column("Opponent"), _num("Rating"), _num("Result"),
-              _num("D", "rating difference"), _num("PD", "expected score"),
-              _num("S − PD", "score minus expected score")),
-    "report": (_num("No.", "number"), Column("Name"), Column("Fed"), _num("Rating"),
-               _num("Games"), _num("Score"), _num("Expected"), _num("K"),
-               _num("Change", "K × (score − expected), exact"),
-               _num("Period", "the period's change, rounded once"),
-               _num("Rp", "performance rating")),
-    "top": (_num("#"), Column("Name"), Column("Title"), Column("Fed"), _num("Rating"),
-            _num("Change")),
-    "events": (Column("Tournament"), Column("Start"), Column("End"), Column("Period"),
-               _num("Players"), _num("Games")),
-    "cross": (_num("No."), Column("Name"), _num("Rating")),
-    "periods": (Column("Period"), Column("In force from")),
-}
-
-
-#: The width (em) below which a table becomes cards: as wide as its columns need (the
-#: crosstable has a column a round); every other table at 40em, a phone.
-CARDS_BELOW = {"cross": 64, "report": 64, "games": 64, "history": 54, "list": 54,
-               "rating-list": 54}
-
-
-def table_class(name: str) -> str:
-    """The classes of the table ``name`` (a key of ``TABLES``): its card breakpoint and name."""
-    return f"cards-{CARDS_BELOW.get(name, 40)} t-{name}"
 
 
 @jinja2.pass_eval_context
@@ -136,12 +77,15 @@ def _finalize(context: EvalContext, value: object) -> object:
     is and anything else escaped by ``html.escape`` (``&``, ``<``, ``>``, ``"`` and ``'``: the
     entities the ledger's pages have always written: a text without quotes is left to the
     template's ``markupsafe.escape``, which writes the same for the other three, at a seventh
-    of the cost); in the stylesheet and script, as it is."""
+    of the cost; a ``Decimal`` or a ``datetime.date``, whose text is digits, signs, points and
+    letters, as that text, marked safe); in the stylesheet and script, as it is."""
     if value is None:
         return ""
     kind = type(value)
     if kind is int or not context.autoescape or kind is Markup:
         return value
+    if kind is Decimal or kind is dt.date:
+        return Markup(value)  # str(value): nothing html.escape would change
     if kind is str and '"' not in value and "'" not in value:  # type: ignore[operator]
         return value  # the template's own escape gives what html.escape gives, at once
     return Markup(html.escape(value if isinstance(value, str) else str(value), quote=True))
@@ -154,6 +98,20 @@ def _css_string(value: str) -> Markup:
     return Markup(f'"{escaped}"')
 
 
+@jinja2.pass_context
+def _player_link(context: Context, player_id: int) -> str:
+    """``{{ id|player_link }}``: ``url(player_path(id))``, the link from the page being rendered
+    (its ``url``) to the player's page; a filter is one direct call where a template's call of
+    a global is two through ``Context.call`` (a player page's game rows hold two links)."""
+    return context["url"](player_path(player_id))  # type: ignore[no-any-return]
+
+
+@jinja2.pass_context
+def _event_link(context: Context, event_id: int) -> str:
+    """``{{ id|event_link }}``: ``url(event_path(id))``, the link to the tournament's page."""
+    return context["url"](event_path(event_id))  # type: ignore[no-any-return]
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
     """The templates' environment: autoescaping on (``_finalize`` escapes every value), strict
@@ -164,7 +122,8 @@ def environment() -> jinja2.Environment:
         autoescape=jinja2.select_autoescape(("html", "xml")), finalize=_finalize,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
-    env.filters["css_string"] = _css_string
+    env.filters.update(css_string=_css_string, signed=signed, trend=trend,
+                       player_link=_player_link, event_link=_event_link)
     env.globals.update(
         HOME=HOME, LISTS=LISTS, PLAYERS=PLAYERS, EVENTS=EVENTS, STYLESHEET=STYLESHEET, SCRIPT=SCRIPT,
         long_date=long_date, signed=signed, trend=trend, list_path=list_path, player_path=player_path,
@@ -175,6 +134,15 @@ def environment() -> jinja2.Environment:
 
 def _render(name: str, **context: Any) -> str:
     return joined(environment().get_template(name).generate(**context))
+
+
+@functools.cache
+def _rendered_once(template: str, macro: str, *args: Any, **kwargs: Any) -> Markup:
+    """What the macro ``macro`` of ``template`` writes for ``args`` (hashable: a table's
+    ``Column`` tuple), the same on every page (a table's headings, the chart key): rendered
+    once by the template's own macro (its module, made without a page's context, once) and
+    handed to each page as ``Markup``, which the page writes as it is."""
+    return Markup(getattr(environment().get_template(template).module, macro)(*args, **kwargs))
 
 
 @dataclass(frozen=True)
@@ -304,7 +272,11 @@ def missing_page(site: Site, path: str, *, face: Face = STATIC) -> str:
 def player_page(site: Site, page: PlayerPage, *, face: Face = STATIC) -> str:
     """A player's page (``page.path``): identity, each pool's rating, chart, history and games."""
     return _page("player.html", page.path, site, f"{page.name} - {site.club}", face=face,
-                 page=page, history_columns=TABLES["history"], game_columns=TABLES["games"])
+                 page=page, charts=environment().get_template("chart.html").module,
+                 chart_key=_rendered_once("chart.html", "key"),
+                 history_head=_rendered_once("macros.html", "head", TABLES["history"],
+                                             sortable=False),
+                 games_head=_rendered_once("macros.html", "head", TABLES["games"], sortable=False))
 
 
 def event_page(site: Site, page: EventPage, period_list: str | None = None, *,
