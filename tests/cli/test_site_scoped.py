@@ -93,7 +93,7 @@ def test_a_close_renders_its_list_players_and_events(season_copy: str, tmp_path:
 
         def not_rendered(*args: object, **kwargs: object) -> None:
             raise AssertionError("a relinked list was rendered whole")
-        monkeypatch.setattr(site_service, "list_page", not_rendered)
+        monkeypatch.setattr(site_service, "list_parts", not_rendered)
     ledger(season_copy, "game", "add", "Tanaka, Hiro", "Silva, Ana", "1-0", "--date",
            "2026-11-07", "--event", "Club League 2026-27", "--round", "5")
     build(season_copy, site, "--base-url", "https://chess.example.org/")
