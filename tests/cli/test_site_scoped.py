@@ -80,7 +80,7 @@ def test_a_game_added_renders_its_players_and_event(season_copy: str, tmp_path: 
 def test_a_close_renders_its_list_players_and_events(season_copy: str, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch,
                                                       one_at_a_time: bool) -> None:
-    """The same files whether the rebuild gathers its players 2,000 at a time (the default:
+    """The same files whether the rebuild gathers its players 1,000 at a time (the default:
     all four at once) or one at a time, and its events alone, and whether the list it
     relinks is read whole or from its last 1,500 bytes."""
     site, fresh = tmp_path / "site", tmp_path / "fresh"
@@ -93,7 +93,7 @@ def test_a_close_renders_its_list_players_and_events(season_copy: str, tmp_path:
 
         def not_rendered(*args: object, **kwargs: object) -> None:
             raise AssertionError("a relinked list was rendered whole")
-        monkeypatch.setattr(site_service, "list_page", not_rendered)
+        monkeypatch.setattr(site_service, "list_parts", not_rendered)
     ledger(season_copy, "game", "add", "Tanaka, Hiro", "Silva, Ana", "1-0", "--date",
            "2026-11-07", "--event", "Club League 2026-27", "--round", "5")
     build(season_copy, site, "--base-url", "https://chess.example.org/")

@@ -31,7 +31,9 @@ def both(db: str, size: int) -> tuple[dict[str, str], dict[str, str], int]:
         whole = dict(render_site(site_data(engine, **OPTIONS)))
         with site_slices.sliced_site(engine, size=size, **OPTIONS) as handed:
             site, files = handed.take()
-            sliced = dict(files)
+            # the long pages (lists, players' index) come a group of pieces at a time
+            sliced = {name: text if isinstance(text, str) else "".join(text.parts)
+                      for name, text in files}
             # summaries only: no player's history is held for the whole build
             assert all(not record.history and not record.periods
                        for page in site.players for record in page.pools)

@@ -34,6 +34,7 @@ from pathlib import Path
 from ledger.db.engine import sqlite_files
 from ledger.db.sqlite_files import sqlite_file_kind
 from ledger.errors import InvalidInput, LedgerError
+from ledger.formats.site.joined import Pieces
 from ledger.services.core.bulk import paused_gc
 from ledger.services.publishing import site_swap
 from ledger.services.publishing.site_record import RECORD, Record, holds, record_text, states
@@ -96,8 +97,7 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def _manifest_lines(directory: Path) -> list[str] | None:
-    """The lines of ``directory``'s ``MANIFEST``; None when it is no regular file (a link is
-    none)."""
+    """The lines of ``directory``'s ``MANIFEST``; None when it is no regular file (or a link)."""
     path = directory / MANIFEST
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
@@ -218,9 +218,10 @@ def _may_write(root: Path, found: dict[str, os.stat_result], own: dict[str, str]
                            "changed since): a build replaces only its own files; move it away")
 
 
-def write_site(directory: Path, files: Iterable[tuple[str, str | bytes | bytearray]],
+def write_site(directory: Path, files: Iterable[tuple[str, str | bytes | bytearray | Pieces]],
                costly: Iterable[Costly] = (), record: Record | None = None) -> SiteWrite:
-    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8, or its bytes) and ``costly``
+    """Write ``files`` ((path inside the site, text) pairs, written as UTF-8, or its bytes, or
+    ``Pieces``: written as they are rendered, then kept when the folder's own) and ``costly``
     (``Costly``: made only when the folder holds no copy that serves) as the site in
     ``directory`` (``check_site_folder`` first), all or nothing: the new site is built beside
     it and swapped in (``site_swap.building``). A file whose bytes the build's own file already
@@ -228,9 +229,9 @@ def write_site(directory: Path, files: Iterable[tuple[str, str | bytes | bytearr
     left out; every other entry of the folder is carried over as it is; the manifest lists
     ``files`` with their SHA-256; ``record`` (its ``files`` filled in here: the new site's
     ``site_record.states``) is written as ``RECORD`` (None: none, and an earlier one is
-    dropped). Raises ``InvalidInput`` (nothing changed) for a page the
-    build cannot write (``_may_write``), another build writing the folder, and a file system
-    mounted inside it; ``LedgerError`` naming the file that cannot be read or written."""
+    dropped). Raises ``InvalidInput`` (nothing changed) for a page the build cannot write
+    (``_may_write``), another build writing the folder, and a file system mounted inside it;
+    ``LedgerError`` naming the file that cannot be read or written."""
     root = Path(os.path.realpath(directory))
     try:
         with paused_gc(), site_swap.building(root) as build:
@@ -240,13 +241,19 @@ def write_site(directory: Path, files: Iterable[tuple[str, str | bytes | bytearr
             made: dict[str, str] = {}
             for name, text in files:
                 _young(len(made) + 1)
-                digest, data = site_swap.text_digest(text)
-                _may_write(root, found, own, name)
+                if isinstance(text, Pieces):  # a long page, written as it is rendered
+                    _may_write(root, found, own, name)
+                    digest = build.put_parts(name, text.parts, own.get(name))
+                else:
+                    digest, data = site_swap.text_digest(text)
+                    _may_write(root, found, own, name)
+                    if own.get(name) == digest:
+                        build.keep(name, data)
+                    else:
+                        build.write_text(name, text, data)
                 if own.get(name) == digest:
-                    build.keep(name, data)
                     unchanged += 1
                 else:
-                    build.write_text(name, text, data)
                     written += 1
                 made[name] = digest
             new = 0
@@ -353,19 +360,21 @@ def refresh_site(directory: Path, record: Record,
     return SiteWrite(str(directory), len(made), len(redo), len(made) - len(redo), 0)
 
 
-def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str | bytes | bytearray]],
+def patch_site(directory: Path, was: Record,
+               files: Iterable[tuple[str, str | bytes | bytearray | Pieces]],
                costly: Iterable[Costly], record: Record) -> SiteWrite | None:
-    """A scoped rebuild's write (``site_scope``): ``files`` ((path, text or bytes) pairs, a part of the
-    site's pages) into the site in ``directory``, which a build left as ``was`` says, every
-    other file of the manifest kept as it is, with the new ``record`` (its ``files`` filled
-    in). A page with the bytes the manifest gives it is
-    kept, another written; a page the manifest does not list is written where the folder has
-    nothing; a ``costly`` file the manifest lists is kept (the same options, so the same
-    signer), another made (written a piece at a time, ``Costly.pieces``, as ``write_site``
-    writes it: a list's bundle is never joined). Checked under the build's lock as
-    ``refresh_site`` checks; when the
-    folder is not as ``was`` says or a new page's place is taken, nothing is written and the
-    answer is None (a full build is then needed). Raises what ``write_site`` raises."""
+    """A scoped rebuild's write (``site_scope``): ``files`` ((path, text or bytes, or
+    ``Pieces``) pairs, a part of the site's pages) into the site in ``directory``, which a
+    build left as ``was`` says, every other file of the manifest kept as it is, with the new
+    ``record`` (its ``files`` filled in). A page with the bytes the manifest gives it is kept
+    (``Pieces`` are written as they are rendered, then taken back), another written; a page
+    the manifest does not list is written where the folder has nothing; a ``costly`` file the
+    manifest lists is kept (the same options, so the same signer), another made after the
+    pages (written a piece at a time, ``Costly.pieces``, as ``write_site`` writes it: a list's
+    bundle is never joined; made first, it left the process 270 MB larger at L). Checked
+    under the build's lock as ``refresh_site`` checks; when the folder is not as ``was`` says
+    or a new page's place is taken, nothing is written and the answer is None (a full build
+    is then needed). Raises what ``write_site`` raises."""
     root = Path(os.path.realpath(directory))
     try:
         with paused_gc(), site_swap.building(root) as build:
@@ -380,6 +389,12 @@ def patch_site(directory: Path, was: Record, files: Iterable[tuple[str, str | by
                 _young(count)
                 if name not in manifest and name in build.found:
                     return None
+                if isinstance(text, Pieces):  # a long page, written as it is rendered
+                    digest = build.put_parts(name, text.parts, made.get(name), link=False)
+                    if made.get(name) != digest:
+                        made[name] = digest
+                        changed.add(name)
+                    continue
                 digest, data = site_swap.text_digest(text)
                 if made.get(name) != digest:
                     build.write_text(name, text, data)

@@ -28,8 +28,9 @@ from sqlalchemy.orm import Session
 from ledger.db.models import Game, Player
 from ledger.db.order import PLAYER_ORDER
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
+from ledger.formats.site.joined import Pieces
 from ledger.formats.site.model import EventPage, PlayerPage, PoolRecord, Site
-from ledger.formats.site.pages import event_list, player_page, render_site
+from ledger.formats.site.pages import event_list, player_page, render_parts
 from ledger.formats.site.pages import event_page as render_event
 from ledger.formats.site.paths import PUBLIC_KEY
 from ledger.names import name_key
@@ -52,8 +53,9 @@ from ledger.services.register.player_views import earliest_game_period, player_v
 #: Above this many ids a gather reads every row and keeps those it needs (a statement's
 #: parameters are limited: SQLite's to 32,766).
 MANY = 5000
-#: The players whose pages a full build gathers and renders at a time.
-SLICE = 2000
+#: The players whose pages a full build gathers and renders at a time (2,000 before issue
+#: 25's siteram: at L a slice's gather left the rebuild after a close 104 MB larger, 1,000's 55).
+SLICE = 1000
 #: The valid games whose events' pages a full build gathers at a time (an event with more is
 #: gathered alone).
 EVENT_GAMES = 20_000
@@ -64,10 +66,10 @@ class Handed:
     site, which the writer takes out (``take``) so that no one else holds them: once the files
     are all made, the lists' lines and the summaries are gone before the bundles are made."""
 
-    def __init__(self, site: Site, files: Iterator[tuple[str, str]]) -> None:
-        self._held: list[tuple[Site, Iterator[tuple[str, str]]]] = [(site, files)]
+    def __init__(self, site: Site, files: Iterator[tuple[str, str | Pieces]]) -> None:
+        self._held: list[tuple[Site, Iterator[tuple[str, str | Pieces]]]] = [(site, files)]
 
-    def take(self) -> tuple[Site, Iterator[tuple[str, str]]]:
+    def take(self) -> tuple[Site, Iterator[tuple[str, str | Pieces]]]:
         """The site and its files, once (``IndexError`` the second time)."""
         return self._held.pop()
 
@@ -113,13 +115,13 @@ def sliced_site(engine: Ledger, *, club: str, built_on: dt.date, base_url: str |
 
 
 def _files(session: Session, site: Site, common: Common, lists: set[str], ids: list[int],
-           events: list[int], size: int) -> Iterator[tuple[str, str]]:
+           events: list[int], size: int) -> Iterator[tuple[str, str | Pieces]]:
     """The files of ``sliced_site``: the stylesheet, script, home page, the list pages at the
     paths ``lists``, the indexes and the sitemap (``render_site`` with no player or
     tournament page), then the pages of the players ``ids`` (in the order of the players'
     index), ``size`` at a time, then the pages of the ``events``, a few at a time
     (``EVENT_GAMES``)."""
-    yield from render_site(site, lists)
+    yield from render_parts(site, lists)
     pools = pool_periods(session, common) if ids or events else {}
     for start in range(0, len(ids), size):
         for player in _player_pages(session, common, pools, ids[start:start + size]):

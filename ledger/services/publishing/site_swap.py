@@ -242,6 +242,20 @@ class Build:
                 handle.write(piece)
         return taken.hexdigest()
 
+    def put_parts(self, name: str, parts: Iterable[str], was: str | None, *,
+                  link: bool = True) -> str:
+        """Write the file ``name`` of the new site from the text ``parts`` (in order, each
+        encoded as it comes: a long page never held whole, ``joined.Pieces``); its SHA-256
+        (hex). When that is ``was`` (the SHA-256 of ``root``'s own file ``name``), the written
+        file is taken back and, with ``link``, ``root``'s file kept in its place (``keep``):
+        the same bytes, the same file as when the text was held."""
+        digest = self.write_pieces(name, (part.encode("utf-8") for part in parts))
+        if digest == was:
+            os.unlink(self.staging / name)
+            if link:
+                self.keep(name, None)
+        return digest
+
     def keep(self, name: str, data: bytes | bytearray | None) -> None:
         """Put ``root``'s file ``name`` (the build's own, holding ``data``; None: read it when
         needed) into the new site as it is: a hard link (its times kept), else ``data``
