@@ -19,10 +19,10 @@ from decimal import Decimal
 from sqlalchemy import ColumnElement, FromClause, select
 from sqlalchemy.orm import Session, aliased
 
-from ledger.db.audit_pack import AuditSide
+from ledger.db.audit_pack import AuditSide, game_ids, unpack
 from ledger.db.models import Game, InitialRating, InitialRatingGame, Player, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool, Result
-from ledger.services.close.period_audits import current_sides
+from ledger.services.close.period_audits import current_rows
 from ledger.services.close.rated_games import LoadedGame, load_rated_games
 from ledger.services.close.state import History, last_closed_period
 from ledger.services.register.game_views import game_status, period_game_views
@@ -98,7 +98,7 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
                        of_players: Collection[int] | None = None,
                        of_events: Collection[int] | None = None,
                        states: tuple[Period, Mapping[int, History]] | None = None,
-                       ) -> list[GameLine]:
+                       own: bool = False) -> list[GameLine]:
     """``game_lines`` of each of ``periods`` in turn (their lines one period after the other,
     in the order given), the games read and the histories of the players in them read once
     for all the periods (a scoped site rebuild asks every period for a few players: one
@@ -107,7 +107,9 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
     site build's tournament pages, a few events at a time; ``event_id``: of that one).
     ``states``: (period, the histories of ``pool`` through it, as ``state.load_histories``
     reads them: a site build's, of every player), taken for the players of the games instead
-    of reading theirs again when that period is the latest closed in ``pool``."""
+    of reading theirs again when that period is the latest closed in ``pool``. ``own``: with
+    ``of_players``, only those players' own lines (a game between two of them gives both; a
+    site build's player pages: their opponents' lines were half the lines and went unused)."""
     if not periods:
         return []
     months = [str(p) for p in periods]
@@ -132,24 +134,26 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
         lines += _period_lines(session, period, by_period.get(str(period), []), pool,
                                events is not None or of_players is not None,
                                of_players is not None or of_events is not None,
-                               last is not None and period <= last)
+                               last is not None and period <= last,
+                               set(of_players) if own and of_players is not None else None)
     return lines
 
 
 def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
-                  pool: RatingPool, some: bool, by_id: bool, closed: bool) -> list[GameLine]:
+                  pool: RatingPool, some: bool, by_id: bool, closed: bool,
+                  own: set[int] | None = None) -> list[GameLine]:
     """The lines of ``loaded`` (the games of ``period``, by date then id; ``closed``: whether
     ``period`` is closed in ``pool``): the names and status of their games (all of the
     period's views, or ``by_id`` only theirs: ``_line_views``) and the stored audit
-    (``some``: of their players only, ``_sides_of``)."""
+    (``some``: of their players only, ``_sides_of``); ``own``: only the lines of those
+    players' sides."""
     if not loaded:
         return []
     players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
                if some else None)
-    audits = _sides_of(session, period, pool, players)
+    audits, rated_ids = _sides_of(session, period, pool, players, own)
     views = ({v.id: (v.white, v.black, v.status) for v in period_game_views(session, period)}
-             if not by_id else _line_views(session, loaded, pool, closed,
-                                           {game_id for game_id, _ in audits}))
+             if not by_id else _line_views(session, loaded, pool, closed, rated_ids))
     lines = []
     for g in loaded:
         (white, black, status), rated = views[g.game.id], g.rated
@@ -158,31 +162,45 @@ def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
                   rated.white_rating, rated.black_rating),
                  ("black", rated.black_id, rated.white_id, white, result.black_score,
                   rated.black_rating, rated.white_rating))
-        for colour, pid, opponent_id, opponent, score, own, theirs in sides:
+        for colour, pid, opponent_id, opponent, score, rating, theirs in sides:
+            if own is not None and pid not in own:
+                continue
             audit = audits.get((g.game.id, pid))
             lines.append(GameLine(
                 g.game.id, g.game.date, g.game.period, g.game.event_id, g.event_name,
                 g.game.round, colour, pid, opponent_id, opponent, result.value, score,
-                status, own, theirs,
+                status, rating, theirs,
                 audit.difference if audit else None,
                 audit.counted_difference if audit else None,
                 Decimal(audit.expected_hundredths).scaleb(-2) if audit else None))
     return lines
 
 
-def _sides_of(session: Session, period: Period, pool: RatingPool,
-              players: set[int] | None) -> dict[tuple[int, int], AuditSide]:
+def _sides_of(session: Session, period: Period, pool: RatingPool, players: set[int] | None,
+              own: set[int] | None = None) -> tuple[dict[tuple[int, int], AuditSide], set[int]]:
     """``period_audits.current_sides`` of ``players`` (None: every one), asked by id
     ``NAMED_SIDES`` players a statement when they are at most ``FEW_SIDES`` (a full site
     build's slice of players and their opponents: reading the whole period's audit for each
-    slice would grow as the square of the players), else in one statement."""
+    slice would grow as the square of the players), else in one statement; and the ids of the
+    games with a side among them (rated for one of its players, what
+    ``period_audits.rated_games`` gives). ``own``: only those players' sides unpacked, the
+    others' game ids only (``audit_pack.game_ids``)."""
     if players is None or len(players) <= NAMED_SIDES or len(players) > FEW_SIDES:
-        return current_sides(session, period, pool, players)
-    ids = sorted(players)
+        asked: list[Collection[int] | None] = [players]
+    else:
+        ids = sorted(players)
+        asked = [ids[start:start + NAMED_SIDES] for start in range(0, len(ids), NAMED_SIDES)]
     found: dict[tuple[int, int], AuditSide] = {}
-    for start in range(0, len(ids), NAMED_SIDES):
-        found |= current_sides(session, period, pool, ids[start:start + NAMED_SIDES])
-    return found
+    rated: set[int] = set()
+    for some in asked:
+        for pid, packed in current_rows(session, period, pool, some):
+            if own is None or pid in own:
+                for side in unpack(packed):
+                    found[side.game_id, pid] = side
+            else:
+                rated.update(game_ids(packed))
+    rated.update(game_id for game_id, _ in found)
+    return found, rated
 
 
 def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,

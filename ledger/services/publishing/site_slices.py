@@ -150,7 +150,8 @@ def _player_pages(session: Session, common: Common, pools: dict[RatingPool, list
     """The whole pages of the players ``ids`` (at most ``MANY``), as ``site_data`` gathers them:
     their game lines in every pool and period, their histories."""
     every_line = {pool: periods_game_lines(session, pools[pool], pool=pool, of_players=ids,
-                                           states=lines_states(common, pool)) for pool in POOLS}
+                                           states=lines_states(common, pool), own=True)
+                  for pool in POOLS}
     histories = {pool: player_histories(session, ids, pool) if pool in common.pools else []
                  for pool in POOLS}
     return players_of(histories, common.lists, every_line, common.starts)
