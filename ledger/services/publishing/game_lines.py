@@ -146,29 +146,46 @@ def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
     ``period`` is closed in ``pool``): the names and status of their games (all of the
     period's views, or ``by_id`` only theirs: ``_line_views``) and the stored audit
     (``some``: of their players only, ``_sides_of``); ``own``: only the lines of those
-    players' sides."""
+    players' sides, and of the others' stored rows only those of the players of a game none
+    of ``own`` has a side of (whether another player's side rated it)."""
     if not loaded:
         return []
     players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
                if some else None)
-    audits, rated_ids = _sides_of(session, period, pool, players, own)
+    if own is None or players is None:
+        audits, rated_ids = _sides_of(session, period, pool, players)
+    else:  # their own sides; then, for a game none of them has a side of, its other player's
+        audits, rated_ids = _sides_of(session, period, pool, players & own, own)
+        others = {pid for g in loaded if g.game.id not in rated_ids
+                  for pid in (g.rated.white_id, g.rated.black_id) if pid not in own}
+        if others:
+            rated_ids |= _sides_of(session, period, pool, others, set())[1]
     views = ({v.id: (v.white, v.black, v.status) for v in period_game_views(session, period)}
              if not by_id else _line_views(session, loaded, pool, closed, rated_ids))
+    # a result's text (``rated.result``'s value) -> its value and White's and Black's scores,
+    # found once (an enum's ``value`` is a property: a Python call a line)
+    outcomes: dict[str, tuple[str, Decimal, Decimal]] = {}
     lines = []
     for g in loaded:
-        (white, black, status), rated = views[g.game.id], g.rated
-        result = Result(rated.result)
-        sides = (("white", rated.white_id, rated.black_id, black, result.white_score,
+        game, rated = g.game, g.rated
+        white, black, status = views[game.id]
+        outcome = outcomes.get(game.result)
+        if outcome is None:
+            result = Result(game.result)
+            outcome = outcomes[game.result] = (result.value, result.white_score,
+                                               result.black_score)
+        value, white_score, black_score = outcome
+        sides = (("white", rated.white_id, rated.black_id, black, white_score,
                   rated.white_rating, rated.black_rating),
-                 ("black", rated.black_id, rated.white_id, white, result.black_score,
+                 ("black", rated.black_id, rated.white_id, white, black_score,
                   rated.black_rating, rated.white_rating))
         for colour, pid, opponent_id, opponent, score, rating, theirs in sides:
             if own is not None and pid not in own:
                 continue
-            audit = audits.get((g.game.id, pid))
+            audit = audits.get((game.id, pid))
             lines.append(GameLine(
-                g.game.id, g.game.date, g.game.period, g.game.event_id, g.event_name,
-                g.game.round, colour, pid, opponent_id, opponent, result.value, score,
+                game.id, game.date, game.period, game.event_id, g.event_name,
+                game.round, colour, pid, opponent_id, opponent, value, score,
                 status, rating, theirs,
                 audit.difference if audit else None,
                 audit.counted_difference if audit else None,
