@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from operator import gt, itemgetter
@@ -83,6 +83,19 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     ``pool`` (a site build's, of every player): the players of the games found there are not
     read again (the others are, by id, when they are few: ``FEW_READ``).
     """
+    rows, ratings, histories = rated_rows(session, condition, through=through, also=also,
+                                          facts=facts, pool=pool, known=known)
+    return [_loaded(row, ratings) for row in rows], histories
+
+
+def rated_rows(session: Session, condition: GameCondition, *, through: Period,
+               also: Iterable[int] = (), facts: Facts = NOW, pool: RatingPool = STANDARD,
+               known: Mapping[int, History] | None = None,
+               ) -> tuple[Sequence[Row[Any]], GameRatings, dict[int, History]]:
+    """What ``load_rated_games`` (same arguments) makes its games of, no object made a game:
+    the game rows (the ``games`` columns, ``event_name``, ``event_start``, ``event_end``), by
+    date then id; ``ratings(event_start, date, white id, black id)``, the published ratings
+    of a game's players it would give; the histories."""
     g = facts.games()
     where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
     rows = session.execute(_game_rows(g, where)).all()
@@ -92,8 +105,7 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
                             pool=pool, known=known)
     rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
                              asked=bool(rows))
-    sides_of = _by_day(rating)
-    return [_loaded(row, sides_of) for row in rows], histories
+    return rows, _by_day(rating), histories
 
 
 def streamed_rated_games(session: Session, condition: GameCondition, *, through: Period,

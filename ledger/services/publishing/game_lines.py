@@ -15,15 +15,16 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import ColumnElement, FromClause, select
+from sqlalchemy import ColumnElement, FromClause, Row, select
 from sqlalchemy.orm import Session, aliased
 
 from ledger.db.audit_pack import AuditSide, game_ids, unpack
 from ledger.db.models import Game, InitialRating, InitialRatingGame, Player, RatingPeriod
 from ledger.domain import STANDARD, Period, RatingPool, Result
 from ledger.services.close.period_audits import current_rows
-from ledger.services.close.rated_games import LoadedGame, load_rated_games
+from ledger.services.close.rated_games import GameRatings, rated_rows
 from ledger.services.close.state import History, last_closed_period
 from ledger.services.register.game_views import game_status, period_game_views
 
@@ -123,15 +124,15 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
 
     last = last_closed_period(session, pool)
     through = last or Period(1, 1)
-    loaded, _ = load_rated_games(session, condition, through=through, pool=pool,
-                                 known=states[1] if states is not None and states[0] == through
-                                 else None)
-    by_period: dict[str, list[LoadedGame]] = defaultdict(list)
+    loaded, ratings, _ = rated_rows(session, condition, through=through, pool=pool,
+                                    known=states[1] if states is not None
+                                    and states[0] == through else None)
+    by_period: dict[str, list[Row[Any]]] = defaultdict(list)
     for g in loaded:  # by date then id within each period
-        by_period[g.game.period].append(g)
+        by_period[g.period].append(g)
     lines = []
     for period in periods:
-        lines += _period_lines(session, period, by_period.get(str(period), []), pool,
+        lines += _period_lines(session, period, by_period.get(str(period), []), ratings, pool,
                                events is not None or of_players is not None,
                                of_players is not None or of_events is not None,
                                last is not None and period <= last,
@@ -139,10 +140,11 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
     return lines
 
 
-def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
-                  pool: RatingPool, some: bool, by_id: bool, closed: bool,
+def _period_lines(session: Session, period: Period, loaded: list[Row[Any]],
+                  ratings: GameRatings, pool: RatingPool, some: bool, by_id: bool, closed: bool,
                   own: set[int] | None = None) -> list[GameLine]:
-    """The lines of ``loaded`` (the games of ``period``, by date then id; ``closed``: whether
+    """The lines of ``loaded`` (the rows of the games of ``period``, by date then id, and
+    ``ratings`` their players' ratings: ``rated_games.rated_rows``; ``closed``: whether
     ``period`` is closed in ``pool``): the names and status of their games (all of the
     period's views, or ``by_id`` only theirs: ``_line_views``) and the stored audit
     (``some``: of their players only, ``_sides_of``); ``own``: only the lines of those
@@ -150,24 +152,24 @@ def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
     of ``own`` has a side of (whether another player's side rated it)."""
     if not loaded:
         return []
-    players = ({pid for g in loaded for pid in (g.rated.white_id, g.rated.black_id)}
-               if some else None)
+    players = {pid for g in loaded for pid in (g.white_id, g.black_id)} if some else None
     if own is None or players is None:
         audits, rated_ids = _sides_of(session, period, pool, players)
     else:  # their own sides; then, for a game none of them has a side of, its other player's
         audits, rated_ids = _sides_of(session, period, pool, players & own, own)
-        others = {pid for g in loaded if g.game.id not in rated_ids
-                  for pid in (g.rated.white_id, g.rated.black_id) if pid not in own}
+        others = {pid for g in loaded if g.id not in rated_ids
+                  for pid in (g.white_id, g.black_id) if pid not in own}
         if others:
             rated_ids |= _sides_of(session, period, pool, others, set())[1]
     views = ({v.id: (v.white, v.black, v.status) for v in period_game_views(session, period)}
              if not by_id else _line_views(session, loaded, pool, closed, rated_ids))
-    # a result's text (``rated.result``'s value) -> its value and White's and Black's scores,
+    # a game's result (its text) -> the ``Result``'s value and White's and Black's scores,
     # found once (an enum's ``value`` is a property: a Python call a line)
     outcomes: dict[str, tuple[str, Decimal, Decimal]] = {}
     lines = []
-    for g in loaded:
-        game, rated = g.game, g.rated
+    for game in loaded:
+        white_rating, black_rating = ratings(game.event_start, game.date, game.white_id,
+                                             game.black_id)
         white, black, status = views[game.id]
         outcome = outcomes.get(game.result)
         if outcome is None:
@@ -175,16 +177,16 @@ def _period_lines(session: Session, period: Period, loaded: list[LoadedGame],
             outcome = outcomes[game.result] = (result.value, result.white_score,
                                                result.black_score)
         value, white_score, black_score = outcome
-        sides = (("white", rated.white_id, rated.black_id, black, white_score,
-                  rated.white_rating, rated.black_rating),
-                 ("black", rated.black_id, rated.white_id, white, black_score,
-                  rated.black_rating, rated.white_rating))
+        sides = (("white", game.white_id, game.black_id, black, white_score, white_rating,
+                  black_rating),
+                 ("black", game.black_id, game.white_id, white, black_score, black_rating,
+                  white_rating))
         for colour, pid, opponent_id, opponent, score, rating, theirs in sides:
             if own is not None and pid not in own:
                 continue
             audit = audits.get((game.id, pid))
             lines.append(GameLine(
-                game.id, game.date, game.period, game.event_id, g.event_name,
+                game.id, game.date, game.period, game.event_id, game.event_name,
                 game.round, colour, pid, opponent_id, opponent, value, score,
                 status, rating, theirs,
                 audit.difference if audit else None,
@@ -220,7 +222,7 @@ def _sides_of(session: Session, period: Period, pool: RatingPool, players: set[i
     return found, rated
 
 
-def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,
+def _line_views(session: Session, loaded: list[Row[Any]], pool: RatingPool,
                 closed: bool, rated: set[int]) -> dict[int, tuple[str, str, str]]:
     """Game id -> (White's name, Black's name, ``GameView.status``) of each of ``loaded`` (valid
     games of one period and pool, ``closed`` or not there), what ``game_views`` gives them,
@@ -228,7 +230,7 @@ def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,
     published initial rating; ``rated``: the ids of the games the period's stored audit has a
     side of (of both players of each of ``loaded``: ``_sides_of``), rated for at least one of
     them (what ``period_audits.rated_games`` gives)."""
-    ids = [g.game.id for g in loaded]
+    ids = [g.id for g in loaded]
     white, black = aliased(Player), aliased(Player)
     names: dict[int, tuple[str, str]] = {}
     initial: set[int] = set()
@@ -249,6 +251,6 @@ def _line_views(session: Session, loaded: list[LoadedGame], pool: RatingPool,
                   & (RatingPeriod.revision == InitialRatingGame.revision))
             .where(InitialRatingGame.game_id.in_(chunk), InitialRatingGame.pool == pool,
                    InitialRating.published.is_(True))))
-    return {g.game.id: (*names[g.game.id], game_status(
-        g.game.result, g.game.played, closed, g.game.id in rated, g.game.id in initial,
-        g.game.period, g.game.status, g.game.unequal_times)) for g in loaded}
+    return {g.id: (*names[g.id], game_status(
+        g.result, g.played, closed, g.id in rated, g.id in initial, g.period, g.status,
+        g.unequal_times)) for g in loaded}
