@@ -226,20 +226,23 @@ def _line_views(session: Session, loaded: list[Row[Any]], pool: RatingPool,
                 closed: bool, rated: set[int]) -> dict[int, tuple[str, str, str]]:
     """Game id -> (White's name, Black's name, ``GameView.status``) of each of ``loaded`` (valid
     games of one period and pool, ``closed`` or not there), what ``game_views`` gives them,
-    from Core rows: per FEW_GAMES games, their names (a join) and those counted in a
-    published initial rating; ``rated``: the ids of the games the period's stored audit has a
-    side of (of both players of each of ``loaded``: ``_sides_of``), rated for at least one of
-    them (what ``period_audits.rated_games`` gives)."""
+    from Core rows: per FEW_GAMES games, their names (a join), and of those rated for neither
+    player (the only ones it tells apart) those counted in a published initial rating;
+    ``rated``: the ids of the games the period's stored audit has a side of (of both players
+    of each of ``loaded``: ``_sides_of``), rated for at least one of them (what
+    ``period_audits.rated_games`` gives)."""
     ids = [g.id for g in loaded]
     white, black = aliased(Player), aliased(Player)
     names: dict[int, tuple[str, str]] = {}
-    initial: set[int] = set()
     for start in range(0, len(ids), FEW_GAMES):
-        chunk = ids[start:start + FEW_GAMES]
         names.update((gid, (w, b)) for gid, w, b in session.execute(
             select(Game.id, white.name, black.name)
             .join(white, Game.white_id == white.id).join(black, Game.black_id == black.id)
-            .where(Game.id.in_(chunk))))
+            .where(Game.id.in_(ids[start:start + FEW_GAMES]))))
+    unrated = [gid for gid in ids if gid not in rated] if closed else []
+    initial: set[int] = set()
+    for start in range(0, len(unrated), FEW_GAMES):
+        chunk = unrated[start:start + FEW_GAMES]
         initial.update(session.scalars(
             select(InitialRatingGame.game_id)
             .join(InitialRating, (InitialRating.period == InitialRatingGame.period)
