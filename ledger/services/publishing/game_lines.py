@@ -118,8 +118,9 @@ def periods_game_lines(session: Session, periods: Sequence[Period],
 
     def condition(g: FromClause) -> ColumnElement[bool]:
         here: ColumnElement[bool] = g.c.period.in_(months)
-        if of_players is not None:
-            here = here & (g.c.white_id.in_(of_players) | g.c.black_id.in_(of_players))
+        if of_players is not None:  # by the players' indexes, not every game of the periods
+            here = here & g.c.id.in_(select(Game.id).where(Game.white_id.in_(of_players))
+                                     .union(select(Game.id).where(Game.black_id.in_(of_players))))
         return here & g.c.event_id.in_(events) if events is not None else here
 
     last = last_closed_period(session, pool)
