@@ -10,7 +10,7 @@ query whatever the number of games or players.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -29,13 +29,23 @@ def current_sides(session: Session, period: Period | str, pool: RatingPool = STA
     """The stored audit of ``period``'s current revision in ``pool``: (game id, player id) ->
     that player's ``AuditSide`` of the game; only ``players``' sides when given. Empty when the
     period is not closed in ``pool``. One query."""
+    return {(side.game_id, pid): side
+            for pid, packed in current_rows(session, period, pool, players)
+            for side in unpack(packed)}
+
+
+def current_rows(session: Session, period: Period | str, pool: RatingPool = STANDARD,
+                 players: Collection[int] | None = None) -> Iterator[tuple[int, bytes]]:
+    """The stored rows of ``period``'s current revision in ``pool`` as (player id, packed
+    sides: ``audit_pack``), of ``players`` only when given (named in the query when at most
+    ``_NAMED_PLAYERS``, else the period's every row read and theirs kept). One query."""
     query = select(PeriodAudit.player_id, PeriodAudit.sides).where(
         PeriodAudit.period == str(period), current(PeriodAudit, pool))
     if players is not None and len(players) <= _NAMED_PLAYERS:
         query = query.where(PeriodAudit.player_id.in_(sorted(players)))
     wanted = None if players is None else set(players)
-    return {(side.game_id, pid): side for pid, packed in session.execute(query)
-            if wanted is None or pid in wanted for side in unpack(packed)}
+    return ((pid, packed) for pid, packed in session.execute(query)
+            if wanted is None or pid in wanted)
 
 
 def rated_games(session: Session, games: Iterable[tuple[int, str, str, int, int]]) -> set[int]:

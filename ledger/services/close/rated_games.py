@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from operator import gt, itemgetter
@@ -83,6 +83,19 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
     ``pool`` (a site build's, of every player): the players of the games found there are not
     read again (the others are, by id, when they are few: ``FEW_READ``).
     """
+    rows, ratings, histories = rated_rows(session, condition, through=through, also=also,
+                                          facts=facts, pool=pool, known=known)
+    return [_loaded(row, ratings) for row in rows], histories
+
+
+def rated_rows(session: Session, condition: GameCondition, *, through: Period,
+               also: Iterable[int] = (), facts: Facts = NOW, pool: RatingPool = STANDARD,
+               known: Mapping[int, History] | None = None,
+               ) -> tuple[Sequence[Row[Any]], GameRatings, dict[int, History]]:
+    """What ``load_rated_games`` (same arguments) makes its games of, no object made a game:
+    the game rows (the ``games`` columns, ``event_name``, ``event_start``, ``event_end``), by
+    date then id; ``ratings(event_start, date, white id, black id)``, the published ratings
+    of a game's players it would give; the histories."""
     g = facts.games()
     where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
     rows = session.execute(_game_rows(g, where)).all()
@@ -92,7 +105,7 @@ def load_rated_games(session: Session, condition: GameCondition, *, through: Per
                             pool=pool, known=known)
     rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
                              asked=bool(rows))
-    return [_loaded(row, rating) for row in rows], histories
+    return rows, _by_day(rating), histories
 
 
 def streamed_rated_games(session: Session, condition: GameCondition, *, through: Period,
@@ -112,7 +125,8 @@ def streamed_rated_games(session: Session, condition: GameCondition, *, through:
     rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
                              asked=bool(sides))
     rows = session.execute(_game_rows(g, where), execution_options={"yield_per": batch})
-    return histories, (_loaded(row, rating) for row in rows)
+    sides_of = _by_day(rating)
+    return histories, (_loaded(row, sides_of) for row in rows)
 
 
 def _game_rows(g: FromClause, where: ColumnElement[bool]) -> Select[Any]:
@@ -151,16 +165,41 @@ def _players_of(session: Session, g: FromClause, where: ColumnElement[bool],
     return histories
 
 
-def _loaded(row: Row[Any], rating: Callable[[int, Period], int | None]) -> LoadedGame:
-    """A game row of ``_game_rows`` as ``load_rated_games`` gives it (``rating``: a player's
-    rating for a start period, ``ratings_in_pool``'s)."""
-    start_period = ratings_period(row.event_start, row.date)
+#: A game's ratings: (event start or None, game date, White's id, Black's id) -> (White's
+#: rating, Black's rating), each for the game's start period (``_by_day``).
+GameRatings = Callable[[dt.date | None, dt.date, int, int], tuple[int | None, int | None]]
+
+
+def _by_day(rating: Callable[[int, Period], int | None]) -> GameRatings:
+    """``rating`` (``ratings_in_pool``'s: a player's rating for a start period) for both
+    players of a game, its start period (``ratings_period``) found once a day and each
+    player's rating once a period, looked up by the day and the player's id (a ``Period``'s
+    hash is a Python call: two a game when ``rating`` was asked for each side)."""
+    days: dict[dt.date, dict[int, int | None]] = {}
+    periods: dict[Period, dict[int, int | None]] = {}
+
+    def ratings(event_start: dt.date | None, date: dt.date, white: int,
+                black: int) -> tuple[int | None, int | None]:
+        day = event_start or date
+        known = days.get(day)
+        if known is None:
+            known = days[day] = periods.setdefault(ratings_period(event_start, date), {})
+        if white not in known:
+            known[white] = rating(white, ratings_period(event_start, date))
+        if black not in known:
+            known[black] = rating(black, ratings_period(event_start, date))
+        return known[white], known[black]
+    return ratings
+
+
+def _loaded(row: Row[Any], ratings: GameRatings) -> LoadedGame:
+    """A game row of ``_game_rows`` as ``load_rated_games`` gives it (``ratings``: its players'
+    ratings for its start period, ``_by_day``'s)."""
+    white, black = ratings(row.event_start, row.date, row.white_id, row.black_id)
     return LoadedGame(row, row.event_name, row.event_start, RatedGame(
         game_id=row.id, event_key=row.event_id, white_id=row.white_id, black_id=row.black_id,
-        white_rating=rating(row.white_id, start_period),
-        black_rating=rating(row.black_id, start_period),
-        result=Result(row.result), played=row.played, unequal_times=row.unequal_times),
-        row.event_end)
+        white_rating=white, black_rating=black, result=Result(row.result), played=row.played,
+        unequal_times=row.unequal_times), row.event_end)
 
 
 def rating_in_pool(history: History, standard: History | None, pool: RatingPool,

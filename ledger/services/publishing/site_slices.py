@@ -35,6 +35,7 @@ from ledger.formats.site.pages import event_page as render_event
 from ledger.formats.site.paths import PUBLIC_KEY
 from ledger.names import name_key
 from ledger.services.close.state import last_closed_period, load_histories
+from ledger.services.core.bulk import paused_gc
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.event_reports import event_pools
 from ledger.services.publishing.game_lines import game_periods, periods_game_lines
@@ -95,15 +96,16 @@ def sliced_site(engine: Ledger, *, club: str, built_on: dt.date, base_url: str |
     lines of ``players`` only (``site.read_common``). The same bytes as ``render_site(site,
     those paths)`` of the whole gather."""
     with transaction(engine, write=False) as session:
-        common = read_common(session, bundles, lists, players)
-        listed = listed_players(session)
-        ratings = records_now(session, common.lists, listed)
-        shown = [e for e in common.events if e.games]
-        counts = event_counts(session, [e.id for e in shown])
-        site = Site(club, built_on, tuple(common.lists.pages),
-                    tuple(summary_player(p, ratings[p.id]) for p in listed),
-                    tuple(summary_event(e, *counts[e.id]) for e in shown), base_url,
-                    PUBLIC_KEY if public_key else None)
+        with paused_gc():  # what it reads is kept, not let go: no collection finds garbage
+            common = read_common(session, bundles, lists, players)
+            listed = listed_players(session)
+            ratings = records_now(session, common.lists, listed)
+            shown = [e for e in common.events if e.games]
+            counts = event_counts(session, [e.id for e in shown])
+            site = Site(club, built_on, tuple(common.lists.pages),
+                        tuple(summary_player(p, ratings[p.id]) for p in listed),
+                        tuple(summary_event(e, *counts[e.id]) for e in shown), base_url,
+                        PUBLIC_KEY if public_key else None)
         pages = {page.path for page in site.lists
                  if players is None or (page.pool, page.period) in lists}
         handed = Handed(site, _files(
@@ -150,7 +152,8 @@ def _player_pages(session: Session, common: Common, pools: dict[RatingPool, list
     """The whole pages of the players ``ids`` (at most ``MANY``), as ``site_data`` gathers them:
     their game lines in every pool and period, their histories."""
     every_line = {pool: periods_game_lines(session, pools[pool], pool=pool, of_players=ids,
-                                           states=lines_states(common, pool)) for pool in POOLS}
+                                           states=lines_states(common, pool), own=True)
+                  for pool in POOLS}
     histories = {pool: player_histories(session, ids, pool) if pool in common.pools else []
                  for pool in POOLS}
     return players_of(histories, common.lists, every_line, common.starts)

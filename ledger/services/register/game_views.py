@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sqlalchemy import Engine, or_, select
 from sqlalchemy.orm import Session, aliased
@@ -58,12 +59,14 @@ class GameView:
         return self.dated_in is not None
 
 
+@lru_cache(maxsize=4096)
 def game_status(result: str, played: bool, closed: bool, rated: bool, initial: bool,
                 period: str, status: str = "valid", unequal_times: bool = False) -> str:
     """A game's ``GameView.status`` from its ``result`` (White's view), whether it was
     ``played`` (a move each), whether its ``period`` (YYYY-MM) is ``closed`` in its pool,
     ``rated`` (a stored side in its period's audit) and counted in a published ``initial``
-    rating, its ``status`` (``valid`` or ``void``) and ``unequal_times``."""
+    rating, its ``status`` (``valid`` or ``void``) and ``unequal_times``. Cached (a pure
+    function of a few values: some 200 distinct calls a period, not one a game)."""
     if status == "void":
         return "void"
     if not Result(result).is_played:
