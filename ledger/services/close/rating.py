@@ -134,7 +134,8 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
     drops = {pid: r.rating_after for pid, r in results.items()
              if r.rating_after < edition.rating_floor}
     initial = _initial_ratings(session, target, edition, facts,
-                               [pid for pid, st in states.items() if st.rating is None], pool)
+                               [pid for pid, st in states.items() if st.rating is None], pool,
+                               everyone)
     del states  # (``before``'s states of the players rated, and the seeded ones): rated
     standard = (load_histories(session, None, through=target, facts=facts)
                 if pool != STANDARD and target == RAISE_2022_PERIOD else None)
@@ -152,11 +153,15 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
 
 def _initial_ratings(session: Session, target: Period, edition: Edition, facts: Facts,
                      unrated: list[int], rating_pool: RatingPool = STANDARD,
+                     everyone: dict[int, History] | None = None,
                      ) -> dict[int, tuple[Pool, Computation]]:
     """Ru for each player unrated in ``rating_pool`` at ``target``'s start whose pool of games
-    gained a game in ``target`` and holds at least 5 games (FIDE B.02 §8.2), by ``edition``."""
+    gained a game in ``target`` and holds at least 5 games (FIDE B.02 §8.2), by ``edition``.
+    ``everyone``: every player's history in ``rating_pool`` through the period before
+    ``target``, as ``rate`` read it (not yet given ``target``'s outcome): the pools' players'
+    are taken from it instead of read again (``load_pools``' ``known``)."""
     pools = load_pools(session, unrated, target, ratings_through=target.previous(), facts=facts,
-                       pool=rating_pool)
+                       pool=rating_pool, known=everyone)
     rated = {}
     for pid, pool in pools.items():
         if not any(g.period == target for g in pool.games):
