@@ -50,7 +50,7 @@ from ledger.services.close.carried import carried_into
 from ledger.services.close.late import natural_period
 from ledger.services.close.pools import load_pools
 from ledger.services.close.rated_games import load_game_rows, load_rated_games, seeded_states
-from ledger.services.close.snapshots import ListRow, list_rows
+from ledger.services.close.snapshots import ListLine, list_lines
 from ledger.services.close.state import History, load_histories
 from ledger.services.core.chain import LIST_COLUMNS, rows_digest
 from ledger.services.core.facts import NOW, Facts
@@ -72,8 +72,9 @@ class Rated:
     (integer ``RowResult``) per rated player, the initial ratings (pool and computation) of unrated
     players whose pool reached 5 games, the ratings below the floor (``drops``), the list
     adjustments (rows of ``rating_adjustments`` without their revision), the list it
-    publishes (``listed``, ranked), the late results among the games (``late``: game id -> the
-    natural period of its dates, docs/RULES.md §1) and the hundredths carried into the period
+    publishes (``listed``, ranked: ``snapshots.ListLine`` tuples), the late results among the
+    games (``late``: game id -> the natural period of its dates, docs/RULES.md §1) and the
+    hundredths carried into the period
     (``carried``: player id -> hundredths, docs/CORRECTIONS.md §5). ``pool``: the rating pool
     rated (docs/RULES.md §9); ``seeded``: player id -> the standard rating a rapid or blitz
     player unrated in the pool was rated with."""
@@ -85,7 +86,7 @@ class Rated:
     initial: dict[int, tuple[Pool, Computation]]
     drops: dict[int, int]
     adjustments: list[dict[str, Any]]
-    listed: list[ListRow]
+    listed: list[ListLine]
     late: dict[int, Period] = field(default_factory=dict)
     carried: dict[int, int] = field(default_factory=dict)
     pool: RatingPool = STANDARD
@@ -146,7 +147,7 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
                  for pid, (pool, ir) in initial.items() if ir.published}
     for pid, rows in outcome.items():  # each state on the list, in place: one state a player
         before[pid] = closed_state(before[pid], rows)
-    listed = list_rows(session, target, everyone, games_in, facts, pool, states=before)
+    listed = list_lines(session, target, everyone, games_in, facts, pool, states=before)
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
                  carried, pool, seeded, count)
 
@@ -286,9 +287,7 @@ def derived_tuples(rated: Rated, revision: int) -> dict[str, Iterable[tuple[Any,
              for pid, rating in rated.drops.items()]
     adjustments = [(*key, a["player_id"], a["rating_before"], a["adjustment"],
                     a["rating_after"], a["rule"]) for a in rated.adjustments]
-    listed = [(*key, r.player_id, r.rank, r.rating, r.games, r.k, r.k_reason.value, r.inactive,
-               r.name, r.fide_id, r.federation, r.title, r.sex, r.birth_year)
-              for r in rated.listed]
+    listed = [key + line for line in rated.listed]  # ListLine: the columns after the key
     return {"period_results": results, "period_audits": audit,
             "rating_adjustments": adjustments, "initial_ratings": initial,
             "initial_rating_games": pool_games, "rating_floor_drops": drops,
