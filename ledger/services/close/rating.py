@@ -333,7 +333,8 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
     written = {}
     for table, rows in tables.items():
         # the driver's executemany of tuples, in batches (db.rows: no per-row bind processing)
-        written[table] = insert_rows(session, DERIVED[table].__table__, COLUMNS[table], rows)
+        written[table] = insert_rows(session, DERIVED[table].__table__, COLUMNS[table], rows,
+                                     bound=table in _AS_THEY_ARE)
     pointer = session.get(RatingPeriod, (str(rated.period), rated.pool))
     if pointer is None:
         session.add(RatingPeriod(period=str(rated.period), pool=rated.pool, revision=revision))
@@ -342,6 +343,12 @@ def write_revision(session: Session, rated: Rated, revision: int, change_id: int
     session.flush()
     return written
 
+
+#: The tables whose rows ``derived_tuples`` gives as the driver takes them, written without
+#: bind processing (``insert_rows``' ``bound``): ``period_audits``, text, ints and the packed
+#: ``bytes``, which sqlite3 and psycopg store as the same BLOB / bytea as the ``Binary``
+#: that ``LargeBinary`` wraps each in (19,764 rows at M 0.065 -> 0.055 s).
+_AS_THEY_ARE = frozenset({"period_audits"})
 
 #: Where each of ``chain.LIST_COLUMNS`` is in a ``list_entries`` tuple (``COLUMNS``).
 _DIGESTED = itemgetter(*(COLUMNS["list_entries"].index(name) for name in LIST_COLUMNS))
