@@ -279,11 +279,10 @@ def load_game_rows(session: Session, target: Period, everyone: dict[int, History
     The games' events are read apart (by id, one small query for each chunk of games that
     brings events not seen yet; none for games without events): each event's (or, without
     one, each date's) start period, ratings in force and natural period are found once, so a
-    game costs
-    one dict lookup for them; result, played and unequal times come as one ``game_code``. The
-    games are read by id (SQLite reads them so from ``ix_games_period``, without sorting the
-    month) and put by date then id here (``GameRowColumns.sort_by``, a stable numpy sort of
-    each row's day) only when the ids are not in date order already."""
+    game costs one dict lookup for them; result, played and unequal times come as one
+    ``game_code``. The games are read by id (SQLite reads them so from ``ix_games_period``,
+    without sorting the month) and put by date then id here (``GameRowColumns.sort_by``, a
+    stable numpy sort of each row's day) only when the ids are not in date order already."""
     g = facts.games()
     where = (g.c.period == str(target)) & (g.c.status == "valid") & (g.c.pool == pool)
     # every standard history, read before the games are streamed (the same values as those
