@@ -5,11 +5,15 @@ a player unrated there rated with their standard rating (§9). Every rating is w
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 
+import pytest
 from sqlalchemy import Engine
 
+from ledger.db.rows import stream_chunks
 from ledger.domain import RAPID, STANDARD, Period, RatedGame, Result
 from ledger.rules.pools import GAP_RULE_FROM
+from ledger.services.close import rated_games
 from ledger.services.close.periods import close_period
 from ledger.services.close.rated_games import CODE_HALVES, GAME_CODES, load_game_rows
 from ledger.services.close.state import load_histories
@@ -43,14 +47,19 @@ def test_the_codes_give_the_halves_of_the_three_rated_results_only() -> None:
     assert GAP_RULE_FROM == Period(2024, 12)
 
 
-def test_an_event_started_in_the_period_before_and_a_late_result(engine: Engine) -> None:
+def _october_and_the_open(engine: Engine) -> None:
+    """Ann 1600, Bob 1800 and Cy 1700; Ann beats Cy on 5 October; the Open (30 October to
+    2 November: its games are November's): Ann - Bob 1/2, Bob - Cy 1-0."""
     for name, rating in (("Ash, Ann", 1600), ("Birch, Bob", 1800), ("Cole, Cy", 1700)):
         add_player(engine, NewPlayer(name=name, rating=rating, prior_games=100))
     add_game(engine, "Ash, Ann", "Cole, Cy", "1-0", "2025-10-05", today=TODAY)
-    # the event starts on 30 October and ends on 2 November: its games are November's
     add_game(engine, "Ash, Ann", "Birch, Bob", "1/2-1/2", "2025-10-30", event="Open",
              today=TODAY)
     add_game(engine, "Birch, Bob", "Cole, Cy", "1-0", "2025-11-02", event="Open", today=TODAY)
+
+
+def test_an_event_started_in_the_period_before_and_a_late_result(engine: Engine) -> None:
+    _october_and_the_open(engine)
     add_game(engine, "Cole, Cy", "Ash, Ann", "+/-", "2025-11-10", today=TODAY)
     add_game(engine, "Ash, Ann", "Cole, Cy", "0-1", "2025-11-12", today=TODAY)
     close_period(engine, "2025-10", today=TODAY)
@@ -136,3 +145,27 @@ def test_histories_read_as_driver_rows_keep_the_flags_as_bools(engine: Engine) -
         True, True, False, False)
     assert all(type(flag) is bool for flag in (jo.reached_2400, kim.reached_2300))
     assert (jo.rating, jo.prior_games, kim.rating, kim.prior_games) == (2450, 300, 1500, 20)
+
+
+def test_events_read_as_the_chunks_of_games_bring_them(engine: Engine,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # one game a chunk: each event's dates read when its first game comes, by id
+    monkeypatch.setattr(rated_games, "stream_chunks", partial(stream_chunks, batch=1))
+    _october_and_the_open(engine)
+    add_game(engine, "Ash, Ann", "Cole, Cy", "0-1", "2025-11-12", event="Cup", today=TODAY)
+    add_game(engine, "Cole, Cy", "Birch, Bob", "0-1", "2025-11-13", event="Cup", today=TODAY)
+    close_period(engine, "2025-10", today=TODAY)  # Ann 1613, Cy 1687 (the test above)
+    ids = _ids(engine)
+    ann, bob, cy = ids["Ash, Ann"], ids["Birch, Bob"], ids["Cole, Cy"]
+    got = _rows(engine, Period(2025, 11))
+    listed = list(got.rows.rows())
+    assert [(w, b, wr, br, h) for _, _, w, b, wr, br, h in listed] == [
+        (ann, bob, 1600, 1800, 1),  # Open, started 30 October: October's list
+        (bob, cy, 1800, 1700, 2),
+        (ann, cy, 1613, 1687, 0),   # Cup, started in November: November's list
+        (cy, bob, 1687, 1800, 0),
+    ]
+    open_id, cup_id = listed[0][1], listed[2][1]
+    assert None not in (open_id, cup_id) and open_id != cup_id
+    assert [e for _, e, *_ in listed] == [open_id, open_id, cup_id, cup_id]
+    assert got.late == {} and got.left_out == []

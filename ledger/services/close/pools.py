@@ -9,7 +9,7 @@ queries for any number of players, thirteen in rapid and blitz) and by ``player 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -34,7 +34,8 @@ OPEN_POOLS_CHUNK = 5000
 
 def load_pools(session: Session, players: Collection[int], period: Period, *,
                ratings_through: Period, facts: Facts = NOW,
-               pool: RatingPool = STANDARD) -> dict[int, Pool]:
+               pool: RatingPool = STANDARD,
+               known: Mapping[int, History] | None = None) -> dict[int, Pool]:
     """The pool of each of ``players`` as of ``period`` (the period being closed, or the one a
     pool in progress is shown for), by ``ledger.rules.initial.build_pool``.
 
@@ -46,6 +47,10 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
     entries and from the results of periods up to ``ratings_through``; ``facts``: the games and
     players now or as of a change. Players without a pool game get an empty pool. Returns player
     id -> ``Pool``. ``pool``: the rating pool (docs/RULES.md §9): its games and its ratings only.
+    ``known``: the histories in ``pool`` of every player (``load_histories(session, None,
+    through=ratings_through, facts=facts, pool=pool)``, as the close has them) when the caller
+    has them, so that those of the games' players are not read again (``KeyError`` for a
+    player not in them).
     """
     if not players:
         return {}
@@ -60,8 +65,9 @@ def load_pools(session: Session, players: Collection[int], period: Period, *,
                or_(g.c.white_id.in_(ids), g.c.black_id.in_(ids)))
         .order_by(g.c.date, g.c.id)).all()
     everyone = set(ids) | {r.white_id for r in rows} | {r.black_id for r in rows}
-    histories = load_histories(session, sorted(everyone), through=ratings_through, facts=facts,
-                               pool=pool)
+    histories = (load_histories(session, sorted(everyone), through=ratings_through, facts=facts,
+                                pool=pool) if known is None
+                 else {pid: known[pid] for pid in sorted(everyone)})
     rating = ratings_in_pool(session, histories, pool, through=ratings_through, facts=facts,
                              asked=bool(rows))
     return pools_from(rows, ids, period, histories, rating)

@@ -121,27 +121,55 @@ class History:
 
     def state(self, period: Period, *, results_through: Period | None = None) -> PlayerState:
         """The ``PlayerState`` on the list in force for ``period`` (see ``rating``): one pass
-        over the entries and one over the results, besides ``rating``'s."""
-        last = results_through if results_through is not None else period.previous()
-        through, last_key = _key(period), _key(last)
-        latest = self._latest(through, rating_only=False)
+        over the entries (the latest in force, the latest bringing a rating, the 2400/2300
+        facts) and one over the results (games, 2400/2300, the latest rating), the periods
+        compared as (year, month) keys (a close asks it of every player: 20,000 at M)."""
+        through = (period.year, period.month)
+        if results_through is not None:
+            last = (results_through.year, results_through.month)
+        else:  # ``period.previous()``'s key, without the object
+            last = (period.year - 1, 12) if period.month == 1 else (period.year,
+                                                                     period.month - 1)
+        # the latest entry in force by ``through`` (by in force from, then id; the first of
+        # equals), and the latest of those that bring a rating (``_latest``)
+        latest = rated = None
+        latest_key = rated_key = (_BEGINNING, 0)
         reached_2400 = reached_2300 = False
         for e in self.entries:
-            if _key(e.effective_from) > through:
+            since = _key(e.effective_from)
+            if since > through:
                 continue
-            published = e.rating if e.brings_rating else None
+            key = (since, e.entry_id)
+            if latest is None or key > latest_key:
+                latest, latest_key = e, key
+            published = None
+            if e.kind != "history":  # ``brings_rating``: its rating is published
+                if rated is None or key > rated_key:
+                    rated, rated_key = e, key
+                published = e.rating
             reached_2400 = reached_2400 or e.reached_2400 or (
                 published is not None and published >= 2400)
             reached_2300 = reached_2300 or e.reached_2300 or (
                 published is not None and published >= 2300)
         games = 0
+        # the latest result through ``last`` (``_rating``: in force from the month after, then
+        # result < adjustment < floor drop; the first of equals)
+        best: tuple[tuple[int, int], int] | None = None
+        rating: int | None = None
         for r in self.results:
-            if (r.period.year, r.period.month) > last_key:
+            p = r.period
+            if (p.year, p.month) > last:
                 continue
             games += r.games
-            if r.rating_after is not None:
-                reached_2400 = reached_2400 or r.rating_after >= 2400
-                reached_2300 = reached_2300 or r.rating_after >= 2300
+            after = r.rating_after
+            if after is not None:
+                reached_2400 = reached_2400 or after >= 2400
+                reached_2300 = reached_2300 or after >= 2300
+            candidate = ((p.year + p.month // 12, p.month % 12 + 1), r.order)
+            if best is None or candidate > best:
+                best, rating = candidate, after
+        if rated is not None and (best is None or (rated_key[0], 3) > best):
+            rating = rated.rating  # an entry in force from the same month as a result wins
         rated_games: int | None
         if latest is not None and latest.prior_games is None:
             rated_games = None
@@ -149,7 +177,7 @@ class History:
             prior = latest.prior_games if latest is not None else 0
             rated_games = (prior or 0) + games
         return PlayerState(
-            rating=self._rating(through, last_key),
+            rating=rating,
             birth_year=self.birth_year,
             rated_games=rated_games,
             reached_2400=reached_2400,
