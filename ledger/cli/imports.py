@@ -19,7 +19,6 @@ from ledger.cli.common import (
 )
 from ledger.cli.lazy import lazy
 from ledger.cli.progress import import_progress
-from ledger.cli.render import corrections as render_corrections
 from ledger.cli.render import imports as render_imports
 from ledger.cli.render.output import error
 from ledger.domain import POOLS
@@ -27,11 +26,13 @@ from ledger.formats.detect import starts_as_fide_list
 from ledger.services.imports.input_files import file_head
 
 if TYPE_CHECKING:
+    from ledger.cli.render import corrections as render_corrections
     from ledger.services.corrections import replace
     from ledger.services.imports import fide_lists
     from ledger.services.imports import games as imports
     from ledger.services.imports import players as player_import
-else:
+else:  # --replace's renderer, with its Rich tables, on use (import --json loads no Rich)
+    render_corrections = lazy("ledger.cli.render.corrections")
     fide_lists = lazy("ledger.services.imports.fide_lists")
     imports = lazy("ledger.services.imports.games")
     player_import = lazy("ledger.services.imports.players")

@@ -24,7 +24,18 @@ from itertools import islice
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import ARRAY, Integer, Select, String, Table, bindparam, func, insert, select
+from sqlalchemy import (
+    ARRAY,
+    Connection,
+    Integer,
+    Select,
+    String,
+    Table,
+    bindparam,
+    func,
+    insert,
+    select,
+)
 from sqlalchemy.orm import Session
 
 #: Rows handed to the driver at once (bounded memory for a large file).
@@ -191,7 +202,13 @@ def stream_chunks(session: Session, statement: Select[Any], batch: int = BATCH
     """``stream_rows`` a ``fetchmany`` at a time: lists of at most ``batch`` rows (never an empty
     one), for a caller whose loop over a million rows should not pay a generator step per row.
     The same values, parameters and ``TypeError`` as ``stream_rows``."""
-    conn = session.connection()
+    return driver_chunks(session.connection(), statement, batch)
+
+
+def driver_chunks(conn: Connection, statement: Select[Any], batch: int = BATCH
+                  ) -> Iterator[Sequence[tuple[Any, ...]]]:
+    """``stream_chunks`` on a Core ``Connection`` (in its transaction): the same lists of the
+    driver's rows, parameters and ``TypeError``."""
     compiled = statement.compile(dialect=conn.dialect,
                                  compile_kwargs={"render_postcompile": True})
     values = compiled.params
@@ -208,6 +225,34 @@ def stream_chunks(session: Session, statement: Select[Any], batch: int = BATCH
             yield chunk
     finally:
         cursor.close()
+
+
+def typed_chunks(conn: Connection, statement: Select[Any], batch: int = BATCH, *,
+                 then: Callable[[Any], Any] | None = None) -> Iterator[list[tuple[Any, ...]]]:
+    """``driver_chunks`` with each value as SQLAlchemy's result processing gives it (what
+    ``conn.execute(statement)`` yields: on SQLite a DATE column's text made a
+    ``datetime.date``, a BOOLEAN's 0 or 1 a bool): each column's own result processor for the
+    dialect, asked once per distinct value of a chunk's column (a column of an import's games
+    holds a few dates and two flags), not once a value; the rows are tuples. For a
+    ``statement`` whose columns' processors give the same value for equal values of the
+    driver's (SQLAlchemy's do: they are functions of the value); the same parameters and
+    ``TypeError`` as ``driver_chunks``. ``then``: a function of a processed value applied
+    after the processor, once per distinct value too (a digest's text of a date), on the
+    columns that have a processor only."""
+    dialect = conn.dialect
+    processors = [(i, p) for i, column in enumerate(statement.selected_columns)
+                  if (p := column.type.dialect_impl(dialect).result_processor(dialect, None))
+                  is not None]
+    for chunk in driver_chunks(conn, statement, batch):
+        if not processors:
+            yield chunk if type(chunk) is list else list(chunk)
+            continue
+        columns = list(zip(*chunk, strict=True))
+        for i, process in processors:
+            made = ({value: process(value) for value in set(columns[i])} if then is None
+                    else {value: then(process(value)) for value in set(columns[i])})
+            columns[i] = tuple(map(made.__getitem__, columns[i]))
+        yield list(zip(*columns, strict=True))
 
 
 def id_rows(session: Session, ids: Sequence[int]) -> Select[tuple[int]] | list[int]:

@@ -226,7 +226,8 @@ def test_an_untested_typer_release_keeps_typers_own_coercion(tmp_path: Path) -> 
     assert "pydantic" in json.loads(done.stderr.strip().splitlines()[-1])
 
 
-def test_an_import_without_end_date_loads_no_pydantic(tmp_path: Path) -> None:
+def test_an_import_without_end_date_loads_no_pydantic_and_with_json_no_rich(
+        tmp_path: Path) -> None:
     db = str(tmp_path / "small.db")
     for args in (("init",), ("player", "add", "Doyle, Liam", "--rating", "1850", "--prior-games", "0"),
                  ("player", "add", "Walsh, Brendan", "--rating", "1790", "--prior-games", "0")):
@@ -236,6 +237,8 @@ def test_an_import_without_end_date_loads_no_pydantic(tmp_path: Path) -> None:
     modules = loaded(tmp_path, "--db", db, "import", str(games), "--json")
     assert "ledger.services.imports.games" in modules  # it ran
     assert "pydantic" not in modules
+    # the report as JSON: neither --replace's renderer nor a FIDE list's table loads Rich
+    assert not {m for m in modules if m == "rich" or m.startswith("rich.")}
 
 
 def test_a_bad_end_date_gets_typers_own_error(tmp_path: Path) -> None:

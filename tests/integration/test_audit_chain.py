@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -184,3 +185,40 @@ def test_a_list_and_its_digest_changed_together_break_the_close_that_wrote_them(
     code, found = _check(copy)
     assert code == 1 and found["chain"]["lists_broken"] == []
     assert found["chain"]["broken"]["entry"] == 2  # the close that published revision 1
+
+
+def test_an_imports_games_give_the_digest_of_their_rows_before_and_after_a_correction(
+        new_ledger: Factory, tmp_path: Path) -> None:
+    """The facts of an import's entry: its games' rows as canonical JSON, written out by hand
+    (dates as text, the flags true/false); the same after game 1 is corrected (its values as
+    imported then come from ``game_revisions``), and ``db check`` agrees."""
+    db = new_ledger("facts")
+    for name in ("Doyle, Liam", "Walsh, Brendan"):
+        assert run(db, "player", "add", name).exit_code == 0
+    path = tmp_path / "games.csv"
+    path.write_text("date,white,black,result\n2026-11-05,\"Doyle, Liam\",\"Walsh, Brendan\",1-0\n"
+                    "2026-11-06,\"Walsh, Brendan\",\"Doyle, Liam\",1/2-1/2\n", encoding="utf-8")
+    assert run(db, "import", str(path)).exit_code == 0
+    (doyle,), (walsh,) = sql(db, "SELECT id FROM players ORDER BY name")
+    (first, second, change), = sql(db, "SELECT min(id), max(id), max(change_id) FROM games")
+    rows = (f'[[{first},null,null,"2026-11-05",{doyle},{walsh},"1-0",true,"valid",'
+            f'"{path}:2","standard",false],[{second},null,null,"2026-11-06",{walsh},{doyle},'
+            f'"1/2-1/2",true,"valid","{path}:3","standard",false]]')
+    expected = {"games": hashlib.sha256(rows.encode("utf-8")).hexdigest()}
+
+    def facts() -> dict[str, str]:
+        engine = create_engine(make_url(db) if "://" in db else f"sqlite:///{db}")
+        try:
+            with engine.connect() as conn:
+                return chain.facts_digests(conn, change)
+        finally:
+            engine.dispose()
+
+    assert facts() == expected
+    assert run(db, "game", "correct", str(first), "--result", "0-1", "--reason",
+               "the arbiter's sheet").exit_code == 0
+    assert sql(db, f"SELECT count(*) FROM game_revisions WHERE valid_from_change = {change}"
+               ) == [(1,)]
+    assert facts() == expected
+    code, found = _check(db)
+    assert code == 0 and found["chain"]["broken"] is None

@@ -109,6 +109,28 @@ def test_stream_chunks_gives_the_same_rows_a_fetchmany_at_a_time(engine: Engine)
     assert chunks == [[(f"file.csv:{n}",) for n in pair] for pair in ([2, 3], [4, 5], [6])]
 
 
+def test_typed_chunks_gives_the_values_sqlalchemy_reads_back(engine: Engine) -> None:
+    """``typed_chunks``: the driver's rows with each column's result processing (a date, a
+    bool: what ``session.execute`` gives), ``then`` after it, a fetchmany at a time."""
+    table = cast(Table, Game.__table__)
+    with Session(engine) as session, session.begin():
+        white, black = _players(session)
+        rows.insert_rows(session, table, IMPORTED_GAME_COLUMNS,
+                         [_game(white, black, line, played=line != 3) for line in range(2, 5)])
+        statement = (select(table.c.source, table.c.date, table.c.played, table.c.white_id)
+                     .order_by(table.c.id))
+        conn = session.connection()
+        chunks = list(rows.typed_chunks(conn, statement, batch=2))
+        written = list(rows.typed_chunks(conn, statement, batch=2, then=repr))
+        executed = session.execute(statement).all()
+    day = dt.date(2026, 11, 5)
+    assert chunks == [[("file.csv:2", day, True, white), ("file.csv:3", day, False, white)],
+                      [("file.csv:4", day, True, white)]]
+    assert [tuple(r) for r in executed] == chunks[0] + chunks[1]
+    if engine.dialect.name == "sqlite":  # processed columns only: the date and the flag
+        assert written[0][0] == ("file.csv:2", "datetime.date(2026, 11, 5)", "True", white)
+
+
 def test_bound_rows_are_stored_as_the_processed_ones(engine: Engine) -> None:
     """Rows of the driver's values (each made once by ``binders``) store what rows of Python
     values store: on SQLite the date as its text 2026-11-05 and played as 1, on PostgreSQL as

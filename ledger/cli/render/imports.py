@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ledger.cli.render.output import count, not_rated_text, notes, print_json, problems, say, stdout
-from ledger.cli.render.tables import PlainTable
 from ledger.errors import Problem, SimilarGame
 
 if TYPE_CHECKING:
@@ -149,6 +148,8 @@ def list_import_report(r: ListImportReport, as_json: bool, *, quiet: bool = Fals
     if r.pool == "standard":
         say(f"published ratings entered in force from {r.list_date:%Y-%m}: {r.published}")
     if r.updated:
+        from ledger.cli.render.tables import PlainTable  # Rich: for this table only
+
         table = PlainTable(title="Identity changes", show_lines=False)
         for column in ("line", "player", "field", "before", "after"):
             table.add_column(column)

@@ -42,6 +42,7 @@ import sqlalchemy as sa
 from sqlalchemy import Boolean, Connection, Date, DateTime, Integer, String, Text
 from sqlalchemy.orm import Session
 
+from ledger.db.rows import typed_chunks
 from ledger.formats.canonical import digest
 
 #: The ``prev_hash`` of the first entry.
@@ -237,10 +238,44 @@ def facts_digests(conn: Connection, change_id: int) -> dict[str, str]:
     wrote, for each kind it wrote a row of."""
     found = {}
     for name, kind in FACTS.items():
-        value, count = rows_digest(row[1:] for row in _written(conn, kind, change_id))
+        value, count = _change_digest(conn, kind, change_id)
         if count:
             found[name] = value
     return found
+
+
+def _change_digest(conn: Connection, kind: FactKind, change_id: int) -> tuple[str, int]:
+    """``rows_digest`` of the rows of ``kind`` change ``change_id`` wrote. On SQLite, when none
+    of them was corrected since (no earlier values: an import's or a close's new rows, what
+    ``seal`` digests), the stored rows are read from the driver's cursor a chunk at a time
+    (``db.rows.typed_chunks``: each value as SQLAlchemy's result processing gives it, made
+    once per distinct value, a date then written as ``plain`` writes it) and fed to the digest
+    a chunk at a time: the same rows in the same order as ``_written``, so the same digest,
+    without SQLAlchemy's rows or a generator step per row (the M month's 100,000 games:
+    0.35-0.37 -> 0.28-0.29 CPU s; most of what is left is SQLite's fetch, 0.16-0.20 s, and
+    the JSON, 0.07 s). PostgreSQL keeps ``_written`` (its server-side cursor: a client cursor
+    would hold every row of a large import at once)."""
+    if conn.dialect.name != "sqlite" or _corrected(conn, kind, change_id):
+        return rows_digest(row[1:] for row in _written(conn, kind, change_id))
+    t = kind.table.c
+    statement = (sa.select(*(t[c] for c in kind.columns)).where(t[kind.change] == change_id)
+                 .order_by(*(t[c] for c in kind.order)))
+    sha, count = hashlib.sha256(b"["), 0
+    for chunk in typed_chunks(conn, statement, BATCH, then=plain):
+        _feed(sha, chunk, count)
+        count += len(chunk)
+    sha.update(b"]")
+    return sha.hexdigest(), count
+
+
+def _corrected(conn: Connection, kind: FactKind, change_id: int) -> bool:
+    """Whether a row of ``kind`` change ``change_id`` wrote has earlier values kept (a row
+    corrected since: ``_written`` merges them with the current rows)."""
+    if kind.revisions is None:
+        return False
+    r = kind.revisions.c
+    return conn.execute(sa.select(r.id).where(r.valid_from_change == change_id)
+                        .limit(1)).first() is not None
 
 
 def every_facts(conn: Connection) -> dict[str, Generator[tuple[int, str], None, None]]:

@@ -22,13 +22,12 @@ from ledger.errors import Problem
 from ledger.formats.records import FileGame
 from ledger.rules.pools import GAP_REASON, gap_rule_applies, gap_rule_excludes
 from ledger.services.close.close_report import not_rated_reason
+from ledger.services.close.in_force import ratings_at
 from ledger.services.close.late import natural_period, place
-from ledger.services.close.rated_games import rating_in_pool
 from ledger.services.close.state import (
     FIRST_RATED_PERIOD,
     is_closed,
     last_closed_period,
-    load_histories,
     ratings_period,
 )
 from ledger.services.core.audit import written_by
@@ -109,10 +108,10 @@ class RatingChecks:
     is used): ``count`` and ``warn`` once per batch of the file's games, ``finish`` at the end.
 
     What is kept across batches is a rating per player, pool and ratings period (``known``),
-    never a history: each batch's players not known yet have their histories read (only theirs,
-    ``load_histories``), their ratings taken from them and the histories dropped, so that the
-    memory held is a few ints a player of the file, whatever the size of their histories. Each
-    date's period is found once."""
+    never a history: each batch's players not known yet have the rows that set their ratings
+    read (only theirs, one query: ``close.in_force.ratings_at``) and their ratings taken from
+    them, so that the memory held is a few ints a player of the file, whatever the size of
+    their histories. Each date's period is found once."""
 
     def __init__(self, session: Session, name: str, report: ImportReport) -> None:
         self.session, self.name, self.report = session, name, report
@@ -139,24 +138,25 @@ class RatingChecks:
         """Put into ``known`` the rating of each player ``asked`` (per pool and ratings period,
         the players whose rating is not known yet), as the close reads it
         (``rated_games.rating_in_pool``: in rapid or blitz, unrated there, their standard rating
-        from 2024-03): the histories of these players only, per pool (with their standard ones
-        for rapid or blitz), read once and dropped."""
+        from 2024-03): per pool, the rows that set these players' ratings only, by one query
+        (``close.in_force.ratings_at``: a second for rapid or blitz's standard ratings), no
+        history built."""
         by_pool: dict[RatingPool, set[int]] = {}
         for (pool, _), ids in asked.items():
             if ids:
                 by_pool.setdefault(pool, set()).update(ids)
-        session, forever = self.session, Period(9999, 12)
+        session = self.session
         for pool, ids in by_pool.items():
-            order = id_rows(session, sorted(ids))  # one parameter, not one a player
-            own = load_histories(session, order, through=forever, pool=pool)
-            standard = own if pool == STANDARD else load_histories(session, order,
-                                                                   through=forever)
-            for (of_pool, at), wanted in asked.items():
-                if of_pool != pool:
-                    continue
-                ratings = self.known[pool, at]
-                for pid in wanted:
-                    ratings[pid] = rating_in_pool(own[pid], standard.get(pid), pool, at)
+            players = sorted(ids)
+            periods = [at for (of_pool, at), wanted in asked.items()
+                       if of_pool == pool and wanted]
+            # one parameter, not one a player; one query (a second for rapid and blitz's
+            # standard ratings), no History objects
+            found = ratings_at(session, id_rows(session, players), players, pool, periods)
+            for at in periods:
+                ratings, now = self.known[pool, at], found[at]
+                for pid in asked[pool, at]:
+                    ratings[pid] = now[pid]
 
     def count(self, recorded: list[Paired], pools: dict[int, GamePool] | None = None) -> None:
         """Count ``recorded`` (games written) in ``report.to_rate`` and ``report.not_rated`` by
