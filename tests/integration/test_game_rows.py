@@ -1,4 +1,4 @@
-"""``services.close.rated_games.load_game_rows``: a close's games as integer rows, with the ratings in
+"""``services.close.game_rows.load_game_rows``: a close's games as integer rows, with the ratings in
 force at each event's start (docs/RULES.md §1), late results, forfeits left out, and in rapid
 a player unrated there rated with their standard rating (§9). Every rating is worked by hand."""
 
@@ -13,9 +13,9 @@ from sqlalchemy import Engine
 from ledger.db.rows import stream_chunks
 from ledger.domain import RAPID, STANDARD, Period, RatedGame, Result
 from ledger.rules.pools import GAP_RULE_FROM
-from ledger.services.close import rated_games
+from ledger.services.close import game_rows
+from ledger.services.close.game_rows import CODE_HALVES, GAME_CODES, load_game_rows
 from ledger.services.close.periods import close_period
-from ledger.services.close.rated_games import CODE_HALVES, GAME_CODES, load_game_rows
 from ledger.services.close.state import load_histories
 from ledger.services.core.session import transaction
 from ledger.services.register.games import add_game
@@ -150,7 +150,7 @@ def test_histories_read_as_driver_rows_keep_the_flags_as_bools(engine: Engine) -
 def test_events_read_as_the_chunks_of_games_bring_them(engine: Engine,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     # one game a chunk: each event's dates read when its first game comes, by id
-    monkeypatch.setattr(rated_games, "stream_chunks", partial(stream_chunks, batch=1))
+    monkeypatch.setattr(game_rows, "stream_chunks", partial(stream_chunks, batch=1))
     _october_and_the_open(engine)
     add_game(engine, "Ash, Ann", "Cole, Cy", "0-1", "2025-11-12", event="Cup", today=TODAY)
     add_game(engine, "Cole, Cy", "Birch, Bob", "0-1", "2025-11-13", event="Cup", today=TODAY)

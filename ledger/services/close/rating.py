@@ -47,9 +47,10 @@ from ledger.rules.pools import RAISE_2022_PERIOD, raise_2022
 from ledger.rules.row_results import RowResult as Result
 from ledger.rules.row_results import from_reference
 from ledger.services.close.carried import carried_into
+from ledger.services.close.game_rows import load_game_rows
 from ledger.services.close.late import natural_period
 from ledger.services.close.pools import load_pools
-from ledger.services.close.rated_games import load_game_rows, load_rated_games, seeded_states
+from ledger.services.close.rated_games import load_rated_games, seeded_states
 from ledger.services.close.snapshots import ListLine, list_lines
 from ledger.services.close.state import History, load_histories
 from ledger.services.core.chain import LIST_COLUMNS, rows_digest
