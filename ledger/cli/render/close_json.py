@@ -4,7 +4,7 @@ per-game audit, hundreds of megabytes for a federation's month. ``close`` import
 other commands of a period need not.
 
 ``close_dict`` is the document (``values.write_json`` streams it); its ``results`` are written
-one player at a time, each player's text built at once from precomputed strings
+``BATCH`` players at a time, each player's text built at once from precomputed strings
 (``_Writer.text``: one ``%`` format per player of a template of all their game sides, the
 player's ``RowResult.sides`` its values as they are, the opponents' names encoded once per close)
 instead of a dict per game side walked value by value. The text is exactly what
@@ -32,6 +32,10 @@ _AT = {name: i for i, name in enumerate(SIDE_FIELDS)}
 _WIDTH = len(SIDE_FIELDS)
 _OPPONENT, _EXPECTED, _SCORE = _AT["opponent_id"], _AT["expected_hundredths"], _AT["score_halves"]
 _OWN, _GAME = _AT["own_rating"], _AT["game_id"]
+#: Players of ``results`` a ``Rendered`` writes (their rows joined as the list joins them): one
+#: ``values._indented`` call and piece of the document for 64 players, not one each (the M
+#: document 0.279-0.294 -> 0.265-0.277 CPU s).
+BATCH = 64
 #: The player's fields written by ``%d`` in ``_Writer``'s template (plain ints, never None):
 #: the same digits as ``int.__repr__``, without a call per value.
 _HEAD = dict.fromkeys(("player_id", "rating_before", "games", "k", "change", "rating_after"), "%d")
@@ -39,8 +43,8 @@ _HEAD = dict.fromkeys(("player_id", "rating_before", "games", "k", "change", "ra
 
 def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
     """The ``period close --json`` document of ``r`` (with ``top``: the other pools' reports
-    in ``other_pools``): ``results`` an iterator of one ``Rendered`` per player (the text of
-    ``rated_player_dict``), the rest plain values."""
+    in ``other_pools``): ``results`` an iterator of one ``Rendered`` per ``BATCH`` players (the
+    texts of their ``rated_player_dict``), the rest plain values."""
     late = {g.game_id for g in r.late}
     others = {"other_pools": [close_dict(o, top=False) for o in r.others]} if top else {}
     return {
@@ -48,7 +52,7 @@ def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
         "preview": r.preview,
         "games": r.games, "not_rated": dict(r.not_rated),
         "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
-        "results": _rendered_players(r, late),  # a generator: each player's written, then dropped
+        "results": _rendered_players(r, late),  # a generator: each batch written, then dropped
         "late_games": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
                         "dated_in": g.dated_in, "white": g.white, "black": g.black,
                         "event": g.event} for g in r.late],
@@ -164,6 +168,10 @@ class _Writer:
             self.flat[key] = "[" + between[1:] + between.join([plain] * n) + end
         return self.flat[key]
 
+    def texts(self, players: list[RatedPlayer], level: int) -> str:
+        """The JSON texts of ``players``' rows at nesting ``level``, as items of one list."""
+        return (",\n" + "  " * level).join([self.text(p, level) for p in players])
+
     def text(self, p: RatedPlayer, level: int) -> str:
         """The JSON text of ``p``'s row (``rated_player_dict``) at nesting ``level``."""
         head, side, between, end, _ = self._templates(level)
@@ -202,8 +210,12 @@ class _Writer:
         return text + "[" + between[1:] + sides + end
 
 
-def _rendered_players(r: CloseReport, late: set[int]) -> Iterator[Rendered]:
-    """``r``'s players in order, each as a ``Rendered`` of its ``rated_player_dict`` text."""
+def _rendered_players(r: CloseReport, late: set[int], batch: int = BATCH
+                      ) -> Iterator[Rendered]:
+    """``r``'s players in order, ``batch`` at a time, each batch a ``Rendered`` of its players'
+    ``rated_player_dict`` texts as a list of them writes its items (``,``, a new line and the
+    items' indentation between two)."""
     writer = _Writer(r.pool, late)
-    for p in r.players:
-        yield Rendered(partial(writer.text, p))
+    players = r.players
+    for at in range(0, len(players), batch):
+        yield Rendered(partial(writer.texts, players[at:at + batch]))
