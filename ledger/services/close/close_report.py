@@ -23,7 +23,7 @@ from ledger.domain import POOLS, STANDARD, Period, RatedGame, RatingPool
 from ledger.rules.initial import InitialRating, Pool
 from ledger.rules.pools import GAP_REASON, gap_rule_excludes
 from ledger.rules.row_results import RowResult
-from ledger.services.close.rating import NAMES_BY_ID, Rated
+from ledger.services.close.rating import Rated
 
 
 class RatedPlayer(NamedTuple):
@@ -38,6 +38,11 @@ class RatedPlayer(NamedTuple):
     #: player id -> name, for at least this player's opponents (one mapping shared by every
     #: line of the close)
     opponents: Mapping[int, str]
+
+
+#: Up to this many players, the close's report reads their names by id; more (a federation's
+#: month), it reads every player's (and keeps them all: no set of the opponents' ids).
+NAMES_BY_ID = 5_000
 
 
 @dataclass(frozen=True)
@@ -183,10 +188,7 @@ def _names(session: Session, rated: Rated) -> dict[int, tuple[str, int | None, s
     """Player id -> (name, FIDE id, name key) of the players ``rated`` names: read by id up to
     ``NAMES_BY_ID`` players and opponents, else every player's (as the driver gives them:
     ``db.rows.stream_rows``, 20,000 at M 0.025 -> 0.017 s), all kept (a federation's month: no
-    set of its 2,000,000 opponent ids): ``rated.names`` when ``rate`` kept them from the list's
-    read (the same rows: not read a second time)."""
-    if rated.names is not None:
-        return rated.names
+    set of its 2,000,000 opponent ids)."""
     results, initial = rated.results, rated.initial
     asked = select(Player.id, Player.name, Player.fide_id, Player.name_key)
     if len(results) + len(initial) <= NAMES_BY_ID:  # else every player: no IN list of ids

@@ -57,11 +57,6 @@ from ledger.services.core.chain import LIST_COLUMNS, rows_digest
 from ledger.services.core.facts import NOW, Facts
 
 #: Every table a revision writes, by name, in the order they are written and compared.
-#: Up to this many players (rated and newly rated), the close's report reads their names
-#: and their opponents' by id; more (a federation's month), every player's, which ``rate``
-#: keeps from the list's identities (``Rated.names``).
-NAMES_BY_ID = 5_000
-
 DERIVED: dict[str, Any] = {
     "period_results": PeriodResult, "period_audits": PeriodAudit,
     "rating_adjustments": RatingAdjustment, "initial_ratings": InitialRating,
@@ -98,10 +93,6 @@ class Rated:
     pool: RatingPool = STANDARD
     seeded: dict[int, int] = field(default_factory=dict)
     game_count: int = 0
-    #: Player id -> (name, FIDE id, name key) of every player, as the list's identities read
-    #: them (the players table now), for the report; None when the close rated
-    #: ``NAMES_BY_ID`` players or fewer (the report reads theirs by id) or rated as of a change.
-    names: dict[int, tuple[str, int | None, str]] | None = None
 
 
 def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
@@ -110,8 +101,7 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
     the earlier periods of that pool, adding the corrections carried into it before each
     player's one rounding; nothing is written. In rapid and blitz from 2024-03 a player
     unrated in the pool with a standard rating is rated from it (docs/RULES.md §9). A fixed
-    number of queries for any number of players. ``names`` is kept from the list's read of
-    the players' identities when more than ``NAMES_BY_ID`` players are rated (the report's).
+    number of queries for any number of players.
 
     The players' changes come from integer rows (``rules.period_rows.rate_rows``, games read
     as columns); ``reference=True`` rates them with the per-player rules instead
@@ -158,13 +148,9 @@ def rate(session: Session, target: Period, edition: Edition, facts: Facts = NOW,
                  for pid, (pool, ir) in initial.items() if ir.published}
     for pid, rows in outcome.items():  # each state on the list, in place: one state a player
         before[pid] = closed_state(before[pid], rows)
-    # the report's names from the list's read of every player's identity (not read again)
-    names: dict[int, tuple[str, int | None, str]] | None = (
-        {} if facts.as_of is None and len(results) + len(initial) > NAMES_BY_ID else None)
-    listed = list_lines(session, target, everyone, games_in, facts, pool, states=before,
-                        names=names)
+    listed = list_lines(session, target, everyone, games_in, facts, pool, states=before)
     return Rated(target, edition, games, results, initial, drops, adjustments, listed, late,
-                 carried, pool, seeded, count, names)
+                 carried, pool, seeded, count)
 
 
 def _initial_ratings(session: Session, target: Period, edition: Edition, facts: Facts,

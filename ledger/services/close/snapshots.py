@@ -115,8 +115,7 @@ def list_rows(session: Session, closed: Period, histories: Mapping[int, History]
 def list_lines(session: Session, closed: Period, histories: Mapping[int, History],
                games: Mapping[int, int], facts: Facts = NOW,
                pool: RatingPool = STANDARD,
-               states: Mapping[int, PlayerState] | None = None,
-               names: dict[int, tuple[str, int | None, str]] | None = None) -> list[ListLine]:
+               states: Mapping[int, PlayerState] | None = None) -> list[ListLine]:
     """Every line of the list published by closing ``closed``, ranked: each player of
     ``histories`` (everyone, with ``closed``'s own outcome in their results) with a published
     rating on it, their rated ``games`` in the period (player id -> count; 0 when absent), K for
@@ -129,8 +128,7 @@ def list_lines(session: Session, closed: Period, histories: Mapping[int, History
     it (``state.closed_state``, the close), else ``History.state`` of ``closed`` through
     ``closed``. The identities are read as the driver gives them (``db.rows.stream_rows``:
     20,000 players at M 0.047 -> 0.021 s). Each line a ``ListLine`` (``list_rows``: the same
-    lines as ``ListRow``s). ``names``, when given, gets player id -> (name, FIDE id, name key)
-    of every player of ``histories``, as read here (the close's report: not read again)."""
+    lines as ``ListRow``s)."""
     first_closed = first_closed_period(session, pool) or closed
     if first_closed > closed:
         first_closed = closed
@@ -153,8 +151,6 @@ def list_lines(session: Session, closed: Period, histories: Mapping[int, History
         if history is None:
             continue
         seen += 1
-        if names is not None:
-            names[pid] = (name, fide_id, key)
         state = (states[pid] if states is not None
                  else history.state(closed, results_through=closed))
         rating = state.rating
