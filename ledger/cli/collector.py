@@ -12,6 +12,11 @@ long-lived start-up objects out of every later pass), so that a later pass does 
 modules again. The collector is then as it was (on, unless it was off): what the command does
 afterwards is collected as before.
 
+A command's own work whose results live until the process ends (``kept_to_the_end``: a
+period close, whose report the output is written from) is run the same way: the objects it
+leaves (a federation month's report: hundreds of thousands) are frozen rather than walked by the
+first pass after it (0.015 s of the M close's CPU).
+
 A test that runs the app in its own process (``CliRunner``) only turns the collector off and on
 again around the import: freezing there would keep the garbage of the tests before it for good.
 """
@@ -45,3 +50,13 @@ def start_up_imports() -> Iterator[None]:
         finally:
             if _FREEZING["on"]:
                 gc.freeze()
+
+
+@contextmanager
+def kept_to_the_end() -> Iterator[None]:
+    """Run the block (a command's work whose results the process keeps until it ends) as
+    ``start_up_imports`` runs an import: the collector off, then (after ``freeze_start_up``,
+    the console script) what is alive frozen, so that no later pass walks it; the collector
+    switched back on when it was on."""
+    with start_up_imports():
+        yield

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ledger.cli.collector import kept_to_the_end
 from ledger.cli.common import JsonOpt, PoolOpt, ReasonOpt, reports_errors, run, run_write
 from ledger.cli.lazy import lazy
 from ledger.cli.render import close as render_close
@@ -56,10 +57,11 @@ def period_close(
 ) -> None:
     """Close a rating period under FIDE's rules and publish its rating lists (one per pool)."""
     if through is None:
-        render_close.close_report(run_write(ctx, periods.close_period, period, dry_run=dry_run,
-                                            empty=empty, pool=parse_pool(pool) if pool else None,
-                                            leave_pending=leave_pending),
-                                  json_out, every_row=every_row)
+        with kept_to_the_end():  # the report lives until the output is written, then the end
+            closed = run_write(ctx, periods.close_period, period, dry_run=dry_run,
+                               empty=empty, pool=parse_pool(pool) if pool else None,
+                               leave_pending=leave_pending)
+        render_close.close_report(closed, json_out, every_row=every_row)
         return
     if period is not None:
         error(f"give a period ({period}) or --through {through}, not both")

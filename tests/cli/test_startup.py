@@ -121,27 +121,46 @@ def test_a_partial_index_lists_its_postgresql_option_before_it_is_read() -> None
         "CREATE INDEX ix_t_a ON t (a) WHERE status = 'valid'")
 
 
+class _Counted:
+    """The gc module as cli.collector sees it, each freeze asked recorded (whether the collector
+    was on then), not done: freezing here would keep this test process's objects for good."""
+
+    def __init__(self) -> None:
+        self.frozen: list[bool] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(gc, name)
+
+    def freeze(self) -> None:
+        self.frozen.append(gc.isenabled())
+
+
 def test_start_up_imports_leave_the_collector_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
     # in a process that runs many commands (this one), the start-up imports freeze nothing
     # (cli.collector), and the collector is on again after each command's imports. The
     # collector's own freezes are counted, not gc.get_freeze_count(): that count is the whole
     # process's, and web.public freezes the live site it gathers, in whatever thread of this
     # test process serves it (it moved by 140 during this test in one loaded run of the suite).
-    frozen: list[int] = []
-
-    class Counted:  # the gc module as cli.collector sees it, its freeze counted
-        def __getattr__(self, name: str) -> object:
-            return getattr(gc, name)
-
-        def freeze(self) -> None:
-            frozen.append(gc.get_freeze_count())
-            gc.freeze()
-
-    monkeypatch.setattr(collector, "gc", Counted())
+    counted = _Counted()
+    monkeypatch.setattr(collector, "gc", counted)
     for args in (["calc", "expected", "2000", "1800"], ["--help"]):
         assert CliRunner().invoke(app, args).exit_code == 0
         assert gc.isenabled()
-    assert frozen == []
+    assert counted.frozen == []
+
+
+def test_a_commands_kept_results_are_frozen_in_the_console_script_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # collector.kept_to_the_end (a close's report): the collector off in the block, then, in
+    # the console script's process (freeze_start_up) only, what is alive frozen; on after
+    counted = _Counted()
+    monkeypatch.setattr(collector, "gc", counted)
+    for freezing in (False, True):
+        monkeypatch.setitem(collector._FREEZING, "on", freezing)
+        with collector.kept_to_the_end():
+            assert not gc.isenabled()
+        assert gc.isenabled()
+    assert counted.frozen == [False]  # once (the console script's), the collector still off then
 
 
 def test_the_console_script_freezes_its_start_up_imports(tmp_path: Path) -> None:

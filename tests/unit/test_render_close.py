@@ -38,14 +38,14 @@ def _players() -> list[RatedPlayer]:
 @pytest.mark.parametrize("late", [set(), {9}])
 def test_row_text_is_the_dumps_of_its_dict(level: int, late: set[int]) -> None:
     report = CloseReport("2026-09", "2025-10", False, _players())
-    for p, rendered in zip(report.players, _rendered_players(report, late), strict=True):
+    for p, rendered in zip(report.players, _rendered_players(report, late, 1), strict=True):
         expected = json.dumps(rated_player_dict(p, "standard", late), indent=2, ensure_ascii=False)
         assert rendered.text(level) == expected.replace("\n", "\n" + "  " * level)
 
 
 def test_values_by_hand() -> None:
     report = CloseReport("2026-09", "2025-10", False, _players())
-    rows = [json.loads(r.text(2)) for r in _rendered_players(report, {9})]
+    rows = [json.loads(r.text(2)) for r in _rendered_players(report, {9}, 1)]
     alpha, capped, none = rows
     # 1.5 points - .72 = +.78; 20 x .78 = +15.6 -> +16
     assert (alpha["score"], alpha["expected"], alpha["surplus"], alpha["change_exact"]) == (
@@ -58,10 +58,11 @@ def test_values_by_hand() -> None:
     assert (none["per_game"], none["surplus"], none["carried"]) == ([], 0, -0.5)
 
 
-def test_streamed_in_a_document() -> None:
+@pytest.mark.parametrize("batch", [1, 2, 64])  # the three players one a batch, 2 + 1, all in one
+def test_streamed_in_a_document(batch: int) -> None:
     report = CloseReport("2026-09", "2025-10", False, _players())
     pieces: list[str] = []
-    write_json({"closed": [{"results": _rendered_players(report, set())}]}, pieces.append)
+    write_json({"closed": [{"results": _rendered_players(report, set(), batch)}]}, pieces.append)
     text = "".join(pieces)
     plain = {"closed": [{"results": [rated_player_dict(p, "standard", set()) for p in report.players]}]}
     assert text == indented_json(plain) + "\n"

@@ -4,7 +4,7 @@ per-game audit, hundreds of megabytes for a federation's month. ``close`` import
 other commands of a period need not.
 
 ``close_dict`` is the document (``values.write_json`` streams it); its ``results`` are written
-one player at a time, each player's text built at once from precomputed strings
+``BATCH`` players at a time, each player's text built at once from precomputed strings
 (``_Writer.text``: one ``%`` format per player of a template of all their game sides, the
 player's ``RowResult.sides`` its values as they are, the opponents' names encoded once per close)
 instead of a dict per game side walked value by value. The text is exactly what
@@ -31,12 +31,20 @@ if TYPE_CHECKING:
 _AT = {name: i for i, name in enumerate(SIDE_FIELDS)}
 _WIDTH = len(SIDE_FIELDS)
 _OPPONENT, _EXPECTED, _SCORE = _AT["opponent_id"], _AT["expected_hundredths"], _AT["score_halves"]
+_OWN, _GAME = _AT["own_rating"], _AT["game_id"]
+#: Players of ``results`` a ``Rendered`` writes (their rows joined as the list joins them): one
+#: ``values._indented`` call and piece of the document for 64 players, not one each (the M
+#: document 0.279-0.294 -> 0.265-0.277 CPU s).
+BATCH = 64
+#: The player's fields written by ``%d`` in ``_Writer``'s template (plain ints, never None):
+#: the same digits as ``int.__repr__``, without a call per value.
+_HEAD = dict.fromkeys(("player_id", "rating_before", "games", "k", "change", "rating_after"), "%d")
 
 
 def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
     """The ``period close --json`` document of ``r`` (with ``top``: the other pools' reports
-    in ``other_pools``): ``results`` an iterator of one ``Rendered`` per player (the text of
-    ``rated_player_dict``), the rest plain values."""
+    in ``other_pools``): ``results`` an iterator of one ``Rendered`` per ``BATCH`` players (the
+    texts of their ``rated_player_dict``), the rest plain values."""
     late = {g.game_id for g in r.late}
     others = {"other_pools": [close_dict(o, top=False) for o in r.others]} if top else {}
     return {
@@ -44,7 +52,7 @@ def close_dict(r: CloseReport, *, top: bool = True) -> dict[str, Any]:
         "preview": r.preview,
         "games": r.games, "not_rated": dict(r.not_rated),
         "seeded_from_standard": {str(pid): rating for pid, rating in r.seeded.items()},
-        "results": _rendered_players(r, late),  # a generator: each player's written, then dropped
+        "results": _rendered_players(r, late),  # a generator: each batch written, then dropped
         "late_games": [{"pool": r.pool, "game_id": g.game_id, "date": g.date.isoformat(),
                         "dated_in": g.dated_in, "white": g.white, "black": g.black,
                         "event": g.event} for g in r.late],
@@ -128,16 +136,16 @@ class _Writer:
     def _templates(self, level: int) -> tuple[str, str, str, str, str]:
         """(the player's fields up to ``"per_game": ``, one game side, the separator of two
         sides, the end of the list and the player, one game side not late taking its values
-        as ``RowResult.sides`` holds them) for a player at ``level``: ``%`` templates (``%.0s``:
-        the own rating, in ``SIDE_FIELDS`` but not written)."""
+        as ``RowResult.sides`` holds them but the own rating) for a player at ``level``: ``%``
+        templates (``%d`` for the plain ints of the player's fields)."""
         if level not in self.templates:
             one, two, three = ("\n" + "  " * (level + k) for k in (1, 2, 3))
             pool = self.pool.replace("%", "%%")
             fields = ["pool", "player_id", "name", "fide_id", "rating_before", "games", "score",
                       "expected", "surplus", "k", "k_reason", "k_capped", "change_exact",
                       "change", "rating_after", "carried"]
-            head = "{" + "".join(f'{one}"{f}": ' + (pool if f == "pool" else "%s") + ","
-                                 for f in fields) + f'{one}"per_game": '
+            head = "{" + "".join(f'{one}"{f}": ' + (pool if f == "pool" else _HEAD.get(f, "%s"))
+                                 + "," for f in fields) + f'{one}"per_game": '
 
             def side(rating: str, late: str) -> str:
                 return ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
@@ -146,18 +154,23 @@ class _Writer:
                     ("counted_difference", "%d"), ("expected", "%s"), ("score", "%s")))
                         + f'{three}"late": {late}{two}}}')
             self.templates[level] = (head, side("%d", "%s"), "," + two,
-                                     one + "]" + one[:-2] + "}", side("%.0s%d", "false"))
+                                     one + "]" + one[:-2] + "}", side("%d", "false"))
         return self.templates[level]
 
     def _sides(self, level: int, n: int) -> str:
-        """The template of ``n`` game sides none of them late at ``level``, the separator
-        between them: one ``%`` of a player's ``RowResult.sides`` (the names and numbers'
-        texts put in place) writes them all."""
+        """The template of a player's ``per_game`` list of ``n`` game sides (``n`` > 0) none of
+        them late at ``level``, from its ``[`` to the end of the player: one ``%`` of a
+        player's ``RowResult.sides`` without the own ratings (the names and numbers' texts put
+        in place) writes them all."""
         key = (level, n)
         if key not in self.flat:
-            _, _, between, _, plain = self._templates(level)
-            self.flat[key] = between.join([plain] * n)
+            _, _, between, end, plain = self._templates(level)
+            self.flat[key] = "[" + between[1:] + between.join([plain] * n) + end
         return self.flat[key]
+
+    def texts(self, players: list[RatedPlayer], level: int) -> str:
+        """The JSON texts of ``players``' rows at nesting ``level``, as items of one list."""
+        return (",\n" + "  " * level).join([self.text(p, level) for p in players])
 
     def text(self, p: RatedPlayer, level: int) -> str:
         """The JSON text of ``p``'s row (``rated_player_dict``) at nesting ``level``."""
@@ -168,26 +181,25 @@ class _Writer:
         res = p.result
         score, expected = res.score_halves, res.expected_hundredths
         text = head % (
-            int.__repr__(p.player_id), encode_str(p.name),
+            p.player_id, encode_str(p.name),
             "null" if p.fide_id is None else int.__repr__(p.fide_id),
-            int.__repr__(res.rating_before), int.__repr__(res.n),
-            self.halves[score], self.hundredths[expected],
-            self.hundredths[50 * score - expected], int.__repr__(res.k),
+            res.rating_before, res.n, self.halves[score], self.hundredths[expected],
+            self.hundredths[50 * score - expected], res.k,
             self.reasons[res.k_reason], "false" if res.k == res.k_before_cap else "true",
-            self.hundredths[res.change_hundredths], int.__repr__(res.change),
-            int.__repr__(res.rating_after),
+            self.hundredths[res.change_hundredths], res.change, res.rating_after,
             self.hundredths[res.carried_hundredths])
         v = res.sides
         if not v:
             return text + "[]" + end[end.index("]") + 1:]
         at, w = _AT, _WIDTH
-        games = v[at["game_id"]::w]
-        if not self.late or self.late.keys().isdisjoint(games):
+        if not self.late or self.late.keys().isdisjoint(v[_GAME::w]):
             values: list[int | str] = list(v)  # SIDE_FIELDS order, the values to be written put in place
             values[_OPPONENT::w] = map(self.encoded.__getitem__, v[_OPPONENT::w])
             values[_EXPECTED::w] = map(self.hundredths.__getitem__, v[_EXPECTED::w])
             values[_SCORE::w] = map(self.halves.__getitem__, v[_SCORE::w])
-            return text + "[" + between[1:] + self._sides(level, len(games)) % tuple(values) + end
+            del values[_OWN::w]  # not written
+            return text + self._sides(level, len(v) // w) % tuple(values)
+        games = v[_GAME::w]
         late: Iterator[str] = map(self.late.get, games, repeat("false"))
         sides = between.join(map(side.__mod__, zip(
             games, map(self.encoded.__getitem__, v[at["opponent_id"]::w]),
@@ -198,8 +210,12 @@ class _Writer:
         return text + "[" + between[1:] + sides + end
 
 
-def _rendered_players(r: CloseReport, late: set[int]) -> Iterator[Rendered]:
-    """``r``'s players in order, each as a ``Rendered`` of its ``rated_player_dict`` text."""
+def _rendered_players(r: CloseReport, late: set[int], batch: int = BATCH
+                      ) -> Iterator[Rendered]:
+    """``r``'s players in order, ``batch`` at a time, each batch a ``Rendered`` of its players'
+    ``rated_player_dict`` texts as a list of them writes its items (``,``, a new line and the
+    items' indentation between two)."""
     writer = _Writer(r.pool, late)
-    for p in r.players:
-        yield Rendered(partial(writer.text, p))
+    players = r.players
+    for at in range(0, len(players), batch):
+        yield Rendered(partial(writer.texts, players[at:at + batch]))

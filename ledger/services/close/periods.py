@@ -10,9 +10,10 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, or_, select
 from sqlalchemy.orm import Session
 
 from ledger.db.engine import SQLITE_CLOSE_CACHE_KIB, sqlite_cache
@@ -64,19 +65,36 @@ def _earliest_open(session: Session, pool: RatingPool = STANDARD) -> Period | No
     nobody, so it does not make ``period close`` close that pool and publish its list (empty,
     when nobody is rated there yet; docs/pools.md). A standard period with games closes
     whatever they are, as always."""
-    last = last_closed_period(session, pool)
-    open_games = select(func.min(Game.period)).where(Game.period >= str(FIRST_RATED_PERIOD),
-                                                     Game.pool == pool)
-    if pool != STANDARD:
-        open_games = open_games.where(Game.status == "valid", Game.played.is_(True),
-                                      Game.unequal_times.is_(False),
-                                      Game.result.in_(_PLAYED_RESULTS))
-    if last is not None:
-        open_games = open_games.where(Game.period > str(last))
-    earliest = session.scalar(open_games)
-    found = [Period.parse(earliest)] if earliest is not None else []
-    owed = first_owed(session, last, pool)
-    return min([*found, *([owed] if owed is not None else [])], default=None)
+    return _earliest_opens(session, [pool])[pool]
+
+
+def _earliest_opens(session: Session, pools: Sequence[RatingPool]
+                    ) -> dict[RatingPool, Period | None]:
+    """``_earliest_open`` of each of ``pools``, in their order: standard's by its own query
+    (the first of ``ix_games_period``'s open periods), rapid's and blitz's by one query of
+    both (no index has ``pool``: each reads every game of the open periods, 0.01 s at M)."""
+    last = {p: last_closed_period(session, p) for p in pools}
+    earliest: dict[str, str | None] = dict.fromkeys(pools)
+    rated = Game.period >= str(FIRST_RATED_PERIOD)
+    if STANDARD in pools:
+        open_games = select(func.min(Game.period)).where(rated, Game.pool == STANDARD)
+        if last[STANDARD] is not None:
+            open_games = open_games.where(Game.period > str(last[STANDARD]))
+        earliest[STANDARD] = session.scalar(open_games)
+    others = [(Game.pool == p) & (Game.period > str(last[p])) if last[p] is not None
+              else Game.pool == p for p in pools if p != STANDARD]
+    if others:
+        earliest.update({p: first for p, first in session.execute(
+            select(Game.pool, func.min(Game.period))
+            .where(rated, or_(*others), Game.status == "valid", Game.played.is_(True),
+                   Game.unequal_times.is_(False), Game.result.in_(_PLAYED_RESULTS))
+            .group_by(Game.pool))})
+    found = {}
+    for p in pools:
+        owed = first_owed(session, last[p], p)
+        games = [Period.parse(e)] if (e := earliest[p]) is not None else []
+        found[p] = min([*games, *([owed] if owed is not None else [])], default=None)
+    return found
 
 
 def _named(pool: RatingPool) -> str:
@@ -84,11 +102,12 @@ def _named(pool: RatingPool) -> str:
 
 
 def _target_period(session: Session, named: Period | None,
-                   pool: RatingPool = STANDARD) -> Period:
+                   pool: RatingPool = STANDARD,
+                   opened: Mapping[RatingPool, Period | None] | None = None) -> Period:
     """The period to close in ``pool``: ``named``, or the earliest open one with games
-    (``_earliest_open``)."""
+    (``_earliest_open``; ``opened``: each pool's when the caller has them)."""
     last = last_closed_period(session, pool)
-    earliest = _earliest_open(session, pool)
+    earliest = _earliest_open(session, pool) if opened is None else opened[pool]
     if named is None:
         if earliest is None:
             raise PeriodError(f"nothing to close{_named(pool)}: no games are recorded in open "
@@ -110,14 +129,15 @@ def _pools_to_close(session: Session, named: Period | None,
     standard when none is (a named period without games: ``--empty``)."""
     if pool is not None:
         return _target_period(session, named, pool), [pool]
-    earliest = {p: e for p in POOLS if (e := _earliest_open(session, p)) is not None}
+    opened = _earliest_opens(session, POOLS)
+    earliest = {p: e for p, e in opened.items() if e is not None}
     if named is None:
         if not earliest:
             raise PeriodError("nothing to close: no games are recorded in open periods")
         named = min(earliest.values())
     pools = [p for p in POOLS if earliest.get(p) == named] or [STANDARD]
     for p in pools:
-        _target_period(session, named, p)
+        _target_period(session, named, p, opened)
     return named, pools
 
 
@@ -207,7 +227,7 @@ def close_through(engine: Engine, through: str, *, dry_run: bool = False,
             with contextlib.ExitStack() as own:
                 own.enter_context(paused_gc())
                 session = shared or own.enter_context(transaction(engine))
-                opened = [e for p in POOLS if (e := _earliest_open(session, p)) is not None]
+                opened = [e for e in _earliest_opens(session, POOLS).values() if e is not None]
                 target = min(opened, default=None)
                 if target is None or target > last:
                     break
