@@ -14,17 +14,13 @@ their SHA-256 in its policy.
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import functools
 import hashlib
-import html
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import jinja2
-from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -63,32 +59,13 @@ from ledger.formats.site.paths import (
 from ledger.formats.site.paths import (
     SITE_POLICY as SITE_POLICY,  # the policy a static page carries, named here too
 )
+from ledger.formats.site.shown import ShownEnvironment, finalize
 from ledger.formats.site.tables import CARDS_BELOW, TABLES, table_class
 
 SITEMAP = "sitemap.xml"
 POOL_NAMES = {"standard": "Standard", "rapid": "Rapid", "blitz": "Blitz"}
 #: Players shown under each latest list on the home page.
 TOP = 10
-
-
-@jinja2.pass_eval_context
-def _finalize(context: EvalContext, value: object) -> object:
-    """Every value a template writes: None as nothing; in an HTML or XML template, markup as it
-    is and anything else escaped by ``html.escape`` (``&``, ``<``, ``>``, ``"`` and ``'``: the
-    entities the ledger's pages have always written: a text without quotes is left to the
-    template's ``markupsafe.escape``, which writes the same for the other three, at a seventh
-    of the cost; a ``Decimal`` or a ``datetime.date``, whose text is digits, signs, points and
-    letters, as that text, marked safe); in the stylesheet and script, as it is."""
-    if value is None:
-        return ""
-    kind = type(value)
-    if kind is int or not context.autoescape or kind is Markup:
-        return value
-    if kind is Decimal or kind is dt.date:
-        return Markup(value)  # str(value): nothing html.escape would change
-    if kind is str and '"' not in value and "'" not in value:  # type: ignore[operator]
-        return value  # the template's own escape gives what html.escape gives, at once
-    return Markup(html.escape(value if isinstance(value, str) else str(value), quote=True))
 
 
 def _css_string(value: str) -> Markup:
@@ -114,12 +91,13 @@ def _event_link(context: Context, event_id: int) -> str:
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    """The templates' environment: autoescaping on (``_finalize`` escapes every value), strict
-    about undefined names, the helpers every template uses as globals; templates are loaded
-    once (no ``stat`` of each file at every render: they are the package's own)."""
-    env = jinja2.Environment(
+    """The templates' environment: autoescaping on (``shown.shown`` escapes every value an
+    HTML or XML template writes, ``shown.finalize`` the others'), strict about undefined
+    names, the helpers every template uses as globals; templates are loaded once (no ``stat``
+    of each file at every render: they are the package's own)."""
+    env = ShownEnvironment(
         loader=jinja2.PackageLoader("ledger.formats.site", "templates"),
-        autoescape=jinja2.select_autoescape(("html", "xml")), finalize=_finalize,
+        autoescape=jinja2.select_autoescape(("html", "xml")), finalize=finalize,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
     env.filters.update(css_string=_css_string, signed=signed, trend=trend,
