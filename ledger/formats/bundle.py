@@ -10,6 +10,7 @@ a ``signature`` of the manifest (``formats.signatures``). Every digest is
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import json
 import re
@@ -50,12 +51,14 @@ class BundleError(InvalidInput):
 
 # --- writing -----------------------------------------------------------------------------------
 
-def game_record(game: RatedGame, date: str) -> dict[str, Any]:
-    """A game of the bundle: ``GAME_KEYS`` (``date`` ISO, ``result`` as ``game add`` writes it)."""
-    return {"id": game.game_id, "event": game.event_key, "date": date, "white": game.white_id,
-            "black": game.black_id, "white_rating": game.white_rating,
-            "black_rating": game.black_rating, "result": game.result.value,
-            "played": game.played, "unequal_times": game.unequal_times}
+def game_record(game_id: int, event: int | str | None, date: dt.date, white: int, black: int,
+                white_rating: int | None, black_rating: int | None, result: str, played: bool,
+                unequal_times: bool) -> dict[str, Any]:
+    """A game of the bundle: ``GAME_KEYS`` (a ``RatedGame``'s values and the game's ``date``,
+    written ISO; ``result`` as ``game add`` writes it, ``Result.value``)."""
+    return {"id": game_id, "event": event, "date": date.isoformat(), "white": white,
+            "black": black, "white_rating": white_rating, "black_rating": black_rating,
+            "result": result, "played": played, "unequal_times": unequal_times}
 
 
 def player_record(pid: int, facts: ListFacts) -> dict[str, Any]:

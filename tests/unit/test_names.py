@@ -3,6 +3,10 @@ NFKD leaves whole; the other word order; the "did you mean" hints. Expected keys
 
 from __future__ import annotations
 
+import itertools
+import random
+import re
+
 import pytest
 
 from ledger.names import (
@@ -67,6 +71,37 @@ from ledger.names import (
 ])
 def test_name_key(name: str, key: str) -> None:
     assert name_key(name) == key
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    # ASCII names already in a key's form (but for case) are their own key
+    ("Lindqvist, Erik", "lindqvist, erik"), ("fed0000012, player", "fed0000012, player"),
+    ("A B C, D E", "a b c, d e"), ("x1, y2, z3", "x1, y2, z3"), ("Solo", "solo"),
+    # and the ones not quite in it go the whole way
+    ("Lindqvist,Erik", "lindqvist, erik"), ("Lindqvist , Erik", "lindqvist, erik"),
+    ("Lindqvist,  Erik", "lindqvist, erik"), (" Lindqvist, Erik", "lindqvist, erik"),
+    ("Lindqvist, Erik ", "lindqvist, erik"), ("Lindqvist, , Erik", "lindqvist, erik"),
+    ("Lindqvist,", "lindqvist"), (", Erik", "erik"), ("a_b", "a b"), ("a\tb", "a b"),
+    ("O'Brien, Kevin", "obrien, kevin"), ("", ""), (",", ""), (" ", ""),
+])
+def test_the_ascii_keys(name: str, key: str) -> None:
+    assert name_key(name) == key
+
+
+def _key_by_the_rule(name: str) -> str:
+    """The key of an ASCII ``name`` by the module's rule, steps 2, 4 and 5, written apart."""
+    text = re.sub(r"[^a-z0-9,]", " ", name.casefold().replace("'", "").replace("`", ""))
+    return ", ".join(" ".join(part.split()) for part in text.split(",") if part.split())
+
+
+def test_every_short_ascii_name_has_the_key_of_the_rule() -> None:
+    # every text of up to 5 of these characters, and 20,000 longer ones
+    alphabet = "aZ9 ,'_-"
+    names = ["".join(t) for n in range(6) for t in itertools.product(alphabet, repeat=n)]
+    chance = random.Random(25)
+    names += ["".join(chance.choices(alphabet + "bq.", k=chance.randint(6, 24)))
+              for _ in range(20000)]
+    assert [name for name in names if name_key(name) != _key_by_the_rule(name)] == []
 
 
 def test_names_that_are_the_same_and_those_that_are_not() -> None:

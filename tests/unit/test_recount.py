@@ -4,6 +4,7 @@ hand in the comments (table 8.1.2; docs/RULES.md)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from pathlib import Path
@@ -53,7 +54,11 @@ def test_a_list_recounted_from_facts_written_by_hand() -> None:
 
 def _bundle_file(tmp_path: Path) -> Path:
     players = [bundles.player_record(pid, f) for pid, f in facts().items()]
-    games = [bundles.game_record(GAMES[0], "2025-11-08")]
+    g = GAMES[0]
+    games = [bundles.game_record(g.game_id, g.event_key, dt.date(2025, 11, 8), g.white_id,
+                                 g.black_id, g.white_rating, g.black_rating, g.result.value,
+                                 g.played, g.unequal_times)]
+    assert games[0]["date"] == "2025-11-08"
     rows = recount(NOVEMBER, "standard", Edition.E2025_10, GAMES, facts(), {})
     manifest = bundles.manifest(NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, games,
                                 players, [])
@@ -103,7 +108,11 @@ def test_a_bundle_from_its_records_json_is_encode_s_bytes() -> None:
     """``formats.bundle_json.encoded`` (each record encoded once, for its digest and the bundle)
     writes the bytes ``encode(bundle(...))`` writes, and ``manifest_parts`` the manifest."""
     players = [bundles.player_record(pid, f) for pid, f in facts().items()]
-    games = [bundles.game_record(GAMES[0], "2025-11-08")]
+    g = GAMES[0]
+    games = [bundles.game_record(g.game_id, g.event_key, dt.date(2025, 11, 8), g.white_id,
+                                 g.black_id, g.white_rating, g.black_rating, g.result.value,
+                                 g.played, g.unequal_times)]
+    assert games[0]["date"] == "2025-11-08"
     carried = [bundles.carried_record(3, -5)]
     rows = recount(NOVEMBER, "standard", Edition.E2025_10, GAMES, facts(), {3: -5})
     manifest = bundles.manifest(NOVEMBER, "standard", 1, Edition.E2025_10, "test", rows, games,

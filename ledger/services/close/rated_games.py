@@ -105,9 +105,49 @@ def streamed_rated_games(session: Session, condition: GameCondition, *, through:
                          batch: int = 5000) -> tuple[dict[int, History], Iterator[LoadedGame]]:
     """``load_rated_games``' histories and games (the same values, in the same order), the
     games read ``batch`` rows at a time as the iterator is used (the driver's cursor, or the
-    server's: ``yield_per``): for a caller that lets each game go once used (a list's bundle,
-    some 1,000,000 games a month at L). The games' players are found by one query of their
-    ids. Use the iterator up before the session runs another statement."""
+    server's: ``yield_per``): for a caller that lets each game go once used. The games'
+    players are found by one query of their ids. Use the iterator up before the session runs
+    another statement."""
+    g, where, histories, ratings = _streamed(session, condition, through=through, also=also,
+                                             facts=facts, pool=pool, known=known)
+    rows = session.execute(_game_rows(g, where), execution_options={"yield_per": batch})
+    return histories, (_loaded(row, ratings) for row in rows)
+
+
+#: A game as ``streamed_game_values`` gives it: id, event id, date, White's id, Black's id,
+#: White's rating, Black's rating (None: unrated), the result's text, played, unequal times.
+GameValues = tuple[int, int | None, dt.date, int, int, int | None, int | None, str, bool, bool]
+
+
+def streamed_game_values(session: Session, condition: GameCondition, *, through: Period,
+                         also: Iterable[int] = (), facts: Facts = NOW,
+                         pool: RatingPool = STANDARD, known: Mapping[int, History],
+                         batch: int = 5000) -> tuple[dict[int, History], Iterator[GameValues]]:
+    """``streamed_rated_games``' histories and games (the same order, read the same way), each
+    game as its ``GameValues`` (the ``RatedGame``'s and the date; the result's text checked
+    as ``Result`` checks it: else ``ValueError``), read as Core columns and made into no
+    object: a list's bundle writes each as a record (some 1,000,000 games a month at L)."""
+    g, where, histories, ratings = _streamed(session, condition, through=through, also=also,
+                                             facts=facts, pool=pool, known=known)
+    events = Event.__table__.c
+    columns = (select(g.c.id, g.c.event_id, g.c.date, g.c.white_id, g.c.black_id, g.c.result,
+                      g.c.played, g.c.unequal_times, events.start_date)
+               .outerjoin(Event.__table__, g.c.event_id == events.id).where(where)
+               .order_by(g.c.date, g.c.id))
+    rows = session.execute(columns, execution_options={"yield_per": batch})
+    return histories, ((game, event, date, white, black, *ratings(start, date, white, black),
+                        Result(result).value, played, unequal)
+                       for game, event, date, white, black, result, played, unequal, start
+                       in rows)
+
+
+def _streamed(session: Session, condition: GameCondition, *, through: Period,
+              also: Iterable[int], facts: Facts, pool: RatingPool,
+              known: Mapping[int, History],
+              ) -> tuple[FromClause, ColumnElement[bool], dict[int, History], GameRatings]:
+    """What the streamed games are read with: the games (``facts.games()``), the clause that
+    selects them, their players' histories (one query of their ids, the rest from ``known``)
+    and their ratings (``_by_day``)."""
     g = facts.games()
     where = condition(g) & (g.c.status == "valid") & (g.c.pool == pool)
     sides = set(session.scalars(_sides(g, where)))
@@ -115,9 +155,7 @@ def streamed_rated_games(session: Session, condition: GameCondition, *, through:
                             pool=pool, known=known)
     rating = ratings_in_pool(session, histories, pool, through=through, facts=facts,
                              asked=bool(sides))
-    rows = session.execute(_game_rows(g, where), execution_options={"yield_per": batch})
-    sides_of = _by_day(rating)
-    return histories, (_loaded(row, sides_of) for row in rows)
+    return g, where, histories, _by_day(rating)
 
 
 def _game_rows(g: FromClause, where: ColumnElement[bool]) -> Select[Any]:

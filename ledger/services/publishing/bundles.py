@@ -32,11 +32,11 @@ from ledger.formats.canonical import canonical_json
 from ledger.formats.site.model import ListPage
 from ledger.rules.editions import Edition
 from ledger.rules.pools import RAISE_2022_PERIOD
-from ledger.rules.recount import ROW_FIELDS, ListFacts
+from ledger.rules.recount import ListFacts
 from ledger.services.close.carried import carried_into
 from ledger.services.close.pools import load_pools
-from ledger.services.close.rated_games import seeded_states, streamed_rated_games
-from ledger.services.close.snapshots import read_rows
+from ledger.services.close.rated_games import seeded_states, streamed_game_values
+from ledger.services.close.snapshots import read_row_values
 from ledger.services.close.state import first_closed_period, load_histories
 from ledger.services.core.facts import Facts
 from ledger.services.core.session import Ledger, transaction
@@ -200,8 +200,7 @@ def facts_read(session: Session, period: Period, revision: int,
     kept: tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] = ([], [], [])
     ids, encoded = _records(session, period, pool, Facts(as_of=stored.change_id),
                             kept if records else None)
-    rows = [{name: (getattr(r, name).value if name == "k_reason" else getattr(r, name))
-             for name in ROW_FIELDS} for r in read_rows(session, period, revision, pool)]
+    rows = read_row_values(session, period, revision, pool)
     manifest, parts = bundle_json.manifest_parts(
         period, pool, revision, Edition(stored.edition), ledger.__version__, rows,
         (ids[0], encoded[0]), (ids[1], encoded[1]), (ids[2], encoded[2]),
@@ -216,20 +215,20 @@ def _records(session: Session, period: Period, pool: RatingPool, facts: Facts,
     """``facts_read``'s records: (the games' ids, the players', the carried corrections'
     players) and each record's canonical JSON in the same order; each record also onto
     ``kept`` (games, players, carried) when given. The games are read a few thousand at a
-    time and each let go once encoded (``streamed_rated_games``); the histories and the
+    time and each let go once encoded (``streamed_game_values``); the histories and the
     players' identities are let go on return, before the caller reads the list's rows and
     takes the digests. The games' players' histories are everyone's (``known``), not read a
     second time."""
     carried = carried_into(session, period, facts, pool)
     everyone = load_histories(session, None, through=period.previous(), facts=facts, pool=pool)
-    histories, loaded = streamed_rated_games(session, lambda g: g.c.period == str(period),
-                                             through=period.previous(), also=carried,
-                                             facts=facts, pool=pool, known=everyone)
+    histories, games = streamed_game_values(session, lambda g: g.c.period == str(period),
+                                            through=period.previous(), also=carried,
+                                            facts=facts, pool=pool, known=everyone)
     ids: tuple[list[int], list[int], list[int]] = ([], [], sorted(carried))
     encoded: tuple[list[bytes], list[bytes], list[bytes]] = ([], [], [])
-    for g in loaded:
-        ids[0].append(g.rated.game_id)
-        _add(kept, 0, encoded[0], bundles.game_record(g.rated, g.game.date.isoformat()))
+    for game in games:
+        ids[0].append(game[0])
+        _add(kept, 0, encoded[0], bundles.game_record(*game))
     everyone |= {pid: h for pid, h in histories.items() if pid not in everyone}
     seeded = seeded_states(session, histories, period, pool, facts)
     unrated = [pid for pid, h in histories.items()
@@ -248,9 +247,10 @@ def _records(session: Session, period: Period, pool: RatingPool, facts: Facts,
                known.c.sex, (known.c.merged_into.is_not(None) | known.c.withdrawn)
                .label("gone")))}
     ids[1].extend(sorted(everyone))
+    before = period.previous()  # a Period made once, not once a player
     for pid in ids[1]:
         history, who = everyone.pop(pid), identity.pop(pid)
-        since, last = history.activity(period.previous(), first_closed)
+        since, last = history.activity(before, first_closed)
         in_standard = (standard[pid].rating(period.next(), results_through=period)
                        if pid in standard else None)
         _add(kept, 1, encoded[1], bundles.player_record(pid, ListFacts(
