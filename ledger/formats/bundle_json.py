@@ -8,8 +8,8 @@ written without encoding its records again (``formats.bundle`` reads bundles and
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from ledger.domain import Period, RatingPool
 from ledger.formats.canonical import canonical_json, digest, sha256_hex
@@ -63,8 +63,18 @@ def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, 
 Encoded = tuple[Sequence[int], Sequence[bytes]]
 
 
+class Digested(NamedTuple):
+    """A kind of record as ``manifest_parts`` takes it when its records' JSON is no longer
+    held (a bundle's games, written as they were encoded: ``streamed``): each one's id
+    (``ids``, unique) and the SHA-256 of its JSON, 32 bytes each in the ids' order
+    (``digests``, their concatenation)."""
+
+    ids: Sequence[int]
+    digests: bytes | bytearray
+
+
 def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edition,
-                   version: str, rows: Sequence[Mapping[str, Any]], games: Encoded,
+                   version: str, rows: Sequence[Mapping[str, Any]], games: Encoded | Digested,
                    players: Encoded, carried: Encoded, *, change: int | None = None,
                    reason: str | None = None, whole: bool = True,
                    ) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
@@ -75,7 +85,9 @@ def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edi
     themselves need not be kept. A row that is a dict of ``ROW_FIELDS`` in that order is
     published as it is (not copied: a 50,000-line list's rows are some 50 MB). ``whole``
     False: no manifest as a dict (None; the parts alone, ``joined`` is its canonical JSON),
-    and no dict of the facts' digests (a 50,000-player list's is some 30 MB)."""
+    and no dict of the facts' digests (a 50,000-player list's is some 30 MB); then ``games``
+    may be ``Digested`` (their JSON already written). The manifest's digest is taken over
+    its parts as they are, never joined (at L they are some 130 MB)."""
     published = [row if type(row) is dict and tuple(row) == ROW_FIELDS
                  else {name: row[name] for name in ROW_FIELDS} for row in rows]
     kinds = {"games": games, "players": players, "carried": carried}
@@ -83,30 +95,56 @@ def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edi
             "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
             "change": change, "reason": reason, "edition": edition.value, "rows": published}
     parts = {key: canonical_json(value) for key, value in body.items()}
-    parts["facts"] = b"{" + b",".join(canonical_json(kind) + b":" + _digests_json(kinds[kind])
-                                      for kind in sorted(kinds)) + b"}"
+    facts = bytearray(b"{")
+    for n, kind in enumerate(sorted(kinds)):
+        facts += b"," + canonical_json(kind) + b":" if n else canonical_json(kind) + b":"
+        _digests_into(facts, kinds[kind])
+    parts["facts"] = bytes(facts + b"}")
+    del facts
+    taken = hashlib.sha256()
+    for piece in _members(parts):
+        taken.update(piece)
     more = {"ledger_version": version, "list_digest": list_digest(published),
-            "digest": sha256_hex(joined(parts))}
+            "digest": taken.hexdigest()}
     parts.update((key, canonical_json(value)) for key, value in more.items())
     if not whole:
         return None, parts
+    assert not isinstance(games, Digested)  # whole: the records' JSON is at hand
     body["facts"] = {kind: {str(key): sha256_hex(data) for key, data in zip(*pair, strict=True)}
                      for kind, pair in kinds.items()}
     return {**body, **more}, parts
 
 
-def _digests_json(pair: Encoded) -> bytes:
-    """The canonical JSON of the object id -> SHA-256 of each record's JSON (``pair``: the ids,
-    unique, and the records' JSON), made as bytes without that object: each member is
-    ``"ID":"HEX"``, and the members sorted as bytes are sorted by their keys as text (a key
-    ends at its quote, which sorts before every digit), as ``json.dumps(sort_keys=True)``
-    sorts them."""
-    if len(set(pair[0])) < len(pair[0]):  # a key twice: the object holds its last digest
-        return canonical_json({str(key): sha256_hex(data) for key, data in zip(*pair,
-                                                                               strict=True)})
-    members = sorted(b'"%d":"%s"' % (key, hashlib.sha256(data).hexdigest().encode("ascii"))
-                     for key, data in zip(*pair, strict=True))
-    return b"{" + b",".join(members) + b"}"
+def _digests_into(out: bytearray, pair: Encoded | Digested) -> None:
+    """Onto ``out``, the canonical JSON of the object id -> SHA-256 of each record's JSON
+    (``pair``: the ids and the records' JSON, or ``Digested``), made as bytes without that
+    object or a piece a member: the members ``"ID":"HEX"`` in the order of their keys as text
+    (``"10"`` before ``"2"``), as ``json.dumps(sort_keys=True)`` sorts them; an id twice keeps
+    its last digest, as the object would (the sort keeps equal keys in their order). At L
+    (1,000,000 games) the members as bytes were some 120 MB and the object's JSON was copied
+    four times."""
+    ids = pair[0]
+    if isinstance(pair, Digested):
+        raw = pair.digests
+
+        def hex_of(n: int) -> str:
+            return raw[32 * n:32 * n + 32].hex()
+    else:
+        records = pair[1]
+
+        def hex_of(n: int) -> str:
+            return hashlib.sha256(records[n]).hexdigest()
+    keys = [b"%d" % key for key in ids]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    out += b"{"
+    last = len(order) - 1
+    comma = b""
+    for at, n in enumerate(order):
+        if at < last and keys[order[at + 1]] == keys[n]:
+            continue  # a key twice: its last digest only
+        out += b'%s"%s":"%s"' % (comma, keys[n], hex_of(n).encode("ascii"))
+        comma = b","
+    out += b"}"
 
 
 def joined(parts: Mapping[str, bytes]) -> bytes:
@@ -138,23 +176,39 @@ def pieces(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
            signature: Mapping[str, str] | None = None) -> Iterator[bytes]:
     """``encoded``'s bytes a piece at a time (a record, a comma, a key ...), for a writer that
     never holds them joined."""
-    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": list(_members(manifest_json)),
-              "games": _listed(games), "players": _listed(players),
-              "carried": _listed(carried)}
-    if signature is not None:
-        values["signature"] = [canonical_json(dict(signature))]
+    return streamed(carried, games, lambda: (manifest_json, players, signature))
+
+
+#: What ``streamed`` asks for once the games are written: the manifest's parts
+#: (``manifest_parts``), the players' records' JSON and the signature (or None).
+Rest = tuple[Mapping[str, bytes], Sequence[bytes], Mapping[str, str] | None]
+
+
+def streamed(carried: Sequence[bytes], games: Iterable[bytes],
+             rest: Callable[[], Rest]) -> Iterator[bytes]:
+    """``pieces``' bytes, the games' JSON taken from ``games`` as it is written (a bundle's
+    games are the bulk of it: at L 1,000,000 records, some 300 MB, that need not all be
+    held), and the manifest, players and signature asked of ``rest`` only after the last
+    game: the bundle's keys in their order (carried, format, games, manifest, players,
+    signature), so a reader may digest the games as they go by."""
     yield b"{"
-    for n, key in enumerate(sorted(values)):
-        yield from (b"," if n else b"", canonical_json(key), b":", *values[key])
+    yield from (canonical_json("carried"), b":", *_listed(carried))
+    yield from (b",", canonical_json("format"), b":", canonical_json(BUNDLE_FORMAT))
+    yield from (b",", canonical_json("games"), b":")
+    yield from _listed(games)
+    manifest_json, players, signature = rest()
+    yield from (b",", canonical_json("manifest"), b":", *_members(manifest_json))
+    yield from (b",", canonical_json("players"), b":", *_listed(players))
+    if signature is not None:
+        yield from (b",", canonical_json("signature"), b":", canonical_json(dict(signature)))
     yield b"}\n"
 
 
-def _listed(items: Sequence[bytes]) -> list[bytes]:
-    """The pieces of the JSON array of ``items`` (each an element's JSON), to be joined once."""
-    pieces = [b"["]
+def _listed(items: Iterable[bytes]) -> Iterator[bytes]:
+    """The pieces of the JSON array of ``items`` (each an element's JSON), as they come."""
+    yield b"["
     for n, item in enumerate(items):
         if n:
-            pieces.append(b",")
-        pieces.append(item)
-    pieces.append(b"]")
-    return pieces
+            yield b","
+        yield item
+    yield b"]"
