@@ -39,7 +39,7 @@ from ledger.rules.recount import ROW_FIELDS, ListFacts
 from ledger.services.close.carried import carried_into
 from ledger.services.close.pools import load_pools
 from ledger.services.close.rated_games import seeded_states, streamed_rated_games
-from ledger.services.close.snapshots import read_rows
+from ledger.services.close.snapshots import ListRow, read_rows
 from ledger.services.close.state import History, first_closed_period, load_histories
 from ledger.services.core.facts import Facts
 from ledger.services.core.session import Ledger, transaction
@@ -253,12 +253,16 @@ def _manifest_parts(session: Session, stored: PeriodRevision, period: Period, re
                     ) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
     """``bundle_json.manifest_parts`` of the list revision ``stored`` (its rows read here, as
     stored) over the records' ids and JSON (``_records``')."""
-    rows = [{name: (getattr(r, name).value if name == "k_reason" else getattr(r, name))
-             for name in ROW_FIELDS} for r in read_rows(session, period, revision, pool)]
     return bundle_json.manifest_parts(
-        period, pool, revision, Edition(stored.edition), ledger.__version__, rows, games,
-        (player_ids, players), carried, change=stored.change_id, reason=stored.reason,
-        whole=whole)
+        period, pool, revision, Edition(stored.edition), ledger.__version__,
+        read_rows(session, period, revision, pool), games, (player_ids, players), carried,
+        change=stored.change_id, reason=stored.reason, whole=whole, as_row=_row)
+
+
+def _row(r: ListRow) -> dict[str, Any]:
+    """A stored list line as its manifest publishes it (``ROW_FIELDS``, K's reason as text)."""
+    return {name: (getattr(r, name).value if name == "k_reason" else getattr(r, name))
+            for name in ROW_FIELDS}
 
 
 #: A kind of record as ``_records`` gives it: the records' ids and their canonical JSON.
