@@ -55,7 +55,9 @@ BUSY_TIMEOUT_SECONDS = 30
 #: The cache fills only as pages are read, so a club's ledger uses what its file needs.
 SQLITE_CACHE_KIB = 65536
 
-#: The page cache of SQLite during a period close (``sqlite_cache``): the close reads the
+#: The page cache of SQLite during a period close and a list's bundle (``sqlite_cache``,
+#: ``bundles.bundle_pieces``: at 50,000 players the bundle alone 292 -> 248 MB, the same
+#: CPU, issue 25's sitepeak): the close reads the
 #: month's games and the histories once each, in order, and writes its rows in player order,
 #: so the import's 64 MB (full after the first read at 1,000,000 games) buys it nothing while
 #: it counts in its peak memory (benchmarks/RESULTS.md, 2026-12-03 close memory).
@@ -102,6 +104,15 @@ def sqlite_cache(conn: Connection, kib: int) -> Iterator[None]:
         yield
     finally:
         conn.exec_driver_sql(f"PRAGMA cache_size=-{SQLITE_CACHE_KIB}")
+
+
+def release_cache(conn: Connection) -> None:
+    """On SQLite, free what ``conn``'s page cache holds (``PRAGMA shrink_memory``: it fills
+    again as pages are read), for a transaction that reads no more for a while; on other
+    databases nothing. A full site build's read transaction stays open while its bundles
+    are made, its 64 MB (full at L) held for nothing (issue 25's sitepeak)."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("PRAGMA shrink_memory")
 
 
 def sqlite_path(url: URL) -> Path | None:

@@ -8,12 +8,11 @@ written without encoding its records again (``formats.bundle`` reads bundles and
 from __future__ import annotations
 
 import hashlib
-import operator
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple, cast
 
 from ledger.domain import Period, RatingPool
-from ledger.formats.canonical import canonical_json, digest, sha256_hex
+from ledger.formats.canonical import canonical_json, sha256_hex
 from ledger.rules.editions import Edition
 from ledger.rules.recount import ROW_FIELDS
 
@@ -25,19 +24,45 @@ LIST_DIGEST_COLUMNS = ("rank", "player_id", "rating", "games", "k", "k_reason", 
                        "fide_id", "federation", "title", "sex", "birth_year")
 
 
-def list_digest(rows: Sequence[Mapping[str, Any]]) -> str:
+def list_digest(rows: Sequence[Any],
+                as_row: Callable[[Any], Mapping[str, Any]] | None = None) -> str:
     """The list digest of ``rows`` (dicts with ``ROW_FIELDS``): the SHA-256 of the canonical JSON
     list of the rows ordered by rank then player id, each the array of its
-    ``LIST_DIGEST_COLUMNS``: what the ledger stores for a list revision
-    (``period_revisions.digest``, docs/VERIFY.md "A list's digest") and the site shows."""
-    ordered = sorted(rows, key=_LIST_ORDER)
-    return digest(list(map(_LIST_VALUES, ordered)))  # tuples: the same JSON arrays as lists
+    ``LIST_DIGEST_COLUMNS`` (encoded ``DIGEST_ROWS`` at a time): what the ledger stores for a
+    list revision (``period_revisions.digest``, docs/VERIFY.md "A list's digest") and the
+    site shows. ``as_row``: each row's dict, from what ``rows`` holds (made as it is
+    encoded, then let go; None: ``rows`` are those dicts)."""
+    as_row = as_row or _same
+    ordered = sorted(rows, key=lambda row: _ranked(as_row(row)))
+    taken = hashlib.sha256(b"[")
+    for start in range(0, len(ordered), DIGEST_ROWS):  # that JSON a thousand rows at a time
+        taken.update(b"," if start else b"")
+        taken.update(canonical_json([[found[c] for c in LIST_DIGEST_COLUMNS] for found in
+                                     map(as_row, ordered[start:start + DIGEST_ROWS])])[1:-1])
+    taken.update(b"]")
+    return taken.hexdigest()
 
 
-#: A row's place in ``list_digest``'s order, and its values there (``operator.itemgetter``:
-#: no Python call a row).
-_LIST_ORDER = operator.itemgetter("rank", "player_id")
-_LIST_VALUES = operator.itemgetter(*LIST_DIGEST_COLUMNS)
+def _ranked(row: Mapping[str, Any]) -> tuple[Any, Any]:
+    return row["rank"], row["player_id"]
+
+
+def _rows_json(rows: Sequence[Any], as_row: Callable[[Any], Mapping[str, Any]]) -> bytes:
+    """The canonical JSON of the list of ``as_row`` of each of ``rows``, encoded
+    ``DIGEST_ROWS`` at a time (no list of every row's dict: at L some 80 MB), as a
+    ``bytearray`` (bytes-like: never copied into ``bytes``)."""
+    out = bytearray(b"[")
+    for start in range(0, len(rows), DIGEST_ROWS):
+        out += b"," if start else b""
+        out += canonical_json([as_row(row) for row in rows[start:start + DIGEST_ROWS]])[1:-1]
+    out += b"]"
+    return cast(bytes, out)
+
+
+#: The rows ``list_digest`` encodes at a time: a JSON array's text is its elements' joined by
+#: commas, so the digest is taken over the same bytes without the whole array's JSON or its
+#: lists (at L, 188,929 rows: some 60 MB at the bundle's peak).
+DIGEST_ROWS = 1000
 
 
 def records_json(records: Sequence[Mapping[str, Any]]) -> list[bytes]:
@@ -70,10 +95,21 @@ def manifest(period: Period, pool: RatingPool, revision: int, edition: Edition, 
 Encoded = tuple[Sequence[int], Sequence[bytes]]
 
 
+class Digested(NamedTuple):
+    """A kind of record as ``manifest_parts`` takes it when its records' JSON is no longer
+    held (a bundle's games, written as they were encoded: ``streamed``): each one's id
+    (``ids``, unique) and the SHA-256 of its JSON, 32 bytes each in the ids' order
+    (``digests``, their concatenation)."""
+
+    ids: Sequence[int]
+    digests: bytes | bytearray
+
+
 def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edition,
-                   version: str, rows: Sequence[Mapping[str, Any]], games: Encoded,
+                   version: str, rows: Sequence[Any], games: Encoded | Digested,
                    players: Encoded, carried: Encoded, *, change: int | None = None,
                    reason: str | None = None, whole: bool = True,
+                   as_row: Callable[[Any], Mapping[str, Any]] | None = None,
                    ) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
     """``manifest`` from the records' ids (a game's ``id``, a player's, a carried
     correction's ``player``: unique within each kind) and their ``records_json`` (each pair of
@@ -82,38 +118,85 @@ def manifest_parts(period: Period, pool: RatingPool, revision: int, edition: Edi
     themselves need not be kept. A row that is a dict of ``ROW_FIELDS`` in that order is
     published as it is (not copied: a 50,000-line list's rows are some 50 MB). ``whole``
     False: no manifest as a dict (None; the parts alone, ``joined`` is its canonical JSON),
-    and no dict of the facts' digests (a 50,000-player list's is some 30 MB)."""
-    published = [row if type(row) is dict and tuple(row) == ROW_FIELDS
-                 else {name: row[name] for name in ROW_FIELDS} for row in rows]
+    and no dict of the facts' digests (a 50,000-player list's is some 30 MB); then ``games``
+    may be ``Digested`` (their JSON already written), and ``as_row`` gives each row's dict
+    from what ``rows`` holds (a list's ``ListRow``), made as the rows are encoded (a thousand
+    at a time) and never held together. The manifest's digest is taken over its parts as
+    they are, never joined (at L they are some 130 MB)."""
+    if as_row is None or whole:
+        rows = [_published((as_row or _same)(row)) for row in rows]
     kinds = {"games": games, "players": players, "carried": carried}
     body = {"format": MANIFEST_FORMAT, "period": str(period), "pool": pool,
             "revision": revision, "supersedes": revision - 1 if revision > 1 else None,
-            "change": change, "reason": reason, "edition": edition.value, "rows": published}
-    parts = {key: canonical_json(value) for key, value in body.items()}
-    parts["facts"] = b"{" + b",".join(canonical_json(kind) + b":" + _digests_json(kinds[kind])
-                                      for kind in sorted(kinds)) + b"}"
-    more = {"ledger_version": version, "list_digest": list_digest(published),
-            "digest": sha256_hex(joined(parts))}
+            "change": change, "reason": reason, "edition": edition.value, "rows": rows}
+    shown = _same if as_row is None or whole else as_row
+    parts = {key: canonical_json(value) for key, value in body.items() if key != "rows"}
+    parts["rows"] = _rows_json(rows, shown)
+    facts = bytearray(b"{")
+    for n, kind in enumerate(sorted(kinds)):
+        facts += b"," + canonical_json(kind) + b":" if n else canonical_json(kind) + b":"
+        _digests_into(facts, kinds[kind])
+    facts += b"}"
+    parts["facts"] = cast(bytes, facts)  # bytes-like, never copied (at L 80 MB)
+    taken = hashlib.sha256()
+    for piece in _members(parts):
+        taken.update(piece)
+    more = {"ledger_version": version, "list_digest": list_digest(rows, shown),
+            "digest": taken.hexdigest()}
     parts.update((key, canonical_json(value)) for key, value in more.items())
     if not whole:
         return None, parts
+    assert not isinstance(games, Digested)  # whole: the records' JSON is at hand
     body["facts"] = {kind: {str(key): sha256_hex(data) for key, data in zip(*pair, strict=True)}
                      for kind, pair in kinds.items()}
     return {**body, **more}, parts
 
 
-def _digests_json(pair: Encoded) -> bytes:
-    """The canonical JSON of the object id -> SHA-256 of each record's JSON (``pair``: the ids,
-    unique, and the records' JSON), made as bytes without that object: each member is
-    ``"ID":"HEX"``, and the members sorted as bytes are sorted by their keys as text (a key
-    ends at its quote, which sorts before every digit), as ``json.dumps(sort_keys=True)``
-    sorts them."""
-    if len(set(pair[0])) < len(pair[0]):  # a key twice: the object holds its last digest
-        return canonical_json({str(key): sha256_hex(data) for key, data in zip(*pair,
-                                                                               strict=True)})
-    members = sorted(b'"%d":"%s"' % (key, hashlib.sha256(data).hexdigest().encode("ascii"))
-                     for key, data in zip(*pair, strict=True))
-    return b"{" + b",".join(members) + b"}"
+def _same(row: Mapping[str, Any]) -> Mapping[str, Any]:
+    return row
+
+
+def _published(row: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A row as a manifest publishes it: a dict of ``ROW_FIELDS`` in that order as it is
+    (not copied), else a copy of those fields."""
+    return row if type(row) is dict and tuple(row) == ROW_FIELDS \
+        else {name: row[name] for name in ROW_FIELDS}
+
+
+def _digests_into(out: bytearray, pair: Encoded | Digested) -> None:
+    """Onto ``out``, the canonical JSON of the object id -> SHA-256 of each record's JSON
+    (``pair``: the ids and the records' JSON, or ``Digested``), made as bytes without that
+    object or a piece a member: the members ``"ID":"HEX"`` in the order of their keys as text
+    (``"10"`` before ``"2"``), as ``json.dumps(sort_keys=True)`` sorts them; an id twice keeps
+    its last digest, as the object would (the sort keeps equal keys in their order). At L
+    (1,000,000 games) the members as bytes were some 120 MB and the object's JSON was copied
+    four times."""
+    ids = pair[0]
+    if isinstance(pair, Digested):
+        raw = pair.digests
+
+        def hex_of(n: int) -> str:
+            return raw[32 * n:32 * n + 32].hex()
+    else:
+        records = pair[1]
+
+        def hex_of(n: int) -> str:
+            return hashlib.sha256(records[n]).hexdigest()
+    # each key's text, a 0 byte (before every digit: "12" before "123") and its place (4
+    # bytes, big-endian: an id twice stays in its order), sorted in place: no list of places
+    keys = [b"%d\0%s" % (key, n.to_bytes(4, "big")) for n, key in enumerate(ids)]
+    keys.sort()
+    out += b"{"
+    last = len(keys) - 1
+    comma = b""
+    for at, key in enumerate(keys):
+        text = key[:-5]
+        if at < last and keys[at + 1][:-5] == text:
+            continue  # a key twice: its last digest only
+        out += b'%s"%s":"%s"' % (comma, text, hex_of(int.from_bytes(key[-4:], "big"))
+                                 .encode("ascii"))
+        comma = b","
+    out += b"}"
 
 
 def joined(parts: Mapping[str, bytes]) -> bytes:
@@ -145,23 +228,39 @@ def pieces(manifest_json: Mapping[str, bytes], games: Sequence[bytes],
            signature: Mapping[str, str] | None = None) -> Iterator[bytes]:
     """``encoded``'s bytes a piece at a time (a record, a comma, a key ...), for a writer that
     never holds them joined."""
-    values = {"format": [canonical_json(BUNDLE_FORMAT)], "manifest": list(_members(manifest_json)),
-              "games": _listed(games), "players": _listed(players),
-              "carried": _listed(carried)}
-    if signature is not None:
-        values["signature"] = [canonical_json(dict(signature))]
+    return streamed(carried, games, lambda: (manifest_json, players, signature))
+
+
+#: What ``streamed`` asks for once the games are written: the manifest's parts
+#: (``manifest_parts``), the players' records' JSON and the signature (or None).
+Rest = tuple[Mapping[str, bytes], Sequence[bytes], Mapping[str, str] | None]
+
+
+def streamed(carried: Sequence[bytes], games: Iterable[bytes],
+             rest: Callable[[], Rest]) -> Iterator[bytes]:
+    """``pieces``' bytes, the games' JSON taken from ``games`` as it is written (a bundle's
+    games are the bulk of it: at L 1,000,000 records, some 300 MB, that need not all be
+    held), and the manifest, players and signature asked of ``rest`` only after the last
+    game: the bundle's keys in their order (carried, format, games, manifest, players,
+    signature), so a reader may digest the games as they go by."""
     yield b"{"
-    for n, key in enumerate(sorted(values)):
-        yield from (b"," if n else b"", canonical_json(key), b":", *values[key])
+    yield from (canonical_json("carried"), b":", *_listed(carried))
+    yield from (b",", canonical_json("format"), b":", canonical_json(BUNDLE_FORMAT))
+    yield from (b",", canonical_json("games"), b":")
+    yield from _listed(games)
+    manifest_json, players, signature = rest()
+    yield from (b",", canonical_json("manifest"), b":", *_members(manifest_json))
+    yield from (b",", canonical_json("players"), b":", *_listed(players))
+    if signature is not None:
+        yield from (b",", canonical_json("signature"), b":", canonical_json(dict(signature)))
     yield b"}\n"
 
 
-def _listed(items: Sequence[bytes]) -> list[bytes]:
-    """The pieces of the JSON array of ``items`` (each an element's JSON), to be joined once."""
-    pieces = [b"["]
+def _listed(items: Iterable[bytes]) -> Iterator[bytes]:
+    """The pieces of the JSON array of ``items`` (each an element's JSON), as they come."""
+    yield b"["
     for n, item in enumerate(items):
         if n:
-            pieces.append(b",")
-        pieces.append(item)
-    pieces.append(b"]")
-    return pieces
+            yield b","
+        yield item
+    yield b"]"

@@ -29,11 +29,10 @@ from ledger.db.models import (
     RatingPeriod,
 )
 from ledger.db.order import player_sort_key
-from ledger.db.rows import stream_rows, typed_chunks
+from ledger.db.rows import stream_rows
 from ledger.domain import STANDARD, Actor, KReason, Period, PlayerState, RatingPool
 from ledger.rules.closing import competition_ranks
 from ledger.rules.pools import k_in_pool
-from ledger.rules.recount import ROW_FIELDS
 from ledger.services.close.revisions import current
 from ledger.services.close.state import History, first_closed_period, load_histories
 from ledger.services.core.audit import record_change, summarise
@@ -211,26 +210,6 @@ def read_rows(session: Session, period: Period, revision: int,
             inactive, sex in session.execute(_lines(where))
             if players is None or pid in players]
     return sorted(rows, key=lambda r: (r.rank, *player_sort_key(r.name, r.player_id)))
-
-
-def read_row_values(session: Session, period: Period, revision: int,
-                    pool: RatingPool = STANDARD) -> list[dict[str, Any]]:
-    """``read_rows``' lines (every line), in the same order, each a dict of ``ROW_FIELDS`` in
-    that order (``k_reason`` the stored value, which must be a ``KReason``'s: else
-    ``ValueError``, as ``read_rows`` raises): a list's manifest's rows
-    (``bundle_json.manifest_parts``), made from the driver's rows (``db.rows.typed_chunks``)
-    without a ``ListRow`` or an ORM row a line."""
-    e = ListEntry
-    reasons = {reason.value for reason in KReason}
-    rows = []
-    for chunk in typed_chunks(session.connection(), _lines(
-            (e.period == str(period)) & (e.pool == pool) & (e.revision == revision))):
-        for values in chunk:
-            row = dict(zip(ROW_FIELDS, values, strict=True))
-            if row["k_reason"] not in reasons:
-                KReason(row["k_reason"])  # raises
-            rows.append(row)
-    return sorted(rows, key=lambda r: (r["rank"], *player_sort_key(r["name"], r["player_id"])))
 
 
 def _lines(where: ColumnElement[bool]) -> Select[Any]:

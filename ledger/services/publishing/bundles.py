@@ -12,9 +12,11 @@ it (``encoded_bundle``), ``ledger serve`` makes it once and keeps it (``kept_bun
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import ledger
+from ledger.db.engine import SQLITE_CLOSE_CACHE_KIB, sqlite_cache
 from ledger.db.models import PeriodRevision
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.formats import bundle as bundles
@@ -32,12 +35,12 @@ from ledger.formats.canonical import canonical_json
 from ledger.formats.site.model import ListPage
 from ledger.rules.editions import Edition
 from ledger.rules.pools import RAISE_2022_PERIOD
-from ledger.rules.recount import ListFacts
+from ledger.rules.recount import ROW_FIELDS, ListFacts
 from ledger.services.close.carried import carried_into
 from ledger.services.close.pools import load_pools
 from ledger.services.close.rated_games import seeded_states, streamed_game_values
-from ledger.services.close.snapshots import read_row_values
-from ledger.services.close.state import first_closed_period, load_histories
+from ledger.services.close.snapshots import ListRow, read_rows
+from ledger.services.close.state import History, first_closed_period, load_histories
 from ledger.services.core.facts import Facts
 from ledger.services.core.session import Ledger, transaction
 from ledger.services.publishing.lists import list_revision
@@ -121,13 +124,36 @@ def encoded_bundle(engine: Ledger, pool: RatingPool, period: str, revision: int,
 
 def bundle_pieces(engine: Ledger, pool: RatingPool, period: str, revision: int,
                   key: Ed25519PrivateKey | None = None) -> Iterator[bytes]:
-    """``encoded_bundle``'s bytes a piece at a time (``bundle_json.pieces``), for a writer
+    """``encoded_bundle``'s bytes a piece at a time (``bundle_json.streamed``), for a writer
     that never holds them joined (``site_files.Costly.pieces``): the facts are read on the
-    first piece."""
-    read = _facts_of(engine, period, revision, pool, records=False)
-    signed = (None if key is None
-              else signatures.signed(bundle_json.joined(read.manifest_json), key))
-    yield from bundle_json.pieces(read.manifest_json, *read.json, signed)
+    first piece, in one read transaction open until the last, each game's JSON given as it
+    is encoded and let go (only its id and SHA-256 kept for the manifest, which follows the
+    games in the file), the players' records and the manifest after the last game; SQLite's
+    page cache is a close's (``SQLITE_CLOSE_CACHE_KIB``: one pass over the month). At L
+    (1,000,000 games, a 358 MB bundle) the games' JSON was held whole until written."""
+    with transaction(engine, write=False) as session, \
+            sqlite_cache(session.connection(), SQLITE_CLOSE_CACHE_KIB):  # one pass, as a close
+        closed, shown = list_revision(session, period, revision, pool)
+        stored = session.get(PeriodRevision, (str(closed), pool, shown))
+        assert stored is not None  # list_revision checked it
+        carried, games, players = _records(session, closed, pool,
+                                           Facts(as_of=stored.change_id), None)
+        ids, digests = array("q"), bytearray()
+
+        def written(game: tuple[int, bytes]) -> bytes:
+            ids.append(game[0])
+            digests.extend(hashlib.sha256(game[1]).digest())
+            return game[1]
+
+        def rest() -> bundle_json.Rest:
+            manifest_json = _manifest_json(session, stored, closed, shown, pool,
+                                           bundle_json.Digested(ids, digests), *players(),
+                                           carried)
+            signed = (None if key is None
+                      else signatures.signed(bundle_json.joined(manifest_json), key))
+            return manifest_json, players()[1], signed
+
+        yield from bundle_json.streamed(carried[1], map(written, games), rest)
 
 
 def kept_bundle(engine: Ledger, folder: Path, pool: RatingPool, period: str, revision: int,
@@ -198,37 +224,88 @@ def facts_read(session: Session, period: Period, revision: int,
     stored = session.get(PeriodRevision, (str(period), pool, revision))
     assert stored is not None  # list_revision checked it
     kept: tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] = ([], [], [])
-    ids, encoded = _records(session, period, pool, Facts(as_of=stored.change_id),
-                            kept if records else None)
-    rows = read_row_values(session, period, revision, pool)
-    manifest, parts = bundle_json.manifest_parts(
-        period, pool, revision, Edition(stored.edition), ledger.__version__, rows,
-        (ids[0], encoded[0]), (ids[1], encoded[1]), (ids[2], encoded[2]),
-        change=stored.change_id, reason=stored.reason, whole=records)
-    return ListFactsRead(manifest, kept[0], kept[1], kept[2], parts, encoded)
+    carried, games, players = _records(session, period, pool, Facts(as_of=stored.change_id),
+                                       kept if records else None)
+    game_ids: list[int] = []
+    encoded: list[bytes] = []
+    for game_id, data in games:
+        game_ids.append(game_id)
+        encoded.append(data)
+    manifest, parts = _manifest_parts(session, stored, period, revision, pool,
+                                      (game_ids, encoded), *players(), carried, whole=records)
+    return ListFactsRead(manifest, kept[0], kept[1], kept[2], parts,
+                         (encoded, players()[1], carried[1]))
+
+
+def _manifest_json(session: Session, stored: PeriodRevision, period: Period, revision: int,
+                   pool: RatingPool, games: bundle_json.Encoded | bundle_json.Digested,
+                   player_ids: list[int], players: list[bytes],
+                   carried: tuple[list[int], list[bytes]]) -> dict[str, bytes]:
+    """The manifest's parts (``bundle_json.manifest_parts``, no manifest as a dict)."""
+    return _manifest_parts(session, stored, period, revision, pool, games, player_ids,
+                           players, carried, whole=False)[1]
+
+
+def _manifest_parts(session: Session, stored: PeriodRevision, period: Period, revision: int,
+                    pool: RatingPool, games: bundle_json.Encoded | bundle_json.Digested,
+                    player_ids: list[int], players: list[bytes],
+                    carried: tuple[list[int], list[bytes]], *, whole: bool,
+                    ) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
+    """``bundle_json.manifest_parts`` of the list revision ``stored`` (its rows read here, as
+    stored) over the records' ids and JSON (``_records``')."""
+    return bundle_json.manifest_parts(
+        period, pool, revision, Edition(stored.edition), ledger.__version__,
+        read_rows(session, period, revision, pool), games, (player_ids, players), carried,
+        change=stored.change_id, reason=stored.reason, whole=whole, as_row=_row)
+
+
+def _row(r: ListRow) -> dict[str, Any]:
+    """A stored list line as its manifest publishes it (``ROW_FIELDS``, K's reason as text)."""
+    return {name: (getattr(r, name).value if name == "k_reason" else getattr(r, name))
+            for name in ROW_FIELDS}
+
+
+#: A kind of record as ``_records`` gives it: the records' ids and their canonical JSON.
+Records = tuple[list[int], list[bytes]]
 
 
 def _records(session: Session, period: Period, pool: RatingPool, facts: Facts,
              kept: tuple[list[dict[str, Any]], ...] | None
-             ) -> tuple[tuple[list[int], list[int], list[int]],
-                        tuple[list[bytes], list[bytes], list[bytes]]]:
-    """``facts_read``'s records: (the games' ids, the players', the carried corrections'
-    players) and each record's canonical JSON in the same order; each record also onto
-    ``kept`` (games, players, carried) when given. The games are read a few thousand at a
-    time and each let go once encoded (``streamed_game_values``); the histories and the
-    players' identities are let go on return, before the caller reads the list's rows and
-    takes the digests. The games' players' histories are everyone's (``known``), not read a
-    second time."""
+             ) -> tuple[Records, Iterator[tuple[int, bytes]], Callable[[], Records]]:
+    """``facts_read``'s records, each as its id and canonical JSON: the carried corrections'
+    (by player), the games' (id, JSON) as they are read, a few thousand rows at a time, each
+    let go once encoded (``streamed_game_values``; use them up first), and a function that
+    gives the players' (read on its first call, after the games; the same answer after). Each
+    record also onto ``kept`` (games, players, carried) when given. The histories and the
+    players' identities are let go once the players are encoded, before the caller reads the
+    list's rows and takes the digests. The games' players' histories are everyone's
+    (``known``), not read a second time."""
     carried = carried_into(session, period, facts, pool)
     everyone = load_histories(session, None, through=period.previous(), facts=facts, pool=pool)
-    histories, games = streamed_game_values(session, lambda g: g.c.period == str(period),
-                                            through=period.previous(), also=carried,
-                                            facts=facts, pool=pool, known=everyone)
-    ids: tuple[list[int], list[int], list[int]] = ([], [], sorted(carried))
-    encoded: tuple[list[bytes], list[bytes], list[bytes]] = ([], [], [])
-    for game in games:
-        ids[0].append(game[0])
-        _add(kept, 0, encoded[0], bundles.game_record(*game))
+    histories, loaded = streamed_game_values(session, lambda g: g.c.period == str(period),
+                                             through=period.previous(), also=carried,
+                                             facts=facts, pool=pool, known=everyone)
+    ids = sorted(carried)
+    encoded = [_add(kept, 2, bundles.carried_record(pid, carried[pid])) for pid in ids]
+    found: list[Records] = []
+
+    def games() -> Iterator[tuple[int, bytes]]:
+        for game in loaded:
+            yield game[0], _add(kept, 0, bundles.game_record(*game))
+
+    def players() -> Records:
+        if not found:
+            found.append(_players(session, period, pool, facts, kept, everyone, histories))
+        return found[0]
+
+    return (ids, encoded), games(), players
+
+
+def _players(session: Session, period: Period, pool: RatingPool, facts: Facts,
+             kept: tuple[list[dict[str, Any]], ...] | None, everyone: dict[int, History],
+             histories: dict[int, History]) -> Records:
+    """The players' records of ``_records`` (``everyone``'s histories and those of the games'
+    players, ``histories``), by id."""
     everyone |= {pid: h for pid, h in histories.items() if pid not in everyone}
     seeded = seeded_states(session, histories, period, pool, facts)
     unrated = [pid for pid, h in histories.items()
@@ -237,7 +314,7 @@ def _records(session: Session, period: Period, pool: RatingPool, facts: Facts,
                                              ratings_through=period.previous(), facts=facts,
                                              pool=pool).items()
              if any(g.period == period for g in p.games)}
-    del histories
+    histories.clear()
     standard = (load_histories(session, None, through=period, facts=facts)
                 if pool != STANDARD and period == RAISE_2022_PERIOD else {})
     first_closed = min(first_closed_period(session, pool) or period, period)
@@ -246,26 +323,25 @@ def _records(session: Session, period: Period, pool: RatingPool, facts: Facts,
         select(known.c.id, known.c.name, known.c.fide_id, known.c.federation, known.c.title,
                known.c.sex, (known.c.merged_into.is_not(None) | known.c.withdrawn)
                .label("gone")))}
-    ids[1].extend(sorted(everyone))
+    ids = sorted(everyone)
+    encoded = []
     before = period.previous()  # a Period made once, not once a player
-    for pid in ids[1]:
+    for pid in ids:
         history, who = everyone.pop(pid), identity.pop(pid)
         since, last = history.activity(before, first_closed)
         in_standard = (standard[pid].rating(period.next(), results_through=period)
                        if pid in standard else None)
-        _add(kept, 1, encoded[1], bundles.player_record(pid, ListFacts(
+        encoded.append(_add(kept, 1, bundles.player_record(pid, ListFacts(
             history.state(period), who.name, who.fide_id, who.federation, who.title, who.sex,
-            not who.gone, seeded.get(pid), in_standard, since, last, pools.get(pid))))
-    for pid in ids[2]:
-        _add(kept, 2, encoded[2], bundles.carried_record(pid, carried[pid]))
+            not who.gone, seeded.get(pid), in_standard, since, last, pools.get(pid)))))
     return ids, encoded
 
 
-def _add(kept: tuple[list[dict[str, Any]], ...] | None, kind: int, encoded: list[bytes],
-         record: dict[str, Any]) -> None:
-    """``record``'s canonical JSON onto ``encoded``, and ``record`` onto ``kept[kind]`` when
-    ``kept`` is given (a bundle written from the JSON alone holds no record twice: at size M
-    the players' records are some 24 MB as dicts)."""
-    encoded.append(canonical_json(record))
+def _add(kept: tuple[list[dict[str, Any]], ...] | None, kind: int,
+         record: dict[str, Any]) -> bytes:
+    """``record``'s canonical JSON, and ``record`` onto ``kept[kind]`` when ``kept`` is given
+    (a bundle written from the JSON alone holds no record twice: at size M the players'
+    records are some 24 MB as dicts)."""
     if kept is not None:
         kept[kind].append(record)
+    return canonical_json(record)

@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import distinct, func, select, union_all
 from sqlalchemy.orm import Session
 
+from ledger.db.engine import release_cache
 from ledger.db.models import Game, Player
 from ledger.db.order import PLAYER_ORDER
 from ledger.domain import POOLS, STANDARD, Period, RatingPool
@@ -122,7 +123,8 @@ def _files(session: Session, site: Site, common: Common, lists: set[str], ids: l
     paths ``lists``, the indexes and the sitemap (``render_site`` with no player or
     tournament page), then the pages of the players ``ids`` (in the order of the players'
     index), ``size`` at a time, then the pages of the ``events``, a few at a time
-    (``EVENT_GAMES``)."""
+    (``EVENT_GAMES``); then SQLite's page cache of ``session`` is let go
+    (``engine.release_cache``)."""
     yield from render_parts(site, lists)
     pools = pool_periods(session, common) if ids or events else {}
     for start in range(0, len(ids), size):
@@ -131,6 +133,7 @@ def _files(session: Session, site: Site, common: Common, lists: set[str], ids: l
     for group in _event_groups(session, events):
         for event in _event_pages(session, common, pools, group):
             yield event.path, render_event(site, event, event_list(site, event))
+    release_cache(session.connection())  # read through: the bundles come next
 
 
 def lines_states(common: Common, pool: RatingPool) -> tuple[Period, Any] | None:
