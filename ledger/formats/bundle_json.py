@@ -32,14 +32,11 @@ def list_digest(rows: Sequence[Any],
     list revision (``period_revisions.digest``, docs/VERIFY.md "A list's digest") and the
     site shows. ``as_row``: each row's dict, from what ``rows`` holds (made as it is
     encoded, then let go; None: ``rows`` are those dicts)."""
-    as_row = as_row or _same
-    ordered = sorted(rows, key=lambda row: _ranked(as_row(row)))
-    taken = hashlib.sha256(b"[")
-    for start in range(0, len(ordered), DIGEST_ROWS):  # that JSON a thousand rows at a time
-        taken.update(b"," if start else b"")
-        taken.update(canonical_json([[found[c] for c in LIST_DIGEST_COLUMNS] for found in
-                                     map(as_row, ordered[start:start + DIGEST_ROWS])])[1:-1])
-    taken.update(b"]")
+    shown = as_row or _same
+    ordered = sorted(rows, key=lambda row: _ranked(shown(row)))
+    taken = hashlib.sha256()
+    for piece in _array_pieces(ordered, lambda row: [shown(row)[c] for c in LIST_DIGEST_COLUMNS]):
+        taken.update(piece)
     return taken.hexdigest()
 
 
@@ -51,12 +48,23 @@ def _rows_json(rows: Sequence[Any], as_row: Callable[[Any], Mapping[str, Any]]) 
     """The canonical JSON of the list of ``as_row`` of each of ``rows``, encoded
     ``DIGEST_ROWS`` at a time (no list of every row's dict: at L some 80 MB), as a
     ``bytearray`` (bytes-like: never copied into ``bytes``)."""
-    out = bytearray(b"[")
-    for start in range(0, len(rows), DIGEST_ROWS):
-        out += b"," if start else b""
-        out += canonical_json([as_row(row) for row in rows[start:start + DIGEST_ROWS]])[1:-1]
-    out += b"]"
+    out = bytearray()
+    for piece in _array_pieces(rows, as_row):
+        out += piece
     return cast(bytes, out)
+
+
+def _array_pieces(rows: Sequence[Any], element: Callable[[Any], Any]) -> Iterator[bytes]:
+    """The canonical JSON of the array of ``element`` of each of ``rows``, a piece at a time:
+    ``[``, then ``DIGEST_ROWS`` elements at a time (their array's JSON without its brackets,
+    a comma before all but the first), then ``]``: a JSON array's text is its elements'
+    joined by commas, so the pieces joined are the whole array's JSON."""
+    yield b"["
+    for start in range(0, len(rows), DIGEST_ROWS):
+        if start:
+            yield b","
+        yield canonical_json([element(row) for row in rows[start:start + DIGEST_ROWS]])[1:-1]
+    yield b"]"
 
 
 #: The rows ``list_digest`` encodes at a time: a JSON array's text is its elements' joined by
