@@ -177,12 +177,13 @@ def _read(path: str, lines: Iterable[str], out: Problems, stream: CsvStream,
                                    f"has {len(names)}: quote a value holding a comma"))
             else:
                 game = game_of(start, row)
-                if game is not None:
+                if game is not None:  # a game comes with no error: ``out.full`` as it was
                     games.append(game)
                     if len(games) >= size:
                         yield games
                         games = []
-            if out.full:
+                    continue
+            if out.full:  # asked only after a row that may have added an error
                 out.stop(line)
                 stream.failed = True
                 return
