@@ -169,7 +169,10 @@ def _read(path: str, lines: Iterable[str], out: Problems, stream: CsvStream,
         game_of = _RowReader(path, names, out, dates)
         for row in reader:
             start, line = line + 1, reader.line_num
-            if not "".join(row).strip():  # no cell with more than blanks
+            first = row[0] if row else ""
+            # no cell with more than blanks (a first cell with more, the usual row, says no at
+            # once: ``isspace`` is ``strip``'s own test of a blank)
+            if (not first or first.isspace()) and not "".join(row).strip():
                 continue
             stream.rows += 1
             if len(row) != len(names):

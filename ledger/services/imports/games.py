@@ -277,16 +277,19 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         paired: list[Matched] = []
         quiet, who, ids = matcher.quiet_who, matcher.who, matcher.use_ids
         for g in games:
-            start = g.event_start or g.date
-            found = pools.get(id(g))
-            pool = usual if found is None else found.pool
             # one match per distinct question (``Matcher.who``): a dict look-up after the first,
-            # its key ``Matcher.asked``'s written out (200,000 calls fewer in a month's file)
+            # its key ``Matcher.asked``'s written out (200,000 calls fewer in a month's file);
+            # the game's start and pool, which only a match reads, found for a match only (an
+            # answer in ``quiet_who`` is final: ``who`` asks it first)
             wp, bp = g.white, g.black
-            white = (quiet.get((wp.name, wp.fide_id if ids else None, wp.birth_year))
-                     or who(wp, start, pool))
-            black = (quiet.get((bp.name, bp.fide_id if ids else None, bp.birth_year))
-                     or who(bp, start, pool))
+            white = quiet.get((wp.name, wp.fide_id if ids else None, wp.birth_year))
+            black = quiet.get((bp.name, bp.fide_id if ids else None, bp.birth_year))
+            if white is None or black is None:
+                start = g.event_start or g.date
+                found = pools.get(id(g))
+                pool = usual if found is None else found.pool
+                white = white or who(wp, start, pool)
+                black = black or who(bp, start, pool)
             paired.append((g, white, black))
             done += 1
             if progress is not None and done % 1000 == 0:
