@@ -167,22 +167,27 @@ def _read(path: str, lines: Iterable[str], out: Problems, stream: CsvStream,
             return
         line = reader.line_num
         game_of = _RowReader(path, names, out, dates)
+        width = len(names)
         for row in reader:
             start, line = line + 1, reader.line_num
-            if not "".join(row).strip():  # no cell with more than blanks
+            first = row[0] if row else ""
+            # no cell with more than blanks (a first cell with more, the usual row, says no at
+            # once: ``isspace`` is ``strip``'s own test of a blank)
+            if (not first or first.isspace()) and not "".join(row).strip():
                 continue
             stream.rows += 1
-            if len(row) != len(names):
+            if len(row) != width:
                 out.append(Problem(path, start, "row", f"{len(row)} fields where the header "
                                    f"has {len(names)}: quote a value holding a comma"))
             else:
                 game = game_of(start, row)
-                if game is not None:
+                if game is not None:  # a game comes with no error: ``out.full`` as it was
                     games.append(game)
                     if len(games) >= size:
                         yield games
                         games = []
-            if out.full:
+                    continue
+            if out.full:  # asked only after a row that may have added an error
                 out.stop(line)
                 stream.failed = True
                 return
@@ -238,17 +243,21 @@ class _RowReader:
     def __init__(self, path: str, names: list[str], problems: Problems,
                  dates: dict[str, dt.date]) -> None:
         self.path, self.names, self.problems, self.dates = path, names, problems, dates
-        self.at = {name: i for i, name in enumerate(names)}
+        at = {name: i for i, name in enumerate(names)}
+        # the required columns' positions, and whether they are all the header has (the
+        # usual file), found once, not per row
+        self.date_at, self.result_at = at["date"], at["result"]
+        self.white_at, self.black_at = at["white"], at["black"]
+        self.usual = len(at) == len(REQUIRED)
 
     def __call__(self, line: int, row: list[str]) -> FileGame | None:
-        at = self.at
-        date_text = row[at["date"]].strip()
+        date_text = row[self.date_at].strip()
         day = self.dates.get(date_text)
-        result = _RESULTS.get(row[at["result"]])
-        white, black = row[at["white"]], row[at["black"]]
+        result = _RESULTS.get(row[self.result_at])
+        white, black = row[self.white_at], row[self.black_at]
         white_name, black_name = white.strip(), black.strip()
         if (day is None or result is None or not white_name or not black_name
-                or len(at) != 4 or not (white + black).isprintable()
+                or not self.usual or not (white + black).isprintable()
                 or white_name.casefold() == black_name.casefold()):
             return _game(self.path, line, dict(zip(self.names, row, strict=True)),
                          self.problems, self.dates)

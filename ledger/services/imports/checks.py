@@ -114,7 +114,8 @@ def _fresh(name: str, event_id: int | None, seen: dict[GameKey, _Seen], void: se
             fresh.append(item)
             # ``_value_``: the member's value as ``.value`` gives it, without its Python-level
             # descriptor (a call a game here and in ``writing.add_games``)
-            seen[key] = _Seen(g.result._value_, g.played, None, g.line, g.date)
+            # (``tuple.__new__``: the same named tuple without its Python-level ``__new__``)
+            seen[key] = tuple.__new__(_Seen, (g.result._value_, g.played, None, g.line, g.date))
         elif old.game_id in void:
             report.already_recorded += 1
             report.notes.append(f"line {g.line}: {w.name} v {b.name} is game {old.game_id}, void "

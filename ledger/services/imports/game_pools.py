@@ -8,6 +8,7 @@ Refusals are ``Problem`` values naming the file, line and field, as every import
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ledger.domain import POOLS, STANDARD, RatingPool, parse_pool
@@ -121,3 +122,22 @@ def game_pool(file: str, g: FileGame, event_pool: RatingPool | None,
     unequal = len(sides) == 2 and sides[0] is not None and sides[1] is not None and (
         sides[0].minutes != sides[1].minutes)
     return GamePool(pool, unequal)
+
+
+def game_pools(file: str, games: Iterable[FileGame], event_pool: RatingPool | None,
+               problems: list[Problem]) -> dict[int, GamePool]:
+    """``id(FileGame)`` -> ``game_pool`` of each of ``games`` that has one (a game refused has
+    no entry; its errors are in ``problems``, in the order of ``games``), for a batch of an
+    import: a game whose file names neither its pool nor a time control (every game of a
+    federation's month) is given the plain pool without a call a game."""
+    plain = _PLAIN[event_pool or STANDARD]
+    found: dict[int, GamePool] = {}
+    for g in games:
+        if (g.pool is None and not g.time_control and not g.white_time_control
+                and not g.black_time_control):  # ``game_pool``'s first test, written out
+            found[id(g)] = plain
+            continue
+        pool = game_pool(file, g, event_pool, problems)
+        if pool is not None:
+            found[id(g)] = pool
+    return found

@@ -33,7 +33,7 @@ from ledger.services.core.session import transaction
 from ledger.services.core.statistics import analyze_written
 from ledger.services.imports.game_files import READERS as READERS  # re-exported
 from ledger.services.imports.game_files import GameBatches, check_dates
-from ledger.services.imports.game_pools import GamePool, game_pool
+from ledger.services.imports.game_pools import GamePool, game_pools
 from ledger.services.imports.matching import Matcher
 from ledger.services.imports.placing import Placing
 from ledger.services.imports.report import NEVER_RATED as NEVER_RATED  # re-exported
@@ -265,28 +265,31 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
     for games in source.batches():
         report.problems.extend(source.new_problems())
         undatable = check_dates(name, games, today, report.problems, warned)
-        pools: dict[int, GamePool] = {}  # id(FileGame) -> its pool; absent: refused
-        for g in games:
-            found = game_pool(name, g, event_pool, report.problems)
-            if found is not None:
-                pools[id(g)] = found
+        # id(FileGame) -> its pool; absent: refused
+        pools: dict[int, GamePool] = game_pools(name, games, event_pool, report.problems)
         usual = event_pool or STANDARD  # a refused game's players: as without a pool
+        # the games a side of which the file gives a rating (none in a federation's month):
+        # what ``expect`` and ``warn`` read, found in one pass
+        rated = [g for g in games if g.white.rating is not None or g.black.rating is not None]
         matcher.expect([(p, pools[id(g)].pool if id(g) in pools else usual)
-                        for g in games for p in (g.white, g.black) if p.rating is not None])
+                        for g in rated for p in (g.white, g.black) if p.rating is not None])
         total = max(done + len(games), source.games_in_file, source.expected_games)
         paired: list[Matched] = []
         quiet, who, ids = matcher.quiet_who, matcher.who, matcher.use_ids
         for g in games:
-            start = g.event_start or g.date
-            found = pools.get(id(g))
-            pool = usual if found is None else found.pool
             # one match per distinct question (``Matcher.who``): a dict look-up after the first,
-            # its key ``Matcher.asked``'s written out (200,000 calls fewer in a month's file)
+            # its key ``Matcher.asked``'s written out (200,000 calls fewer in a month's file);
+            # the game's start and pool, which only a match reads, found for a match only (an
+            # answer in ``quiet_who`` is final: ``who`` asks it first)
             wp, bp = g.white, g.black
-            white = (quiet.get((wp.name, wp.fide_id if ids else None, wp.birth_year))
-                     or who(wp, start, pool))
-            black = (quiet.get((bp.name, bp.fide_id if ids else None, bp.birth_year))
-                     or who(bp, start, pool))
+            white = quiet.get((wp.name, wp.fide_id if ids else None, wp.birth_year))
+            black = quiet.get((bp.name, bp.fide_id if ids else None, bp.birth_year))
+            if white is None or black is None:
+                start = g.event_start or g.date
+                found = pools.get(id(g))
+                pool = usual if found is None else found.pool
+                white = white or who(wp, start, pool)
+                black = black or who(bp, start, pool)
             paired.append((g, white, black))
             done += 1
             if progress is not None and done % 1000 == 0:
@@ -302,7 +305,7 @@ def _record(session: Session, name: str, source: GameBatches, today: dt.date,
         # not the games refused for their date (a start in year 1 has no period before it)
         checks.warn([(g, w, b, pools[id(g)].pool) for g, w, b in paired
                      if (g.white.rating is not None or g.black.rating is not None)
-                     and id(g) in pools and id(g) not in undatable])
+                     and id(g) in pools and id(g) not in undatable] if rated else [])
         if progress is not None:
             progress(done // 2 + report.recorded // 2, total)
     report.problems.extend(source.new_problems())

@@ -199,8 +199,9 @@ class RatingChecks:
         for g, white_id, black_id, found, ratings, ended, early, gapped in placed:
             white_rating, black_rating = ratings[white_id], ratings[black_id]
             # not_rated_reason without a period reads only these (no gap rule): once each, and
-            # looked up once a game (the key holds a ``Result``, whose hash is a Python call)
-            asked_ = (g.result, g.played, found.unequal_times, white_rating is None,
+            # looked up once a game (the key holds the result's text, ``_value_``: a
+            # ``Result``'s own hash is a Python call, an enum's ``__hash__``)
+            asked_ = (g.result._value_, g.played, found.unequal_times, white_rating is None,
                       black_rating is None)
             reason = reasons.get(asked_, _UNASKED)
             if reason is _UNASKED:

@@ -160,7 +160,19 @@ class RoundSeats:
         (``round_`` read and the pair-day made once: an import asks it of every game)."""
         number = round_of(round_)
         day = (pair[0], pair[1], date) if pair[0] < pair[1] else (pair[1], pair[0], date)
-        games = self._days.get(day) if number is None else self._unnumbered.get(day)
+        if number is None:
+            games = self._days.get(day)
+            if games:
+                return games[0]
+            # ``_seat`` written out (a call a game fewer): no round, so no seat in one
+            taken = (round_, seat)
+            if games is None:
+                self._days[day] = [taken]
+            else:
+                games.append(taken)
+            self._unnumbered.setdefault(day, []).append(taken)
+            return None
+        games = self._unnumbered.get(day)
         if games:
             return games[0]
         self._seat(round_, number, pair, day, seat)
