@@ -121,6 +121,19 @@ def _interleaved(white: Ints, black: Ints) -> Ints:
     return both
 
 
+def _stable_order(values: Ints) -> npt.NDArray[np.intp]:
+    """The indices that sort ``values`` (non-negative), equal values in the order they are
+    in: ``np.argsort(values, kind="stable")``, found as the one order of the unique keys value
+    x 2^b + index (b the bits of the largest index) by numpy's default sort (200,000 sides:
+    13 -> 3.6 ms), or by the stable sort itself when a key would not fit in 63 bits."""
+    bits = max(len(values) - 1, 1).bit_length()
+    if not len(values) or int(values.min()) < 0 or int(values.max()) >= 1 << (63 - bits):
+        return np.argsort(values, kind="stable")
+    keys = values.astype(np.int64) << bits
+    keys |= np.arange(len(values), dtype=np.int64)
+    return np.argsort(keys)
+
+
 def _by_table(values: Narrow, rule: Callable[[int], int]) -> Ints:
     """``rule`` on each of ``values`` (non-empty), by a table of ``rule`` over the values' range
     (a few thousand calls at most: ratings and rating differences)."""
@@ -177,7 +190,7 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     del limited
     expected = _narrow(_by_table(counted, pd_hundredths)) if len(counted) else counted
     # group the sides by player, each player's in the order of the games
-    order = np.argsort(player, kind="stable")
+    order = _stable_order(player)
     values = (games, opponent, own, opponent_rating, difference, counted, expected, score)
     code = "i" if all(v.dtype == np.int32 for v in values) else "q"  # int64 if one is not
     block = np.empty((len(order), _WIDTH), dtype=_DTYPES[code])  # C order: a player's sides in a row
