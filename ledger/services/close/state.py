@@ -29,7 +29,7 @@ from ledger.db.models import (
 from ledger.db.rows import stream_rows
 from ledger.domain import STANDARD, Period, PlayerState, RatingPool
 from ledger.rules.activity import is_inactive
-from ledger.rules.closing import ClosedResult
+from ledger.rules.closing import ClosedResult, new_state
 from ledger.rules.editions import Edition
 from ledger.services.close.revisions import current
 from ledger.services.core.facts import NOW, Facts
@@ -176,13 +176,7 @@ class History:
         else:
             prior = latest.prior_games if latest is not None else 0
             rated_games = (prior or 0) + games
-        return PlayerState(
-            rating=rating,
-            birth_year=self.birth_year,
-            rated_games=rated_games,
-            reached_2400=reached_2400,
-            reached_2300=reached_2300,
-        )
+        return new_state(rating, self.birth_year, rated_games, reached_2400, reached_2300)
 
     def pool_starts(self, period: Period) -> Period | None:
         """The first period an unrated player's pool may reach back to when ``period`` closes: the
