@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ledger.domain import Period, PlayerState
 
-__all__ = ["ClosedResult", "closed_state", "competition_ranks", "new_state"]
+__all__ = ["ClosedResult", "closed_state", "competition_ranks", "new_result", "new_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,23 @@ def new_state(rating: int | None, birth_year: int | None, rated_games: int | Non
     _SET_2300(state, reached_2300)
     state.__post_init__()
     return state
+
+
+_SET_PERIOD, _SET_COUNT, _SET_AFTER, _SET_ORDER = (
+    ClosedResult.__dict__[name].__set__ for name in ("period", "games", "rating_after", "order"))
+
+
+def new_result(period: Period, games: int, rating_after: int | None,
+               order: int = 0) -> ClosedResult:
+    """``ClosedResult(period, games, rating_after, order)``, equal to it, each field set by its
+    slot's setter (0.9 -> 0.4 us): a history's results (every closed period of every player,
+    ``state.histories_from``) and a close's outcome (``rating._add_outcome``)."""
+    result = _NEW(ClosedResult)
+    _SET_PERIOD(result, period)
+    _SET_COUNT(result, games)
+    _SET_AFTER(result, rating_after)
+    _SET_ORDER(result, order)
+    return result
 
 
 def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> PlayerState:

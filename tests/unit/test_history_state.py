@@ -11,7 +11,7 @@ import pytest
 
 from ledger.domain import Period, PlayerState
 from ledger.errors import InvalidInput
-from ledger.rules.closing import ClosedResult, closed_state, new_state
+from ledger.rules.closing import ClosedResult, closed_state, new_result, new_state
 from ledger.services.close.state import Entry, History
 
 P = Period.parse
@@ -115,3 +115,13 @@ def test_new_state_is_the_dataclass_value_and_checks_as_it_does() -> None:
         new_state(None, 2008, -1, False, False)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.rating = 2000  # type: ignore[misc]
+
+
+def test_new_result_is_the_dataclass_value() -> None:
+    made = new_result(P("2026-05"), 4, 2322)
+    assert made == ClosedResult(P("2026-05"), 4, 2322, order=0)
+    assert (made.period, made.games, made.rating_after, made.order) == (P("2026-05"), 4, 2322, 0)
+    assert new_result(P("2026-06"), 0, None, 2) == ClosedResult(P("2026-06"), 0, None, order=2)
+    assert hash(made) == hash(ClosedResult(P("2026-05"), 4, 2322))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.games = 5  # type: ignore[misc]
