@@ -27,9 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.floors import close_floor
-
 LEDGER = Path(sys.executable).with_name("ledger")
+
+#: The environment each close is given (with its ``PYTHONPATH``), as this process was started:
+#: taken before any ``ledger`` import (``floor_cpu`` imports the floors, which import it), whose
+#: package sets ``OPENBLAS_NUM_THREADS`` (``ledger/__init__.py``) and so would hand one tree's
+#: setting to every tree's close.
+ENVIRONMENT = dict(os.environ)
 
 
 def close_cpu(ledger: Path, period: str, code: Path, work: Path) -> tuple[float, int]:
@@ -39,7 +43,7 @@ def close_cpu(ledger: Path, period: str, code: Path, work: Path) -> tuple[float,
     shutil.copy(ledger, db)
     with open(work / f"close-{code.name}.json", "w") as out:
         child = subprocess.Popen([str(LEDGER), "--db", str(db), "period", "close", period,
-                                  "--json"], stdout=out, env=dict(os.environ, PYTHONPATH=str(code)))
+                                  "--json"], stdout=out, env=dict(ENVIRONMENT, PYTHONPATH=str(code)))
         _, status, usage = os.wait4(child.pid, 0)
     if status != 0:
         raise RuntimeError(f"the close with {code} failed (status {status})")
@@ -48,6 +52,8 @@ def close_cpu(ledger: Path, period: str, code: Path, work: Path) -> tuple[float,
 
 def floor_cpu(ledger: Path, period: str, work: Path) -> float:
     """CPU seconds of floor (2a) on a copy of ``ledger``."""
+    from benchmarks.floors import close_floor  # imports ledger: after ``ENVIRONMENT``
+
     db = work / "floor.db"
     shutil.copy(ledger, db)
     start = time.process_time()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ledger.domain import Period, PlayerState
 
-__all__ = ["ClosedResult", "closed_state", "competition_ranks"]
+__all__ = ["ClosedResult", "closed_state", "competition_ranks", "new_result", "new_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,47 @@ class ClosedResult:
     order: int = 0
 
 
+#: ``PlayerState``'s slots' own setters (a frozen dataclass's ``__init__`` sets each field
+#: through ``object.__setattr__``).
+_SET_RATING, _SET_BORN, _SET_GAMES, _SET_2400, _SET_2300 = (
+    PlayerState.__dict__[name].__set__
+    for name in ("rating", "birth_year", "rated_games", "reached_2400", "reached_2300"))
+_NEW = object.__new__
+
+
+def new_state(rating: int | None, birth_year: int | None, rated_games: int | None,
+              reached_2400: bool, reached_2300: bool) -> PlayerState:
+    """``PlayerState(rating, birth_year, rated_games, reached_2400, reached_2300)``, equal to
+    it and checked as it is (``InvalidInput`` for a negative rating or games count), each field
+    set by its slot's setter: 0.75 -> 0.35 us, for the close's 40,000 states at M
+    (``History.state``, ``closed_state``)."""
+    state = _NEW(PlayerState)
+    _SET_RATING(state, rating)
+    _SET_BORN(state, birth_year)
+    _SET_GAMES(state, rated_games)
+    _SET_2400(state, reached_2400)
+    _SET_2300(state, reached_2300)
+    state.__post_init__()
+    return state
+
+
+_SET_PERIOD, _SET_COUNT, _SET_AFTER, _SET_ORDER = (
+    ClosedResult.__dict__[name].__set__ for name in ("period", "games", "rating_after", "order"))
+
+
+def new_result(period: Period, games: int, rating_after: int | None,
+               order: int = 0) -> ClosedResult:
+    """``ClosedResult(period, games, rating_after, order)``, equal to it, each field set by its
+    slot's setter (0.9 -> 0.4 us): a history's results (every closed period of every player,
+    ``state.histories_from``) and a close's outcome (``rating._add_outcome``)."""
+    result = _NEW(ClosedResult)
+    _SET_PERIOD(result, period)
+    _SET_COUNT(result, games)
+    _SET_AFTER(result, rating_after)
+    _SET_ORDER(result, order)
+    return result
+
+
 def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> PlayerState:
     """The player's state on the list published by closing a period, from ``before``, their
     ``History.state`` for that period, and ``outcome``, what closing it gave them (its
@@ -41,14 +82,11 @@ def closed_state(before: PlayerState, outcome: Sequence[ClosedResult]) -> Player
         return before
     if len(outcome) == 1:  # a result or an initial rating alone (most players): no loops
         rating = outcome[0].rating_after
-        return PlayerState(
-            rating=rating,
-            birth_year=before.birth_year,
-            rated_games=(None if before.rated_games is None
-                         else before.rated_games + outcome[0].games),
-            reached_2400=before.reached_2400 or (rating is not None and rating >= 2400),
-            reached_2300=before.reached_2300 or (rating is not None and rating >= 2300),
-        )
+        return new_state(
+            rating, before.birth_year,
+            None if before.rated_games is None else before.rated_games + outcome[0].games,
+            before.reached_2400 or (rating is not None and rating >= 2400),
+            before.reached_2300 or (rating is not None and rating >= 2300))
     last = outcome[0]
     for r in outcome[1:]:
         if r.order > last.order:

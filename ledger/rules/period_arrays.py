@@ -121,6 +121,32 @@ def _interleaved(white: Ints, black: Ints) -> Ints:
     return both
 
 
+def _by_player(player: Ints) -> tuple[npt.NDArray[np.intp], Ints]:
+    """(the indices that sort ``player``, equal ids in the order they are in, as
+    ``np.argsort(player, kind="stable")``; ``player`` so sorted). The order is found as the one
+    order of the unique keys id x 2^b + index (b the bits of the largest index) by numpy's
+    default sort (200,000 sides: 13 -> 3.6 ms), the keys made in ``player``'s own array (an
+    int64 array the caller gives up: overwritten), the indices added a slice at a time (no
+    array of keys or indices beside it); the stable sort itself when an id is negative or a key
+    would not fit in 63 bits."""
+    bits = max(len(player) - 1, 1).bit_length()
+    if not len(player) or int(player.min()) < 0 or int(player.max()) >= 1 << (63 - bits):
+        order = np.argsort(player, kind="stable")
+        return order, player[order]
+    player <<= bits
+    for at in range(0, len(player), _INDICES_AT_ONCE):
+        upto = min(at + _INDICES_AT_ONCE, len(player))
+        player[at:upto] |= np.arange(at, upto, dtype=np.int64)
+    order = np.argsort(player)
+    grouped = player[order]
+    grouped >>= bits
+    return order, grouped
+
+
+#: How many indices ``_by_player`` adds to its keys at once (0.5 MB of int64).
+_INDICES_AT_ONCE = 65536
+
+
 def _by_table(values: Narrow, rule: Callable[[int], int]) -> Ints:
     """``rule`` on each of ``values`` (non-empty), by a table of ``rule`` over the values' range
     (a few thousand calls at most: ratings and rating differences)."""
@@ -177,15 +203,14 @@ def rate_columns(states: Mapping[int, PlayerState], columns: GameColumns, period
     del limited
     expected = _narrow(_by_table(counted, pd_hundredths)) if len(counted) else counted
     # group the sides by player, each player's in the order of the games
-    order = np.argsort(player, kind="stable")
+    order, grouped = _by_player(player)  # ``player`` overwritten: not used after this
+    del player
     values = (games, opponent, own, opponent_rating, difference, counted, expected, score)
     code = "i" if all(v.dtype == np.int32 for v in values) else "q"  # int64 if one is not
     block = np.empty((len(order), _WIDTH), dtype=_DTYPES[code])  # C order: a player's sides in a row
     for j, column in enumerate(values):
         block[:, j] = column[order]
-    grouped = player[order]
     del values, games, opponent, own, opponent_rating, difference, counted, expected, score
-    del player
     starts = (np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(grouped)
               else np.zeros(0, dtype=np.intp))
     ends = np.r_[starts[1:], len(grouped)]

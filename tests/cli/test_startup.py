@@ -268,3 +268,20 @@ def test_a_bad_end_date_gets_typers_own_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert ("Invalid value for '--end-date': Value error, '2025-13-40' does not match the "
             "formats '%Y-%m-%d'.") in " ".join(result.output.replace("│", " ").split())
+
+
+#: Prints OPENBLAS_NUM_THREADS after importing the package (``ledger/__init__.py``).
+THREADS_PROBE = "import os, ledger; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
+def test_the_package_gives_openblas_one_thread_unless_the_environment_asks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str | None, expected: str) -> None:
+    # numpy's OpenBLAS threads spin at its start: 0.1 s of the M close's CPU, no BLAS call used
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    done = subprocess.run([sys.executable, "-c", THREADS_PROBE], capture_output=True, text=True,
+                          cwd=tmp_path, check=True, timeout=60)
+    assert done.stdout.strip() == expected

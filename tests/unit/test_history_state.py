@@ -5,8 +5,13 @@ publishes from the state before it and the close's outcome, without walking the 
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from ledger.domain import Period, PlayerState
-from ledger.rules.closing import ClosedResult, closed_state
+from ledger.errors import InvalidInput
+from ledger.rules.closing import ClosedResult, closed_state, new_result, new_state
 from ledger.services.close.state import Entry, History
 
 P = Period.parse
@@ -95,3 +100,28 @@ def test_closed_state_of_a_drop_or_an_adjustment_alone() -> None:
     # a list adjustment alone (0 games) to 1014
     assert closed_state(before, [ClosedResult(P("2026-08"), 0, 1014, order=1)]) == PlayerState(
         1014, 1990, 40, False, True)
+
+
+def test_new_state_is_the_dataclass_value_and_checks_as_it_does() -> None:
+    made = new_state(2310, None, None, True, False)
+    assert made == PlayerState(rating=2310, birth_year=None, rated_games=None,
+                               reached_2400=True, reached_2300=False)
+    assert (made.rating, made.birth_year, made.rated_games) == (2310, None, None)
+    assert (made.reached_2400, made.reached_2300) == (True, False)
+    assert hash(made) == hash(PlayerState(2310, None, None, True, False))
+    with pytest.raises(InvalidInput, match="rating: -5 is negative"):
+        new_state(-5, 2008, 0, False, False)
+    with pytest.raises(InvalidInput, match="rated games: -1 is negative"):
+        new_state(None, 2008, -1, False, False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.rating = 2000  # type: ignore[misc]
+
+
+def test_new_result_is_the_dataclass_value() -> None:
+    made = new_result(P("2026-05"), 4, 2322)
+    assert made == ClosedResult(P("2026-05"), 4, 2322, order=0)
+    assert (made.period, made.games, made.rating_after, made.order) == (P("2026-05"), 4, 2322, 0)
+    assert new_result(P("2026-06"), 0, None, 2) == ClosedResult(P("2026-06"), 0, None, order=2)
+    assert hash(made) == hash(ClosedResult(P("2026-05"), 4, 2322))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.games = 5  # type: ignore[misc]

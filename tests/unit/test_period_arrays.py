@@ -14,7 +14,7 @@ import pytest
 
 from ledger.domain import BLITZ, RAPID, STANDARD, Period, PlayerState
 from ledger.rules.editions import Edition
-from ledger.rules.period_arrays import NONE, columns_of_rows, rate_columns
+from ledger.rules.period_arrays import NONE, _by_player, columns_of_rows, rate_columns
 from ledger.rules.period_rows import rate_rows, rate_rows_in_python
 from ledger.rules.row_results import GameRow, RowResult
 
@@ -219,3 +219,24 @@ def test_same_as_the_python_rows(pool: str, period: Period, edition: Edition) ->
     plain(fast)
     # rate_rows takes any iterable of rows
     assert rate_rows(states, iter(rows), period, edition, carried, pool) == slow
+
+
+@pytest.mark.parametrize("values", [
+    [3, 1, 3, 1, 2],  # keys 3x8+0, 1x8+1, ...: the unique keys' sort
+    [3 << 60, 1, 3 << 60, 1, 2],  # 3 x 2^60 x 2^3 is past 63 bits: the stable sort itself
+])
+def test_by_player_keeps_equal_ids_in_their_order(values: list[int]) -> None:
+    # sorted: the 1s at 1 and 3, the 2 at 4, the largest at 0 and 2, each pair as it was
+    order, grouped = _by_player(np.array(values, dtype=np.int64))
+    assert order.tolist() == [1, 3, 4, 0, 2]
+    assert grouped.tolist() == [1, 1, 2, values[0], values[0]]
+    assert [a.tolist() for a in _by_player(np.array([7], dtype=np.int64))] == [[0], [7]]
+    assert [a.tolist() for a in _by_player(np.zeros(0, dtype=np.int64))] == [[], []]
+
+
+def test_by_player_adds_the_indices_a_slice_at_a_time() -> None:
+    # 65,536 indices at once: 70,000 sides of two players alternating, the second slice's
+    # indices (65,536 on) added as well as the first's
+    order, grouped = _by_player(np.array([2, 1] * 35_000, dtype=np.int64))
+    assert order.tolist() == list(range(1, 70_000, 2)) + list(range(0, 70_000, 2))
+    assert grouped.tolist() == [1] * 35_000 + [2] * 35_000

@@ -37,7 +37,7 @@ from ledger.db.models import (
 )
 from ledger.db.rows import insert_rows
 from ledger.domain import STANDARD, Period, RatedGame, RatingPool
-from ledger.rules.closing import ClosedResult, closed_state
+from ledger.rules.closing import ClosedResult, closed_state, new_result
 from ledger.rules.editions import RAISE_2024_PERIOD, Edition, list_adjustment
 from ledger.rules.initial import InitialRating as Computation
 from ledger.rules.initial import Pool, rate_pool
@@ -233,14 +233,14 @@ def _add_outcome(everyone: dict[int, History], target: Period, results: dict[int
     it: player id -> the rows added, in that order."""
     outcome: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, r in results.items():
-        outcome[pid].append(ClosedResult(target, r.n, r.rating_after))
+        outcome[pid].append(new_result(target, r.n, r.rating_after))
     for pid, (_, ir) in initial.items():
         if ir.published:
-            outcome[pid].append(ClosedResult(target, ir.games, ir.rating))
+            outcome[pid].append(new_result(target, ir.games, ir.rating))
     for a in adjustments:
-        outcome[a["player_id"]].append(ClosedResult(target, 0, a["rating_after"], order=1))
+        outcome[a["player_id"]].append(new_result(target, 0, a["rating_after"], 1))
     for pid in drops:
-        outcome[pid].append(ClosedResult(target, 0, None, order=2))
+        outcome[pid].append(new_result(target, 0, None, 2))
     for pid, rows in outcome.items():
         everyone[pid].results.extend(rows)
     return dict(outcome)

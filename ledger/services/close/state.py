@@ -29,7 +29,7 @@ from ledger.db.models import (
 from ledger.db.rows import stream_rows
 from ledger.domain import STANDARD, Period, PlayerState, RatingPool
 from ledger.rules.activity import is_inactive
-from ledger.rules.closing import ClosedResult
+from ledger.rules.closing import ClosedResult, new_result, new_state
 from ledger.rules.editions import Edition
 from ledger.services.close.revisions import current
 from ledger.services.core.facts import NOW, Facts
@@ -176,13 +176,7 @@ class History:
         else:
             prior = latest.prior_games if latest is not None else 0
             rated_games = (prior or 0) + games
-        return PlayerState(
-            rating=rating,
-            birth_year=self.birth_year,
-            rated_games=rated_games,
-            reached_2400=reached_2400,
-            reached_2300=reached_2300,
-        )
+        return new_state(rating, self.birth_year, rated_games, reached_2400, reached_2300)
 
     def pool_starts(self, period: Period) -> Period | None:
         """The first period an unrated player's pool may reach back to when ``period`` closes: the
@@ -344,13 +338,13 @@ def histories_from(
             once.setdefault(kind, kind)))
     by_player: dict[int, list[ClosedResult]] = defaultdict(list)
     for pid, period, games, rating_after in results:
-        by_player[pid].append(ClosedResult(month(period), games, rating_after))
+        by_player[pid].append(new_result(month(period), games, rating_after))
     for pid, period, games, rating in initial:
-        by_player[pid].append(ClosedResult(month(period), games, rating))
+        by_player[pid].append(new_result(month(period), games, rating))
     for pid, period, rating_after in adjustments:
-        by_player[pid].append(ClosedResult(month(period), 0, rating_after, order=1))
+        by_player[pid].append(new_result(month(period), 0, rating_after, 1))
     for pid, period in drops:
-        by_player[pid].append(ClosedResult(month(period), 0, None, order=2))
+        by_player[pid].append(new_result(month(period), 0, None, 2))
     for pid, rows in by_player.items():
         histories[pid].results = sorted(rows, key=lambda r: (r.period, r.order))
     return histories
