@@ -350,8 +350,9 @@ class Build:
         ``root`` held at the swap): every entry but a folder that ``found`` had not, or had as
         another file (another inode or time), in its place (a page's too: it is not the build's
         own then; a file the new site holds as a link to the same inode is that file already:
-        ``linked``, its times not asked again). One whose place the new site holds as a folder is kept beside ``root``, as
-        ``old`` renamed ``.ROOT.ledger-kept-N``, and ``LedgerError`` says so."""
+        ``linked``, its times not asked again). One whose place the new site holds as a folder
+        is kept beside ``root``, as ``old`` renamed ``.ROOT.ledger-kept-N``, and ``LedgerError``
+        says so."""
         for name, entry in sorted(survey(old, self.linked).items()):
             seen = self.found.get(name)
             if stat.S_ISDIR(entry.st_mode) or (seen is not None and (
