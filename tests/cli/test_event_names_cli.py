@@ -1,6 +1,6 @@
 """A typo in an event's name is refused, not made a new event for good (issue 21 §2): ``game
 add --event`` and an import whose event name names no recorded event but is a close spelling of
-one (the players' closeness rule, ``ledger.names.closeness``, or their look-alike rule) are
+one (the players' closeness rule, ``ledger.names.hints.closeness``, or their look-alike rule) are
 refused with "did you mean" unless ``--new-event``; names that differ only in their numbers are
 different events, never typos."""
 
@@ -13,7 +13,8 @@ from pathlib import Path
 from cli_runs import ok, run
 from ledgers import sqlite_ledger
 
-from ledger.names import name_key, numbers_apart
+from ledger.names import name_key
+from ledger.names.hints import numbers_apart
 
 
 def events(db: Path) -> list[str]:

@@ -10,7 +10,8 @@ import unicodedata
 import pytest
 
 from ledger.confusables import prototypes, skeleton
-from ledger.names import NameHints, fold_key, lookalike_folds, loose_forms, name_key, skeleton_key
+from ledger.names import fold_key, lookalike_folds, loose_forms, name_key, skeleton_key
+from ledger.names.hints import NameHints
 
 
 def test_the_data_is_unicodes_file() -> None:

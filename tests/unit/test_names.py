@@ -10,19 +10,15 @@ import re
 import pytest
 
 from ledger.names import (
-    NameHints,
-    close_matches,
-    closeness,
     comma_forms,
-    did_you_mean,
     loose_form,
     loose_forms,
     name_key,
     name_words,
     other_orders,
     same_name_keys,
-    word_starts,
 )
+from ledger.names.hints import NameHints, close_matches, closeness, did_you_mean, word_starts
 
 
 @pytest.mark.parametrize(("name", "key"), [

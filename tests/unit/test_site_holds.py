@@ -49,3 +49,23 @@ def test_each_difference_is_seen(tmp_path: Path) -> None:
     (root / "CNAME").mkdir()  # a folder where a link was
     assert not holds(root, files)
     assert holds(root, states(survey(root)))
+
+
+def test_a_survey_takes_a_known_files_lstat_only_while_it_is_that_inode(tmp_path: Path) -> None:
+    """``survey(root, known)``: a regular file of ``known`` still at that inode is given the
+    ``lstat`` taken before (a file a build linked into its new site); another inode, a link or
+    a folder is asked again."""
+    root = tmp_path / "site"
+    _folder(root)
+    before = survey(root)
+    os.utime(root / "index.html", ns=(5, 5))  # the same inode, another time: not asked again
+    os.link(root / "players" / "7.html", tmp_path / "held")  # as the new site holds it
+    (root / "players" / "7.html").unlink()
+    (root / "players" / "7.html").write_bytes(b"<p>another</p>\n")  # another inode: asked
+    again = survey(root, before)
+    assert again["index.html"] is before["index.html"]
+    assert again["index.html"].st_mtime_ns != 5
+    assert again["players/7.html"].st_size == 15
+    assert again["players/7.html"].st_ino == os.lstat(root / "players" / "7.html").st_ino
+    assert again["CNAME"] is not before["CNAME"] and again["players"] is not before["players"]
+    assert states(survey(root))["index.html"][2] == 5

@@ -298,7 +298,7 @@ def _finish(build: site_swap.Build, made: dict[str, str], record: Record | None)
                                             for name in sorted(made))]) + "\n"
     build.write_or_keep(MANIFEST, listing.encode("utf-8"))
     if record is not None:
-        done = replace(record, files=states(site_swap.survey(build.staging)))
+        done = replace(record, files=states(build.staged()))
         build.write(RECORD, record_text(done))
     build.swap()
 

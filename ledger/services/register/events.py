@@ -4,7 +4,7 @@ games go into (``find_event``, ``place_in_event``: ``ledger game add`` and every
 
 An event is named by ``#ID`` or by its name, matched by ``ledger.names.name_key`` (case, accents
 and punctuation aside: ``Ostersund Open`` finds ``Östersund Open``), else as a part of one key;
-a name that matches nothing gets "did you mean" (``ledger.names.NameHints``: a part of a name,
+a name that matches nothing gets "did you mean" (``ledger.names.hints.NameHints``: a part of a name,
 else a close spelling).
 """
 
@@ -22,17 +22,8 @@ from ledger.db.models import Change, Event, Game
 from ledger.db.order import EVENT_ORDER
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.errors import Ambiguous, CloseEventName, InvalidInput, NotFound, PeriodError, shown
-from ledger.names import (
-    NameHints,
-    close_matches,
-    did_you_mean,
-    fold_key,
-    lookalike_folds,
-    loose_forms,
-    name_key,
-    numbers_apart,
-    word_starts,
-)
+from ledger.names import fold_key, lookalike_folds, loose_forms, name_key
+from ledger.names.hints import NameHints, close_matches, did_you_mean, numbers_apart, word_starts
 from ledger.services.close.late import place
 from ledger.services.close.state import is_closed, last_closed_period
 from ledger.services.core.audit import written_by
@@ -224,14 +215,14 @@ def find_event(session: Session, name: str, start: dt.date, end: dt.date,
 def check_new_name(session: Session, name: str) -> None:
     """Refuse a ``name`` (str) for a new event that names no recorded event but may be a
     misspelling of one (docs/rating.md): a recorded event's name is a close spelling of it
-    (``ledger.names.close_matches``, the players' rule: ``Club Champioship 2026`` and ``Club
+    (``ledger.names.hints.close_matches``, the players' rule: ``Club Champioship 2026`` and ``Club
     Championship 2026``) or looks like it (``ledger.names.loose_forms``: blanks, apostrophes, an
     umlaut written ae, look-alike letters), unless the two differ only in their numbers
-    (``ledger.names.numbers_apart``: ``Spring Open 2026`` and ``Spring Open 2027``, ``5th`` and
+    (``ledger.names.hints.numbers_apart``: ``Spring Open 2026`` and ``Spring Open 2027``, ``5th`` and
     ``6th``: different events). A name some event has (its ``name_key``) passes.
 
     Cost: SQL narrows the close spellings to the keys with words starting as ``name``'s do
-    (``ledger.names.word_starts``: one LIKE each); the look-alikes are asked of the keys that
+    (``ledger.names.hints.word_starts``: one LIKE each); the look-alikes are asked of the keys that
     fold as ``name`` does (``ledger.names.fold_key``) and of the names outside ASCII, from an
     index of every event's fold built once per transaction (``_EventFolds``, kept current by
     ``place_in_event``), so an import of many events reads the events once. Raises

@@ -16,20 +16,22 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ledger.db.models import Player
 from ledger.names import (
-    CLOSE,
     LOOSE_PAIRS,
-    NameHints,
-    close_matches,
-    did_you_mean,
     fold_key,
     lookalike_folds,
     loose_form,
     loose_forms,
     name_key,
     name_words,
-    numbers_apart,
     same_name_keys,
     unfolded,
+)
+from ledger.names.hints import (
+    CLOSE,
+    NameHints,
+    close_matches,
+    did_you_mean,
+    numbers_apart,
     word_ratio,
     word_starts,
 )
@@ -241,7 +243,7 @@ class PlayerIndex(Generic[P]):
                                          for p in self.by_name.get(other, [])]
 
     def similar(self, name: str, limit: int = 3) -> tuple[list[P], int]:
-        """Players a file's ``name`` may be short for (``ledger.names.NameHints.similar``):
+        """Players a file's ``name`` may be short for (``ledger.names.hints.NameHints.similar``):
         ledger players (other than its exact namesakes) whose name holds every word of ``name``
         (``Doyle`` or ``Liam Doyle`` -> ``Doyle, Liam``) or starts with it (``Doyle, L`` ->
         ``Doyle, Liam``), ignoring case, accents and punctuation. Returns the first ``limit``
@@ -252,7 +254,7 @@ class PlayerIndex(Generic[P]):
         return self._hints.similar(name, limit)
 
     def close(self, name: str, limit: int = 3) -> tuple[list[P], int]:
-        """Players a misspelt ``name`` may stand for (``ledger.names.NameHints.close``, the rule
+        """Players a misspelt ``name`` may stand for (``ledger.names.hints.NameHints.close``, the rule
         of ``suggest_players`` and ``ledger game add``: ``Doherty, Connor`` -> ``Doherty,
         Conor``), the closest first, and how many there are in all. A hint only, as ``similar``."""
         if self._hints is None:
@@ -316,8 +318,8 @@ def _in_order(text: str) -> str:
 def suggest_players(session: Session, name: str, limit: int = 3) -> tuple[list[Player], int]:
     """The players a ``name`` that matches nobody may stand for, for "did you mean": those a
     part of a name may (``PlayerIndex.similar``), else those a misspelling may
-    (``ledger.names.close_matches``: ``O'Brian, Kevin`` -> ``O'Brien, Kevin``), looking only at
-    the players with words starting as ``name``'s do (``ledger.names.word_starts``: one LIKE
+    (``ledger.names.hints.close_matches``: ``O'Brian, Kevin`` -> ``O'Brien, Kevin``), looking only at
+    the players with words starting as ``name``'s do (``ledger.names.hints.word_starts``: one LIKE
     each, and the keys alone are read), so a ledger of 200,000 players answers in a fraction of
     a second; else those it looks like (``players_like``: Cyrillic ``Аberg, Anna`` ->
     ``Aberg, Anna``; a scan of every key, so asked last). Returns the first ``limit`` (int) and
@@ -340,7 +342,7 @@ def suggest_players(session: Session, name: str, limit: int = 3) -> tuple[list[P
 
 def misspelt_word(key: str, other: str) -> bool:
     """Whether two ``name_key``s are the same words but for a misspelt one or two, in either
-    word order: as many words, each the same or as close as ``ledger.names.CLOSE`` (``doherty
+    word order: as many words, each the same or as close as ``ledger.names.hints.CLOSE`` (``doherty
     connor`` and ``doherty conor``), and neither of a pair only shortening the other (an
     initial: ``gallagher t`` and ``gallagher tom``). Different first names are apart:
     ``smith jane`` and ``smith john``, ``player p`` and ``player q``."""
@@ -356,7 +358,7 @@ def misspelt_word(key: str, other: str) -> bool:
 
 
 def close_spellings(session: Session, name: str) -> list[Player]:
-    """The players whose name ``name`` may be a misspelling of (``ledger.names.close_matches``,
+    """The players whose name ``name`` may be a misspelling of (``ledger.names.hints.close_matches``,
     the rule of "did you mean": ``Doherty, Connor`` and ``Doherty, Conor``), word for word
     (``misspelt_word``: not a name with an initial or another first name, ``Gallagher, T.``
     and ``Gallagher, Tom``, ``Smith, Jane`` and ``Smith, John``; nor names that differ only in
