@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, Connection, Select, func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from ledger.db.models import (
@@ -204,20 +204,15 @@ def read_rows(session: Session, period: Period, revision: int,
     where = (e.period == str(period)) & (e.pool == pool) & (e.revision == revision)
     if players is not None and len(players) <= MANY_PLAYERS:
         where = where & e.player_id.in_(players)
+    c = ListEntry.__table__.c  # the columns of a ``ListRow`` (``ROW_FIELDS``), in its order
     rows = [ListRow(rank, pid, name, fide_id, federation, title, rating, games, k,
                     KReason(reason), born, inactive, sex)
             for rank, pid, name, fide_id, federation, title, rating, games, k, reason, born,
-            inactive, sex in session.execute(_lines(where))
+            inactive, sex in session.execute(select(
+                c.rank, c.player_id, c.name, c.fide_id, c.federation, c.title, c.rating,
+                c.games, c.k, c.k_reason, c.birth_year, c.inactive, c.sex).where(where))
             if players is None or pid in players]
     return sorted(rows, key=lambda r: (r.rank, *player_sort_key(r.name, r.player_id)))
-
-
-def _lines(where: ColumnElement[bool]) -> Select[Any]:
-    """The ``list_entries`` columns of a ``ListRow`` (``ROW_FIELDS``), in its order, of the
-    lines ``where`` selects."""
-    e = ListEntry.__table__.c
-    return select(e.rank, e.player_id, e.name, e.fide_id, e.federation, e.title, e.rating,
-                  e.games, e.k, e.k_reason, e.birth_year, e.inactive, e.sex).where(where)
 
 
 def count_rows(session: Session, period: Period, revision: int,
