@@ -126,12 +126,16 @@ class Placing:
         pool = self.first[1]
         days = pair_days(streamed)  # each game's once
         recalled = self._recall(set(days.values()), pool)
-        fresh = self.keys.fresh(name, None, streamed, report)
-        fresh = one_game_a_round(self.session, name, self.seats, fresh, report, False)
+        if self._all_new(streamed, lookalikes):
+            fresh = streamed  # what the three checks would keep: every game, no problem
+        else:
+            fresh = self.keys.fresh(name, None, streamed, report)
+            fresh = one_game_a_round(self.session, name, self.seats, fresh, report, False)
+            if fresh:
+                # two games without an event are never alike: taken when an event comes
+                fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool,
+                                          take=False)
         if fresh:
-            # two games without an event are never alike: these are taken when an event comes
-            fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool,
-                                      take=False)
             add_games(self.session, name, None, None, fresh, report, self.rerate, pools=pools,
                       pool=pool)
         # the games written are read back when a later batch needs them: nothing held
@@ -140,6 +144,24 @@ class Placing:
         self.keys.forget(lines)
         self.seats.forget(lines)
         return fresh
+
+    def _all_new(self, games: list[Paired], lookalikes: Lookalikes) -> bool:
+        """Whether the three checks of a batch's games without an event (``keys.fresh``,
+        ``one_game_a_round``, ``likely_duplicates`` without taking) would keep every game of
+        ``games`` and report nothing, asked of the batch at once (set operations, no call a
+        game): no game has a round, no two share a pair-day (the same players, either colours,
+        on one date) and none's natural key, pair-day or pair is held by ``keys``, ``seats`` or
+        ``lookalikes``. Then the checks' only effect would be the keys and seats they take,
+        which ``batch`` forgets as soon as the games are written: nothing to do. When not, the
+        caller runs the checks game by game (the same problems, in the same order)."""
+        if any(g.round is not None for g, _, _ in games):
+            return False
+        days = {(w.id, b.id, g.date) if w.id < b.id else (b.id, w.id, g.date)
+                for g, w, b in games}
+        return (len(days) == len(games) and not self.seats.holds_any_day(days)
+                and not self.keys.holds_any([(None, None, w.id, b.id, g.date)
+                                             for g, w, b in games])
+                and not lookalikes.holds_any_pair({day[:2] for day in days}))
 
     def _too_late(self, day: dt.date, pool: RatingPool, g: FileGame) -> bool:
         """Whether a game of ``pool`` whose period ends on ``day`` (its event's end, else its
