@@ -95,7 +95,7 @@ class FileKeys:
     def holds_any(self, keys: Iterable[GameKey]) -> bool:
         """Whether any of ``keys`` is seen (a recorded game's or a line's not forgotten): when
         none is, ``fresh`` of games with these keys, each once, keeps them all."""
-        return not self.seen.keys().isdisjoint(keys)
+        return bool(self.seen) and not self.seen.keys().isdisjoint(keys)
 
     def fresh(self, name: str, event_id: int | None, games: list[Paired],
               report: ImportReport) -> list[Paired]:

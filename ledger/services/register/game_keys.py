@@ -157,7 +157,7 @@ class RoundSeats:
     def holds_any_day(self, days: Iterable[tuple[int, int, dt.date]]) -> bool:
         """Whether any of ``days`` (lower ledger id, higher, date) has a game seated: when none
         has, ``admit`` of a game without a round on one of them finds nothing and seats it."""
-        return not self._days.keys().isdisjoint(days)
+        return bool(self._days) and not self._days.keys().isdisjoint(days)
 
     def admit(self, round_: str | None, pair: tuple[int, int], date: dt.date,
               seat: Seat) -> tuple[str | None, Seat] | None:

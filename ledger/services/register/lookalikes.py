@@ -182,7 +182,7 @@ class Lookalikes:
     def holds_any_pair(self, pairs: Iterable[tuple[int, int]]) -> bool:
         """Whether a game (recorded, or taken) of any of ``pairs`` (lower ledger id, higher) is
         held, of any result or pool: when not, ``any_of`` is False for every game of theirs."""
-        return not self._pairs.isdisjoint(pairs)
+        return bool(self._pairs) and not self._pairs.isdisjoint(pairs)
 
     def of(self, white_id: int, black_id: int, result: Result,
            game: Lookalike) -> list[Resemblance]:
