@@ -179,3 +179,43 @@ def test_a_pair_twice_on_a_day_across_batches_names_both_lines(
         (4, "result", "Bravo Ben v Alpha Ann round 1 is recorded as 1-0 (line 3); the file says "
          "0-1")]
     assert contents(db) == before
+
+
+
+def _problems(db: str, path: Path, text: str) -> list[tuple[int, str, str]]:
+    path.write_text("date,white,black,result,event\n" + text)
+    result = run("--db", db, "import", path, "--json")
+    assert result.exit_code == 3, result.output
+    return [(p["line"], p["field"], p["message"]) for p in json.loads(result.stdout)["problems"]]
+
+
+def test_one_batch_asked_at_once_still_finds_each_problem(db: str, tmp_path: Path) -> None:
+    # ``Placing._all_new`` asks a batch of games without an event at once; each of its
+    # conditions is what finds one problem here (each file one batch)
+    before = contents(db)
+    path = tmp_path / "batch.csv"
+    # two pair-days alike in the batch (colours swapped, no rounds): line 3 refused
+    assert _problems(db, path, "2025-12-20,Carol Cee,Dan Dee,1-0,\n"
+                     "2025-12-20,Dan Dee,Carol Cee,0-1,\n") == [
+        (3, "round", "Dan Dee v Carol Cee on 2025-12-20 (no round): the pair already has a game "
+         "that day without an event, line 2 (no round); the same pair on one day in one event "
+         "is one game unless their rounds differ: give each game its round")]
+    assert contents(db) == before
+    # a natural key held, not a seat: the game the fixture recorded, voided (a void game takes
+    # no seat), again with another result: it stays void, nothing recorded
+    (game,), = sql(db, "SELECT id FROM games WHERE date = '2025-11-04' AND result = '1-0'")
+    assert run("--db", db, "game", "void", str(game), "--reason", "test").exit_code == 0
+    path.write_text("date,white,black,result\n2025-11-04,Alpha Ann,Bravo Ben,0-1\n")
+    report = json.loads(run("--db", db, "import", path, "--json").stdout)
+    assert (report["recorded"], report["already_recorded"], report["notes"]) == (0, 1, [
+        f"line 2: Alpha Ann v Bravo Ben is game {game}, void in the ledger: it stays void "
+        "(ledger import --replace applies a corrected file)"])
+    # a pair held by the likely-duplicate check only: their game of an event that day
+    path.write_text("date,white,black,result,event\n2025-11-07,Carol Cee,Dan Dee,1-0,Club\n")
+    assert run("--db", db, "import", path, "--quiet").exit_code == 0
+    before = contents(db)
+    found = _problems(db, path, "2025-11-07,Carol Cee,Dan Dee,1-0,\n")
+    assert [(line, field) for line, field, _ in found] == [(2, "event")]
+    assert found[0][2].startswith("Carol Cee v Dan Dee 1-0 on 2025-11-07 (no round) looks like "
+                                  "game 3 (event 'Club', no round) in the ledger")
+    assert contents(db) == before

@@ -222,3 +222,4 @@ def test_an_imports_games_give_the_digest_of_their_rows_before_and_after_a_corre
     assert facts() == expected
     code, found = _check(db)
     assert code == 0 and found["chain"]["broken"] is None
+

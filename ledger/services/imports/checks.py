@@ -7,6 +7,7 @@ field; ``services.imports.games`` drives them, ``services.imports.writing`` writ
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from sqlalchemy.orm import Session
@@ -90,6 +91,11 @@ class FileKeys:
         recorded games and the file's other lines stay."""
         self.seen = {key: old for key, old in self.seen.items()
                      if old.game_id is not None or old.line not in lines}
+
+    def holds_any(self, keys: Iterable[GameKey]) -> bool:
+        """Whether any of ``keys`` is seen (a recorded game's or a line's not forgotten): when
+        none is, ``fresh`` of games with these keys, each once, keeps them all."""
+        return bool(self.seen) and not self.seen.keys().isdisjoint(keys)
 
     def fresh(self, name: str, event_id: int | None, games: list[Paired],
               report: ImportReport) -> list[Paired]:

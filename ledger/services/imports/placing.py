@@ -5,6 +5,8 @@ first gives each group. Driven by ``services.imports.games``."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
+from operator import attrgetter, itemgetter
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -31,6 +33,8 @@ from ledger.services.register.lookalikes import Lookalike, Lookalikes
 
 #: The games of one event of a file (None: the games without an event) in one pool.
 _Group = tuple[str | None, RatingPool]
+#: A paired game's ``FileGame``, and a ``FileGame``'s round label (C-level getters).
+_GAME, _ROUND = itemgetter(0), attrgetter("round")
 #: ``Placing.refusals``' answer for a day and pool not asked yet (None: asked, not refused).
 _UNASKED = "not asked yet"
 
@@ -125,21 +129,50 @@ class Placing:
         self._know(min(dates), max(dates + ends))
         pool = self.first[1]
         days = pair_days(streamed)  # each game's once
-        recalled = self._recall(set(days.values()), pool)
-        fresh = self.keys.fresh(name, None, streamed, report)
-        fresh = one_game_a_round(self.session, name, self.seats, fresh, report, False)
+        wanted = set(days.values())
+        recalled = self._recall(wanted, pool)
+        written: Iterable[tuple[int, int, int]]  # the pair-days of the games written
+        if self._all_new(streamed, wanted, lookalikes):
+            # what the three checks would keep: every game, no problem; none of the batch's
+            # lines was taken into ``keys`` or ``seats``, so only the recalled are forgotten
+            fresh, written, lines = streamed, days.values(), recalled
+        else:
+            fresh = self.keys.fresh(name, None, streamed, report)
+            fresh = one_game_a_round(self.session, name, self.seats, fresh, report, False)
+            if fresh:
+                # two games without an event are never alike: taken when an event comes
+                fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool,
+                                          take=False)
+            written = [days[id(g)] for g, _, _ in fresh]
+            lines = {g.line for g, _, _ in fresh} | recalled
         if fresh:
-            # two games without an event are never alike: these are taken when an event comes
-            fresh = likely_duplicates(name, None, None, fresh, lookalikes, report, pool,
-                                      take=False)
             add_games(self.session, name, None, None, fresh, report, self.rerate, pools=pools,
                       pool=pool)
         # the games written are read back when a later batch needs them: nothing held
-        self.written.add_all([days[id(g)] for g, _, _ in fresh])
-        lines = {g.line for g, _, _ in fresh} | recalled
-        self.keys.forget(lines)
-        self.seats.forget(lines)
+        self.written.add_all(written)
+        if lines:
+            self.keys.forget(lines)
+            self.seats.forget(lines)
         return fresh
+
+    def _all_new(self, games: list[Paired], days: set[tuple[int, int, int]],
+                 lookalikes: Lookalikes) -> bool:
+        """Whether the three checks of a batch's games without an event (``keys.fresh``,
+        ``one_game_a_round``, ``likely_duplicates`` without taking) would keep every game of
+        ``games`` and report nothing, asked of the batch at once (set operations, no call a
+        game; ``days``: the games' ``pair_day`` values): no game has a round, no two share a
+        pair-day (the same players, either colours, on one date) and none's pair-day, natural
+        key or pair is held by ``seats``, ``keys`` or ``lookalikes`` (each asked only when it
+        holds any). Then the checks' only effect would be the keys and seats they take, which
+        ``batch`` forgets as soon as the games are written: nothing to do. When not, the
+        caller runs the checks game by game (the same problems, in the same order)."""
+        if len(days) != len(games) or set(map(_ROUND, map(_GAME, games))) != {None}:
+            return False
+        return not (self.seats.holds_any_day((w.id, b.id, g.date) if w.id < b.id
+                                             else (b.id, w.id, g.date) for g, w, b in games)
+                    or self.keys.holds_any((None, None, w.id, b.id, g.date)
+                                           for g, w, b in games)
+                    or lookalikes.holds_any_pair(day[:2] for day in days))
 
     def _too_late(self, day: dt.date, pool: RatingPool, g: FileGame) -> bool:
         """Whether a game of ``pool`` whose period ends on ``day`` (its event's end, else its

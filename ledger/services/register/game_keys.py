@@ -154,6 +154,11 @@ class RoundSeats:
         return games[0] if games else None
 
 
+    def holds_any_day(self, days: Iterable[tuple[int, int, dt.date]]) -> bool:
+        """Whether any of ``days`` (lower ledger id, higher, date) has a game seated: when none
+        has, ``admit`` of a game without a round on one of them finds nothing and seats it."""
+        return bool(self._days) and not self._days.keys().isdisjoint(days)
+
     def admit(self, round_: str | None, pair: tuple[int, int], date: dt.date,
               seat: Seat) -> tuple[str | None, Seat] | None:
         """``same_day``, and when it finds no game, ``take`` of the same game at ``seat``

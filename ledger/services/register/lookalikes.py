@@ -179,6 +179,11 @@ class Lookalikes:
         key = (*_outcome(white_id, black_id, result), pool)
         return key in self._recorded or key in self._games
 
+    def holds_any_pair(self, pairs: Iterable[tuple[int, int]]) -> bool:
+        """Whether a game (recorded, or taken) of any of ``pairs`` (lower ledger id, higher) is
+        held, of any result or pool: when not, ``any_of`` is False for every game of theirs."""
+        return bool(self._pairs) and not self._pairs.isdisjoint(pairs)
+
     def of(self, white_id: int, black_id: int, result: Result,
            game: Lookalike) -> list[Resemblance]:
         """The games a new ``game`` (players' ledger ids, ``result`` from White's side; its
