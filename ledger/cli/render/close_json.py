@@ -8,9 +8,10 @@ other commands of a period need not.
 (``_Writer._joined``: one ``str.join`` of the literal pieces and the values' texts of every game
 side of the batch, each column of the players' ``RowResult.sides`` put in place by one slice
 assignment, the texts of repeated values and the opponents' names made once per close; a
-player's head by one ``%`` format) instead of a dict per game side walked value by value. The text is exactly what
-``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for the same values:
-``rated_player_dict`` is the plain form of a player's row (the tests compare both).
+player's head by one ``%`` format) instead of a dict per game side walked value by value. The
+text is exactly what ``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for
+the same values: ``rated_player_dict`` is the plain form of a player's row (the tests compare
+both).
 """
 
 from __future__ import annotations
