@@ -10,7 +10,7 @@ from array import array
 
 import pytest
 
-from ledger.cli.render.close_json import _rendered_players, rated_player_dict
+from ledger.cli.render.close_json import _rendered_players, _Writer, rated_player_dict
 from ledger.cli.render.values import indented_json, write_json
 from ledger.domain import KReason
 from ledger.rules.row_results import RowResult
@@ -66,3 +66,41 @@ def test_streamed_in_a_document(batch: int) -> None:
     text = "".join(pieces)
     plain = {"closed": [{"results": [rated_player_dict(p, "standard", set()) for p in report.players]}]}
     assert text == indented_json(plain) + "\n"
+
+
+def _mixed_players() -> list[RatedPlayer]:
+    """``_players`` and a fourth whose sides are 32-bit (the array path's ``"i"``)."""
+    delta = RowResult(4, 1800, 20, 20, KReason.STANDARD, 2, 36, 1280, 13, 0, array("i", [
+        11, 1, 1800, 2000, -200, -200, 24, 2]))  # D -200 -> PD .24, won: 20 x .76 = 15.2
+    return [*_players(), RatedPlayer(4, NAMES[4], 4004, delta, NAMES)]
+
+
+@pytest.mark.parametrize("late", [set(), {9}, {11}])
+@pytest.mark.parametrize("batch", [1, 2, 3, 4])
+def test_joined_batches_and_their_fallbacks(late: set[int], batch: int) -> None:
+    # batches of players all with game sides of one width and no late game are one join; a
+    # batch with a player without sides, of two widths or with a late game is written a
+    # player at a time: the same text either way
+    report = CloseReport("2026-09", "2025-10", False, _mixed_players())
+    pieces: list[str] = []
+    write_json({"results": _rendered_players(report, late, batch)}, pieces.append)
+    plain = {"results": [rated_player_dict(p, "standard", late) for p in report.players]}
+    assert "".join(pieces) == indented_json(plain) + "\n"
+
+
+def test_one_join_for_a_batch_by_hand() -> None:
+    report = CloseReport("2026-09", "2025-10", False, _mixed_players())
+    players = [report.players[0], report.players[1]]
+    writer = _Writer("standard", set())
+    text = writer._joined(players, 1)
+    assert text is not None  # the join, not a player at a time
+    alpha, capped = json.loads("[" + text + "]")
+    assert [(g["game_id"], g["opponent"], g["opponent_rating"], g["difference"],
+             g["counted_difference"], g["expected"], g["score"], g["late"])
+            for g in alpha["per_game"]] == [(7, 'Ó"Brien, Bé\\', 1900, 100, 100, 0.64, 1, False),
+                                           (9, "100% Gamma\t", 2650, -650, -400, 0.08, 0.5, False)]
+    assert [(g["game_id"], g["opponent"], g["score"]) for g in capped["per_game"]] == [
+        (8, "Alpha, Ann", 0)]
+    assert writer._joined([report.players[0], report.players[3]], 1) is None  # "q" and "i"
+    assert writer._joined([report.players[2]], 1) is None  # no game side
+    assert _Writer("standard", {7})._joined(players, 1) is None  # game 7 late

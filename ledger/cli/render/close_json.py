@@ -4,16 +4,19 @@ per-game audit, hundreds of megabytes for a federation's month. ``close`` import
 other commands of a period need not.
 
 ``close_dict`` is the document (``values.write_json`` streams it); its ``results`` are written
-``BATCH`` players at a time, each player's text built at once from precomputed strings
-(``_Writer.text``: one ``%`` format per player of a template of all their game sides, the
-player's ``RowResult.sides`` its values as they are, the opponents' names encoded once per close)
-instead of a dict per game side walked value by value. The text is exactly what
-``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for the same values:
-``rated_player_dict`` is the plain form of a player's row (the tests compare both).
+``BATCH`` players at a time, the batch's text built at once from precomputed strings
+(``_Writer._joined``: one ``str.join`` of the literal pieces and the values' texts of every game
+side of the batch, each column of the players' ``RowResult.sides`` put in place by one slice
+assignment, the texts of repeated values and the opponents' names made once per close; a
+player's head by one ``%`` format) instead of a dict per game side walked value by value. The
+text is exactly what ``json.dumps(close_dict_of_dicts, indent=2, ensure_ascii=False)`` gives for
+the same values: ``rated_player_dict`` is the plain form of a player's row (the tests compare
+both).
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from itertools import repeat
@@ -30,8 +33,7 @@ if TYPE_CHECKING:
 #: Where each value of a game side is in ``RowResult.sides`` (``rules.row_results.SIDE_FIELDS``).
 _AT = {name: i for i, name in enumerate(SIDE_FIELDS)}
 _WIDTH = len(SIDE_FIELDS)
-_OPPONENT, _EXPECTED, _SCORE = _AT["opponent_id"], _AT["expected_hundredths"], _AT["score_halves"]
-_OWN, _GAME = _AT["own_rating"], _AT["game_id"]
+_GAME = _AT["game_id"]
 #: Players of ``results`` a ``Rendered`` writes (their rows joined as the list joins them): one
 #: ``values._indented`` call and piece of the document for 64 players, not one each (the M
 #: document 0.279-0.294 -> 0.265-0.277 CPU s).
@@ -123,21 +125,21 @@ class _Writer:
         # the per-game values and most sums repeat
         self.hundredths = _Texts(lambda h: _number_text(hundredths_number(h)))
         self.halves = _Texts(lambda h: _number_text(halves_number(h)))
-        self.templates: dict[int, tuple[str, str, str, str, str]] = {}
-        self.flat: dict[tuple[int, int], str] = {}
+        self.templates: dict[int, tuple[str, str, str, str]] = {}
+        self.pieces: dict[int, list[str]] = {}
         self.reasons = {reason: encode_str(reason.value) for reason in KReason}
         self.names: Mapping[int, str] | None = None
         self.encoded = _Texts(self._encoded_name)
+        self.ints = _Texts(int.__repr__)  # ratings and differences: they repeat
 
     def _encoded_name(self, pid: int) -> str:
         assert self.names is not None
         return encode_str(self.names[pid])
 
-    def _templates(self, level: int) -> tuple[str, str, str, str, str]:
+    def _templates(self, level: int) -> tuple[str, str, str, str]:
         """(the player's fields up to ``"per_game": ``, one game side, the separator of two
-        sides, the end of the list and the player, one game side not late taking its values
-        as ``RowResult.sides`` holds them but the own rating) for a player at ``level``: ``%``
-        templates (``%d`` for the plain ints of the player's fields)."""
+        sides, the end of the list and the player) for a player at ``level``: ``%`` templates
+        (``%d`` for the plain ints of the player's fields)."""
         if level not in self.templates:
             one, two, three = ("\n" + "  " * (level + k) for k in (1, 2, 3))
             pool = self.pool.replace("%", "%%")
@@ -147,40 +149,79 @@ class _Writer:
             head = "{" + "".join(f'{one}"{f}": ' + (pool if f == "pool" else _HEAD.get(f, "%s"))
                                  + "," for f in fields) + f'{one}"per_game": '
 
-            def side(rating: str, late: str) -> str:
-                return ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
-                    ("pool", pool), ("game_id", "%d"), ("opponent", "%s"),
-                    ("opponent_rating", rating), ("difference", "%d"),
-                    ("counted_difference", "%d"), ("expected", "%s"), ("score", "%s")))
-                        + f'{three}"late": {late}{two}}}')
-            self.templates[level] = (head, side("%d", "%s"), "," + two,
-                                     one + "]" + one[:-2] + "}", side("%d", "false"))
+            side = ("{" + "".join(f'{three}"{f}": {v},' for f, v in (
+                ("pool", pool), ("game_id", "%d"), ("opponent", "%s"), ("opponent_rating", "%d"),
+                ("difference", "%d"), ("counted_difference", "%d"), ("expected", "%s"),
+                ("score", "%s"))) + f'{three}"late": %s{two}}}')
+            self.templates[level] = (head, side, "," + two, one + "]" + one[:-2] + "}")
         return self.templates[level]
 
-    def _sides(self, level: int, n: int) -> str:
-        """The template of a player's ``per_game`` list of ``n`` game sides (``n`` > 0) none of
-        them late at ``level``, from its ``[`` to the end of the player: one ``%`` of a
-        player's ``RowResult.sides`` without the own ratings (the names and numbers' texts put
-        in place) writes them all."""
-        key = (level, n)
-        if key not in self.flat:
-            _, _, between, end, plain = self._templates(level)
-            self.flat[key] = "[" + between[1:] + between.join([plain] * n) + end
-        return self.flat[key]
-
     def texts(self, players: list[RatedPlayer], level: int) -> str:
-        """The JSON texts of ``players``' rows at nesting ``level``, as items of one list."""
+        """The JSON texts of ``players``' rows at nesting ``level``, as items of one list: one
+        join of the game sides of them all (``_joined``), or, for players with a late game, no
+        game or sides of two int widths, ``text`` a player."""
+        joined = self._joined(players, level)
+        if joined is not None:
+            return joined
         return (",\n" + "  " * level).join([self.text(p, level) for p in players])
 
-    def text(self, p: RatedPlayer, level: int) -> str:
-        """The JSON text of ``p``'s row (``rated_player_dict``) at nesting ``level``."""
-        head, side, between, end, _ = self._templates(level)
-        if p.opponents is not self.names:  # one mapping shared by every line of a close
-            self.names = p.opponents
+    def _pieces(self, level: int) -> list[str]:
+        """The 8 literal pieces of one game side not late at ``level`` (the template ``side``
+        of ``_templates`` cut at its 7 values): from its ``{`` to ``"game_id": ``, then
+        before each of the other values, then from after ``score`` to its ``}``."""
+        if level not in self.pieces:
+            two, three = ("\n" + "  " * (level + k) for k in (2, 3))
+            self.pieces[level] = ["{" + f'{three}"pool": {self.pool},{three}"game_id": ', *(
+                f',{three}"{f}": ' for f in ("opponent", "opponent_rating", "difference",
+                                             "counted_difference", "expected", "score")),
+                f',{three}"late": false{two}}}']
+        return self.pieces[level]
+
+    def _joined(self, players: list[RatedPlayer], level: int) -> str | None:
+        """``texts`` of ``players`` by one ``str.join`` of their game sides' pieces: each
+        value's text in place (the ints' texts once per value, ``_Texts``), at every 15th
+        item the literal piece of its place (``_pieces``, the first piece with the separator
+        of two sides), each player's head and first piece, last piece and end put over the
+        pieces of their first and last sides. None (nothing done) when a player has no game
+        side, a game is late, the players' sides are not all of one int width or the players
+        do not share the close's names."""
+        names, code = players[0].opponents, players[0].result.sides.typecode
+        if any(not p.result.sides or p.result.sides.typecode != code or p.opponents is not names
+               for p in players):
+            return None
+        v = array(code)
+        for p in players:
+            v += p.result.sides
+        w = _WIDTH
+        if self.late and not self.late.keys().isdisjoint(v[_GAME::w]):
+            return None
+        if names is not self.names:
+            self.names = names
             self.encoded = _Texts(self._encoded_name)
+        head, _, between, end = self._templates(level)
+        lits, ints, k = self._pieces(level), self.ints, len(v) // w
+        parts: list[str] = [between + lits[0]] * (15 * k)
+        for j, (field, texts) in enumerate((
+                ("game_id", int.__repr__), ("opponent_id", self.encoded.__getitem__),
+                ("opponent_rating", ints.__getitem__), ("difference", ints.__getitem__),
+                ("counted_difference", ints.__getitem__),
+                ("expected_hundredths", self.hundredths.__getitem__),
+                ("score_halves", self.halves.__getitem__))):
+            parts[2 * j + 1::15] = map(texts, v[_AT[field]::w])
+            parts[2 * j + 2::15] = [lits[j + 1]] * k
+        opening, last, sep = "[" + between[1:] + lits[0], lits[7] + end, ",\n" + "  " * level
+        at = 0
+        for p in players:
+            parts[at] = (sep if at else "") + self._head(head, p) + opening
+            at += 15 * p.result.n
+            parts[at - 1] = last
+        return "".join(parts)
+
+    def _head(self, head: str, p: RatedPlayer) -> str:
+        """``p``'s fields up to ``"per_game": `` by the template ``head``."""
         res = p.result
         score, expected = res.score_halves, res.expected_hundredths
-        text = head % (
+        return head % (
             p.player_id, encode_str(p.name),
             "null" if p.fide_id is None else int.__repr__(p.fide_id),
             res.rating_before, res.n, self.halves[score], self.hundredths[expected],
@@ -188,17 +229,21 @@ class _Writer:
             self.reasons[res.k_reason], "false" if res.k == res.k_before_cap else "true",
             self.hundredths[res.change_hundredths], res.change, res.rating_after,
             self.hundredths[res.carried_hundredths])
-        v = res.sides
+
+    def text(self, p: RatedPlayer, level: int) -> str:
+        """The JSON text of ``p``'s row (``rated_player_dict``) at nesting ``level``."""
+        joined = self._joined([p], level)
+        if joined is not None:
+            return joined
+        head, side, between, end = self._templates(level)
+        if p.opponents is not self.names:  # one mapping shared by every line of a close
+            self.names = p.opponents
+            self.encoded = _Texts(self._encoded_name)
+        text = self._head(head, p)
+        v = p.result.sides
         if not v:
             return text + "[]" + end[end.index("]") + 1:]
         at, w = _AT, _WIDTH
-        if not self.late or self.late.keys().isdisjoint(v[_GAME::w]):
-            values: list[int | str] = list(v)  # SIDE_FIELDS order, the values to be written put in place
-            values[_OPPONENT::w] = map(self.encoded.__getitem__, v[_OPPONENT::w])
-            values[_EXPECTED::w] = map(self.hundredths.__getitem__, v[_EXPECTED::w])
-            values[_SCORE::w] = map(self.halves.__getitem__, v[_SCORE::w])
-            del values[_OWN::w]  # not written
-            return text + self._sides(level, len(v) // w) % tuple(values)
         games = v[_GAME::w]
         late: Iterator[str] = map(self.late.get, games, repeat("false"))
         sides = between.join(map(side.__mod__, zip(
