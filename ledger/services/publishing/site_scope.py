@@ -22,7 +22,7 @@ build always renders):
   carried correction (its line says whether a close added it); every player off the new
   list with a game in X after P or at least 25 months before it (their way to a first rating
   or their games' ratings; ``_unrated_touched``), and at the close of a December every player
-  off it (their K's reason may change with the year);
+  off it with a section of X on their page (their K's reason may change with the year);
   every player whose line on the new list differs from their line on the list before in
   rating, K or K's reason (a junior's K changes with the year), or who left the list; the
   events with a game of P in X; the lists of X for P and the one before it (its "next"
@@ -53,7 +53,7 @@ from ledger.db.models import (
     PlayerEntry,
     RatingFloorDrop,
 )
-from ledger.domain import Period, RatingPool, parse_pool
+from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.formats.site.model import ListPage
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS
@@ -167,15 +167,18 @@ def _unrated_touched(session: Session, period: Period, pool: RatingPool) -> set[
     as of the first open period, now ``period``'s next, no longer reaches it: B.02 §8.2, 26
     months). A pool shown as of an open period is otherwise the same games, opponents' ratings
     and ``computed_at`` (a period after the latest closed, changed only by a game of
-    ``period``). When the next period is in another year, every player off the list: their K's
-    reason (a junior's, ``rules.kfactor.is_junior``) is for the year of the next period, on
-    the page of a player with no game too."""
+    ``period``). When the next period is in another year, every player off the list with a
+    section of ``pool`` on their page (in standard every player; in rapid and blitz those with
+    a game there): their K's reason (a junior's, ``rules.kfactor.is_junior``) is for the year
+    of the next period, on the page of a player with no game too."""
     unlisted = select(ListEntry.player_id).where(ListEntry.period == str(period),
                                                  ListEntry.pool == pool)
-    if period.next().year != period.year:
+    new_year = period.next().year != period.year
+    if new_year and pool == STANDARD:
         return set(session.scalars(select(Player.id).where(Player.id.not_in(unlisted))))
     edge = str(months_before(period.next(), POOL_MONTHS - 1))
-    when = (Game.pool == pool) & ((Game.period > str(period)) | (Game.period < edge))
+    when = (Game.pool == pool) if new_year else (Game.pool == pool) & (
+        (Game.period > str(period)) | (Game.period < edge))
     return set(session.scalars(select(Game.white_id).where(when).union(
         select(Game.black_id).where(when)))) - set(session.scalars(unlisted))
 
