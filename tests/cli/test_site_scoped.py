@@ -229,3 +229,28 @@ def test_a_december_close_renders_every_unrated_players_k(
     assert "players/3.html" in moved
     assert "40 (new-player)" in (site / "players" / "3.html").read_text(encoding="utf-8")
     same_as_a_full_build(ledger_db, site, fresh)
+
+
+def test_a_december_close_in_rapid_renders_the_unrated_with_a_rapid_section(
+        ledger_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the close of December in rapid, Ria (4), unrated in rapid with a rapid game in
+    November, is in the scope (her rapid K's reason follows the year); Jun (3), with no rapid
+    game, has no rapid section on his page and is not (his standard K is for standard's next
+    period, which the rapid close does not move)."""
+    site, fresh = tmp_path / "site", tmp_path / "fresh"
+    for name, rating in (("Anders", "1800"), ("Bea", "1900")):
+        ledger(ledger_db, "player", "add", name, "--rating", rating, "--prior-games", "100",
+               "--rapid-rating", rating, "--rapid-games", "100", "--birth-year", "1980")
+    _players(ledger_db, (), (("Jun", "2007"), ("Ria", "2007")))
+    for white, black, day in (("Ria", "Anders", "2025-11-07"), ("Bea", "Anders", "2025-11-08")):
+        ledger(ledger_db, "game", "add", white, black, "1/2-1/2", "--date", day, "--pool",
+               "rapid")
+    ledger(ledger_db, "period", "close", "2025-11", "--pool", "rapid")
+    build(ledger_db, site, "--base-url", "https://chess.example.org/")
+    ledger(ledger_db, "game", "add", "Anders", "Bea", "1-0", "--date", "2025-12-05", "--pool",
+           "rapid")
+    ledger(ledger_db, "period", "close", "2025-12", "--pool", "rapid")
+    scopes = spy_scopes(monkeypatch)
+    rebuilt(ledger_db, site, monkeypatch, inodes(site))
+    assert [sorted(s.players) for s in scopes] == [[1, 2, 4]]  # not Jun's (3)
+    same_as_a_full_build(ledger_db, site, fresh)
