@@ -34,8 +34,13 @@ def list_digest(rows: Sequence[Any],
     encoded, then let go; None: ``rows`` are those dicts)."""
     shown = as_row or _same
     ordered = sorted(rows, key=lambda row: _ranked(shown(row)))
+
+    def values(row: Any) -> list[Any]:  # the row's dict made once, not once a column
+        found = shown(row)
+        return [found[c] for c in LIST_DIGEST_COLUMNS]
+
     taken = hashlib.sha256()
-    for piece in _array_pieces(ordered, lambda row: [shown(row)[c] for c in LIST_DIGEST_COLUMNS]):
+    for piece in _array_pieces(ordered, values):
         taken.update(piece)
     return taken.hexdigest()
 

@@ -46,6 +46,18 @@ def rebuilt(db: str, site: Path, monkeypatch: pytest.MonkeyPatch,
     return again, sorted(name for name in after if after[name] != before.get(name))
 
 
+def spy_scopes(monkeypatch: pytest.MonkeyPatch) -> list[Scope]:
+    """The scopes the next builds gather (``site_scope.scoped_site`` spied on)."""
+    scopes: list[Scope] = []
+    gather = site_service.scoped_site
+
+    def spied(engine: object, scope: Scope, **options: object) -> object:
+        scopes.append(scope)
+        return gather(engine, scope, **options)  # type: ignore[arg-type]
+    monkeypatch.setattr(site_service, "scoped_site", spied)
+    return scopes
+
+
 def same_as_a_full_build(db: str, site: Path, fresh: Path) -> None:
     """``site`` holds what a full build of ``db`` into the empty ``fresh`` makes, and its record
     the ledger's latest change: the next build writes nothing."""
@@ -144,13 +156,7 @@ def test_a_first_rating_renders_the_pages_of_earlier_opponents(
           ("Emil", "1/2-1/2", "2026-10-10", "October Cup", "2"))
     before = inodes(site)
     ledger(ledger_db, "period", "close", "2026-10")
-    scopes: list[Scope] = []
-    gather = site_service.scoped_site
-
-    def spied(engine: object, scope: Scope, **options: object) -> object:
-        scopes.append(scope)
-        return gather(engine, scope, **options)  # type: ignore[arg-type]
-    monkeypatch.setattr(site_service, "scoped_site", spied)
+    scopes = spy_scopes(monkeypatch)
     again, moved = rebuilt(ledger_db, site, monkeypatch, before)
     # the Autumn Cup (1) is not gathered: its page shows no game's status
     assert [sorted(s.events) for s in scopes] == [[2]]
@@ -166,4 +172,85 @@ def test_a_first_rating_renders_the_pages_of_earlier_opponents(
                      "players/5.html", "players/6.html", "players/index.html", "sitemap.xml"]
     assert "initial rating" in (site / "players" / "1.html").read_text(encoding="utf-8")
     assert again["unchanged_since"] is None
+    same_as_a_full_build(ledger_db, site, fresh)
+
+
+def _players(db: str, rated: tuple[tuple[str, str], ...], unrated: tuple[tuple[str, str], ...]
+             ) -> None:
+    for name, rating in rated:
+        ledger(db, "player", "add", name, "--rating", rating, "--prior-games", "100",
+               "--birth-year", "1980")
+    for name, born in unrated:
+        ledger(db, "player", "add", name, "--birth-year", born)
+
+
+def test_a_close_leaves_the_unrated_without_a_later_or_old_game(
+        ledger_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana (3), unrated, played Anders in September only: October's close changes nothing on
+    her page (her pool in progress, now shown as of November, still holds that game), which
+    is not rendered again. Olga (4), unrated, has a November game against Bea, who played in
+    October: her page shows Bea's rating at the November event's start, the October list's
+    now, and is rendered."""
+    site, fresh = tmp_path / "site", tmp_path / "fresh"
+    _players(ledger_db, (("Anders", "1800"), ("Bea", "1900")), (("Ana", "1990"),
+                                                                ("Olga", "1990")))
+    ledger(ledger_db, "game", "add", "Ana", "Anders", "1/2-1/2", "--date", "2026-09-05")
+    ledger(ledger_db, "period", "close", "2026-09")
+    ledger(ledger_db, "game", "add", "Bea", "Anders", "1-0", "--date", "2026-10-03")
+    ledger(ledger_db, "game", "add", "Olga", "Bea", "0-1", "--date", "2026-11-07")
+    build(ledger_db, site, "--base-url", "https://chess.example.org/")
+    olga = (site / "players" / "4.html").read_text(encoding="utf-8")
+    before = inodes(site)
+    ledger(ledger_db, "period", "close", "2026-10")
+    scopes = spy_scopes(monkeypatch)
+    _, moved = rebuilt(ledger_db, site, monkeypatch, before)
+    assert [sorted(s.players) for s in scopes] == [[1, 2, 4]]  # not Ana's (3)
+    assert [m for m in moved if m.startswith("players/")] == [
+        "players/1.html", "players/2.html", "players/4.html", "players/index.html"]
+    assert (site / "players" / "4.html").read_text(encoding="utf-8") != olga
+    same_as_a_full_build(ledger_db, site, fresh)
+
+
+def test_a_december_close_renders_every_unrated_players_k(
+        ledger_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jun (3), unrated, born 2007, has no game: K for the next period is 40 as a junior
+    through December 2025 (18 that year), 40 as a new player ("new-player") from January 2026 (19): the
+    close of December renders his page."""
+    site, fresh = tmp_path / "site", tmp_path / "fresh"
+    _players(ledger_db, (("Anders", "1800"), ("Bea", "1900")), (("Jun", "2007"),))
+    ledger(ledger_db, "game", "add", "Bea", "Anders", "1-0", "--date", "2025-11-07")
+    ledger(ledger_db, "period", "close", "2025-11")
+    build(ledger_db, site, "--base-url", "https://chess.example.org/")
+    assert "40 (junior)" in (site / "players" / "3.html").read_text(encoding="utf-8")
+    ledger(ledger_db, "game", "add", "Anders", "Bea", "1-0", "--date", "2025-12-05")
+    before = inodes(site)
+    ledger(ledger_db, "period", "close", "2025-12")
+    _, moved = rebuilt(ledger_db, site, monkeypatch, before)
+    assert "players/3.html" in moved
+    assert "40 (new-player)" in (site / "players" / "3.html").read_text(encoding="utf-8")
+    same_as_a_full_build(ledger_db, site, fresh)
+
+
+def test_a_december_close_in_rapid_renders_the_unrated_with_a_rapid_section(
+        ledger_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the close of December in rapid, Ria (4), unrated in rapid with a rapid game in
+    November, is in the scope (her rapid K's reason follows the year); Jun (3), with no rapid
+    game, has no rapid section on his page and is not (his standard K is for standard's next
+    period, which the rapid close does not move)."""
+    site, fresh = tmp_path / "site", tmp_path / "fresh"
+    for name, rating in (("Anders", "1800"), ("Bea", "1900")):
+        ledger(ledger_db, "player", "add", name, "--rating", rating, "--prior-games", "100",
+               "--rapid-rating", rating, "--rapid-games", "100", "--birth-year", "1980")
+    _players(ledger_db, (), (("Jun", "2007"), ("Ria", "2007")))
+    for white, black, day in (("Ria", "Anders", "2025-11-07"), ("Bea", "Anders", "2025-11-08")):
+        ledger(ledger_db, "game", "add", white, black, "1/2-1/2", "--date", day, "--pool",
+               "rapid")
+    ledger(ledger_db, "period", "close", "2025-11", "--pool", "rapid")
+    build(ledger_db, site, "--base-url", "https://chess.example.org/")
+    ledger(ledger_db, "game", "add", "Anders", "Bea", "1-0", "--date", "2025-12-05", "--pool",
+           "rapid")
+    ledger(ledger_db, "period", "close", "2025-12", "--pool", "rapid")
+    scopes = spy_scopes(monkeypatch)
+    rebuilt(ledger_db, site, monkeypatch, inodes(site))
+    assert [sorted(s.players) for s in scopes] == [[1, 2, 4]]  # not Jun's (3)
     same_as_a_full_build(ledger_db, site, fresh)

@@ -19,7 +19,10 @@ build always renders):
   unrated with their way to a first rating; any status) or with a game an initial rating
   published in P counts (its status is "initial rating" now: their pages show it, their
   events' pages do not), with a period result, an initial rating or a floor drop in P, or a
-  carried correction (its line says whether a close added it);
+  carried correction (its line says whether a close added it); every player off the new
+  list with a game in X after P or at least 25 months before it (their way to a first rating
+  or their games' ratings; ``_unrated_touched``), and at the close of a December every player
+  off it with a section of X on their page (their K's reason may change with the year);
   every player whose line on the new list differs from their line on the list before in
   rating, K or K's reason (a junior's K changes with the year), or who left the list; the
   events with a game of P in X; the lists of X for P and the one before it (its "next"
@@ -50,8 +53,10 @@ from ledger.db.models import (
     PlayerEntry,
     RatingFloorDrop,
 )
-from ledger.domain import Period, RatingPool, parse_pool
+from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.formats.site.model import ListPage
+from ledger.rules.activity import months_before
+from ledger.rules.initial import POOL_MONTHS
 from ledger.services.close.revisions import current
 from ledger.services.core.session import Ledger
 from ledger.services.publishing.marks import UNSHOWN_ACTIONS
@@ -150,10 +155,32 @@ def _close_of(session: Session, period: Period, pool: RatingPool, players: set[i
         lines.setdefault(on, {})[pid] = (rating, k, reason)
     new, old = lines.get(at, {}), lines.get(before, {}) if before else {}
     players.update(pid for pid in new.keys() | old.keys() if new.get(pid) != old.get(pid))
-    # the unrated with a game in the pool: their way to a first rating may read the periods
-    players.update(set(session.scalars(select(Game.white_id).where(Game.pool == pool).union(
-        select(Game.black_id).where(Game.pool == pool)))) - set(session.scalars(
-            select(ListEntry.player_id).where(ListEntry.period == at, ListEntry.pool == pool))))
+    players.update(_unrated_touched(session, period, pool))
+
+
+def _unrated_touched(session: Session, period: Period, pool: RatingPool) -> set[int]:
+    """The players off the list of ``period`` in ``pool`` (unrated there) whose page the close
+    of ``period`` may change though they have no game in it (those are found above): with a
+    game in the pool after ``period`` (its players' ratings at the event's start, the
+    opponents' published now, change its line and the pool in progress, which is shown as of
+    its period) or at least ``POOL_MONTHS`` - 1 months before it (the pool in progress, shown
+    as of the first open period, now ``period``'s next, no longer reaches it: B.02 §8.2, 26
+    months). A pool shown as of an open period is otherwise the same games, opponents' ratings
+    and ``computed_at`` (a period after the latest closed, changed only by a game of
+    ``period``). When the next period is in another year, every player off the list with a
+    section of ``pool`` on their page (in standard every player; in rapid and blitz those with
+    a game there): their K's reason (a junior's, ``rules.kfactor.is_junior``) is for the year
+    of the next period, on the page of a player with no game too."""
+    unlisted = select(ListEntry.player_id).where(ListEntry.period == str(period),
+                                                 ListEntry.pool == pool)
+    new_year = period.next().year != period.year
+    if new_year and pool == STANDARD:
+        return set(session.scalars(select(Player.id).where(Player.id.not_in(unlisted))))
+    edge = str(months_before(period.next(), POOL_MONTHS - 1))
+    when = (Game.pool == pool) if new_year else (Game.pool == pool) & (
+        (Game.period > str(period)) | (Game.period < edge))
+    return set(session.scalars(select(Game.white_id).where(when).union(
+        select(Game.black_id).where(when)))) - set(session.scalars(unlisted))
 
 
 @contextmanager
