@@ -21,8 +21,11 @@ build always renders):
   events' pages do not), with a period result, an initial rating or a floor drop in P, or a
   carried correction (its line says whether a close added it); every player off the new
   list with a game in X after P or at least 25 months before it (their way to a first rating
-  or their games' ratings; ``_unrated_touched``), and at the close of a December every player
-  off it with a section of X on their page (their K's reason may change with the year);
+  or their games' ratings; ``_unrated_touched``), and at the close of a December or X's
+  first close every player off it with a section of X on their page (their K's reason may
+  change with the year; their pool in progress appears); at a standard close, both players
+  of every rapid or blitz game after P from 2024-03 on (a player unrated there is rated with
+  the standard rating this close may publish: ``_seeded_touched``);
   every player whose line on the new list differs from their line on the list before in
   rating, K or K's reason (a junior's K changes with the year), or who left the list; the
   events with a game of P in X; the lists of X for P and the one before it (its "next"
@@ -52,11 +55,13 @@ from ledger.db.models import (
     Player,
     PlayerEntry,
     RatingFloorDrop,
+    RatingPeriod,
 )
 from ledger.domain import STANDARD, Period, RatingPool, parse_pool
 from ledger.formats.site.model import ListPage
 from ledger.rules.activity import months_before
 from ledger.rules.initial import POOL_MONTHS
+from ledger.rules.pools import SEEDED_FROM
 from ledger.services.close.revisions import current
 from ledger.services.core.session import Ledger
 from ledger.services.publishing.marks import UNSHOWN_ACTIONS
@@ -156,6 +161,8 @@ def _close_of(session: Session, period: Period, pool: RatingPool, players: set[i
     new, old = lines.get(at, {}), lines.get(before, {}) if before else {}
     players.update(pid for pid in new.keys() | old.keys() if new.get(pid) != old.get(pid))
     players.update(_unrated_touched(session, period, pool))
+    if pool == STANDARD:
+        players.update(_seeded_touched(session, period))
 
 
 def _unrated_touched(session: Session, period: Period, pool: RatingPool) -> set[int]:
@@ -170,17 +177,35 @@ def _unrated_touched(session: Session, period: Period, pool: RatingPool) -> set[
     ``period``). When the next period is in another year, every player off the list with a
     section of ``pool`` on their page (in standard every player; in rapid and blitz those with
     a game there): their K's reason (a junior's, ``rules.kfactor.is_junior``) is for the year
-    of the next period, on the page of a player with no game too."""
+    of the next period, on the page of a player with no game too. So too at the pool's first
+    close (no period of ``pool`` closed before ``period``): before it an unrated player with
+    no game has no pool in progress (no open period to come), after it one as of the next
+    period ("5 more needed")."""
     unlisted = select(ListEntry.player_id).where(ListEntry.period == str(period),
                                                  ListEntry.pool == pool)
-    new_year = period.next().year != period.year
-    if new_year and pool == STANDARD:
+    first = session.scalar(select(RatingPeriod.period).where(
+        RatingPeriod.pool == pool, RatingPeriod.period < str(period)).limit(1)) is None
+    every = first or period.next().year != period.year
+    if every and pool == STANDARD:
         return set(session.scalars(select(Player.id).where(Player.id.not_in(unlisted))))
     edge = str(months_before(period.next(), POOL_MONTHS - 1))
-    when = (Game.pool == pool) if new_year else (Game.pool == pool) & (
+    when = (Game.pool == pool) if every else (Game.pool == pool) & (
         (Game.period > str(period)) | (Game.period < edge))
     return set(session.scalars(select(Game.white_id).where(when).union(
         select(Game.black_id).where(when)))) - set(session.scalars(unlisted))
+
+
+def _seeded_touched(session: Session, period: Period) -> set[int]:
+    """The players of every rapid or blitz game after ``period`` from ``SEEDED_FROM`` on, whose
+    page the standard close of ``period`` may change though they have no game in it: a player
+    unrated in that pool is rated with their standard rating at the event's start, and counts
+    as rated with it for their opponents (``rules.pools.seeded_from_standard``, docs/RULES.md
+    §9), a rating this close may publish (read through the pool's latest closed period: when
+    it is ``period`` or later, the rating shown on both players' pages changes)."""
+    later = (Game.pool != STANDARD) & (Game.period > str(period)) & (
+        Game.period >= str(SEEDED_FROM))
+    return set(session.scalars(select(Game.white_id).where(later).union(
+        select(Game.black_id).where(later))))
 
 
 @contextmanager
