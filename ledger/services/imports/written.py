@@ -37,9 +37,7 @@ def pair_days(games: Iterable[tuple[FileGame, PlayerRef, PlayerRef]]
               ) -> dict[int, tuple[int, int, int]]:
     """``id(FileGame)`` -> its ``pair_day``, for ``games`` (game, White, Black: ledger players
     with ``id``)."""
-    # ``pair_day`` written out: a call a game fewer
-    return {id(g): (w.id, b.id, g.date.toordinal()) if w.id < b.id
-            else (b.id, w.id, g.date.toordinal()) for g, w, b in games}
+    return {id(g): pair_day(w.id, b.id, g.date) for g, w, b in games}
 
 
 class PairDays:

@@ -153,7 +153,6 @@ class RoundSeats:
         games = self._days.get(day) if round_of(round_) is None else self._unnumbered.get(day)
         return games[0] if games else None
 
-
     def holds_any_day(self, days: Iterable[tuple[int, int, dt.date]]) -> bool:
         """Whether any of ``days`` (lower ledger id, higher, date) has a game seated: when none
         has, ``admit`` of a game without a round on one of them finds nothing and seats it."""
